@@ -1,0 +1,64 @@
+#include "app/cli/cli.h"
+
+#include <QCoreApplication>
+
+#include <cstdio>
+#include <cstring>
+
+namespace Cli {
+namespace {
+
+const char *const kCommands[] = {"run", "make-dataset", "preprocess", "info", "help",
+                                 "--help", "-h", "--version"};
+
+void printUsage()
+{
+    std::fputs("Usage: loaderlab [COMMAND] [OPTIONS]\n"
+               "\n"
+               "Without a command, opens the LoaderLab window.\n"
+               "\n"
+               "Commands (headless, no display needed):\n"
+               "  run           run the loader (and a consumer) and report every batch\n"
+               "  make-dataset  write an Imagenette-like JPEG folder or a tensor file\n"
+               "  preprocess    turn an image folder into a preprocessed tensor file\n"
+               "  info          CPU, memory, library versions and CUDA availability\n"
+               "\n"
+               "Run `loaderlab COMMAND --help` for a command's options.\n",
+               stdout);
+}
+
+} // namespace
+
+bool isCliInvocation(int argc, char **argv)
+{
+    if (argc < 2)
+        return false;
+    for (const char *command : kCommands) {
+        if (std::strcmp(argv[1], command) == 0)
+            return true;
+    }
+    return false;
+}
+
+int run(const QStringList &arguments)
+{
+    const QString command = arguments.value(1);
+    QStringList rest = arguments;
+    rest.removeAt(1);   // what remains parses like "loaderlab-<command> OPTIONS"
+    if (command == QLatin1String("run"))
+        return runCommand(rest);
+    if (command == QLatin1String("make-dataset"))
+        return makeDatasetCommand(rest);
+    if (command == QLatin1String("preprocess"))
+        return preprocessCommand(rest);
+    if (command == QLatin1String("info"))
+        return infoCommand(rest);
+    if (command == QLatin1String("--version")) {
+        std::printf("loaderlab %s\n", qPrintable(QCoreApplication::applicationVersion()));
+        return kOk;
+    }
+    printUsage();
+    return kOk;
+}
+
+} // namespace Cli

@@ -1,0 +1,27 @@
+#pragma once
+
+// The headless subcommands (`run`, `make-dataset`, `preprocess`, `info`). They need
+// no display and create only a QCoreApplication.
+
+#include <QStringList>
+
+namespace Cli {
+
+// True when argv[1] names a subcommand (or asks for help/version).
+bool isCliInvocation(int argc, char **argv);
+
+// Runs the subcommand; returns the process exit code (0 ok, 1 run failed,
+// 2 usage or input error).
+int run(const QStringList &arguments);
+
+// Exit codes.
+inline constexpr int kOk = 0;
+inline constexpr int kFailed = 1;
+inline constexpr int kUsage = 2;
+
+int runCommand(const QStringList &arguments);
+int makeDatasetCommand(const QStringList &arguments);
+int preprocessCommand(const QStringList &arguments);
+int infoCommand(const QStringList &arguments);
+
+} // namespace Cli

@@ -1,0 +1,185 @@
+// `loaderlab make-dataset` and `loaderlab preprocess`: the dataset tools.
+
+#include "app/cli/cli.h"
+
+#include "core/dataset/dataset_config.h"
+#include "core/system/logging.h"
+#include "core/tools/imagenette_generator.h"
+#include "core/tools/preprocess.h"
+
+#include <QCommandLineParser>
+#include <QRegularExpression>
+
+#include <cstdio>
+
+namespace Cli {
+namespace {
+
+// Progress on stderr: every 5 % and at the end.
+loaderlab::ProgressCallback progressPrinter(const char *what)
+{
+    return [what](std::int64_t done, std::int64_t total) {
+        const std::int64_t step = std::max<std::int64_t>(total / 20, 1);
+        if (done % step == 0 || done == total)
+            std::fprintf(stderr, "%s: %lld/%lld\n", what, static_cast<long long>(done),
+                         static_cast<long long>(total));
+    };
+}
+
+bool parseOrReport(QCommandLineParser &parser, const QStringList &arguments, const char *command)
+{
+    if (!parser.parse(arguments)) {
+        std::fprintf(stderr, "loaderlab %s: %s\n", command, qPrintable(parser.errorText()));
+        return false;
+    }
+    return true;
+}
+
+int intOption(const QCommandLineParser &parser, const QString &name, int min)
+{
+    bool ok = false;
+    const int value = parser.value(name).toInt(&ok);
+    if (!ok || value < min)
+        throw std::invalid_argument("--" + name.toStdString() + ": expected an integer >= "
+                                    + std::to_string(min));
+    return value;
+}
+
+} // namespace
+
+int makeDatasetCommand(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Writes an Imagenette-like JPEG folder (--kind folder) or a tensor file of random "
+        "samples (--kind tensor) to OUT."));
+    parser.addHelpOption();
+    parser.addPositionalArgument(QStringLiteral("OUT"), QStringLiteral("folder or file to write"));
+    parser.addOptions({
+        {QStringLiteral("kind"), QStringLiteral("folder (default) or tensor"), QStringLiteral("kind"),
+         QStringLiteral("folder")},
+        {QStringLiteral("classes"), QStringLiteral("folder: classes (default 10)"), QStringLiteral("n"),
+         QStringLiteral("10")},
+        {QStringLiteral("images-per-class"), QStringLiteral("folder: images per class (default 100)"),
+         QStringLiteral("n"), QStringLiteral("100")},
+        {QStringLiteral("min-side"), QStringLiteral("folder: smallest short side (default 300)"),
+         QStringLiteral("px"), QStringLiteral("300")},
+        {QStringLiteral("max-side"), QStringLiteral("folder: largest short side (default 500)"),
+         QStringLiteral("px"), QStringLiteral("500")},
+        {QStringLiteral("quality"), QStringLiteral("folder: JPEG quality (default 90)"),
+         QStringLiteral("q"), QStringLiteral("90")},
+        {QStringLiteral("count"), QStringLiteral("tensor: samples (default 1000)"), QStringLiteral("n"),
+         QStringLiteral("1000")},
+        {QStringLiteral("shape"), QStringLiteral("tensor: CxHxW (default 3x224x224)"),
+         QStringLiteral("CxHxW"), QStringLiteral("3x224x224")},
+        {QStringLiteral("dtype"), QStringLiteral("tensor: float32 (default) or uint8"),
+         QStringLiteral("type"), QStringLiteral("float32")},
+        {QStringLiteral("seed"), QStringLiteral("random seed (default 0)"), QStringLiteral("n"),
+         QStringLiteral("0")},
+    });
+    if (!parseOrReport(parser, arguments, "make-dataset"))
+        return kUsage;
+    if (parser.isSet(QStringLiteral("help"))) {
+        std::fputs(qPrintable(parser.helpText()), stdout);
+        return kOk;
+    }
+    if (parser.positionalArguments().size() != 1) {
+        std::fprintf(stderr, "loaderlab make-dataset: expected one OUT path\n");
+        return kUsage;
+    }
+    const std::string out = parser.positionalArguments().first().toStdString();
+    const QString kind = parser.value(QStringLiteral("kind"));
+    try {
+        const auto seed = static_cast<std::uint64_t>(intOption(parser, QStringLiteral("seed"), 0));
+        if (kind == QLatin1String("folder")) {
+            loaderlab::ImageFolderSpec spec;
+            spec.classes = intOption(parser, QStringLiteral("classes"), 1);
+            spec.imagesPerClass = intOption(parser, QStringLiteral("images-per-class"), 1);
+            spec.minShortSide = intOption(parser, QStringLiteral("min-side"), 8);
+            spec.maxShortSide = intOption(parser, QStringLiteral("max-side"), spec.minShortSide);
+            spec.jpegQuality = intOption(parser, QStringLiteral("quality"), 1);
+            spec.seed = seed;
+            loaderlab::generateImageFolder(out, spec, progressPrinter("images"));
+        } else if (kind == QLatin1String("tensor")) {
+            static const QRegularExpression pattern(QStringLiteral("^(\\d+)x(\\d+)x(\\d+)$"));
+            const auto match = pattern.match(parser.value(QStringLiteral("shape")));
+            if (!match.hasMatch())
+                throw std::invalid_argument("--shape: expected CxHxW such as 3x224x224");
+            const loaderlab::SampleShape shape{match.captured(1).toInt(), match.captured(2).toInt(),
+                                               match.captured(3).toInt()};
+            const QString dtype = parser.value(QStringLiteral("dtype"));
+            if (dtype != QLatin1String("float32") && dtype != QLatin1String("uint8"))
+                throw std::invalid_argument("--dtype: expected float32 or uint8");
+            loaderlab::generateTensorFile(out, intOption(parser, QStringLiteral("count"), 1), shape,
+                                          dtype == QLatin1String("uint8") ? loaderlab::DType::UInt8
+                                                                          : loaderlab::DType::Float32,
+                                          seed, progressPrinter("samples"));
+        } else {
+            throw std::invalid_argument("--kind: expected folder or tensor");
+        }
+    } catch (const std::invalid_argument &e) {
+        std::fprintf(stderr, "loaderlab make-dataset: %s\n", e.what());
+        return kUsage;
+    } catch (const std::exception &e) {
+        std::fprintf(stderr, "loaderlab make-dataset: %s\n", e.what());
+        return kFailed;
+    }
+    std::fprintf(stderr, "wrote %s\n", out.c_str());
+    return kOk;
+}
+
+int preprocessCommand(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Decodes every image of IN_DIR with the eval transform (resize 256, center crop 224, "
+        "normalise) and writes them as a tensor file."));
+    parser.addHelpOption();
+    parser.addPositionalArgument(QStringLiteral("IN_DIR"), QStringLiteral("image folder"));
+    parser.addPositionalArgument(QStringLiteral("OUT_FILE"), QStringLiteral("tensor file to write"));
+    parser.addOptions({
+        {QStringLiteral("dtype"),
+         QStringLiteral("float32 (normalised, default) or uint8 (resized and cropped only)"),
+         QStringLiteral("type"), QStringLiteral("float32")},
+        {QStringLiteral("threads"), QStringLiteral("decoding threads (default: one per core)"),
+         QStringLiteral("n"), QStringLiteral("0")},
+    });
+    if (!parseOrReport(parser, arguments, "preprocess"))
+        return kUsage;
+    if (parser.isSet(QStringLiteral("help"))) {
+        std::fputs(qPrintable(parser.helpText()), stdout);
+        return kOk;
+    }
+    if (parser.positionalArguments().size() != 2) {
+        std::fprintf(stderr, "loaderlab preprocess: expected IN_DIR and OUT_FILE\n");
+        return kUsage;
+    }
+    loaderlab::PreprocessOptions options;
+    const QString dtype = parser.value(QStringLiteral("dtype"));
+    if (dtype == QLatin1String("uint8"))
+        options.dtype = loaderlab::DType::UInt8;
+    else if (dtype != QLatin1String("float32")) {
+        std::fprintf(stderr, "loaderlab preprocess: --dtype: expected float32 or uint8\n");
+        return kUsage;
+    }
+    try {
+        options.threads = intOption(parser, QStringLiteral("threads"), 0);
+        const auto result = loaderlab::preprocessImageFolder(
+            parser.positionalArguments().at(0).toStdString(),
+            parser.positionalArguments().at(1).toStdString(), options, progressPrinter("images"));
+        for (const auto &skipped : result.skipped)
+            std::fprintf(stderr, "skipped %s: %s\n", skipped.source.c_str(), skipped.reason.c_str());
+        std::fprintf(stderr, "wrote %lld samples to %s (%zu skipped)\n",
+                     static_cast<long long>(result.written),
+                     qPrintable(parser.positionalArguments().at(1)), result.skipped.size());
+    } catch (const loaderlab::DatasetError &e) {
+        std::fprintf(stderr, "loaderlab preprocess: %s\n", e.what());
+        return kUsage;
+    } catch (const std::exception &e) {
+        std::fprintf(stderr, "loaderlab preprocess: %s\n", e.what());
+        return kFailed;
+    }
+    return kOk;
+}
+
+} // namespace Cli

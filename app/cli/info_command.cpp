@@ -1,0 +1,46 @@
+// `loaderlab info`: what this machine offers, for bug reports and to label results.
+
+#include "app/cli/cli.h"
+
+#include "core/io/summary_json.h"
+#include "core/system/machine_info.h"
+
+#include <QCommandLineParser>
+
+#include <cstdio>
+
+namespace Cli {
+
+int infoCommand(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("Prints CPU, memory, library versions and CUDA availability."));
+    parser.addHelpOption();
+    parser.addOption({QStringLiteral("json"), QStringLiteral("print as JSON")});
+    if (!parser.parse(arguments)) {
+        std::fprintf(stderr, "loaderlab info: %s\n", qPrintable(parser.errorText()));
+        return kUsage;
+    }
+    if (parser.isSet(QStringLiteral("help"))) {
+        std::fputs(qPrintable(parser.helpText()), stdout);
+        return kOk;
+    }
+    loaderlab::MachineInfo info = loaderlab::machineInfo();
+    info.versions["qt"] = qVersion();
+    if (parser.isSet(QStringLiteral("json"))) {
+        std::printf("%s\n", loaderlab::toJson(info).dump(2).c_str());
+        return kOk;
+    }
+    std::printf("CPU           %s\n", info.cpuModel.c_str());
+    std::printf("cores         %d logical\n", info.logicalCores);
+    std::printf("memory        %.1f GiB\n", static_cast<double>(info.memoryBytes) / (1024.0 * 1024 * 1024));
+    std::printf("OS            %s\n", info.os.c_str());
+    for (const auto &[name, version] : info.versions)
+        std::printf("%-13s %s\n", name.c_str(), version.c_str());
+    std::printf("CUDA          %s\n", info.cudaAvailable
+                                          ? (std::to_string(info.cudaDevices) + " device(s)").c_str()
+                                          : "not available");
+    return kOk;
+}
+
+} // namespace Cli

@@ -1,0 +1,46 @@
+#include "app/cli/summary_table.h"
+
+#include <cstdio>
+
+namespace Cli {
+namespace {
+
+void row(std::string &out, const char *name, const char *format, double value)
+{
+    char text[160];
+    std::snprintf(text, sizeof text, "  %-26s", name);
+    out += text;
+    std::snprintf(text, sizeof text, format, value);
+    out += text;
+    out += '\n';
+}
+
+} // namespace
+
+std::string summaryTable(const loaderlab::RunSummary &s)
+{
+    std::string out = "LoaderLab run summary\n";
+    row(out, "batches", "%.0f", static_cast<double>(s.batches));
+    row(out, "samples", "%.0f", static_cast<double>(s.samples));
+    row(out, "skipped samples", "%.0f", static_cast<double>(s.skippedSamples));
+    row(out, "warm-up batches excluded", "%.0f", static_cast<double>(s.warmupBatches));
+    row(out, "wall time", "%.3f s", s.wallSeconds);
+    row(out, "samples/s (mean)", "%.1f", s.samplesPerSecMean);
+    row(out, "samples/s (median)", "%.1f", s.samplesPerSecMedian);
+    row(out, "first-batch latency", "%.2f ms", s.firstBatchLatencyMs);
+    row(out, "wait p50", "%.3f ms", s.waitP50Ms);
+    row(out, "wait p95", "%.3f ms", s.waitP95Ms);
+    row(out, "wait p99", "%.3f ms", s.waitP99Ms);
+    row(out, "wait max", "%.3f ms", s.waitMaxMs);
+    row(out, "compute mean", "%.3f ms", s.computeMeanMs);
+    row(out, "input-bound share", "%.1f %%", s.inputBoundShare * 100.0);
+    for (std::size_t w = 0; w < s.workerUtilisation.size(); ++w) {
+        const std::string name = "worker " + std::to_string(w) + " utilisation";
+        row(out, name.c_str(), "%.1f %%", s.workerUtilisation[w] * 100.0);
+    }
+    out += "  " + std::string(loaderlab::inputBoundBandName(s.band)) + ": "
+           + loaderlab::adviceFor(s) + "\n";
+    return out;
+}
+
+} // namespace Cli

@@ -1,0 +1,13 @@
+#pragma once
+
+// The summary table `loaderlab run` prints on stdout.
+
+#include "core/stats/run_summary.h"
+
+#include <string>
+
+namespace Cli {
+
+std::string summaryTable(const loaderlab::RunSummary &summary);
+
+} // namespace Cli

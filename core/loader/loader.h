@@ -1,0 +1,89 @@
+#pragma once
+
+// Loader: PyTorch DataLoader semantics on threads. See docs/loader-semantics.md.
+//
+// With W > 0 workers the loader keeps at most W x prefetch_factor batches in
+// flight (dispatched and not yet delivered). Under the per-worker strategy, the
+// k-th batch since the epoch (or a reconfiguration) started goes to worker k mod W;
+// under sample-parallel, all workers build the oldest outstanding batch together.
+// Batches are delivered in order unless inOrder is false. With W = 0, next()
+// builds the batch on the calling thread.
+
+#include "core/dataset/dataset.h"
+#include "core/loader/batch.h"
+#include "core/loader/loader_config.h"
+
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <vector>
+
+namespace loaderlab {
+
+// Thrown by Loader::next() under BadSamplePolicy::Fail; the message names the
+// file and the reason.
+class LoadError : public std::runtime_error
+{
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// Thrown by Loader::next() when stop() was called.
+class LoaderStopped : public std::runtime_error
+{
+public:
+    LoaderStopped() : std::runtime_error("loader stopped") {}
+};
+
+class Loader
+{
+public:
+    // `originNs` is the steady-clock time trace stamps are relative to.
+    // Throws std::invalid_argument for a bad config.
+    Loader(DatasetPtr dataset, LoaderConfig config, std::int64_t originNs);
+    ~Loader();   // stops and joins every thread
+    Loader(const Loader &) = delete;
+    Loader &operator=(const Loader &) = delete;
+
+    const LoaderConfig &config() const;
+    const Dataset &dataset() const;
+
+    // Begins an epoch in its (possibly shuffled) order. Non-persistent workers are
+    // started here and joined when the epoch ends.
+    void startEpoch(int epoch);
+    // Begins an epoch that visits only `indices` (in that order): how a run resumes
+    // an epoch after a reconfiguration.
+    void resumeEpoch(int epoch, std::vector<std::int64_t> indices);
+
+    // The next batch of the current epoch, or nullptr at its end. Stamps request
+    // and delivery. Throws LoaderStopped after stop(), LoadError under the fail policy.
+    BatchPtr next();
+
+    // Dataset indices of the current epoch not yet delivered by next() (skipped
+    // samples count as delivered), in epoch order: the resume point for a
+    // reconfiguration, exact also with out-of-order delivery.
+    std::vector<std::int64_t> remainingIndices() const;
+    // Batches in the current epoch (after drop_last).
+    std::int64_t batchesInEpoch() const;
+    int inFlight() const;        // dispatched, not yet delivered
+    int maxInFlight() const;     // the most ever seen in flight
+
+    // Prompt: wakes every waiting thread, workers abandon their batch mid-way.
+    // Safe from any thread.
+    void stop();
+
+    // Threads alive right now (workers and the pin thread).
+    int liveThreads() const;
+
+    class Impl;
+
+private:
+    std::unique_ptr<Impl> m_impl;
+};
+
+// The order in which an epoch visits the dataset: 0..n-1, or a seeded shuffle of
+// it that depends only on (seed, epoch).
+std::vector<std::int64_t> epochOrder(std::int64_t datasetSize, bool shuffle,
+                                     std::uint64_t seed, int epoch);
+
+} // namespace loaderlab

@@ -1,0 +1,52 @@
+#pragma once
+
+// LoaderConfig: the DataLoader knobs, with PyTorch's names and defaults where
+// PyTorch has them.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace loaderlab {
+
+// How work is split among workers.
+enum class Strategy {
+    // PyTorch: batch k goes whole to worker k mod W (the cause of the wait spikes
+    // every W batches and of a first batch that costs a whole batch's load time).
+    PerWorkerBatch,
+    // tf.data / DALI style: all workers build the oldest outstanding batch together.
+    SampleParallel,
+};
+
+// What happens to a sample that cannot be read or decoded.
+enum class BadSamplePolicy {
+    Skip,   // drop it from its batch, record file and reason, count it
+    Fail,   // stop the run with the error
+};
+
+struct LoaderConfig
+{
+    int batchSize = 32;
+    int numWorkers = 2;        // 0: the consumer thread loads each batch itself
+    int prefetchFactor = 2;    // outstanding batches per worker
+    bool shuffle = false;
+    std::uint64_t seed = 0;
+    bool dropLast = false;
+    bool persistentWorkers = false;
+    bool pinMemory = false;
+    bool inOrder = true;
+    Strategy strategy = Strategy::PerWorkerBatch;
+    BadSamplePolicy badSamples = BadSamplePolicy::Skip;
+
+    bool operator==(const LoaderConfig &) const = default;
+};
+
+const char *strategyName(Strategy strategy);   // "per-worker", "sample-parallel"
+std::optional<Strategy> strategyFromName(const std::string &name);
+const char *badSamplePolicyName(BadSamplePolicy policy);   // "skip", "fail"
+std::optional<BadSamplePolicy> badSamplePolicyFromName(const std::string &name);
+
+// Throws std::invalid_argument naming the first setting out of range.
+void validate(const LoaderConfig &config);
+
+} // namespace loaderlab

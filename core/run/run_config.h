@@ -1,0 +1,24 @@
+#pragma once
+
+// RunConfig: one run = a dataset, loader settings, a consumer and when to stop.
+
+#include "core/consumer/consumer.h"
+#include "core/dataset/dataset_config.h"
+#include "core/loader/loader_config.h"
+
+#include <cstdint>
+
+namespace loaderlab {
+
+struct RunConfig
+{
+    DatasetConfig dataset;
+    LoaderConfig loader;
+    ConsumerConfig consumer;
+    int epochs = 1;                 // 0: until stopped (or a limit below)
+    std::int64_t maxBatches = 0;    // 0: no limit
+    double maxSeconds = 0.0;        // 0: no limit
+    int warmupBatches = 5;
+};
+
+} // namespace loaderlab

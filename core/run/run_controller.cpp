@@ -1,0 +1,357 @@
+#include "core/run/run_controller.h"
+
+#include "core/loader/clock.h"
+#include "core/loader/loader.h"
+#include "core/run/config_diff.h"
+
+#include <spdlog/spdlog.h>
+
+#include <condition_variable>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+namespace loaderlab {
+
+const char *runStateName(RunState state)
+{
+    switch (state) {
+    case RunState::Idle:
+        return "idle";
+    case RunState::Running:
+        return "running";
+    case RunState::Paused:
+        return "paused";
+    case RunState::Finished:
+        return "finished";
+    case RunState::Stopped:
+        return "stopped";
+    case RunState::Failed:
+        return "failed";
+    }
+    return "";
+}
+
+class RunController::Impl
+{
+public:
+    ~Impl() { stopAndJoin(); }
+
+    void stopAndJoin()
+    {
+        if (thread.joinable()) {
+            thread.request_stop();
+            thread.join();
+        }
+    }
+
+    void setState(RunState next)
+    {
+        {
+            std::lock_guard lock(mutex);
+            state = next;
+        }
+        cv.notify_all();
+    }
+
+    // The run thread: epochs of batches, each delivered, consumed and traced.
+    void run(std::stop_token stop, DatasetPtr dataset)
+    {
+        runThreadAlive = true;
+        RunConfig cfg;
+        {
+            std::lock_guard lock(mutex);
+            cfg = config;
+        }
+        std::unique_ptr<Consumer> consumer = makeConsumer(cfg.consumer, originNs);
+        std::stop_callback onStop(stop, [this] {
+            std::lock_guard lock(loaderMutex);
+            if (loader)
+                loader->stop();
+        });
+        RunState end = RunState::Finished;
+        try {
+            replaceLoader(stop, std::make_unique<Loader>(dataset, cfg.loader, originNs));
+            std::int64_t index = 0;
+            for (int epoch = 0; cfg.epochs == 0 || epoch < cfg.epochs; ++epoch) {
+                if (epoch > 0)
+                    trace->addMarker({index, steadyNowNs() - originNs, "epoch " + std::to_string(epoch)});
+                loader->startEpoch(epoch);
+                while (true) {
+                    if (!waitWhilePaused(stop, index))
+                        throw LoaderStopped();
+                    applyPendingChanges(stop, dataset, cfg, consumer, epoch, index);
+                    BatchPtr batch = loader->next();
+                    if (!batch)
+                        break;
+                    TraceRecord record = batch->trace;
+                    record.index = index;
+                    record.configVersion = configVersion;
+                    consumer->consume(*batch, record, stop);
+                    for (auto span : batch->spans) {
+                        span.batch = index;
+                        trace->appendSpan(span);
+                    }
+                    for (auto skipped : batch->skipped) {
+                        skipped.batch = index;
+                        spdlog::warn("skipped {}: {}", skipped.source, skipped.reason);
+                        trace->addSkipped(std::move(skipped));
+                    }
+                    trace->append(record);
+                    ++index;
+                    if (stop.stop_requested())
+                        throw LoaderStopped();
+                    if (limitReached(cfg, index))
+                        throw LimitReached();
+                }
+            }
+        } catch (const LimitReached &) {
+            end = RunState::Finished;
+        } catch (const LoaderStopped &) {
+            end = RunState::Stopped;
+        } catch (const std::exception &e) {
+            spdlog::error("run failed: {}", e.what());
+            std::lock_guard lock(mutex);
+            error = e.what();
+            end = RunState::Failed;
+        }
+        replaceLoader(stop, nullptr);
+        runThreadAlive = false;
+        setState(end);
+        std::function<void(RunState)> callback;
+        {
+            std::lock_guard lock(mutex);
+            callback = onEnded;
+        }
+        if (callback)
+            callback(end);
+    }
+
+    struct LimitReached
+    {
+    };
+
+    bool limitReached(const RunConfig &cfg, std::int64_t batches) const
+    {
+        if (cfg.maxBatches > 0 && batches >= cfg.maxBatches)
+            return true;
+        return cfg.maxSeconds > 0
+               && static_cast<double>(steadyNowNs() - originNs) / 1e9 >= cfg.maxSeconds;
+    }
+
+    // Returns false when stopped while paused.
+    bool waitWhilePaused(std::stop_token stop, std::int64_t index)
+    {
+        std::unique_lock lock(mutex);
+        if (state != RunState::Paused)
+            return true;
+        trace->addMarker({index, steadyNowNs() - originNs, "paused"});
+        const bool resumed = cv.wait(lock, stop, [this] { return state != RunState::Paused; });
+        if (resumed)
+            trace->addMarker({index, steadyNowNs() - originNs, "resumed"});
+        return resumed;
+    }
+
+    void applyPendingChanges(std::stop_token stop, const DatasetPtr &dataset, RunConfig &cfg,
+                             std::unique_ptr<Consumer> &consumer, int epoch, std::int64_t index)
+    {
+        std::optional<std::pair<LoaderConfig, ConsumerConfig>> change;
+        {
+            std::lock_guard lock(mutex);
+            change.swap(pending);
+        }
+        if (!change)
+            return;
+        const auto &[loaderConfig, consumerConfig] = *change;
+        const std::string text = describeChange(cfg.loader, loaderConfig, cfg.consumer, consumerConfig);
+        if (text.empty())
+            return;
+        if (!(loaderConfig == cfg.loader)) {
+            // The rest of the epoch, exactly: in-flight batches are dropped and their
+            // samples handed to the new loader.
+            std::vector<std::int64_t> remaining = loader->remainingIndices();
+            replaceLoader(stop, nullptr);
+            replaceLoader(stop, std::make_unique<Loader>(dataset, loaderConfig, originNs));
+            loader->resumeEpoch(epoch, std::move(remaining));
+        }
+        if (!(consumerConfig == cfg.consumer))
+            consumer = makeConsumer(consumerConfig, originNs);
+        cfg.loader = loaderConfig;
+        cfg.consumer = consumerConfig;
+        ++configVersion;
+        {
+            std::lock_guard lock(mutex);
+            config.loader = loaderConfig;
+            config.consumer = consumerConfig;
+        }
+        trace->addMarker({index, steadyNowNs() - originNs, text});
+        spdlog::info("batch {}: {}", index, text);
+    }
+
+    // Swaps the current loader; the old one is destroyed (its threads joined)
+    // outside the lock so stop() never waits for a join.
+    void replaceLoader(std::stop_token stop, std::unique_ptr<Loader> next)
+    {
+        std::unique_ptr<Loader> old;
+        {
+            std::lock_guard lock(loaderMutex);
+            if (next && stop.stop_requested())
+                throw LoaderStopped();
+            old = std::move(loader);
+            loader = std::move(next);
+        }
+    }
+
+    mutable std::mutex mutex;
+    mutable std::condition_variable_any cv;
+    RunConfig config;
+    std::optional<std::pair<LoaderConfig, ConsumerConfig>> pending;
+    RunState state = RunState::Idle;
+    std::string error;
+    std::string datasetDescription;
+    std::function<void(RunState)> onEnded;
+    std::shared_ptr<TraceLog> trace = std::make_shared<TraceLog>();
+    std::int64_t originNs = 0;
+    int configVersion = 0;
+    std::atomic<bool> runThreadAlive{false};
+
+    mutable std::mutex loaderMutex;
+    std::unique_ptr<Loader> loader;
+    std::jthread thread;
+};
+
+RunController::RunController() : m_impl(std::make_unique<Impl>()) {}
+
+RunController::~RunController() = default;
+
+void RunController::start(const RunConfig &config)
+{
+    validate(config.loader);
+    start(config, openDataset(config.dataset));
+}
+
+void RunController::start(const RunConfig &config, DatasetPtr dataset)
+{
+    validate(config.loader);
+    if (!dataset || dataset->size() == 0)
+        throw DatasetError(config.dataset.path + ": the dataset is empty");
+    m_impl->stopAndJoin();
+    {
+        std::lock_guard lock(m_impl->mutex);
+        m_impl->config = config;
+        m_impl->pending.reset();
+        m_impl->state = RunState::Running;
+        m_impl->error.clear();
+        m_impl->datasetDescription = dataset->description();
+        m_impl->trace = std::make_shared<TraceLog>();
+        m_impl->configVersion = 0;
+        m_impl->originNs = steadyNowNs();
+    }
+    spdlog::info("run: {} | {} workers, batch {}, prefetch {}, {} | consumer {}",
+                 dataset->description(), config.loader.numWorkers, config.loader.batchSize,
+                 config.loader.prefetchFactor, strategyName(config.loader.strategy),
+                 consumerKindName(config.consumer.kind));
+    m_impl->thread = std::jthread([impl = m_impl.get(), dataset](std::stop_token stop) {
+        impl->run(stop, dataset);
+    });
+}
+
+void RunController::stop()
+{
+    m_impl->stopAndJoin();
+}
+
+void RunController::pause()
+{
+    std::lock_guard lock(m_impl->mutex);
+    if (m_impl->state == RunState::Running)
+        m_impl->state = RunState::Paused;
+}
+
+void RunController::resume()
+{
+    {
+        std::lock_guard lock(m_impl->mutex);
+        if (m_impl->state == RunState::Paused)
+            m_impl->state = RunState::Running;
+    }
+    m_impl->cv.notify_all();
+}
+
+void RunController::reconfigure(const LoaderConfig &loader, const ConsumerConfig &consumer)
+{
+    validate(loader);
+    std::lock_guard lock(m_impl->mutex);
+    m_impl->pending = std::make_pair(loader, consumer);
+}
+
+RunState RunController::state() const
+{
+    std::lock_guard lock(m_impl->mutex);
+    return m_impl->state;
+}
+
+bool RunController::finished() const
+{
+    const RunState s = state();
+    return s == RunState::Finished || s == RunState::Stopped || s == RunState::Failed;
+}
+
+bool RunController::waitForEnd(int timeoutMs) const
+{
+    std::unique_lock lock(m_impl->mutex);
+    const auto ended = [this] {
+        const RunState s = m_impl->state;
+        return s == RunState::Idle || s == RunState::Finished || s == RunState::Stopped
+               || s == RunState::Failed;
+    };
+    if (timeoutMs < 0) {
+        m_impl->cv.wait(lock, ended);
+        return true;
+    }
+    return m_impl->cv.wait_for(lock, std::chrono::milliseconds(timeoutMs), ended);
+}
+
+std::shared_ptr<const TraceLog> RunController::trace() const
+{
+    std::lock_guard lock(m_impl->mutex);
+    return m_impl->trace;
+}
+
+RunConfig RunController::config() const
+{
+    std::lock_guard lock(m_impl->mutex);
+    return m_impl->config;
+}
+
+std::string RunController::error() const
+{
+    std::lock_guard lock(m_impl->mutex);
+    return m_impl->error;
+}
+
+std::string RunController::datasetDescription() const
+{
+    std::lock_guard lock(m_impl->mutex);
+    return m_impl->datasetDescription;
+}
+
+std::int64_t RunController::startNs() const
+{
+    std::lock_guard lock(m_impl->mutex);
+    return m_impl->originNs;
+}
+
+int RunController::liveThreads() const
+{
+    std::lock_guard lock(m_impl->loaderMutex);
+    return (m_impl->runThreadAlive ? 1 : 0) + (m_impl->loader ? m_impl->loader->liveThreads() : 0);
+}
+
+void RunController::setOnEnded(std::function<void(RunState)> callback)
+{
+    std::lock_guard lock(m_impl->mutex);
+    m_impl->onEnded = std::move(callback);
+}
+
+} // namespace loaderlab

@@ -1,0 +1,65 @@
+#pragma once
+
+// RunController: owns one run's thread (the "consumer", like a training loop) and
+// its Loader. Start, stop (prompt, also mid-batch), pause/resume, and reconfigure
+// while running: the loader is rebuilt with the new settings and resumes at the same
+// sample of the epoch, so every sample is still delivered once per epoch, and the
+// trace gets a marker. Nothing here blocks on a reader of the trace.
+
+#include "core/run/run_config.h"
+#include "core/trace/trace_log.h"
+
+#include <functional>
+#include <memory>
+#include <string>
+
+namespace loaderlab {
+
+enum class RunState { Idle, Running, Paused, Finished, Stopped, Failed };
+
+const char *runStateName(RunState state);
+
+class RunController
+{
+public:
+    RunController();
+    ~RunController();   // stops the run and joins its threads
+    RunController(const RunController &) = delete;
+    RunController &operator=(const RunController &) = delete;
+
+    // Opens the dataset on the calling thread (throws DatasetError or
+    // std::invalid_argument, leaving any previous run's trace in place), then
+    // starts the run thread. A run still going is stopped first.
+    void start(const RunConfig &config);
+    // Starts on a dataset the caller opened (config.dataset is kept for the record).
+    void start(const RunConfig &config, DatasetPtr dataset);
+    void stop();
+    void pause();
+    void resume();
+    // Applied at the next batch boundary.
+    void reconfigure(const LoaderConfig &loader, const ConsumerConfig &consumer);
+
+    RunState state() const;
+    bool finished() const;   // Finished, Stopped or Failed
+    // Waits up to `timeoutMs` (negative: forever) for the run to end.
+    bool waitForEnd(int timeoutMs = -1) const;
+
+    std::shared_ptr<const TraceLog> trace() const;
+    RunConfig config() const;       // with the latest reconfiguration applied
+    std::string error() const;      // why the run failed, empty otherwise
+    std::string datasetDescription() const;
+    std::int64_t startNs() const;   // steady-clock origin of the trace's timestamps
+
+    // Threads of the current run still alive (run thread, workers, pin thread).
+    int liveThreads() const;
+
+    // Called on the run thread when the run ends. Must not block.
+    void setOnEnded(std::function<void(RunState)> callback);
+
+    class Impl;
+
+private:
+    std::unique_ptr<Impl> m_impl;
+};
+
+} // namespace loaderlab

@@ -1,0 +1,63 @@
+#pragma once
+
+// RunSummary: the figures a run is judged by, computed from its trace.
+// Definitions (docs/metrics.md):
+//   - warm-up: the first `warmupBatches` batches are left out of throughput,
+//     wait percentiles and the input-bound share (first-batch latency is kept apart);
+//   - samples/s mean: samples / (last compute end - first request), after warm-up;
+//   - samples/s median: median over rounds of W consecutive batches (one per worker;
+//     single batches when W = 0) of samples / (request of the next round - request
+//     of the round), after warm-up;
+//   - first-batch latency: delivery of batch 0 minus the run's start (includes
+//     worker start-up);
+//   - input-bound share: sum of waits / (last compute end - first request), after
+//     warm-up, banded < 5 % / 5-20 % / >= 20 % as in TensorFlow's input-pipeline analyzer;
+//   - worker utilisation: each worker's busy time / the run's loading wall time.
+
+#include "core/trace/trace_record.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace loaderlab {
+
+enum class InputBoundBand { NotInputBound, Moderately, Highly };
+
+const char *inputBoundBandName(InputBoundBand band);   // "not input-bound", ...
+
+struct RunSummary
+{
+    std::int64_t batches = 0;
+    std::int64_t samples = 0;
+    std::int64_t skippedSamples = 0;
+    std::int64_t warmupBatches = 0;      // batches actually excluded
+    double wallSeconds = 0.0;            // run start to last compute end
+    double samplesPerSecMean = 0.0;
+    double samplesPerSecMedian = 0.0;
+    double firstBatchLatencyMs = 0.0;
+    double waitP50Ms = 0.0;
+    double waitP95Ms = 0.0;
+    double waitP99Ms = 0.0;
+    double waitMaxMs = 0.0;
+    double waitMeanMs = 0.0;
+    double computeMeanMs = 0.0;
+    double inputBoundShare = 0.0;        // 0..1
+    InputBoundBand band = InputBoundBand::NotInputBound;
+    std::vector<double> workerUtilisation;   // 0..1, one per worker
+    double meanWorkerUtilisation = 0.0;
+};
+
+// Linear-interpolated percentile (q in 0..100) of unsorted values; 0 when empty.
+double percentile(std::vector<double> values, double q);
+
+InputBoundBand bandForShare(double share);
+
+RunSummary summarize(const std::vector<TraceRecord> &records,
+                     const std::vector<WorkerSpan> &spans, int numWorkers,
+                     int warmupBatches, std::int64_t skippedSamples);
+
+// One line of advice for the band, e.g. "input-bound 63 %: add workers or preprocess offline".
+std::string adviceFor(const RunSummary &summary);
+
+} // namespace loaderlab

@@ -1,0 +1,19 @@
+#pragma once
+
+// The dataset a new user starts with: an Imagenette-like JPEG folder (10 classes x
+// 100 images) generated once into the user's cache directory.
+
+#include "core/tools/imagenette_generator.h"
+
+#include <string>
+
+namespace loaderlab {
+
+// $LOADERLAB_CACHE_DIR, else $XDG_CACHE_HOME/loaderlab, else ~/.cache/loaderlab.
+std::string cacheDirectory();
+
+// Path of the default image folder; generated (with progress) if it does not exist.
+// Throws std::runtime_error when it cannot be written.
+std::string ensureDefaultImageFolder(const ProgressCallback &progress = {});
+
+} // namespace loaderlab

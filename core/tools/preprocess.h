@@ -1,0 +1,36 @@
+#pragma once
+
+// preprocessImageFolder: the "offline preprocessing" step. Decodes every image of
+// an ImageFolder with the eval transform and writes the result as a tensor file
+// (float32, normalised; or uint8, resized and cropped but not normalised).
+
+#include "core/dataset/dataset.h"
+#include "core/tools/imagenette_generator.h"
+#include "core/trace/trace_record.h"
+
+#include <string>
+#include <vector>
+
+namespace loaderlab {
+
+struct PreprocessOptions
+{
+    DType dtype = DType::Float32;
+    int threads = 0;   // 0: one per core
+    int resizeSize = 256;
+    int cropSize = 224;
+};
+
+struct PreprocessResult
+{
+    std::int64_t written = 0;
+    std::vector<SkippedSample> skipped;   // unreadable images, with path and reason
+};
+
+// Throws DatasetError for a bad input folder, std::runtime_error for a failed
+// write (the output file is left as it was).
+PreprocessResult preprocessImageFolder(const std::string &inputDir, const std::string &outputFile,
+                                       const PreprocessOptions &options,
+                                       const ProgressCallback &progress = {});
+
+} // namespace loaderlab

@@ -1,0 +1,67 @@
+#include "core/trace/trace_log.h"
+
+namespace loaderlab {
+
+void TraceLog::append(const TraceRecord &record)
+{
+    if (!m_records.append(record))
+        m_dropped.fetch_add(1, std::memory_order_relaxed);
+}
+
+void TraceLog::appendSpan(const WorkerSpan &span)
+{
+    m_spans.append(span);
+}
+
+void TraceLog::addMarker(TraceMarker marker)
+{
+    std::lock_guard lock(m_mutex);
+    m_markers.push_back(std::move(marker));
+}
+
+void TraceLog::addSkipped(SkippedSample sample)
+{
+    std::lock_guard lock(m_mutex);
+    ++m_skippedCount;
+    // Every skipped sample is counted; the first 10,000 keep their path and reason,
+    // so a folder of broken files cannot grow the log without bound.
+    if (m_skipped.size() < 10'000)
+        m_skipped.push_back(std::move(sample));
+}
+
+std::vector<TraceRecord> TraceLog::records(std::size_t from, std::size_t to) const
+{
+    std::vector<TraceRecord> out;
+    const std::size_t end = std::min(to, m_records.size());
+    if (from < end)
+        out.reserve(end - from);
+    m_records.copyRange(from, end, out);
+    return out;
+}
+
+std::vector<WorkerSpan> TraceLog::spans(std::size_t from, std::size_t to) const
+{
+    std::vector<WorkerSpan> out;
+    m_spans.copyRange(from, to, out);
+    return out;
+}
+
+std::vector<TraceMarker> TraceLog::markers() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_markers;
+}
+
+std::vector<SkippedSample> TraceLog::skipped() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_skipped;
+}
+
+std::int64_t TraceLog::skippedCount() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_skippedCount;
+}
+
+} // namespace loaderlab

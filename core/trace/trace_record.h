@@ -1,0 +1,75 @@
+#pragma once
+
+// TraceRecord: everything measured about one batch, stamped by each stage it passes.
+// Times are nanoseconds on std::chrono::steady_clock, relative to the run's start;
+// 0 means "stage not taken" (no pin stage, no copy).
+
+#include <cstdint>
+#include <string>
+
+namespace loaderlab {
+
+// TraceRecord::worker values that are not a worker number.
+inline constexpr std::int32_t kConsumerThread = -1;   // W = 0: the consumer loaded it
+inline constexpr std::int32_t kAllWorkers = -2;       // sample-parallel: every worker helped
+
+struct TraceRecord
+{
+    std::int64_t index = 0;          // batch number within the run (0-based)
+    std::int32_t epoch = 0;
+    std::int32_t worker = kConsumerThread;   // building worker, kConsumerThread or kAllWorkers
+    std::int32_t samples = 0;        // samples delivered in the batch
+    std::int32_t skipped = 0;        // samples dropped by the skip policy
+    std::int32_t configVersion = 0;  // bumps on every reconfigure
+    std::int32_t reserved = 0;
+
+    std::int64_t dispatchNs = 0;     // indices handed to a worker
+    std::int64_t loadStartNs = 0;
+    std::int64_t loadEndNs = 0;
+    std::int64_t readNs = 0;         // sums over the batch's samples
+    std::int64_t decodeNs = 0;
+    std::int64_t transformNs = 0;
+    std::int64_t collateNs = 0;
+    std::int64_t readyNs = 0;        // in the reorder buffer
+    std::int64_t pinStartNs = 0;
+    std::int64_t pinEndNs = 0;
+    std::int64_t requestNs = 0;      // consumer asks for the batch
+    std::int64_t deliveryNs = 0;     // consumer gets it; wait = delivery - request
+    std::int64_t copyStartNs = 0;    // host-to-device copy (model consumers)
+    std::int64_t copyEndNs = 0;
+    std::int64_t computeStartNs = 0;
+    std::int64_t computeEndNs = 0;
+
+    std::int64_t waitNs() const { return deliveryNs - requestNs; }
+    std::int64_t computeNs() const { return computeEndNs - computeStartNs; }
+    std::int64_t loadNs() const { return loadEndNs - loadStartNs; }
+};
+
+// One stretch of time a worker spent building (part of) one batch.
+struct WorkerSpan
+{
+    std::int64_t batch = 0;
+    std::int32_t worker = 0;         // worker number, or kConsumerThread
+    std::int32_t reserved = 0;
+    std::int64_t startNs = 0;
+    std::int64_t endNs = 0;
+};
+
+// A labelled point in the run: a reconfiguration, a pause, an epoch start.
+struct TraceMarker
+{
+    std::int64_t batch = 0;          // first batch the marker applies to
+    std::int64_t timeNs = 0;
+    std::string text;
+};
+
+// A sample the skip policy dropped.
+struct SkippedSample
+{
+    std::int64_t batch = 0;
+    std::int64_t sampleIndex = 0;
+    std::string source;
+    std::string reason;
+};
+
+} // namespace loaderlab

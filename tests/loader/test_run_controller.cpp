@@ -1,0 +1,219 @@
+// RunController: start, stop, pause, reconfigure and limits of a whole run.
+
+#include "probe_dataset.h"
+#include "thread_count.h"
+
+#include "core/run/run_controller.h"
+
+#include <QtTest>
+
+using namespace loaderlab;
+using namespace std::chrono_literals;
+
+namespace {
+
+RunConfig runConfig(int workers, int batch)
+{
+    RunConfig c;
+    c.loader.numWorkers = workers;
+    c.loader.batchSize = batch;
+    return c;
+}
+
+std::int64_t totalSamples(const TraceLog &trace)
+{
+    std::int64_t n = 0;
+    for (const auto &r : trace.records())
+        n += r.samples;
+    return n;
+}
+
+} // namespace
+
+class TestRunController : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void runsToTheEndOfItsEpochs();
+    void maxBatchesLimit();
+    void reconfigureKeepsEverySampleOnceAndMarks();
+    void stopDuringLongStepIsPrompt();
+    void pauseHoldsAndResumeContinues();
+    void failPolicyFailsTheRunWithTheFile();
+    void badDatasetPathKeepsPreviousTrace();
+    void rapidReconfigurationsLeaveNoThreads();
+};
+
+void TestRunController::runsToTheEndOfItsEpochs()
+{
+    RunController run;
+    RunConfig c = runConfig(2, 10);
+    c.epochs = 2;
+    run.start(c, std::make_shared<ProbeDataset>(95));
+    QVERIFY(run.waitForEnd(10'000));
+    QCOMPARE(run.state(), RunState::Finished);
+    const auto records = run.trace()->records();
+    QCOMPARE(records.size(), std::size_t{20});
+    QCOMPARE(totalSamples(*run.trace()), std::int64_t{190});
+    for (std::size_t i = 0; i < records.size(); ++i) {
+        QCOMPARE(records[i].index, static_cast<std::int64_t>(i));
+        QCOMPARE(records[i].epoch, i < 10 ? 0 : 1);
+        QVERIFY(records[i].deliveryNs >= records[i].requestNs);
+        QVERIFY(records[i].computeStartNs >= records[i].deliveryNs);
+    }
+    const auto markers = run.trace()->markers();
+    QCOMPARE(markers.size(), std::size_t{1});
+    QCOMPARE(markers[0].text, std::string("epoch 1"));
+    QCOMPARE(markers[0].batch, std::int64_t{10});
+    QCOMPARE(run.trace()->spanCount(), std::size_t{20});
+}
+
+void TestRunController::maxBatchesLimit()
+{
+    RunController run;
+    RunConfig c = runConfig(2, 4);
+    c.epochs = 0;   // forever, but for the limit
+    c.maxBatches = 25;
+    run.start(c, std::make_shared<ProbeDataset>(30));
+    QVERIFY(run.waitForEnd(10'000));
+    QCOMPARE(run.state(), RunState::Finished);
+    QCOMPARE(run.trace()->size(), std::size_t{25});
+}
+
+void TestRunController::reconfigureKeepsEverySampleOnceAndMarks()
+{
+    auto dataset = std::make_shared<ProbeDataset>(3000);
+    RunController run;
+    RunConfig c = runConfig(2, 16);
+    c.consumer.kind = ConsumerKind::Sleep;
+    c.consumer.sleepPerBatchMs = 1.0;
+    run.start(c, dataset);
+    QTRY_VERIFY(run.trace()->size() >= 10);
+    LoaderConfig changed = c.loader;
+    changed.numWorkers = 3;
+    changed.batchSize = 8;
+    run.reconfigure(changed, c.consumer);
+    QVERIFY(run.waitForEnd(30'000));
+    QCOMPARE(run.state(), RunState::Finished);
+    // In-flight batches were dropped, their samples handed to the new loader.
+    QCOMPARE(totalSamples(*run.trace()), std::int64_t{3000});
+    const auto markers = run.trace()->markers();
+    QCOMPARE(markers.size(), std::size_t{1});
+    QVERIFY2(markers[0].text.find("workers 2 -> 3") != std::string::npos, markers[0].text.c_str());
+    QVERIFY(markers[0].text.find("batch 16 -> 8") != std::string::npos);
+    const auto records = run.trace()->records();
+    for (const auto &r : records) {
+        const bool after = r.index >= markers[0].batch;
+        QCOMPARE(r.configVersion, after ? 1 : 0);
+        QVERIFY(r.samples <= (after ? 8 : 16));
+    }
+    QCOMPARE(run.config().loader.numWorkers, 3);
+}
+
+void TestRunController::stopDuringLongStepIsPrompt()
+{
+    const int before = processThreadCount();
+    {
+        RunController run;
+        RunConfig c = runConfig(2, 8);
+        c.consumer.kind = ConsumerKind::Sleep;
+        c.consumer.sleepPerBatchMs = 10'000;   // a 10 s "model step"
+        run.start(c, std::make_shared<ProbeDataset>(1000));
+        QTRY_VERIFY(run.liveThreads() >= 3);
+        QTest::qWait(100);
+        QElapsedTimer timer;
+        timer.start();
+        run.stop();
+        QVERIFY2(timer.elapsed() < 1000, qPrintable(QString::number(timer.elapsed())));
+        QCOMPARE(run.state(), RunState::Stopped);
+        QCOMPARE(run.liveThreads(), 0);
+    }
+    QCOMPARE(processThreadCount(), before);
+}
+
+void TestRunController::pauseHoldsAndResumeContinues()
+{
+    RunController run;
+    RunConfig c = runConfig(2, 4);
+    c.consumer.kind = ConsumerKind::Sleep;
+    c.consumer.sleepPerBatchMs = 2;
+    run.start(c, std::make_shared<ProbeDataset>(400));
+    QTRY_VERIFY(run.trace()->size() >= 3);
+    run.pause();
+    QTRY_COMPARE(run.trace()->markers().size(), std::size_t{1});
+    const std::size_t held = run.trace()->size();
+    QTest::qWait(150);
+    QCOMPARE(run.trace()->size(), held);
+    QCOMPARE(run.state(), RunState::Paused);
+    run.resume();
+    QVERIFY(run.waitForEnd(30'000));
+    QCOMPARE(run.trace()->size(), std::size_t{100});
+    const auto markers = run.trace()->markers();
+    QCOMPARE(markers.size(), std::size_t{2});
+    QCOMPARE(markers[0].text, std::string("paused"));
+    QCOMPARE(markers[1].text, std::string("resumed"));
+}
+
+void TestRunController::failPolicyFailsTheRunWithTheFile()
+{
+    auto dataset = std::make_shared<ProbeDataset>(100);
+    dataset->badIndices = {42};
+    RunController run;
+    RunConfig c = runConfig(2, 10);
+    c.loader.badSamples = BadSamplePolicy::Fail;
+    run.start(c, dataset);
+    QVERIFY(run.waitForEnd(10'000));
+    QCOMPARE(run.state(), RunState::Failed);
+    QVERIFY2(run.error().find("sample-42.jpg") != std::string::npos, run.error().c_str());
+    QCOMPARE(run.trace()->size(), std::size_t{4});   // batches 0-3 made it
+}
+
+void TestRunController::badDatasetPathKeepsPreviousTrace()
+{
+    RunController run;
+    run.start(runConfig(1, 5), std::make_shared<ProbeDataset>(50));
+    QVERIFY(run.waitForEnd(10'000));
+    const auto previous = run.trace();
+    RunConfig bad = runConfig(1, 5);
+    bad.dataset.kind = DatasetKind::ImageFolder;
+    bad.dataset.path = "/nonexistent/loaderlab-images";
+    try {
+        run.start(bad);
+        QFAIL("expected DatasetError");
+    } catch (const DatasetError &e) {
+        QVERIFY(std::string(e.what()).find("/nonexistent/loaderlab-images") != std::string::npos);
+    }
+    QCOMPARE(run.trace(), previous);
+    QCOMPARE(run.trace()->size(), std::size_t{10});
+    QCOMPARE(run.state(), RunState::Finished);
+}
+
+void TestRunController::rapidReconfigurationsLeaveNoThreads()
+{
+    const int before = processThreadCount();
+    {
+        auto dataset = std::make_shared<ProbeDataset>(100'000);
+        dataset->delay = [](std::int64_t) { return 50us; };
+        RunController run;
+        RunConfig c = runConfig(2, 16);
+        c.epochs = 0;
+        run.start(c, dataset);
+        for (int i = 0; i < 200; ++i) {
+            LoaderConfig l = c.loader;
+            l.numWorkers = i % 5;
+            l.batchSize = 1 << (i % 7);
+            l.strategy = i % 3 == 0 ? Strategy::SampleParallel : Strategy::PerWorkerBatch;
+            run.reconfigure(l, c.consumer);
+            if (i % 20 == 0)
+                QTest::qWait(5);
+        }
+        QTRY_VERIFY(!run.trace()->markers().empty());
+        run.stop();
+        QCOMPARE(run.state(), RunState::Stopped);
+    }
+    QCOMPARE(processThreadCount(), before);
+}
+
+QTEST_GUILESS_MAIN(TestRunController)
+#include "test_run_controller.moc"
