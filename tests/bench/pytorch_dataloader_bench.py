@@ -1,0 +1,73 @@
+#!/usr/bin/env python3
+"""PyTorch's own DataLoader on an ImageFolder: the reference the loader benchmark
+(loader_benchmark.cpp) compares LoaderLab against. Same eval transform (Resize 256,
+CenterCrop 224, ToTensor, Normalize with the ImageNet mean and std), batch size,
+worker count and epochs. Prints one JSON line with images_per_sec on stdout."""
+
+import argparse
+import json
+import sys
+import time
+
+import torch
+from torch.utils.data import DataLoader
+from torchvision import datasets, transforms
+
+IMAGENET_MEAN = [0.485, 0.456, 0.406]
+IMAGENET_STD = [0.229, 0.224, 0.225]
+
+
+def worker_init(_worker_id):
+    # One intra-op thread per worker, like LoaderLab's one thread per worker;
+    # otherwise each worker process would spread its tensor ops over every core.
+    torch.set_num_threads(1)
+
+
+def run_epochs(loader, epochs):
+    images = 0
+    for _ in range(epochs):
+        for batch, _labels in loader:
+            images += batch.shape[0]
+    return images
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--root", required=True, help="ImageFolder root")
+    parser.add_argument("--batch-size", type=int, default=32)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--epochs", type=int, default=2)
+    parser.add_argument("--warmup-epochs", type=int, default=1)
+    args = parser.parse_args()
+
+    torch.set_num_threads(1)
+    transform = transforms.Compose([
+        transforms.Resize(256),
+        transforms.CenterCrop(224),
+        transforms.ToTensor(),
+        transforms.Normalize(IMAGENET_MEAN, IMAGENET_STD),
+    ])
+    dataset = datasets.ImageFolder(args.root, transform=transform)
+    loader = DataLoader(dataset, batch_size=args.batch_size, shuffle=False,
+                        num_workers=args.workers,
+                        worker_init_fn=worker_init if args.workers > 0 else None)
+
+    run_epochs(loader, args.warmup_epochs)
+    start = time.perf_counter()
+    images = run_epochs(loader, args.epochs)
+    seconds = time.perf_counter() - start
+
+    print(json.dumps({
+        "images": images,
+        "seconds": seconds,
+        "images_per_sec": images / seconds if seconds > 0 else 0.0,
+        "batch_size": args.batch_size,
+        "workers": args.workers,
+        "epochs": args.epochs,
+        "torch": torch.__version__,
+    }))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,233 @@
+// The headless CLI, end to end: real binary, real files, exit codes and messages.
+
+#include "core/dataset/tensor_file_format.h"
+#include "core/io/trace_csv.h"
+
+#include <QtTest>
+
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+
+namespace {
+
+struct Result
+{
+    int exitCode = -1;
+    QString out;
+    QString err;
+};
+
+Result runLoaderlab(const QStringList &arguments, int timeoutMs = 240'000)
+{
+    QProcess process;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.remove(QStringLiteral("DISPLAY"));   // headless means no display at all
+    env.remove(QStringLiteral("WAYLAND_DISPLAY"));
+    process.setProcessEnvironment(env);
+    process.start(QStringLiteral(LOADERLAB_BINARY), arguments);
+    if (!process.waitForFinished(timeoutMs))
+        return {};
+    return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
+            QString::fromUtf8(process.readAllStandardOutput()),
+            QString::fromUtf8(process.readAllStandardError())};
+}
+
+QStringList readLines(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly | QIODevice::Text))
+        return {};
+    return QString::fromUtf8(file.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+}
+
+nlohmann::json readJson(const QString &path)
+{
+    std::ifstream in(path.toStdString());
+    return nlohmann::json::parse(in);
+}
+
+} // namespace
+
+class TestCli : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void runWritesCsvJsonAndTable();
+    void missingDatasetPathIsAClearError();
+    void tensorFileOfWrongSizeIsAClearError();
+    void configFileWithOverridesAndUnknownKey();
+    void imageFolderSkipAndFailPolicies();
+    void preprocessThenRunOnTensorFile();
+    void infoReportsMachine();
+    void failedExportReportsAndExitsNonZero();
+
+private:
+    QTemporaryDir m_dir;
+    QString m_folder;
+};
+
+void TestCli::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+    m_folder = m_dir.filePath(QStringLiteral("images"));
+    const Result made = runLoaderlab({QStringLiteral("make-dataset"), m_folder,
+                                   QStringLiteral("--classes"), QStringLiteral("2"),
+                                   QStringLiteral("--images-per-class"), QStringLiteral("3"),
+                                   QStringLiteral("--min-side"), QStringLiteral("40"),
+                                   QStringLiteral("--max-side"), QStringLiteral("64")});
+    QVERIFY2(made.exitCode == 0, qPrintable(made.err));
+}
+
+void TestCli::runWritesCsvJsonAndTable()
+{
+    const QString csv = m_dir.filePath(QStringLiteral("run.csv"));
+    const QString json = m_dir.filePath(QStringLiteral("run.json"));
+    const Result r = runLoaderlab({QStringLiteral("run"), QStringLiteral("--dataset"), QStringLiteral("synthetic"),
+                                QStringLiteral("--shape"), QStringLiteral("3x32x32"),
+                                QStringLiteral("--samples"), QStringLiteral("640"),
+                                QStringLiteral("--batch-size"), QStringLiteral("32"),
+                                QStringLiteral("--workers"), QStringLiteral("2"),
+                                QStringLiteral("--sleep-batch-ms"), QStringLiteral("1"),
+                                QStringLiteral("--csv"), csv, QStringLiteral("--json"), json});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QVERIFY(r.out.contains(QStringLiteral("samples/s (mean)")));
+    QVERIFY(r.out.contains(QStringLiteral("input-bound share")));
+
+    const QStringList lines = readLines(csv);
+    QCOMPARE(lines.size(), 21);   // header + 640 / 32 batches
+    QCOMPARE(lines.first(), QString::fromStdString(loaderlab::traceCsvHeader()));
+    QCOMPARE(lines.at(1).section(QLatin1Char(','), 0, 0), QStringLiteral("0"));
+    QCOMPARE(lines.at(20).section(QLatin1Char(','), 0, 0), QStringLiteral("19"));
+
+    const auto summary = readJson(json);
+    QCOMPARE(summary["summary"]["batches"].get<int>(), 20);
+    QCOMPARE(summary["summary"]["samples"].get<int>(), 640);
+    QCOMPARE(summary["config"]["loader"]["num_workers"].get<int>(), 2);
+    QCOMPARE(summary["config"]["consumer"]["kind"].get<std::string>(), std::string("sleep"));
+    QCOMPARE(summary["state"].get<std::string>(), std::string("finished"));
+    QVERIFY(summary["machine"]["versions"].contains("qt"));
+    QVERIFY(summary["machine"]["versions"].contains("opencv"));
+    QVERIFY(summary["machine"]["logical_cores"].get<int>() > 0);
+    QCOMPARE(summary["summary"]["worker_utilisation"].size(), std::size_t{2});
+}
+
+void TestCli::missingDatasetPathIsAClearError()
+{
+    const Result r = runLoaderlab({QStringLiteral("run"), QStringLiteral("--dataset"), QStringLiteral("folder"),
+                                QStringLiteral("--path"), QStringLiteral("/nonexistent/loaderlab-data")});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains(QStringLiteral("/nonexistent/loaderlab-data")), qPrintable(r.err));
+}
+
+void TestCli::tensorFileOfWrongSizeIsAClearError()
+{
+    const QString path = m_dir.filePath(QStringLiteral("short.tensor"));
+    {
+        loaderlab::TensorFileWriter writer(path.toStdString(), loaderlab::DType::UInt8, {1, 4, 4});
+        std::vector<std::byte> sample(16, std::byte{7});
+        for (int i = 0; i < 10; ++i)
+            writer.append(i, sample);
+        writer.finish();
+    }
+    QVERIFY(QFile::resize(path, QFileInfo(path).size() - 5));
+    const Result r = runLoaderlab({QStringLiteral("run"), QStringLiteral("--dataset"), QStringLiteral("tensor"),
+                                QStringLiteral("--path"), path});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains(path), qPrintable(r.err));
+}
+
+void TestCli::configFileWithOverridesAndUnknownKey()
+{
+    const QString config = m_dir.filePath(QStringLiteral("config.json"));
+    const QString json = m_dir.filePath(QStringLiteral("config-run.json"));
+    {
+        std::ofstream out(config.toStdString());
+        out << R"({"dataset": {"kind": "synthetic", "synthetic_shape": [1, 8, 8], "synthetic_samples": 100},
+                   "loader": {"batch_size": 10, "num_workers": 1}, "max_batches": 7})";
+    }
+    Result r = runLoaderlab({QStringLiteral("run"), QStringLiteral("--config"), config,
+                          QStringLiteral("--workers"), QStringLiteral("3"), QStringLiteral("--json"), json});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    const auto summary = readJson(json);
+    QCOMPARE(summary["summary"]["batches"].get<int>(), 7);
+    QCOMPARE(summary["config"]["loader"]["num_workers"].get<int>(), 3);   // the flag wins
+    QCOMPARE(summary["config"]["loader"]["batch_size"].get<int>(), 10);   // from the file
+
+    {
+        std::ofstream out(config.toStdString());
+        out << R"({"loader": {"batch_sise": 10}})";
+    }
+    r = runLoaderlab({QStringLiteral("run"), QStringLiteral("--config"), config});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains(QStringLiteral("batch_sise")), qPrintable(r.err));
+    QVERIFY(r.err.contains(config));
+}
+
+void TestCli::imageFolderSkipAndFailPolicies()
+{
+    const QString classDir = QDir(m_folder).entryList(QDir::Dirs | QDir::NoDotAndDotDot).first();
+    const QString broken = m_folder + QLatin1Char('/') + classDir + QStringLiteral("/zz_broken.jpg");
+    {
+        QFile file(broken);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("this is not a JPEG");
+    }
+    const QString json = m_dir.filePath(QStringLiteral("skip.json"));
+    Result r = runLoaderlab({QStringLiteral("run"), QStringLiteral("--dataset"), QStringLiteral("folder"),
+                          QStringLiteral("--path"), m_folder, QStringLiteral("--batch-size"),
+                          QStringLiteral("4"), QStringLiteral("--json"), json});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    const auto summary = readJson(json);
+    QCOMPARE(summary["summary"]["samples"].get<int>(), 6);
+    QCOMPARE(summary["summary"]["skipped_samples"].get<int>(), 1);
+    QVERIFY(summary["skipped"][0]["source"].get<std::string>().find("zz_broken.jpg") != std::string::npos);
+
+    r = runLoaderlab({QStringLiteral("run"), QStringLiteral("--dataset"), QStringLiteral("folder"),
+                   QStringLiteral("--path"), m_folder, QStringLiteral("--bad-samples"), QStringLiteral("fail")});
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY2(r.err.contains(QStringLiteral("zz_broken.jpg")), qPrintable(r.err));
+    QFile::remove(broken);
+}
+
+void TestCli::preprocessThenRunOnTensorFile()
+{
+    const QString tensor = m_dir.filePath(QStringLiteral("images.tensor"));
+    Result r = runLoaderlab({QStringLiteral("preprocess"), m_folder, tensor});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    const auto header = loaderlab::readTensorFileHeader(tensor.toStdString());
+    QCOMPARE(header.count, std::uint64_t{6});
+    QCOMPARE(header.shape, (loaderlab::SampleShape{3, 224, 224}));
+    const QString json = m_dir.filePath(QStringLiteral("tensor.json"));
+    r = runLoaderlab({QStringLiteral("run"), QStringLiteral("--dataset"), QStringLiteral("tensor"),
+                   QStringLiteral("--path"), tensor, QStringLiteral("--batch-size"), QStringLiteral("4"),
+                   QStringLiteral("--json"), json});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QCOMPARE(readJson(json)["summary"]["samples"].get<int>(), 6);
+}
+
+void TestCli::infoReportsMachine()
+{
+    const Result r = runLoaderlab({QStringLiteral("info"), QStringLiteral("--json")});
+    QCOMPARE(r.exitCode, 0);
+    const auto info = nlohmann::json::parse(r.out.toStdString());
+    QVERIFY(info["logical_cores"].get<int>() > 0);
+    QVERIFY(info["memory_bytes"].get<std::int64_t>() > 0);
+    QVERIFY(info["versions"].contains("libtorch"));
+    QVERIFY(info.contains("cuda_available"));
+}
+
+void TestCli::failedExportReportsAndExitsNonZero()
+{
+    const Result r = runLoaderlab({QStringLiteral("run"), QStringLiteral("--shape"), QStringLiteral("1x4x4"),
+                                QStringLiteral("--samples"), QStringLiteral("64"),
+                                QStringLiteral("--csv"), QStringLiteral("/nonexistent-dir/run.csv")});
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY2(r.err.contains(QStringLiteral("/nonexistent-dir/run.csv")), qPrintable(r.err));
+    QVERIFY(r.out.contains(QStringLiteral("LoaderLab run summary")));   // the figures are still shown
+}
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "test_cli.moc"
