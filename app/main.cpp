@@ -1,6 +1,7 @@
 // loaderlab: the window when started without a command, the headless tool with one.
 
 #include "app/cli/cli.h"
+#include "app/gui_main.h"
 
 #include <QCoreApplication>
 
@@ -10,9 +11,9 @@ int main(int argc, char **argv)
     QCoreApplication::setApplicationName(QStringLiteral("loaderlab"));
     QCoreApplication::setApplicationVersion(QStringLiteral(LOADERLAB_VERSION));
 
-    if (Cli::isCliInvocation(argc, argv) || argc >= 1) {
+    if (Cli::isCliInvocation(argc, argv)) {
         QCoreApplication app(argc, argv);
         return Cli::run(QCoreApplication::arguments());
     }
-    return 0;
+    return runGui(argc, argv);
 }

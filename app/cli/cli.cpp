@@ -23,7 +23,13 @@ void printUsage()
                "  preprocess    turn an image folder into a preprocessed tensor file\n"
                "  info          CPU, memory, library versions and CUDA availability\n"
                "\n"
-               "Run `loaderlab COMMAND --help` for a command's options.\n",
+               "Run `loaderlab COMMAND --help` for a command's options.\n"
+               "\n"
+               "Window options:\n"
+               "  --config FILE      start with this JSON configuration\n"
+               "  --lang CODE        language for this session (en, de)\n"
+               "  --screenshot FILE  run for --seconds (3), save a PNG of the window, quit\n"
+               "  --json FILE        run for --seconds (3), write the summary, quit\n",
                stdout);
 }
 

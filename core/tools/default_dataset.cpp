@@ -16,10 +16,15 @@ std::string cacheDirectory()
     return std::filesystem::temp_directory_path().string() + "/loaderlab";
 }
 
+std::string defaultImageFolderPath()
+{
+    return cacheDirectory() + "/imagenette-synth-10x100";
+}
+
 std::string ensureDefaultImageFolder(const ProgressCallback &progress)
 {
     namespace fs = std::filesystem;
-    const std::string dir = cacheDirectory() + "/imagenette-synth-10x100";
+    const std::string dir = defaultImageFolderPath();
     if (fs::is_directory(dir) && !fs::is_empty(dir))
         return dir;
     fs::create_directories(cacheDirectory());

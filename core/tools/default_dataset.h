@@ -12,6 +12,9 @@ namespace loaderlab {
 // $LOADERLAB_CACHE_DIR, else $XDG_CACHE_HOME/loaderlab, else ~/.cache/loaderlab.
 std::string cacheDirectory();
 
+// Where the default image folder lives (whether or not it exists yet).
+std::string defaultImageFolderPath();
+
 // Path of the default image folder; generated (with progress) if it does not exist.
 // Throws std::runtime_error when it cannot be written.
 std::string ensureDefaultImageFolder(const ProgressCallback &progress = {});

@@ -46,6 +46,20 @@ std::vector<WorkerSpan> TraceLog::spans(std::size_t from, std::size_t to) const
     return out;
 }
 
+std::size_t TraceLog::firstSpanOfBatch(std::int64_t batch) const
+{
+    std::size_t low = 0;
+    std::size_t high = m_spans.size();
+    while (low < high) {
+        const std::size_t mid = low + (high - low) / 2;
+        if (m_spans[mid].batch < batch)
+            low = mid + 1;
+        else
+            high = mid;
+    }
+    return low;
+}
+
 std::vector<TraceMarker> TraceLog::markers() const
 {
     std::lock_guard lock(m_mutex);

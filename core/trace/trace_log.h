@@ -33,6 +33,9 @@ public:
     const TraceRecord &operator[](std::size_t i) const { return m_records[i]; }
     std::vector<TraceRecord> records(std::size_t from = 0, std::size_t to = SIZE_MAX) const;
     std::size_t spanCount() const { return m_spans.size(); }
+    const WorkerSpan &span(std::size_t i) const { return m_spans[i]; }
+    // First span whose batch is >= `batch` (spans are appended in batch order).
+    std::size_t firstSpanOfBatch(std::int64_t batch) const;
     std::vector<WorkerSpan> spans(std::size_t from = 0, std::size_t to = SIZE_MAX) const;
     std::vector<TraceMarker> markers() const;
     std::vector<SkippedSample> skipped() const;

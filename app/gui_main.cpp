@@ -1,0 +1,150 @@
+#include "app/gui_main.h"
+
+#include "app/default_dataset_preparer.h"
+#include "app/language.h"
+#include "app/main_window.h"
+
+#include "core/run/run_config_json.h"
+
+#include "widgets/control_panel.h"
+#include "widgets/run_session.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QSaveFile>
+#include <QSettings>
+#include <QStatusBar>
+#include <QTimer>
+
+#include <cstdio>
+
+namespace {
+
+// What a new user sees: the generated JPEG folder, 2 workers, batch 32 and a 10 ms
+// simulated step, so the spikes every 2 batches are visible at once.
+loaderlab::RunConfig firstStartConfig()
+{
+    loaderlab::RunConfig config;
+    config.dataset.kind = loaderlab::DatasetKind::ImageFolder;
+    config.dataset.path = DefaultDatasetPreparer::defaultPath().toStdString();
+    config.consumer.kind = loaderlab::ConsumerKind::Sleep;
+    config.consumer.sleepPerBatchMs = 10.0;
+    return config;
+}
+
+bool saveScreenshot(QWidget &window, const QString &path)
+{
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || !window.grab().save(&file, "PNG") || !file.commit()) {
+        std::fprintf(stderr, "loaderlab: cannot write %s: %s\n", qPrintable(path),
+                     qPrintable(file.errorString()));
+        return false;
+    }
+    return true;
+}
+
+} // namespace
+
+int runGui(int argc, char **argv)
+{
+    QApplication app(argc, argv);
+    QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/loaderlab.svg")));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("LoaderLab: see and tune data loading."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addOptions({
+        {QStringLiteral("config"), QStringLiteral("Start with this JSON configuration."), QStringLiteral("file")},
+        {QStringLiteral("lang"), QStringLiteral("Language (en, de) for this session."), QStringLiteral("code")},
+        {QStringLiteral("screenshot"), QStringLiteral("Run, save a PNG of the window, and quit."),
+         QStringLiteral("file")},
+        {QStringLiteral("seconds"), QStringLiteral("With --screenshot or --json: run this long (default 3)."),
+         QStringLiteral("s"), QStringLiteral("3")},
+        {QStringLiteral("json"), QStringLiteral("Run, write the summary as JSON, and quit."),
+         QStringLiteral("file")},
+    });
+    parser.process(app);
+
+    Language::install(app, parser.isSet(QStringLiteral("lang")) ? parser.value(QStringLiteral("lang"))
+                                                                : Language::configured());
+
+    MainWindow window;
+    const bool stored = QSettings().contains(QStringLiteral("run/config"));
+    if (parser.isSet(QStringLiteral("config"))) {
+        try {
+            window.applyConfig(loaderlab::loadRunConfig(parser.value(QStringLiteral("config")).toStdString()));
+        } catch (const std::exception &e) {
+            std::fprintf(stderr, "loaderlab: %s\n", e.what());
+            return 2;
+        }
+    } else if (!stored) {
+        window.applyConfig(firstStartConfig());
+    }
+    window.resize(1400, 900);
+    window.show();
+
+    const bool automatic = parser.isSet(QStringLiteral("screenshot")) || parser.isSet(QStringLiteral("json"));
+    const int seconds = std::max(1, parser.value(QStringLiteral("seconds")).toInt());
+    int exitCode = 0;
+    const auto startAutomatic = [&] {
+        if (!window.startRun()) {
+            exitCode = 2;
+            QApplication::quit();
+            return;
+        }
+        QTimer::singleShot(seconds * 1000, &window, [&] {
+            window.session()->stop();
+            if (parser.isSet(QStringLiteral("json"))) {
+                QString error;
+                if (!window.exportSummaryJson(parser.value(QStringLiteral("json")), &error)) {
+                    std::fprintf(stderr, "loaderlab: %s\n", qPrintable(error));
+                    exitCode = 1;
+                }
+            }
+            // Let the last refresh paint before grabbing.
+            QTimer::singleShot(200, &window, [&] {
+                if (parser.isSet(QStringLiteral("screenshot"))
+                    && !saveScreenshot(window, parser.value(QStringLiteral("screenshot"))))
+                    exitCode = 1;
+                QApplication::quit();
+            });
+        });
+    };
+
+    DefaultDatasetPreparer preparer;
+    const loaderlab::RunConfig initial = window.controlPanel()->config();
+    const bool needsDefault = initial.dataset.kind == loaderlab::DatasetKind::ImageFolder
+                              && QString::fromStdString(initial.dataset.path) == DefaultDatasetPreparer::defaultPath()
+                              && !DefaultDatasetPreparer::exists();
+    if (needsDefault) {
+        window.controlPanel()->setEnabled(false);
+        QObject::connect(&preparer, &DefaultDatasetPreparer::progress, &window, [&](int done, int total) {
+            window.statusBar()->showMessage(
+                QCoreApplication::translate("Gui", "Preparing the default dataset: %1 of %2 images…")
+                    .arg(done)
+                    .arg(total));
+        });
+        QObject::connect(&preparer, &DefaultDatasetPreparer::ready, &window, [&](const QString &path) {
+            window.controlPanel()->setEnabled(true);
+            window.statusBar()->showMessage(
+                QCoreApplication::translate("Gui", "Default dataset ready: %1").arg(path), 5000);
+            if (automatic)
+                startAutomatic();
+        });
+        QObject::connect(&preparer, &DefaultDatasetPreparer::failed, &window, [&](const QString &error) {
+            window.controlPanel()->setEnabled(true);
+            window.controlPanel()->showDatasetError(error);
+            if (automatic) {
+                exitCode = 2;
+                QApplication::quit();
+            }
+        });
+        preparer.prepare();
+    } else if (automatic) {
+        QTimer::singleShot(0, &window, startAutomatic);
+    }
+
+    const int code = QApplication::exec();
+    return exitCode != 0 ? exitCode : code;
+}

@@ -1,0 +1,8 @@
+#pragma once
+
+// The window: `loaderlab` without a command. Options for docs and measurements:
+// --screenshot FILE renders the window after a short run; --seconds S with --json
+// FILE runs for S seconds with live plots and writes the summary (used to compare
+// the GUI's throughput with the headless CLI's).
+
+int runGui(int argc, char **argv);

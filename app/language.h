@@ -1,0 +1,25 @@
+#pragma once
+
+// Language: which translation the GUI uses. The choice is stored in QSettings and
+// applied at start-up, with Qt's own translations for standard dialogs.
+
+#include <QString>
+
+#include <utility>
+#include <vector>
+
+class QCoreApplication;
+
+namespace Language {
+
+// (code, native name) of every language LoaderLab ships, English first.
+std::vector<std::pair<QString, QString>> available();
+
+// The stored choice, or the system's language if LoaderLab has it, else "en".
+QString configured();
+void setConfigured(const QString &code);
+
+// Installs LoaderLab's and Qt's translators for `code` on `app`.
+void install(QCoreApplication &app, const QString &code);
+
+} // namespace Language

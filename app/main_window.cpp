@@ -1,0 +1,282 @@
+#include "app/main_window.h"
+
+#include "app/language.h"
+
+#include "core/io/summary_json.h"
+#include "core/io/trace_csv.h"
+#include "core/run/run_config_json.h"
+#include "core/system/torch_info.h"
+
+#include "widgets/control_panel.h"
+#include "widgets/run_session.h"
+#include "widgets/stats_panel.h"
+#include "widgets/throughput_plot.h"
+#include "widgets/wait_histogram_plot.h"
+#include "widgets/wait_time_plot.h"
+#include "widgets/worker_timeline_plot.h"
+
+#include <QActionGroup>
+#include <QCloseEvent>
+#include <QCoreApplication>
+#include <QDir>
+#include <QFileDialog>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QScrollArea>
+#include <QSettings>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QToolBar>
+#include <QVBoxLayout>
+
+using namespace loaderlab;
+
+namespace {
+
+// The stats panel summarises at most this many recent batches while a run goes on.
+constexpr std::size_t kLiveSummaryWindow = 20'000;
+
+} // namespace
+
+// The icon lives in loaderlab_gui's resources; a static library must register them.
+static void initResources()
+{
+    Q_INIT_RESOURCE(resources);
+}
+
+MainWindow::MainWindow(QWidget *parent)
+    : QMainWindow(parent)
+    , m_session(new RunSession(this))
+{
+    initResources();
+    setWindowTitle(tr("LoaderLab"));
+    setWindowIcon(QIcon(QStringLiteral(":/icons/loaderlab.svg")));
+
+    m_controls = new ControlPanel;
+    m_stats = new StatsPanel;
+    auto *side = new QWidget;
+    auto *sideLayout = new QVBoxLayout(side);
+    sideLayout->setContentsMargins(4, 4, 4, 4);
+    sideLayout->addWidget(m_controls);
+    sideLayout->addWidget(m_stats);
+    sideLayout->addStretch();
+    auto *scroll = new QScrollArea;
+    scroll->setWidget(side);
+    scroll->setWidgetResizable(true);
+    scroll->setMinimumWidth(320);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+
+    buildPlots();
+    auto *splitter = new QSplitter(Qt::Horizontal);
+    splitter->addWidget(scroll);
+    splitter->addWidget(m_plotSplitter);
+    splitter->setStretchFactor(1, 1);
+    setCentralWidget(splitter);
+
+    m_statusLabel = new QLabel;
+    statusBar()->addWidget(m_statusLabel, 1);
+    buildMenus();
+
+    const TorchInfo torch = torchInfo();
+    m_controls->setPinMemoryAvailable(
+        torch.cudaAvailable,
+        torch.cudaAvailable ? QString()
+                            : tr("Pinned memory speeds up copies to a GPU; no CUDA device is available "
+                                 "(LibTorch %1).")
+                                  .arg(torch.linked ? QString::fromStdString(torch.version)
+                                                    : tr("not linked")));
+
+    connect(m_session, &RunSession::traceReplaced, this, &MainWindow::onTraceReplaced);
+    connect(m_session, &RunSession::tick, this, &MainWindow::onTick);
+    connect(m_session, &RunSession::stateChanged, this, &MainWindow::onStateChanged);
+    connect(m_session, &RunSession::referenceChanged, this, &MainWindow::onReferenceChanged);
+    connect(m_controls, &ControlPanel::loaderSettingsChanged, this, &MainWindow::onLoaderSettingsChanged);
+    connect(m_controls, &ControlPanel::datasetSettingsChanged, this, &MainWindow::onDatasetSettingsChanged);
+    connect(m_controls, &ControlPanel::startRequested, this, &MainWindow::startRun);
+    connect(m_controls, &ControlPanel::pauseToggled, this, &MainWindow::onPauseToggled);
+    connect(m_controls, &ControlPanel::stopRequested, m_session, &RunSession::stop);
+    connect(m_controls, &ControlPanel::resetRequested, m_session, &RunSession::reset);
+
+    restoreSettings();
+    onStateChanged();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::buildPlots()
+{
+    m_waitPlot = new WaitTimePlot;
+    m_throughputPlot = new ThroughputPlot;
+    m_timelinePlot = new WorkerTimelinePlot;
+    m_histogramPlot = new WaitHistogramPlot;
+    m_plots = {m_waitPlot, m_throughputPlot, m_timelinePlot, m_histogramPlot};
+    m_waitPlot->setObjectName(QStringLiteral("waitTimePlot"));
+    m_throughputPlot->setObjectName(QStringLiteral("throughputPlot"));
+    m_timelinePlot->setObjectName(QStringLiteral("workerTimelinePlot"));
+    m_histogramPlot->setObjectName(QStringLiteral("waitHistogramPlot"));
+    for (LivePlot *plot : m_plots)
+        plot->setMinimumHeight(160);
+
+    auto *lower = new QSplitter(Qt::Horizontal);
+    lower->addWidget(m_throughputPlot);
+    lower->addWidget(m_histogramPlot);
+    lower->setStretchFactor(0, 2);
+    lower->setStretchFactor(1, 1);
+    m_plotSplitter = new QSplitter(Qt::Vertical);
+    m_plotSplitter->addWidget(m_waitPlot);
+    m_plotSplitter->addWidget(m_timelinePlot);
+    m_plotSplitter->addWidget(lower);
+    m_plotSplitter->setStretchFactor(0, 3);
+    m_plotSplitter->setStretchFactor(1, 3);
+    m_plotSplitter->setStretchFactor(2, 2);
+}
+
+void MainWindow::buildMenus()
+{
+    QMenu *file = menuBar()->addMenu(tr("&File"));
+    file->addAction(tr("&Open configuration…"), QKeySequence::Open, this, &MainWindow::openConfig);
+    file->addAction(tr("&Save configuration…"), QKeySequence::Save, this, &MainWindow::saveConfig);
+    file->addSeparator();
+    file->addAction(tr("Export trace as &CSV…"), this, &MainWindow::exportTraceDialog);
+    file->addAction(tr("Export summary as &JSON…"), this, &MainWindow::exportSummaryDialog);
+    file->addAction(tr("Export &plots…"), this, &MainWindow::exportPlotsDialog);
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+    QMenu *run = menuBar()->addMenu(tr("&Run"));
+    run->addAction(tr("&Start"), this, &MainWindow::startRun);
+    run->addAction(tr("S&top"), m_session, &RunSession::stop);
+    run->addAction(tr("&Reset"), m_session, &RunSession::reset);
+    run->addSeparator();
+    run->addAction(tr("&Keep as reference"), m_session, &RunSession::keepAsReference);
+    run->addAction(tr("&Clear reference"), m_session, &RunSession::clearReference);
+
+    QMenu *view = menuBar()->addMenu(tr("&View"));
+    m_followAction = view->addAction(tr("&Follow newest data"));
+    m_followAction->setCheckable(true);
+    m_followAction->setChecked(true);
+    m_followAction->setShortcut(QKeySequence(Qt::Key_F));
+    connect(m_followAction, &QAction::toggled, this, [this](bool follow) {
+        for (LivePlot *plot : m_plots)
+            plot->setFollowing(follow);
+    });
+    for (LivePlot *plot : m_plots) {
+        connect(plot, &LivePlot::followingChanged, this, [this](bool following) {
+            if (!following) {
+                QSignalBlocker blocker(m_followAction);
+                m_followAction->setChecked(false);
+            }
+        });
+    }
+
+    QMenu *language = menuBar()->addMenu(tr("&Language"));
+    auto *group = new QActionGroup(language);
+    const QString current = Language::configured();
+    for (const auto &[code, name] : Language::available()) {
+        QAction *action = language->addAction(name);
+        action->setCheckable(true);
+        action->setChecked(code == current);
+        group->addAction(action);
+        connect(action, &QAction::triggered, this, [this, code = code] { chooseLanguage(code); });
+    }
+
+    QMenu *help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About LoaderLab"), this, &MainWindow::showAbout);
+
+    QToolBar *toolbar = addToolBar(tr("Run"));
+    toolbar->setObjectName(QStringLiteral("runToolbar"));
+    toolbar->addAction(m_followAction);
+    toolbar->addAction(tr("Keep as reference"), m_session, &RunSession::keepAsReference);
+    toolbar->addAction(tr("Export plots…"), this, &MainWindow::exportPlotsDialog);
+}
+
+bool MainWindow::startRun()
+{
+    RunConfig config = m_controls->config();
+    config.epochs = 0;   // the window runs until stopped
+    QString error;
+    if (!m_session->start(config, &error)) {
+        m_controls->showDatasetError(error);
+        report(tr("Cannot start: %1").arg(error));
+        return false;
+    }
+    m_controls->clearDatasetError();
+    return true;
+}
+
+void MainWindow::applyConfig(const RunConfig &config)
+{
+    m_controls->setConfig(config);
+}
+
+void MainWindow::onTraceReplaced()
+{
+    const int lanes = std::max(m_session->maxWorkers(), 1);
+    for (LivePlot *plot : m_plots)
+        plot->setTrace(m_session->trace(), lanes);
+    if (!m_session->trace())
+        m_stats->clear();
+    m_followAction->setChecked(true);
+}
+
+void MainWindow::onTick()
+{
+    for (LivePlot *plot : m_plots)
+        plot->refresh();
+    // Figures at ~4 Hz: enough to read, and summarising is not free.
+    if (++m_ticks % 8 == 0 || m_session->controller().finished()) {
+        const bool live = m_session->running();
+        m_stats->showSummary(m_session->summary(live ? kLiveSummaryWindow : 0));
+        const auto trace = m_session->trace();
+        m_statusLabel->setText(tr("%1 — %2 batches — %3")
+                                   .arg(QString::fromLatin1(runStateName(m_session->state())))
+                                   .arg(trace ? trace->size() : 0)
+                                   .arg(m_session->datasetDescription()));
+    }
+}
+
+void MainWindow::onStateChanged()
+{
+    m_controls->setRunState(m_session->state());
+    if (m_session->state() == RunState::Failed)
+        report(tr("The run failed: %1").arg(m_session->error()));
+    onTick();
+}
+
+void MainWindow::onLoaderSettingsChanged()
+{
+    if (!m_session->running())
+        return;
+    const RunConfig config = m_controls->config();
+    m_session->requestReconfigure(config.loader, config.consumer);
+}
+
+void MainWindow::onDatasetSettingsChanged()
+{
+    m_controls->clearDatasetError();
+    // A new dataset means a new run; if it cannot be opened the current run goes on.
+    if (m_session->running())
+        startRun();
+}
+
+void MainWindow::onPauseToggled(bool paused)
+{
+    if (paused)
+        m_session->pause();
+    else
+        m_session->resume();
+}
+
+void MainWindow::onReferenceChanged()
+{
+    const auto reference = m_session->reference();
+    for (LivePlot *plot : m_plots)
+        plot->setReference(reference, m_session->maxWorkers());
+    m_stats->showReference(m_session->referenceSummary());
+}
+
+void MainWindow::report(const QString &message)
+{
+    statusBar()->showMessage(message, 10'000);
+}

@@ -1,0 +1,216 @@
+// The window, driven through its real controls while the engine runs.
+
+#include "../loader/thread_count.h"
+
+#include "app/main_window.h"
+
+#include "core/io/trace_csv.h"
+#include "widgets/control_panel.h"
+#include "widgets/live_plot.h"
+#include "widgets/run_session.h"
+
+#include <QtTest>
+
+#include <QComboBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSlider>
+#include <QSpinBox>
+
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+
+using namespace loaderlab;
+
+namespace {
+
+// Small synthetic samples: the engine runs flat out, the window must keep up.
+RunConfig fastConfig()
+{
+    RunConfig config;
+    config.dataset.kind = DatasetKind::Synthetic;
+    config.dataset.syntheticShape = {3, 32, 32};
+    config.dataset.syntheticSamples = 2048;
+    config.loader.numWorkers = 2;
+    config.loader.batchSize = 16;
+    config.consumer.kind = ConsumerKind::Sleep;
+    config.consumer.sleepPerBatchMs = 1.0;
+    return config;
+}
+
+template <typename T>
+T *child(QWidget *parent, const char *name)
+{
+    T *widget = parent->findChild<T *>(QLatin1String(name));
+    if (!widget)
+        qFatal("no child %s", name);
+    return widget;
+}
+
+} // namespace
+
+class TestMainWindow : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void workersSliderReconfiguresTheRunningEngine();
+    void invalidDatasetPathShowsErrorAndKeepsTheRun();
+    void exportsParseBack();
+    void failedExportKeepsTheOldFile();
+    void rapidSliderChangesUnderLoad();
+
+private:
+    QTemporaryDir m_dir;
+};
+
+void TestMainWindow::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+    // Keep the test's settings away from the user's.
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("LoaderLabTests"));
+}
+
+void TestMainWindow::workersSliderReconfiguresTheRunningEngine()
+{
+    MainWindow window;
+    window.applyConfig(fastConfig());
+    window.show();
+    QVERIFY(window.startRun());
+    QTRY_VERIFY(window.session()->trace()->size() > 20);
+
+    auto *slider = child<QSlider>(window.controlPanel(), "workersSlider");
+    QCOMPARE(slider->value(), 2);
+    slider->setFocus();
+    QTest::keyClick(slider, Qt::Key_Right);   // 2 -> 3 workers
+    QCOMPARE(child<QSpinBox>(window.controlPanel(), "workersSpin")->value(), 3);
+
+    // Debounced, then applied between two batches of the running engine.
+    QTRY_COMPARE_WITH_TIMEOUT(window.session()->config().loader.numWorkers, 3, 5000);
+    const auto markers = window.session()->trace()->markers();   // epoch starts may be there too
+    const auto change = std::find_if(markers.begin(), markers.end(), [](const TraceMarker &m) {
+        return m.text.find("workers 2 -> 3") != std::string::npos;
+    });
+    QVERIFY(change != markers.end());
+    // Every time-based plot shows the marker (a line and its label).
+    for (LivePlot *plot : window.plots()) {
+        if (plot->objectName() == QLatin1String("waitHistogramPlot"))
+            continue;
+        QTRY_VERIFY(plot->itemCount() >= 2);
+    }
+    window.session()->stop();
+}
+
+void TestMainWindow::invalidDatasetPathShowsErrorAndKeepsTheRun()
+{
+    MainWindow window;
+    window.applyConfig(fastConfig());
+    window.show();
+    QVERIFY(window.startRun());
+    QTRY_VERIFY(window.session()->trace()->size() > 5);
+    const auto trace = window.session()->trace();
+
+    auto *kind = child<QComboBox>(window.controlPanel(), "datasetKindCombo");
+    const int folderIndex = kind->findData(QVariant::fromValue(DatasetKind::ImageFolder));
+    QVERIFY(folderIndex >= 0);
+    kind->setCurrentIndex(folderIndex);
+    auto *path = child<QLineEdit>(window.controlPanel(), "datasetPathEdit");
+    path->clear();
+    QTest::keyClicks(path, QStringLiteral("/nonexistent/loaderlab-images"));
+    QTest::keyClick(path, Qt::Key_Return);
+
+    auto *error = child<QLabel>(window.controlPanel(), "datasetErrorLabel");
+    QTRY_VERIFY(error->isVisible());
+    QVERIFY2(error->text().contains(QStringLiteral("/nonexistent/loaderlab-images")), qPrintable(error->text()));
+    // The previous run goes on, with its trace.
+    QCOMPARE(window.session()->trace(), trace);
+    QVERIFY(window.session()->running());
+    const std::size_t before = trace->size();
+    QTRY_VERIFY(trace->size() > before);
+    window.session()->stop();
+}
+
+void TestMainWindow::exportsParseBack()
+{
+    MainWindow window;
+    RunConfig config = fastConfig();
+    window.applyConfig(config);
+    window.show();
+    QVERIFY(window.startRun());
+    QTRY_VERIFY(window.session()->trace()->size() > 30);
+    window.session()->stop();
+    const std::size_t batches = window.session()->trace()->size();
+
+    QString error;
+    const QString csv = m_dir.filePath(QStringLiteral("trace.csv"));
+    QVERIFY2(window.exportTraceCsv(csv, &error), qPrintable(error));
+    QFile file(csv);
+    QVERIFY(file.open(QIODevice::ReadOnly | QIODevice::Text));
+    const QStringList lines = QString::fromUtf8(file.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    QCOMPARE(lines.first(), QString::fromStdString(traceCsvHeader()));
+    QCOMPARE(std::size_t(lines.size() - 1), batches);
+
+    const QString json = m_dir.filePath(QStringLiteral("summary.json"));
+    QVERIFY2(window.exportSummaryJson(json, &error), qPrintable(error));
+    std::ifstream in(json.toStdString());
+    const auto summary = nlohmann::json::parse(in);
+    QCOMPARE(summary["summary"]["batches"].get<std::size_t>(), batches);
+    QCOMPARE(summary["config"]["loader"]["batch_size"].get<int>(), 16);
+
+    for (const QString &format : {QStringLiteral("png"), QStringLiteral("svg"), QStringLiteral("pdf")})
+        QVERIFY2(window.exportPlots(m_dir.path(), format, &error), qPrintable(error));
+    QImage png(m_dir.filePath(QStringLiteral("wait_time.png")));
+    QVERIFY(!png.isNull());
+    QFile pdf(m_dir.filePath(QStringLiteral("throughput.pdf")));
+    QVERIFY(pdf.open(QIODevice::ReadOnly));
+    QVERIFY(pdf.read(4) == "%PDF");
+    QFile svg(m_dir.filePath(QStringLiteral("worker_timeline.svg")));
+    QVERIFY(svg.open(QIODevice::ReadOnly));
+    QVERIFY(svg.readAll().contains("<svg"));
+}
+
+void TestMainWindow::failedExportKeepsTheOldFile()
+{
+    MainWindow window;
+    window.applyConfig(fastConfig());
+    QVERIFY(window.startRun());
+    QTRY_VERIFY(window.session()->trace()->size() > 3);
+    window.session()->stop();
+    QString error;
+    QVERIFY(!window.exportTraceCsv(QStringLiteral("/nonexistent-dir/trace.csv"), &error));
+    QVERIFY2(error.contains(QStringLiteral("/nonexistent-dir/trace.csv")), qPrintable(error));
+}
+
+void TestMainWindow::rapidSliderChangesUnderLoad()
+{
+    const int threadsBefore = processThreadCount();
+    {
+        MainWindow window;
+        window.applyConfig(fastConfig());
+        window.show();
+        QVERIFY(window.startRun());
+        QTRY_VERIFY(window.session()->trace()->size() > 5);
+        auto *workers = child<QSlider>(window.controlPanel(), "workersSlider");
+        auto *batch = child<QSlider>(window.controlPanel(), "batchSizeSlider");
+        for (int i = 0; i < 200; ++i) {
+            QSlider *slider = i % 2 ? workers : batch;
+            slider->setFocus();
+            QTest::keyClick(slider, (i / 2) % 4 < 2 ? Qt::Key_Right : Qt::Key_Left);
+            if (i % 10 == 0)
+                QTest::qWait(20);   // let some reconfigurations reach the engine
+        }
+        QTest::qWait(400);
+        QVERIFY(window.session()->running());
+        const std::size_t before = window.session()->trace()->size();
+        QTRY_VERIFY(window.session()->trace()->size() > before);   // still delivering
+        window.session()->stop();
+        QCOMPARE(window.session()->controller().liveThreads(), 0);
+    }
+    QCOMPARE(processThreadCount(), threadsBefore);
+}
+
+QTEST_MAIN(TestMainWindow)
+#include "test_main_window.moc"

@@ -1,0 +1,516 @@
+// ControlPanel and StatsPanel driven through their real controls: keys on the sliders
+// and check boxes, typing into the spin boxes and the path, clicks on the buttons.
+
+#include "widgets/control_panel.h"
+#include "widgets/stats_panel.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSlider>
+#include <QSpinBox>
+#include <QTemporaryDir>
+#include <QToolButton>
+#include <QtTest>
+
+using namespace loaderlab;
+
+namespace {
+
+template <typename Widget>
+Widget *find(QWidget &parent, const char *name)
+{
+    auto *widget = parent.findChild<Widget *>(QString::fromLatin1(name));
+    if (!widget)
+        qFatal("no widget named %s", name);
+    return widget;
+}
+
+void selectKind(QComboBox *combo, DatasetKind kind)
+{
+    const int index = combo->findData(QVariant::fromValue(kind));
+    QVERIFY(index >= 0);
+    combo->setCurrentIndex(index);
+}
+
+} // namespace
+
+class TestControlPanel : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void allControlsAreNamed();
+    void workersSliderDrivesSpinAndConfig();
+    void workersSpinKeepsValuesBeyondSlider();
+    void typedBatchSizeSnapsSlider();
+    void batchSliderStepsThroughPowersOfTwo();
+    void setConfigRoundTripsWithoutSignals();
+    void sleepSliderAndSpinsSetConsumer();
+    void checkBoxesMapToLoaderFlags();
+    void syntheticDisablesPath();
+    void typedPathEmitsDatasetChange();
+    void transformOnlyForImageFolders();
+    void pinMemoryUnavailable();
+    void runStateEnablesButtons();
+    void pauseTogglesAndRenames();
+    void buttonsEmitRequests();
+    void datasetErrorShownAndCleared();
+    void statsPanelShowsFigures();
+    void statsPanelBandColours();
+    void statsPanelReference();
+};
+
+void TestControlPanel::allControlsAreNamed()
+{
+    ControlPanel panel;
+    for (const char *name :
+         {"workersSlider", "workersSpin", "batchSizeSlider", "batchSizeSpin", "prefetchSpin",
+          "sleepBatchSpin", "sleepBatchSlider", "sleepSampleSpin", "datasetKindCombo",
+          "datasetPathEdit", "browseButton", "transformCombo", "strategyCombo", "shuffleCheck",
+          "dropLastCheck", "pinMemoryCheck", "persistentCheck", "outOfOrderCheck", "startButton",
+          "pauseButton", "stopButton", "resetButton", "datasetErrorLabel"}) {
+        auto *widget = panel.findChild<QWidget *>(QString::fromLatin1(name));
+        QVERIFY2(widget, name);
+        if (QString::fromLatin1(name) != QStringLiteral("datasetErrorLabel"))
+            QVERIFY2(!widget->toolTip().isEmpty(), name);
+    }
+    // The defaults of the panel are the engine's defaults, run until stopped.
+    const RunConfig config = panel.config();
+    QCOMPARE(config.epochs, 0);
+    QVERIFY(config.loader == LoaderConfig{});
+    QVERIFY(config.consumer == ConsumerConfig{});
+    QCOMPARE(config.dataset.kind, DatasetKind::Synthetic);
+}
+
+void TestControlPanel::workersSliderDrivesSpinAndConfig()
+{
+    ControlPanel panel;
+    RunConfig start;
+    start.loader.numWorkers = 1;
+    panel.setConfig(start);
+    auto *slider = find<QSlider>(panel, "workersSlider");
+    auto *spin = find<QSpinBox>(panel, "workersSpin");
+    QCOMPARE(slider->value(), 1);
+    QSignalSpy spy(&panel, &ControlPanel::loaderSettingsChanged);
+
+    QTest::keyClick(slider, Qt::Key_Right);
+    QCOMPARE(slider->value(), 2);
+    QCOMPARE(spin->value(), 2);
+    QCOMPARE(panel.config().loader.numWorkers, 2);
+    QCOMPARE(spy.count(), 1);
+
+    QTest::keyClick(slider, Qt::Key_Home);
+    QCOMPARE(spin->value(), 0);
+    QCOMPARE(panel.config().loader.numWorkers, 0);
+    QCOMPARE(spy.count(), 2);
+}
+
+void TestControlPanel::workersSpinKeepsValuesBeyondSlider()
+{
+    ControlPanel panel;
+    auto *slider = find<QSlider>(panel, "workersSlider");
+    auto *spin = find<QSpinBox>(panel, "workersSpin");
+    QVERIFY(slider->maximum() < 100);
+    QSignalSpy spy(&panel, &ControlPanel::loaderSettingsChanged);
+    spin->selectAll();
+    QTest::keyClicks(spin, QStringLiteral("100"));
+    QCOMPARE(spin->value(), 100);
+    QCOMPARE(slider->value(), slider->maximum());
+    QCOMPARE(panel.config().loader.numWorkers, 100);
+    QVERIFY(spy.count() >= 1);
+}
+
+void TestControlPanel::typedBatchSizeSnapsSlider()
+{
+    ControlPanel panel;
+    auto *slider = find<QSlider>(panel, "batchSizeSlider");
+    auto *spin = find<QSpinBox>(panel, "batchSizeSpin");
+    QSignalSpy spy(&panel, &ControlPanel::loaderSettingsChanged);
+    spin->selectAll();
+    QTest::keyClicks(spin, QStringLiteral("12"));
+    QCOMPARE(spin->value(), 12);
+    QCOMPARE(panel.config().loader.batchSize, 12);
+    QCOMPARE(slider->value(), 4);   // 12 is nearest to 16 = 2^4 in log scale
+    QVERIFY(spy.count() >= 1);
+
+    spin->selectAll();
+    QTest::keyClicks(spin, QStringLiteral("5000"));
+    QCOMPARE(panel.config().loader.batchSize, 5000);
+    QCOMPARE(slider->value(), 12);   // beyond the slider: clamped to 4096
+}
+
+void TestControlPanel::batchSliderStepsThroughPowersOfTwo()
+{
+    ControlPanel panel;
+    RunConfig start;
+    start.loader.batchSize = 32;
+    panel.setConfig(start);
+    auto *slider = find<QSlider>(panel, "batchSizeSlider");
+    QCOMPARE(slider->value(), 5);
+    QSignalSpy spy(&panel, &ControlPanel::loaderSettingsChanged);
+
+    QTest::keyClick(slider, Qt::Key_Right);
+    QCOMPARE(panel.config().loader.batchSize, 64);
+    QCOMPARE(spy.count(), 1);   // one change announced once, not by slider and spin both
+    QTest::keyClick(slider, Qt::Key_PageUp);
+    const int afterPage = panel.config().loader.batchSize;
+    QVERIFY(afterPage > 64);
+    QCOMPARE(afterPage & (afterPage - 1), 0);   // a power of two
+    QCOMPARE(afterPage, 1 << slider->value());
+    QTest::keyClick(slider, Qt::Key_Left);
+    QCOMPARE(panel.config().loader.batchSize, afterPage / 2);
+    QTest::keyClick(slider, Qt::Key_Home);
+    QCOMPARE(panel.config().loader.batchSize, 1);
+    QTest::keyClick(slider, Qt::Key_End);
+    QCOMPARE(panel.config().loader.batchSize, 4096);
+}
+
+void TestControlPanel::setConfigRoundTripsWithoutSignals()
+{
+    ControlPanel panel;
+    RunConfig config;
+    config.epochs = 0;
+    config.maxBatches = 77;
+    config.warmupBatches = 3;
+    config.loader.batchSize = 48;
+    config.loader.numWorkers = 3;
+    config.loader.prefetchFactor = 7;
+    config.loader.shuffle = true;
+    config.loader.seed = 1234;
+    config.loader.dropLast = true;
+    config.loader.persistentWorkers = true;
+    config.loader.pinMemory = true;
+    config.loader.inOrder = false;
+    config.loader.strategy = Strategy::SampleParallel;
+    config.loader.badSamples = BadSamplePolicy::Fail;
+    config.consumer.kind = ConsumerKind::Sleep;
+    config.consumer.sleepPerBatchMs = 12.5;
+    config.consumer.sleepPerSampleMs = 0.25;
+    config.dataset.kind = DatasetKind::ImageFolder;
+    config.dataset.path = "/data/imagenette/train";
+    config.dataset.transform = TransformKind::Train;
+    config.dataset.cropSize = 160;
+
+    QSignalSpy loaderSpy(&panel, &ControlPanel::loaderSettingsChanged);
+    QSignalSpy datasetSpy(&panel, &ControlPanel::datasetSettingsChanged);
+    panel.setConfig(config);
+    QCOMPARE(loaderSpy.count(), 0);
+    QCOMPARE(datasetSpy.count(), 0);
+
+    const RunConfig back = panel.config();
+    QVERIFY(back.loader == config.loader);
+    QVERIFY(back.consumer == config.consumer);
+    QCOMPARE(back.dataset.kind, DatasetKind::ImageFolder);
+    QCOMPARE(back.dataset.path, config.dataset.path);
+    QCOMPARE(back.dataset.transform, TransformKind::Train);
+    QCOMPARE(back.dataset.cropSize, 160);
+    QCOMPARE(back.maxBatches, std::int64_t{77});
+    QCOMPARE(back.warmupBatches, 3);
+    QCOMPARE(back.epochs, 0);
+    // The controls show it too.
+    QCOMPARE(find<QSlider>(panel, "batchSizeSlider")->value(), 6);   // 48 -> 64
+    QCOMPARE(find<QSlider>(panel, "sleepBatchSlider")->value(), 13);
+    QVERIFY(find<QCheckBox>(panel, "outOfOrderCheck")->isChecked());
+    QVERIFY(find<QComboBox>(panel, "transformCombo")->isEnabled());
+
+    // A config asking for epochs still comes back as "until stopped".
+    config.epochs = 3;
+    panel.setConfig(config);
+    QCOMPARE(panel.config().epochs, 0);
+}
+
+void TestControlPanel::sleepSliderAndSpinsSetConsumer()
+{
+    ControlPanel panel;
+    auto *slider = find<QSlider>(panel, "sleepBatchSlider");
+    auto *spin = find<QDoubleSpinBox>(panel, "sleepBatchSpin");
+    QSignalSpy spy(&panel, &ControlPanel::loaderSettingsChanged);
+    QTest::keyClick(slider, Qt::Key_Right);
+    QCOMPARE(spin->value(), 1.0);
+    QCOMPARE(panel.config().consumer.sleepPerBatchMs, 1.0);
+    QCOMPARE(panel.config().consumer.kind, ConsumerKind::Sleep);
+    QCOMPARE(spy.count(), 1);
+
+    auto *sample = find<QDoubleSpinBox>(panel, "sleepSampleSpin");
+    sample->selectAll();
+    QTest::keyClicks(sample, QStringLiteral("0.5"));
+    QCOMPARE(panel.config().consumer.sleepPerSampleMs, 0.5);
+    QVERIFY(spy.count() >= 2);
+}
+
+void TestControlPanel::checkBoxesMapToLoaderFlags()
+{
+    ControlPanel panel;
+    QSignalSpy spy(&panel, &ControlPanel::loaderSettingsChanged);
+    QTest::keyClick(find<QCheckBox>(panel, "shuffleCheck"), Qt::Key_Space);
+    QTest::keyClick(find<QCheckBox>(panel, "dropLastCheck"), Qt::Key_Space);
+    QTest::keyClick(find<QCheckBox>(panel, "persistentCheck"), Qt::Key_Space);
+    QTest::keyClick(find<QCheckBox>(panel, "outOfOrderCheck"), Qt::Key_Space);
+    QTest::keyClick(find<QCheckBox>(panel, "pinMemoryCheck"), Qt::Key_Space);
+    auto *strategy = find<QComboBox>(panel, "strategyCombo");
+    strategy->setCurrentIndex(strategy->findData(QVariant::fromValue(Strategy::SampleParallel)));
+    QTest::keyClick(find<QSpinBox>(panel, "prefetchSpin"), Qt::Key_Up);
+    QCOMPARE(spy.count(), 7);
+
+    const LoaderConfig loader = panel.config().loader;
+    QVERIFY(loader.shuffle);
+    QVERIFY(loader.dropLast);
+    QVERIFY(loader.persistentWorkers);
+    QVERIFY(!loader.inOrder);
+    QVERIFY(loader.pinMemory);
+    QCOMPARE(loader.strategy, Strategy::SampleParallel);
+    QCOMPARE(loader.prefetchFactor, LoaderConfig{}.prefetchFactor + 1);
+}
+
+void TestControlPanel::syntheticDisablesPath()
+{
+    ControlPanel panel;
+    auto *combo = find<QComboBox>(panel, "datasetKindCombo");
+    auto *path = find<QLineEdit>(panel, "datasetPathEdit");
+    selectKind(combo, DatasetKind::Idx);
+    QVERIFY(path->isEnabled());
+    QVERIFY(find<QToolButton>(panel, "browseButton")->isEnabled());
+    QSignalSpy spy(&panel, &ControlPanel::datasetSettingsChanged);
+    selectKind(combo, DatasetKind::Synthetic);
+    QCOMPARE(spy.count(), 1);
+    QVERIFY(!path->isEnabled());
+    QVERIFY(!find<QToolButton>(panel, "browseButton")->isEnabled());
+    QCOMPARE(panel.config().dataset.kind, DatasetKind::Synthetic);
+}
+
+void TestControlPanel::typedPathEmitsDatasetChange()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString file = dir.filePath(QStringLiteral("train.lltensor"));
+    ControlPanel panel;
+    selectKind(find<QComboBox>(panel, "datasetKindCombo"), DatasetKind::TensorFile);
+    auto *path = find<QLineEdit>(panel, "datasetPathEdit");
+    QVERIFY(path->isEnabled());
+    QSignalSpy spy(&panel, &ControlPanel::datasetSettingsChanged);
+    QTest::keyClicks(path, file);
+    QCOMPARE(spy.count(), 0);   // nothing until the path is complete
+    QTest::keyClick(path, Qt::Key_Return);
+    QCOMPARE(spy.count(), 1);
+    const RunConfig config = panel.config();
+    QCOMPARE(config.dataset.kind, DatasetKind::TensorFile);
+    QCOMPARE(QString::fromStdString(config.dataset.path), file);
+}
+
+void TestControlPanel::transformOnlyForImageFolders()
+{
+    ControlPanel panel;
+    auto *combo = find<QComboBox>(panel, "datasetKindCombo");
+    auto *transform = find<QComboBox>(panel, "transformCombo");
+    QVERIFY(!transform->isEnabled());
+    selectKind(combo, DatasetKind::ImageFolder);
+    QVERIFY(transform->isEnabled());
+    QSignalSpy spy(&panel, &ControlPanel::datasetSettingsChanged);
+    transform->setCurrentIndex(transform->findData(QVariant::fromValue(TransformKind::Train)));
+    QCOMPARE(spy.count(), 1);
+    QCOMPARE(panel.config().dataset.transform, TransformKind::Train);
+    selectKind(combo, DatasetKind::Cifar10);
+    QVERIFY(!transform->isEnabled());
+}
+
+void TestControlPanel::pinMemoryUnavailable()
+{
+    ControlPanel panel;
+    auto *check = find<QCheckBox>(panel, "pinMemoryCheck");
+    QTest::keyClick(check, Qt::Key_Space);
+    QVERIFY(panel.config().loader.pinMemory);
+    const QString reason = QStringLiteral("no CUDA device found");
+    panel.setPinMemoryAvailable(false, reason);
+    QVERIFY(!check->isEnabled());
+    QVERIFY2(check->toolTip().contains(reason), qPrintable(check->toolTip()));
+    QVERIFY(!panel.config().loader.pinMemory);
+
+    panel.setPinMemoryAvailable(true, QString());
+    QVERIFY(check->isEnabled());
+    QVERIFY(!check->toolTip().contains(reason));
+}
+
+void TestControlPanel::runStateEnablesButtons()
+{
+    ControlPanel panel;
+    auto *start = find<QPushButton>(panel, "startButton");
+    auto *pause = find<QPushButton>(panel, "pauseButton");
+    auto *stop = find<QPushButton>(panel, "stopButton");
+    QVERIFY(start->isEnabled());
+    QVERIFY(!stop->isEnabled());
+    QVERIFY(!pause->isEnabled());
+
+    panel.setRunState(RunState::Running);
+    QVERIFY(!start->isEnabled());
+    QVERIFY(stop->isEnabled());
+    QVERIFY(pause->isEnabled());
+    QVERIFY(!pause->isChecked());
+
+    QSignalSpy spy(&panel, &ControlPanel::pauseToggled);
+    panel.setRunState(RunState::Paused);
+    QVERIFY(pause->isChecked());
+    QVERIFY(stop->isEnabled());
+    QCOMPARE(spy.count(), 0);   // a state report is not a user request
+
+    for (RunState state : {RunState::Finished, RunState::Stopped, RunState::Failed}) {
+        panel.setRunState(state);
+        QVERIFY(start->isEnabled());
+        QVERIFY(!stop->isEnabled());
+        QVERIFY(!pause->isChecked());
+    }
+}
+
+void TestControlPanel::pauseTogglesAndRenames()
+{
+    ControlPanel panel;
+    auto *pause = find<QPushButton>(panel, "pauseButton");
+    const QString pauseText = pause->text();
+    QSignalSpy spy(&panel, &ControlPanel::pauseToggled);
+    QTest::mouseClick(pause, Qt::LeftButton);   // disabled while idle
+    QCOMPARE(spy.count(), 0);
+
+    panel.setRunState(RunState::Running);
+    QTest::mouseClick(pause, Qt::LeftButton);
+    QCOMPARE(spy.count(), 1);
+    QCOMPARE(spy.at(0).at(0).toBool(), true);
+    QVERIFY(pause->text() != pauseText);
+    QCOMPARE(pause->text(), QStringLiteral("Resume"));
+    QTest::mouseClick(pause, Qt::LeftButton);
+    QCOMPARE(spy.count(), 2);
+    QCOMPARE(spy.at(1).at(0).toBool(), false);
+    QCOMPARE(pause->text(), pauseText);
+}
+
+void TestControlPanel::buttonsEmitRequests()
+{
+    ControlPanel panel;
+    QSignalSpy start(&panel, &ControlPanel::startRequested);
+    QSignalSpy stop(&panel, &ControlPanel::stopRequested);
+    QSignalSpy reset(&panel, &ControlPanel::resetRequested);
+    QTest::mouseClick(find<QPushButton>(panel, "startButton"), Qt::LeftButton);
+    QCOMPARE(start.count(), 1);
+    panel.setRunState(RunState::Running);
+    QTest::mouseClick(find<QPushButton>(panel, "stopButton"), Qt::LeftButton);
+    QCOMPARE(stop.count(), 1);
+    QTest::mouseClick(find<QPushButton>(panel, "resetButton"), Qt::LeftButton);
+    QCOMPARE(reset.count(), 1);
+    QCOMPARE(start.count(), 1);
+}
+
+void TestControlPanel::datasetErrorShownAndCleared()
+{
+    ControlPanel panel;
+    auto *label = find<QLabel>(panel, "datasetErrorLabel");
+    QVERIFY(label->isHidden());
+    const QString message = QStringLiteral("/data/missing: no such directory");
+    panel.showDatasetError(message);
+    QVERIFY(!label->isHidden());
+    QCOMPARE(label->text(), message);
+    QVERIFY(label->wordWrap());
+    panel.clearDatasetError();
+    QVERIFY(label->isHidden());
+    QVERIFY(label->text().isEmpty());
+}
+
+void TestControlPanel::statsPanelShowsFigures()
+{
+    StatsPanel panel;
+    RunSummary summary;
+    summary.batches = 321;
+    summary.samples = 10272;
+    summary.skippedSamples = 4;
+    summary.samplesPerSecMean = 1234.5;
+    summary.samplesPerSecMedian = 1100.4;
+    summary.firstBatchLatencyMs = 87.5;
+    summary.waitP50Ms = 1.5;
+    summary.waitP95Ms = 12.25;
+    summary.waitP99Ms = 30.75;
+    summary.waitMaxMs = 41.0;
+    summary.computeMeanMs = 20.0;
+    summary.inputBoundShare = 0.63;
+    summary.band = InputBoundBand::Highly;
+    panel.showSummary(summary);
+
+    const auto text = [&](const char *name) { return find<QLabel>(panel, name)->text(); };
+    QVERIFY2(text("samplesPerSecLabel").contains(QStringLiteral("1234.5")),
+             qPrintable(text("samplesPerSecLabel")));
+    QVERIFY(text("samplesPerSecLabel").contains(QStringLiteral("1100.4")));   // median
+    QVERIFY(text("firstBatchLabel").contains(QStringLiteral("87.5")));
+    for (const QString &wait : {QStringLiteral("1.50"), QStringLiteral("12.25"),
+                                QStringLiteral("30.75"), QStringLiteral("41.00")})
+        QVERIFY2(text("waitPercentilesLabel").contains(wait), qPrintable(wait));
+    QVERIFY(text("inputBoundLabel").contains(QStringLiteral("63.0 %")));
+    QCOMPARE(text("adviceLabel"), QString::fromStdString(adviceFor(summary)));
+    QVERIFY(text("adviceLabel").contains(QStringLiteral("63 %")));
+    QVERIFY(text("skippedLabel").contains(QStringLiteral("4")));
+    const QString counts = find<QLabel>(panel, "countsLabel")->text();
+    QVERIFY(counts.contains(QStringLiteral("321")) && counts.contains(QStringLiteral("10272")));
+
+    panel.clear();
+    QVERIFY(!text("samplesPerSecLabel").contains(QStringLiteral("1234.5")));
+    QVERIFY(text("adviceLabel").isEmpty());
+}
+
+void TestControlPanel::statsPanelBandColours()
+{
+    StatsPanel panel;
+    auto *label = find<QLabel>(panel, "inputBoundLabel");
+    const auto colourFor = [&](double share) {
+        RunSummary summary;
+        summary.inputBoundShare = share;
+        summary.band = bandForShare(share);
+        panel.showSummary(summary);
+        const QString style = label->styleSheet();
+        const qsizetype at = style.indexOf(QLatin1Char('#'));
+        return at < 0 ? QColor() : QColor(style.mid(at, 7));
+    };
+    const QColor red = colourFor(0.63);
+    QVERIFY(red.isValid());
+    QVERIFY(red.red() > 150 && red.green() < 100 && red.blue() < 100);
+    const QColor green = colourFor(0.02);
+    QVERIFY(green.green() > green.red() && green.green() > green.blue());
+    const QColor amber = colourFor(0.10);
+    QVERIFY(amber.red() > 150 && amber.green() > 80 && amber.blue() < 60);
+    QVERIFY(amber != red && amber != green);
+    QCOMPARE(colourFor(0.20), red);   // 20 % is already highly input-bound
+    QCOMPARE(colourFor(0.05), amber);
+}
+
+void TestControlPanel::statsPanelReference()
+{
+    StatsPanel panel;
+    auto *current = find<QLabel>(panel, "samplesPerSecLabel");
+    const auto refLabels = [&] {
+        QList<QLabel *> labels;
+        for (QLabel *label : panel.findChildren<QLabel *>()) {
+            const bool reference = label->text().startsWith(QStringLiteral("ref:"));
+            if (label != current && !label->isHidden() && reference)
+                labels.append(label);
+        }
+        return labels;
+    };
+    QVERIFY(refLabels().isEmpty());
+
+    RunSummary reference;
+    reference.samplesPerSecMean = 987.6;
+    reference.inputBoundShare = 0.125;
+    panel.showReference(&reference);
+    const QList<QLabel *> shown = refLabels();
+    QCOMPARE(shown.size(), 2);
+    QString joined;
+    for (QLabel *label : shown)
+        joined += label->text() + QLatin1Char('|');
+    QVERIFY2(joined.contains(QStringLiteral("987.6")), qPrintable(joined));
+    QVERIFY2(joined.contains(QStringLiteral("12.5 %")), qPrintable(joined));
+
+    panel.showReference(nullptr);
+    QVERIFY(refLabels().isEmpty());
+}
+
+QTEST_MAIN(TestControlPanel)
+#include "test_control_panel.moc"

@@ -1,0 +1,93 @@
+#pragma once
+
+// ControlPanel: the side panel that sets a run up. Every control is applied live:
+// loader and model-step controls emit loaderSettingsChanged (the window debounces and
+// reconfigures the running engine), dataset controls emit datasetSettingsChanged.
+
+#include "core/run/run_config.h"
+#include "core/run/run_controller.h"
+
+#include <QWidget>
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QSlider;
+class QSpinBox;
+class QToolButton;
+
+class ControlPanel : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit ControlPanel(QWidget *parent = nullptr);
+
+    // Everything from the controls; epochs = 0 (run until stopped), the fields that
+    // have no control are kept from the last setConfig.
+    loaderlab::RunConfig config() const;
+    // Updates the controls without emitting any change signal.
+    void setConfig(const loaderlab::RunConfig &config);
+
+    void setPinMemoryAvailable(bool available, const QString &reason);
+    void setRunState(loaderlab::RunState state);
+
+    void showDatasetError(const QString &message);
+    void clearDatasetError();
+
+Q_SIGNALS:
+    void loaderSettingsChanged();
+    void datasetSettingsChanged();
+    void startRequested();
+    void pauseToggled(bool paused);
+    void stopRequested();
+    void resetRequested();
+
+private:
+    QWidget *buildLoaderGroup();
+    QWidget *buildModelGroup();
+    QWidget *buildDatasetGroup();
+    QWidget *buildRunGroup();
+    void connectLoaderControls();
+    void connectDatasetControls();
+
+    void browseForDataset();
+    void onPathEditingFinished();
+    void updateDatasetEnabled();
+    void updatePauseText();
+
+    loaderlab::RunConfig m_config;   // fields without a control come from here
+    QString m_emittedPath;           // last path announced, to skip repeats on focus loss
+    QString m_pinToolTip;
+    bool m_pinAvailable = true;
+
+    QSlider *m_workersSlider = nullptr;
+    QSpinBox *m_workersSpin = nullptr;
+    QSlider *m_batchSlider = nullptr;
+    QSpinBox *m_batchSpin = nullptr;
+    QSpinBox *m_prefetchSpin = nullptr;
+    QComboBox *m_strategyCombo = nullptr;
+    QCheckBox *m_shuffleCheck = nullptr;
+    QCheckBox *m_dropLastCheck = nullptr;
+    QCheckBox *m_pinMemoryCheck = nullptr;
+    QCheckBox *m_persistentCheck = nullptr;
+    QCheckBox *m_outOfOrderCheck = nullptr;
+
+    QDoubleSpinBox *m_sleepBatchSpin = nullptr;
+    QSlider *m_sleepBatchSlider = nullptr;
+    QDoubleSpinBox *m_sleepSampleSpin = nullptr;
+
+    QComboBox *m_datasetKindCombo = nullptr;
+    QLineEdit *m_datasetPathEdit = nullptr;
+    QToolButton *m_browseButton = nullptr;
+    QComboBox *m_transformCombo = nullptr;
+    QLabel *m_datasetErrorLabel = nullptr;
+
+    QPushButton *m_startButton = nullptr;
+    QPushButton *m_pauseButton = nullptr;
+    QPushButton *m_stopButton = nullptr;
+    QPushButton *m_resetButton = nullptr;
+};

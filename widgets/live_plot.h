@@ -1,0 +1,74 @@
+#pragma once
+
+// LivePlot: the base of every time-based plot. Plots read the run's TraceLog
+// directly (it is append-only and safe to read while the run goes on) and append
+// only what is new on each refresh, so a refresh costs what arrived since the last
+// one. The base handles following the newest data, zoom/pan by the user (which
+// stops following), reconfiguration markers, a reference run and export.
+
+#include "core/trace/trace_log.h"
+
+#include "widgets/qcustomplot_include.h"
+
+#include <memory>
+#include <vector>
+
+class LivePlot : public QCustomPlot
+{
+    Q_OBJECT
+
+public:
+    explicit LivePlot(QWidget *parent = nullptr);
+
+    // Forgets all data; the next refresh starts from the beginning of `log`.
+    void setTrace(std::shared_ptr<const loaderlab::TraceLog> log, int numWorkers);
+    // A finished run drawn behind the current one for comparison; nullptr removes it.
+    void setReference(std::shared_ptr<const loaderlab::TraceLog> reference, int numWorkers);
+
+    // Called by the window's refresh timer (~30 Hz): appends new data, updates the
+    // markers, follows the newest data if following, and queues one replot.
+    void refresh();
+
+    bool following() const { return m_following; }
+    void setFollowing(bool follow);
+
+    // Writes the plot as PNG, SVG or PDF (chosen by the suffix) atomically.
+    // Returns false and sets `error` (naming the file) on failure.
+    bool exportTo(const QString &path, int width, int height, QString *error);
+
+Q_SIGNALS:
+    void followingChanged(bool following);
+
+protected:
+    // Appends records [from, log.size()) and spans [spanFrom, log.spanCount()).
+    virtual void appendData(const loaderlab::TraceLog &log, std::size_t from, std::size_t spanFrom) = 0;
+    virtual void clearData() = 0;
+    // Draws the reference run (called once when it is set); default: nothing.
+    virtual void setReferenceData(const loaderlab::TraceLog *reference) { Q_UNUSED(reference) }
+    // Where a marker sits on this plot's key axis (batch index or seconds).
+    virtual double markerKey(const loaderlab::TraceMarker &marker) const = 0;
+    // The key range shown while following, given the newest key.
+    virtual QCPRange followRange(double newestKey) const;
+    // The newest key on this plot.
+    virtual double newestKey() const = 0;
+    // Rescales the value axis to the data in view; default: rescale to all data.
+    virtual void fitValueAxis();
+
+    int numWorkers() const { return m_numWorkers; }
+    const loaderlab::TraceLog *trace() const { return m_trace.get(); }
+
+    void wheelEvent(QWheelEvent *event) override;
+    void mousePressEvent(QMouseEvent *event) override;
+
+private:
+    void updateMarkers();
+
+    std::shared_ptr<const loaderlab::TraceLog> m_trace;
+    std::shared_ptr<const loaderlab::TraceLog> m_reference;
+    int m_numWorkers = 0;
+    std::size_t m_recordsSeen = 0;
+    std::size_t m_spansSeen = 0;
+    std::size_t m_markersShown = 0;
+    std::vector<QCPAbstractItem *> m_markerItems;
+    bool m_following = true;
+};

@@ -1,0 +1,165 @@
+#include "widgets/run_session.h"
+
+#include "core/dataset/dataset.h"
+
+#include <algorithm>
+
+using namespace loaderlab;
+
+RunSession::RunSession(QObject *parent)
+    : QObject(parent)
+{
+    m_refresh.setInterval(33);
+    connect(&m_refresh, &QTimer::timeout, this, &RunSession::onTimer);
+    m_debounce.setSingleShot(true);
+    m_debounce.setInterval(200);
+    connect(&m_debounce, &QTimer::timeout, this, &RunSession::applyPendingReconfigure);
+}
+
+RunSession::~RunSession()
+{
+    m_controller.stop();
+}
+
+bool RunSession::start(const RunConfig &config, QString *error)
+{
+    m_debounce.stop();
+    try {
+        m_controller.start(config);
+    } catch (const std::exception &e) {
+        if (error)
+            *error = QString::fromStdString(e.what());
+        return false;
+    }
+    m_trace = m_controller.trace();
+    m_maxWorkers = config.loader.numWorkers;
+    Q_EMIT traceReplaced();
+    setState(RunState::Running);
+    m_refresh.start();
+    return true;
+}
+
+void RunSession::requestReconfigure(const LoaderConfig &loader, const ConsumerConfig &consumer)
+{
+    m_pendingLoader = loader;
+    m_pendingConsumer = consumer;
+    m_debounce.start();
+}
+
+void RunSession::applyPendingReconfigure()
+{
+    if (!running())
+        return;
+    try {
+        m_controller.reconfigure(m_pendingLoader, m_pendingConsumer);
+        m_maxWorkers = std::max(m_maxWorkers, m_pendingLoader.numWorkers);
+    } catch (const std::exception &) {
+        // The controls only produce valid settings; nothing to apply otherwise.
+    }
+}
+
+void RunSession::pause()
+{
+    m_controller.pause();
+    setState(m_controller.state());
+}
+
+void RunSession::resume()
+{
+    m_controller.resume();
+    setState(m_controller.state());
+}
+
+void RunSession::stop()
+{
+    m_debounce.stop();
+    m_controller.stop();
+    onTimer();
+}
+
+void RunSession::reset()
+{
+    stop();
+    m_trace.reset();
+    m_maxWorkers = 0;
+    Q_EMIT traceReplaced();
+    setState(RunState::Idle);
+}
+
+RunState RunSession::state() const
+{
+    return m_state;
+}
+
+bool RunSession::running() const
+{
+    return m_state == RunState::Running || m_state == RunState::Paused;
+}
+
+RunConfig RunSession::config() const
+{
+    return m_controller.config();
+}
+
+QString RunSession::datasetDescription() const
+{
+    return QString::fromStdString(m_controller.datasetDescription());
+}
+
+QString RunSession::error() const
+{
+    return QString::fromStdString(m_controller.error());
+}
+
+RunSummary RunSession::summary(std::size_t window) const
+{
+    if (!m_trace || m_trace->size() == 0)
+        return {};
+    const std::size_t n = m_trace->size();
+    const std::size_t from = window > 0 && n > window ? n - window : 0;
+    const RunConfig cfg = m_controller.config();
+    const std::size_t spanFrom = m_trace->firstSpanOfBatch(static_cast<std::int64_t>(from));
+    RunSummary s = summarize(m_trace->records(from, n), m_trace->spans(spanFrom), cfg.loader.numWorkers,
+                             from == 0 ? cfg.warmupBatches : 0, m_trace->skippedCount());
+    if (from > 0)
+        s.firstBatchLatencyMs = static_cast<double>((*m_trace)[0].deliveryNs) / 1e6;
+    return s;
+}
+
+void RunSession::keepAsReference()
+{
+    if (!m_trace || m_trace->size() == 0)
+        return;
+    m_reference = m_trace;
+    m_referenceSummary = summary();
+    Q_EMIT referenceChanged();
+}
+
+void RunSession::clearReference()
+{
+    m_reference.reset();
+    Q_EMIT referenceChanged();
+}
+
+const RunSummary *RunSession::referenceSummary() const
+{
+    return m_reference ? &m_referenceSummary : nullptr;
+}
+
+void RunSession::onTimer()
+{
+    const RunState engine = m_controller.state();
+    Q_EMIT tick();
+    if (engine != m_state)
+        setState(engine);
+    if (m_controller.finished())
+        m_refresh.stop();
+}
+
+void RunSession::setState(RunState state)
+{
+    if (state == m_state)
+        return;
+    m_state = state;
+    Q_EMIT stateChanged(state);
+}

@@ -1,0 +1,166 @@
+#include "widgets/stats_panel.h"
+
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+
+namespace {
+
+const QString kNone = QStringLiteral("–");
+
+QString number(double value, int decimals = 1)
+{
+    // Not localised: figures are compared with the CLI's and the docs' output.
+    return QString::number(value, 'f', decimals);
+}
+
+QString percent(double share)
+{
+    return number(share * 100.0) + QStringLiteral(" %");
+}
+
+QString colourStyle(const QColor &colour)
+{
+    return QStringLiteral("color: %1; font-weight: bold;").arg(colour.name());
+}
+
+} // namespace
+
+StatsPanel::StatsPanel(QWidget *parent)
+    : QWidget(parent)
+{
+    m_form = new QFormLayout(this);
+    m_form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    m_samplesPerSecLabel =
+        addRow(tr("Samples/s"), "samplesPerSecLabel",
+               tr("Throughput after warm-up: mean over the run and median over rounds of "
+                  "one batch per worker."),
+               &m_refSamplesPerSecLabel);
+    m_firstBatchLabel = addRow(tr("First batch"), "firstBatchLabel",
+                               tr("From start to the first delivered batch, worker start-up "
+                                  "included."));
+    m_waitPercentilesLabel = addRow(tr("Wait"), "waitPercentilesLabel",
+                                    tr("How long the model waited for each batch after "
+                                       "asking for it (percentiles after warm-up)."));
+    m_waitPercentilesLabel->setWordWrap(true);   // the longest line: let a narrow panel wrap it
+    m_computeLabel = addRow(tr("Model step"), "computeLabel",
+                            tr("Mean time the model spent on a batch."));
+    m_inputBoundLabel = addRow(tr("Input-bound"), "inputBoundLabel",
+                               tr("Share of the run the model spent waiting for data: "
+                                  "under 5 % fine, 5-20 % moderate, 20 % or more high."),
+                               &m_refInputBoundLabel);
+    m_adviceLabel = new QLabel;
+    m_adviceLabel->setObjectName(QStringLiteral("adviceLabel"));
+    m_adviceLabel->setWordWrap(true);
+    m_form->addRow(m_adviceLabel);
+    m_countsLabel = addRow(tr("Delivered"), "countsLabel",
+                           tr("Batches and samples delivered to the model."));
+    m_skippedLabel = addRow(tr("Skipped"), "skippedLabel",
+                            tr("Samples left out because they could not be read or decoded."));
+    clear();
+    showReference(nullptr);
+}
+
+QLabel *StatsPanel::addRow(const QString &title, const char *objectName, const QString &toolTip,
+                           QLabel **reference)
+{
+    auto *label = new QLabel;
+    label->setObjectName(QString::fromLatin1(objectName));
+    label->setToolTip(toolTip);
+    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    if (!reference) {
+        m_form->addRow(title, label);
+        return label;
+    }
+    auto *row = new QWidget;
+    auto *layout = new QHBoxLayout(row);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(label);
+    *reference = new QLabel;
+    (*reference)->setObjectName(QStringLiteral("ref") + label->objectName().at(0).toUpper()
+                                + label->objectName().mid(1));
+    (*reference)->setToolTip(tr("The same figure for the reference run."));
+    // Grey: it is context, not the current run.
+    (*reference)->setStyleSheet(QStringLiteral("color: gray;"));
+    layout->addWidget(*reference);
+    layout->addStretch(1);
+    m_form->addRow(title, row);
+    return label;
+}
+
+void StatsPanel::showSummary(const loaderlab::RunSummary &summary)
+{
+    m_samplesPerSecLabel->setText(tr("%1 mean, %2 median")
+                                      .arg(number(summary.samplesPerSecMean),
+                                           number(summary.samplesPerSecMedian)));
+    m_firstBatchLabel->setText(tr("%1 ms").arg(number(summary.firstBatchLatencyMs)));
+    m_waitPercentilesLabel->setText(tr("p50 %1, p95 %2, p99 %3, max %4 ms")
+                                        .arg(number(summary.waitP50Ms, 2),
+                                             number(summary.waitP95Ms, 2),
+                                             number(summary.waitP99Ms, 2),
+                                             number(summary.waitMaxMs, 2)));
+    m_computeLabel->setText(tr("%1 ms mean").arg(number(summary.computeMeanMs, 2)));
+
+    // The band is taken from the share itself so the colour, the text and the advice
+    // always agree, even for a summary whose band was not filled in.
+    loaderlab::RunSummary banded = summary;
+    banded.band = loaderlab::bandForShare(summary.inputBoundShare);
+    m_inputBoundLabel->setText(
+        tr("%1 (%2)").arg(percent(summary.inputBoundShare),
+                          bandText(banded.band)));
+    m_inputBoundLabel->setStyleSheet(colourStyle(bandColour(banded.band)));
+    m_adviceLabel->setText(QString::fromStdString(loaderlab::adviceFor(banded)));
+
+    m_countsLabel->setText(tr("%1 batches, %2 samples").arg(summary.batches).arg(summary.samples));
+    m_skippedLabel->setText(QString::number(summary.skippedSamples));
+    // Amber: skipped samples deserve a look even when the run went well.
+    const QColor skippedColour = bandColour(loaderlab::InputBoundBand::Moderately);
+    m_skippedLabel->setStyleSheet(summary.skippedSamples > 0 ? colourStyle(skippedColour)
+                                                             : QString());
+}
+
+void StatsPanel::clear()
+{
+    for (QLabel *label : {m_samplesPerSecLabel, m_firstBatchLabel, m_waitPercentilesLabel,
+                          m_computeLabel, m_inputBoundLabel, m_countsLabel, m_skippedLabel}) {
+        label->setText(kNone);
+        label->setStyleSheet(QString());
+    }
+    m_adviceLabel->clear();
+}
+
+void StatsPanel::showReference(const loaderlab::RunSummary *reference)
+{
+    m_refSamplesPerSecLabel->setVisible(reference != nullptr);
+    m_refInputBoundLabel->setVisible(reference != nullptr);
+    if (!reference)
+        return;
+    m_refSamplesPerSecLabel->setText(tr("ref: %1").arg(number(reference->samplesPerSecMean)));
+    m_refInputBoundLabel->setText(tr("ref: %1").arg(percent(reference->inputBoundShare)));
+}
+
+QColor StatsPanel::bandColour(loaderlab::InputBoundBand band)
+{
+    switch (band) {
+    case loaderlab::InputBoundBand::NotInputBound:
+        return QColor(0x2e, 0x7d, 0x32);   // green
+    case loaderlab::InputBoundBand::Moderately:
+        return QColor(0xc7, 0x7c, 0x02);   // amber, dark enough to read on white
+    case loaderlab::InputBoundBand::Highly:
+        return QColor(0xc6, 0x28, 0x28);   // red
+    }
+    return {};
+}
+
+QString StatsPanel::bandText(loaderlab::InputBoundBand band)
+{
+    switch (band) {
+    case loaderlab::InputBoundBand::NotInputBound:
+        return tr("not input-bound");
+    case loaderlab::InputBoundBand::Moderately:
+        return tr("moderately input-bound");
+    case loaderlab::InputBoundBand::Highly:
+        return tr("highly input-bound");
+    }
+    return {};
+}

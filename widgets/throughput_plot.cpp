@@ -1,0 +1,199 @@
+#include "widgets/throughput_plot.h"
+
+#include <algorithm>
+
+namespace {
+
+constexpr double kNsPerS = 1e9;
+constexpr double kFollowSeconds = 30.0;
+constexpr double kPixelsPerDot = 3.0;
+
+const QColor kRateColor(0, 114, 178); // Okabe-Ito blue
+const QColor kMedianColor(213, 94, 0); // Okabe-Ito vermillion
+const QColor kReferenceColor(160, 160, 160);
+
+} // namespace
+
+void ThroughputPlot::RunningMedian::add(double value)
+{
+    if (m_low.empty() || value <= m_low.top())
+        m_low.push(value);
+    else
+        m_high.push(value);
+    // Keep |low| == |high| or |low| == |high| + 1.
+    if (m_low.size() > m_high.size() + 1) {
+        m_high.push(m_low.top());
+        m_low.pop();
+    } else if (m_high.size() > m_low.size()) {
+        m_low.push(m_high.top());
+        m_high.pop();
+    }
+}
+
+double ThroughputPlot::RunningMedian::median() const
+{
+    if (m_low.empty())
+        return 0.0;
+    if (m_low.size() > m_high.size())
+        return m_low.top();
+    return (m_low.top() + m_high.top()) / 2.0;
+}
+
+void ThroughputPlot::RunningMedian::clear()
+{
+    m_low = {};
+    m_high = {};
+}
+
+ThroughputPlot::ThroughputPlot(QWidget *parent)
+    : LivePlot(parent)
+{
+    xAxis->setLabel(tr("time (s)"));
+    yAxis->setLabel(tr("samples/s"));
+
+    m_reference = addGraph();
+    m_reference->setName(tr("reference"));
+    m_reference->setPen(QPen(kReferenceColor, 1));
+    m_reference->removeFromLegend();
+
+    m_rate = addGraph();
+    m_rate->setName(tr("samples/s per round of workers"));
+    m_rate->setPen(QPen(kRateColor, 1));
+    m_rate->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 3));
+
+    m_referenceMedianLine = new QCPItemStraightLine(this);
+    m_referenceMedianLine->setPen(QPen(kReferenceColor, 1, Qt::DashLine));
+    m_referenceMedianLine->setVisible(false);
+
+    m_medianLine = new QCPItemStraightLine(this);
+    m_medianLine->setPen(QPen(kMedianColor, 2, Qt::DashLine));
+    m_medianLabel = new QCPItemText(this);
+    m_medianLabel->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
+    // Left end of the line: the legend sits top right.
+    m_medianLabel->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
+    m_medianLabel->setColor(kMedianColor);
+    m_medianLabel->setFont(QFont(font().family(), 8));
+    m_medianLabel->setBrush(QBrush(QColor(255, 255, 255, 200)));
+
+    legend->setVisible(true);
+    legend->setFont(QFont(font().family(), 8));
+    legend->setBrush(QBrush(QColor(255, 255, 255, 200)));
+    axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+
+    m_reference->setData(m_referenceSeries.full());
+    m_rate->setData(m_rateSeries.full());
+    // After the layout, so the axis rect's width is that of this replot or export.
+    connect(this, &QCustomPlot::afterLayout, this, &ThroughputPlot::chooseDetail);
+
+    clearData();
+}
+
+void ThroughputPlot::chooseDetail()
+{
+    const QCPRange range = xAxis->range();
+    const double pixels = axisRect()->width();
+    auto data = m_rateSeries.forView(range, pixels);
+    if (m_rate->data() != data)
+        m_rate->setData(data);
+    // Dots only where they can be told apart; thousands of them cost milliseconds.
+    const bool dots = m_rateSeries.visibleCount(range) * kPixelsPerDot <= pixels;
+    m_rate->setScatterStyle(dots ? QCPScatterStyle(QCPScatterStyle::ssDisc, 3)
+                                 : QCPScatterStyle(QCPScatterStyle::ssNone));
+    data = m_referenceSeries.forView(range, pixels);
+    if (m_reference->data() != data)
+        m_reference->setData(data);
+}
+
+void ThroughputPlot::collectRounds(const loaderlab::TraceLog &log, std::size_t rounds,
+    std::size_t *roundStart, QVector<QCPGraphData> *out)
+{
+    const std::size_t size = log.size();
+    std::size_t start = *roundStart;
+    // A round is complete once the next round's first request is known.
+    for (; start + rounds < size; start += rounds) {
+        std::int64_t samples = 0;
+        for (std::size_t k = start; k < start + rounds; ++k)
+            samples += log[k].samples;
+        const std::int64_t step = log[start + rounds].requestNs - log[start].requestNs;
+        if (step <= 0)
+            continue;
+        const double key = static_cast<double>(log[start + rounds - 1].computeEndNs) / kNsPerS;
+        const double rate = static_cast<double>(samples) / (static_cast<double>(step) / kNsPerS);
+        out->push_back(QCPGraphData(key, rate));
+    }
+    *roundStart = start;
+}
+
+void ThroughputPlot::appendData(const loaderlab::TraceLog &log, std::size_t, std::size_t)
+{
+    QVector<QCPGraphData> rates;
+    collectRounds(log, static_cast<std::size_t>(std::max(numWorkers(), 1)), &m_roundStart, &rates);
+    if (rates.isEmpty())
+        return;
+    for (const QCPGraphData &d : std::as_const(rates))
+        m_median.add(d.value);
+    m_newest = std::max(m_newest, rates.constLast().key);
+    m_rateSeries.append(rates);
+    updateMedianLine();
+}
+
+void ThroughputPlot::clearData()
+{
+    m_rateSeries.clear();
+    m_median.clear();
+    m_roundStart = 0;
+    m_newest = 0.0;
+    updateMedianLine();
+}
+
+void ThroughputPlot::updateMedianLine()
+{
+    const bool any = !m_rateSeries.full()->isEmpty();
+    const double median = m_median.median();
+    m_medianLine->setVisible(any);
+    m_medianLabel->setVisible(any);
+    m_medianLine->point1->setCoords(0.0, median);
+    m_medianLine->point2->setCoords(1.0, median);
+    m_medianLabel->position->setCoords(0.01, median);
+    m_medianLabel->setText(tr("median %1 samples/s").arg(median, 0, 'f', 0));
+}
+
+void ThroughputPlot::setReferenceData(const loaderlab::TraceLog *reference)
+{
+    m_referenceSeries.clear();
+    m_referenceMedianLine->setVisible(false);
+    m_reference->removeFromLegend();
+    if (!reference)
+        return;
+    // The reference's own worker count is not passed down; rounds of the current
+    // run's size are close enough for an overlay.
+    QVector<QCPGraphData> rates;
+    std::size_t start = 0;
+    collectRounds(*reference, static_cast<std::size_t>(std::max(numWorkers(), 1)), &start, &rates);
+    if (rates.isEmpty())
+        return;
+    RunningMedian median;
+    for (const QCPGraphData &d : std::as_const(rates))
+        median.add(d.value);
+    m_referenceSeries.append(rates);
+    m_reference->addToLegend();
+    m_referenceMedianLine->point1->setCoords(0.0, median.median());
+    m_referenceMedianLine->point2->setCoords(1.0, median.median());
+    m_referenceMedianLine->setVisible(true);
+}
+
+double ThroughputPlot::markerKey(const loaderlab::TraceMarker &marker) const
+{
+    return static_cast<double>(marker.timeNs) / kNsPerS;
+}
+
+QCPRange ThroughputPlot::followRange(double newest) const
+{
+    // A little room on the right, so the newest point is not on the border.
+    return { std::max(0.0, newest - kFollowSeconds), newest + kFollowSeconds * 0.02 };
+}
+
+double ThroughputPlot::newestKey() const
+{
+    return m_newest;
+}

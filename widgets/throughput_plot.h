@@ -1,0 +1,73 @@
+#pragma once
+
+// ThroughputPlot: samples/s over time. A single batch's rate is meaningless with W
+// workers (one slow batch, then W-1 that were already waiting), so the rate is taken
+// over rounds of max(W, 1) consecutive batches, as in RunSummary's median: samples in
+// the round / time from the round's first request to the next round's first request.
+// A round is plotted once the next round's first batch is in the log, at the time
+// the round's last batch finished computing. All rounds count (no warm-up cut), so
+// the median line can differ slightly from the summary's.
+
+#include "widgets/decimated_series.h"
+#include "widgets/live_plot.h"
+
+#include <cstdint>
+#include <functional>
+#include <queue>
+#include <vector>
+
+class ThroughputPlot : public LivePlot
+{
+    Q_OBJECT
+
+public:
+    explicit ThroughputPlot(QWidget *parent = nullptr);
+
+    QCPGraph *rateGraph() const { return m_rate; }
+    QCPGraph *referenceGraph() const { return m_reference; }
+    // Median over all rounds so far (0 when none).
+    double median() const { return m_median.median(); }
+
+protected:
+    void appendData(
+        const loaderlab::TraceLog &log, std::size_t from, std::size_t spanFrom) override;
+    void clearData() override;
+    void setReferenceData(const loaderlab::TraceLog *reference) override;
+    double markerKey(const loaderlab::TraceMarker &marker) const override;
+    QCPRange followRange(double newestKey) const override;
+    double newestKey() const override;
+
+private:
+    // Running median in O(log n) per value and O(1) per query: the lower half in a
+    // max-heap, the upper half in a min-heap. Fast enough for a million rounds.
+    class RunningMedian
+    {
+    public:
+        void add(double value);
+        double median() const;
+        void clear();
+
+    private:
+        std::priority_queue<double> m_low;
+        std::priority_queue<double, std::vector<double>, std::greater<double>> m_high;
+    };
+
+    // Appends every complete round starting at record *roundStart to `out`.
+    static void collectRounds(const loaderlab::TraceLog &log, std::size_t rounds,
+        std::size_t *roundStart, QVector<QCPGraphData> *out);
+    void updateMedianLine();
+    // After each layout (replot or export): gives each graph the level of detail
+    // its view needs.
+    void chooseDetail();
+
+    QCPGraph *m_reference = nullptr;
+    QCPGraph *m_rate = nullptr;
+    QCPItemStraightLine *m_medianLine = nullptr;
+    QCPItemText *m_medianLabel = nullptr;
+    QCPItemStraightLine *m_referenceMedianLine = nullptr;
+    DecimatedSeries m_referenceSeries;
+    DecimatedSeries m_rateSeries;
+    RunningMedian m_median;
+    std::size_t m_roundStart = 0; // first record of the round not yet plotted
+    double m_newest = 0.0;
+};

@@ -1,0 +1,88 @@
+#pragma once
+
+// TimelinePlottable: draws a run's worker and consumer activity as boxes on lanes,
+// straight from the TraceLog. One QCPItem per box would make a million-batch run
+// unusable, so this plottable keeps no boxes at all: draw() binary-searches the
+// visible part of the log and draws only that, and when boxes get narrower than a
+// pixel it draws per-pixel rects whose opacity is the share of the pixel that was
+// busy. For that zoomed-out case it keeps a small index of blocks of 32 boxes per
+// stream, updated incrementally by sync(), so it never reads the whole log per frame.
+//
+// Lanes (value axis): 0..L-1 loader lanes (worker w, or the consumer's own loading
+// when W = 0), then the consumer lane at value L: waiting in its lower half, computing
+// in its upper half. The key axis is time in seconds and must be horizontal.
+
+#include "core/trace/trace_log.h"
+
+#include "widgets/qcustomplot_include.h"
+
+#include <cstdint>
+#include <vector>
+
+class TimelineRectPainter;
+
+class TimelinePlottable : public QCPAbstractPlottable
+{
+    Q_OBJECT
+
+public:
+    TimelinePlottable(QCPAxis *keyAxis, QCPAxis *valueAxis);
+
+    // Forgets the index; `log` must outlive this plottable or the next setTrace.
+    void setTrace(const loaderlab::TraceLog *log, int numWorkers);
+    // Indexes records and spans appended since the last sync.
+    void sync();
+
+    int loaderLanes() const { return m_loaderLanes; }
+    int consumerLane() const { return m_loaderLanes; }
+    // Lane of a span's worker, or -1 when it belongs on no lane.
+    int laneOf(std::int32_t worker) const;
+    std::size_t syncedRecords() const { return m_records; }
+    std::size_t syncedSpans() const { return m_spans; }
+    // Newest time seen (seconds), 0 when empty.
+    double newestSeconds() const;
+
+    double selectTest(
+        const QPointF &pos, bool onlySelectable, QVariant *details = nullptr) const override;
+    QCPRange getKeyRange(
+        bool &foundRange, QCP::SignDomain inSignDomain = QCP::sdBoth) const override;
+    QCPRange getValueRange(bool &foundRange, QCP::SignDomain inSignDomain = QCP::sdBoth,
+        const QCPRange &inKeyRange = QCPRange()) const override;
+
+    static QColor batchColor(std::int64_t batch);
+    static QColor waitColor();
+    static QColor computeColor();
+
+protected:
+    void draw(QCPPainter *painter) override;
+    void drawLegendIcon(QCPPainter *painter, const QRectF &rect) const override;
+
+private:
+    struct Block
+    {
+        std::int64_t startNs = 0;
+        std::int64_t endNs = 0;
+        std::int64_t busyNs = 0;
+    };
+    struct Stream
+    {
+        std::vector<Block> blocks;
+        int openCount = 0; // boxes in blocks.back()
+    };
+    void addToIndex(std::size_t stream, std::int64_t startNs, std::int64_t endNs);
+    void drawDetail(TimelineRectPainter &out, std::int64_t fromNs, std::int64_t toNs,
+        std::size_t first, std::size_t last);
+    void drawBlocks(TimelineRectPainter &out, std::int64_t fromNs, std::int64_t toNs);
+    std::size_t firstRecordAfter(std::int64_t ns, bool inclusive) const;
+
+    const loaderlab::TraceLog *m_log = nullptr;
+    int m_numWorkers = 0;
+    int m_loaderLanes = 1;
+    std::size_t m_records = 0;
+    std::size_t m_spans = 0;
+    std::int64_t m_minNs = 0;
+    std::int64_t m_maxNs = 0;
+    bool m_any = false;
+    // Streams 0..L-1: loader lanes; then waiting; then computing.
+    std::vector<Stream> m_streams;
+};

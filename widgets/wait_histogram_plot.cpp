@@ -1,0 +1,178 @@
+#include "widgets/wait_histogram_plot.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace {
+
+constexpr double kNsPerUs = 1e3;
+constexpr double kUsPerMs = 1e3;
+
+const QColor kBarColor(0, 114, 178); // Okabe-Ito blue
+const QColor kReferenceColor(160, 160, 160, 170);
+
+// First and last non-empty bin, or {0, -1} when all are empty.
+std::pair<int, int> usedBins(const std::vector<std::int64_t> &counts)
+{
+    int first = -1;
+    int last = -1;
+    for (std::size_t i = 0; i < counts.size(); ++i) {
+        if (counts[i] == 0)
+            continue;
+        if (first < 0)
+            first = static_cast<int>(i);
+        last = static_cast<int>(i);
+    }
+    return first < 0 ? std::pair { 0, -1 } : std::pair { first, last };
+}
+
+} // namespace
+
+WaitHistogramPlot::WaitHistogramPlot(QWidget *parent)
+    : LivePlot(parent)
+{
+    xAxis->setLabel(tr("wait (log scale)"));
+    yAxis->setLabel(tr("batches (%)"));
+    m_ticker.reset(new QCPAxisTickerText);
+    m_ticker->setSubTickCount(kBinsPerDecade - 1);
+    xAxis->setTicker(m_ticker);
+    xAxis->grid()->setVisible(false);
+
+    m_referenceBars = new QCPBars(xAxis, yAxis);
+    m_referenceBars->setName(tr("reference run"));
+    m_referenceBars->setWidth(1.0);
+    m_referenceBars->setPen(Qt::NoPen);
+    m_referenceBars->setBrush(kReferenceColor);
+    m_referenceBars->removeFromLegend();
+
+    m_bars = new QCPBars(xAxis, yAxis);
+    m_bars->setName(tr("this run"));
+    m_bars->setWidth(0.7);
+    m_bars->setPen(Qt::NoPen);
+    m_bars->setBrush(kBarColor);
+
+    legend->setVisible(true);
+    legend->setFont(QFont(font().family(), 8));
+    legend->setBrush(QBrush(QColor(255, 255, 255, 200)));
+    axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+
+    // Everything created from here on (the base's marker lines and labels) lands on
+    // a layer that is never drawn.
+    addLayer(QStringLiteral("hiddenMarkers"));
+    layer(QStringLiteral("hiddenMarkers"))->setVisible(false);
+    setCurrentLayer(QStringLiteral("hiddenMarkers"));
+
+    updateTicks();
+}
+
+int WaitHistogramPlot::binOf(std::int64_t waitNs)
+{
+    const double us = static_cast<double>(waitNs) / kNsPerUs;
+    if (!(us > 1.0))
+        return 0;
+    // The epsilon keeps exact decade edges (1 ms = 10^3 us) in the bin they start.
+    const int bin = static_cast<int>(std::floor(kBinsPerDecade * std::log10(us) + 1e-9));
+    return std::clamp(bin, 0, kMaxBins - 1);
+}
+
+double WaitHistogramPlot::binLowerMs(int bin)
+{
+    return std::pow(10.0, static_cast<double>(bin) / kBinsPerDecade) / kUsPerMs;
+}
+
+void WaitHistogramPlot::appendData(const loaderlab::TraceLog &log, std::size_t from, std::size_t)
+{
+    const std::size_t to = log.size();
+    if (from >= to)
+        return;
+    for (std::size_t i = from; i < to; ++i) {
+        const auto bin = static_cast<std::size_t>(binOf(log[i].waitNs()));
+        if (bin >= m_counts.size())
+            m_counts.resize(bin + 1, 0);
+        ++m_counts[bin];
+    }
+    m_total += static_cast<std::int64_t>(to - from);
+    setShares(m_bars, m_counts, m_total);
+}
+
+void WaitHistogramPlot::clearData()
+{
+    m_counts.clear();
+    m_total = 0;
+    m_bars->data()->clear();
+}
+
+void WaitHistogramPlot::setReferenceData(const loaderlab::TraceLog *reference)
+{
+    m_referenceCounts.clear();
+    m_referenceBars->data()->clear();
+    m_referenceBars->removeFromLegend();
+    if (reference && reference->size() > 0) {
+        for (std::size_t i = 0; i < reference->size(); ++i) {
+            const auto bin = static_cast<std::size_t>(binOf((*reference)[i].waitNs()));
+            if (bin >= m_referenceCounts.size())
+                m_referenceCounts.resize(bin + 1, 0);
+            ++m_referenceCounts[bin];
+        }
+        setShares(m_referenceBars, m_referenceCounts, static_cast<std::int64_t>(reference->size()));
+        m_referenceBars->addToLegend();
+    }
+    xAxis->setRange(followRange(newestKey()));
+    fitValueAxis();
+}
+
+void WaitHistogramPlot::setShares(
+    QCPBars *bars, const std::vector<std::int64_t> &counts, std::int64_t total)
+{
+    QVector<QCPBarsData> data;
+    data.reserve(static_cast<qsizetype>(counts.size()));
+    for (std::size_t i = 0; i < counts.size(); ++i) {
+        if (counts[i] > 0)
+            data.push_back(QCPBarsData(static_cast<double>(i),
+                100.0 * static_cast<double>(counts[i]) / static_cast<double>(total)));
+    }
+    bars->data()->set(data, true);
+}
+
+void WaitHistogramPlot::updateTicks()
+{
+    // Bar i is centred on key i, so decade k's edge sits at key 10k - 0.5.
+    m_ticker->clear();
+    for (int decade = 0; decade * kBinsPerDecade < kMaxBins; ++decade) {
+        const double key = decade * kBinsPerDecade - 0.5;
+        QString label;
+        if (decade < 3)
+            label = tr("%1 µs").arg(std::pow(10.0, decade), 0, 'f', 0);
+        else if (decade < 6)
+            label = tr("%1 ms").arg(std::pow(10.0, decade - 3), 0, 'f', 0);
+        else
+            label = tr("%1 s").arg(std::pow(10.0, decade - 6), 0, 'f', 0);
+        m_ticker->addTick(key, label);
+    }
+}
+
+double WaitHistogramPlot::markerKey(const loaderlab::TraceMarker &) const
+{
+    return 0.0;
+}
+
+QCPRange WaitHistogramPlot::followRange(double) const
+{
+    auto [first, last] = usedBins(m_counts);
+    const auto [refFirst, refLast] = usedBins(m_referenceCounts);
+    if (refLast >= 0) {
+        first = last >= 0 ? std::min(first, refFirst) : refFirst;
+        last = std::max(last, refLast);
+    }
+    if (last < 0)
+        return { -0.5, 3.0 * kBinsPerDecade - 0.5 };
+    // At least one decade wide, whole decades, so the labels stay readable.
+    const int lowDecade = first / kBinsPerDecade;
+    const int highDecade = std::max(last / kBinsPerDecade + 1, lowDecade + 1);
+    return { lowDecade * kBinsPerDecade - 0.5, highDecade * kBinsPerDecade - 0.5 };
+}
+
+double WaitHistogramPlot::newestKey() const
+{
+    return static_cast<double>(usedBins(m_counts).second);
+}

@@ -1,0 +1,185 @@
+#include "widgets/wait_time_plot.h"
+
+#include <algorithm>
+#include <array>
+#include <utility>
+
+namespace {
+
+constexpr double kNsPerMs = 1e6;
+constexpr double kFollowBatches = 200.0;
+constexpr double kPixelsPerDot = 3.0;
+
+// Okabe-Ito: distinguishable with the common colour-vision deficiencies.
+const QColor kWaitColor(0, 114, 178); // blue
+const QColor kMeanColor(213, 94, 0); // vermillion
+const QColor kComputeColor(0, 158, 115); // bluish green
+const QColor kFirstColor(204, 0, 0); // red: stands out from the palette on purpose
+const QColor kReferenceColor(160, 160, 160);
+
+QCPGraph *makeGraph(QCustomPlot *plot, const QString &name, const QPen &pen)
+{
+    auto *graph = plot->addGraph();
+    graph->setName(name);
+    graph->setPen(pen);
+    graph->setAdaptiveSampling(true);
+    return graph;
+}
+
+} // namespace
+
+WaitTimePlot::WaitTimePlot(QWidget *parent)
+    : LivePlot(parent)
+{
+    xAxis->setLabel(tr("batch"));
+    yAxis->setLabel(tr("wait (ms)"));
+
+    // Created first so it is drawn behind the current run.
+    m_reference = makeGraph(this, tr("reference wait"), QPen(kReferenceColor, 1));
+    m_reference->removeFromLegend();
+
+    QColor computeLight = kComputeColor;
+    computeLight.setAlpha(150);
+    m_compute = makeGraph(this, tr("compute"), QPen(computeLight, 1));
+
+    m_wait = makeGraph(this, tr("wait"), QPen(kWaitColor, 1));
+    m_wait->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 3));
+
+    m_mean = makeGraph(this, tr("wait, rolling mean"), QPen(kMeanColor, 2));
+
+    m_first = makeGraph(this, tr("first batch"), QPen(kFirstColor));
+    m_first->setLineStyle(QCPGraph::lsNone);
+    m_first->setScatterStyle(
+        QCPScatterStyle(QCPScatterStyle::ssDiamond, QPen(kFirstColor), QBrush(kFirstColor), 10));
+
+    m_firstLabel = new QCPItemText(this);
+    m_firstLabel->setText(tr("first batch"));
+    m_firstLabel->setColor(kFirstColor);
+    m_firstLabel->setFont(QFont(font().family(), 8));
+    m_firstLabel->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
+    m_firstLabel->setPadding(QMargins(8, 0, 0, 4));
+    m_firstLabel->setClipToAxisRect(true);
+    m_firstLabel->setVisible(false);
+
+    legend->setVisible(true);
+    legend->setFont(QFont(font().family(), 8));
+    legend->setBrush(QBrush(QColor(255, 255, 255, 200)));
+    axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+
+    m_reference->setData(m_referenceSeries.full());
+    m_compute->setData(m_computeSeries.full());
+    m_wait->setData(m_waitSeries.full());
+    m_mean->setData(m_meanSeries.full());
+    // After the layout, so the axis rect's width is that of this replot or export.
+    connect(this, &QCustomPlot::afterLayout, this, &WaitTimePlot::chooseDetail);
+
+    clearData();
+}
+
+void WaitTimePlot::chooseDetail()
+{
+    const QCPRange range = xAxis->range();
+    const double pixels = axisRect()->width();
+    const std::array<std::pair<QCPGraph *, const DecimatedSeries *>, 4> graphs {
+        { { m_reference, &m_referenceSeries }, { m_compute, &m_computeSeries },
+            { m_wait, &m_waitSeries }, { m_mean, &m_meanSeries } }
+    };
+    for (const auto &[graph, series] : graphs) {
+        auto data = series->forView(range, pixels);
+        if (graph->data() != data)
+            graph->setData(data);
+    }
+    // Dots only where they can be told apart; thousands of them cost milliseconds.
+    const bool dots = m_waitSeries.visibleCount(range) * kPixelsPerDot <= pixels;
+    m_wait->setScatterStyle(dots ? QCPScatterStyle(QCPScatterStyle::ssDisc, 3)
+                                 : QCPScatterStyle(QCPScatterStyle::ssNone));
+}
+
+void WaitTimePlot::appendData(const loaderlab::TraceLog &log, std::size_t from, std::size_t)
+{
+    const std::size_t to = log.size();
+    if (from >= to)
+        return;
+    if (m_ring.empty()) {
+        m_window = std::max(numWorkers(), 1) * 4;
+        m_ring.assign(static_cast<std::size_t>(m_window), 0);
+        m_mean->setName(tr("wait, rolling mean of %n batch(es)", nullptr, m_window));
+    }
+    const std::size_t n = to - from;
+    QVector<QCPGraphData> waits(static_cast<qsizetype>(n));
+    QVector<QCPGraphData> means(static_cast<qsizetype>(n));
+    QVector<QCPGraphData> computes(static_cast<qsizetype>(n));
+    const std::size_t window = m_ring.size();
+    for (std::size_t i = 0; i < n; ++i) {
+        const loaderlab::TraceRecord &r = log[from + i];
+        const auto key = static_cast<double>(r.index);
+        const std::int64_t wait = r.waitNs();
+        // m_ringCount counts every wait ever seen, so its slot is also its age.
+        std::int64_t &slot = m_ring[m_ringCount % window];
+        if (m_ringCount >= window)
+            m_ringSum -= slot;
+        slot = wait;
+        m_ringSum += wait;
+        ++m_ringCount;
+        const auto inWindow = static_cast<double>(std::min(m_ringCount, window));
+        const auto q = static_cast<qsizetype>(i);
+        waits[q] = QCPGraphData(key, static_cast<double>(wait) / kNsPerMs);
+        means[q] = QCPGraphData(key, static_cast<double>(m_ringSum) / inWindow / kNsPerMs);
+        computes[q] = QCPGraphData(key, static_cast<double>(r.computeNs()) / kNsPerMs);
+        if (r.index == 0) {
+            m_first->data()->set(QVector<QCPGraphData> { waits[q] }, true);
+            m_firstLabel->position->setCoords(key, waits[q].value);
+            m_firstLabel->setVisible(true);
+        }
+    }
+    m_waitSeries.append(waits);
+    m_meanSeries.append(means);
+    m_computeSeries.append(computes);
+    m_newest = std::max(m_newest, waits.constLast().key);
+}
+
+void WaitTimePlot::clearData()
+{
+    m_waitSeries.clear();
+    m_meanSeries.clear();
+    m_computeSeries.clear();
+    m_first->data()->clear();
+    m_firstLabel->setVisible(false);
+    m_ring.clear();
+    m_ringCount = 0;
+    m_ringSum = 0;
+    m_newest = 0.0;
+}
+
+void WaitTimePlot::setReferenceData(const loaderlab::TraceLog *reference)
+{
+    m_referenceSeries.clear();
+    if (!reference || reference->size() == 0) {
+        m_reference->removeFromLegend();
+        return;
+    }
+    const std::size_t n = reference->size();
+    QVector<QCPGraphData> waits(static_cast<qsizetype>(n));
+    for (std::size_t i = 0; i < n; ++i) {
+        const loaderlab::TraceRecord &r = (*reference)[i];
+        waits[static_cast<qsizetype>(i)] = QCPGraphData(
+            static_cast<double>(r.index), static_cast<double>(r.waitNs()) / kNsPerMs);
+    }
+    m_referenceSeries.append(waits);
+    m_reference->addToLegend();
+}
+
+double WaitTimePlot::markerKey(const loaderlab::TraceMarker &marker) const
+{
+    return static_cast<double>(marker.batch);
+}
+
+QCPRange WaitTimePlot::followRange(double newest) const
+{
+    return { std::max(0.0, newest - kFollowBatches) - 0.5, newest + 0.5 };
+}
+
+double WaitTimePlot::newestKey() const
+{
+    return m_newest;
+}

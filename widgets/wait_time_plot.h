@@ -1,0 +1,61 @@
+#pragma once
+
+// WaitTimePlot: how long the consumer waited for each batch, the point of the whole
+// tool. Per batch it shows the wait, its rolling mean and the compute time, so an
+// input-bound run (waits above compute) and a compute-bound one read at a glance;
+// the first batch (worker start-up) is drawn apart because it is not steady state.
+
+#include "widgets/decimated_series.h"
+#include "widgets/live_plot.h"
+
+#include <cstdint>
+#include <vector>
+
+class WaitTimePlot : public LivePlot
+{
+    Q_OBJECT
+
+public:
+    explicit WaitTimePlot(QWidget *parent = nullptr);
+
+    QCPGraph *waitGraph() const { return m_wait; }
+    QCPGraph *meanGraph() const { return m_mean; }
+    QCPGraph *computeGraph() const { return m_compute; }
+    QCPGraph *firstBatchGraph() const { return m_first; }
+    QCPGraph *referenceGraph() const { return m_reference; }
+    // Batches averaged by the rolling mean: 4 rounds of max(W, 1) batches.
+    int meanWindow() const { return m_window; }
+
+protected:
+    void appendData(
+        const loaderlab::TraceLog &log, std::size_t from, std::size_t spanFrom) override;
+    void clearData() override;
+    void setReferenceData(const loaderlab::TraceLog *reference) override;
+    double markerKey(const loaderlab::TraceMarker &marker) const override;
+    QCPRange followRange(double newestKey) const override;
+    double newestKey() const override;
+
+private:
+    // After each layout (replot or export): gives each graph the level of detail
+    // its view needs.
+    void chooseDetail();
+
+    QCPGraph *m_reference = nullptr;
+    QCPGraph *m_compute = nullptr;
+    QCPGraph *m_wait = nullptr;
+    QCPGraph *m_mean = nullptr;
+    QCPGraph *m_first = nullptr;
+    QCPItemText *m_firstLabel = nullptr;
+    DecimatedSeries m_referenceSeries;
+    DecimatedSeries m_computeSeries;
+    DecimatedSeries m_waitSeries;
+    DecimatedSeries m_meanSeries;
+
+    // Rolling mean over the last m_window waits: a ring of waits in ns and their sum,
+    // kept as integers so a million additions and removals never drift.
+    int m_window = 4;
+    std::vector<std::int64_t> m_ring;
+    std::size_t m_ringCount = 0;
+    std::int64_t m_ringSum = 0;
+    double m_newest = 0.0;
+};

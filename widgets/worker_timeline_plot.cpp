@@ -1,0 +1,93 @@
+#include "widgets/worker_timeline_plot.h"
+
+#include "widgets/timeline_plottable.h"
+
+namespace {
+
+constexpr double kNsPerS = 1e9;
+constexpr double kFollowSeconds = 5.0;
+
+// An empty plottable that only exists to give the legend a coloured square.
+void addLegendSwatch(QCustomPlot *plot, const QString &name, const QColor &color)
+{
+    auto *swatch = new QCPBars(plot->xAxis, plot->yAxis);
+    swatch->setName(name);
+    swatch->setPen(Qt::NoPen);
+    swatch->setBrush(color);
+    swatch->setSelectable(QCP::stNone);
+}
+
+} // namespace
+
+WorkerTimelinePlot::WorkerTimelinePlot(QWidget *parent)
+    : LivePlot(parent)
+{
+    xAxis->setLabel(tr("time (s)"));
+    m_laneTicker.reset(new QCPAxisTickerText);
+    yAxis->setTicker(m_laneTicker);
+    yAxis->grid()->setVisible(false);
+    yAxis->setSubTicks(false);
+    axisRect()->setRangeDrag(Qt::Horizontal);
+
+    m_timeline = new TimelinePlottable(xAxis, yAxis);
+    addLegendSwatch(this, tr("consumer waiting (lower half)"), TimelinePlottable::waitColor());
+    addLegendSwatch(this, tr("consumer computing (upper half)"), TimelinePlottable::computeColor());
+
+    // The legend goes below the plot: inside it would cover a lane.
+    legend->setVisible(true);
+    legend->setFont(QFont(font().family(), 8));
+    legend->setFillOrder(QCPLegend::foColumnsFirst);
+    legend->setBorderPen(Qt::NoPen);
+    axisRect()->insetLayout()->take(legend);
+    plotLayout()->addElement(1, 0, legend);
+    plotLayout()->setRowStretchFactor(1, 0.001);
+
+    updateLanes();
+}
+
+void WorkerTimelinePlot::appendData(const loaderlab::TraceLog &log, std::size_t, std::size_t)
+{
+    // clearData() gave the plottable this log; it keeps its own read position.
+    Q_UNUSED(log)
+    m_timeline->sync();
+}
+
+void WorkerTimelinePlot::clearData()
+{
+    m_timeline->setTrace(trace(), numWorkers());
+    updateLanes();
+}
+
+void WorkerTimelinePlot::updateLanes()
+{
+    m_laneTicker->clear();
+    const int workers = numWorkers();
+    if (workers == 0) {
+        m_laneTicker->addTick(0, tr("consumer (loads)"));
+    } else {
+        for (int w = 0; w < workers; ++w)
+            m_laneTicker->addTick(w, tr("worker %1").arg(w));
+    }
+    m_laneTicker->addTick(m_timeline->consumerLane(), tr("consumer"));
+    fitValueAxis();
+}
+
+void WorkerTimelinePlot::fitValueAxis()
+{
+    yAxis->setRange(-0.6, m_timeline->consumerLane() + 0.6);
+}
+
+double WorkerTimelinePlot::markerKey(const loaderlab::TraceMarker &marker) const
+{
+    return static_cast<double>(marker.timeNs) / kNsPerS;
+}
+
+QCPRange WorkerTimelinePlot::followRange(double newest) const
+{
+    return { std::max(0.0, newest - kFollowSeconds), newest + kFollowSeconds * 0.02 };
+}
+
+double WorkerTimelinePlot::newestKey() const
+{
+    return m_timeline->newestSeconds();
+}
