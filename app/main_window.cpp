@@ -222,6 +222,7 @@ void MainWindow::onTraceReplaced()
 
 void MainWindow::onTick()
 {
+    m_timelinePlot->setWorkerLanes(m_session->maxWorkers());
     for (LivePlot *plot : m_plots)
         plot->refresh();
     // Figures at ~4 Hz: enough to read, and summarising is not free.
@@ -230,7 +231,7 @@ void MainWindow::onTick()
         m_stats->showSummary(m_session->summary(live ? kLiveSummaryWindow : 0));
         const auto trace = m_session->trace();
         m_statusLabel->setText(tr("%1 — %2 batches — %3")
-                                   .arg(QString::fromLatin1(runStateName(m_session->state())))
+                                   .arg(stateText(m_session->state()))
                                    .arg(trace ? trace->size() : 0)
                                    .arg(m_session->datasetDescription()));
     }
@@ -272,8 +273,27 @@ void MainWindow::onReferenceChanged()
 {
     const auto reference = m_session->reference();
     for (LivePlot *plot : m_plots)
-        plot->setReference(reference, m_session->maxWorkers());
+        plot->setReference(reference, m_session->referenceWorkers());
     m_stats->showReference(m_session->referenceSummary());
+}
+
+QString MainWindow::stateText(RunState state)
+{
+    switch (state) {
+    case RunState::Idle:
+        return tr("idle");
+    case RunState::Running:
+        return tr("running");
+    case RunState::Paused:
+        return tr("paused");
+    case RunState::Finished:
+        return tr("finished");
+    case RunState::Stopped:
+        return tr("stopped");
+    case RunState::Failed:
+        return tr("failed");
+    }
+    return {};
 }
 
 void MainWindow::report(const QString &message)

@@ -4,6 +4,7 @@
 // wires them to a RunSession. Menus for configs, exports, comparison and language.
 
 #include "core/run/run_config.h"
+#include "core/run/run_controller.h"
 
 #include <QMainWindow>
 #include <QTimer>
@@ -66,6 +67,7 @@ private:
     void restoreSettings();
     void saveSettings() const;
     void report(const QString &message);
+    static QString stateText(loaderlab::RunState state);
 
     RunSession *m_session = nullptr;
     ControlPanel *m_controls = nullptr;

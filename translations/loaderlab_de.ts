@@ -1,4 +1,713 @@
 <?xml version="1.0" encoding="utf-8"?>
 <!DOCTYPE TS>
 <TS version="2.1" language="de_DE">
+<context>
+    <name>ControlPanel</name>
+    <message>
+        <source>Loader</source>
+        <translation>Loader</translation>
+    </message>
+    <message>
+        <source>Worker threads loading batches; 0 loads on the model&apos;s thread (PyTorch&apos;s num_workers).</source>
+        <translation>Worker-Threads, die Batches laden; bei 0 lädt der Thread des Modells selbst (num_workers in PyTorch).</translation>
+    </message>
+    <message>
+        <source>Workers</source>
+        <translation>Worker</translation>
+    </message>
+    <message>
+        <source>Samples per batch; the slider steps through powers of two, any size can be typed.</source>
+        <translation>Samples pro Batch; der Schieberegler springt in Zweierpotenzen, jede Größe kann eingegeben werden.</translation>
+    </message>
+    <message>
+        <source>Batch size</source>
+        <translation>Batchgröße</translation>
+    </message>
+    <message>
+        <source>Batches each worker may have loaded ahead of the model (PyTorch&apos;s prefetch_factor).</source>
+        <translation>Batches, die jeder Worker dem Modell vorausladen darf (prefetch_factor in PyTorch).</translation>
+    </message>
+    <message>
+        <source>Prefetch</source>
+        <translation>Prefetch</translation>
+    </message>
+    <message>
+        <source>Per-worker gives each batch whole to one worker like PyTorch; sample-parallel builds each batch with all workers.</source>
+        <translation>„per-worker“ gibt jeden Batch wie PyTorch komplett an einen Worker; „sample-parallel“ baut jeden Batch mit allen Workern.</translation>
+    </message>
+    <message>
+        <source>per-worker (PyTorch)</source>
+        <translation>per-worker (PyTorch)</translation>
+    </message>
+    <message>
+        <source>sample-parallel</source>
+        <translation>sample-parallel</translation>
+    </message>
+    <message>
+        <source>Strategy</source>
+        <translation>Strategie</translation>
+    </message>
+    <message>
+        <source>Shuffle</source>
+        <translation>Mischen</translation>
+    </message>
+    <message>
+        <source>Visit the samples in a new random order every epoch.</source>
+        <translation>Samples in jeder Epoche in neuer zufälliger Reihenfolge durchlaufen.</translation>
+    </message>
+    <message>
+        <source>Drop last</source>
+        <translation>Letzten Batch verwerfen</translation>
+    </message>
+    <message>
+        <source>Leave out the last batch of an epoch when it is incomplete.</source>
+        <translation>Den letzten Batch einer Epoche auslassen, wenn er unvollständig ist (drop_last).</translation>
+    </message>
+    <message>
+        <source>Pin memory</source>
+        <translation>Pinned Memory</translation>
+    </message>
+    <message>
+        <source>Copy batches into page-locked memory for faster transfers to the GPU.</source>
+        <translation>Batches in seitengesperrten Speicher (page-locked) kopieren, für schnellere Übertragungen zur GPU.</translation>
+    </message>
+    <message>
+        <source>Persistent workers</source>
+        <translation>Persistente Worker</translation>
+    </message>
+    <message>
+        <source>Keep the workers alive between epochs instead of starting new ones.</source>
+        <translation>Worker zwischen Epochen weiterlaufen lassen, statt neue zu starten.</translation>
+    </message>
+    <message>
+        <source>Deliver out of order</source>
+        <translation>Außer der Reihe liefern</translation>
+    </message>
+    <message>
+        <source>Hand over whichever batch is ready first instead of waiting for the next in order (in_order=False).</source>
+        <translation>Den zuerst fertigen Batch übergeben, statt auf den nächsten in der Reihenfolge zu warten (in_order=False).</translation>
+    </message>
+    <message>
+        <source>Model step (simulated)</source>
+        <translation>Modellschritt (simuliert)</translation>
+    </message>
+    <message>
+        <source>Time the simulated model spends on each batch, whatever its size.</source>
+        <translation>Zeit, die das simulierte Modell für jeden Batch braucht, unabhängig von seiner Größe.</translation>
+    </message>
+    <message>
+        <source> ms</source>
+        <translation> ms</translation>
+    </message>
+    <message>
+        <source>Per batch</source>
+        <translation>Pro Batch</translation>
+    </message>
+    <message>
+        <source>Time the simulated model spends on each sample of a batch.</source>
+        <translation>Zeit, die das simulierte Modell für jedes Sample eines Batches braucht.</translation>
+    </message>
+    <message>
+        <source>Per sample</source>
+        <translation>Pro Sample</translation>
+    </message>
+    <message>
+        <source>Dataset</source>
+        <translation>Datensatz</translation>
+    </message>
+    <message>
+        <source>Where the samples come from.</source>
+        <translation>Woher die Samples stammen.</translation>
+    </message>
+    <message>
+        <source>synthetic</source>
+        <translation>synthetisch</translation>
+    </message>
+    <message>
+        <source>preprocessed tensor file</source>
+        <translation>vorverarbeitete Tensordatei</translation>
+    </message>
+    <message>
+        <source>image folder</source>
+        <translation>Bildordner</translation>
+    </message>
+    <message>
+        <source>IDX (MNIST)</source>
+        <translation>IDX (MNIST)</translation>
+    </message>
+    <message>
+        <source>CIFAR-10</source>
+        <translation>CIFAR-10</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>Art</translation>
+    </message>
+    <message>
+        <source>The dataset&apos;s directory, or the tensor file; applied on Return.</source>
+        <translation>Verzeichnis des Datensatzes oder die Tensordatei; wird mit der Eingabetaste übernommen.</translation>
+    </message>
+    <message>
+        <source>Choose the dataset on disk.</source>
+        <translation>Datensatz auf dem Datenträger auswählen.</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>Durchsuchen…</translation>
+    </message>
+    <message>
+        <source>Path</source>
+        <translation>Pfad</translation>
+    </message>
+    <message>
+        <source>Image-folder pipeline: eval resizes and center-crops, train does a random resized crop and flip.</source>
+        <translation>Pipeline für Bildordner: eval skaliert und schneidet mittig zu, train schneidet zufällig skaliert zu und spiegelt.</translation>
+    </message>
+    <message>
+        <source>eval</source>
+        <translation>eval</translation>
+    </message>
+    <message>
+        <source>train</source>
+        <translation>train</translation>
+    </message>
+    <message>
+        <source>Transform</source>
+        <translation>Transformation</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>Lauf</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>Start</translation>
+    </message>
+    <message>
+        <source>Open the dataset and start loading until stopped.</source>
+        <translation>Datensatz öffnen und laden, bis der Lauf gestoppt wird.</translation>
+    </message>
+    <message>
+        <source>Pause</source>
+        <translation>Pause</translation>
+    </message>
+    <message>
+        <source>Hold the model loop; workers stop once their prefetch is full.</source>
+        <translation>Modellschleife anhalten; Worker stoppen, sobald ihr Prefetch voll ist.</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>Stopp</translation>
+    </message>
+    <message>
+        <source>End the run and keep its figures.</source>
+        <translation>Lauf beenden und seine Kennzahlen behalten.</translation>
+    </message>
+    <message>
+        <source>Reset</source>
+        <translation>Zurücksetzen</translation>
+    </message>
+    <message>
+        <source>Stop and clear the current run and its plots.</source>
+        <translation>Aktuellen Lauf stoppen und samt Plots löschen.</translation>
+    </message>
+    <message>
+        <source>Not available: %1</source>
+        <translation>Nicht verfügbar: %1</translation>
+    </message>
+    <message>
+        <source>Choose a preprocessed tensor file</source>
+        <translation>Vorverarbeitete Tensordatei auswählen</translation>
+    </message>
+    <message>
+        <source>Choose the dataset directory</source>
+        <translation>Verzeichnis des Datensatzes auswählen</translation>
+    </message>
+    <message>
+        <source>Resume</source>
+        <translation>Fortsetzen</translation>
+    </message>
+</context>
+<context>
+    <name>Gui</name>
+    <message>
+        <source>Preparing the default dataset: %1 of %2 images…</source>
+        <translation>Standarddatensatz wird vorbereitet: %1 von %2 Bildern…</translation>
+    </message>
+    <message>
+        <source>Default dataset ready: %1</source>
+        <translation>Standarddatensatz bereit: %1</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <source>LoaderLab</source>
+        <translation>LoaderLab</translation>
+    </message>
+    <message>
+        <source>Pinned memory speeds up copies to a GPU; no CUDA device is available (LibTorch %1).</source>
+        <translation>Pinned Memory beschleunigt Kopien auf eine GPU; es ist kein CUDA-Gerät verfügbar (LibTorch %1).</translation>
+    </message>
+    <message>
+        <source>not linked</source>
+        <translation>nicht eingebunden</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>&amp;Datei</translation>
+    </message>
+    <message>
+        <source>&amp;Open configuration…</source>
+        <translation>Konfiguration ö&amp;ffnen…</translation>
+    </message>
+    <message>
+        <source>&amp;Save configuration…</source>
+        <translation>Konfiguration &amp;speichern…</translation>
+    </message>
+    <message>
+        <source>Export trace as &amp;CSV…</source>
+        <translation>Trace als &amp;CSV exportieren…</translation>
+    </message>
+    <message>
+        <source>Export summary as &amp;JSON…</source>
+        <translation>Zusammenfassung als &amp;JSON exportieren…</translation>
+    </message>
+    <message>
+        <source>Export &amp;plots…</source>
+        <translation>&amp;Plots exportieren…</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>&amp;Beenden</translation>
+    </message>
+    <message>
+        <source>&amp;Run</source>
+        <translation>&amp;Lauf</translation>
+    </message>
+    <message>
+        <source>&amp;Start</source>
+        <translation>&amp;Starten</translation>
+    </message>
+    <message>
+        <source>S&amp;top</source>
+        <translation>Sto&amp;ppen</translation>
+    </message>
+    <message>
+        <source>&amp;Reset</source>
+        <translation>&amp;Zurücksetzen</translation>
+    </message>
+    <message>
+        <source>&amp;Keep as reference</source>
+        <translation>Als Referenz &amp;behalten</translation>
+    </message>
+    <message>
+        <source>&amp;Clear reference</source>
+        <translation>Referenz &amp;löschen</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>&amp;Ansicht</translation>
+    </message>
+    <message>
+        <source>&amp;Follow newest data</source>
+        <translation>Neuesten Daten &amp;folgen</translation>
+    </message>
+    <message>
+        <source>&amp;Language</source>
+        <translation>&amp;Sprache</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>&amp;Hilfe</translation>
+    </message>
+    <message>
+        <source>&amp;About LoaderLab</source>
+        <translation>Ü&amp;ber LoaderLab</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>Lauf</translation>
+    </message>
+    <message>
+        <source>Keep as reference</source>
+        <translation>Als Referenz behalten</translation>
+    </message>
+    <message>
+        <source>Export plots…</source>
+        <translation>Plots exportieren…</translation>
+    </message>
+    <message>
+        <source>Cannot start: %1</source>
+        <translation>Start nicht möglich: %1</translation>
+    </message>
+    <message>
+        <source>%1 — %2 batches — %3</source>
+        <translation>%1 — %2 Batches — %3</translation>
+    </message>
+    <message>
+        <source>The run failed: %1</source>
+        <translation>Der Lauf ist fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>Open configuration</source>
+        <translation>Konfiguration öffnen</translation>
+    </message>
+    <message>
+        <source>LoaderLab configuration (*.json)</source>
+        <translation>LoaderLab-Konfiguration (*.json)</translation>
+    </message>
+    <message>
+        <source>Loaded %1</source>
+        <translation>%1 geladen</translation>
+    </message>
+    <message>
+        <source>Save configuration</source>
+        <translation>Konfiguration speichern</translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation>%1 gespeichert</translation>
+    </message>
+    <message>
+        <source>There is no run to export.</source>
+        <translation>Es gibt keinen Lauf zum Exportieren.</translation>
+    </message>
+    <message>
+        <source>Export trace</source>
+        <translation>Trace exportieren</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV-Dateien (*.csv)</translation>
+    </message>
+    <message>
+        <source>Wrote %1</source>
+        <translation>%1 geschrieben</translation>
+    </message>
+    <message>
+        <source>Export summary</source>
+        <translation>Zusammenfassung exportieren</translation>
+    </message>
+    <message>
+        <source>JSON files (*.json)</source>
+        <translation>JSON-Dateien (*.json)</translation>
+    </message>
+    <message>
+        <source>Export plots into folder</source>
+        <translation>Plots in Ordner exportieren</translation>
+    </message>
+    <message>
+        <source>Export plots</source>
+        <translation>Plots exportieren</translation>
+    </message>
+    <message>
+        <source>Wrote the plots as PNG, SVG and PDF to %1</source>
+        <translation>Plots als PNG, SVG und PDF nach %1 geschrieben</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>Sprache</translation>
+    </message>
+    <message>
+        <source>The language changes when LoaderLab is started again.</source>
+        <translation>Die Sprache ändert sich beim nächsten Start von LoaderLab.</translation>
+    </message>
+    <message>
+        <source>About LoaderLab</source>
+        <translation>Über LoaderLab</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;LoaderLab %1&lt;/h3&gt;&lt;p&gt;See and tune how data loading feeds a deep-learning model: a real loader with PyTorch&apos;s DataLoader semantics, live plots of every batch.&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;LoaderLab %1&lt;/h3&gt;&lt;p&gt;Sehen und optimieren Sie, wie das Datenladen ein Deep-Learning-Modell versorgt: ein echter Loader mit der DataLoader-Semantik von PyTorch, Live-Plots zu jedem Batch.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>idle</source>
+        <translation>bereit</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>läuft</translation>
+    </message>
+    <message>
+        <source>paused</source>
+        <translation>pausiert</translation>
+    </message>
+    <message>
+        <source>finished</source>
+        <translation>beendet</translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation>gestoppt</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>fehlgeschlagen</translation>
+    </message>
+</context>
+<context>
+    <name>PlotExport</name>
+    <message>
+        <source>cannot write %1: %2</source>
+        <translation>%1 kann nicht geschrieben werden: %2</translation>
+    </message>
+    <message>
+        <source>no plot</source>
+        <translation>kein Plot</translation>
+    </message>
+    <message>
+        <source>the plot has no size</source>
+        <translation>der Plot hat keine Größe</translation>
+    </message>
+    <message>
+        <source>unknown format &quot;%1&quot; (use .png, .svg or .pdf)</source>
+        <translation>unbekanntes Format &quot;%1&quot; (verwenden Sie .png, .svg oder .pdf)</translation>
+    </message>
+    <message>
+        <source>rendering failed</source>
+        <translation>Rendern fehlgeschlagen</translation>
+    </message>
+</context>
+<context>
+    <name>StatsPanel</name>
+    <message>
+        <source>Samples/s</source>
+        <translation>Samples/s</translation>
+    </message>
+    <message>
+        <source>Throughput after warm-up: mean over the run and median over rounds of one batch per worker.</source>
+        <translation>Durchsatz nach der Aufwärmphase: Mittelwert über den Lauf und Median über Runden mit je einem Batch pro Worker.</translation>
+    </message>
+    <message>
+        <source>First batch</source>
+        <translation>Erster Batch</translation>
+    </message>
+    <message>
+        <source>From start to the first delivered batch, worker start-up included.</source>
+        <translation>Vom Start bis zum ersten gelieferten Batch, inklusive Start der Worker.</translation>
+    </message>
+    <message>
+        <source>Wait</source>
+        <translation>Wartezeit</translation>
+    </message>
+    <message>
+        <source>How long the model waited for each batch after asking for it (percentiles after warm-up).</source>
+        <translation>Wie lange das Modell nach der Anforderung auf jeden Batch gewartet hat (Perzentile nach der Aufwärmphase).</translation>
+    </message>
+    <message>
+        <source>Model step</source>
+        <translation>Modellschritt</translation>
+    </message>
+    <message>
+        <source>Mean time the model spent on a batch.</source>
+        <translation>Mittlere Zeit, die das Modell für einen Batch gebraucht hat.</translation>
+    </message>
+    <message>
+        <source>Input-bound</source>
+        <translation>Input-bound</translation>
+    </message>
+    <message>
+        <source>Share of the run the model spent waiting for data: under 5 % fine, 5-20 % moderate, 20 % or more high.</source>
+        <translation>Anteil des Laufs, in dem das Modell auf Daten gewartet hat: unter 5 % gut, 5-20 % mäßig, ab 20 % hoch.</translation>
+    </message>
+    <message>
+        <source>Delivered</source>
+        <translation>Geliefert</translation>
+    </message>
+    <message>
+        <source>Batches and samples delivered to the model.</source>
+        <translation>An das Modell gelieferte Batches und Samples.</translation>
+    </message>
+    <message>
+        <source>Skipped</source>
+        <translation>Übersprungen</translation>
+    </message>
+    <message>
+        <source>Samples left out because they could not be read or decoded.</source>
+        <translation>Ausgelassene Samples, die nicht gelesen oder dekodiert werden konnten.</translation>
+    </message>
+    <message>
+        <source>The same figure for the reference run.</source>
+        <translation>Derselbe Wert für den Referenzlauf.</translation>
+    </message>
+    <message>
+        <source>%1 mean, %2 median</source>
+        <translation>Ø %1, Median %2</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>p50 %1, p95 %2, p99 %3, max %4 ms</source>
+        <translation>p50 %1, p95 %2, p99 %3, max. %4 ms</translation>
+    </message>
+    <message>
+        <source>%1 ms mean</source>
+        <translation>Ø %1 ms</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>%1 batches, %2 samples</source>
+        <translation>%1 Batches, %2 Samples</translation>
+    </message>
+    <message>
+        <source>ref: %1</source>
+        <translation>Ref.: %1</translation>
+    </message>
+    <message>
+        <source>not input-bound</source>
+        <translation>nicht input-bound</translation>
+    </message>
+    <message>
+        <source>moderately input-bound</source>
+        <translation>mäßig input-bound</translation>
+    </message>
+    <message>
+        <source>highly input-bound</source>
+        <translation>stark input-bound</translation>
+    </message>
+    <message>
+        <source>input-bound %1 %: the loader keeps up; the model step is the limit</source>
+        <translation>input-bound %1 %: der Loader hält mit; der Modellschritt begrenzt</translation>
+    </message>
+    <message>
+        <source>input-bound %1 %: a few more workers or a larger prefetch may help</source>
+        <translation>input-bound %1 %: etwas mehr Worker oder mehr Prefetch können helfen</translation>
+    </message>
+    <message>
+        <source>input-bound %1 %: add workers or preprocess offline</source>
+        <translation>input-bound %1 %: mehr Worker einsetzen oder offline vorverarbeiten</translation>
+    </message>
+</context>
+<context>
+    <name>ThroughputPlot</name>
+    <message>
+        <source>time (s)</source>
+        <translation>Zeit (s)</translation>
+    </message>
+    <message>
+        <source>samples/s</source>
+        <translation>Samples/s</translation>
+    </message>
+    <message>
+        <source>reference</source>
+        <translation>Referenz</translation>
+    </message>
+    <message>
+        <source>samples/s per round of workers</source>
+        <translation>Samples/s pro Worker-Runde</translation>
+    </message>
+    <message>
+        <source>median %1 samples/s</source>
+        <translation>Median %1 Samples/s</translation>
+    </message>
+</context>
+<context>
+    <name>TimelinePlottable</name>
+    <message>
+        <source>worker busy (colour = batch)</source>
+        <translation>Worker beschäftigt (Farbe = Batch)</translation>
+    </message>
+</context>
+<context>
+    <name>WaitHistogramPlot</name>
+    <message>
+        <source>wait (log scale)</source>
+        <translation>Wartezeit (log. Skala)</translation>
+    </message>
+    <message>
+        <source>batches (%)</source>
+        <translation>Batches (%)</translation>
+    </message>
+    <message>
+        <source>reference run</source>
+        <translation>Referenzlauf</translation>
+    </message>
+    <message>
+        <source>this run</source>
+        <translation>dieser Lauf</translation>
+    </message>
+    <message>
+        <source>%1 µs</source>
+        <translation>%1 µs</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+</context>
+<context>
+    <name>WaitTimePlot</name>
+    <message>
+        <source>batch</source>
+        <translation>Batch</translation>
+    </message>
+    <message>
+        <source>wait (ms)</source>
+        <translation>Wartezeit (ms)</translation>
+    </message>
+    <message>
+        <source>reference wait</source>
+        <translation>Referenz-Wartezeit</translation>
+    </message>
+    <message>
+        <source>compute</source>
+        <translation>Rechenzeit</translation>
+    </message>
+    <message>
+        <source>wait</source>
+        <translation>Wartezeit</translation>
+    </message>
+    <message>
+        <source>wait, rolling mean</source>
+        <translation>Wartezeit, gleitender Mittelwert</translation>
+    </message>
+    <message>
+        <source>first batch</source>
+        <translation>erster Batch</translation>
+    </message>
+    <message numerus="yes">
+        <source>wait, rolling mean of %n batch(es)</source>
+        <translation>
+            <numerusform>Wartezeit, gleitender Mittelwert über %n Batch</numerusform>
+            <numerusform>Wartezeit, gleitender Mittelwert über %n Batches</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>WorkerTimelinePlot</name>
+    <message>
+        <source>time (s)</source>
+        <translation>Zeit (s)</translation>
+    </message>
+    <message>
+        <source>consumer waiting (lower half)</source>
+        <translation>Modell wartet (untere Hälfte)</translation>
+    </message>
+    <message>
+        <source>consumer computing (upper half)</source>
+        <translation>Modell rechnet (obere Hälfte)</translation>
+    </message>
+    <message>
+        <source>consumer (loads)</source>
+        <translation>Modell (lädt selbst)</translation>
+    </message>
+    <message>
+        <source>worker %1</source>
+        <translation>Worker %1</translation>
+    </message>
+    <message>
+        <source>consumer</source>
+        <translation>Modell</translation>
+    </message>
+</context>
 </TS>

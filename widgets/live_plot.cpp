@@ -29,9 +29,10 @@ void LivePlot::setTrace(std::shared_ptr<const loaderlab::TraceLog> log, int work
     replot(QCustomPlot::rpQueuedReplot);
 }
 
-void LivePlot::setReference(std::shared_ptr<const loaderlab::TraceLog> reference, int)
+void LivePlot::setReference(std::shared_ptr<const loaderlab::TraceLog> reference, int workers)
 {
     m_reference = std::move(reference);
+    m_referenceWorkers = workers;
     setReferenceData(m_reference.get());
     replot(QCustomPlot::rpQueuedReplot);
 }

@@ -55,6 +55,7 @@ protected:
     virtual void fitValueAxis();
 
     int numWorkers() const { return m_numWorkers; }
+    int referenceWorkers() const { return m_referenceWorkers; }
     const loaderlab::TraceLog *trace() const { return m_trace.get(); }
 
     void wheelEvent(QWheelEvent *event) override;
@@ -66,6 +67,7 @@ private:
     std::shared_ptr<const loaderlab::TraceLog> m_trace;
     std::shared_ptr<const loaderlab::TraceLog> m_reference;
     int m_numWorkers = 0;
+    int m_referenceWorkers = 0;
     std::size_t m_recordsSeen = 0;
     std::size_t m_spansSeen = 0;
     std::size_t m_markersShown = 0;

@@ -132,6 +132,7 @@ void RunSession::keepAsReference()
         return;
     m_reference = m_trace;
     m_referenceSummary = summary();
+    m_referenceWorkers = m_controller.config().loader.numWorkers;
     Q_EMIT referenceChanged();
 }
 

@@ -50,6 +50,7 @@ public:
     void clearReference();
     std::shared_ptr<const loaderlab::TraceLog> reference() const { return m_reference; }
     const loaderlab::RunSummary *referenceSummary() const;
+    int referenceWorkers() const { return m_referenceWorkers; }
 
     loaderlab::RunController &controller() { return m_controller; }
 
@@ -68,6 +69,7 @@ private:
     std::shared_ptr<const loaderlab::TraceLog> m_trace;
     std::shared_ptr<const loaderlab::TraceLog> m_reference;
     loaderlab::RunSummary m_referenceSummary;
+    int m_referenceWorkers = 0;
     loaderlab::RunState m_state = loaderlab::RunState::Idle;
     int m_maxWorkers = 0;
     QTimer m_refresh;

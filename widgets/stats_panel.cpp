@@ -109,7 +109,7 @@ void StatsPanel::showSummary(const loaderlab::RunSummary &summary)
         tr("%1 (%2)").arg(percent(summary.inputBoundShare),
                           bandText(banded.band)));
     m_inputBoundLabel->setStyleSheet(colourStyle(bandColour(banded.band)));
-    m_adviceLabel->setText(QString::fromStdString(loaderlab::adviceFor(banded)));
+    m_adviceLabel->setText(adviceText(banded));
 
     m_countsLabel->setText(tr("%1 batches, %2 samples").arg(summary.batches).arg(summary.samples));
     m_skippedLabel->setText(QString::number(summary.skippedSamples));
@@ -148,6 +148,21 @@ QColor StatsPanel::bandColour(loaderlab::InputBoundBand band)
         return QColor(0xc7, 0x7c, 0x02);   // amber, dark enough to read on white
     case loaderlab::InputBoundBand::Highly:
         return QColor(0xc6, 0x28, 0x28);   // red
+    }
+    return {};
+}
+
+QString StatsPanel::adviceText(const loaderlab::RunSummary &summary)
+{
+    // The same advice as loaderlab::adviceFor, in the user's language.
+    const QString share = QString::number(summary.inputBoundShare * 100.0, 'f', 0);
+    switch (summary.band) {
+    case loaderlab::InputBoundBand::NotInputBound:
+        return tr("input-bound %1 %: the loader keeps up; the model step is the limit").arg(share);
+    case loaderlab::InputBoundBand::Moderately:
+        return tr("input-bound %1 %: a few more workers or a larger prefetch may help").arg(share);
+    case loaderlab::InputBoundBand::Highly:
+        return tr("input-bound %1 %: add workers or preprocess offline").arg(share);
     }
     return {};
 }

@@ -28,6 +28,7 @@ public:
     // Text colour of each input-bound band: green, amber, red.
     static QColor bandColour(loaderlab::InputBoundBand band);
     static QString bandText(loaderlab::InputBoundBand band);
+    static QString adviceText(const loaderlab::RunSummary &summary);
 
 private:
     // A value label in a new form row; `reference`, when given, gets a "ref: …" label

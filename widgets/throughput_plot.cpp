@@ -85,7 +85,7 @@ ThroughputPlot::ThroughputPlot(QWidget *parent)
     // After the layout, so the axis rect's width is that of this replot or export.
     connect(this, &QCustomPlot::afterLayout, this, &ThroughputPlot::chooseDetail);
 
-    clearData();
+    updateMedianLine(); // hidden until there is a round
 }
 
 void ThroughputPlot::chooseDetail()
@@ -169,7 +169,7 @@ void ThroughputPlot::setReferenceData(const loaderlab::TraceLog *reference)
     // run's size are close enough for an overlay.
     QVector<QCPGraphData> rates;
     std::size_t start = 0;
-    collectRounds(*reference, static_cast<std::size_t>(std::max(numWorkers(), 1)), &start, &rates);
+    collectRounds(*reference, static_cast<std::size_t>(std::max(referenceWorkers(), 1)), &start, &rates);
     if (rates.isEmpty())
         return;
     RunningMedian median;

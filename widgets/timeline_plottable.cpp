@@ -209,7 +209,8 @@ void TimelinePlottable::drawDetail(TimelineRectPainter &out, std::int64_t fromNs
             out.box(waitStream + 1, r.computeStartNs, r.computeEndNs, kCompute, -1);
     }
 
-    const std::int64_t margin = std::max<std::int64_t>(kSpanMargin, 8 * m_numWorkers);
+    const std::int64_t margin
+        = std::max<std::int64_t>(kSpanMargin, std::int64_t { 8 } * m_numWorkers);
     const std::int64_t lowBatch
         = (begin < m_records ? log[begin].index
                              : (m_records > 0 ? log[m_records - 1].index + 1 : 0))

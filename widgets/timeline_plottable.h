@@ -35,6 +35,7 @@ public:
 
     int loaderLanes() const { return m_loaderLanes; }
     int consumerLane() const { return m_loaderLanes; }
+    int workerLanes() const { return m_numWorkers; }
     // Lane of a span's worker, or -1 when it belongs on no lane.
     int laneOf(std::int32_t worker) const;
     std::size_t syncedRecords() const { return m_records; }

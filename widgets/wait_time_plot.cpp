@@ -72,8 +72,6 @@ WaitTimePlot::WaitTimePlot(QWidget *parent)
     m_mean->setData(m_meanSeries.full());
     // After the layout, so the axis rect's width is that of this replot or export.
     connect(this, &QCustomPlot::afterLayout, this, &WaitTimePlot::chooseDetail);
-
-    clearData();
 }
 
 void WaitTimePlot::chooseDetail()
@@ -114,7 +112,7 @@ void WaitTimePlot::appendData(const loaderlab::TraceLog &log, std::size_t from, 
         const loaderlab::TraceRecord &r = log[from + i];
         const auto key = static_cast<double>(r.index);
         const std::int64_t wait = r.waitNs();
-        // m_ringCount counts every wait ever seen, so its slot is also its age.
+        // m_ringCount counts every wait seen, so this slot holds the oldest one.
         std::int64_t &slot = m_ring[m_ringCount % window];
         if (m_ringCount >= window)
             m_ringSum -= slot;

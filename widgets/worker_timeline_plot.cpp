@@ -58,10 +58,21 @@ void WorkerTimelinePlot::clearData()
     updateLanes();
 }
 
+void WorkerTimelinePlot::setWorkerLanes(int workers)
+{
+    // Lanes only grow: a run reconfigured to more workers re-indexes its trace once.
+    if (!trace() || workers <= m_timeline->workerLanes())
+        return;
+    m_timeline->setTrace(trace(), workers);
+    m_timeline->sync();
+    updateLanes();
+    replot(QCustomPlot::rpQueuedReplot);
+}
+
 void WorkerTimelinePlot::updateLanes()
 {
     m_laneTicker->clear();
-    const int workers = numWorkers();
+    const int workers = m_timeline->workerLanes();
     if (workers == 0) {
         m_laneTicker->addTick(0, tr("consumer (loads)"));
     } else {

@@ -15,6 +15,9 @@ class WorkerTimelinePlot : public LivePlot
 public:
     explicit WorkerTimelinePlot(QWidget *parent = nullptr);
 
+    // Shows `workers` worker lanes if that is more than now (after a reconfiguration).
+    void setWorkerLanes(int workers);
+
     TimelinePlottable *timeline() const { return m_timeline; }
 
 protected:

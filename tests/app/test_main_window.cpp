@@ -8,6 +8,8 @@
 #include "widgets/control_panel.h"
 #include "widgets/live_plot.h"
 #include "widgets/run_session.h"
+#include "widgets/timeline_plottable.h"
+#include "widgets/worker_timeline_plot.h"
 
 #include <QtTest>
 
@@ -95,6 +97,9 @@ void TestMainWindow::workersSliderReconfiguresTheRunningEngine()
         return m.text.find("workers 2 -> 3") != std::string::npos;
     });
     QVERIFY(change != markers.end());
+    // The timeline grows a lane for the new worker.
+    auto *timeline = window.findChild<WorkerTimelinePlot *>(QStringLiteral("workerTimelinePlot"));
+    QTRY_COMPARE(timeline->timeline()->workerLanes(), 3);
     // Every time-based plot shows the marker (a line and its label).
     for (LivePlot *plot : window.plots()) {
         if (plot->objectName() == QLatin1String("waitHistogramPlot"))
