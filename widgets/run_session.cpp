@@ -150,6 +150,8 @@ const RunSummary *RunSession::referenceSummary() const
 void RunSession::onTimer()
 {
     const RunState engine = m_controller.state();
+    if (!m_governor.shouldRefresh() && engine == m_state && !m_controller.finished())
+        return;
     Q_EMIT tick();
     if (engine != m_state)
         setState(engine);

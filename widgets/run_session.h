@@ -1,12 +1,14 @@
 #pragma once
 
 // RunSession: the GUI's handle on the engine. Owns the RunController, paces the
-// view with a ~30 Hz timer (plots pull what is new from the trace; the engine never
-// waits on the UI), debounces live reconfiguration, and keeps a finished run as the
+// view with a ~30 Hz timer that a RefreshGovernor slows down when the CPU is
+// saturated (plots pull what is new from the trace; the engine never waits on the
+// UI), debounces live reconfiguration, and keeps a finished run as the
 // reference for comparison.
 
 #include "core/run/run_controller.h"
 #include "core/stats/run_summary.h"
+#include "widgets/refresh_governor.h"
 
 #include <QObject>
 #include <QTimer>
@@ -73,6 +75,7 @@ private:
     loaderlab::RunState m_state = loaderlab::RunState::Idle;
     int m_maxWorkers = 0;
     QTimer m_refresh;
+    RefreshGovernor m_governor;
     QTimer m_debounce;
     loaderlab::LoaderConfig m_pendingLoader;
     loaderlab::ConsumerConfig m_pendingConsumer;

@@ -15,7 +15,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 cat > "$work/config.json" <<JSON
-{"dataset": {"kind": "synthetic", "synthetic_shape": [3, 224, 224], "synthetic_samples": 4096},
+{"dataset": {"kind": "synthetic", "synthetic_shape": [3, 224, 224], "synthetic_samples": 1000000},
  "loader": {"num_workers": 2, "batch_size": 32},
  "consumer": {"kind": "none"}, "epochs": 0}
 JSON
