@@ -3,6 +3,7 @@
 #include "core/dataset/synthetic_dataset.h"
 
 #include "core/loader/clock.h"
+#include "core/system/splitmix64.h"
 
 #include <algorithm>
 #include <cstring>
@@ -11,16 +12,6 @@
 namespace loaderlab {
 
 namespace {
-
-// splitmix64: a tiny, well-mixed generator whose output is fixed by its definition,
-// unlike std::uniform_real_distribution, so the data is the same on every platform.
-std::uint64_t splitMix64(std::uint64_t &state)
-{
-    std::uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
 
 // The top 24 bits give every float in [0, 1) with a 2^-24 step, exactly.
 float unitFloat(std::uint64_t bits)
@@ -49,7 +40,7 @@ SyntheticDataset::SyntheticDataset(SampleShape shape, std::int64_t samples, std:
         std::uint64_t state = seed ^ (static_cast<std::uint64_t>(entry) * 0xd1b54a32d192ed03ULL);
         float *values = m_pool.data() + static_cast<std::size_t>(entry) * elements;
         for (std::size_t i = 0; i < elements; ++i)
-            values[i] = unitFloat(splitMix64(state));
+            values[i] = unitFloat(splitmix64Next(state));
     }
 }
 

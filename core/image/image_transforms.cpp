@@ -4,6 +4,7 @@
 // coefficients in 22-bit fixed point, horizontal pass then vertical pass.
 
 #include "core/image/image_transforms.h"
+#include "core/system/splitmix64.h"
 
 #include <opencv2/core.hpp>
 #include <opencv2/core/hal/intrin.hpp>
@@ -174,14 +175,6 @@ void flipHorizontal(cv::Mat &img)
 double uniform01(std::mt19937_64 &rng)
 {
     return static_cast<double>(rng() >> 11) * 0x1.0p-53;
-}
-
-std::uint64_t splitmix64(std::uint64_t x)
-{
-    x += 0x9E3779B97F4A7C15ULL;
-    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
-    return x ^ (x >> 31);
 }
 
 void checkRgb(const cv::Mat &img, const char *what)

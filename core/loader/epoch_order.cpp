@@ -1,21 +1,9 @@
 #include "core/loader/loader.h"
+#include "core/system/splitmix64.h"
 
 #include <numeric>
 
 namespace loaderlab {
-namespace {
-
-// splitmix64: a well-mixed 64-bit stream from any seed; defined exactly here so the
-// shuffle is the same on every platform and standard library.
-std::uint64_t splitmix64(std::uint64_t &state)
-{
-    std::uint64_t z = (state += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
-
-} // namespace
 
 std::vector<std::int64_t> epochOrder(std::int64_t datasetSize, bool shuffle, std::uint64_t seed,
                                      int epoch)
@@ -27,7 +15,7 @@ std::vector<std::int64_t> epochOrder(std::int64_t datasetSize, bool shuffle, std
     std::uint64_t state = seed ^ (0xA0761D6478BD642FULL * (static_cast<std::uint64_t>(epoch) + 1));
     // Fisher-Yates; the modulo bias is below 2^-40 for any realistic dataset size.
     for (std::size_t i = order.size(); i > 1; --i) {
-        const auto j = static_cast<std::size_t>(splitmix64(state) % i);
+        const auto j = static_cast<std::size_t>(splitmix64Next(state) % i);
         std::swap(order[i - 1], order[j]);
     }
     return order;

@@ -7,6 +7,7 @@
 #include "core/tools/imagenette_generator.h"
 
 #include "core/dataset/tensor_file_format.h"
+#include "core/system/splitmix64.h"
 
 #include <opencv2/core.hpp>
 #include <opencv2/imgcodecs.hpp>
@@ -52,17 +53,9 @@ constexpr int kGrainCell = 2;   // grain blotch size in pixels
 constexpr double kCoarseGrain[2] = {18.0, 36.0};
 constexpr double kFineGrain[2] = {12.0, 17.0};
 
-std::uint64_t splitMix64(std::uint64_t x)
-{
-    x += 0x9E3779B97F4A7C15ULL;
-    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
-    return x ^ (x >> 31);
-}
-
 std::uint64_t mixSeed(std::uint64_t seed, std::uint64_t a, std::uint64_t b)
 {
-    return splitMix64(splitMix64(splitMix64(seed) ^ a) ^ (b * 0xD1B54A32D192ED03ULL));
+    return splitmix64(splitmix64(splitmix64(seed) ^ a) ^ (b * 0xD1B54A32D192ED03ULL));
 }
 
 std::string className(int index)
