@@ -18,9 +18,6 @@
 
 #include <cstdio>
 
-#include <sys/resource.h>
-#include <unistd.h>
-
 namespace {
 
 // What a new user sees: the generated JPEG folder, 2 workers, batch 32 and a 10 ms
@@ -48,18 +45,12 @@ bool saveScreenshot(QWidget &window, const QString &path)
 
 } // namespace
 
-// The window is best effort: it gives way to the engine's threads when the CPU is
-// saturated (a lower frame rate instead of fewer samples/s). Linux applies nice per
-// thread; raising one's own nice value needs no privilege.
-void yieldToEngine()
-{
-    setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), 19);
-}
-
 int runGui(int argc, char **argv)
 {
+    // No nice value for the window thread: threads inherit it, so the engine's threads
+    // (started from this thread) would be starved by any other busy process. The
+    // window's share is kept small by RunSession's RefreshGovernor instead.
     QApplication app(argc, argv);
-    yieldToEngine();
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/loaderlab.svg")));
 
     QCommandLineParser parser;

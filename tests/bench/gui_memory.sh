@@ -10,7 +10,7 @@ seconds=${2:-1800}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cat > "$work/config.json" <<JSON
-{"dataset": {"kind": "synthetic", "synthetic_shape": [3, 32, 32], "synthetic_samples": 100000000},
+{"dataset": {"kind": "synthetic", "synthetic_shape": [3, 32, 32], "synthetic_samples": 5000000},
  "loader": {"num_workers": 2, "batch_size": 8},
  "consumer": {"kind": "sleep", "sleep_per_batch_ms": 1}, "epochs": 0}
 JSON
