@@ -104,28 +104,6 @@ private:
 };
 TORCH_MODULE(MbConv);
 
-class HeadImpl : public torch::nn::Module
-{
-public:
-    HeadImpl(std::int64_t in, std::int64_t lastChannel, std::int64_t numClasses)
-    {
-        m_conv = register_module("conv",
-            ConvNormAct(ConvNormActOptions { in, lastChannel, 1, 1, 1, kBnEps, Activation::SiLU }));
-        m_classifier = register_module("classifier", torch::nn::Linear(lastChannel, numClasses));
-    }
-
-    torch::Tensor forward(torch::Tensor x)
-    {
-        x = torch::adaptive_avg_pool2d(m_conv->forward(x), { 1, 1 }).flatten(1);
-        return m_classifier->forward(torch::dropout(x, kDropout, is_training()));
-    }
-
-private:
-    static constexpr double kDropout = 0.2;
-    ConvNormAct m_conv { nullptr };
-    torch::nn::Linear m_classifier { nullptr };
-};
-
 class EfficientNetV2Impl : public StagedModelImpl
 {
 public:
@@ -163,7 +141,8 @@ public:
         }
         addStage("head",
             torch::nn::AnyModule(
-                std::make_shared<HeadImpl>(settings.back().out, kLastChannel, numClasses)));
+                std::make_shared<ClassifierHeadImpl>(settings.back().out, kLastChannel, numClasses, kBnEps,
+                                                     Activation::SiLU)));
         initConvNet(*this, LinearInit::UniformFanOut);
     }
 };

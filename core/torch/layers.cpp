@@ -47,6 +47,20 @@ torch::Tensor ConvNormActImpl::forward(torch::Tensor x)
     return applyActivation(m_bn->forward(m_conv->forward(x)), m_activation);
 }
 
+ClassifierHeadImpl::ClassifierHeadImpl(std::int64_t in, std::int64_t lastChannel,
+                                       std::int64_t numClasses, double bnEps, Activation activation)
+{
+    m_conv = register_module(
+        "conv", ConvNormAct(ConvNormActOptions { in, lastChannel, 1, 1, 1, bnEps, activation }));
+    m_classifier = register_module("classifier", torch::nn::Linear(lastChannel, numClasses));
+}
+
+torch::Tensor ClassifierHeadImpl::forward(torch::Tensor x)
+{
+    x = torch::adaptive_avg_pool2d(m_conv->forward(x), { 1, 1 }).flatten(1);
+    return m_classifier->forward(torch::dropout(x, kDropout, is_training()));
+}
+
 std::int64_t makeDivisible(double value, std::int64_t divisor)
 {
     const auto d = static_cast<double>(divisor);

@@ -5,6 +5,7 @@
 #include <torch/nn/module.h>
 #include <torch/nn/modules/batchnorm.h>
 #include <torch/nn/modules/conv.h>
+#include <torch/nn/modules/linear.h>
 #include <torch/nn/pimpl.h>
 
 #include <cstdint>
@@ -46,6 +47,21 @@ private:
     Activation m_activation;
 };
 TORCH_MODULE(ConvNormAct);
+
+// The head of MobileNetV2 and EfficientNetV2: a 1x1 ConvNormAct to `lastChannel`, global
+// average pooling, dropout 0.2 and the classifier (children "conv", "classifier").
+class ClassifierHeadImpl : public torch::nn::Module
+{
+public:
+    ClassifierHeadImpl(std::int64_t in, std::int64_t lastChannel, std::int64_t numClasses,
+                       double bnEps, Activation activation);
+    torch::Tensor forward(torch::Tensor x);
+
+private:
+    static constexpr double kDropout = 0.2;
+    ConvNormAct m_conv { nullptr };
+    torch::nn::Linear m_classifier { nullptr };
+};
 
 // torchvision's _make_divisible: round to the nearest multiple of divisor, never dropping more
 // than 10% below value.
