@@ -2,6 +2,9 @@
 
 #include "app/cli/cli.h"
 #include "app/gui_main.h"
+#ifdef LOADERLAB_TORCH_MODELS
+#include "core/torch/torch_consumer_registration.h"
+#endif
 
 #include <QCoreApplication>
 
@@ -10,6 +13,9 @@ int main(int argc, char **argv)
     QCoreApplication::setOrganizationName(QStringLiteral("LoaderLab"));
     QCoreApplication::setApplicationName(QStringLiteral("loaderlab"));
     QCoreApplication::setApplicationVersion(QStringLiteral(LOADERLAB_VERSION));
+#ifdef LOADERLAB_TORCH_MODELS
+    loaderlab::registerTorchConsumer();   // before any run can ask for a model consumer
+#endif
 
     if (Cli::isCliInvocation(argc, argv)) {
         QCoreApplication app(argc, argv);

@@ -8,8 +8,8 @@
 namespace Cli {
 namespace {
 
-const char *const kCommands[] = {"run", "make-dataset", "preprocess", "info", "help",
-                                 "--help", "-h", "--version"};
+const char *const kCommands[] = {"run", "make-dataset", "preprocess", "info", "bench-model",
+                                 "help", "--help", "-h", "--version"};
 
 void printUsage()
 {
@@ -22,6 +22,9 @@ void printUsage()
                "  make-dataset  write an Imagenette-like JPEG folder or a tensor file\n"
                "  preprocess    turn an image folder into a preprocessed tensor file\n"
                "  info          CPU, memory, library versions and CUDA availability\n"
+#ifdef LOADERLAB_TORCH_MODELS
+               "  bench-model   time a LibTorch model's step per batch size, without the loader\n"
+#endif
                "\n"
                "Run `loaderlab COMMAND --help` for a command's options.\n"
                "\n"
@@ -59,6 +62,14 @@ int run(const QStringList &arguments)
         return preprocessCommand(rest);
     if (command == QLatin1String("info"))
         return infoCommand(rest);
+    if (command == QLatin1String("bench-model")) {
+#ifdef LOADERLAB_TORCH_MODELS
+        return benchModelCommand(rest);
+#else
+        std::fputs("loaderlab bench-model: this build has no LibTorch models\n", stderr);
+        return kUsage;
+#endif
+    }
     if (command == QLatin1String("--version")) {
         std::printf("loaderlab %s\n", qPrintable(QCoreApplication::applicationVersion()));
         return kOk;

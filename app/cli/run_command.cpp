@@ -131,6 +131,7 @@ int runCommand(const QStringList &arguments)
     report.error = controller.error();
     report.summary = loaderlab::summarize(records, trace->spans(), report.config.loader.numWorkers,
                                           config.warmupBatches, trace->skippedCount());
+    report.summary.peakMemoryBytes = controller.peakMemoryBytes();
     report.skipped = trace->skipped();
     report.markers = trace->markers();
     report.machine = loaderlab::machineInfo();

@@ -36,6 +36,17 @@ const OptionSpec kOptions[] = {
     {"bad-samples", "policy", "skip (default) or fail"},
     {"sleep-batch-ms", "ms", "simulated step: milliseconds per batch"},
     {"sleep-sample-ms", "ms", "simulated step: milliseconds per sample"},
+    {"model", "name", "run a LibTorch model on every batch: resnet18, resnet50, mobilenet_v2, ..."},
+    {"model-file", "file", "run this TorchScript model instead of a built-in one"},
+    {"mode", "mode", "model step: inference (default) or train"},
+    {"device", "device", "cpu (default), cuda or cuda:N"},
+    {"precision", "p", "fp32 (default), bf16 or fp16 (CUDA only)"},
+    {"channels-last", nullptr, "model and input in channels-last memory format"},
+    {"threads", "n", "model intra-op threads, 0 = all cores (default: 0)"},
+    {"checkpointing", nullptr, "activation checkpointing per stage (train)"},
+    {"optimizer", "name", "sgd (default) or adam (train)"},
+    {"lr", "x", "learning rate (default: 0.01)"},
+    {"num-classes", "n", "model outputs; labels are taken modulo this (default: 1000)"},
     {"epochs", "n", "epochs to run, 0 = until stopped (default: 1)"},
     {"batches", "n", "stop after this many batches"},
     {"seconds", "s", "stop after this many seconds"},
@@ -78,6 +89,55 @@ Enum toEnum(const QCommandLineParser &parser, const char *name, Parse parse)
 bool has(const QCommandLineParser &parser, const char *name)
 {
     return parser.isSet(QLatin1String(name));
+}
+
+// --model and its companions; any of them selects the model consumer.
+void applyModelOptions(const QCommandLineParser &p, loaderlab::ConsumerConfig &consumer)
+{
+    auto &m = consumer.model;
+    bool any = false;
+    const auto text = [&](const char *name, std::string &value) {
+        if (has(p, name)) {
+            value = p.value(QLatin1String(name)).toStdString();
+            any = true;
+        }
+    };
+    text("model", m.name);
+    text("model-file", m.scriptPath);
+    text("device", m.device);
+    text("optimizer", m.optimizer);
+    if (has(p, "mode")) {
+        m.mode = toEnum<loaderlab::ModelMode>(p, "mode", loaderlab::modelModeFromName);
+        any = true;
+    }
+    if (has(p, "precision")) {
+        m.precision = toEnum<loaderlab::ModelPrecision>(p, "precision",
+                                                        loaderlab::modelPrecisionFromName);
+        any = true;
+    }
+    if (has(p, "threads")) {
+        m.threads = toInt(p, "threads", 0);
+        any = true;
+    }
+    if (has(p, "num-classes")) {
+        m.numClasses = toInt(p, "num-classes", 1);
+        any = true;
+    }
+    if (has(p, "lr")) {
+        m.learningRate = toDouble(p, "lr");
+        any = true;
+    }
+    m.channelsLast = m.channelsLast || has(p, "channels-last");
+    m.checkpointing = m.checkpointing || has(p, "checkpointing");
+    any = any || has(p, "channels-last") || has(p, "checkpointing");
+    if (any)
+        consumer.kind = loaderlab::ConsumerKind::Model;
+    if (m.optimizer != "sgd" && m.optimizer != "adam")
+        throw std::invalid_argument("--optimizer: unknown value '" + m.optimizer
+                                    + "' (sgd or adam)");
+    if (m.device != "cpu" && !m.device.starts_with("cuda"))
+        throw std::invalid_argument("--device: unknown value '" + m.device
+                                    + "' (cpu, cuda or cuda:N)");
 }
 
 } // namespace
@@ -140,6 +200,7 @@ RunConfig runConfigFromOptions(const QCommandLineParser &p)
         c.consumer.sleepPerSampleMs = toDouble(p, "sleep-sample-ms");
     if (c.consumer.sleepPerBatchMs > 0 || c.consumer.sleepPerSampleMs > 0)
         c.consumer.kind = loaderlab::ConsumerKind::Sleep;
+    applyModelOptions(p, c.consumer);
     if (has(p, "epochs"))
         c.epochs = toInt(p, "epochs", 0);
     if (has(p, "batches"))

@@ -34,6 +34,9 @@ std::string summaryTable(const loaderlab::RunSummary &s)
     row(out, "wait max", "%.3f ms", s.waitMaxMs);
     row(out, "compute mean", "%.3f ms", s.computeMeanMs);
     row(out, "input-bound share", "%.1f %%", s.inputBoundShare * 100.0);
+    if (s.peakMemoryBytes > 0)
+        row(out, "peak memory (step)", "%.1f MiB",
+            static_cast<double>(s.peakMemoryBytes) / 1048576.0);
     for (std::size_t w = 0; w < s.workerUtilisation.size(); ++w) {
         const std::string name = "worker " + std::to_string(w) + " utilisation";
         row(out, name.c_str(), "%.1f %%", s.workerUtilisation[w] * 100.0);

@@ -1,12 +1,15 @@
 #include "core/consumer/consumer.h"
 
+#include "core/consumer/model_consumer_factory.h"
 #include "core/loader/batch.h"
 #include "core/loader/clock.h"
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
 #include <sstream>
+#include <stdexcept>
 
 namespace loaderlab {
 namespace {
@@ -65,11 +68,21 @@ private:
     std::int64_t m_originNs;
 };
 
+std::atomic<ModelConsumerFactory> g_modelFactory{nullptr};
+
 } // namespace
 
 const char *consumerKindName(ConsumerKind kind)
 {
-    return kind == ConsumerKind::None ? "none" : "sleep";
+    switch (kind) {
+    case ConsumerKind::None:
+        return "none";
+    case ConsumerKind::Sleep:
+        return "sleep";
+    case ConsumerKind::Model:
+        return "model";
+    }
+    return "";
 }
 
 std::optional<ConsumerKind> consumerKindFromName(const std::string &name)
@@ -78,13 +91,71 @@ std::optional<ConsumerKind> consumerKindFromName(const std::string &name)
         return ConsumerKind::None;
     if (name == "sleep")
         return ConsumerKind::Sleep;
+    if (name == "model")
+        return ConsumerKind::Model;
     return std::nullopt;
+}
+
+const char *modelModeName(ModelMode mode)
+{
+    return mode == ModelMode::Train ? "train" : "inference";
+}
+
+std::optional<ModelMode> modelModeFromName(const std::string &name)
+{
+    if (name == "inference")
+        return ModelMode::Inference;
+    if (name == "train")
+        return ModelMode::Train;
+    return std::nullopt;
+}
+
+const char *modelPrecisionName(ModelPrecision precision)
+{
+    switch (precision) {
+    case ModelPrecision::Float32:
+        return "fp32";
+    case ModelPrecision::BFloat16:
+        return "bf16";
+    case ModelPrecision::Float16:
+        return "fp16";
+    }
+    return "";
+}
+
+std::optional<ModelPrecision> modelPrecisionFromName(const std::string &name)
+{
+    if (name == "fp32")
+        return ModelPrecision::Float32;
+    if (name == "bf16")
+        return ModelPrecision::BFloat16;
+    if (name == "fp16")
+        return ModelPrecision::Float16;
+    return std::nullopt;
+}
+
+void setModelConsumerFactory(ModelConsumerFactory factory)
+{
+    g_modelFactory.store(factory);
+}
+
+ModelConsumerFactory modelConsumerFactory()
+{
+    return g_modelFactory.load();
 }
 
 std::unique_ptr<Consumer> makeConsumer(const ConsumerConfig &config, std::int64_t originNs)
 {
-    if (config.kind == ConsumerKind::Sleep)
+    switch (config.kind) {
+    case ConsumerKind::Sleep:
         return std::make_unique<SleepConsumer>(config, originNs);
+    case ConsumerKind::Model:
+        if (const ModelConsumerFactory factory = modelConsumerFactory())
+            return factory(config, originNs);
+        throw std::invalid_argument("this build has no LibTorch models");
+    case ConsumerKind::None:
+        break;
+    }
     return std::make_unique<NoneConsumer>(originNs);
 }
 

@@ -26,6 +26,7 @@ json toJson(const RunSummary &s)
         {"advice", adviceFor(s)},
         {"worker_utilisation", s.workerUtilisation},
         {"mean_worker_utilisation", s.meanWorkerUtilisation},
+        {"peak_memory_bytes", s.peakMemoryBytes},
     };
 }
 

@@ -50,6 +50,20 @@ std::string describeChange(const LoaderConfig &before, const LoaderConfig &after
              std::string(consumerKindName(consumerAfter.kind)));
     text.add("sleep/batch ms", consumerBefore.sleepPerBatchMs, consumerAfter.sleepPerBatchMs);
     text.add("sleep/sample ms", consumerBefore.sleepPerSampleMs, consumerAfter.sleepPerSampleMs);
+    const ModelConfig &m0 = consumerBefore.model;
+    const ModelConfig &m1 = consumerAfter.model;
+    text.add("model", m0.name, m1.name);
+    text.add("model file", m0.scriptPath, m1.scriptPath);
+    text.add("mode", std::string(modelModeName(m0.mode)), std::string(modelModeName(m1.mode)));
+    text.add("device", m0.device, m1.device);
+    text.add("precision", std::string(modelPrecisionName(m0.precision)),
+             std::string(modelPrecisionName(m1.precision)));
+    text.addFlag("channels_last", m0.channelsLast, m1.channelsLast);
+    text.add("threads", m0.threads, m1.threads);
+    text.addFlag("checkpointing", m0.checkpointing, m1.checkpointing);
+    text.add("optimizer", m0.optimizer, m1.optimizer);
+    text.add("lr", m0.learningRate, m1.learningRate);
+    text.add("classes", m0.numClasses, m1.numClasses);
     return text.str();
 }
 

@@ -46,6 +46,52 @@ void rejectUnknown(const json &object, const std::set<std::string> &known, const
     }
 }
 
+json toJson(const ModelConfig &m)
+{
+    return json{{"name", m.name},
+                {"script", m.scriptPath},
+                {"mode", modelModeName(m.mode)},
+                {"device", m.device},
+                {"precision", modelPrecisionName(m.precision)},
+                {"channels_last", m.channelsLast},
+                {"threads", m.threads},
+                {"checkpointing", m.checkpointing},
+                {"optimizer", m.optimizer},
+                {"learning_rate", m.learningRate},
+                {"num_classes", m.numClasses}};
+}
+
+void readModel(const json &m, ModelConfig &model)
+{
+    const std::string where = "consumer.model.";
+    rejectUnknown(m, {"name", "script", "mode", "device", "precision", "channels_last", "threads",
+                      "checkpointing", "optimizer", "learning_rate", "num_classes"},
+                  where);
+    read(m, "name", model.name, where);
+    read(m, "script", model.scriptPath, where);
+    readEnum(m, "mode", model.mode, modelModeFromName, where);
+    read(m, "device", model.device, where);
+    readEnum(m, "precision", model.precision, modelPrecisionFromName, where);
+    read(m, "channels_last", model.channelsLast, where);
+    read(m, "threads", model.threads, where);
+    read(m, "checkpointing", model.checkpointing, where);
+    read(m, "optimizer", model.optimizer, where);
+    read(m, "learning_rate", model.learningRate, where);
+    read(m, "num_classes", model.numClasses, where);
+    if (model.optimizer != "sgd" && model.optimizer != "adam")
+        throw std::invalid_argument(where + "optimizer: unknown value '" + model.optimizer
+                                    + "' (sgd or adam)");
+    if (model.device != "cpu" && !model.device.starts_with("cuda"))
+        throw std::invalid_argument(where + "device: unknown value '" + model.device
+                                    + "' (cpu, cuda or cuda:N)");
+    if (model.threads < 0)
+        throw std::invalid_argument(where + "threads: must be >= 0");
+    if (model.numClasses < 1)
+        throw std::invalid_argument(where + "num_classes: must be >= 1");
+    if (!(model.learningRate > 0.0))
+        throw std::invalid_argument(where + "learning_rate: must be > 0");
+}
+
 } // namespace
 
 json toJson(const RunConfig &c)
@@ -78,7 +124,8 @@ json toJson(const RunConfig &c)
         {"consumer",
          {{"kind", consumerKindName(c.consumer.kind)},
           {"sleep_per_batch_ms", c.consumer.sleepPerBatchMs},
-          {"sleep_per_sample_ms", c.consumer.sleepPerSampleMs}}},
+          {"sleep_per_sample_ms", c.consumer.sleepPerSampleMs},
+          {"model", toJson(c.consumer.model)}}},
         {"epochs", c.epochs},
         {"max_batches", c.maxBatches},
         {"max_seconds", c.maxSeconds},
@@ -132,10 +179,13 @@ RunConfig runConfigFromJson(const json &j, RunConfig c)
     if (j.contains("consumer")) {
         const json &k = j.at("consumer");
         const std::string where = "consumer.";
-        rejectUnknown(k, {"kind", "sleep_per_batch_ms", "sleep_per_sample_ms"}, "consumer");
+        rejectUnknown(k, {"kind", "sleep_per_batch_ms", "sleep_per_sample_ms", "model"},
+                      "consumer");
         readEnum(k, "kind", c.consumer.kind, consumerKindFromName, where);
         read(k, "sleep_per_batch_ms", c.consumer.sleepPerBatchMs, where);
         read(k, "sleep_per_sample_ms", c.consumer.sleepPerSampleMs, where);
+        if (k.contains("model"))
+            readModel(k.at("model"), c.consumer.model);
     }
     read(j, "epochs", c.epochs, "");
     read(j, "max_batches", c.maxBatches, "");

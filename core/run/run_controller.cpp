@@ -6,6 +6,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+#include <atomic>
 #include <condition_variable>
 #include <mutex>
 #include <optional>
@@ -63,7 +65,7 @@ public:
             std::lock_guard lock(mutex);
             cfg = config;
         }
-        std::unique_ptr<Consumer> consumer = makeConsumer(cfg.consumer, originNs);
+        std::unique_ptr<Consumer> consumer;
         std::stop_callback onStop(stop, [this] {
             std::lock_guard lock(loaderMutex);
             if (loader)
@@ -71,6 +73,9 @@ public:
         });
         RunState end = RunState::Finished;
         try {
+            // Inside the try: a model consumer that cannot be built (missing file,
+            // no LibTorch) fails the run with its reason instead of escaping the thread.
+            consumer = makeConsumer(cfg.consumer, originNs);
             replaceLoader(stop, std::make_unique<Loader>(dataset, cfg.loader, originNs));
             std::int64_t index = 0;
             for (int epoch = 0; cfg.epochs == 0 || epoch < cfg.epochs; ++epoch) {
@@ -88,6 +93,8 @@ public:
                     record.index = index;
                     record.configVersion = configVersion;
                     consumer->consume(*batch, record, stop);
+                    peakMemoryBytes = std::max(peakMemoryBytes.load(),
+                                               consumer->peakMemoryBytes());
                     for (auto span : batch->spans) {
                         span.batch = index;
                         trace->appendSpan(span);
@@ -214,6 +221,7 @@ public:
     std::int64_t originNs = 0;
     int configVersion = 0;
     std::atomic<bool> runThreadAlive{false};
+    std::atomic<std::int64_t> peakMemoryBytes{0};   // max over the run's consumers
 
     mutable std::mutex loaderMutex;
     std::unique_ptr<Loader> loader;
@@ -246,6 +254,7 @@ void RunController::start(const RunConfig &config, DatasetPtr dataset)
         m_impl->trace = std::make_shared<TraceLog>();
         m_impl->configVersion = 0;
         m_impl->originNs = steadyNowNs();
+        m_impl->peakMemoryBytes = 0;
     }
     spdlog::info("run: {} | {} workers, batch {}, prefetch {}, {} | consumer {}",
                  dataset->description(), config.loader.numWorkers, config.loader.batchSize,
@@ -340,6 +349,11 @@ std::int64_t RunController::startNs() const
 {
     std::lock_guard lock(m_impl->mutex);
     return m_impl->originNs;
+}
+
+std::int64_t RunController::peakMemoryBytes() const
+{
+    return m_impl->peakMemoryBytes.load();
 }
 
 int RunController::liveThreads() const

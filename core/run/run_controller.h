@@ -50,6 +50,9 @@ public:
     std::string datasetDescription() const;
     std::int64_t startNs() const;   // steady-clock origin of the trace's timestamps
 
+    // Highest Consumer::peakMemoryBytes() of the run so far (0: not measured).
+    std::int64_t peakMemoryBytes() const;
+
     // Threads of the current run still alive (run thread, workers, pin thread).
     int liveThreads() const;
 

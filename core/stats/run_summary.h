@@ -46,6 +46,9 @@ struct RunSummary
     InputBoundBand band = InputBoundBand::NotInputBound;
     std::vector<double> workerUtilisation;   // 0..1, one per worker
     double meanWorkerUtilisation = 0.0;
+    // Not from the trace: the consumer's peak memory of a step (RunController::
+    // peakMemoryBytes()), 0 when the consumer does not measure it.
+    std::int64_t peakMemoryBytes = 0;
 };
 
 // Linear-interpolated percentile (q in 0..100) of unsorted values; 0 when empty.

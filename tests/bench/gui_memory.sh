@@ -25,9 +25,11 @@ while kill -0 "$pid" 2> /dev/null; do
     sleep 30
 done | tee "$work/rss.txt"
 wait "$pid"
-python3 - "$work/rss.txt" "$work/summary.json" <<'PY'
+python3 - "$work/rss.txt" "$work/summary.json" "$seconds" <<'PY'
 import json, sys
+# Samples taken after the run ended include the summary export's copies: leave them out.
 rows = [tuple(map(int, l.split())) for l in open(sys.argv[1]) if l.strip() and l[0].isdigit()]
+rows = [r for r in rows if r[0] < int(sys.argv[3])]
 batches = json.load(open(sys.argv[2]))["summary"]["batches"]
 first, last = rows[1] if len(rows) > 2 else rows[0], rows[-1]
 grown = (last[1] - first[1]) * 1024

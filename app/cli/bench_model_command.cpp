@@ -1,0 +1,198 @@
+// `loaderlab bench-model`: the model alone, without the loader: time per batch of a
+// forward pass (or a training step) for several batch sizes on random input, with
+// warm-up excluded, per-item time, samples/s and the step's peak memory.
+
+#include "app/cli/cli.h"
+
+#include "core/io/atomic_file.h"
+#include "core/torch/torch_consumer.h"
+
+#include <QCommandLineParser>
+
+#include <torch/torch.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <sstream>
+#include <vector>
+
+namespace Cli {
+namespace {
+
+struct BenchRow
+{
+    int batchSize = 0;
+    double batchMsMean = 0.0;
+    double batchMsMin = 0.0;
+    double itemMs = 0.0;
+    double samplesPerSec = 0.0;
+    std::int64_t peakMemoryBytes = 0;
+};
+
+int intOption(const QCommandLineParser &p, const char *name, int min)
+{
+    bool ok = false;
+    const int value = p.value(QLatin1String(name)).toInt(&ok);
+    if (!ok || value < min)
+        throw std::invalid_argument(std::string("--") + name + ": expected an integer >= "
+                                    + std::to_string(min));
+    return value;
+}
+
+std::vector<int> batchSizes(const QString &text)
+{
+    std::vector<int> sizes;
+    for (const QString &part : text.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        bool ok = false;
+        const int size = part.trimmed().toInt(&ok);
+        if (!ok || size < 1)
+            throw std::invalid_argument("--batch-sizes: expected a list such as 1,8,32, got '"
+                                        + text.toStdString() + "'");
+        sizes.push_back(size);
+    }
+    if (sizes.empty())
+        throw std::invalid_argument("--batch-sizes: empty list");
+    return sizes;
+}
+
+loaderlab::ConsumerConfig configFrom(const QCommandLineParser &p)
+{
+    loaderlab::ConsumerConfig config;
+    config.kind = loaderlab::ConsumerKind::Model;
+    auto &m = config.model;
+    m.name = p.value(QStringLiteral("model")).toStdString();
+    m.scriptPath = p.value(QStringLiteral("model-file")).toStdString();
+    m.device = p.value(QStringLiteral("device")).toStdString();
+    const auto mode = loaderlab::modelModeFromName(p.value(QStringLiteral("mode")).toStdString());
+    if (!mode)
+        throw std::invalid_argument("--mode: expected inference or train");
+    m.mode = *mode;
+    const auto precision =
+        loaderlab::modelPrecisionFromName(p.value(QStringLiteral("precision")).toStdString());
+    if (!precision)
+        throw std::invalid_argument("--precision: expected fp32, bf16 or fp16");
+    m.precision = *precision;
+    m.channelsLast = p.isSet(QStringLiteral("channels-last"));
+    m.checkpointing = p.isSet(QStringLiteral("checkpointing"));
+    m.threads = intOption(p, "threads", 0);
+    return config;
+}
+
+BenchRow benchOne(const loaderlab::ConsumerConfig &config, int batchSize, int imageSize,
+                  int warmup, int iterations)
+{
+    loaderlab::torchmodels::TorchConsumer consumer(config, 0);
+    torch::manual_seed(0);
+    const torch::Tensor input = torch::rand({batchSize, 3, imageSize, imageSize});
+    const torch::Tensor labels = torch::randint(0, config.model.numClasses, {batchSize});
+    for (int i = 0; i < warmup; ++i)
+        consumer.step(input, labels);
+    std::vector<double> ms;
+    for (int i = 0; i < iterations; ++i) {
+        const auto start = std::chrono::steady_clock::now();
+        consumer.step(input, labels);
+        ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now()
+                                                               - start).count());
+    }
+    BenchRow row;
+    row.batchSize = batchSize;
+    for (const double value : ms)
+        row.batchMsMean += value / static_cast<double>(ms.size());
+    row.batchMsMin = *std::min_element(ms.begin(), ms.end());
+    row.itemMs = row.batchMsMean / batchSize;
+    row.samplesPerSec = row.batchMsMean > 0 ? 1000.0 * batchSize / row.batchMsMean : 0.0;
+    row.peakMemoryBytes = consumer.peakMemoryBytes();
+    return row;
+}
+
+} // namespace
+
+int benchModelCommand(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("Times a model's forward pass (or training step) per batch size."));
+    parser.addHelpOption();
+    const auto option = [&](const char *name, const char *help, const char *value = nullptr,
+                            const char *fallback = nullptr) {
+        QCommandLineOption o{QLatin1String(name), QLatin1String(help)};
+        if (value)
+            o.setValueName(QLatin1String(value));
+        if (fallback)
+            o.setDefaultValue(QLatin1String(fallback));
+        parser.addOption(o);
+    };
+    option("model", "built-in model name (default: resnet18)", "name", "resnet18");
+    option("model-file", "a TorchScript model instead of a built-in one", "file");
+    option("batch-sizes", "comma-separated batch sizes (default: 1,8,32)", "list", "1,8,32");
+    option("mode", "inference (default) or train", "mode", "inference");
+    option("device", "cpu (default), cuda or cuda:N", "device", "cpu");
+    option("precision", "fp32 (default), bf16 or fp16 (CUDA)", "p", "fp32");
+    option("channels-last", "channels-last memory format");
+    option("checkpointing", "activation checkpointing (train)");
+    option("threads", "intra-op threads, 0 = all cores (default: 0)", "n", "0");
+    option("size", "input height and width (default: 224)", "px", "224");
+    option("warmup", "untimed steps per batch size (default: 2)", "n", "2");
+    option("iterations", "timed steps per batch size (default: 5)", "n", "5");
+    option("csv", "also write the table as CSV", "file");
+    if (!parser.parse(arguments)) {
+        std::fprintf(stderr, "loaderlab bench-model: %s\n", qPrintable(parser.errorText()));
+        return kUsage;
+    }
+    if (parser.isSet(QStringLiteral("help"))) {
+        std::fputs(qPrintable(parser.helpText()), stdout);
+        return kOk;
+    }
+    std::vector<BenchRow> rows;
+    loaderlab::ConsumerConfig config;
+    try {
+        config = configFrom(parser);
+        const auto sizes = batchSizes(parser.value(QStringLiteral("batch-sizes")));
+        const int imageSize = intOption(parser, "size", 1);
+        const int warmup = intOption(parser, "warmup", 0);
+        const int iterations = intOption(parser, "iterations", 1);
+        for (const int size : sizes) {
+            rows.push_back(benchOne(config, size, imageSize, warmup, iterations));
+            std::fprintf(stderr, "batch %d done\n", size);
+        }
+    } catch (const std::exception &e) {
+        std::fprintf(stderr, "loaderlab bench-model: %s\n", e.what());
+        return kUsage;
+    }
+    const std::string name = config.model.scriptPath.empty() ? config.model.name
+                                                             : config.model.scriptPath;
+    std::printf("%s %s, %s, %d threads%s%s\n", name.c_str(),
+                loaderlab::modelModeName(config.model.mode),
+                loaderlab::modelPrecisionName(config.model.precision), at::get_num_threads(),
+                config.model.channelsLast ? ", channels-last" : "",
+                config.model.checkpointing ? ", checkpointing" : "");
+    std::printf("%8s %12s %12s %10s %12s %12s\n", "batch", "ms/batch", "min ms", "ms/item",
+                "samples/s", "peak MiB");
+    std::ostringstream csv;
+    csv << "model,mode,precision,channels_last,checkpointing,threads,batch_size,batch_ms_mean,"
+           "batch_ms_min,item_ms,samples_per_sec,peak_memory_bytes\n";
+    for (const auto &r : rows) {
+        std::printf("%8d %12.2f %12.2f %10.3f %12.1f %12.1f\n", r.batchSize, r.batchMsMean,
+                    r.batchMsMin, r.itemMs, r.samplesPerSec,
+                    static_cast<double>(r.peakMemoryBytes) / 1048576.0);
+        csv << name << ',' << loaderlab::modelModeName(config.model.mode) << ','
+            << loaderlab::modelPrecisionName(config.model.precision) << ','
+            << config.model.channelsLast << ',' << config.model.checkpointing << ','
+            << at::get_num_threads() << ',' << r.batchSize << ',' << r.batchMsMean << ','
+            << r.batchMsMin << ',' << r.itemMs << ',' << r.samplesPerSec << ','
+            << r.peakMemoryBytes << '\n';
+    }
+    if (parser.isSet(QStringLiteral("csv"))) {
+        const std::string path = parser.value(QStringLiteral("csv")).toStdString();
+        try {
+            loaderlab::writeFileAtomically(path, [&](std::ostream &out) { out << csv.str(); });
+        } catch (const std::exception &e) {
+            std::fprintf(stderr, "loaderlab bench-model: %s\n", e.what());
+            return kFailed;
+        }
+    }
+    return kOk;
+}
+
+} // namespace Cli
