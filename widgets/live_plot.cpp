@@ -103,9 +103,10 @@ void LivePlot::mousePressEvent(QMouseEvent *event)
 
 void LivePlot::updateMarkers()
 {
-    const std::vector<loaderlab::TraceMarker> markers = m_trace->markers();
-    for (; m_markersShown < markers.size(); ++m_markersShown) {
-        const auto &marker = markers[m_markersShown];
+    if (m_trace->markerCount() == m_markersShown)
+        return;
+    for (const auto &marker : m_trace->markers(m_markersShown)) {
+        ++m_markersShown;
         const double key = markerKey(marker);
         auto *line = new QCPItemStraightLine(this);
         line->point1->setCoords(key, 0);

@@ -60,10 +60,18 @@ std::size_t TraceLog::firstSpanOfBatch(std::int64_t batch) const
     return low;
 }
 
-std::vector<TraceMarker> TraceLog::markers() const
+std::vector<TraceMarker> TraceLog::markers(std::size_t from) const
 {
     std::lock_guard lock(m_mutex);
-    return m_markers;
+    if (from >= m_markers.size())
+        return {};
+    return {m_markers.begin() + static_cast<std::ptrdiff_t>(from), m_markers.end()};
+}
+
+std::size_t TraceLog::markerCount() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_markers.size();
 }
 
 std::vector<SkippedSample> TraceLog::skipped() const

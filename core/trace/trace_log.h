@@ -37,7 +37,9 @@ public:
     // First span whose batch is >= `batch` (spans are appended in batch order).
     std::size_t firstSpanOfBatch(std::int64_t batch) const;
     std::vector<WorkerSpan> spans(std::size_t from = 0, std::size_t to = SIZE_MAX) const;
-    std::vector<TraceMarker> markers() const;
+    // Markers [from, markerCount()): a view refreshing at 30 Hz copies only new ones.
+    std::vector<TraceMarker> markers(std::size_t from = 0) const;
+    std::size_t markerCount() const;
     std::vector<SkippedSample> skipped() const;
     std::int64_t skippedCount() const;
     std::int64_t dropped() const { return m_dropped.load(std::memory_order_relaxed); }

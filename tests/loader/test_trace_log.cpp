@@ -67,6 +67,11 @@ void TestTraceLog::spansMarkersAndSkipped()
     QCOMPARE(log.spanCount(), std::size_t{1});
     QCOMPARE(log.spans()[0].worker, 1);
     QCOMPARE(log.markers()[0].text, std::string("workers 2 -> 4"));
+    log.addMarker({9, 200, "epoch 1"});
+    QCOMPARE(log.markerCount(), std::size_t{2});
+    QCOMPARE(log.markers(1).size(), std::size_t{1});
+    QCOMPARE(log.markers(1)[0].text, std::string("epoch 1"));
+    QVERIFY(log.markers(2).empty());
     // Every skipped sample counts; the detailed list is capped.
     QCOMPARE(log.skippedCount(), std::int64_t{12'000});
     QCOMPARE(log.skipped().size(), std::size_t{10'000});
