@@ -2,12 +2,14 @@
 
 #include "app/language.h"
 
+#include "core/consumer/model_consumer_factory.h"
 #include "core/io/summary_json.h"
 #include "core/io/trace_csv.h"
 #include "core/run/run_config_json.h"
 #include "core/system/torch_info.h"
 
 #include "widgets/control_panel.h"
+#include "widgets/model_panel.h"
 #include "widgets/run_session.h"
 #include "widgets/stats_panel.h"
 #include "widgets/throughput_plot.h"
@@ -87,6 +89,14 @@ MainWindow::MainWindow(QWidget *parent)
                                   .arg(torch.linked ? QString::fromStdString(torch.version)
                                                     : tr("not linked")));
 
+    // Registered by main() when the build has LibTorch; empty otherwise.
+    m_controls->setModelCapabilities(modelCapabilities());
+
+    connect(m_session, &RunSession::reconfigureFailed, this, [this](const QString &reason) {
+        m_controls->modelPanel()->showError(
+            tr("Not applied; the run goes on with the previous step: %1").arg(reason));
+        report(tr("Model step not changed: %1").arg(reason));
+    });
     connect(m_session, &RunSession::traceReplaced, this, &MainWindow::onTraceReplaced);
     connect(m_session, &RunSession::tick, this, &MainWindow::onTick);
     connect(m_session, &RunSession::stateChanged, this, &MainWindow::onStateChanged);
@@ -228,12 +238,22 @@ void MainWindow::onTick()
     // Figures at ~4 Hz: enough to read, and summarising is not free.
     if (++m_ticks % 8 == 0 || m_session->controller().finished()) {
         const bool live = m_session->running();
-        m_stats->showSummary(m_session->summary(live ? kLiveSummaryWindow : 0));
+        const RunSummary summary = m_session->summary(live ? kLiveSummaryWindow : 0);
+        m_stats->showSummary(summary);
         const auto trace = m_session->trace();
-        m_statusLabel->setText(tr("%1 — %2 batches — %3")
-                                   .arg(stateText(m_session->state()))
-                                   .arg(trace ? trace->size() : 0)
-                                   .arg(m_session->datasetDescription()));
+        QString status = tr("%1 — %2 batches").arg(stateText(m_session->state())).arg(trace ? trace->size() : 0);
+        // Step beside wait, always in view: compute-bound or input-bound at a glance.
+        if (trace && trace->size() > 0) {
+            status += tr(" — step %1 ms, wait %2 ms per batch: %3")
+                          .arg(QString::number(summary.computeMeanMs, 'f', 2),
+                               QString::number(summary.waitMeanMs, 'f', 2),
+                               StatsPanel::bandText(bandForShare(summary.inputBoundShare)));
+        }
+        status += tr(" — %1").arg(m_session->datasetDescription());
+        // A failed run keeps saying why until the next one starts.
+        if (m_session->state() == RunState::Failed)
+            status += tr(" — %1").arg(m_session->error());
+        m_statusLabel->setText(status);
     }
 }
 
@@ -247,6 +267,7 @@ void MainWindow::onStateChanged()
 
 void MainWindow::onLoaderSettingsChanged()
 {
+    m_controls->modelPanel()->clearError();
     if (!m_session->running())
         return;
     const RunConfig config = m_controls->config();

@@ -1,5 +1,7 @@
 #include "widgets/control_panel.h"
 
+#include "widgets/model_panel.h"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -81,6 +83,8 @@ ControlPanel::ControlPanel(QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(buildLoaderGroup());
     layout->addWidget(buildModelGroup());
+    m_modelPanel = new ModelPanel;
+    layout->addWidget(m_modelPanel);
     layout->addWidget(buildDatasetGroup());
     layout->addWidget(buildRunGroup());
     layout->addStretch(1);
@@ -154,6 +158,7 @@ QWidget *ControlPanel::buildLoaderGroup()
 QWidget *ControlPanel::buildModelGroup()
 {
     auto *box = new QGroupBox(tr("Model step (simulated)"));
+    m_sleepGroup = box;
     auto *form = formFor(box);
 
     m_sleepBatchSlider = named(new QSlider(Qt::Horizontal), "sleepBatchSlider",
@@ -278,6 +283,10 @@ void ControlPanel::connectLoaderControls()
     for (QCheckBox *check : {m_shuffleCheck, m_dropLastCheck, m_pinMemoryCheck, m_persistentCheck,
                              m_outOfOrderCheck})
         connect(check, &QCheckBox::toggled, this, changed);
+    connect(m_modelPanel, &ModelPanel::changed, this, [this] {
+        updateStepEnabled();
+        Q_EMIT loaderSettingsChanged();
+    });
 }
 
 void ControlPanel::connectDatasetControls()
@@ -312,8 +321,13 @@ loaderlab::RunConfig ControlPanel::config() const
     loaderlab::ConsumerConfig &consumer = config.consumer;
     consumer.sleepPerBatchMs = m_sleepBatchSpin->value();
     consumer.sleepPerSampleMs = m_sleepSampleSpin->value();
-    if (consumer.sleepPerBatchMs > 0.0 || consumer.sleepPerSampleMs > 0.0)
+    consumer.model = m_modelPanel->modelConfig();   // kept even while unused
+    if (m_modelPanel->modelSelected())
+        consumer.kind = loaderlab::ConsumerKind::Model;
+    else if (consumer.sleepPerBatchMs > 0.0 || consumer.sleepPerSampleMs > 0.0)
         consumer.kind = loaderlab::ConsumerKind::Sleep;
+    else
+        consumer.kind = loaderlab::ConsumerKind::None;
 
     config.dataset.kind = m_datasetKindCombo->currentData().value<DatasetKind>();
     config.dataset.path = m_datasetPathEdit->text().toStdString();
@@ -350,6 +364,9 @@ void ControlPanel::setConfig(const loaderlab::RunConfig &config)
     m_sleepBatchSpin->setValue(config.consumer.sleepPerBatchMs);
     m_sleepBatchSlider->setValue(static_cast<int>(std::lround(config.consumer.sleepPerBatchMs)));
     m_sleepSampleSpin->setValue(config.consumer.sleepPerSampleMs);
+    m_modelPanel->setModelConfig(config.consumer.model,
+                                 config.consumer.kind == loaderlab::ConsumerKind::Model);
+    updateStepEnabled();
 
     selectData(m_datasetKindCombo, QVariant::fromValue(config.dataset.kind));
     m_datasetPathEdit->setText(QString::fromStdString(config.dataset.path));
@@ -369,6 +386,26 @@ void ControlPanel::setPinMemoryAvailable(bool available, const QString &reason)
     const QSignalBlocker blocker(m_pinMemoryCheck);
     m_pinMemoryCheck->setChecked(false);
     m_pinMemoryCheck->setToolTip(tr("Not available: %1").arg(reason));
+}
+
+void ControlPanel::setModelCapabilities(const loaderlab::ModelCapabilities &capabilities)
+{
+    const QSignalBlocker blocker(m_modelPanel);
+    m_modelPanel->setCapabilities(capabilities);
+    // Settings loaded before the capabilities were known may name a model.
+    m_modelPanel->setModelConfig(m_config.consumer.model,
+                                 m_config.consumer.kind == loaderlab::ConsumerKind::Model);
+    updateStepEnabled();
+}
+
+void ControlPanel::updateStepEnabled()
+{
+    // One step per batch: a real model replaces the simulated one.
+    const bool model = m_modelPanel->modelSelected();
+    m_sleepGroup->setEnabled(!model);
+    m_sleepGroup->setToolTip(model ? tr("Replaced by the LibTorch model below; uncheck it to "
+                                        "simulate the step.")
+                                   : QString());
 }
 
 void ControlPanel::setRunState(RunState state)

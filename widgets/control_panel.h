@@ -1,15 +1,19 @@
 #pragma once
 
 // ControlPanel: the side panel that sets a run up. Every control is applied live:
-// loader and model-step controls emit loaderSettingsChanged (the window debounces and
-// reconfigures the running engine), dataset controls emit datasetSettingsChanged.
+// loader and model-step controls (the simulated step and the LibTorch model panel)
+// emit loaderSettingsChanged (the window debounces and reconfigures the running
+// engine), dataset controls emit datasetSettingsChanged.
 
+#include "core/consumer/model_consumer_factory.h"
 #include "core/run/run_config.h"
 #include "core/run/run_controller.h"
 
 #include <QWidget>
 
+class ModelPanel;
 class QCheckBox;
+class QGroupBox;
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
@@ -33,6 +37,9 @@ public:
     void setConfig(const loaderlab::RunConfig &config);
 
     void setPinMemoryAvailable(bool available, const QString &reason);
+    // What the LibTorch model panel offers (built-in models, CUDA and why not).
+    void setModelCapabilities(const loaderlab::ModelCapabilities &capabilities);
+    ModelPanel *modelPanel() const { return m_modelPanel; }
     void setRunState(loaderlab::RunState state);
 
     void showDatasetError(const QString &message);
@@ -58,6 +65,7 @@ private:
     void onPathEditingFinished();
     void updateDatasetEnabled();
     void updatePauseText();
+    void updateStepEnabled();
 
     loaderlab::RunConfig m_config;   // fields without a control come from here
     QString m_emittedPath;           // last path announced, to skip repeats on focus loss
@@ -76,6 +84,8 @@ private:
     QCheckBox *m_persistentCheck = nullptr;
     QCheckBox *m_outOfOrderCheck = nullptr;
 
+    QGroupBox *m_sleepGroup = nullptr;
+    ModelPanel *m_modelPanel = nullptr;
     QDoubleSpinBox *m_sleepBatchSpin = nullptr;
     QSlider *m_sleepBatchSlider = nullptr;
     QDoubleSpinBox *m_sleepSampleSpin = nullptr;

@@ -121,6 +121,7 @@ RunSummary RunSession::summary(std::size_t window) const
     const std::size_t spanFrom = m_trace->firstSpanOfBatch(static_cast<std::int64_t>(from));
     RunSummary s = summarize(m_trace->records(from, n), m_trace->spans(spanFrom), cfg.loader.numWorkers,
                              from == 0 ? cfg.warmupBatches : 0, m_trace->skippedCount());
+    s.peakMemoryBytes = m_controller.peakMemoryBytes();
     if (from > 0)
         s.firstBatchLatencyMs = static_cast<double>((*m_trace)[0].deliveryNs) / 1e6;
     return s;
@@ -149,6 +150,10 @@ const RunSummary *RunSession::referenceSummary() const
 
 void RunSession::onTimer()
 {
+    // Checked at every timer shot, paced or not: the reason must not wait for a
+    // refresh the governor skips.
+    if (const std::string why = m_controller.takeReconfigureError(); !why.empty())
+        Q_EMIT reconfigureFailed(QString::fromStdString(why));
     const RunState engine = m_controller.state();
     if (!m_governor.shouldRefresh() && engine == m_state && !m_controller.finished())
         return;

@@ -26,7 +26,8 @@ public:
     // Starts a new run. On failure (dataset cannot be opened, bad settings) returns
     // false with the reason, and the previous run and its trace stay as they were.
     bool start(const loaderlab::RunConfig &config, QString *error);
-    // Applied to the running engine 200 ms after the last call (sliders move fast).
+    // Applied to the running engine 200 ms after the last call (sliders move fast). A
+    // model step that cannot be built there is reported by reconfigureFailed().
     void requestReconfigure(const loaderlab::LoaderConfig &loader,
                             const loaderlab::ConsumerConfig &consumer);
     void pause();
@@ -61,6 +62,9 @@ Q_SIGNALS:
     void tick();                                // new data may be there
     void stateChanged(loaderlab::RunState state);
     void referenceChanged();
+    // A live change of the model step could not be applied; the run goes on with the
+    // previous step.
+    void reconfigureFailed(const QString &reason);
 
 private:
     void onTimer();

@@ -36,6 +36,13 @@ StatsPanel::StatsPanel(QWidget *parent)
                tr("Throughput after warm-up: mean over the run and median over rounds of "
                   "one batch per worker."),
                &m_refSamplesPerSecLabel);
+    m_computeLabel = addRow(tr("Per batch"), "computeLabel",
+                            tr("Mean time the model step took per batch, next to the mean "
+                               "time it waited for the batch: a step much longer than the "
+                               "wait means the run is compute-bound, a wait comparable to "
+                               "the step means it is input-bound. A model's host-to-device "
+                               "copy is shown apart."));
+    m_computeLabel->setWordWrap(true);
     m_firstBatchLabel = addRow(tr("First batch"), "firstBatchLabel",
                                tr("From start to the first delivered batch, worker start-up "
                                   "included."));
@@ -43,8 +50,6 @@ StatsPanel::StatsPanel(QWidget *parent)
                                     tr("How long the model waited for each batch after "
                                        "asking for it (percentiles after warm-up)."));
     m_waitPercentilesLabel->setWordWrap(true);   // the longest line: let a narrow panel wrap it
-    m_computeLabel = addRow(tr("Model step"), "computeLabel",
-                            tr("Mean time the model spent on a batch."));
     m_inputBoundLabel = addRow(tr("Input-bound"), "inputBoundLabel",
                                tr("Share of the run the model spent waiting for data: "
                                   "under 5 % fine, 5-20 % moderate, 20 % or more high."),
@@ -53,6 +58,10 @@ StatsPanel::StatsPanel(QWidget *parent)
     m_adviceLabel->setObjectName(QStringLiteral("adviceLabel"));
     m_adviceLabel->setWordWrap(true);
     m_form->addRow(m_adviceLabel);
+    m_peakMemoryLabel = addRow(tr("Peak memory"), "peakMemoryLabel",
+                               tr("Highest memory use of a model step so far: the CUDA "
+                                  "allocator's peak on a GPU, the process's peak resident "
+                                  "set around the step on the CPU."));
     m_countsLabel = addRow(tr("Delivered"), "countsLabel",
                            tr("Batches and samples delivered to the model."));
     m_skippedLabel = addRow(tr("Skipped"), "skippedLabel",
@@ -99,7 +108,15 @@ void StatsPanel::showSummary(const loaderlab::RunSummary &summary)
                                              number(summary.waitP95Ms, 2),
                                              number(summary.waitP99Ms, 2),
                                              number(summary.waitMaxMs, 2)));
-    m_computeLabel->setText(tr("%1 ms mean").arg(number(summary.computeMeanMs, 2)));
+    QString perBatch = tr("step %1 ms, wait %2 ms (mean)")
+                           .arg(number(summary.computeMeanMs, 2), number(summary.waitMeanMs, 2));
+    if (summary.copyMeanMs > 0.0)
+        perBatch += tr("; copy to device %1 ms").arg(number(summary.copyMeanMs, 2));
+    m_computeLabel->setText(perBatch);
+    m_peakMemoryLabel->setText(summary.peakMemoryBytes > 0
+                                   ? tr("%1 MiB").arg(number(
+                                         static_cast<double>(summary.peakMemoryBytes) / 1048576.0))
+                                   : kNone);
 
     // The band is taken from the share itself so the colour, the text and the advice
     // always agree, even for a summary whose band was not filled in.
@@ -122,7 +139,8 @@ void StatsPanel::showSummary(const loaderlab::RunSummary &summary)
 void StatsPanel::clear()
 {
     for (QLabel *label : {m_samplesPerSecLabel, m_firstBatchLabel, m_waitPercentilesLabel,
-                          m_computeLabel, m_inputBoundLabel, m_countsLabel, m_skippedLabel}) {
+                          m_computeLabel, m_inputBoundLabel, m_peakMemoryLabel, m_countsLabel,
+                          m_skippedLabel}) {
         label->setText(kNone);
         label->setStyleSheet(QString());
     }

@@ -44,6 +44,7 @@ private:
     QLabel *m_inputBoundLabel = nullptr;
     QLabel *m_refInputBoundLabel = nullptr;
     QLabel *m_adviceLabel = nullptr;
+    QLabel *m_peakMemoryLabel = nullptr;
     QLabel *m_countsLabel = nullptr;
     QLabel *m_skippedLabel = nullptr;
     QFormLayout *m_form = nullptr;

@@ -32,7 +32,7 @@ WaitTimePlot::WaitTimePlot(QWidget *parent)
     : LivePlot(parent)
 {
     xAxis->setLabel(tr("batch"));
-    yAxis->setLabel(tr("wait (ms)"));
+    yAxis->setLabel(tr("wait and step (ms)"));
 
     // Created first so it is drawn behind the current run.
     m_reference = makeGraph(this, tr("reference wait"), QPen(kReferenceColor, 1));
@@ -40,7 +40,7 @@ WaitTimePlot::WaitTimePlot(QWidget *parent)
 
     QColor computeLight = kComputeColor;
     computeLight.setAlpha(150);
-    m_compute = makeGraph(this, tr("compute"), QPen(computeLight, 1));
+    m_compute = makeGraph(this, tr("model step"), QPen(computeLight, 1));
 
     m_wait = makeGraph(this, tr("wait"), QPen(kWaitColor, 1));
     m_wait->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 3));

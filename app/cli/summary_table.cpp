@@ -33,6 +33,8 @@ std::string summaryTable(const loaderlab::RunSummary &s)
     row(out, "wait p99", "%.3f ms", s.waitP99Ms);
     row(out, "wait max", "%.3f ms", s.waitMaxMs);
     row(out, "compute mean", "%.3f ms", s.computeMeanMs);
+    if (s.copyMeanMs > 0.0)
+        row(out, "copy mean (to device)", "%.3f ms", s.copyMeanMs);
     row(out, "input-bound share", "%.1f %%", s.inputBoundShare * 100.0);
     if (s.peakMemoryBytes > 0)
         row(out, "peak memory (step)", "%.1f MiB",

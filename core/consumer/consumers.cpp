@@ -68,7 +68,9 @@ private:
     std::int64_t m_originNs;
 };
 
-std::atomic<ModelConsumerFactory> g_modelFactory{nullptr};
+std::mutex g_modelFactoryMutex;
+ModelConsumerFactory g_modelFactory = nullptr;
+ModelCapabilities g_modelCapabilities;
 
 } // namespace
 
@@ -134,14 +136,23 @@ std::optional<ModelPrecision> modelPrecisionFromName(const std::string &name)
     return std::nullopt;
 }
 
-void setModelConsumerFactory(ModelConsumerFactory factory)
+void setModelConsumerFactory(ModelConsumerFactory factory, ModelCapabilities capabilities)
 {
-    g_modelFactory.store(factory);
+    std::lock_guard lock(g_modelFactoryMutex);
+    g_modelFactory = factory;
+    g_modelCapabilities = factory ? std::move(capabilities) : ModelCapabilities{};
 }
 
 ModelConsumerFactory modelConsumerFactory()
 {
-    return g_modelFactory.load();
+    std::lock_guard lock(g_modelFactoryMutex);
+    return g_modelFactory;
+}
+
+ModelCapabilities modelCapabilities()
+{
+    std::lock_guard lock(g_modelFactoryMutex);
+    return g_modelCapabilities;
 }
 
 std::unique_ptr<Consumer> makeConsumer(const ConsumerConfig &config, std::int64_t originNs)

@@ -9,14 +9,31 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
+#include <vector>
 
 namespace loaderlab {
 
 using ModelConsumerFactory = std::unique_ptr<Consumer> (*)(const ConsumerConfig &config,
                                                            std::int64_t originNs);
 
-// Thread-safe; nullptr unregisters.
-void setModelConsumerFactory(ModelConsumerFactory factory);
+// What the registered model consumer can run, for pickers (the GUI's model panel):
+// plain data, so Qt code learns it without LibTorch headers.
+struct ModelCapabilities
+{
+    std::vector<std::string> builtinModels;   // empty: no model consumer in this build
+    bool cudaAvailable = false;
+    int cudaDevices = 0;
+    std::string cudaUnavailableReason;        // why not, when !cudaAvailable
+
+    bool available() const { return !builtinModels.empty(); }
+};
+
+// Thread-safe; nullptr unregisters (and forgets the capabilities).
+void setModelConsumerFactory(ModelConsumerFactory factory,
+                             ModelCapabilities capabilities = {});
 ModelConsumerFactory modelConsumerFactory();
+// Those given with the factory; empty when none is registered.
+ModelCapabilities modelCapabilities();
 
 } // namespace loaderlab

@@ -21,6 +21,7 @@ json toJson(const RunSummary &s)
         {"wait_ms", {{"p50", s.waitP50Ms}, {"p95", s.waitP95Ms}, {"p99", s.waitP99Ms},
                      {"max", s.waitMaxMs}, {"mean", s.waitMeanMs}}},
         {"compute_mean_ms", s.computeMeanMs},
+        {"copy_mean_ms", s.copyMeanMs},
         {"input_bound_share", s.inputBoundShare},
         {"input_bound_band", inputBoundBandName(s.band)},
         {"advice", adviceFor(s)},

@@ -50,6 +50,10 @@ std::string describeChange(const LoaderConfig &before, const LoaderConfig &after
              std::string(consumerKindName(consumerAfter.kind)));
     text.add("sleep/batch ms", consumerBefore.sleepPerBatchMs, consumerAfter.sleepPerBatchMs);
     text.add("sleep/sample ms", consumerBefore.sleepPerSampleMs, consumerAfter.sleepPerSampleMs);
+    // Model settings matter only to a model step; the GUI keeps them while the step
+    // is simulated, and editing them then changes nothing in the run.
+    if (consumerBefore.kind != ConsumerKind::Model && consumerAfter.kind != ConsumerKind::Model)
+        return text.str();
     const ModelConfig &m0 = consumerBefore.model;
     const ModelConfig &m1 = consumerAfter.model;
     text.add("model", m0.name, m1.name);

@@ -12,6 +12,7 @@
 #include <mutex>
 #include <optional>
 #include <thread>
+#include <utility>
 
 namespace loaderlab {
 
@@ -169,7 +170,21 @@ public:
         }
         if (!change)
             return;
-        const auto &[loaderConfig, consumerConfig] = *change;
+        const LoaderConfig &loaderConfig = change->first;
+        ConsumerConfig consumerConfig = change->second;
+        if (!describeChange(cfg.loader, cfg.loader, cfg.consumer, consumerConfig).empty()) {
+            // A consumer that cannot be built (a file that is not a TorchScript
+            // module, fp16 on a CPU) keeps the current one: the run goes on, and the
+            // reason waits for takeReconfigureError().
+            try {
+                consumer = makeConsumer(consumerConfig, originNs);
+            } catch (const std::exception &e) {
+                spdlog::error("batch {}: model step not changed: {}", index, e.what());
+                std::lock_guard lock(mutex);
+                reconfigureError = e.what();
+                consumerConfig = cfg.consumer;
+            }
+        }
         const std::string text = describeChange(cfg.loader, loaderConfig, cfg.consumer, consumerConfig);
         if (text.empty())
             return;
@@ -181,8 +196,6 @@ public:
             replaceLoader(stop, std::make_unique<Loader>(dataset, loaderConfig, originNs));
             loader->resumeEpoch(epoch, std::move(remaining));
         }
-        if (!(consumerConfig == cfg.consumer))
-            consumer = makeConsumer(consumerConfig, originNs);
         cfg.loader = loaderConfig;
         cfg.consumer = consumerConfig;
         ++configVersion;
@@ -215,6 +228,7 @@ public:
     std::optional<std::pair<LoaderConfig, ConsumerConfig>> pending;
     RunState state = RunState::Idle;
     std::string error;
+    std::string reconfigureError;   // the last reconfiguration that could not be applied
     std::string datasetDescription;
     std::function<void(RunState)> onEnded;
     std::shared_ptr<TraceLog> trace = std::make_shared<TraceLog>();
@@ -250,6 +264,7 @@ void RunController::start(const RunConfig &config, DatasetPtr dataset)
         m_impl->pending.reset();
         m_impl->state = RunState::Running;
         m_impl->error.clear();
+        m_impl->reconfigureError.clear();
         m_impl->datasetDescription = dataset->description();
         m_impl->trace = std::make_shared<TraceLog>();
         m_impl->configVersion = 0;
@@ -292,6 +307,12 @@ void RunController::reconfigure(const LoaderConfig &loader, const ConsumerConfig
     validate(loader);
     std::lock_guard lock(m_impl->mutex);
     m_impl->pending = std::make_pair(loader, consumer);
+}
+
+std::string RunController::takeReconfigureError()
+{
+    std::lock_guard lock(m_impl->mutex);
+    return std::exchange(m_impl->reconfigureError, std::string());
 }
 
 RunState RunController::state() const

@@ -36,8 +36,12 @@ public:
     void stop();
     void pause();
     void resume();
-    // Applied at the next batch boundary.
+    // Applied at the next batch boundary. A consumer that cannot be built there keeps
+    // the current one (the loader change still applies) and leaves its reason for
+    // takeReconfigureError(); the run goes on.
     void reconfigure(const LoaderConfig &loader, const ConsumerConfig &consumer);
+    // Why the last reconfiguration's consumer was not applied, once; empty if it was.
+    std::string takeReconfigureError();
 
     RunState state() const;
     bool finished() const;   // Finished, Stopped or Failed

@@ -69,11 +69,13 @@ RunSummary summarize(const std::vector<TraceRecord> &records, const std::vector<
     std::int64_t steadySamples = 0;
     double waitSum = 0.0;
     double computeSum = 0.0;
+    double copySum = 0.0;
     for (const auto &r : steady) {
         const double wait = static_cast<double>(r.waitNs());
         waits.push_back(wait / kNsPerMs);
         waitSum += wait;
         computeSum += static_cast<double>(r.computeNs());
+        copySum += static_cast<double>(r.copyEndNs - r.copyStartNs);
         steadySamples += r.samples;
     }
     // Median throughput over rounds of W batches (one batch per worker), so the
@@ -102,6 +104,7 @@ RunSummary summarize(const std::vector<TraceRecord> &records, const std::vector<
     s.waitMaxMs = waits.empty() ? 0.0 : *std::max_element(waits.begin(), waits.end());
     s.waitMeanMs = waitSum / kNsPerMs / static_cast<double>(steady.size());
     s.computeMeanMs = computeSum / kNsPerMs / static_cast<double>(steady.size());
+    s.copyMeanMs = copySum / kNsPerMs / static_cast<double>(steady.size());
     s.band = bandForShare(s.inputBoundShare);
 
     // Utilisation over the loading wall time: from the first dispatch to the last

@@ -42,6 +42,7 @@ struct RunSummary
     double waitMaxMs = 0.0;
     double waitMeanMs = 0.0;
     double computeMeanMs = 0.0;
+    double copyMeanMs = 0.0;             // host-to-device copy (model consumers), else 0
     double inputBoundShare = 0.0;        // 0..1
     InputBoundBand band = InputBoundBand::NotInputBound;
     std::vector<double> workerUtilisation;   // 0..1, one per worker

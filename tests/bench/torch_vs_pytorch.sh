@@ -7,8 +7,11 @@
 #   tests/bench/torch_vs_pytorch.sh BUILD_DIR
 #
 # Environment: THREADS (default: all cores), BATCH (32), WARMUP (2), ITERATIONS (5),
-# MODELS ("resnet18 resnet50 mobilenet_v2"), VARIANT_MODEL (resnet50), PYTHON
-# (/usr/bin/python3). Both sides use random weights and random input; warm-up excluded.
+# ROUNDS (3), MODELS ("resnet18 resnet50 mobilenet_v2"), VARIANT_MODELS (resnet50),
+# PYTHON (/usr/bin/python3). Both sides use random weights and random input; warm-up
+# excluded. Each round times both sides back to back, alternating which goes first, so
+# a slow phase of a shared machine hits both; the ratio is printed per round and for
+# the median of the rounds.
 set -eu
 
 if [ $# -lt 1 ]; then
@@ -25,7 +28,8 @@ batch=${BATCH:-32}
 warmup=${WARMUP:-2}
 iterations=${ITERATIONS:-5}
 models=${MODELS:-"resnet18 resnet50 mobilenet_v2"}
-variant_model=${VARIANT_MODEL:-resnet50}
+rounds=${ROUNDS:-3}
+variant_models=${VARIANT_MODELS:-${VARIANT_MODEL:-resnet50}}
 python=${PYTHON:-/usr/bin/python3}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -34,7 +38,7 @@ trap 'rm -rf "$work"' EXIT
 cpp_ms() {
     "$loaderlab" bench-model --batch-sizes "$batch" --threads "$threads" --warmup "$warmup" \
         --iterations "$iterations" --csv "$work/out.csv" "$@" > /dev/null 2>&1
-    awk -F, 'NR == 2 { printf "%.1f %d", $8, $12 }' "$work/out.csv"
+    awk -F, 'NR == 2 { printf "%.1f %.0f", $8, $12 }' "$work/out.csv"
 }
 
 py_ms() {
@@ -60,19 +64,46 @@ PY
 echo "LibTorch C++ vs PyTorch (Python), forward, batch $batch, 3x224x224, $threads threads"
 echo "torch $("$python" -c 'import torch; print(torch.__version__)'), $(nproc) cores," \
      "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
+
+# Median of the numbers given as arguments.
+median() {
+    printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+printf '%-14s %6s %14s %14s %14s\n' model round "C++ ms/batch" "Python ms/batch" "Python/C++"
+summary=""
+for model in $models; do
+    cpp_all=""
+    py_all=""
+    round=1
+    while [ "$round" -le "$rounds" ]; do
+        if [ $((round % 2)) -eq 1 ]; then
+            set -- $(cpp_ms --model "$model")
+            cpp=$1
+            py=$(py_ms "$model")
+        else
+            py=$(py_ms "$model")
+            set -- $(cpp_ms --model "$model")
+            cpp=$1
+        fi
+        cpp_all="$cpp_all $cpp"
+        py_all="$py_all $py"
+        awk -v m="$model" -v r="$round" -v c="$cpp" -v p="$py" \
+            'BEGIN { printf "%-14s %6d %14.1f %14.1f %14.2f\n", m, r, c, p, p / c }'
+        round=$((round + 1))
+    done
+    cpp_med=$(median $cpp_all)
+    py_med=$(median $py_all)
+    summary="$summary$(awk -v m="$model" -v c="$cpp_med" -v p="$py_med" -v b="$batch" \
+        'BEGIN { printf "%-14s %14.1f %14.1f %14.1f %14.2f", m, c, p, 1000 * b / c, p / c }')
+"
+done
+echo
+echo "median of $rounds rounds"
 printf '%-14s %14s %14s %14s %14s\n' model "C++ ms/batch" "Python ms/batch" "C++ samples/s" \
     "Python/C++"
-for model in $models; do
-    set -- $(cpp_ms --model "$model")
-    cpp=$1
-    py=$(py_ms "$model")
-    awk -v m="$model" -v c="$cpp" -v p="$py" -v b="$batch" \
-        'BEGIN { printf "%-14s %14.1f %14.1f %14.1f %14.2f\n", m, c, p, 1000 * b / c, p / c }'
-done
+printf '%s' "$summary"
 
-echo
-echo "$variant_model, batch $batch, C++ (bench-model): what each setting changes"
-printf '%-34s %14s %14s %12s\n' setting "ms/batch" "samples/s" "peak MiB"
 variant() {
     label=$1
     shift
@@ -80,8 +111,13 @@ variant() {
     awk -v l="$label" -v c="$1" -v m="$2" -v b="$batch" \
         'BEGIN { printf "%-34s %14.1f %14.1f %12.0f\n", l, c, 1000 * b / c, m / 1048576 }'
 }
-variant "inference fp32"
-variant "inference fp32 channels-last" --channels-last
-variant "inference bf16 (autocast)" --precision bf16
-variant "train fp32 (sgd)" --mode train
-variant "train fp32 + checkpointing" --mode train --checkpointing
+for variant_model in $variant_models; do
+    echo
+    echo "$variant_model, batch $batch, C++ (bench-model): what each setting changes"
+    printf '%-34s %14s %14s %12s\n' setting "ms/batch" "samples/s" "peak MiB"
+    variant "inference fp32"
+    variant "inference fp32 channels-last" --channels-last
+    variant "inference bf16 (autocast)" --precision bf16
+    variant "train fp32 (sgd)" --mode train
+    variant "train fp32 + checkpointing" --mode train --checkpointing
+done

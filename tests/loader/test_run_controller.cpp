@@ -38,6 +38,7 @@ private Q_SLOTS:
     void runsToTheEndOfItsEpochs();
     void maxBatchesLimit();
     void reconfigureKeepsEverySampleOnceAndMarks();
+    void unbuildableConsumerKeepsTheRunAndReportsWhy();
     void stopDuringLongStepIsPrompt();
     void pauseHoldsAndResumeContinues();
     void failPolicyFailsTheRunWithTheFile();
@@ -109,6 +110,50 @@ void TestRunController::reconfigureKeepsEverySampleOnceAndMarks()
         QVERIFY(r.samples <= (after ? 8 : 16));
     }
     QCOMPARE(run.config().loader.numWorkers, 3);
+}
+
+void TestRunController::unbuildableConsumerKeepsTheRunAndReportsWhy()
+{
+    // No model consumer is registered in this test, so ConsumerKind::Model cannot be
+    // built: the run must keep its sleep step, still apply the loader change, and
+    // report the reason once.
+    RunController run;
+    RunConfig c = runConfig(2, 8);
+    c.epochs = 0;
+    c.consumer.kind = ConsumerKind::Sleep;
+    c.consumer.sleepPerBatchMs = 2.0;
+    run.start(c, std::make_shared<ProbeDataset>(500));
+    QTRY_VERIFY(run.trace()->size() >= 5);
+    QVERIFY(run.takeReconfigureError().empty());
+
+    ConsumerConfig model = c.consumer;
+    model.kind = ConsumerKind::Model;
+    LoaderConfig changed = c.loader;
+    changed.numWorkers = 3;
+    run.reconfigure(changed, model);
+    std::string error;
+    // Accumulated: QTRY_VERIFY evaluates its expression once more after it holds.
+    QTRY_VERIFY(!(error += run.takeReconfigureError()).empty());
+    QVERIFY2(error.find("no LibTorch models") != std::string::npos, error.c_str());
+    QVERIFY(run.takeReconfigureError().empty());   // reported once
+
+    const std::size_t before = run.trace()->size();
+    QTRY_VERIFY(run.trace()->size() >= before + 5);   // the run goes on
+    QCOMPARE(run.state(), RunState::Running);
+    QCOMPARE(run.config().consumer.kind, ConsumerKind::Sleep);
+    QCOMPARE(run.config().loader.numWorkers, 3);
+    int changes = 0;   // epoch markers aside
+    for (const auto &marker : run.trace()->markers()) {
+        if (marker.text.starts_with("epoch"))
+            continue;
+        ++changes;
+        QVERIFY2(marker.text == "workers 2 -> 3", marker.text.c_str());
+    }
+    QCOMPARE(changes, 1);
+    for (const auto &r : run.trace()->records())
+        QVERIFY(r.computeNs() >= 1'000'000);   // every batch still slept ~2 ms
+    run.stop();
+    QCOMPARE(run.state(), RunState::Stopped);
 }
 
 void TestRunController::stopDuringLongStepIsPrompt()

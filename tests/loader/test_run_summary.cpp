@@ -38,6 +38,7 @@ class TestRunSummary : public QObject
 private Q_SLOTS:
     void percentileInterpolates();
     void steadyRunFigures();
+    void copyMeanCountsOnlyTheCopy();
     void warmupIsExcluded();
     void bands();
     void workerUtilisation();
@@ -64,8 +65,23 @@ void TestRunSummary::steadyRunFigures()
     QCOMPARE(s.band, InputBoundBand::Highly);
     QVERIFY(qFuzzyCompare(s.waitP50Ms, 1.0));
     QVERIFY(qFuzzyCompare(s.computeMeanMs, 3.0));
+    QCOMPARE(s.copyMeanMs, 0.0);   // no copy stage taken
     QVERIFY(qFuzzyCompare(s.firstBatchLatencyMs, 1.0));
     QVERIFY(qFuzzyCompare(s.wallSeconds, 0.080));
+}
+
+void TestRunSummary::copyMeanCountsOnlyTheCopy()
+{
+    // Batches 0..9 copy for i ms inside their 3 ms step: the mean copy is 4.5 ms, and
+    // the step (compute) itself is unchanged.
+    auto records = steadyRun(10, 1, 3);
+    for (auto &r : records) {
+        r.copyStartNs = r.deliveryNs;
+        r.copyEndNs = r.copyStartNs + r.index * kMs;
+    }
+    const RunSummary s = summarize(records, {}, 0, 0, 0);
+    QVERIFY(qFuzzyCompare(s.copyMeanMs, 4.5));
+    QVERIFY(qFuzzyCompare(s.computeMeanMs, 3.0));
 }
 
 void TestRunSummary::warmupIsExcluded()

@@ -133,6 +133,16 @@ void TestTorchConsumer::modelChangeIsDescribed()
     QCOMPARE(QString::fromStdString(describeChange(loader, loader, before, after)),
              QStringLiteral("model resnet18 -> resnet50, precision fp32 -> bf16"));
     QCOMPARE(QString::fromStdString(describeChange(loader, loader, before, before)), QString());
+    // Settings of a model that is not the step change nothing.
+    ConsumerConfig sleepBefore = before;
+    sleepBefore.kind = ConsumerKind::Sleep;
+    ConsumerConfig sleepAfter = after;
+    sleepAfter.kind = ConsumerKind::Sleep;
+    QCOMPARE(QString::fromStdString(describeChange(loader, loader, sleepBefore, sleepAfter)),
+             QString());
+    QCOMPARE(QString::fromStdString(describeChange(loader, loader, sleepBefore, after)),
+             QStringLiteral("consumer sleep -> model, model resnet18 -> resnet50, "
+                            "precision fp32 -> bf16"));
 }
 
 void TestTorchConsumer::withoutFactoryModelKindFails()

@@ -431,6 +431,7 @@ void TestControlPanel::statsPanelShowsFigures()
     summary.waitP95Ms = 12.25;
     summary.waitP99Ms = 30.75;
     summary.waitMaxMs = 41.0;
+    summary.waitMeanMs = 34.5;
     summary.computeMeanMs = 20.0;
     summary.inputBoundShare = 0.63;
     summary.band = InputBoundBand::Highly;
@@ -445,6 +446,18 @@ void TestControlPanel::statsPanelShowsFigures()
                                 QStringLiteral("30.75"), QStringLiteral("41.00")})
         QVERIFY2(text("waitPercentilesLabel").contains(wait), qPrintable(wait));
     QVERIFY(text("inputBoundLabel").contains(QStringLiteral("63.0 %")));
+    // Step and wait side by side; no copy and no peak memory without a model.
+    QVERIFY2(text("computeLabel").contains(QStringLiteral("20.00"))
+                 && text("computeLabel").contains(QStringLiteral("34.50")),
+             qPrintable(text("computeLabel")));
+    QVERIFY(!text("computeLabel").contains(QStringLiteral("copy")));
+    QCOMPARE(text("peakMemoryLabel"), QStringLiteral("–"));
+    summary.copyMeanMs = 1.25;
+    summary.peakMemoryBytes = 3 * 1048576 / 2;
+    panel.showSummary(summary);
+    QVERIFY2(text("computeLabel").contains(QStringLiteral("copy to device 1.25 ms")),
+             qPrintable(text("computeLabel")));
+    QCOMPARE(text("peakMemoryLabel"), QStringLiteral("1.5 MiB"));
     QCOMPARE(text("adviceLabel"), QString::fromStdString(adviceFor(summary)));
     QVERIFY(text("adviceLabel").contains(QStringLiteral("63 %")));
     QVERIFY(text("skippedLabel").contains(QStringLiteral("4")));

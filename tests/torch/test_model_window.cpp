@@ -1,0 +1,149 @@
+// The window with a real LibTorch model as the step: the model panel starts and
+// reconfigures a running resnet18, the stats show step time beside wait time and the
+// step's peak memory, and a broken TorchScript file is reported by name while the run
+// goes on with the previous step.
+
+#include "app/main_window.h"
+
+#include "core/consumer/model_consumer_factory.h"
+#include "core/torch/torch_consumer_registration.h"
+#include "widgets/control_panel.h"
+#include "widgets/model_panel.h"
+#include "widgets/run_session.h"
+
+#include <QComboBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QtTest>
+
+using namespace loaderlab;
+
+namespace {
+
+template <typename T>
+T *child(QWidget *parent, const char *name)
+{
+    T *widget = parent->findChild<T *>(QLatin1String(name));
+    if (!widget)
+        qFatal("no child %s", name);
+    return widget;
+}
+
+bool hasMarker(const TraceLog &trace, const std::string &text)
+{
+    for (const auto &marker : trace.markers()) {
+        if (marker.text.find(text) != std::string::npos)
+            return true;
+    }
+    return false;
+}
+
+} // namespace
+
+class TestModelWindow : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void modelPanelDrivesARealModel();
+
+private:
+    QTemporaryDir m_dir;
+};
+
+void TestModelWindow::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("LoaderLabTests"));
+    registerTorchConsumer();   // what main() does in a build with LibTorch
+}
+
+void TestModelWindow::modelPanelDrivesARealModel()
+{
+    MainWindow window;
+    window.resize(1400, 900);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    ModelPanel *panel = window.controlPanel()->modelPanel();
+    QVERIFY(panel->isEnabled());
+
+    // The device list tells the truth about this machine.
+    auto *device = child<QComboBox>(panel, "deviceCombo");
+    const ModelCapabilities capabilities = modelCapabilities();
+    if (!capabilities.cudaAvailable) {
+        const int cuda = device->findData(QStringLiteral("cuda"));
+        QVERIFY(cuda > 0);
+        QVERIFY(!(device->model()->flags(device->model()->index(cuda, 0)) & Qt::ItemIsEnabled));
+        QVERIFY(!capabilities.cudaUnavailableReason.empty());
+        QVERIFY(device->itemData(cuda, Qt::ToolTipRole)
+                    .toString()
+                    .contains(QString::fromStdString(capabilities.cudaUnavailableReason)));
+    } else {
+        QCOMPARE(device->count(), 1 + capabilities.cudaDevices);
+    }
+
+    RunConfig config;
+    config.dataset.syntheticShape = {3, 32, 32};
+    config.dataset.syntheticSamples = 512;
+    config.loader.numWorkers = 1;
+    config.loader.batchSize = 4;
+    config.consumer.kind = ConsumerKind::Model;
+    config.consumer.model.name = "resnet18";
+    config.consumer.model.threads = 1;
+    config.consumer.model.numClasses = 10;
+    window.applyConfig(config);
+    QVERIFY(panel->isChecked());
+    QVERIFY(window.startRun());
+    RunSession *session = window.session();
+    QTRY_VERIFY_WITH_TIMEOUT(session->trace()->size() >= 8, 60'000);
+    QCOMPARE(session->state(), RunState::Running);
+    for (const TraceRecord &r : session->trace()->records(0, 8))
+        QVERIFY2(r.computeNs() > 0 && r.computeStartNs >= r.deliveryNs, "a real step per batch");
+
+    // Step time beside wait time, and the step's peak memory.
+    auto *perBatch = child<QLabel>(&window, "computeLabel");
+    auto *peak = child<QLabel>(&window, "peakMemoryLabel");
+    QTRY_VERIFY_WITH_TIMEOUT(peak->text().endsWith(QStringLiteral("MiB")), 10'000);
+    QVERIFY2(perBatch->text().contains(QStringLiteral("step"))
+                 && perBatch->text().contains(QStringLiteral("wait")),
+             qPrintable(perBatch->text()));
+
+    // A training step, chosen in the panel, reaches the running engine.
+    auto *mode = child<QComboBox>(panel, "modeCombo");
+    mode->setCurrentIndex(mode->findData(QVariant::fromValue(ModelMode::Train)));
+    QTRY_VERIFY_WITH_TIMEOUT(session->config().consumer.model.mode == ModelMode::Train, 30'000);
+    QTRY_VERIFY_WITH_TIMEOUT(hasMarker(*session->trace(), "mode inference -> train"), 10'000);
+
+    // A file that is not a TorchScript module: named in the panel, the run goes on
+    // training resnet18.
+    const QString broken = m_dir.filePath(QStringLiteral("broken.pt"));
+    {
+        QFile file(broken);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("this is not a TorchScript archive\n");
+    }
+    auto *model = child<QComboBox>(panel, "modelCombo");
+    model->setCurrentIndex(model->count() - 1);   // "TorchScript file…"
+    auto *path = child<QLineEdit>(panel, "scriptPathEdit");
+    QVERIFY(path->isEnabled());
+    path->setText(broken);
+    QTest::keyClick(path, Qt::Key_Return);
+    auto *error = child<QLabel>(panel, "modelErrorLabel");
+    QTRY_VERIFY_WITH_TIMEOUT(!error->isHidden(), 30'000);
+    QVERIFY2(error->text().contains(broken) && error->text().contains(QStringLiteral("TorchScript")),
+             qPrintable(error->text()));
+    const std::size_t before = session->trace()->size();
+    QTRY_VERIFY_WITH_TIMEOUT(session->trace()->size() >= before + 3, 30'000);
+    QCOMPARE(session->state(), RunState::Running);
+    QVERIFY(session->config().consumer.model.scriptPath.empty());
+    QCOMPARE(session->config().consumer.model.mode, ModelMode::Train);
+
+    session->stop();
+    QCOMPARE(session->state(), RunState::Stopped);
+    QCOMPARE(session->controller().liveThreads(), 0);
+}
+
+QTEST_MAIN(TestModelWindow)
+#include "test_model_window.moc"
