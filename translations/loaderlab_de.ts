@@ -227,6 +227,10 @@
         <source>Resume</source>
         <translation>Fortsetzen</translation>
     </message>
+    <message>
+        <source>Replaced by the LibTorch model below; uncheck it to simulate the step.</source>
+        <translation>Durch das LibTorch-Modell unten ersetzt; dort abwählen, um den Schritt zu simulieren.</translation>
+    </message>
 </context>
 <context>
     <name>Gui</name>
@@ -342,10 +346,6 @@
         <translation>Start nicht möglich: %1</translation>
     </message>
     <message>
-        <source>%1 — %2 batches — %3</source>
-        <translation>%1 — %2 Batches — %3</translation>
-    </message>
-    <message>
         <source>The run failed: %1</source>
         <translation>Der Lauf ist fehlgeschlagen: %1</translation>
     </message>
@@ -445,6 +445,205 @@
         <source>failed</source>
         <translation>fehlgeschlagen</translation>
     </message>
+    <message>
+        <source>Not applied; the run goes on with the previous step: %1</source>
+        <translation>Nicht übernommen; der Lauf geht mit dem bisherigen Schritt weiter: %1</translation>
+    </message>
+    <message>
+        <source>Model step not changed: %1</source>
+        <translation>Modellschritt nicht geändert: %1</translation>
+    </message>
+    <message>
+        <source>%1 — %2 batches</source>
+        <translation>%1 — %2 Batches</translation>
+    </message>
+    <message>
+        <source> — step %1 ms, wait %2 ms per batch: %3</source>
+        <translation> — Schritt %1 ms, Wartezeit %2 ms pro Batch: %3</translation>
+    </message>
+    <message>
+        <source> — %1</source>
+        <translation> — %1</translation>
+    </message>
+</context>
+<context>
+    <name>ModelPanel</name>
+    <message>
+        <source>LibTorch model</source>
+        <translation>LibTorch-Modell</translation>
+    </message>
+    <message>
+        <source>A built-in architecture with random weights (torchvision&apos;s layers and parameter counts), or your own TorchScript file.</source>
+        <translation>Eine eingebaute Architektur mit zufälligen Gewichten (Schichten und Parameterzahlen wie torchvision) oder eine eigene TorchScript-Datei.</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>Modell</translation>
+    </message>
+    <message>
+        <source>A module saved with torch.jit.save; it is fed the dataset&apos;s batches as they are. Applied on Return.</source>
+        <translation>Ein mit torch.jit.save gespeichertes Modul; es erhält die Batches des Datensatzes unverändert. Wird mit der Eingabetaste übernommen.</translation>
+    </message>
+    <message>
+        <source>Choose a TorchScript file on disk.</source>
+        <translation>TorchScript-Datei auf dem Datenträger auswählen.</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>Durchsuchen…</translation>
+    </message>
+    <message>
+        <source>File</source>
+        <translation>Datei</translation>
+    </message>
+    <message>
+        <source>Inference runs the forward pass without gradients; a training step adds cross-entropy on the batch labels, backward and an optimizer step.</source>
+        <translation>Inferenz rechnet den Vorwärtsdurchlauf ohne Gradienten; ein Trainingsschritt ergänzt Kreuzentropie auf den Labels des Batches, Backward und einen Optimiererschritt.</translation>
+    </message>
+    <message>
+        <source>inference</source>
+        <translation>Inferenz</translation>
+    </message>
+    <message>
+        <source>training step</source>
+        <translation>Trainingsschritt</translation>
+    </message>
+    <message>
+        <source>The optimizer of the training step.</source>
+        <translation>Der Optimierer des Trainingsschritts.</translation>
+    </message>
+    <message>
+        <source>SGD</source>
+        <translation>SGD</translation>
+    </message>
+    <message>
+        <source>Adam</source>
+        <translation>Adam</translation>
+    </message>
+    <message>
+        <source>Mode</source>
+        <translation>Modus</translation>
+    </message>
+    <message>
+        <source>Where the model runs; batches are copied there.</source>
+        <translation>Wo das Modell läuft; die Batches werden dorthin kopiert.</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>Gerät</translation>
+    </message>
+    <message>
+        <source>fp32, or mixed precision through autocast: bf16 on the CPU, fp16 or bf16 on CUDA.</source>
+        <translation>fp32 oder gemischte Genauigkeit per Autocast: bf16 auf der CPU, fp16 oder bf16 mit CUDA.</translation>
+    </message>
+    <message>
+        <source>fp32</source>
+        <translation>fp32</translation>
+    </message>
+    <message>
+        <source>bf16 (autocast)</source>
+        <translation>bf16 (Autocast)</translation>
+    </message>
+    <message>
+        <source>fp16 (autocast)</source>
+        <translation>fp16 (Autocast)</translation>
+    </message>
+    <message>
+        <source>Precision</source>
+        <translation>Genauigkeit</translation>
+    </message>
+    <message>
+        <source>Memory format of the input and the weights; convolutions often run faster channels-last.</source>
+        <translation>Speicherformat von Eingabe und Gewichten; Faltungen laufen mit channels-last oft schneller.</translation>
+    </message>
+    <message>
+        <source>NCHW (contiguous)</source>
+        <translation>NCHW (zusammenhängend)</translation>
+    </message>
+    <message>
+        <source>channels-last (NHWC)</source>
+        <translation>channels-last (NHWC)</translation>
+    </message>
+    <message>
+        <source>Layout</source>
+        <translation>Layout</translation>
+    </message>
+    <message>
+        <source>Intra-op threads of the model&apos;s kernels (torch.set_num_threads); the loader&apos;s workers compete for the same cores.</source>
+        <translation>Intra-op-Threads der Kernel des Modells (torch.set_num_threads); die Worker des Loaders konkurrieren um dieselben Kerne.</translation>
+    </message>
+    <message>
+        <source>all cores</source>
+        <translation>alle Kerne</translation>
+    </message>
+    <message>
+        <source>Threads</source>
+        <translation>Threads</translation>
+    </message>
+    <message>
+        <source>Activation checkpointing</source>
+        <translation>Activation Checkpointing</translation>
+    </message>
+    <message>
+        <source>Training step only: keep only each stage&apos;s input and recompute its activations in backward, trading time for memory.</source>
+        <translation>Nur im Trainingsschritt: nur die Eingabe jeder Stufe behalten und ihre Aktivierungen im Backward neu berechnen; Zeit gegen Speicher.</translation>
+    </message>
+    <message>
+        <source>TorchScript file…</source>
+        <translation>TorchScript-Datei…</translation>
+    </message>
+    <message>
+        <source>Run a real model on every batch instead of the simulated step.</source>
+        <translation>Für jeden Batch ein echtes Modell statt des simulierten Schritts ausführen.</translation>
+    </message>
+    <message>
+        <source>Not available: this build of LoaderLab has no LibTorch models (it was configured with LOADERLAB_WITH_TORCH=OFF).</source>
+        <translation>Nicht verfügbar: diese LoaderLab-Version enthält keine LibTorch-Modelle (konfiguriert mit LOADERLAB_WITH_TORCH=OFF).</translation>
+    </message>
+    <message>
+        <source>CPU</source>
+        <translation>CPU</translation>
+    </message>
+    <message>
+        <source>CUDA %1</source>
+        <translation>CUDA %1</translation>
+    </message>
+    <message>
+        <source>CUDA (not available)</source>
+        <translation>CUDA (nicht verfügbar)</translation>
+    </message>
+    <message>
+        <source>CUDA not available: %1.</source>
+        <translation>CUDA nicht verfügbar: %1.</translation>
+    </message>
+    <message>
+        <source>The settings ask for device %1, which this machine cannot use; the model runs on the CPU. %2</source>
+        <translation>Die Einstellungen verlangen das Gerät %1, das auf diesem Rechner nicht nutzbar ist; das Modell läuft auf der CPU. %2</translation>
+    </message>
+    <message>
+        <source>fp16 autocast needs a CUDA device; the model runs in fp32 on the CPU.</source>
+        <translation>fp16-Autocast braucht ein CUDA-Gerät; das Modell läuft auf der CPU in fp32.</translation>
+    </message>
+    <message>
+        <source>Keep only each stage&apos;s input and recompute its activations in backward, trading time for memory.</source>
+        <translation>Nur die Eingabe jeder Stufe behalten und ihre Aktivierungen im Backward neu berechnen; Zeit gegen Speicher.</translation>
+    </message>
+    <message>
+        <source>Only for the training step: inference keeps no activations for backward.</source>
+        <translation>Nur für den Trainingsschritt: Inferenz behält keine Aktivierungen für den Backward.</translation>
+    </message>
+    <message>
+        <source>fp16 autocast needs a CUDA device; on the CPU use bf16.</source>
+        <translation>fp16-Autocast braucht ein CUDA-Gerät; auf der CPU bf16 verwenden.</translation>
+    </message>
+    <message>
+        <source>Choose a TorchScript model</source>
+        <translation>TorchScript-Modell auswählen</translation>
+    </message>
+    <message>
+        <source>TorchScript models (*.pt *.pth *.ts *.torchscript);;All files (*)</source>
+        <translation>TorchScript-Modelle (*.pt *.pth *.ts *.torchscript);;Alle Dateien (*)</translation>
+    </message>
 </context>
 <context>
     <name>PlotExport</name>
@@ -496,14 +695,6 @@
         <translation>Wie lange das Modell nach der Anforderung auf jeden Batch gewartet hat (Perzentile nach der Aufwärmphase).</translation>
     </message>
     <message>
-        <source>Model step</source>
-        <translation>Modellschritt</translation>
-    </message>
-    <message>
-        <source>Mean time the model spent on a batch.</source>
-        <translation>Mittlere Zeit, die das Modell für einen Batch gebraucht hat.</translation>
-    </message>
-    <message>
         <source>Input-bound</source>
         <translation>Input-bound</translation>
     </message>
@@ -544,10 +735,6 @@
         <translation>p50 %1, p95 %2, p99 %3, max. %4 ms</translation>
     </message>
     <message>
-        <source>%1 ms mean</source>
-        <translation>Ø %1 ms</translation>
-    </message>
-    <message>
         <source>%1 (%2)</source>
         <translation>%1 (%2)</translation>
     </message>
@@ -582,6 +769,34 @@
     <message>
         <source>input-bound %1 %: add workers or preprocess offline</source>
         <translation>input-bound %1 %: mehr Worker einsetzen oder offline vorverarbeiten</translation>
+    </message>
+    <message>
+        <source>Per batch</source>
+        <translation>Pro Batch</translation>
+    </message>
+    <message>
+        <source>Mean time the model step took per batch, next to the mean time it waited for the batch: a step much longer than the wait means the run is compute-bound, a wait comparable to the step means it is input-bound. A model&apos;s host-to-device copy is shown apart.</source>
+        <translation>Mittlere Dauer des Modellschritts pro Batch neben der mittleren Wartezeit auf den Batch: ist der Schritt viel länger als die Wartezeit, begrenzt die Rechnung; ist die Wartezeit vergleichbar, begrenzt die Eingabe. Die Kopie eines Modells auf das Gerät steht getrennt.</translation>
+    </message>
+    <message>
+        <source>Peak memory</source>
+        <translation>Spitzenspeicher</translation>
+    </message>
+    <message>
+        <source>Highest memory use of a model step so far: the CUDA allocator&apos;s peak on a GPU, the process&apos;s peak resident set around the step on the CPU.</source>
+        <translation>Höchster Speicherbedarf eines Modellschritts bisher: der Spitzenwert des CUDA-Allocators auf einer GPU, auf der CPU der höchste Resident Set des Prozesses um den Schritt.</translation>
+    </message>
+    <message>
+        <source>step %1 ms, wait %2 ms (mean)</source>
+        <translation>Schritt %1 ms, Wartezeit %2 ms (Mittel)</translation>
+    </message>
+    <message>
+        <source>; copy to device %1 ms</source>
+        <translation>; Kopie aufs Gerät %1 ms</translation>
+    </message>
+    <message>
+        <source>%1 MiB</source>
+        <translation>%1 MiB</translation>
     </message>
 </context>
 <context>
@@ -652,16 +867,8 @@
         <translation>Batch</translation>
     </message>
     <message>
-        <source>wait (ms)</source>
-        <translation>Wartezeit (ms)</translation>
-    </message>
-    <message>
         <source>reference wait</source>
         <translation>Referenz-Wartezeit</translation>
-    </message>
-    <message>
-        <source>compute</source>
-        <translation>Rechenzeit</translation>
     </message>
     <message>
         <source>wait</source>
@@ -681,6 +888,14 @@
             <numerusform>Wartezeit, gleitender Mittelwert über %n Batch</numerusform>
             <numerusform>Wartezeit, gleitender Mittelwert über %n Batches</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>wait and step (ms)</source>
+        <translation>Wartezeit und Schritt (ms)</translation>
+    </message>
+    <message>
+        <source>model step</source>
+        <translation>Modellschritt</translation>
     </message>
 </context>
 <context>
