@@ -77,6 +77,8 @@ public:
 // ConsumerKind::Model needs a factory registered with setModelConsumerFactory()
 // (core/consumer/model_consumer_factory.h); without one it throws
 // std::invalid_argument("this build has no LibTorch models").
-std::unique_ptr<Consumer> makeConsumer(const ConsumerConfig &config, std::int64_t originNs);
+// `stop` cancels a model build that takes long (the factory throws once it is set).
+std::unique_ptr<Consumer> makeConsumer(const ConsumerConfig &config, std::int64_t originNs,
+                                       std::stop_token stop = {});
 
 } // namespace loaderlab

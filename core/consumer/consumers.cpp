@@ -155,14 +155,15 @@ ModelCapabilities modelCapabilities()
     return g_modelCapabilities;
 }
 
-std::unique_ptr<Consumer> makeConsumer(const ConsumerConfig &config, std::int64_t originNs)
+std::unique_ptr<Consumer> makeConsumer(const ConsumerConfig &config, std::int64_t originNs,
+                                       std::stop_token stop)
 {
     switch (config.kind) {
     case ConsumerKind::Sleep:
         return std::make_unique<SleepConsumer>(config, originNs);
     case ConsumerKind::Model:
         if (const ModelConsumerFactory factory = modelConsumerFactory())
-            return factory(config, originNs);
+            return factory(config, originNs, std::move(stop));
         throw std::invalid_argument("this build has no LibTorch models");
     case ConsumerKind::None:
         break;

@@ -9,13 +9,16 @@
 
 #include <cstdint>
 #include <memory>
+#include <stop_token>
 #include <string>
 #include <vector>
 
 namespace loaderlab {
 
+// `stop`: a model that takes seconds to build gives up (throws) once it is requested.
 using ModelConsumerFactory = std::unique_ptr<Consumer> (*)(const ConsumerConfig &config,
-                                                           std::int64_t originNs);
+                                                           std::int64_t originNs,
+                                                           std::stop_token stop);
 
 // What the registered model consumer can run, for pickers (the GUI's model panel):
 // plain data, so Qt code learns it without LibTorch headers.

@@ -76,7 +76,7 @@ public:
         try {
             // Inside the try: a model consumer that cannot be built (missing file,
             // no LibTorch) fails the run with its reason instead of escaping the thread.
-            consumer = makeConsumer(cfg.consumer, originNs);
+            consumer = makeConsumer(cfg.consumer, originNs, stop);
             replaceLoader(stop, std::make_unique<Loader>(dataset, cfg.loader, originNs));
             std::int64_t index = 0;
             for (int epoch = 0; cfg.epochs == 0 || epoch < cfg.epochs; ++epoch) {
@@ -118,10 +118,15 @@ public:
         } catch (const LoaderStopped &) {
             end = RunState::Stopped;
         } catch (const std::exception &e) {
-            spdlog::error("run failed: {}", e.what());
-            std::lock_guard lock(mutex);
-            error = e.what();
-            end = RunState::Failed;
+            if (stop.stop_requested()) {
+                // A model build that gave up because of the stop is not a failure.
+                end = RunState::Stopped;
+            } else {
+                spdlog::error("run failed: {}", e.what());
+                std::lock_guard lock(mutex);
+                error = e.what();
+                end = RunState::Failed;
+            }
         }
         replaceLoader(stop, nullptr);
         runThreadAlive = false;
@@ -177,8 +182,10 @@ public:
             // module, fp16 on a CPU) keeps the current one: the run goes on, and the
             // reason waits for takeReconfigureError().
             try {
-                consumer = makeConsumer(consumerConfig, originNs);
+                consumer = makeConsumer(consumerConfig, originNs, stop);
             } catch (const std::exception &e) {
+                if (stop.stop_requested())
+                    throw LoaderStopped();   // the build gave up because of the stop
                 spdlog::error("batch {}: model step not changed: {}", index, e.what());
                 std::lock_guard lock(mutex);
                 reconfigureError = e.what();

@@ -1,6 +1,8 @@
 // Shared layers and initialisation for the built-in model zoo.
 #include "core/torch/layers.h"
 
+#include "core/torch/staged_model.h"
+
 #include <torch/nn/init.h>
 #include <torch/nn/modules/linear.h>
 #include <torch/nn/modules/normalization.h>
@@ -92,6 +94,7 @@ void initConvNet(torch::nn::Module &module, LinearInit linearInit)
     torch::NoGradGuard noGrad;
     // include_self=false: called from constructors, before the model is owned by a shared_ptr.
     for (const auto &child : module.modules(/*include_self=*/false)) {
+        throwIfBuildStopped();
         if (auto *conv = child->as<torch::nn::Conv2d>()) {
             torch::nn::init::kaiming_normal_(conv->weight, 0.0, torch::kFanOut, torch::kReLU);
             if (conv->bias.defined())

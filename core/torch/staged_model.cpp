@@ -36,8 +36,33 @@ std::string StagedModelImpl::stageName(std::size_t i) const
     return i < m_stageNames.size() ? m_stageNames[i] : std::string();
 }
 
+namespace {
+
+thread_local const std::stop_token *t_buildStop = nullptr;
+
+} // namespace
+
+ScopedBuildStop::ScopedBuildStop(std::stop_token stop)
+    : m_stop(std::move(stop))
+    , m_previous(t_buildStop)
+{
+    t_buildStop = &m_stop;
+}
+
+ScopedBuildStop::~ScopedBuildStop()
+{
+    t_buildStop = m_previous;
+}
+
+void throwIfBuildStopped()
+{
+    if (t_buildStop && t_buildStop->stop_requested())
+        throw BuildStopped();
+}
+
 void StagedModelImpl::addStage(const std::string &name, torch::nn::AnyModule stage)
 {
+    throwIfBuildStopped();
     register_module(name, stage.ptr());
     m_stages.push_back(std::move(stage));
     m_stageNames.push_back(name);

@@ -8,10 +8,38 @@
 #include <torch/nn/pimpl.h>
 
 #include <cstddef>
+#include <stdexcept>
+#include <stop_token>
 #include <string>
 #include <vector>
 
 namespace loaderlab::torchmodels {
+
+// Building a large model takes seconds (vit_l_16: about 5 s on 2 cores), too long for
+// a stop to wait. While a ScopedBuildStop lives on a thread, models built there check
+// its token at every stage and while initialising weights, and throw BuildStopped once
+// a stop is requested.
+class BuildStopped : public std::runtime_error
+{
+public:
+    BuildStopped() : std::runtime_error("model build stopped") {}
+};
+
+class ScopedBuildStop
+{
+public:
+    explicit ScopedBuildStop(std::stop_token stop);
+    ~ScopedBuildStop();
+    ScopedBuildStop(const ScopedBuildStop &) = delete;
+    ScopedBuildStop &operator=(const ScopedBuildStop &) = delete;
+
+private:
+    std::stop_token m_stop;
+    const std::stop_token *m_previous;
+};
+
+// Throws BuildStopped when the innermost ScopedBuildStop of this thread was stopped.
+void throwIfBuildStopped();
 
 // A model as a sequence of stages (stem, blocks..., head); each stage maps a tensor to a tensor.
 // Stages are the unit of activation checkpointing in the training step. name() (inherited from

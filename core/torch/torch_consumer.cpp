@@ -255,8 +255,10 @@ torch::Tensor TorchConsumer::computeStep(const torch::Tensor &input, const torch
     return loss.detach();
 }
 
-std::unique_ptr<Consumer> makeTorchConsumer(const ConsumerConfig &config, std::int64_t originNs)
+std::unique_ptr<Consumer> makeTorchConsumer(const ConsumerConfig &config, std::int64_t originNs,
+                                            std::stop_token stop)
 {
+    const ScopedBuildStop buildStop(std::move(stop));
     return std::make_unique<TorchConsumer>(config, originNs);
 }
 

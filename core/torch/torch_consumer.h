@@ -60,6 +60,8 @@ private:
 };
 
 // The factory registered by registerTorchConsumer().
-std::unique_ptr<Consumer> makeTorchConsumer(const ConsumerConfig &config, std::int64_t originNs);
+// Throws BuildStopped (core/torch/staged_model.h) when `stop` is requested mid-build.
+std::unique_ptr<Consumer> makeTorchConsumer(const ConsumerConfig &config, std::int64_t originNs,
+                                            std::stop_token stop);
 
 } // namespace loaderlab::torchmodels

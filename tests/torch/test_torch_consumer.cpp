@@ -18,6 +18,8 @@
 
 using namespace loaderlab;
 using loaderlab::torchmodels::TorchConsumer;
+using loaderlab::torchmodels::BuildStopped;
+using loaderlab::torchmodels::makeTorchConsumer;
 
 namespace {
 
@@ -63,6 +65,8 @@ private Q_SLOTS:
     void runThroughController();
     void runFailsWithModelError_data();
     void runFailsWithModelError();
+    void stoppedBuildThrows();
+    void stopDuringAModelBuildIsPrompt();
     void inferenceIsDeterministic();
     void torchScriptModelLoadsAndRuns();
     void brokenModelFileNamesFile();
@@ -152,6 +156,47 @@ void TestTorchConsumer::withoutFactoryModelKindFails()
     registerTorchConsumer();
     QCOMPARE(QString::fromStdString(error), QStringLiteral("this build has no LibTorch models"));
     QVERIFY(makeConsumer(modelConfig(), 0) != nullptr);
+}
+
+void TestTorchConsumer::stoppedBuildThrows()
+{
+    std::stop_source source;
+    source.request_stop();
+    ConsumerConfig config = modelConfig();
+    config.model.name = "resnet152";
+    bool stopped = false;
+    try {
+        makeTorchConsumer(config, 0, source.get_token());
+    } catch (const BuildStopped &) {
+        stopped = true;
+    }
+    QVERIFY(stopped);
+    // Outside the guard the token is not looked at: the same thread builds normally.
+    QVERIFY(makeTorchConsumer(modelConfig(), 0, {}) != nullptr);
+}
+
+void TestTorchConsumer::stopDuringAModelBuildIsPrompt()
+{
+    // vit_l_16 takes seconds to build (about 5 s on 2 cores); a stop must not wait for it.
+    RunConfig config;
+    config.dataset.syntheticShape = {3, 224, 224};
+    config.dataset.syntheticSamples = 8;
+    config.loader.numWorkers = 1;
+    config.loader.batchSize = 2;
+    config.consumer = modelConfig();
+    config.consumer.model.name = "vit_l_16";
+    RunController run;
+    run.start(config);
+    QTest::qWait(300);
+    QElapsedTimer timer;
+    timer.start();
+    run.stop();
+    const qint64 ms = timer.elapsed();
+    QVERIFY2(ms < 1500, qPrintable(QStringLiteral("stop took %1 ms").arg(ms)));
+    QCOMPARE(run.state(), RunState::Stopped);
+    QVERIFY(run.error().empty());
+    QCOMPARE(run.trace()->size(), std::size_t{0});
+    QCOMPARE(run.liveThreads(), 0);
 }
 
 void TestTorchConsumer::runThroughController()
