@@ -1,5 +1,6 @@
 #include "widgets/control_panel.h"
 
+#include "widgets/form_helpers.h"
 #include "widgets/model_panel.h"
 
 #include <QCheckBox>
@@ -9,7 +10,6 @@
 #include <QFormLayout>
 #include <QGridLayout>
 #include <QGroupBox>
-#include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
@@ -28,6 +28,10 @@ using loaderlab::DatasetKind;
 using loaderlab::RunState;
 using loaderlab::Strategy;
 using loaderlab::TransformKind;
+using formhelpers::formFor;
+using formhelpers::named;
+using formhelpers::row;
+using formhelpers::selectData;
 
 namespace {
 
@@ -39,39 +43,6 @@ int batchSliderPosition(int batchSize)
 {
     const double log2 = std::log2(static_cast<double>(std::max(batchSize, 1)));
     return std::clamp(static_cast<int>(std::lround(log2)), 0, kMaxBatchLog2);
-}
-
-QWidget *row(QWidget *first, QWidget *second)
-{
-    auto *widget = new QWidget;
-    auto *layout = new QHBoxLayout(widget);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(first, 1);
-    layout->addWidget(second);
-    return widget;
-}
-
-QFormLayout *formFor(QGroupBox *box)
-{
-    auto *form = new QFormLayout(box);
-    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
-    form->setRowWrapPolicy(QFormLayout::DontWrapRows);
-    return form;
-}
-
-template <typename Widget>
-Widget *named(Widget *widget, const char *name, const QString &toolTip)
-{
-    widget->setObjectName(QString::fromLatin1(name));
-    widget->setToolTip(toolTip);
-    return widget;
-}
-
-void selectData(QComboBox *combo, const QVariant &data)
-{
-    const int index = combo->findData(data);
-    if (index >= 0)
-        combo->setCurrentIndex(index);
 }
 
 } // namespace
@@ -392,9 +363,6 @@ void ControlPanel::setModelCapabilities(const loaderlab::ModelCapabilities &capa
 {
     const QSignalBlocker blocker(m_modelPanel);
     m_modelPanel->setCapabilities(capabilities);
-    // Settings loaded before the capabilities were known may name a model.
-    m_modelPanel->setModelConfig(m_config.consumer.model,
-                                 m_config.consumer.kind == loaderlab::ConsumerKind::Model);
     updateStepEnabled();
 }
 
@@ -449,13 +417,8 @@ void ControlPanel::browseForDataset()
 
 void ControlPanel::onPathEditingFinished()
 {
-    // Return always re-applies (the files may have been fixed since); losing focus
-    // only applies a path that changed.
-    const QString path = m_datasetPathEdit->text();
-    if (path == m_emittedPath && !m_datasetPathEdit->hasFocus())
-        return;
-    m_emittedPath = path;
-    Q_EMIT datasetSettingsChanged();
+    if (formhelpers::takePathToApply(m_datasetPathEdit, m_emittedPath))
+        Q_EMIT datasetSettingsChanged();
 }
 
 void ControlPanel::updateDatasetEnabled()

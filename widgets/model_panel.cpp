@@ -1,10 +1,11 @@
 #include "widgets/model_panel.h"
 
+#include "widgets/form_helpers.h"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFileDialog>
 #include <QFormLayout>
-#include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QSignalBlocker>
@@ -18,26 +19,15 @@
 
 using loaderlab::ModelMode;
 using loaderlab::ModelPrecision;
+using formhelpers::formFor;
+using formhelpers::named;
+using formhelpers::row;
+using formhelpers::selectData;
 
 namespace {
 
 // The model combo's last entry: the user's own TorchScript file.
 const QString kScriptEntry = QStringLiteral("torchscript");
-
-template <typename Widget>
-Widget *named(Widget *widget, const char *name, const QString &toolTip)
-{
-    widget->setObjectName(QString::fromLatin1(name));
-    widget->setToolTip(toolTip);
-    return widget;
-}
-
-void selectData(QComboBox *combo, const QVariant &data)
-{
-    const int index = combo->findData(data);
-    if (index >= 0)
-        combo->setCurrentIndex(index);
-}
 
 // Greys one entry out (it stays listed, so the user sees it exists) and says why.
 void setItemEnabled(QComboBox *combo, int index, bool enabled, const QString &toolTip)
@@ -71,9 +61,7 @@ ModelPanel::ModelPanel(QWidget *parent)
 
 void ModelPanel::buildControls()
 {
-    auto *form = new QFormLayout(this);
-    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
-    form->setRowWrapPolicy(QFormLayout::DontWrapRows);
+    QFormLayout *form = formFor(this);
 
     m_modelCombo = named(new QComboBox, "modelCombo",
                          tr("A built-in architecture with random weights (torchvision's "
@@ -86,12 +74,7 @@ void ModelPanel::buildControls()
     m_scriptBrowse = named(new QToolButton, "scriptBrowseButton",
                            tr("Choose a TorchScript file on disk."));
     m_scriptBrowse->setText(tr("Browse…"));
-    auto *scriptRow = new QWidget;
-    auto *scriptLayout = new QHBoxLayout(scriptRow);
-    scriptLayout->setContentsMargins(0, 0, 0, 0);
-    scriptLayout->addWidget(m_scriptEdit, 1);
-    scriptLayout->addWidget(m_scriptBrowse);
-    form->addRow(tr("File"), scriptRow);
+    form->addRow(tr("File"), row(m_scriptEdit, m_scriptBrowse));
 
     m_modeCombo = named(new QComboBox, "modeCombo",
                         tr("Inference runs the forward pass without gradients; a training "
@@ -103,12 +86,7 @@ void ModelPanel::buildControls()
                              tr("The optimizer of the training step."));
     m_optimizerCombo->addItem(tr("SGD"), QStringLiteral("sgd"));
     m_optimizerCombo->addItem(tr("Adam"), QStringLiteral("adam"));
-    auto *modeRow = new QWidget;
-    auto *modeLayout = new QHBoxLayout(modeRow);
-    modeLayout->setContentsMargins(0, 0, 0, 0);
-    modeLayout->addWidget(m_modeCombo, 1);
-    modeLayout->addWidget(m_optimizerCombo);
-    form->addRow(tr("Mode"), modeRow);
+    form->addRow(tr("Mode"), row(m_modeCombo, m_optimizerCombo));
 
     m_deviceCombo = named(new QComboBox, "deviceCombo",
                           tr("Where the model runs; batches are copied there."));
@@ -162,7 +140,10 @@ void ModelPanel::connectControls()
         updateEnabled();
         Q_EMIT changed();
     };
-    connect(this, &QGroupBox::toggled, this, changedNow);
+    connect(this, &QGroupBox::toggled, this, [this, changedNow](bool checked) {
+        m_selectionRequested = checked;
+        changedNow();
+    });
     for (QComboBox *combo : {m_modelCombo, m_modeCombo, m_optimizerCombo, m_deviceCombo,
                              m_precisionCombo, m_layoutCombo})
         connect(combo, &QComboBox::currentIndexChanged, this, changedNow);
@@ -174,8 +155,8 @@ void ModelPanel::connectControls()
 
 void ModelPanel::setCapabilities(const loaderlab::ModelCapabilities &capabilities)
 {
-    const loaderlab::ModelConfig current = modelConfig();
-    const bool selected = modelSelected();
+    // Without models the controls could not hold the settings: take them as given.
+    const loaderlab::ModelConfig current = m_capabilities.available() ? modelConfig() : m_config;
     m_capabilities = capabilities;
     {
         const QSignalBlocker blocker(m_modelCombo);
@@ -193,7 +174,7 @@ void ModelPanel::setCapabilities(const loaderlab::ModelCapabilities &capabilitie
                    ? tr("Run a real model on every batch instead of the simulated step.")
                    : tr("Not available: this build of LoaderLab has no LibTorch models "
                         "(it was configured with LOADERLAB_WITH_TORCH=OFF)."));
-    setModelConfig(current, selected && capabilities.available());
+    setModelConfig(current, m_selectionRequested);
 }
 
 void ModelPanel::fillDevices()
@@ -256,6 +237,7 @@ loaderlab::ModelConfig ModelPanel::modelConfig() const
 void ModelPanel::setModelConfig(const loaderlab::ModelConfig &config, bool selected)
 {
     m_config = config;
+    m_selectionRequested = selected;
     const QList<QObject *> controls = {this, m_modelCombo, m_scriptEdit, m_modeCombo,
                                        m_optimizerCombo, m_deviceCombo, m_precisionCombo,
                                        m_layoutCombo, m_threadsSpin, m_checkpointCheck};
@@ -344,11 +326,6 @@ void ModelPanel::browseForScript()
 
 void ModelPanel::onScriptEditingFinished()
 {
-    // Return always re-applies (the file may have been replaced); losing focus only
-    // applies a path that changed.
-    const QString path = m_scriptEdit->text();
-    if (path == m_emittedScript && !m_scriptEdit->hasFocus())
-        return;
-    m_emittedScript = path;
-    Q_EMIT changed();
+    if (formhelpers::takePathToApply(m_scriptEdit, m_emittedScript))
+        Q_EMIT changed();
 }

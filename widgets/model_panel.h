@@ -26,7 +26,8 @@ public:
     explicit ModelPanel(QWidget *parent = nullptr);
 
     // What this build and machine can run; without built-in models the panel is
-    // disabled and says why. Keeps the current settings where they still apply.
+    // disabled and says why. Keeps the current settings where they still apply, and
+    // a model step asked for before the models were known becomes selected.
     void setCapabilities(const loaderlab::ModelCapabilities &capabilities);
 
     // True when the run's step is the model (the group box is checked).
@@ -58,6 +59,8 @@ private:
     loaderlab::ModelCapabilities m_capabilities;
     loaderlab::ModelConfig m_config;   // fields without a control come from here
     QString m_emittedScript;           // last script path announced
+    bool m_selectionRequested = false; // checked by the user or setModelConfig, even
+                                       // while no models are known yet
 
     QComboBox *m_modelCombo = nullptr;
     QLineEdit *m_scriptEdit = nullptr;

@@ -4,7 +4,6 @@
 #include "core/loader/batch.h"
 #include "core/loader/clock.h"
 
-#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
