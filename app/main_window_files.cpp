@@ -19,6 +19,8 @@
 #include <QSettings>
 #include <QSplitter>
 
+#include <sstream>
+
 using namespace loaderlab;
 
 namespace {
@@ -79,16 +81,7 @@ bool MainWindow::exportSummaryJson(const QString &path, QString *error)
         *error = tr("There is no run to export.");
         return false;
     }
-    RunReport report;
-    report.config = m_session->config();
-    report.dataset = m_session->datasetDescription().toStdString();
-    report.state = runStateName(m_session->state());
-    report.error = m_session->error().toStdString();
-    report.summary = m_session->summary();
-    report.skipped = trace->skipped();
-    report.markers = trace->markers();
-    report.machine = machineInfo();
-    report.machine.versions["qt"] = qVersion();
+    const RunReport report = m_session->report();
     try {
         saveRunReport(path.toStdString(), report);
         return true;
@@ -171,9 +164,12 @@ void MainWindow::restoreSettings()
     if (json.isEmpty())
         return;
     try {
-        applyConfig(runConfigFromJson(nlohmann::json::parse(json.toStdString())));
-    } catch (const std::exception &) {
-        // An unreadable stored config (older version) is ignored; defaults apply.
+        std::istringstream in(json.toStdString());
+        applyConfig(runConfigFromJson(parseConfigJson(in)));
+    } catch (const std::exception &e) {
+        // A stored config this version cannot read (an older key, a value out of the
+        // current range) leaves the defaults in place; say so instead of hiding it.
+        report(tr("The saved settings were not restored: %1").arg(QString::fromStdString(e.what())));
     }
 }
 

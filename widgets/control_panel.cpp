@@ -1,6 +1,7 @@
 #include "widgets/control_panel.h"
 
 #include "widgets/form_helpers.h"
+#include "widgets/marker_text.h"
 #include "widgets/model_panel.h"
 
 #include <QCheckBox>
@@ -26,12 +27,9 @@
 
 using loaderlab::DatasetKind;
 using loaderlab::RunState;
-using loaderlab::Strategy;
-using loaderlab::TransformKind;
 using formhelpers::formFor;
 using formhelpers::named;
 using formhelpers::row;
-using formhelpers::selectData;
 
 namespace {
 
@@ -43,6 +41,18 @@ int batchSliderPosition(int batchSize)
 {
     const double log2 = std::log2(static_cast<double>(std::max(batchSize, 1)));
     return std::clamp(static_cast<int>(std::lround(log2)), 0, kMaxBatchLog2);
+}
+
+// A form row's label: the config field's translated label.
+QString label(std::string_view key)
+{
+    return MarkerText::fieldLabel(ConfigBinding::field(key));
+}
+
+// Combo entries carry the field's choice names as data (what ConfigBinding reads).
+void addChoice(QComboBox *combo, const QString &text, const char *choice)
+{
+    combo->addItem(text, QString::fromLatin1(choice));
 }
 
 } // namespace
@@ -69,51 +79,40 @@ QWidget *ControlPanel::buildLoaderGroup()
     auto *box = new QGroupBox(tr("Loader"));
     auto *form = formFor(box);
 
-    m_workersSlider = named(new QSlider(Qt::Horizontal), "workersSlider",
-                            tr("Worker threads loading batches; 0 loads on the model's "
-                               "thread (PyTorch's num_workers)."));
+    // Each spin box is bound to its config field (range and tooltip from the config
+    // table); its slider is a shortcut over the useful part of the range.
+    m_workersSpin = m_binding.bind("loader.num_workers", named(new QSpinBox, "workersSpin", {}));
+    m_workersSlider = named(new QSlider(Qt::Horizontal), "workersSlider", m_workersSpin->toolTip());
     m_workersSlider->setRange(0, 2 * std::max(1, QThread::idealThreadCount()));
-    m_workersSpin = named(new QSpinBox, "workersSpin", m_workersSlider->toolTip());
-    m_workersSpin->setRange(0, 1024);
-    form->addRow(tr("Workers"), row(m_workersSlider, m_workersSpin));
+    form->addRow(label("loader.num_workers"), row(m_workersSlider, m_workersSpin));
 
+    m_batchSpin = m_binding.bind("loader.batch_size", named(new QSpinBox, "batchSizeSpin", {}));
     m_batchSlider = named(new QSlider(Qt::Horizontal), "batchSizeSlider",
                           tr("Samples per batch; the slider steps through powers of two, "
                              "any size can be typed."));
     m_batchSlider->setRange(0, kMaxBatchLog2);
     m_batchSlider->setPageStep(2);
-    m_batchSpin = named(new QSpinBox, "batchSizeSpin", m_batchSlider->toolTip());
-    m_batchSpin->setRange(1, 65536);
-    form->addRow(tr("Batch size"), row(m_batchSlider, m_batchSpin));
+    form->addRow(label("loader.batch_size"), row(m_batchSlider, m_batchSpin));
 
-    m_prefetchSpin = named(new QSpinBox, "prefetchSpin",
-                           tr("Batches each worker may have loaded ahead of the model "
-                              "(PyTorch's prefetch_factor)."));
-    m_prefetchSpin->setRange(1, 64);
-    form->addRow(tr("Prefetch"), m_prefetchSpin);
+    m_prefetchSpin = m_binding.bind("loader.prefetch_factor", named(new QSpinBox, "prefetchSpin", {}));
+    form->addRow(label("loader.prefetch_factor"), m_prefetchSpin);
 
-    m_strategyCombo = named(new QComboBox, "strategyCombo",
-                            tr("Per-worker gives each batch whole to one worker like "
-                               "PyTorch; sample-parallel builds each batch with all workers."));
-    m_strategyCombo->addItem(tr("per-worker (PyTorch)"),
-                             QVariant::fromValue(Strategy::PerWorkerBatch));
-    m_strategyCombo->addItem(tr("sample-parallel"), QVariant::fromValue(Strategy::SampleParallel));
-    form->addRow(tr("Strategy"), m_strategyCombo);
+    m_strategyCombo = named(new QComboBox, "strategyCombo", {});
+    addChoice(m_strategyCombo, tr("per-worker (PyTorch)"), "per-worker");
+    addChoice(m_strategyCombo, tr("sample-parallel"), "sample-parallel");
+    form->addRow(label("loader.strategy"), m_binding.bind("loader.strategy", m_strategyCombo));
 
-    m_shuffleCheck = named(new QCheckBox(tr("Shuffle")), "shuffleCheck",
-                           tr("Visit the samples in a new random order every epoch."));
-    m_dropLastCheck = named(new QCheckBox(tr("Drop last")), "dropLastCheck",
-                            tr("Leave out the last batch of an epoch when it is incomplete."));
-    m_pinMemoryCheck = named(new QCheckBox(tr("Pin memory")), "pinMemoryCheck",
-                             tr("Copy batches into page-locked memory for faster transfers "
-                                "to the GPU."));
+    const auto check = [this](const char *key, const char *name) {
+        return m_binding.bind(key, named(new QCheckBox(label(key)), name, {}));
+    };
+    m_shuffleCheck = check("loader.shuffle", "shuffleCheck");
+    m_dropLastCheck = check("loader.drop_last", "dropLastCheck");
+    m_pinMemoryCheck = check("loader.pin_memory", "pinMemoryCheck");
     m_pinToolTip = m_pinMemoryCheck->toolTip();
-    m_persistentCheck = named(new QCheckBox(tr("Persistent workers")), "persistentCheck",
-                              tr("Keep the workers alive between epochs instead of starting "
-                                 "new ones."));
-    m_outOfOrderCheck = named(new QCheckBox(tr("Deliver out of order")), "outOfOrderCheck",
-                              tr("Hand over whichever batch is ready first instead of "
-                                 "waiting for the next in order (in_order=False)."));
+    m_persistentCheck = check("loader.persistent_workers", "persistentCheck");
+    m_outOfOrderCheck = m_binding.bind("loader.in_order",
+                                       named(new QCheckBox(tr("Deliver out of order")), "outOfOrderCheck", {}),
+                                       true);
     auto *checks = new QWidget;
     auto *grid = new QGridLayout(checks);
     grid->setContentsMargins(0, 0, 0, 0);
@@ -132,25 +131,22 @@ QWidget *ControlPanel::buildModelGroup()
     m_sleepGroup = box;
     auto *form = formFor(box);
 
-    m_sleepBatchSlider = named(new QSlider(Qt::Horizontal), "sleepBatchSlider",
-                               tr("Time the simulated model spends on each batch, whatever "
-                                  "its size."));
+    m_sleepBatchSpin = m_binding.bind("consumer.sleep_per_batch_ms",
+                                      named(new QDoubleSpinBox, "sleepBatchSpin", {}));
+    m_sleepBatchSpin->setDecimals(1);
+    m_sleepBatchSpin->setSuffix(tr(" ms"));
+    m_sleepBatchSlider = named(new QSlider(Qt::Horizontal), "sleepBatchSlider", m_sleepBatchSpin->toolTip());
     m_sleepBatchSlider->setRange(0, kSleepBatchSliderMs);
     m_sleepBatchSlider->setSingleStep(1);
     m_sleepBatchSlider->setPageStep(10);
-    m_sleepBatchSpin = named(new QDoubleSpinBox, "sleepBatchSpin", m_sleepBatchSlider->toolTip());
-    m_sleepBatchSpin->setRange(0.0, 100000.0);
-    m_sleepBatchSpin->setDecimals(1);
-    m_sleepBatchSpin->setSuffix(tr(" ms"));
-    form->addRow(tr("Per batch"), row(m_sleepBatchSlider, m_sleepBatchSpin));
+    form->addRow(label("consumer.sleep_per_batch_ms"), row(m_sleepBatchSlider, m_sleepBatchSpin));
 
-    m_sleepSampleSpin = named(new QDoubleSpinBox, "sleepSampleSpin",
-                              tr("Time the simulated model spends on each sample of a batch."));
-    m_sleepSampleSpin->setRange(0.0, 10000.0);
+    m_sleepSampleSpin = m_binding.bind("consumer.sleep_per_sample_ms",
+                                       named(new QDoubleSpinBox, "sleepSampleSpin", {}));
     m_sleepSampleSpin->setDecimals(3);
     m_sleepSampleSpin->setSingleStep(0.1);
     m_sleepSampleSpin->setSuffix(tr(" ms"));
-    form->addRow(tr("Per sample"), m_sleepSampleSpin);
+    form->addRow(label("consumer.sleep_per_sample_ms"), m_sleepSampleSpin);
     return box;
 }
 
@@ -159,29 +155,24 @@ QWidget *ControlPanel::buildDatasetGroup()
     auto *box = new QGroupBox(tr("Dataset"));
     auto *form = formFor(box);
 
-    m_datasetKindCombo = named(new QComboBox, "datasetKindCombo",
-                               tr("Where the samples come from."));
-    m_datasetKindCombo->addItem(tr("synthetic"), QVariant::fromValue(DatasetKind::Synthetic));
-    m_datasetKindCombo->addItem(tr("preprocessed tensor file"),
-                                QVariant::fromValue(DatasetKind::TensorFile));
-    m_datasetKindCombo->addItem(tr("image folder"), QVariant::fromValue(DatasetKind::ImageFolder));
-    m_datasetKindCombo->addItem(tr("IDX (MNIST)"), QVariant::fromValue(DatasetKind::Idx));
-    m_datasetKindCombo->addItem(tr("CIFAR-10"), QVariant::fromValue(DatasetKind::Cifar10));
-    form->addRow(tr("Kind"), m_datasetKindCombo);
+    m_datasetKindCombo = named(new QComboBox, "datasetKindCombo", {});
+    addChoice(m_datasetKindCombo, tr("synthetic"), "synthetic");
+    addChoice(m_datasetKindCombo, tr("preprocessed tensor file"), "tensor");
+    addChoice(m_datasetKindCombo, tr("image folder"), "folder");
+    addChoice(m_datasetKindCombo, tr("IDX (MNIST)"), "idx");
+    addChoice(m_datasetKindCombo, tr("CIFAR-10"), "cifar10");
+    form->addRow(label("dataset.kind"), m_binding.bind("dataset.kind", m_datasetKindCombo));
 
-    m_datasetPathEdit = named(new QLineEdit, "datasetPathEdit",
-                              tr("The dataset's directory, or the tensor file; applied on "
-                                 "Return."));
+    m_datasetPathEdit = m_binding.bind("dataset.path", named(new QLineEdit, "datasetPathEdit", {}));
+    m_datasetPathEdit->setToolTip(m_datasetPathEdit->toolTip() + QLatin1Char(' ') + tr("Applied on Return."));
     m_browseButton = named(new QToolButton, "browseButton", tr("Choose the dataset on disk."));
     m_browseButton->setText(tr("Browse…"));
-    form->addRow(tr("Path"), row(m_datasetPathEdit, m_browseButton));
+    form->addRow(label("dataset.path"), row(m_datasetPathEdit, m_browseButton));
 
-    m_transformCombo = named(new QComboBox, "transformCombo",
-                             tr("Image-folder pipeline: eval resizes and center-crops, train "
-                                "does a random resized crop and flip."));
-    m_transformCombo->addItem(tr("eval"), QVariant::fromValue(TransformKind::Eval));
-    m_transformCombo->addItem(tr("train"), QVariant::fromValue(TransformKind::Train));
-    form->addRow(tr("Transform"), m_transformCombo);
+    m_transformCombo = named(new QComboBox, "transformCombo", {});
+    addChoice(m_transformCombo, tr("eval"), "eval");
+    addChoice(m_transformCombo, tr("train"), "train");
+    form->addRow(label("dataset.transform"), m_binding.bind("dataset.transform", m_transformCombo));
 
     m_datasetErrorLabel = new QLabel;
     m_datasetErrorLabel->setObjectName(QStringLiteral("datasetErrorLabel"));
@@ -277,21 +268,10 @@ loaderlab::RunConfig ControlPanel::config() const
 {
     loaderlab::RunConfig config = m_config;
     config.epochs = 0;
-
-    loaderlab::LoaderConfig &loader = config.loader;
-    loader.numWorkers = m_workersSpin->value();
-    loader.batchSize = m_batchSpin->value();
-    loader.prefetchFactor = m_prefetchSpin->value();
-    loader.strategy = m_strategyCombo->currentData().value<Strategy>();
-    loader.shuffle = m_shuffleCheck->isChecked();
-    loader.dropLast = m_dropLastCheck->isChecked();
-    loader.pinMemory = m_pinAvailable && m_pinMemoryCheck->isChecked();
-    loader.persistentWorkers = m_persistentCheck->isChecked();
-    loader.inOrder = !m_outOfOrderCheck->isChecked();
+    m_binding.read(config);
+    config.loader.pinMemory = config.loader.pinMemory && m_pinAvailable;
 
     loaderlab::ConsumerConfig &consumer = config.consumer;
-    consumer.sleepPerBatchMs = m_sleepBatchSpin->value();
-    consumer.sleepPerSampleMs = m_sleepSampleSpin->value();
     consumer.model = m_modelPanel->modelConfig();   // kept even while unused
     if (m_modelPanel->modelSelected())
         consumer.kind = loaderlab::ConsumerKind::Model;
@@ -299,50 +279,28 @@ loaderlab::RunConfig ControlPanel::config() const
         consumer.kind = loaderlab::ConsumerKind::Sleep;
     else
         consumer.kind = loaderlab::ConsumerKind::None;
-
-    config.dataset.kind = m_datasetKindCombo->currentData().value<DatasetKind>();
-    config.dataset.path = m_datasetPathEdit->text().toStdString();
-    config.dataset.transform = m_transformCombo->currentData().value<TransformKind>();
     return config;
 }
 
 void ControlPanel::setConfig(const loaderlab::RunConfig &config)
 {
     m_config = config;
-    const QList<QObject *> controls = {
-        m_workersSlider, m_workersSpin, m_batchSlider, m_batchSpin, m_prefetchSpin,
-        m_strategyCombo, m_shuffleCheck, m_dropLastCheck, m_pinMemoryCheck, m_persistentCheck,
-        m_outOfOrderCheck, m_sleepBatchSpin, m_sleepBatchSlider, m_sleepSampleSpin,
-        m_datasetKindCombo, m_datasetPathEdit, m_transformCombo};
+    QList<QObject *> controls = m_binding.controls();
+    controls << m_workersSlider << m_batchSlider << m_sleepBatchSlider;
     std::vector<QSignalBlocker> blockers;
     blockers.reserve(static_cast<std::size_t>(controls.size()));
     for (QObject *control : controls)
         blockers.emplace_back(control);
 
-    const loaderlab::LoaderConfig &loader = config.loader;
-    m_workersSpin->setValue(loader.numWorkers);
-    m_workersSlider->setValue(loader.numWorkers);
-    m_batchSpin->setValue(loader.batchSize);
-    m_batchSlider->setValue(batchSliderPosition(loader.batchSize));
-    m_prefetchSpin->setValue(loader.prefetchFactor);
-    selectData(m_strategyCombo, QVariant::fromValue(loader.strategy));
-    m_shuffleCheck->setChecked(loader.shuffle);
-    m_dropLastCheck->setChecked(loader.dropLast);
-    m_pinMemoryCheck->setChecked(m_pinAvailable && loader.pinMemory);
-    m_persistentCheck->setChecked(loader.persistentWorkers);
-    m_outOfOrderCheck->setChecked(!loader.inOrder);
-
-    m_sleepBatchSpin->setValue(config.consumer.sleepPerBatchMs);
+    m_binding.write(config);
+    m_workersSlider->setValue(config.loader.numWorkers);
+    m_batchSlider->setValue(batchSliderPosition(config.loader.batchSize));
     m_sleepBatchSlider->setValue(static_cast<int>(std::lround(config.consumer.sleepPerBatchMs)));
-    m_sleepSampleSpin->setValue(config.consumer.sleepPerSampleMs);
+    m_pinMemoryCheck->setChecked(m_pinAvailable && config.loader.pinMemory);
     m_modelPanel->setModelConfig(config.consumer.model,
                                  config.consumer.kind == loaderlab::ConsumerKind::Model);
     updateStepEnabled();
-
-    selectData(m_datasetKindCombo, QVariant::fromValue(config.dataset.kind));
-    m_datasetPathEdit->setText(QString::fromStdString(config.dataset.path));
     m_emittedPath = m_datasetPathEdit->text();
-    selectData(m_transformCombo, QVariant::fromValue(config.dataset.transform));
     updateDatasetEnabled();
 }
 
@@ -402,7 +360,7 @@ void ControlPanel::clearDatasetError()
 
 void ControlPanel::browseForDataset()
 {
-    const auto kind = m_datasetKindCombo->currentData().value<DatasetKind>();
+    const auto kind = datasetKind();
     const QString start = m_datasetPathEdit->text();
     const QString path =
         kind == DatasetKind::TensorFile
@@ -423,10 +381,16 @@ void ControlPanel::onPathEditingFinished()
 
 void ControlPanel::updateDatasetEnabled()
 {
-    const auto kind = m_datasetKindCombo->currentData().value<DatasetKind>();
+    const auto kind = datasetKind();
     m_datasetPathEdit->setEnabled(kind != DatasetKind::Synthetic);
     m_browseButton->setEnabled(kind != DatasetKind::Synthetic);
     m_transformCombo->setEnabled(kind == DatasetKind::ImageFolder);
+}
+
+DatasetKind ControlPanel::datasetKind() const
+{
+    return loaderlab::datasetKindFromName(m_datasetKindCombo->currentData().toString().toStdString())
+        .value_or(DatasetKind::Synthetic);
 }
 
 void ControlPanel::updatePauseText()

@@ -1,6 +1,8 @@
 #pragma once
 
-// ControlPanel: the side panel that sets a run up. Every control is applied live:
+// ControlPanel: the side panel that sets a run up. Its controls are bound to config
+// fields by key path (ConfigBinding): labels, tooltips and ranges come from the
+// config table, and config()/setConfig() go through it. Every control is applied live:
 // loader and model-step controls (the simulated step and the LibTorch model panel)
 // emit loaderSettingsChanged (the window debounces and reconfigures the running
 // engine), dataset controls emit datasetSettingsChanged.
@@ -8,6 +10,7 @@
 #include "core/consumer/model_consumer_factory.h"
 #include "core/run/run_config.h"
 #include "core/run/run_controller.h"
+#include "widgets/config_binding.h"
 
 #include <QWidget>
 
@@ -66,7 +69,9 @@ private:
     void updateDatasetEnabled();
     void updatePauseText();
     void updateStepEnabled();
+    loaderlab::DatasetKind datasetKind() const;
 
+    ConfigBinding m_binding;
     loaderlab::RunConfig m_config;   // fields without a control come from here
     QString m_emittedPath;           // last path announced, to skip repeats on focus loss
     QString m_pinToolTip;

@@ -1,5 +1,6 @@
 #include "widgets/live_plot.h"
 
+#include "widgets/marker_text.h"
 #include "widgets/plot_export.h"
 
 LivePlot::LivePlot(QWidget *parent)
@@ -116,7 +117,7 @@ void LivePlot::updateMarkers()
         label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
         label->position->setCoords(key, 0.02);
         label->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
-        label->setText(QString::fromStdString(marker.text));
+        label->setText(MarkerText::marker(marker));
         label->setFont(QFont(font().family(), 8));
         label->setColor(QColor(80, 80, 80));
         label->setPadding(QMargins(3, 0, 0, 0));

@@ -14,6 +14,12 @@ RunSession::RunSession(QObject *parent)
     m_debounce.setSingleShot(true);
     m_debounce.setInterval(200);
     connect(&m_debounce, &QTimer::timeout, this, &RunSession::applyPendingReconfigure);
+    m_service.setExtraVersions({{"qt", qVersion()}});
+    // The engine says when it ends (on its run thread); the window learns it at once
+    // instead of at the next refresh the governor lets through.
+    m_service.setOnEnded([this](RunState) {
+        QMetaObject::invokeMethod(this, &RunSession::onEngineEnded, Qt::QueuedConnection);
+    });
 }
 
 RunSession::~RunSession()
@@ -25,7 +31,7 @@ bool RunSession::start(const RunConfig &config, QString *error)
 {
     m_debounce.stop();
     try {
-        m_controller.start(config);
+        m_service.start(config);
     } catch (const std::exception &e) {
         if (error)
             *error = QString::fromStdString(e.what());
@@ -53,8 +59,10 @@ void RunSession::applyPendingReconfigure()
     try {
         m_controller.reconfigure(m_pendingLoader, m_pendingConsumer);
         m_maxWorkers = std::max(m_maxWorkers, m_pendingLoader.numWorkers);
-    } catch (const std::exception &) {
-        // The controls only produce valid settings; nothing to apply otherwise.
+    } catch (const std::exception &e) {
+        // The controls keep to the config table's ranges, so this means a setting the
+        // loader refuses in combination; the run goes on with what it has.
+        Q_EMIT reconfigureFailed(QString::fromStdString(e.what()));
     }
 }
 
@@ -111,17 +119,23 @@ QString RunSession::error() const
     return QString::fromStdString(m_controller.error());
 }
 
+RunReport RunSession::report() const
+{
+    return m_service.report();
+}
+
 RunSummary RunSession::summary(std::size_t window) const
 {
     if (!m_trace || m_trace->size() == 0)
         return {};
     const std::size_t n = m_trace->size();
     const std::size_t from = window > 0 && n > window ? n - window : 0;
-    const RunConfig cfg = m_controller.config();
     const std::size_t spanFrom = m_trace->firstSpanOfBatch(static_cast<std::int64_t>(from));
-    RunSummary s = summarize(m_trace->records(from, n), m_trace->spans(spanFrom), cfg.loader.numWorkers,
-                             from == 0 ? cfg.warmupBatches : 0, m_trace->skippedCount());
+    RunSummary s = summarize(m_trace->records(from, n), m_trace->spans(spanFrom), m_trace->workersByVersion(),
+                             from == 0 ? m_controller.config().warmupBatches : 0, m_trace->skippedCount());
     s.peakMemoryBytes = m_controller.peakMemoryBytes();
+    s.droppedRecords = m_trace->droppedRecords();
+    s.droppedSpans = m_trace->droppedSpans();
     if (from > 0)
         s.firstBatchLatencyMs = static_cast<double>((*m_trace)[0].deliveryNs) / 1e6;
     return s;
@@ -133,7 +147,7 @@ void RunSession::keepAsReference()
         return;
     m_reference = m_trace;
     m_referenceSummary = summary();
-    m_referenceWorkers = m_controller.config().loader.numWorkers;
+    m_referenceWorkers = m_maxWorkers;
     Q_EMIT referenceChanged();
 }
 
@@ -162,6 +176,12 @@ void RunSession::onTimer()
         setState(engine);
     if (m_controller.finished())
         m_refresh.stop();
+}
+
+void RunSession::onEngineEnded()
+{
+    if (m_controller.finished())
+        onTimer();
 }
 
 void RunSession::setState(RunState state)

@@ -1,12 +1,13 @@
 #pragma once
 
-// RunSession: the GUI's handle on the engine. Owns the RunController, paces the
+// RunSession: the GUI's handle on the engine. Owns the RunService (the same run
+// service the command line uses, so reports are made one way), paces the
 // view with a ~30 Hz timer that a RefreshGovernor slows down when the CPU is
 // saturated (plots pull what is new from the trace; the engine never waits on the
 // UI), debounces live reconfiguration, and keeps a finished run as the
 // reference for comparison.
 
-#include "core/run/run_controller.h"
+#include "core/run/run_service.h"
 #include "core/stats/run_summary.h"
 #include "widgets/refresh_governor.h"
 
@@ -45,6 +46,9 @@ public:
     // Largest worker count of the run so far (lanes of the timeline).
     int maxWorkers() const { return m_maxWorkers; }
 
+    // The run's report (config versions, segments, markers), as `run --json` writes it.
+    loaderlab::RunReport report() const;
+
     // Figures over the whole run, or over its last `window` batches while it runs
     // (summarising 10^6 batches at every refresh would cost more than the refresh).
     loaderlab::RunSummary summary(std::size_t window = 0) const;
@@ -55,7 +59,7 @@ public:
     const loaderlab::RunSummary *referenceSummary() const;
     int referenceWorkers() const { return m_referenceWorkers; }
 
-    loaderlab::RunController &controller() { return m_controller; }
+    loaderlab::RunController &controller() { return m_service.controller(); }
 
 Q_SIGNALS:
     void traceReplaced();                       // a new run: views start over
@@ -68,10 +72,12 @@ Q_SIGNALS:
 
 private:
     void onTimer();
+    void onEngineEnded();
     void applyPendingReconfigure();
     void setState(loaderlab::RunState state);
 
-    loaderlab::RunController m_controller;
+    loaderlab::RunService m_service;
+    loaderlab::RunController &m_controller = m_service.controller();
     std::shared_ptr<const loaderlab::TraceLog> m_trace;
     std::shared_ptr<const loaderlab::TraceLog> m_reference;
     loaderlab::RunSummary m_referenceSummary;

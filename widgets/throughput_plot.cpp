@@ -104,22 +104,42 @@ void ThroughputPlot::chooseDetail()
         m_reference->setData(data);
 }
 
-void ThroughputPlot::collectRounds(const loaderlab::TraceLog &log, std::size_t rounds,
-    std::size_t *roundStart, QVector<QCPGraphData> *out)
+void ThroughputPlot::collectRounds(const loaderlab::TraceLog &log, int fallbackWorkers,
+                                   std::size_t *roundStart, QVector<QCPGraphData> *out)
 {
+    // Each config version has its own worker count, so its own round size; a log
+    // without config versions (made by hand) uses the count it was shown with.
+    const std::vector<int> workers = log.workersByVersion();
+    const auto roundOf = [&workers, fallbackWorkers](std::int32_t version) {
+        if (workers.empty())
+            return static_cast<std::size_t>(std::max(fallbackWorkers, 1));
+        const auto v = std::min(static_cast<std::size_t>(std::max(version, 0)), workers.size() - 1);
+        return static_cast<std::size_t>(std::max(workers[v], 1));
+    };
     const std::size_t size = log.size();
     std::size_t start = *roundStart;
     // A round is complete once the next round's first request is known.
-    for (; start + rounds < size; start += rounds) {
+    while (start < size) {
+        const std::int32_t version = log[start].configVersion;
+        const std::size_t rounds = roundOf(version);
+        if (start + rounds >= size)
+            break;
+        if (log[start + rounds - 1].configVersion != version) {
+            // A round cut by a reconfiguration ran under two settings: skip to the new one.
+            while (start < size && log[start].configVersion == version)
+                ++start;
+            continue;
+        }
         std::int64_t samples = 0;
         for (std::size_t k = start; k < start + rounds; ++k)
             samples += log[k].samples;
         const std::int64_t step = log[start + rounds].requestNs - log[start].requestNs;
-        if (step <= 0)
-            continue;
-        const double key = static_cast<double>(log[start + rounds - 1].computeEndNs) / kNsPerS;
-        const double rate = static_cast<double>(samples) / (static_cast<double>(step) / kNsPerS);
-        out->push_back(QCPGraphData(key, rate));
+        if (step > 0) {
+            const double key = static_cast<double>(log[start + rounds - 1].computeEndNs) / kNsPerS;
+            const double rate = static_cast<double>(samples) / (static_cast<double>(step) / kNsPerS);
+            out->push_back(QCPGraphData(key, rate));
+        }
+        start += rounds;
     }
     *roundStart = start;
 }
@@ -127,7 +147,7 @@ void ThroughputPlot::collectRounds(const loaderlab::TraceLog &log, std::size_t r
 void ThroughputPlot::appendData(const loaderlab::TraceLog &log, std::size_t, std::size_t)
 {
     QVector<QCPGraphData> rates;
-    collectRounds(log, static_cast<std::size_t>(std::max(numWorkers(), 1)), &m_roundStart, &rates);
+    collectRounds(log, numWorkers(), &m_roundStart, &rates);
     if (rates.isEmpty())
         return;
     for (const QCPGraphData &d : std::as_const(rates))
@@ -165,11 +185,9 @@ void ThroughputPlot::setReferenceData(const loaderlab::TraceLog *reference)
     m_reference->removeFromLegend();
     if (!reference)
         return;
-    // The reference's own worker count is not passed down; rounds of the current
-    // run's size are close enough for an overlay.
     QVector<QCPGraphData> rates;
     std::size_t start = 0;
-    collectRounds(*reference, static_cast<std::size_t>(std::max(referenceWorkers(), 1)), &start, &rates);
+    collectRounds(*reference, referenceWorkers(), &start, &rates);
     if (rates.isEmpty())
         return;
     RunningMedian median;

@@ -53,8 +53,8 @@ private:
     };
 
     // Appends every complete round starting at record *roundStart to `out`.
-    static void collectRounds(const loaderlab::TraceLog &log, std::size_t rounds,
-        std::size_t *roundStart, QVector<QCPGraphData> *out);
+    static void collectRounds(const loaderlab::TraceLog &log, int fallbackWorkers,
+                              std::size_t *roundStart, QVector<QCPGraphData> *out);
     void updateMedianLine();
     // After each layout (replot or export): gives each graph the level of detail
     // its view needs.

@@ -10,14 +10,16 @@ namespace Cli {
 // True when argv[1] names a subcommand (or asks for help/version).
 bool isCliInvocation(int argc, char **argv);
 
-// Runs the subcommand; returns the process exit code (0 ok, 1 run failed,
-// 2 usage or input error).
+// Runs the subcommand; returns the process exit code (0 ok, 1 run failed or an
+// output could not be written, 2 usage or input error, 128 + N stopped by signal N
+// with the outputs written: 130 SIGINT, 143 SIGTERM, 129 SIGHUP).
 int run(const QStringList &arguments);
 
 // Exit codes.
 inline constexpr int kOk = 0;
 inline constexpr int kFailed = 1;
 inline constexpr int kUsage = 2;
+inline constexpr int kInterruptedBase = 128;
 
 int runCommand(const QStringList &arguments);
 int makeDatasetCommand(const QStringList &arguments);

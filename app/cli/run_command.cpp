@@ -1,22 +1,21 @@
-// `loaderlab run`: one headless run with progress on stderr, the summary table on
-// stdout, and the per-batch CSV and JSON summary written atomically. Ctrl-C stops
-// the run and still writes what was measured.
+// `loaderlab run`: one headless run through the RunService, with progress on
+// stderr, the summary table on stdout, and the per-batch CSV and JSON summary
+// written atomically. Every output path is checked before the run starts.
+// SIGINT, SIGTERM and SIGHUP (a closed ssh session) stop the run, still write what
+// was measured, and exit with 128 + the signal's number, so a script can tell an
+// interrupted run from a finished one.
 
 #include "app/cli/cli.h"
 #include "app/cli/run_options.h"
 #include "app/cli/summary_table.h"
 
 #include "core/dataset/dataset.h"
-#include "core/io/summary_json.h"
-#include "core/io/trace_csv.h"
-#include "core/run/run_controller.h"
+#include "core/run/run_service.h"
 #include "core/system/logging.h"
 #include "core/tools/default_dataset.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
-
-#include <spdlog/spdlog.h>
 
 #include <atomic>
 #include <csignal>
@@ -27,12 +26,33 @@
 namespace Cli {
 namespace {
 
-std::atomic<bool> g_interrupted{false};
+std::atomic<int> g_signal{0};
 
-void onInterrupt(int)
+void onSignal(int signal)
 {
-    g_interrupted = true;
+    g_signal = signal;
 }
+
+// Installs the handlers for the run and restores the defaults when it ends.
+class StopSignals
+{
+public:
+    StopSignals()
+    {
+        for (int s : kSignals)
+            std::signal(s, onSignal);
+    }
+    ~StopSignals()
+    {
+        for (int s : kSignals)
+            std::signal(s, SIG_DFL);
+    }
+    StopSignals(const StopSignals &) = delete;
+    StopSignals &operator=(const StopSignals &) = delete;
+
+private:
+    static constexpr int kSignals[] = {SIGINT, SIGTERM, SIGHUP};
+};
 
 void printProgress(const loaderlab::TraceLog &trace, bool tty)
 {
@@ -64,6 +84,28 @@ void ensureDefaultDataset(loaderlab::RunConfig &config)
     std::fprintf(stderr, "default dataset: %s\n", config.dataset.path.c_str());
 }
 
+// Waits for the run's end, printing progress; returns the signal that stopped it, or 0.
+int waitForRun(loaderlab::RunService &service, bool quiet)
+{
+    const bool tty = isatty(STDERR_FILENO) != 0;
+    int ticks = 0;
+    int signal = 0;
+    while (!service.wait(100)) {
+        if ((signal = g_signal.exchange(0)) != 0) {
+            std::fprintf(stderr, "\nstopping (%s); writing what was measured\n", strsignal(signal));
+            service.stop();
+            break;
+        }
+        // A line every 2 s to a log file, a refreshed line every 0.5 s on a terminal.
+        if (!quiet && ++ticks % (tty ? 5 : 20) == 0)
+            printProgress(*service.controller().trace(), tty);
+    }
+    service.stop();
+    if (!quiet && tty)
+        std::fputc('\n', stderr);
+    return signal;
+}
+
 } // namespace
 
 int runCommand(const QStringList &arguments)
@@ -88,73 +130,46 @@ int runCommand(const QStringList &arguments)
         std::fputs(qPrintable(parser.helpText()), stdout);
         return kOk;
     }
+    if (!parser.positionalArguments().isEmpty()) {
+        std::fprintf(stderr, "loaderlab run: unexpected argument '%s' (options start with --)\n",
+                     qPrintable(parser.positionalArguments().constFirst()));
+        return kUsage;
+    }
 
-    loaderlab::RunConfig config;
-    loaderlab::RunController controller;
+    loaderlab::RunService service;
+    service.setExtraVersions({{"qt", qVersion()}});
     try {
         loaderlab::setupLogging(parser.value(QStringLiteral("log-level")).toStdString());
-        config = runConfigFromOptions(parser);
+        loaderlab::RunConfig config = runConfigFromOptions(parser);
         ensureDefaultDataset(config);
-        controller.start(config);
+        service.start(config, {parser.value(QStringLiteral("csv")).toStdString(),
+                               parser.value(QStringLiteral("json")).toStdString()});
     } catch (const std::exception &e) {
         std::fprintf(stderr, "loaderlab run: %s\n", e.what());
         return kUsage;
     }
 
-    std::signal(SIGINT, onInterrupt);
-    std::signal(SIGTERM, onInterrupt);
-    const bool quiet = parser.isSet(QStringLiteral("quiet"));
-    const bool tty = isatty(STDERR_FILENO) != 0;
-    int ticks = 0;
-    while (!controller.waitForEnd(100)) {
-        if (g_interrupted.exchange(false)) {
-            std::fprintf(stderr, "\nstopping (interrupted); writing what was measured\n");
-            controller.stop();
-            break;
-        }
-        // A line every 2 s to a log file, a refreshed line every 0.5 s on a terminal.
-        if (!quiet && ++ticks % (tty ? 5 : 20) == 0)
-            printProgress(*controller.trace(), tty);
+    int signal = 0;
+    {
+        const StopSignals handlers;
+        signal = waitForRun(service, parser.isSet(QStringLiteral("quiet")));
     }
-    controller.stop();
-    std::signal(SIGINT, SIG_DFL);
-    std::signal(SIGTERM, SIG_DFL);
-    if (!quiet && tty)
-        std::fputc('\n', stderr);
 
-    const auto trace = controller.trace();
-    const auto records = trace->records();
-    loaderlab::RunReport report;
-    report.config = controller.config();
-    report.dataset = controller.datasetDescription();
-    report.state = loaderlab::runStateName(controller.state());
-    report.error = controller.error();
-    report.summary = loaderlab::summarize(records, trace->spans(), report.config.loader.numWorkers,
-                                          config.warmupBatches, trace->skippedCount());
-    report.summary.peakMemoryBytes = controller.peakMemoryBytes();
-    report.skipped = trace->skipped();
-    report.markers = trace->markers();
-    report.machine = loaderlab::machineInfo();
-    report.machine.versions["qt"] = qVersion();
-
+    const loaderlab::RunReport report = service.report();
     std::fputs(summaryTable(report.summary).c_str(), stdout);
-    int code = controller.state() == loaderlab::RunState::Failed ? kFailed : kOk;
-    if (code == kFailed)
+    std::fflush(stdout);
+    int code = signal != 0 ? kInterruptedBase + signal : kOk;
+    if (service.state() == loaderlab::RunState::Failed) {
         std::fprintf(stderr, "loaderlab run: failed: %s\n", report.error.c_str());
-    try {
-        if (parser.isSet(QStringLiteral("csv"))) {
-            loaderlab::saveTraceCsv(parser.value(QStringLiteral("csv")).toStdString(), records);
-            std::fprintf(stderr, "wrote %zu batches to %s\n", records.size(),
-                         qPrintable(parser.value(QStringLiteral("csv"))));
-        }
-        if (parser.isSet(QStringLiteral("json"))) {
-            loaderlab::saveRunReport(parser.value(QStringLiteral("json")).toStdString(), report);
-            std::fprintf(stderr, "wrote summary to %s\n", qPrintable(parser.value(QStringLiteral("json"))));
-        }
-    } catch (const std::exception &e) {
-        std::fprintf(stderr, "loaderlab run: %s\n", e.what());
         code = kFailed;
     }
+    std::vector<std::string> written;
+    for (const std::string &error : service.writeOutputs(report, &written)) {
+        std::fprintf(stderr, "loaderlab run: %s\n", error.c_str());
+        code = kFailed;
+    }
+    for (const std::string &line : written)
+        std::fprintf(stderr, "%s\n", line.c_str());
     return code;
 }
 

@@ -43,8 +43,24 @@ std::string summaryTable(const loaderlab::RunSummary &s)
         const std::string name = "worker " + std::to_string(w) + " utilisation";
         row(out, name.c_str(), "%.1f %%", s.workerUtilisation[w] * 100.0);
     }
+    if (s.droppedRecords > 0 || s.droppedSpans > 0) {
+        row(out, "batches not stored", "%.0f", static_cast<double>(s.droppedRecords));
+        row(out, "worker spans not stored", "%.0f", static_cast<double>(s.droppedSpans));
+    }
     out += "  " + std::string(loaderlab::inputBoundBandName(s.band)) + ": "
            + loaderlab::adviceFor(s) + "\n";
+    if (s.segments.size() > 1) {
+        out += "segments (one per live reconfiguration)\n"
+               "  version  first batch  batches  workers  samples/s  input-bound  utilisation\n";
+        for (const auto &g : s.segments) {
+            char line[160];
+            std::snprintf(line, sizeof line, "  %7d  %11lld  %7lld  %7d  %9.1f  %9.1f %%  %9.1f %%\n",
+                          g.configVersion, static_cast<long long>(g.firstBatch),
+                          static_cast<long long>(g.batches), g.numWorkers, g.samplesPerSecMean,
+                          g.inputBoundShare * 100.0, g.meanWorkerUtilisation * 100.0);
+            out += line;
+        }
+    }
     return out;
 }
 

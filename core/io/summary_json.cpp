@@ -1,7 +1,10 @@
 #include "core/io/summary_json.h"
 
 #include "core/io/atomic_file.h"
+#include "core/run/marker_text.h"
 #include "core/run/run_config_json.h"
+
+#include <stdexcept>
 
 namespace loaderlab {
 
@@ -9,6 +12,21 @@ using nlohmann::json;
 
 json toJson(const RunSummary &s)
 {
+    json segments = json::array();
+    for (const SegmentSummary &g : s.segments)
+        segments.push_back({{"config_version", g.configVersion},
+                            {"first_batch", g.firstBatch},
+                            {"batches", g.batches},
+                            {"samples", g.samples},
+                            {"num_workers", g.numWorkers},
+                            {"seconds", g.seconds},
+                            {"samples_per_sec_mean", g.samplesPerSecMean},
+                            {"samples_per_sec_median", g.samplesPerSecMedian},
+                            {"wait_mean_ms", g.waitMeanMs},
+                            {"wait_p95_ms", g.waitP95Ms},
+                            {"input_bound_share", g.inputBoundShare},
+                            {"worker_utilisation", g.workerUtilisation},
+                            {"mean_worker_utilisation", g.meanWorkerUtilisation}});
     return json{
         {"batches", s.batches},
         {"samples", s.samples},
@@ -28,6 +46,9 @@ json toJson(const RunSummary &s)
         {"worker_utilisation", s.workerUtilisation},
         {"mean_worker_utilisation", s.meanWorkerUtilisation},
         {"peak_memory_bytes", s.peakMemoryBytes},
+        {"dropped_batches", s.droppedRecords},
+        {"dropped_worker_spans", s.droppedSpans},
+        {"segments", segments},
     };
 }
 
@@ -41,6 +62,40 @@ json toJson(const MachineInfo &m)
     };
 }
 
+json toJson(const TraceMarker &m)
+{
+    json changes = json::array();
+    for (const FieldChange &c : m.changes)
+        changes.push_back({{"field", c.field}, {"before", c.before}, {"after", c.after}});
+    return json{{"batch", m.batch},
+                {"time_ns", m.timeNs},
+                {"kind", markerKindName(m.kind)},
+                {"config_version", m.configVersion},
+                {"changes", changes},
+                {"detail", m.detail},
+                {"text", markerText(m)}};
+}
+
+TraceMarker markerFromJson(const json &j)
+{
+    try {
+        TraceMarker m;
+        m.batch = j.at("batch").get<std::int64_t>();
+        m.timeNs = j.at("time_ns").get<std::int64_t>();
+        const std::string kind = j.at("kind").get<std::string>();
+        if (!markerKindFromName(kind, m.kind))
+            throw std::invalid_argument("marker: unknown kind '" + kind + "'");
+        m.configVersion = j.value("config_version", 0);
+        for (const json &c : j.value("changes", json::array()))
+            m.changes.push_back({c.at("field").get<std::string>(), c.at("before").get<std::string>(),
+                                 c.at("after").get<std::string>()});
+        m.detail = j.value("detail", std::string());
+        return m;
+    } catch (const json::exception &e) {
+        throw std::invalid_argument(std::string("marker: ") + e.what());
+    }
+}
+
 json toJson(const RunReport &r)
 {
     json skipped = json::array();
@@ -49,10 +104,15 @@ json toJson(const RunReport &r)
                            {"reason", s.reason}});
     json markers = json::array();
     for (const auto &m : r.markers)
-        markers.push_back({{"batch", m.batch}, {"time_ns", m.timeNs}, {"text", m.text}});
+        markers.push_back(toJson(m));
+    json versions = json::array();
+    for (const auto &v : r.configVersions)
+        versions.push_back({{"version", v.version}, {"first_batch", v.firstBatch},
+                            {"time_ns", v.timeNs}, {"config", toJson(v.config)}});
     return json{
-        {"format", "loaderlab-summary-1"},
+        {"format", "loaderlab-summary-2"},
         {"config", toJson(r.config)},
+        {"config_versions", versions},
         {"dataset", r.dataset},
         {"state", r.state},
         {"error", r.error},

@@ -1,11 +1,14 @@
 #pragma once
 
-// The JSON summary of a run (CLI --json, GUI export): the config, the dataset, the
-// figures, skipped samples, machine and library versions. Documented in the README.
+// The JSON summary of a run (CLI --json, GUI export): the config and every config
+// version of a live-reconfigured run, the dataset, the figures (whole run and per
+// segment), markers, skipped samples, machine and library versions. Documented in
+// docs/outputs.md.
 
 #include "core/run/run_config.h"
 #include "core/stats/run_summary.h"
 #include "core/system/machine_info.h"
+#include "core/trace/trace_log.h"
 #include "core/trace/trace_record.h"
 
 #include <nlohmann/json.hpp>
@@ -17,6 +20,9 @@ namespace loaderlab {
 
 nlohmann::json toJson(const RunSummary &summary);
 nlohmann::json toJson(const MachineInfo &machine);
+nlohmann::json toJson(const TraceMarker &marker);
+// Throws std::invalid_argument naming what is missing or wrong.
+TraceMarker markerFromJson(const nlohmann::json &json);
 
 struct RunReport
 {
@@ -27,6 +33,7 @@ struct RunReport
     RunSummary summary;
     std::vector<SkippedSample> skipped;
     std::vector<TraceMarker> markers;
+    std::vector<ConfigVersion> configVersions;   // version 0 first
     MachineInfo machine;
 };
 

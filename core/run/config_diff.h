@@ -1,16 +1,20 @@
 #pragma once
 
-// describeChange: the label a reconfiguration leaves on the trace, naming only
-// what changed, e.g. "workers 2 -> 4, batch 32 -> 64".
+// What changed between two configs, field by field (key path, before, after), in
+// the order of core/run/config_fields.h. A reconfiguration marker records this list.
 
-#include "core/consumer/consumer.h"
-#include "core/loader/loader_config.h"
+#include "core/run/run_config.h"
+#include "core/trace/trace_record.h"
 
-#include <string>
+#include <vector>
 
 namespace loaderlab {
 
-std::string describeChange(const LoaderConfig &before, const LoaderConfig &after,
-                           const ConsumerConfig &consumerBefore, const ConsumerConfig &consumerAfter);
+std::vector<FieldChange> diffConfigs(const RunConfig &before, const RunConfig &after);
+
+// The changes a live reconfiguration makes: loader and consumer fields only. Model
+// settings count only when either side runs a model: the window keeps them while the
+// step is simulated, and editing them then changes nothing in the run.
+std::vector<FieldChange> liveChanges(const RunConfig &before, const RunConfig &after);
 
 } // namespace loaderlab

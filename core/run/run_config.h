@@ -1,6 +1,7 @@
 #pragma once
 
 // RunConfig: one run = a dataset, loader settings, a consumer and when to stop.
+// Every field is described once in core/run/config_fields.h (key path, range, help).
 
 #include "core/consumer/consumer.h"
 #include "core/dataset/dataset_config.h"
@@ -19,6 +20,9 @@ struct RunConfig
     std::int64_t maxBatches = 0;    // 0: no limit
     double maxSeconds = 0.0;        // 0: no limit
     int warmupBatches = 5;
+    // Host memory the run may plan to use (core/run/memory_budget.h); 0: the default
+    // share of the machine's memory.
+    std::int64_t memoryBudgetMb = 0;
 };
 
 } // namespace loaderlab

@@ -3,10 +3,12 @@
 #include "core/loader/clock.h"
 #include "core/loader/loader.h"
 #include "core/run/config_diff.h"
+#include "core/run/marker_text.h"
 
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <chrono>
 #include <atomic>
 #include <condition_variable>
 #include <mutex>
@@ -58,7 +60,7 @@ public:
     }
 
     // The run thread: epochs of batches, each delivered, consumed and traced.
-    void run(std::stop_token stop, DatasetPtr dataset)
+    void run(std::stop_token threadStop, DatasetPtr dataset)
     {
         runThreadAlive = true;
         RunConfig cfg;
@@ -66,6 +68,27 @@ public:
             std::lock_guard lock(mutex);
             cfg = config;
         }
+        // One stop for the whole run: stop() and the time limit both request it, so
+        // the limit also ends a long model step, which waits on this token.
+        std::stop_source runStop;
+        std::stop_callback forwardStop(threadStop, [&runStop] { runStop.request_stop(); });
+        const std::stop_token stop = runStop.get_token();
+        std::atomic<bool> deadlineHit{false};
+        std::jthread deadline;
+        if (cfg.maxSeconds > 0)
+            deadline = std::jthread([this, &runStop, &deadlineHit, seconds = cfg.maxSeconds](
+                                        std::stop_token done) {
+                std::mutex m;
+                std::condition_variable_any cv;
+                std::unique_lock lock(m);
+                const auto at = std::chrono::steady_clock::time_point(std::chrono::nanoseconds(originNs))
+                                + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                    std::chrono::duration<double>(seconds));
+                if (!cv.wait_until(lock, done, at, [] { return false; }) && !done.stop_requested()) {
+                    deadlineHit = true;
+                    runStop.request_stop();
+                }
+            });
         std::unique_ptr<Consumer> consumer;
         std::stop_callback onStop(stop, [this] {
             std::lock_guard lock(loaderMutex);
@@ -81,7 +104,8 @@ public:
             std::int64_t index = 0;
             for (int epoch = 0; cfg.epochs == 0 || epoch < cfg.epochs; ++epoch) {
                 if (epoch > 0)
-                    trace->addMarker({index, steadyNowNs() - originNs, "epoch " + std::to_string(epoch)});
+                    trace->addMarker({index, steadyNowNs() - originNs, MarkerKind::Epoch, configVersion,
+                                      {}, std::to_string(epoch)});
                 loader->startEpoch(epoch);
                 while (true) {
                     if (!waitWhilePaused(stop, index))
@@ -116,11 +140,11 @@ public:
         } catch (const LimitReached &) {
             end = RunState::Finished;
         } catch (const LoaderStopped &) {
-            end = RunState::Stopped;
+            end = deadlineHit ? RunState::Finished : RunState::Stopped;
         } catch (const std::exception &e) {
             if (stop.stop_requested()) {
                 // A model build that gave up because of the stop is not a failure.
-                end = RunState::Stopped;
+                end = deadlineHit ? RunState::Finished : RunState::Stopped;
             } else {
                 spdlog::error("run failed: {}", e.what());
                 std::lock_guard lock(mutex);
@@ -129,6 +153,10 @@ public:
             }
         }
         replaceLoader(stop, nullptr);
+        if (deadline.joinable()) {
+            deadline.request_stop();
+            deadline.join();
+        }
         runThreadAlive = false;
         setState(end);
         std::function<void(RunState)> callback;
@@ -158,10 +186,10 @@ public:
         std::unique_lock lock(mutex);
         if (state != RunState::Paused)
             return true;
-        trace->addMarker({index, steadyNowNs() - originNs, "paused"});
+        trace->addMarker({index, steadyNowNs() - originNs, MarkerKind::Pause, configVersion, {}, {}});
         const bool resumed = cv.wait(lock, stop, [this] { return state != RunState::Paused; });
         if (resumed)
-            trace->addMarker({index, steadyNowNs() - originNs, "resumed"});
+            trace->addMarker({index, steadyNowNs() - originNs, MarkerKind::Resume, configVersion, {}, {}});
         return resumed;
     }
 
@@ -175,44 +203,50 @@ public:
         }
         if (!change)
             return;
-        const LoaderConfig &loaderConfig = change->first;
-        ConsumerConfig consumerConfig = change->second;
-        if (!describeChange(cfg.loader, cfg.loader, cfg.consumer, consumerConfig).empty()) {
+        RunConfig next = cfg;
+        next.loader = change->first;
+        next.consumer = change->second;
+        RunConfig consumerOnly = cfg;
+        consumerOnly.consumer = next.consumer;
+        if (!liveChanges(cfg, consumerOnly).empty()) {
             // A consumer that cannot be built (a file that is not a TorchScript
             // module, fp16 on a CPU) keeps the current one: the run goes on, and the
             // reason waits for takeReconfigureError().
             try {
-                consumer = makeConsumer(consumerConfig, originNs, stop);
+                consumer = makeConsumer(next.consumer, originNs, stop);
             } catch (const std::exception &e) {
                 if (stop.stop_requested())
                     throw LoaderStopped();   // the build gave up because of the stop
                 spdlog::error("batch {}: model step not changed: {}", index, e.what());
                 std::lock_guard lock(mutex);
                 reconfigureError = e.what();
-                consumerConfig = cfg.consumer;
+                next.consumer = cfg.consumer;
             }
         }
-        const std::string text = describeChange(cfg.loader, loaderConfig, cfg.consumer, consumerConfig);
-        if (text.empty())
+        std::vector<FieldChange> changes = liveChanges(cfg, next);
+        if (changes.empty())
             return;
-        if (!(loaderConfig == cfg.loader)) {
+        if (!(next.loader == cfg.loader)) {
             // The rest of the epoch, exactly: in-flight batches are dropped and their
             // samples handed to the new loader.
             std::vector<std::int64_t> remaining = loader->remainingIndices();
             replaceLoader(stop, nullptr);
-            replaceLoader(stop, std::make_unique<Loader>(dataset, loaderConfig, originNs));
+            replaceLoader(stop, std::make_unique<Loader>(dataset, next.loader, originNs));
             loader->resumeEpoch(epoch, std::move(remaining));
         }
-        cfg.loader = loaderConfig;
-        cfg.consumer = consumerConfig;
+        cfg.loader = next.loader;
+        cfg.consumer = next.consumer;
         ++configVersion;
+        const std::int64_t now = steadyNowNs() - originNs;
         {
             std::lock_guard lock(mutex);
-            config.loader = loaderConfig;
-            config.consumer = consumerConfig;
+            config.loader = next.loader;
+            config.consumer = next.consumer;
+            trace->addConfigVersion({configVersion, index, now, config});
         }
-        trace->addMarker({index, steadyNowNs() - originNs, text});
-        spdlog::info("batch {}: {}", index, text);
+        TraceMarker marker{index, now, MarkerKind::Reconfigure, configVersion, std::move(changes), {}};
+        spdlog::info("batch {}: {}", index, markerText(marker));
+        trace->addMarker(std::move(marker));
     }
 
     // Swaps the current loader; the old one is destroyed (its threads joined)
@@ -274,6 +308,7 @@ void RunController::start(const RunConfig &config, DatasetPtr dataset)
         m_impl->reconfigureError.clear();
         m_impl->datasetDescription = dataset->description();
         m_impl->trace = std::make_shared<TraceLog>();
+        m_impl->trace->addConfigVersion({0, 0, 0, config});
         m_impl->configVersion = 0;
         m_impl->originNs = steadyNowNs();
         m_impl->peakMemoryBytes = 0;

@@ -13,6 +13,9 @@
 //   - input-bound share: sum of waits / (last compute end - first request), after
 //     warm-up, banded < 5 % / 5-20 % / >= 20 % as in TensorFlow's input-pipeline analyzer;
 //   - worker utilisation: each worker's busy time / the run's loading wall time.
+// A run reconfigured live has segments, one per config version: each segment's
+// figures use its own worker count (throughput rounds, utilisation), and the run's
+// utilisation weighs each segment by its own worker count and loading time.
 
 #include "core/trace/trace_record.h"
 
@@ -25,6 +28,25 @@ namespace loaderlab {
 enum class InputBoundBand { NotInputBound, Moderately, Highly };
 
 const char *inputBoundBandName(InputBoundBand band);   // "not input-bound", ...
+
+// The figures of one stretch of the run under one config version. Warm-up batches
+// count in `batches` and `samples` but not in the rates, waits and share.
+struct SegmentSummary
+{
+    std::int32_t configVersion = 0;
+    std::int64_t firstBatch = 0;
+    std::int64_t batches = 0;
+    std::int64_t samples = 0;
+    int numWorkers = 0;
+    double seconds = 0.0;                // first request to last compute end
+    double samplesPerSecMean = 0.0;
+    double samplesPerSecMedian = 0.0;
+    double waitMeanMs = 0.0;
+    double waitP95Ms = 0.0;
+    double inputBoundShare = 0.0;
+    std::vector<double> workerUtilisation;   // one per worker of this segment
+    double meanWorkerUtilisation = 0.0;
+};
 
 struct RunSummary
 {
@@ -50,6 +72,10 @@ struct RunSummary
     // Not from the trace: the consumer's peak memory of a step (RunController::
     // peakMemoryBytes()), 0 when the consumer does not measure it.
     std::int64_t peakMemoryBytes = 0;
+    // Batches and worker spans past the trace's capacity, not stored (TraceLog).
+    std::int64_t droppedRecords = 0;
+    std::int64_t droppedSpans = 0;
+    std::vector<SegmentSummary> segments;   // in run order; one when never reconfigured
 };
 
 // Linear-interpolated percentile (q in 0..100) of unsorted values; 0 when empty.
@@ -57,6 +83,12 @@ double percentile(std::vector<double> values, double q);
 
 InputBoundBand bandForShare(double share);
 
+// `workersByVersion[v]` is the worker count of config version v
+// (TraceLog::workersByVersion()); versions past its end use its last entry.
+RunSummary summarize(const std::vector<TraceRecord> &records,
+                     const std::vector<WorkerSpan> &spans, const std::vector<int> &workersByVersion,
+                     int warmupBatches, std::int64_t skippedSamples);
+// A run with one worker count throughout.
 RunSummary summarize(const std::vector<TraceRecord> &records,
                      const std::vector<WorkerSpan> &spans, int numWorkers,
                      int warmupBatches, std::int64_t skippedSamples);

@@ -1,16 +1,41 @@
 #include "core/trace/trace_log.h"
 
+#include <algorithm>
+
 namespace loaderlab {
 
 void TraceLog::append(const TraceRecord &record)
 {
     if (!m_records.append(record))
-        m_dropped.fetch_add(1, std::memory_order_relaxed);
+        m_droppedRecords.fetch_add(1, std::memory_order_relaxed);
 }
 
 void TraceLog::appendSpan(const WorkerSpan &span)
 {
-    m_spans.append(span);
+    if (!m_spans.append(span))
+        m_droppedSpans.fetch_add(1, std::memory_order_relaxed);
+}
+
+void TraceLog::addConfigVersion(ConfigVersion version)
+{
+    std::lock_guard lock(m_mutex);
+    m_configs.push_back(std::move(version));
+}
+
+std::vector<ConfigVersion> TraceLog::configVersions() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_configs;
+}
+
+std::vector<int> TraceLog::workersByVersion() const
+{
+    std::lock_guard lock(m_mutex);
+    std::vector<int> workers;
+    workers.reserve(m_configs.size());
+    for (const auto &c : m_configs)
+        workers.push_back(c.config.loader.numWorkers);
+    return workers;
 }
 
 void TraceLog::addMarker(TraceMarker marker)

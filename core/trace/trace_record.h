@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace loaderlab {
 
@@ -55,12 +56,43 @@ struct WorkerSpan
     std::int64_t endNs = 0;
 };
 
-// A labelled point in the run: a reconfiguration, a pause, an epoch start.
+// What a marker records. Markers are data, not text: each view words them in its
+// own language (core/run/marker_text.h in English, the window translates).
+enum class MarkerKind {
+    Reconfigure,   // settings changed live: `changes` lists them
+    Pause,
+    Resume,
+    Epoch,         // a new epoch starts: `detail` is its number
+    Autotune,      // a change made by the autotuner: `changes`, and `detail` its reason
+    Lesson,        // a guided lesson's step: `detail`
+    Note,          // anything else: `detail`
+};
+
+const char *markerKindName(MarkerKind kind);   // "reconfigure", "pause", ...
+bool markerKindFromName(const std::string &name, MarkerKind &kind);
+
+// One setting a marker changed: its config key path and the values as text
+// (core/run/config_fields.h, configValueText).
+struct FieldChange
+{
+    std::string field;
+    std::string before;
+    std::string after;
+
+    bool operator==(const FieldChange &) const = default;
+};
+
+// A point in the run: a reconfiguration, a pause, an epoch start.
 struct TraceMarker
 {
     std::int64_t batch = 0;          // first batch the marker applies to
     std::int64_t timeNs = 0;
-    std::string text;
+    MarkerKind kind = MarkerKind::Note;
+    std::int32_t configVersion = 0;  // the config version in force from `batch` on
+    std::vector<FieldChange> changes;
+    std::string detail;
+
+    bool operator==(const TraceMarker &) const = default;
 };
 
 // A sample the skip policy dropped.

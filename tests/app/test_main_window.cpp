@@ -94,7 +94,8 @@ void TestMainWindow::workersSliderReconfiguresTheRunningEngine()
     QTRY_COMPARE_WITH_TIMEOUT(window.session()->config().loader.numWorkers, 3, 5000);
     const auto markers = window.session()->trace()->markers();   // epoch starts may be there too
     const auto change = std::find_if(markers.begin(), markers.end(), [](const TraceMarker &m) {
-        return m.text.find("workers 2 -> 3") != std::string::npos;
+        return m.kind == MarkerKind::Reconfigure
+               && m.changes == std::vector<FieldChange>{{"loader.num_workers", "2", "3"}};
     });
     QVERIFY(change != markers.end());
     // The timeline grows a lane for the new worker.
@@ -119,7 +120,7 @@ void TestMainWindow::invalidDatasetPathShowsErrorAndKeepsTheRun()
     const auto trace = window.session()->trace();
 
     auto *kind = child<QComboBox>(window.controlPanel(), "datasetKindCombo");
-    const int folderIndex = kind->findData(QVariant::fromValue(DatasetKind::ImageFolder));
+    const int folderIndex = kind->findData(QStringLiteral("folder"));
     QVERIFY(folderIndex >= 0);
     kind->setCurrentIndex(folderIndex);
     auto *path = child<QLineEdit>(window.controlPanel(), "datasetPathEdit");

@@ -1,5 +1,7 @@
 // The headless CLI, end to end: real binary, real files, exit codes and messages.
 
+#include "cli_process.h"
+
 #include "core/dataset/tensor_file_format.h"
 #include "core/io/trace_csv.h"
 
@@ -11,27 +13,8 @@
 
 namespace {
 
-struct Result
-{
-    int exitCode = -1;
-    QString out;
-    QString err;
-};
-
-Result runLoaderlab(const QStringList &arguments, int timeoutMs = 240'000)
-{
-    QProcess process;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.remove(QStringLiteral("DISPLAY"));   // headless means no display at all
-    env.remove(QStringLiteral("WAYLAND_DISPLAY"));
-    process.setProcessEnvironment(env);
-    process.start(QStringLiteral(LOADERLAB_BINARY), arguments);
-    if (!process.waitForFinished(timeoutMs))
-        return {};
-    return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
-            QString::fromUtf8(process.readAllStandardOutput()),
-            QString::fromUtf8(process.readAllStandardError())};
-}
+using clitest::Result;
+using clitest::runLoaderlab;
 
 QStringList readLines(const QString &path)
 {
@@ -62,7 +45,7 @@ private Q_SLOTS:
     void imageFolderSkipAndFailPolicies();
     void preprocessThenRunOnTensorFile();
     void infoReportsMachine();
-    void failedExportReportsAndExitsNonZero();
+    void badOutputPathIsRefusedBeforeTheRun();
 
 private:
     QTemporaryDir m_dir;
@@ -219,14 +202,21 @@ void TestCli::infoReportsMachine()
     QVERIFY(info.contains("cuda_available"));
 }
 
-void TestCli::failedExportReportsAndExitsNonZero()
+void TestCli::badOutputPathIsRefusedBeforeTheRun()
 {
+    QElapsedTimer timer;
+    timer.start();
     const Result r = runLoaderlab({QStringLiteral("run"), QStringLiteral("--shape"), QStringLiteral("1x4x4"),
-                                QStringLiteral("--samples"), QStringLiteral("64"),
-                                QStringLiteral("--csv"), QStringLiteral("/nonexistent-dir/run.csv")});
-    QCOMPARE(r.exitCode, 1);
+                                   QStringLiteral("--samples"), QStringLiteral("64"), QStringLiteral("--seconds"),
+                                   QStringLiteral("30"), QStringLiteral("--epochs"), QStringLiteral("0"),
+                                   QStringLiteral("--json"), m_dir.filePath(QStringLiteral("ok.json")),
+                                   QStringLiteral("--csv"), QStringLiteral("/nonexistent-dir/run.csv")});
+    QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains(QStringLiteral("/nonexistent-dir/run.csv")), qPrintable(r.err));
-    QVERIFY(r.out.contains(QStringLiteral("LoaderLab run summary")));   // the figures are still shown
+    QVERIFY2(r.err.contains(QStringLiteral("does not exist")), qPrintable(r.err));
+    QVERIFY(!r.out.contains(QStringLiteral("LoaderLab run summary")));   // nothing ran
+    QVERIFY(timer.elapsed() < 20'000);                                    // not the 30 s run
+    QVERIFY(!QFile::exists(m_dir.filePath(QStringLiteral("ok.json"))));
 }
 
 QTEST_GUILESS_MAIN(TestCli)

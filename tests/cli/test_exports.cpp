@@ -1,6 +1,7 @@
 // Exports are atomic: a failed write never replaces a good file; config JSON round-trips.
 
 #include "core/io/atomic_file.h"
+#include "core/io/summary_json.h"
 #include "core/io/trace_csv.h"
 #include "core/run/run_config_json.h"
 
@@ -32,6 +33,7 @@ private Q_SLOTS:
     void csvHasOneRowPerBatch();
     void configRoundTrips();
     void configErrorsNameTheKey();
+    void markersRoundTripWithTheirFields();
 };
 
 void TestExports::failedWriteKeepsTheOldFile()
@@ -106,7 +108,33 @@ void TestExports::configErrorsNameTheKey()
     QVERIFY(message(R"({"loader": {"num_workers": "two"}})").find("loader.num_workers") != std::string::npos);
     QVERIFY(message(R"({"loader": {"strategy": "magic"}})").find("magic") != std::string::npos);
     QVERIFY(message(R"({"colour": 1})").find("colour") != std::string::npos);
-    QVERIFY(message(R"({"loader": {"batch_size": 0}})").find("batch size") != std::string::npos);
+    QVERIFY(message(R"({"loader": {"batch_size": 0}})").starts_with("loader.batch_size: 0 is out of range"));
+}
+
+void TestExports::markersRoundTripWithTheirFields()
+{
+    RunReport report;
+    report.markers = {
+        {12, 3'400'000, MarkerKind::Reconfigure, 1,
+         {{"loader.num_workers", "2", "4"}, {"loader.shuffle", "false", "true"}}, {}},
+        {40, 9'000'000, MarkerKind::Epoch, 1, {}, "1"},
+        {41, 9'500'000, MarkerKind::Autotune, 2, {{"loader.prefetch_factor", "2", "3"}}, "+18 %"},
+    };
+    // Through the file, as a reader of the summary would get it.
+    std::stringstream text;
+    text << toJson(report).dump(2);
+    const nlohmann::json json = nlohmann::json::parse(text);
+    QCOMPARE(json["markers"].size(), std::size_t{3});
+    QCOMPARE(json["markers"][0]["kind"].get<std::string>(), std::string("reconfigure"));
+    QCOMPARE(json["markers"][0]["changes"][0]["field"].get<std::string>(), std::string("loader.num_workers"));
+    QCOMPARE(json["markers"][0]["text"].get<std::string>(), std::string("workers 2 -> 4, shuffle off -> on"));
+    QCOMPARE(json["markers"][2]["text"].get<std::string>(),
+             std::string("autotune: prefetch 2 -> 3 (+18 %)"));
+    for (std::size_t i = 0; i < report.markers.size(); ++i)
+        QVERIFY(markerFromJson(json["markers"][i]) == report.markers[i]);
+    nlohmann::json bad = json["markers"][0];
+    bad["kind"] = "teleport";
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, markerFromJson(bad));
 }
 
 QTEST_GUILESS_MAIN(TestExports)

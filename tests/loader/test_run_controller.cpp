@@ -3,7 +3,9 @@
 #include "probe_dataset.h"
 #include "thread_count.h"
 
+#include "core/run/marker_text.h"
 #include "core/run/run_controller.h"
+#include "core/run/run_service.h"
 
 #include <QtTest>
 
@@ -38,6 +40,8 @@ private Q_SLOTS:
     void runsToTheEndOfItsEpochs();
     void maxBatchesLimit();
     void reconfigureKeepsEverySampleOnceAndMarks();
+    void segmentsUseTheirOwnWorkerCount();
+    void timeLimitEndsALongStep();
     void unbuildableConsumerKeepsTheRunAndReportsWhy();
     void stopDuringLongStepIsPrompt();
     void pauseHoldsAndResumeContinues();
@@ -65,7 +69,8 @@ void TestRunController::runsToTheEndOfItsEpochs()
     }
     const auto markers = run.trace()->markers();
     QCOMPARE(markers.size(), std::size_t{1});
-    QCOMPARE(markers[0].text, std::string("epoch 1"));
+    QCOMPARE(markers[0].kind, MarkerKind::Epoch);
+    QCOMPARE(markerText(markers[0]), std::string("epoch 1"));
     QCOMPARE(markers[0].batch, std::int64_t{10});
     QCOMPARE(run.trace()->spanCount(), std::size_t{20});
 }
@@ -101,8 +106,12 @@ void TestRunController::reconfigureKeepsEverySampleOnceAndMarks()
     QCOMPARE(totalSamples(*run.trace()), std::int64_t{3000});
     const auto markers = run.trace()->markers();
     QCOMPARE(markers.size(), std::size_t{1});
-    QVERIFY2(markers[0].text.find("workers 2 -> 3") != std::string::npos, markers[0].text.c_str());
-    QVERIFY(markers[0].text.find("batch 16 -> 8") != std::string::npos);
+    QCOMPARE(markers[0].kind, MarkerKind::Reconfigure);
+    QCOMPARE(markers[0].configVersion, 1);
+    const std::vector<FieldChange> expected{{"loader.batch_size", "16", "8"},
+                                            {"loader.num_workers", "2", "3"}};
+    QVERIFY2(markers[0].changes == expected, markerText(markers[0]).c_str());
+    QCOMPARE(markerText(markers[0]), std::string("batch size 16 -> 8, workers 2 -> 3"));
     const auto records = run.trace()->records();
     for (const auto &r : records) {
         const bool after = r.index >= markers[0].batch;
@@ -110,6 +119,69 @@ void TestRunController::reconfigureKeepsEverySampleOnceAndMarks()
         QVERIFY(r.samples <= (after ? 8 : 16));
     }
     QCOMPARE(run.config().loader.numWorkers, 3);
+}
+
+void TestRunController::segmentsUseTheirOwnWorkerCount()
+{
+    // 2 workers, then 4: the trace keeps both configs, and the report computes each
+    // segment (its rounds, its utilisation) with its own worker count.
+    RunController run;
+    RunConfig c = runConfig(2, 4);
+    c.warmupBatches = 0;
+    auto dataset = std::make_shared<ProbeDataset>(2000);
+    dataset->delay = [](std::int64_t) { return std::chrono::microseconds(500); };
+    run.start(c, dataset);
+    QTRY_VERIFY(run.trace()->size() >= 20);
+    LoaderConfig four = c.loader;
+    four.numWorkers = 4;
+    run.reconfigure(four, c.consumer);
+    QVERIFY(run.waitForEnd(60'000));
+    QCOMPARE(run.state(), RunState::Finished);
+
+    const auto versions = run.trace()->configVersions();
+    QCOMPARE(versions.size(), std::size_t{2});
+    QCOMPARE(versions[0].config.loader.numWorkers, 2);
+    QCOMPARE(versions[1].config.loader.numWorkers, 4);
+    QCOMPARE(versions[1].version, 1);
+    QVERIFY(versions[1].firstBatch >= 20);
+
+    const RunReport report = makeRunReport(run);
+    const auto &segments = report.summary.segments;
+    QCOMPARE(segments.size(), std::size_t{2});
+    QCOMPARE(segments[0].numWorkers, 2);
+    QCOMPARE(segments[1].numWorkers, 4);
+    QCOMPARE(segments[0].workerUtilisation.size(), std::size_t{2});
+    QCOMPARE(segments[1].workerUtilisation.size(), std::size_t{4});
+    QCOMPARE(segments[1].firstBatch, versions[1].firstBatch);
+    QCOMPARE(segments[0].batches + segments[1].batches, report.summary.batches);
+    QCOMPARE(report.summary.workerUtilisation.size(), std::size_t{4});
+    // Nothing consumes: the run is bound by loading (0.5 ms a sample), so every
+    // worker of each segment is busy most of its segment's loading time. Counted
+    // with the last segment's 4 workers throughout, the first segment would show
+    // two idle workers.
+    for (const auto &segment : segments) {
+        for (double u : segment.workerUtilisation)
+            QVERIFY2(u > 0.6, qPrintable(QString::number(u)));
+    }
+    QVERIFY(report.summary.meanWorkerUtilisation > 0.6);
+}
+
+void TestRunController::timeLimitEndsALongStep()
+{
+    // A 10 s model step and a 0.5 s limit: the limit ends the step, and the run is
+    // finished (it reached its limit), not stopped.
+    RunController run;
+    RunConfig c = runConfig(1, 4);
+    c.epochs = 0;
+    c.maxSeconds = 0.5;
+    c.consumer.kind = ConsumerKind::Sleep;
+    c.consumer.sleepPerBatchMs = 10'000.0;
+    QElapsedTimer timer;
+    timer.start();
+    run.start(c, std::make_shared<ProbeDataset>(100));
+    QVERIFY(run.waitForEnd(20'000));
+    QVERIFY2(timer.elapsed() < 5'000, qPrintable(QString::number(timer.elapsed())));
+    QCOMPARE(run.state(), RunState::Finished);
 }
 
 void TestRunController::unbuildableConsumerKeepsTheRunAndReportsWhy()
@@ -144,10 +216,10 @@ void TestRunController::unbuildableConsumerKeepsTheRunAndReportsWhy()
     QCOMPARE(run.config().loader.numWorkers, 3);
     int changes = 0;   // epoch markers aside
     for (const auto &marker : run.trace()->markers()) {
-        if (marker.text.starts_with("epoch"))
+        if (marker.kind == MarkerKind::Epoch)
             continue;
         ++changes;
-        QVERIFY2(marker.text == "workers 2 -> 3", marker.text.c_str());
+        QVERIFY2(markerText(marker) == "workers 2 -> 3", markerText(marker).c_str());
     }
     QCOMPARE(changes, 1);
     for (const auto &r : run.trace()->records())
@@ -196,8 +268,8 @@ void TestRunController::pauseHoldsAndResumeContinues()
     QCOMPARE(run.trace()->size(), std::size_t{100});
     const auto markers = run.trace()->markers();
     QCOMPARE(markers.size(), std::size_t{2});
-    QCOMPARE(markers[0].text, std::string("paused"));
-    QCOMPARE(markers[1].text, std::string("resumed"));
+    QCOMPARE(markers[0].kind, MarkerKind::Pause);
+    QCOMPARE(markers[1].kind, MarkerKind::Resume);
 }
 
 void TestRunController::failPolicyFailsTheRunWithTheFile()

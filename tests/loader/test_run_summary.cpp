@@ -42,6 +42,8 @@ private Q_SLOTS:
     void warmupIsExcluded();
     void bands();
     void workerUtilisation();
+    void segmentsUseTheirOwnWorkerCount();
+    void shortRunStillHasAMedian();
 };
 
 void TestRunSummary::percentileInterpolates()
@@ -133,6 +135,50 @@ void TestRunSummary::workerUtilisation()
     QVERIFY(qFuzzyCompare(s.workerUtilisation[0], 0.5));
     QVERIFY(qFuzzyCompare(s.workerUtilisation[1], 0.25));
     QVERIFY(qFuzzyCompare(s.meanWorkerUtilisation, 0.375));
+}
+
+void TestRunSummary::segmentsUseTheirOwnWorkerCount()
+{
+    // Batches 0-7 under version 0 with 2 workers, 8-15 under version 1 with 4. Each
+    // worker is busy its segment's whole loading time (100 ms each).
+    auto records = steadyRun(16, 1, 1);
+    std::vector<WorkerSpan> spans;
+    for (auto &r : records) {
+        const bool second = r.index >= 8;
+        r.configVersion = second ? 1 : 0;
+        r.dispatchNs = second ? 100 * kMs : 0;
+        r.loadEndNs = second ? 200 * kMs : 100 * kMs;
+    }
+    for (int w = 0; w < 2; ++w)
+        spans.push_back({w, w, 0, 0, 100 * kMs});
+    for (int w = 0; w < 4; ++w)
+        spans.push_back({8 + w, w, 0, 100 * kMs, 200 * kMs});
+    const RunSummary s = summarize(records, spans, std::vector<int>{2, 4}, 0, 0);
+    QCOMPARE(s.segments.size(), std::size_t{2});
+    QCOMPARE(s.segments[0].numWorkers, 2);
+    QCOMPARE(s.segments[0].batches, std::int64_t{8});
+    QCOMPARE(s.segments[1].numWorkers, 4);
+    QCOMPARE(s.segments[1].firstBatch, std::int64_t{8});
+    QCOMPARE(s.segments[0].workerUtilisation, (std::vector<double>{1.0, 1.0}));
+    QCOMPARE(s.segments[1].workerUtilisation, (std::vector<double>{1.0, 1.0, 1.0, 1.0}));
+    // Weighed by each segment's own workers: fully busy. With 4 workers for the whole
+    // run, workers 2 and 3 would count 100 ms of 200 and the mean would be 0.75.
+    QVERIFY(qFuzzyCompare(s.meanWorkerUtilisation, 1.0));
+    QCOMPARE(s.workerUtilisation, (std::vector<double>{1.0, 1.0, 1.0, 1.0}));
+    // 10 samples every 2 ms in both: rounds of 2 then of 4 give 5000 samples/s.
+    QVERIFY(qFuzzyCompare(s.segments[0].samplesPerSecMedian, 5000.0));
+    QVERIFY(qFuzzyCompare(s.segments[1].samplesPerSecMedian, 5000.0));
+    // The one-count form keeps its meaning: one segment.
+    QCOMPARE(summarize(records, spans, 4, 0, 0).segments.size(), std::size_t{2});
+    QCOMPARE(summarize(steadyRun(4, 1, 1), {}, 2, 0, 0).segments.size(), std::size_t{1});
+}
+
+void TestRunSummary::shortRunStillHasAMedian()
+{
+    // 6 batches, 5 of them warm-up, 2 workers: less than one round remains.
+    const RunSummary s = summarize(steadyRun(6, 1, 3), {}, 2, 5, 0);
+    QCOMPARE(s.warmupBatches, std::int64_t{5});
+    QVERIFY(qFuzzyCompare(s.samplesPerSecMedian, 2500.0));
 }
 
 QTEST_GUILESS_MAIN(TestRunSummary)

@@ -61,16 +61,16 @@ void TestTraceLog::spansMarkersAndSkipped()
 {
     TraceLog log;
     log.appendSpan({3, 1, 0, 10, 20});
-    log.addMarker({5, 100, "workers 2 -> 4"});
+    log.addMarker({5, 100, MarkerKind::Reconfigure, 1, {{"loader.num_workers", "2", "4"}}, {}});
     for (int i = 0; i < 12'000; ++i)
         log.addSkipped({i, i, "f.jpg", "empty file"});
     QCOMPARE(log.spanCount(), std::size_t{1});
     QCOMPARE(log.spans()[0].worker, 1);
-    QCOMPARE(log.markers()[0].text, std::string("workers 2 -> 4"));
-    log.addMarker({9, 200, "epoch 1"});
+    QCOMPARE(log.markers()[0].changes[0].after, std::string("4"));
+    log.addMarker({9, 200, MarkerKind::Epoch, 1, {}, "1"});
     QCOMPARE(log.markerCount(), std::size_t{2});
     QCOMPARE(log.markers(1).size(), std::size_t{1});
-    QCOMPARE(log.markers(1)[0].text, std::string("epoch 1"));
+    QCOMPARE(log.markers(1)[0].kind, MarkerKind::Epoch);
     QVERIFY(log.markers(2).empty());
     // Every skipped sample counts; the detailed list is capped.
     QCOMPARE(log.skippedCount(), std::int64_t{12'000});

@@ -6,6 +6,7 @@
 #include "app/main_window.h"
 
 #include "core/consumer/model_consumer_factory.h"
+#include "core/run/marker_text.h"
 #include "core/torch/torch_consumer_registration.h"
 #include "widgets/control_panel.h"
 #include "widgets/model_panel.h"
@@ -32,7 +33,7 @@ T *child(QWidget *parent, const char *name)
 bool hasMarker(const TraceLog &trace, const std::string &text)
 {
     for (const auto &marker : trace.markers()) {
-        if (marker.text.find(text) != std::string::npos)
+        if (markerText(marker).find(text) != std::string::npos)
             return true;
     }
     return false;

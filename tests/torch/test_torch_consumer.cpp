@@ -3,6 +3,7 @@
 // shape errors and bf16 autocast on the CPU.
 #include "core/consumer/model_consumer_factory.h"
 #include "core/run/config_diff.h"
+#include "core/run/marker_text.h"
 #include "core/run/run_config_json.h"
 #include "core/run/run_controller.h"
 #include "core/torch/torch_consumer.h"
@@ -124,28 +125,32 @@ void TestTorchConsumer::modelConfigJsonRejectsUnknownKey()
             nlohmann::json::parse(R"({"consumer": {"model": {"precision": "fp8"}}})"));
     });
     QCOMPARE(QString::fromStdString(badPrecision),
-             QStringLiteral("consumer.model.precision: unknown value 'fp8'"));
+             QStringLiteral("consumer.model.precision: unknown value \"fp8\" (fp32, bf16, fp16)"));
 }
 
 void TestTorchConsumer::modelChangeIsDescribed()
 {
-    const LoaderConfig loader;
+    const auto described = [](const ConsumerConfig &a, const ConsumerConfig &b) {
+        RunConfig before;
+        before.consumer = a;
+        RunConfig after;
+        after.consumer = b;
+        return QString::fromStdString(changesText(liveChanges(before, after)));
+    };
     const ConsumerConfig before = modelConfig();
     ConsumerConfig after = before;
     after.model.name = "resnet50";
     after.model.precision = ModelPrecision::BFloat16;
-    QCOMPARE(QString::fromStdString(describeChange(loader, loader, before, after)),
-             QStringLiteral("model resnet18 -> resnet50, precision fp32 -> bf16"));
-    QCOMPARE(QString::fromStdString(describeChange(loader, loader, before, before)), QString());
+    QCOMPARE(described(before, after), QStringLiteral("model resnet18 -> resnet50, precision fp32 -> bf16"));
+    QCOMPARE(described(before, before), QString());
     // Settings of a model that is not the step change nothing.
     ConsumerConfig sleepBefore = before;
     sleepBefore.kind = ConsumerKind::Sleep;
     ConsumerConfig sleepAfter = after;
     sleepAfter.kind = ConsumerKind::Sleep;
-    QCOMPARE(QString::fromStdString(describeChange(loader, loader, sleepBefore, sleepAfter)),
-             QString());
-    QCOMPARE(QString::fromStdString(describeChange(loader, loader, sleepBefore, after)),
-             QStringLiteral("consumer sleep -> model, model resnet18 -> resnet50, "
+    QCOMPARE(described(sleepBefore, sleepAfter), QString());
+    QCOMPARE(described(sleepBefore, after),
+             QStringLiteral("model step sleep -> model, model resnet18 -> resnet50, "
                             "precision fp32 -> bf16"));
 }
 

@@ -32,7 +32,8 @@ Widget *find(QWidget &parent, const char *name)
 
 void selectKind(QComboBox *combo, DatasetKind kind)
 {
-    const int index = combo->findData(QVariant::fromValue(kind));
+    // Combo entries carry the config's choice names.
+    const int index = combo->findData(QString::fromLatin1(datasetKindName(kind)));
     QVERIFY(index >= 0);
     combo->setCurrentIndex(index);
 }
@@ -253,7 +254,7 @@ void TestControlPanel::checkBoxesMapToLoaderFlags()
     QTest::keyClick(find<QCheckBox>(panel, "outOfOrderCheck"), Qt::Key_Space);
     QTest::keyClick(find<QCheckBox>(panel, "pinMemoryCheck"), Qt::Key_Space);
     auto *strategy = find<QComboBox>(panel, "strategyCombo");
-    strategy->setCurrentIndex(strategy->findData(QVariant::fromValue(Strategy::SampleParallel)));
+    strategy->setCurrentIndex(strategy->findData(QStringLiteral("sample-parallel")));
     QTest::keyClick(find<QSpinBox>(panel, "prefetchSpin"), Qt::Key_Up);
     QCOMPARE(spy.count(), 7);
 
@@ -311,7 +312,7 @@ void TestControlPanel::transformOnlyForImageFolders()
     selectKind(combo, DatasetKind::ImageFolder);
     QVERIFY(transform->isEnabled());
     QSignalSpy spy(&panel, &ControlPanel::datasetSettingsChanged);
-    transform->setCurrentIndex(transform->findData(QVariant::fromValue(TransformKind::Train)));
+    transform->setCurrentIndex(transform->findData(QStringLiteral("train")));
     QCOMPARE(spy.count(), 1);
     QCOMPARE(panel.config().dataset.transform, TransformKind::Train);
     selectKind(combo, DatasetKind::Cifar10);

@@ -407,7 +407,7 @@ void TestPlots::markersSitAtTheirKeys()
 {
     auto log = makeLog(10, 2);
     const QString text = QStringLiteral("workers 2 -> 4");
-    log->addMarker({ 4, 123'456'789, text.toStdString() });
+    log->addMarker({4, 123'456'789, MarkerKind::Note, 0, {}, text.toStdString()});
     WaitTimePlot waits;
     ThroughputPlot throughput;
     WorkerTimelinePlot timeline;
@@ -421,7 +421,7 @@ void TestPlots::markersSitAtTheirKeys()
     QCOMPARE(markerLinesAt(timeline, 0.123456789), 1);
 
     // A second marker adds one line; the first is not drawn twice.
-    log->addMarker({ 7, 200'000'000, "pause" });
+    log->addMarker({7, 200'000'000, MarkerKind::Pause, 0, {}, {}});
     waits.refresh();
     QCOMPARE(markerLinesAt(waits, 4.0), 1);
     QCOMPARE(markerLinesAt(waits, 7.0), 1);

@@ -1,0 +1,505 @@
+#include "core/run/config_fields.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <optional>
+
+// lupdate reads labels and help texts from this file (context "ConfigField"); core
+// has no Qt, so the marker expands to the plain text here.
+#define QT_TRANSLATE_NOOP(scope, text) text
+
+namespace loaderlab {
+namespace {
+
+using nlohmann::json;
+
+constexpr double kMaxSleepMs = 3'600'000.0;   // an hour per batch is already absurd
+constexpr double kInt32Max = std::numeric_limits<std::int32_t>::max();
+constexpr double kInt53Max = 9'007'199'254'740'991.0;   // exact in a double
+
+template <typename Enum, typename Parse>
+Enum parseChoice(const json &value, Parse parse)
+{
+    return *parse(value.get<std::string>());
+}
+
+std::string checkDevice(const json &value)
+{
+    const std::string device = value.get<std::string>();
+    if (device == "cpu" || device == "cuda")
+        return {};
+    if (device.starts_with("cuda:") && device.size() > 5
+        && std::all_of(device.begin() + 5, device.end(), [](char c) { return c >= '0' && c <= '9'; }))
+        return {};
+    return "unknown device '" + device + "' (cpu, cuda or cuda:N)";
+}
+
+#define TR(text) QT_TRANSLATE_NOOP("ConfigField", text)
+
+// clang-format off
+const std::vector<ConfigField> &table()
+{
+    static const std::vector<ConfigField> fields = {
+        // dataset
+        {"dataset.kind", FieldType::Choice, TR("Dataset"),
+         TR("Where the samples come from."), "dataset", "kind", 0, 0, false,
+         {"synthetic", "tensor", "folder", "idx", "cifar10"}, false,
+         [](const RunConfig &c) -> json { return datasetKindName(c.dataset.kind); },
+         [](RunConfig &c, const json &v) { c.dataset.kind = parseChoice<DatasetKind>(v, datasetKindFromName); }},
+        {"dataset.path", FieldType::Text, TR("Path"),
+         TR("The dataset's folder or file (an image folder without a path: the generated default dataset)."),
+         "path", "path", 0, 0, false, {}, false,
+         [](const RunConfig &c) -> json { return c.dataset.path; },
+         [](RunConfig &c, const json &v) { c.dataset.path = v.get<std::string>(); }},
+        {"dataset.synthetic_shape", FieldType::Shape, TR("Sample shape"),
+         TR("Shape of a synthetic sample, channels x height x width."), "shape", "CxHxW",
+         1, 1 << 20, false, {}, false,
+         [](const RunConfig &c) -> json {
+             const SampleShape &s = c.dataset.syntheticShape;
+             return json::array({s.channels, s.height, s.width});
+         },
+         [](RunConfig &c, const json &v) {
+             c.dataset.syntheticShape = {v[0].get<int>(), v[1].get<int>(), v[2].get<int>()};
+         }},
+        {"dataset.synthetic_samples", FieldType::Integer, TR("Samples"),
+         TR("Number of samples in the synthetic dataset."), "samples", "n", 1, kInt53Max, false, {}, false,
+         [](const RunConfig &c) -> json { return c.dataset.syntheticSamples; },
+         [](RunConfig &c, const json &v) { c.dataset.syntheticSamples = v.get<std::int64_t>(); }},
+        {"dataset.transform", FieldType::Choice, TR("Transform"),
+         TR("Image-folder pipeline: eval resizes and center-crops, train does a random resized crop and flip."),
+         "transform", "kind", 0, 0, false, {"eval", "train"}, false,
+         [](const RunConfig &c) -> json { return transformKindName(c.dataset.transform); },
+         [](RunConfig &c, const json &v) { c.dataset.transform = parseChoice<TransformKind>(v, transformKindFromName); }},
+        {"dataset.resize", FieldType::Integer, TR("Resize"),
+         TR("Eval transform: the short side after resizing, in pixels."), "resize", "px", 1, 65536, false, {}, false,
+         [](const RunConfig &c) -> json { return c.dataset.resizeSize; },
+         [](RunConfig &c, const json &v) { c.dataset.resizeSize = v.get<int>(); }},
+        {"dataset.crop", FieldType::Integer, TR("Crop"),
+         TR("Side of the square crop fed to the model, in pixels."), "crop", "px", 1, 65536, false, {}, false,
+         [](const RunConfig &c) -> json { return c.dataset.cropSize; },
+         [](RunConfig &c, const json &v) { c.dataset.cropSize = v.get<int>(); }},
+        {"dataset.max_image_pixels", FieldType::Integer, TR("Largest image"),
+         TR("Images declaring more pixels are refused before decoding (decompression-bomb guard)."),
+         "max-image-pixels", "n", 1, kInt53Max, false, {}, false,
+         [](const RunConfig &c) -> json { return c.dataset.maxImagePixels; },
+         [](RunConfig &c, const json &v) { c.dataset.maxImagePixels = v.get<std::int64_t>(); }},
+        {"dataset.max_file_bytes", FieldType::Integer, TR("Largest file"),
+         TR("Image files larger than this many bytes are refused without reading them."),
+         "max-file-bytes", "bytes", 1, kInt53Max, false, {}, false,
+         [](const RunConfig &c) -> json { return c.dataset.maxFileBytes; },
+         [](RunConfig &c, const json &v) { c.dataset.maxFileBytes = v.get<std::int64_t>(); }},
+        // loader
+        {"loader.batch_size", FieldType::Integer, TR("Batch size"),
+         TR("Samples per batch."), "batch-size", "n", 1, kInt32Max, false, {}, false,
+         [](const RunConfig &c) -> json { return c.loader.batchSize; },
+         [](RunConfig &c, const json &v) { c.loader.batchSize = v.get<int>(); }},
+        {"loader.num_workers", FieldType::Integer, TR("Workers"),
+         TR("Worker threads loading batches; 0 loads on the model's thread (PyTorch's num_workers)."),
+         "workers", "n", 0, 1024, false, {}, false,
+         [](const RunConfig &c) -> json { return c.loader.numWorkers; },
+         [](RunConfig &c, const json &v) { c.loader.numWorkers = v.get<int>(); }},
+        {"loader.prefetch_factor", FieldType::Integer, TR("Prefetch"),
+         TR("Batches each worker may have loaded ahead of the model (PyTorch's prefetch_factor)."),
+         "prefetch", "n", 1, 1024, false, {}, false,
+         [](const RunConfig &c) -> json { return c.loader.prefetchFactor; },
+         [](RunConfig &c, const json &v) { c.loader.prefetchFactor = v.get<int>(); }},
+        {"loader.strategy", FieldType::Choice, TR("Strategy"),
+         TR("Per-worker gives each batch whole to one worker like PyTorch; sample-parallel builds each batch with all workers."),
+         "strategy", "name", 0, 0, false, {"per-worker", "sample-parallel"}, false,
+         [](const RunConfig &c) -> json { return strategyName(c.loader.strategy); },
+         [](RunConfig &c, const json &v) { c.loader.strategy = parseChoice<Strategy>(v, strategyFromName); }},
+        {"loader.shuffle", FieldType::Boolean, TR("Shuffle"),
+         TR("Visit the samples in a new random order every epoch (seeded)."), "shuffle", "", 0, 0, false, {}, false,
+         [](const RunConfig &c) -> json { return c.loader.shuffle; },
+         [](RunConfig &c, const json &v) { c.loader.shuffle = v.get<bool>(); }},
+        {"loader.seed", FieldType::Unsigned, TR("Seed"),
+         TR("Seed of the shuffle and of random transforms."), "seed", "n", 0, 0, false, {}, false,
+         [](const RunConfig &c) -> json { return c.loader.seed; },
+         [](RunConfig &c, const json &v) { c.loader.seed = v.get<std::uint64_t>(); }},
+        {"loader.drop_last", FieldType::Boolean, TR("Drop last"),
+         TR("Leave out the last batch of an epoch when it is incomplete."), "drop-last", "", 0, 0, false, {}, false,
+         [](const RunConfig &c) -> json { return c.loader.dropLast; },
+         [](RunConfig &c, const json &v) { c.loader.dropLast = v.get<bool>(); }},
+        {"loader.persistent_workers", FieldType::Boolean, TR("Persistent workers"),
+         TR("Keep the workers alive between epochs instead of starting new ones."),
+         "persistent-workers", "", 0, 0, false, {}, false,
+         [](const RunConfig &c) -> json { return c.loader.persistentWorkers; },
+         [](RunConfig &c, const json &v) { c.loader.persistentWorkers = v.get<bool>(); }},
+        {"loader.pin_memory", FieldType::Boolean, TR("Pin memory"),
+         TR("Copy batches into page-locked memory for faster transfers to the GPU."),
+         "pin-memory", "", 0, 0, false, {}, false,
+         [](const RunConfig &c) -> json { return c.loader.pinMemory; },
+         [](RunConfig &c, const json &v) { c.loader.pinMemory = v.get<bool>(); }},
+        {"loader.in_order", FieldType::Boolean, TR("In order"),
+         TR("Deliver batches in order; off hands over whichever batch is ready first (in_order=False)."),
+         "out-of-order", "", 0, 0, false, {}, true,
+         [](const RunConfig &c) -> json { return c.loader.inOrder; },
+         [](RunConfig &c, const json &v) { c.loader.inOrder = v.get<bool>(); }},
+        {"loader.bad_samples", FieldType::Choice, TR("Bad samples"),
+         TR("What happens to a sample that cannot be read: skip it (and record why) or fail the run."),
+         "bad-samples", "policy", 0, 0, false, {"skip", "fail"}, false,
+         [](const RunConfig &c) -> json { return badSamplePolicyName(c.loader.badSamples); },
+         [](RunConfig &c, const json &v) { c.loader.badSamples = parseChoice<BadSamplePolicy>(v, badSamplePolicyFromName); }},
+        // consumer
+        {"consumer.kind", FieldType::Choice, TR("Model step"),
+         TR("What the run does with each batch: nothing, a simulated step, or a LibTorch model."),
+         "consumer", "kind", 0, 0, false, {"none", "sleep", "model"}, false,
+         [](const RunConfig &c) -> json { return consumerKindName(c.consumer.kind); },
+         [](RunConfig &c, const json &v) { c.consumer.kind = parseChoice<ConsumerKind>(v, consumerKindFromName); }},
+        {"consumer.sleep_per_batch_ms", FieldType::Number, TR("Step per batch"),
+         TR("Simulated model step: milliseconds per batch, whatever its size."),
+         "sleep-batch-ms", "ms", 0, kMaxSleepMs, false, {}, false,
+         [](const RunConfig &c) -> json { return c.consumer.sleepPerBatchMs; },
+         [](RunConfig &c, const json &v) { c.consumer.sleepPerBatchMs = v.get<double>(); }},
+        {"consumer.sleep_per_sample_ms", FieldType::Number, TR("Step per sample"),
+         TR("Simulated model step: milliseconds per sample of a batch."),
+         "sleep-sample-ms", "ms", 0, kMaxSleepMs, false, {}, false,
+         [](const RunConfig &c) -> json { return c.consumer.sleepPerSampleMs; },
+         [](RunConfig &c, const json &v) { c.consumer.sleepPerSampleMs = v.get<double>(); }},
+        {"consumer.model.name", FieldType::Text, TR("Model"),
+         TR("Built-in LibTorch model: resnet18, resnet50, mobilenet_v2, efficientnet_v2_s, vit_b_16, ..."),
+         "model", "name", 0, 0, false, {}, false,
+         [](const RunConfig &c) -> json { return c.consumer.model.name; },
+         [](RunConfig &c, const json &v) { c.consumer.model.name = v.get<std::string>(); }},
+        {"consumer.model.script", FieldType::Text, TR("Model file"),
+         TR("A TorchScript file to run instead of a built-in model."), "model-file", "file", 0, 0, false, {}, false,
+         [](const RunConfig &c) -> json { return c.consumer.model.scriptPath; },
+         [](RunConfig &c, const json &v) { c.consumer.model.scriptPath = v.get<std::string>(); }},
+        {"consumer.model.mode", FieldType::Choice, TR("Mode"),
+         TR("Inference (forward only) or a training step (forward, backward, optimizer)."),
+         "mode", "mode", 0, 0, false, {"inference", "train"}, false,
+         [](const RunConfig &c) -> json { return modelModeName(c.consumer.model.mode); },
+         [](RunConfig &c, const json &v) { c.consumer.model.mode = parseChoice<ModelMode>(v, modelModeFromName); }},
+        {"consumer.model.device", FieldType::Text, TR("Device"),
+         TR("Where the model runs: cpu, cuda or cuda:N."), "device", "device", 0, 0, false, {}, false,
+         [](const RunConfig &c) -> json { return c.consumer.model.device; },
+         [](RunConfig &c, const json &v) { c.consumer.model.device = v.get<std::string>(); }, checkDevice},
+        {"consumer.model.precision", FieldType::Choice, TR("Precision"),
+         TR("fp32, or bf16 / fp16 autocast (fp16 on CUDA only)."), "precision", "p", 0, 0, false,
+         {"fp32", "bf16", "fp16"}, false,
+         [](const RunConfig &c) -> json { return modelPrecisionName(c.consumer.model.precision); },
+         [](RunConfig &c, const json &v) { c.consumer.model.precision = parseChoice<ModelPrecision>(v, modelPrecisionFromName); }},
+        {"consumer.model.channels_last", FieldType::Boolean, TR("Channels last"),
+         TR("Model and input in channels-last memory format."), "channels-last", "", 0, 0, false, {}, false,
+         [](const RunConfig &c) -> json { return c.consumer.model.channelsLast; },
+         [](RunConfig &c, const json &v) { c.consumer.model.channelsLast = v.get<bool>(); }},
+        {"consumer.model.threads", FieldType::Integer, TR("Threads"),
+         TR("Intra-op threads of the model; 0 = all cores."), "threads", "n", 0, 1024, false, {}, false,
+         [](const RunConfig &c) -> json { return c.consumer.model.threads; },
+         [](RunConfig &c, const json &v) { c.consumer.model.threads = v.get<int>(); }},
+        {"consumer.model.checkpointing", FieldType::Boolean, TR("Checkpointing"),
+         TR("Activation checkpointing per stage (training step): less memory, more time."),
+         "checkpointing", "", 0, 0, false, {}, false,
+         [](const RunConfig &c) -> json { return c.consumer.model.checkpointing; },
+         [](RunConfig &c, const json &v) { c.consumer.model.checkpointing = v.get<bool>(); }},
+        {"consumer.model.optimizer", FieldType::Choice, TR("Optimizer"),
+         TR("Optimizer of the training step."), "optimizer", "name", 0, 0, false, {"sgd", "adam"}, false,
+         [](const RunConfig &c) -> json { return c.consumer.model.optimizer; },
+         [](RunConfig &c, const json &v) { c.consumer.model.optimizer = v.get<std::string>(); }},
+        {"consumer.model.learning_rate", FieldType::Number, TR("Learning rate"),
+         TR("Learning rate of the training step."), "lr", "x", 0, 1e6, true, {}, false,
+         [](const RunConfig &c) -> json { return c.consumer.model.learningRate; },
+         [](RunConfig &c, const json &v) { c.consumer.model.learningRate = v.get<double>(); }},
+        {"consumer.model.num_classes", FieldType::Integer, TR("Classes"),
+         TR("Model outputs; labels are taken modulo this."), "num-classes", "n", 1, 1'000'000, false, {}, false,
+         [](const RunConfig &c) -> json { return c.consumer.model.numClasses; },
+         [](RunConfig &c, const json &v) { c.consumer.model.numClasses = v.get<int>(); }},
+        // the run
+        {"epochs", FieldType::Integer, TR("Epochs"),
+         TR("Epochs to run; 0 = until stopped or a limit."), "epochs", "n", 0, kInt32Max, false, {}, false,
+         [](const RunConfig &c) -> json { return c.epochs; },
+         [](RunConfig &c, const json &v) { c.epochs = v.get<int>(); }},
+        {"max_batches", FieldType::Integer, TR("Batch limit"),
+         TR("Stop after this many batches; 0 = no limit."), "batches", "n", 0, kInt53Max, false, {}, false,
+         [](const RunConfig &c) -> json { return c.maxBatches; },
+         [](RunConfig &c, const json &v) { c.maxBatches = v.get<std::int64_t>(); }},
+        {"max_seconds", FieldType::Number, TR("Time limit"),
+         TR("Stop after this many seconds, also during a long model step; 0 = no limit."),
+         "seconds", "s", 0, 1e9, false, {}, false,
+         [](const RunConfig &c) -> json { return c.maxSeconds; },
+         [](RunConfig &c, const json &v) { c.maxSeconds = v.get<double>(); }},
+        {"warmup_batches", FieldType::Integer, TR("Warm-up"),
+         TR("Batches at the start left out of the throughput and wait figures."), "warmup", "n",
+         0, kInt32Max, false, {}, false,
+         [](const RunConfig &c) -> json { return c.warmupBatches; },
+         [](RunConfig &c, const json &v) { c.warmupBatches = v.get<int>(); }},
+        {"memory_budget_mb", FieldType::Integer, TR("Memory budget"),
+         TR("Host memory a run may plan to use, in MiB; a setting estimated to need more is refused before it starts. 0 = the default share of this machine's memory."),
+         "memory-budget", "MiB", 0, kInt53Max, false, {}, false,
+         [](const RunConfig &c) -> json { return c.memoryBudgetMb; },
+         [](RunConfig &c, const json &v) { c.memoryBudgetMb = v.get<std::int64_t>(); }},
+    };
+    return fields;
+}
+// clang-format on
+
+std::string numberText(double value)
+{
+    char text[32];
+    std::snprintf(text, sizeof text, "%.15g", value);
+    return text;
+}
+
+std::string floatText(double value)
+{
+    std::string out = numberText(value);
+    if (std::isfinite(value) && out.find_first_of(".e") == std::string::npos)
+        out += ".0";   // a float shows as one: "4.0" is not the integer 4
+    return out;
+}
+
+bool inRange(const ConfigField &f, double value)
+{
+    const bool aboveMin = f.minExclusive ? value > f.min : value >= f.min;
+    return std::isfinite(value) && aboveMin && value <= f.max;
+}
+
+// The integer held by `value`, or the reason it is not one within the field's range.
+std::string checkInteger(const ConfigField &f, const json &value)
+{
+    if (!value.is_number_integer())
+        return "expected an integer, got " + describeJsonValue(value);
+    const double number = value.is_number_unsigned() ? static_cast<double>(value.get<std::uint64_t>())
+                                                     : static_cast<double>(value.get<std::int64_t>());
+    if (!inRange(f, number))
+        return describeJsonValue(value) + " is out of range (" + configFieldRange(f) + ")";
+    return {};
+}
+
+std::string checkValue(const ConfigField &f, const json &value)
+{
+    switch (f.type) {
+    case FieldType::Integer:
+        return checkInteger(f, value);
+    case FieldType::Unsigned:
+        if (!value.is_number_integer() || (value.is_number_integer() && !value.is_number_unsigned()
+                                           && value.get<std::int64_t>() < 0))
+            return "expected an integer 0..18446744073709551615, got " + describeJsonValue(value);
+        return {};
+    case FieldType::Number:
+        if (!value.is_number())
+            return "expected a number, got " + describeJsonValue(value);
+        if (!inRange(f, value.get<double>()))
+            return describeJsonValue(value) + " is out of range (" + configFieldRange(f) + ")";
+        return {};
+    case FieldType::Boolean:
+        return value.is_boolean() ? std::string() : "expected true or false, got " + describeJsonValue(value);
+    case FieldType::Text:
+        return value.is_string() ? std::string() : "expected a string, got " + describeJsonValue(value);
+    case FieldType::Choice:
+        if (!value.is_string()
+            || std::find(f.choices.begin(), f.choices.end(), value.get<std::string>()) == f.choices.end())
+            return "unknown value " + describeJsonValue(value) + " (" + configFieldRange(f) + ")";
+        return {};
+    case FieldType::Shape:
+        if (!value.is_array() || value.size() != 3)
+            return "expected [C, H, W], got " + describeJsonValue(value);
+        for (const json &dim : value) {
+            if (std::string why = checkInteger(f, dim); !why.empty())
+                return "expected [C, H, W] of integers " + configFieldRange(f) + ", got "
+                       + describeJsonValue(dim) + " in it";
+        }
+        return {};
+    }
+    return {};
+}
+
+const ConfigField &fieldOrThrow(std::string_view key)
+{
+    const ConfigField *f = findConfigField(key);
+    if (!f)
+        throw ConfigError(std::string(key), "unknown key");
+    return *f;
+}
+
+// Command-line text -> JSON value of the field's type; nullopt when it does not parse.
+std::optional<json> parseText(const ConfigField &f, std::string_view text)
+{
+    const char *begin = text.data();
+    const char *end = text.data() + text.size();
+    switch (f.type) {
+    case FieldType::Integer: {
+        std::int64_t value = 0;
+        const auto [ptr, ec] = std::from_chars(begin, end, value);
+        if (ec != std::errc() || ptr != end || text.empty())
+            return std::nullopt;
+        return json(value);
+    }
+    case FieldType::Unsigned: {
+        std::uint64_t value = 0;
+        const auto [ptr, ec] = std::from_chars(begin, end, value);
+        if (ec != std::errc() || ptr != end || text.empty())
+            return std::nullopt;
+        return json(value);
+    }
+    case FieldType::Number: {
+        double value = 0;
+        const auto [ptr, ec] = std::from_chars(begin, end, value);
+        if (ec != std::errc() || ptr != end || text.empty())
+            return std::nullopt;
+        return json(value);
+    }
+    case FieldType::Boolean:
+        if (text == "true" || text == "on" || text == "1")
+            return json(true);
+        if (text == "false" || text == "off" || text == "0")
+            return json(false);
+        return std::nullopt;
+    case FieldType::Text:
+    case FieldType::Choice:
+        return json(std::string(text));
+    case FieldType::Shape: {
+        json shape = json::array();
+        std::string_view rest = text;
+        for (int i = 0; i < 3; ++i) {
+            const std::size_t x = rest.find('x');
+            const std::string_view part = i < 2 ? rest.substr(0, x) : rest;
+            if ((i < 2 && x == std::string_view::npos) || part.empty())
+                return std::nullopt;
+            std::int64_t dim = 0;
+            const auto [ptr, ec] = std::from_chars(part.data(), part.data() + part.size(), dim);
+            if (ec != std::errc() || ptr != part.data() + part.size())
+                return std::nullopt;
+            shape.push_back(dim);
+            if (i < 2)
+                rest = rest.substr(x + 1);
+        }
+        return shape;
+    }
+    }
+    return std::nullopt;
+}
+
+const char *expectedText(FieldType type)
+{
+    switch (type) {
+    case FieldType::Integer:
+    case FieldType::Unsigned:
+        return "an integer";
+    case FieldType::Number:
+        return "a number";
+    case FieldType::Boolean:
+        return "true or false";
+    case FieldType::Shape:
+        return "CxHxW such as 3x224x224";
+    case FieldType::Text:
+    case FieldType::Choice:
+        return "a name";
+    }
+    return "a value";
+}
+
+} // namespace
+
+ConfigError::ConfigError(std::string key, const std::string &reason)
+    : std::invalid_argument(key + ": " + reason), m_key(std::move(key))
+{
+}
+
+std::span<const ConfigField> configFields()
+{
+    return table();
+}
+
+const ConfigField *findConfigField(std::string_view key)
+{
+    for (const ConfigField &f : table()) {
+        if (f.key == key)
+            return &f;
+    }
+    return nullptr;
+}
+
+bool isConfigGroup(std::string_view key)
+{
+    return std::any_of(table().begin(), table().end(), [key](const ConfigField &f) {
+        return f.key.size() > key.size() && f.key.starts_with(key) && f.key[key.size()] == '.';
+    });
+}
+
+json getConfigField(const RunConfig &config, std::string_view key)
+{
+    return fieldOrThrow(key).get(config);
+}
+
+void setConfigField(RunConfig &config, std::string_view key, const json &value)
+{
+    const ConfigField &f = fieldOrThrow(key);
+    std::string why = checkValue(f, value);
+    if (why.empty() && f.check)
+        why = f.check(value);
+    if (!why.empty())
+        throw ConfigError(std::string(key), why);
+    f.set(config, value);
+}
+
+void setConfigFieldFromText(RunConfig &config, std::string_view key, std::string_view text)
+{
+    const ConfigField &f = fieldOrThrow(key);
+    const std::optional<json> value = parseText(f, text);
+    if (!value) {
+        std::string shown(text.substr(0, 40));
+        throw ConfigError(std::string(key), std::string("expected ") + expectedText(f.type) + ", got '"
+                                                + shown + (text.size() > 40 ? "...'" : "'"));
+    }
+    setConfigField(config, key, *value);
+}
+
+std::string configValueText(const ConfigField &field, const json &value)
+{
+    if (value.is_string())
+        return value.get<std::string>();
+    if (value.is_boolean())
+        return value.get<bool>() ? "true" : "false";
+    if (field.type == FieldType::Shape && value.is_array() && value.size() == 3)
+        return configValueText(field, value[0]) + "x" + configValueText(field, value[1]) + "x"
+               + configValueText(field, value[2]);
+    if (value.is_number_float())
+        return numberText(value.get<double>());
+    return value.dump();
+}
+
+std::string configFieldRange(const ConfigField &f)
+{
+    switch (f.type) {
+    case FieldType::Integer:
+    case FieldType::Shape:
+        return numberText(f.min) + ".." + numberText(f.max);
+    case FieldType::Number:
+        return (f.minExclusive ? "> " + numberText(f.min) + " and <= " : numberText(f.min) + "..")
+               + numberText(f.max);
+    case FieldType::Unsigned:
+        return "0..18446744073709551615";
+    case FieldType::Boolean:
+        return "true or false";
+    case FieldType::Choice: {
+        std::string text;
+        for (std::string_view choice : f.choices)
+            text += (text.empty() ? "" : ", ") + std::string(choice);
+        return text;
+    }
+    case FieldType::Text:
+        return "text";
+    }
+    return {};
+}
+
+std::string describeJsonValue(const json &value)
+{
+    if (value.is_array())
+        return "an array of " + std::to_string(value.size());
+    if (value.is_object())
+        return "an object";
+    if (value.is_number_float())
+        return floatText(value.get<double>());
+    // Scalars only: dump() cannot recurse here, and the text is cut.
+    std::string text = value.dump(-1, ' ', false, json::error_handler_t::replace);
+    if (text.size() > 40)
+        text = text.substr(0, 37) + "...";
+    return text;
+}
+
+} // namespace loaderlab

@@ -1,0 +1,68 @@
+#include "core/run/output_paths.h"
+
+#include <filesystem>
+#include <stdexcept>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace loaderlab {
+namespace {
+
+namespace fs = std::filesystem;
+
+bool sameFile(const std::string &a, const std::string &b)
+{
+    struct stat sa {};
+    struct stat sb {};
+    return ::stat(a.c_str(), &sa) == 0 && ::stat(b.c_str(), &sb) == 0 && sa.st_dev == sb.st_dev
+           && sa.st_ino == sb.st_ino;
+}
+
+void checkOne(const std::string &option, const std::string &path, const std::vector<std::string> &inputs)
+{
+    const auto fail = [&](const std::string &reason) {
+        throw std::invalid_argument(option + " " + path + ": " + reason);
+    };
+    struct stat info {};
+    if (::stat(path.c_str(), &info) == 0) {
+        if (S_ISDIR(info.st_mode))
+            fail("is a directory");
+        if (!S_ISREG(info.st_mode))
+            fail("is not a regular file");
+        for (const std::string &input : inputs) {
+            if (!input.empty() && sameFile(path, input))
+                fail("is an input of the run (" + input + "); it would be overwritten");
+        }
+    }
+    // Written as <path>.part in the same folder, then renamed: the folder must be
+    // there and writable.
+    fs::path folder = fs::path(path).parent_path();
+    if (folder.empty())
+        folder = ".";
+    std::error_code ec;
+    if (!fs::is_directory(folder, ec))
+        fail("folder " + folder.string() + " does not exist");
+    if (::access(folder.c_str(), W_OK | X_OK) != 0)
+        fail("folder " + folder.string() + " is not writable");
+}
+
+} // namespace
+
+void checkOutputPaths(const std::vector<std::pair<std::string, std::string>> &outputs,
+                      const std::vector<std::string> &inputs)
+{
+    for (std::size_t i = 0; i < outputs.size(); ++i) {
+        const auto &[option, path] = outputs[i];
+        if (path.empty())
+            continue;
+        checkOne(option, path, inputs);
+        for (std::size_t k = 0; k < i; ++k) {
+            const auto &[other, otherPath] = outputs[k];
+            if (otherPath == path || (!otherPath.empty() && sameFile(otherPath, path)))
+                throw std::invalid_argument(option + " " + path + ": the same file as " + other);
+        }
+    }
+}
+
+} // namespace loaderlab

@@ -1,0 +1,64 @@
+#pragma once
+
+// RunService: one run from start to report, without a window, for the command line,
+// the window's RunSession and anything that drives runs by config (sweeps, lessons):
+// checks the outputs before the run starts, runs it on a RunController, and turns
+// the result into one RunReport; then writes every output it can, so one output
+// that fails at the end never costs the others.
+
+#include "core/io/summary_json.h"
+#include "core/run/run_controller.h"
+
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace loaderlab {
+
+struct RunOutputs
+{
+    std::string csvPath;    // per-batch trace (core/io/trace_csv.h); empty: none
+    std::string jsonPath;   // summary (core/io/summary_json.h); empty: none
+};
+
+// The report of the controller's current (or last) run. `versions` is added to the
+// machine's library versions (the window adds Qt's, which core cannot know).
+RunReport makeRunReport(const RunController &controller,
+                        const std::map<std::string, std::string> &versions = {});
+
+class RunService
+{
+public:
+    RunService() = default;
+    RunService(const RunService &) = delete;
+    RunService &operator=(const RunService &) = delete;
+
+    // Throws std::invalid_argument (a bad output path or setting) or DatasetError,
+    // before anything runs; a previous run's trace stays in place then.
+    void start(const RunConfig &config, const RunOutputs &outputs = {});
+    // Waits up to `timeoutMs` (negative: forever); true once the run has ended.
+    bool wait(int timeoutMs = -1) const { return m_controller.waitForEnd(timeoutMs); }
+    void stop() { m_controller.stop(); }
+    RunState state() const { return m_controller.state(); }
+
+    // Called on the run thread when the run ends; must not block.
+    void setOnEnded(std::function<void(RunState)> callback);
+    void setExtraVersions(std::map<std::string, std::string> versions) { m_versions = std::move(versions); }
+
+    RunReport report() const { return makeRunReport(m_controller, m_versions); }
+    // Writes every output given to start(); returns one message per output that
+    // could not be written (empty: all written). `written` gets a line per file.
+    std::vector<std::string> writeOutputs(const RunReport &report,
+                                          std::vector<std::string> *written = nullptr) const;
+
+    RunController &controller() { return m_controller; }
+    const RunController &controller() const { return m_controller; }
+
+private:
+    RunController m_controller;
+    RunOutputs m_outputs;
+    std::map<std::string, std::string> m_versions;
+};
+
+} // namespace loaderlab

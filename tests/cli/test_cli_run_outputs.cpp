@@ -1,0 +1,208 @@
+// `loaderlab run` as a script sees it: outputs that fail late still leave the others
+// written, signals stop a run with its outputs and a distinct exit code, the time
+// limit holds during a long model step, and hostile config files are refused.
+
+#include "cli_process.h"
+
+#include <QtTest>
+
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+
+#include <sys/stat.h>
+
+using clitest::Result;
+using clitest::runLoaderlab;
+
+namespace {
+
+nlohmann::json readJson(const QString &path)
+{
+    std::ifstream in(path.toStdString());
+    return nlohmann::json::parse(in);
+}
+
+// A run that goes on until stopped: 1x4x4 samples and a 5 ms step.
+QStringList endlessRun()
+{
+    return {QStringLiteral("run"), QStringLiteral("--shape"), QStringLiteral("1x4x4"),
+            QStringLiteral("--samples"), QStringLiteral("64"), QStringLiteral("--epochs"),
+            QStringLiteral("0"), QStringLiteral("--sleep-batch-ms"), QStringLiteral("5"),
+            QStringLiteral("--quiet")};
+}
+
+} // namespace
+
+class TestCliRunOutputs : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase() { QVERIFY(m_dir.isValid()); }
+    void lateOutputFailureKeepsTheOthers();
+    void signalsWriteOutputsAndExitDistinctly_data();
+    void signalsWriteOutputsAndExitDistinctly();
+    void timeLimitHoldsDuringALongStep();
+    void absurdNumbersAreRefused();
+    void outputThatIsAnInputIsRefused();
+    void hostileConfigFilesAreRefused();
+    void setOptionReachesAnyField();
+    void strayArgumentsAreRefused();
+
+private:
+    QTemporaryDir m_dir;
+};
+
+void TestCliRunOutputs::lateOutputFailureKeepsTheOthers()
+{
+    // The CSV's folder exists when the run starts and is gone when it ends: the CSV
+    // fails, the JSON is still written, and the exit code says something failed.
+    const QString gone = m_dir.filePath(QStringLiteral("gone"));
+    QVERIFY(QDir().mkpath(gone));
+    const QString json = m_dir.filePath(QStringLiteral("late.json"));
+    QProcess process;
+    clitest::startLoaderlab(process, endlessRun() << QStringLiteral("--seconds") << QStringLiteral("2")
+                                                  << QStringLiteral("--csv") << gone + QStringLiteral("/t.csv")
+                                                  << QStringLiteral("--json") << json);
+    QVERIFY(process.waitForStarted());
+    QTest::qWait(700);
+    QVERIFY(QDir(gone).removeRecursively());
+    const Result r = clitest::finish(process, 60'000);
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY2(r.err.contains(gone + QStringLiteral("/t.csv")), qPrintable(r.err));
+    const auto summary = readJson(json);
+    QCOMPARE(summary["state"].get<std::string>(), std::string("finished"));
+    QVERIFY(summary["summary"]["batches"].get<int>() > 10);
+}
+
+void TestCliRunOutputs::signalsWriteOutputsAndExitDistinctly_data()
+{
+    QTest::addColumn<int>("signal");
+    QTest::newRow("SIGINT") << SIGINT;
+    QTest::newRow("SIGTERM") << SIGTERM;
+    QTest::newRow("SIGHUP (ssh closed)") << SIGHUP;
+}
+
+void TestCliRunOutputs::signalsWriteOutputsAndExitDistinctly()
+{
+    QFETCH(int, signal);
+    const QString csv = m_dir.filePath(QStringLiteral("sig%1.csv").arg(signal));
+    const QString json = m_dir.filePath(QStringLiteral("sig%1.json").arg(signal));
+    QProcess process;
+    clitest::startLoaderlab(process, endlessRun() << QStringLiteral("--csv") << csv << QStringLiteral("--json")
+                                                  << json);
+    QVERIFY(process.waitForStarted());
+    QTest::qWait(1'000);
+    ::kill(static_cast<pid_t>(process.processId()), signal);
+    const Result r = clitest::finish(process, 30'000);
+    QCOMPARE(r.exitCode, 128 + signal);
+    const auto summary = readJson(json);
+    QCOMPARE(summary["state"].get<std::string>(), std::string("stopped"));
+    const int batches = summary["summary"]["batches"].get<int>();
+    QVERIFY(batches > 0);
+    QFile file(csv);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QCOMPARE(file.readAll().count('\n'), batches + 1);   // header + one row per batch
+}
+
+void TestCliRunOutputs::timeLimitHoldsDuringALongStep()
+{
+    QElapsedTimer timer;
+    timer.start();
+    const QString json = m_dir.filePath(QStringLiteral("limit.json"));
+    const Result r = runLoaderlab({QStringLiteral("run"), QStringLiteral("--shape"), QStringLiteral("1x4x4"),
+                                   QStringLiteral("--sleep-batch-ms"), QStringLiteral("3000000"),
+                                   QStringLiteral("--seconds"), QStringLiteral("2"), QStringLiteral("--quiet"),
+                                   QStringLiteral("--json"), json},
+                                  60'000);
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY2(timer.elapsed() < 20'000, qPrintable(QString::number(timer.elapsed())));
+    QCOMPARE(readJson(json)["state"].get<std::string>(), std::string("finished"));
+}
+
+void TestCliRunOutputs::absurdNumbersAreRefused()
+{
+    const auto refused = [](const QStringList &flags, const char *expected) {
+        const Result r = runLoaderlab(QStringList{QStringLiteral("run")} + flags, 30'000);
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(QLatin1String(expected)), qPrintable(r.err));
+    };
+    refused({QStringLiteral("--sleep-batch-ms"), QStringLiteral("1e300")},
+            "--sleep-batch-ms: consumer.sleep_per_batch_ms: 1e+300 is out of range");
+    refused({QStringLiteral("--seconds"), QStringLiteral("nan")}, "--seconds: max_seconds: nan is out of range");
+    refused({QStringLiteral("--lr"), QStringLiteral("0")}, "--lr: consumer.model.learning_rate: 0.0 is out of range");
+    refused({QStringLiteral("--epochs"), QStringLiteral("-1")}, "--epochs: epochs: -1 is out of range");
+    refused({QStringLiteral("--workers"), QStringLiteral("two")}, "--workers: loader.num_workers: expected an integer");
+}
+
+void TestCliRunOutputs::outputThatIsAnInputIsRefused()
+{
+    const QString tensor = m_dir.filePath(QStringLiteral("d.bin"));
+    const Result made = runLoaderlab({QStringLiteral("make-dataset"), tensor, QStringLiteral("--kind"),
+                                      QStringLiteral("tensor"), QStringLiteral("--shape"), QStringLiteral("1x4x4"),
+                                      QStringLiteral("--count"), QStringLiteral("8")});
+    QVERIFY2(made.exitCode == 0, qPrintable(made.err));
+    const QByteArray before = [&] {
+        QFile f(tensor);
+        return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+    }();
+    const Result r = runLoaderlab({QStringLiteral("run"), QStringLiteral("--dataset"), QStringLiteral("tensor"),
+                                   QStringLiteral("--path"), tensor, QStringLiteral("--csv"), tensor});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains(QStringLiteral("is an input of the run")), qPrintable(r.err));
+    QFile after(tensor);
+    QVERIFY(after.open(QIODevice::ReadOnly));
+    QCOMPARE(after.readAll(), before);
+}
+
+void TestCliRunOutputs::hostileConfigFilesAreRefused()
+{
+    // 50,000 levels of nesting in a known key: refused, short message, no crash.
+    const QString nested = m_dir.filePath(QStringLiteral("nested.json"));
+    {
+        std::ofstream out(nested.toStdString());
+        out << R"({"dataset":{"path":)" << std::string(50'000, '[') << std::string(50'000, ']') << "}}";
+    }
+    Result r = runLoaderlab({QStringLiteral("run"), QStringLiteral("--config"), nested}, 30'000);
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains(QStringLiteral("nested deeper than 32 levels")), qPrintable(r.err));
+    QVERIFY2(r.err.size() < 400, qPrintable(r.err));
+
+    // A FIFO would block the reader until a writer comes; a directory is no file.
+    const QString fifo = m_dir.filePath(QStringLiteral("config.json"));
+    QCOMPARE(::mkfifo(fifo.toLocal8Bit().constData(), 0600), 0);
+    r = runLoaderlab({QStringLiteral("run"), QStringLiteral("--config"), fifo}, 30'000);
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains(QStringLiteral("not a regular file")), qPrintable(r.err));
+    r = runLoaderlab({QStringLiteral("run"), QStringLiteral("--config"), m_dir.path()}, 30'000);
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains(QStringLiteral("is a directory")), qPrintable(r.err));
+}
+
+void TestCliRunOutputs::setOptionReachesAnyField()
+{
+    const QString json = m_dir.filePath(QStringLiteral("set.json"));
+    const Result r = runLoaderlab({QStringLiteral("run"), QStringLiteral("--shape"), QStringLiteral("1x4x4"),
+                                   QStringLiteral("--samples"), QStringLiteral("30"), QStringLiteral("--set"),
+                                   QStringLiteral("loader.batch_size=3"), QStringLiteral("--set"),
+                                   QStringLiteral("dataset.max_file_bytes=1000"), QStringLiteral("--json"), json});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    const auto summary = readJson(json);
+    QCOMPARE(summary["config"]["loader"]["batch_size"].get<int>(), 3);
+    QCOMPARE(summary["config"]["dataset"]["max_file_bytes"].get<int>(), 1000);
+    QCOMPARE(summary["summary"]["batches"].get<int>(), 10);
+    const Result bad = runLoaderlab({QStringLiteral("run"), QStringLiteral("--set"), QStringLiteral("loader.nope=1")});
+    QCOMPARE(bad.exitCode, 2);
+    QVERIFY2(bad.err.contains(QStringLiteral("--set: loader.nope: unknown key")), qPrintable(bad.err));
+}
+
+void TestCliRunOutputs::strayArgumentsAreRefused()
+{
+    const Result r = runLoaderlab({QStringLiteral("run"), QStringLiteral("workers=4")});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains(QStringLiteral("unexpected argument 'workers=4'")), qPrintable(r.err));
+}
+
+QTEST_GUILESS_MAIN(TestCliRunOutputs)
+#include "test_cli_run_outputs.moc"

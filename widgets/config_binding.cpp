@@ -1,0 +1,122 @@
+#include "widgets/config_binding.h"
+
+#include "core/run/config_fields.h"
+#include "widgets/marker_text.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QLineEdit>
+#include <QSpinBox>
+
+#include <algorithm>
+#include <limits>
+
+using loaderlab::RunConfig;
+using nlohmann::json;
+
+namespace {
+
+int clampToInt(double value)
+{
+    return static_cast<int>(std::clamp(value, static_cast<double>(std::numeric_limits<int>::min()),
+                                       static_cast<double>(std::numeric_limits<int>::max())));
+}
+
+} // namespace
+
+const loaderlab::ConfigField &ConfigBinding::field(std::string_view key)
+{
+    const loaderlab::ConfigField *f = loaderlab::findConfigField(key);
+    if (!f)
+        throw loaderlab::ConfigError(std::string(key), "unknown key");
+    return *f;
+}
+
+void ConfigBinding::add(std::string_view key, QObject *control, std::function<void(RunConfig &)> read,
+                        std::function<void(const RunConfig &)> write)
+{
+    m_bindings.push_back({std::string(key), control, std::move(read), std::move(write)});
+}
+
+QSpinBox *ConfigBinding::bind(std::string_view key, QSpinBox *spin)
+{
+    const auto &f = field(key);
+    spin->setRange(clampToInt(f.min), clampToInt(f.max));
+    spin->setToolTip(MarkerText::fieldHelp(f));
+    add(key, spin, [key = std::string(key), spin](RunConfig &c) {
+        loaderlab::setConfigField(c, key, spin->value());
+    }, [key = std::string(key), spin](const RunConfig &c) {
+        spin->setValue(clampToInt(loaderlab::getConfigField(c, key).get<double>()));
+    });
+    return spin;
+}
+
+QDoubleSpinBox *ConfigBinding::bind(std::string_view key, QDoubleSpinBox *spin)
+{
+    const auto &f = field(key);
+    spin->setRange(f.min, f.max);
+    spin->setToolTip(MarkerText::fieldHelp(f));
+    add(key, spin, [key = std::string(key), spin](RunConfig &c) {
+        loaderlab::setConfigField(c, key, spin->value());
+    }, [key = std::string(key), spin](const RunConfig &c) {
+        spin->setValue(loaderlab::getConfigField(c, key).get<double>());
+    });
+    return spin;
+}
+
+QCheckBox *ConfigBinding::bind(std::string_view key, QCheckBox *check, bool inverted)
+{
+    check->setToolTip(MarkerText::fieldHelp(field(key)));
+    add(key, check, [key = std::string(key), check, inverted](RunConfig &c) {
+        loaderlab::setConfigField(c, key, check->isChecked() != inverted);
+    }, [key = std::string(key), check, inverted](const RunConfig &c) {
+        check->setChecked(loaderlab::getConfigField(c, key).get<bool>() != inverted);
+    });
+    return check;
+}
+
+QComboBox *ConfigBinding::bind(std::string_view key, QComboBox *combo)
+{
+    combo->setToolTip(MarkerText::fieldHelp(field(key)));
+    add(key, combo, [key = std::string(key), combo](RunConfig &c) {
+        loaderlab::setConfigField(c, key, combo->currentData().toString().toStdString());
+    }, [key = std::string(key), combo](const RunConfig &c) {
+        const int index = combo->findData(
+            QString::fromStdString(loaderlab::getConfigField(c, key).get<std::string>()));
+        if (index >= 0)
+            combo->setCurrentIndex(index);
+    });
+    return combo;
+}
+
+QLineEdit *ConfigBinding::bind(std::string_view key, QLineEdit *edit)
+{
+    edit->setToolTip(MarkerText::fieldHelp(field(key)));
+    add(key, edit, [key = std::string(key), edit](RunConfig &c) {
+        loaderlab::setConfigField(c, key, edit->text().toStdString());
+    }, [key = std::string(key), edit](const RunConfig &c) {
+        edit->setText(QString::fromStdString(loaderlab::getConfigField(c, key).get<std::string>()));
+    });
+    return edit;
+}
+
+void ConfigBinding::read(RunConfig &config) const
+{
+    for (const Binding &b : m_bindings)
+        b.read(config);
+}
+
+void ConfigBinding::write(const RunConfig &config) const
+{
+    for (const Binding &b : m_bindings)
+        b.write(config);
+}
+
+QList<QObject *> ConfigBinding::controls() const
+{
+    QList<QObject *> out;
+    for (const Binding &b : m_bindings)
+        out << b.control;
+    return out;
+}
