@@ -28,7 +28,8 @@ Result runLoaderlab(const QStringList &arguments, int timeoutMs = 60'000)
     if (!process.waitForFinished(timeoutMs)) {
         process.kill();   // a hang is the failure being tested for
         process.waitForFinished(5000);
-        return {-1, QString(), QStringLiteral("(timed out: %1)").arg(arguments.join(QLatin1Char(' ')))};
+        return {-1, QString(),
+                QStringLiteral("(timed out: %1)").arg(arguments.join(QLatin1Char(' ')))};
     }
     return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
             QString::fromUtf8(process.readAllStandardOutput()),
@@ -105,11 +106,10 @@ void TestCliHostileFiles::fifoNamedLikeAnImageIsSkippedNotWaitedFor()
     QVERIFY(makeFifo(fifo));
 
     for (const char *workers : {"2", "0"}) {
-        const Result r = runLoaderlab(QStringList{QStringLiteral("run"), QStringLiteral("--dataset"),
-                                                  QStringLiteral("folder"), QStringLiteral("--path"),
-                                                  folder}
-                                      + args({"--seconds", "2", "--batch-size", "2", "--workers",
-                                              workers}));
+        const QStringList arguments{QStringLiteral("run"), QStringLiteral("--dataset"),
+                                    QStringLiteral("folder"), QStringLiteral("--path"), folder};
+        const Result r = runLoaderlab(
+            arguments + args({"--seconds", "2", "--batch-size", "2", "--workers", workers}));
         QVERIFY2(r.exitCode == 0, qPrintable(QStringLiteral("workers %1: %2")
                                                  .arg(QString::fromUtf8(workers), r.err)));
         QVERIFY2(r.err.contains(fifo) && r.err.contains(QStringLiteral("FIFO")), qPrintable(r.err));
@@ -128,7 +128,8 @@ void TestCliHostileFiles::fifoDatasetFilesAreRefusedSayingWhatTheyAre()
     for (const char *kind : {"tensor", "idx", "cifar10"}) {
         const Result r = runLoaderlab({QStringLiteral("run"), QStringLiteral("--dataset"),
                                        QString::fromUtf8(kind), QStringLiteral("--path"), fifo});
-        QVERIFY2(r.exitCode == 2, qPrintable(QString::fromUtf8(kind) + QStringLiteral(": ") + r.err));
+        QVERIFY2(r.exitCode == 2,
+                 qPrintable(QString::fromUtf8(kind) + QStringLiteral(": ") + r.err));
         QVERIFY2(r.err.contains(fifo) && r.err.contains(QStringLiteral("is a FIFO")),
                  qPrintable(r.err));
     }
@@ -222,7 +223,8 @@ void TestCliHostileFiles::extraArgumentsAreRefused()
     QCOMPARE(info.exitCode, 2);
     QVERIFY2(info.err.contains(QStringLiteral("unexpected argument: extra")), qPrintable(info.err));
 
-    const Result made = runLoaderlab({QStringLiteral("make-dataset"), m_dir.filePath(QStringLiteral("a")),
+    const Result made = runLoaderlab({QStringLiteral("make-dataset"),
+                                      m_dir.filePath(QStringLiteral("a")),
                                       m_dir.filePath(QStringLiteral("b"))});
     QCOMPARE(made.exitCode, 2);
 }
@@ -231,7 +233,8 @@ void TestCliHostileFiles::unknownLanguageIsRefused()
 {
     const Result r = runLoaderlab({QStringLiteral("--lang"), QStringLiteral("xx")}, 30'000);
     QCOMPARE(r.exitCode, 2);
-    QVERIFY2(r.err.contains(QStringLiteral("--lang xx")) && r.err.contains(QStringLiteral("en, de")),
+    QVERIFY2(r.err.contains(QStringLiteral("--lang xx"))
+                 && r.err.contains(QStringLiteral("en, de")),
              qPrintable(r.err));
 }
 

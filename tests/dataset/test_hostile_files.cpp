@@ -71,10 +71,12 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const std::string fifo = makeFifo(dir, "pipe");
         QVERIFY(!fifo.empty());
-        QCOMPARE(regularFileProblem(fifo), std::string("is a FIFO (named pipe), not a regular file"));
+        QCOMPARE(regularFileProblem(fifo),
+                 std::string("is a FIFO (named pipe), not a regular file"));
         QCOMPARE(regularFileProblem(dir.path().toStdString()),
                  std::string("is a directory, not a regular file"));
-        QCOMPARE(regularFileProblem("/dev/null"), std::string("is a character device, not a regular file"));
+        QCOMPARE(regularFileProblem("/dev/null"),
+                 std::string("is a character device, not a regular file"));
         QCOMPARE(regularFileProblem(dir.filePath(QStringLiteral("missing")).toStdString()),
                  std::string("no such file or directory"));
 

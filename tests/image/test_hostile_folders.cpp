@@ -117,7 +117,8 @@ private Q_SLOTS:
 
         QElapsedTimer timer;
         timer.start();
-        const auto entries = within(30, [&] { return ImageFolderDataset(folderConfig(root)).entries(); });
+        const auto entries =
+            within(30, [&] { return ImageFolderDataset(folderConfig(root)).entries(); });
         qInfo("scan took %lld ms", static_cast<long long>(timer.elapsed()));
 
         QCOMPARE(entries.size(), std::size_t{5});
