@@ -115,6 +115,22 @@ void TestCliHostileFiles::fifoNamedLikeAnImageIsSkippedNotWaitedFor()
         QVERIFY2(r.err.contains(fifo) && r.err.contains(QStringLiteral("FIFO")), qPrintable(r.err));
     }
 
+    // The window (offscreen) runs the same folder for 2 s and writes its summary.
+    const QString config = m_dir.filePath(QStringLiteral("with-fifo.json"));
+    {
+        QFile file(config);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(QStringLiteral(R"({"dataset": {"kind": "folder", "path": "%1"},
+                                      "loader": {"batch_size": 2}})")
+                       .arg(folder)
+                       .toUtf8());
+    }
+    const QString summary = m_dir.filePath(QStringLiteral("with-fifo-window.json"));
+    const Result w = runLoaderlab({QStringLiteral("--config"), config, QStringLiteral("--json"),
+                                   summary, QStringLiteral("--seconds"), QStringLiteral("2")});
+    QVERIFY2(w.exitCode == 0, qPrintable(w.err));
+    QVERIFY(QFileInfo::exists(summary));
+
     const QString tensor = m_dir.filePath(QStringLiteral("with-fifo.tensor"));
     const Result p = runLoaderlab({QStringLiteral("preprocess"), folder, tensor});
     QVERIFY2(p.exitCode == 0, qPrintable(p.err));
