@@ -3,6 +3,8 @@
 
 #include "core/tools/default_dataset.h"
 
+#include <spdlog/spdlog.h>
+
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -28,6 +30,11 @@ public:
     {
         if (m_fd < 0)
             throw std::runtime_error(path + ": cannot create lock file: " + std::strerror(errno));
+        if (::flock(m_fd, LOCK_EX | LOCK_NB) == 0)
+            return;
+        // Said once, so a caller that seems stuck knows whom it is waiting for.
+        spdlog::warn("waiting for another LoaderLab process to finish generating the "
+                     "default dataset ({})", path);
         while (::flock(m_fd, LOCK_EX) != 0) {
             if (errno != EINTR) {
                 const std::string reason = std::strerror(errno);
