@@ -69,6 +69,14 @@ int runGui(int argc, char **argv)
     });
     parser.process(app);
 
+    if (parser.isSet(QStringLiteral("lang")) && !Language::isAvailable(parser.value(QStringLiteral("lang")))) {
+        QStringList codes;
+        for (const auto &[code, name] : Language::available())
+            codes << code;
+        std::fprintf(stderr, "loaderlab: --lang %s: unknown language (available: %s)\n",
+                     qPrintable(parser.value(QStringLiteral("lang"))), qPrintable(codes.join(QStringLiteral(", "))));
+        return 2;
+    }
     Language::install(app, parser.isSet(QStringLiteral("lang")) ? parser.value(QStringLiteral("lang"))
                                                                 : Language::configured());
 

@@ -14,6 +14,15 @@ std::vector<std::pair<QString, QString>> available()
             {QStringLiteral("de"), QStringLiteral("Deutsch")}};
 }
 
+bool isAvailable(const QString &code)
+{
+    for (const auto &[known, name] : available()) {
+        if (known == code)
+            return true;
+    }
+    return false;
+}
+
 QString configured()
 {
     const QString stored = QSettings().value(QStringLiteral("language")).toString();

@@ -15,6 +15,9 @@ namespace Language {
 // (code, native name) of every language LoaderLab ships, English first.
 std::vector<std::pair<QString, QString>> available();
 
+// True when `code` is one of available(); anything else would silently give English.
+bool isAvailable(const QString &code);
+
 // The stored choice, or the system's language if LoaderLab has it, else "en".
 QString configured();
 void setConfigured(const QString &code);

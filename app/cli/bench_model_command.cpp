@@ -56,6 +56,34 @@ std::vector<int> batchSizes(const QString &text)
     return sizes;
 }
 
+// Bounds checked before any tensor is made: LibTorch would otherwise try the
+// allocation and fail with a long c10 stack trace, or take all memory.
+constexpr int kMaxImageSize = 4096;
+constexpr double kMaxInputBytes = 8.0 * 1024 * 1024 * 1024;
+
+void checkInputSize(const std::vector<int> &batchSizes, int imageSize)
+{
+    if (imageSize > kMaxImageSize) {
+        throw std::invalid_argument("--size: " + std::to_string(imageSize) + " is over the limit of "
+                                    + std::to_string(kMaxImageSize) + " pixels");
+    }
+    const int largest = *std::max_element(batchSizes.begin(), batchSizes.end());
+    const double bytes = static_cast<double>(largest) * 3.0 * imageSize * imageSize * 4.0;
+    if (bytes > kMaxInputBytes) {
+        char text[160];
+        std::snprintf(text, sizeof(text),
+                      "--batch-sizes/--size: an input of %d x 3 x %d x %d floats takes %.1f GiB, "
+                      "over the limit of 8 GiB",
+                      largest, imageSize, imageSize, bytes / (1024.0 * 1024 * 1024));
+        throw std::invalid_argument(text);
+    }
+}
+
+std::string firstLine(const std::string &text)
+{
+    return text.substr(0, text.find('\n'));
+}
+
 loaderlab::ConsumerConfig configFrom(const QCommandLineParser &p)
 {
     loaderlab::ConsumerConfig config;
@@ -144,21 +172,32 @@ int benchModelCommand(const QStringList &arguments)
         std::fputs(qPrintable(parser.helpText()), stdout);
         return kOk;
     }
+    if (rejectPositionals(parser, 0, "bench-model"))
+        return kUsage;
     std::vector<BenchRow> rows;
     loaderlab::ConsumerConfig config;
     try {
         config = configFrom(parser);
         const auto sizes = batchSizes(parser.value(QStringLiteral("batch-sizes")));
         const int imageSize = intOption(parser, "size", 1);
+        checkInputSize(sizes, imageSize);
         const int warmup = intOption(parser, "warmup", 0);
         const int iterations = intOption(parser, "iterations", 1);
         for (const int size : sizes) {
             rows.push_back(benchOne(config, size, imageSize, warmup, iterations));
             std::fprintf(stderr, "batch %d done\n", size);
         }
-    } catch (const std::exception &e) {
+    } catch (const std::invalid_argument &e) {
         std::fprintf(stderr, "loaderlab bench-model: %s\n", e.what());
         return kUsage;
+    } catch (const c10::Error &e) {
+        // what() carries a C++ stack trace of several KB; the first line is the reason.
+        std::fprintf(stderr, "loaderlab bench-model: %s\n",
+                     firstLine(e.what_without_backtrace()).c_str());
+        return kFailed;
+    } catch (const std::exception &e) {
+        std::fprintf(stderr, "loaderlab bench-model: %s\n", firstLine(e.what()).c_str());
+        return kFailed;
     }
     const std::string name = config.model.scriptPath.empty() ? config.model.name
                                                              : config.model.scriptPath;

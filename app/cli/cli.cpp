@@ -1,5 +1,6 @@
 #include "app/cli/cli.h"
 
+#include <QCommandLineParser>
 #include <QCoreApplication>
 
 #include <cstdio>
@@ -47,6 +48,17 @@ bool isCliInvocation(int argc, char **argv)
             return true;
     }
     return false;
+}
+
+bool rejectPositionals(const QCommandLineParser &parser, int allowed, const char *command)
+{
+    const QStringList positionals = parser.positionalArguments();
+    if (positionals.size() <= allowed)
+        return false;
+    const QStringList extra = positionals.mid(allowed);
+    std::fprintf(stderr, "loaderlab %s: unexpected argument%s: %s\n", command,
+                 extra.size() > 1 ? "s" : "", qPrintable(extra.join(QLatin1Char(' '))));
+    return true;
 }
 
 int run(const QStringList &arguments)

@@ -5,6 +5,8 @@
 
 #include <QStringList>
 
+class QCommandLineParser;
+
 namespace Cli {
 
 // True when argv[1] names a subcommand (or asks for help/version).
@@ -20,6 +22,12 @@ inline constexpr int kOk = 0;
 inline constexpr int kFailed = 1;
 inline constexpr int kUsage = 2;
 inline constexpr int kInterruptedBase = 128;
+
+// For commands that take at most `allowed` positional arguments: when the parser
+// saw more, prints "loaderlab COMMAND: unexpected argument(s): ..." on stderr and
+// returns true; the caller then returns kUsage. Extra words are never ignored: a
+// mistyped option value (`run foo`) would otherwise run with the defaults.
+bool rejectPositionals(const QCommandLineParser &parser, int allowed, const char *command);
 
 int runCommand(const QStringList &arguments);
 int makeDatasetCommand(const QStringList &arguments);

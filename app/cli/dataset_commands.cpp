@@ -175,6 +175,9 @@ int preprocessCommand(const QStringList &arguments)
     } catch (const loaderlab::DatasetError &e) {
         std::fprintf(stderr, "loaderlab preprocess: %s\n", e.what());
         return kUsage;
+    } catch (const std::invalid_argument &e) {   // e.g. the output is one of the inputs
+        std::fprintf(stderr, "loaderlab preprocess: %s\n", e.what());
+        return kUsage;
     } catch (const std::exception &e) {
         std::fprintf(stderr, "loaderlab preprocess: %s\n", e.what());
         return kFailed;

@@ -25,6 +25,8 @@ int infoCommand(const QStringList &arguments)
         std::fputs(qPrintable(parser.helpText()), stdout);
         return kOk;
     }
+    if (rejectPositionals(parser, 0, "info"))
+        return kUsage;
     loaderlab::MachineInfo info = loaderlab::machineInfo();
     info.versions["qt"] = qVersion();
     if (parser.isSet(QStringLiteral("json"))) {

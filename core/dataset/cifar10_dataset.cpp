@@ -2,6 +2,7 @@
 
 #include "core/dataset/cifar10_dataset.h"
 
+#include "core/io/regular_file.h"
 #include "core/loader/clock.h"
 
 #include <array>
@@ -11,6 +12,8 @@
 #include <filesystem>
 #include <memory>
 #include <stdexcept>
+
+#include <unistd.h>
 
 namespace loaderlab {
 
@@ -29,16 +32,18 @@ constexpr std::array<float, 256> makeUnitTable()
 }
 constexpr std::array<float, 256> kUnitTable = makeUnitTable();
 
+// Whatever exists under a batch file's name is taken, so that a FIFO or a directory
+// there is refused by readBatch() saying what it is, not skipped.
 std::vector<std::string> batchFiles(const fs::path &dir)
 {
     std::error_code error;
     std::vector<std::string> files;
     for (int i = 1; i <= 5; ++i) {
         const fs::path file = dir / ("data_batch_" + std::to_string(i) + ".bin");
-        if (fs::is_regular_file(file, error))
+        if (fs::exists(file, error))
             files.push_back(file.string());
     }
-    if (files.empty() && fs::is_regular_file(dir / "test_batch.bin", error))
+    if (files.empty() && fs::exists(dir / "test_batch.bin", error))
         files.push_back((dir / "test_batch.bin").string());
     return files;
 }
@@ -57,10 +62,10 @@ Cifar10Dataset::Cifar10Dataset(const std::string &path)
             throw DatasetError(path + ": no CIFAR-10 batch files (data_batch_1.bin .. "
                                       "data_batch_5.bin or test_batch.bin)");
         }
-    } else if (fs::is_regular_file(path, error)) {
+    } else if (const std::string problem = regularFileProblem(path); problem.empty()) {
         m_files.push_back(path);
     } else {
-        throw DatasetError(path + ": no such file or directory");
+        throw DatasetError(path + ": " + problem);
     }
     for (const std::string &file : m_files)
         readBatch(file);
@@ -68,20 +73,23 @@ Cifar10Dataset::Cifar10Dataset(const std::string &path)
 
 void Cifar10Dataset::readBatch(const std::string &file)
 {
-    std::error_code error;
-    const std::uint64_t bytes = fs::file_size(file, error);
-    if (error)
-        throw DatasetError(file + ": cannot get file size: " + error.message());
+    std::string problem;
+    std::int64_t size = 0;
+    const int fd = openRegularFile(file, problem, &size);
+    if (fd < 0)
+        throw DatasetError(file + ": " + problem);
+    const std::unique_ptr<std::FILE, int (*)(std::FILE *)> stream(::fdopen(fd, "rb"),
+                                                                &std::fclose);
+    if (!stream) {
+        ::close(fd);
+        throw DatasetError(file + ": cannot open: " + std::strerror(errno));
+    }
+    const auto bytes = static_cast<std::uint64_t>(size);
     if (bytes == 0 || bytes % kRecordBytes != 0) {
         throw DatasetError(file + ": size " + std::to_string(bytes)
                            + " bytes is not a positive multiple of the CIFAR-10 record size "
                            + std::to_string(kRecordBytes) + " (truncated, or not CIFAR-10?)");
     }
-
-    const std::unique_ptr<std::FILE, int (*)(std::FILE *)> stream(std::fopen(file.c_str(), "rb"),
-                                                                &std::fclose);
-    if (!stream)
-        throw DatasetError(file + ": cannot open: " + std::strerror(errno));
     const std::size_t offset = m_records.size();
     m_records.resize(offset + static_cast<std::size_t>(bytes));
     const std::size_t got = std::fread(m_records.data() + offset, 1, bytes, stream.get());

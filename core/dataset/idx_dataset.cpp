@@ -3,6 +3,7 @@
 
 #include "core/dataset/idx_dataset.h"
 
+#include "core/io/regular_file.h"
 #include "core/loader/clock.h"
 
 #include <zlib.h>
@@ -12,6 +13,8 @@
 #include <cstring>
 #include <filesystem>
 #include <stdexcept>
+
+#include <unistd.h>
 
 namespace loaderlab {
 
@@ -51,12 +54,13 @@ std::uint32_t bigEndian32(const std::uint8_t *bytes)
            | (std::uint32_t{bytes[2]} << 8) | std::uint32_t{bytes[3]};
 }
 
-// The first existing one of `name` and `name`.gz inside `dir`.
+// The first existing one of `name` and `name`.gz inside `dir` (whatever it is: a FIFO
+// or a directory under that name is then refused with what it is, not as missing).
 std::string findVariant(const fs::path &dir, const std::string &name)
 {
     std::error_code error;
     for (const std::string &candidate : {name, name + ".gz"}) {
-        if (fs::is_regular_file(dir / candidate, error))
+        if (fs::exists(dir / candidate, error))
             return (dir / candidate).string();
     }
     return (dir / (name + ".gz")).string();
@@ -80,9 +84,16 @@ std::vector<std::uint8_t> readIdx(const std::string &path, std::size_t headerByt
                                   std::array<std::uint32_t, 4> &header,
                                   const PayloadBytes &payloadBytes)
 {
-    gzFile file = gzopen(path.c_str(), "rb");
-    if (!file)
+    // Opened here rather than by gzopen(), which would block forever on a FIFO.
+    std::string problem;
+    const int fd = openRegularFile(path, problem);
+    if (fd < 0)
+        throw DatasetError(path + ": " + problem);
+    gzFile file = gzdopen(fd, "rb");   // owns fd from here on, closed by gzclose()
+    if (!file) {
+        ::close(fd);
         throw DatasetError(path + ": cannot open");
+    }
     const auto fail = [&path, &file](const std::string &reason) {
         gzclose(file);
         return DatasetError(path + ": " + reason);
@@ -166,8 +177,9 @@ IdxDataset::IdxDataset(const std::string &path)
         }
     }
     for (const std::string &file : {m_imagesPath, m_labelsPath}) {
-        if (!fs::is_regular_file(file, error))
-            throw DatasetError(file + ": no such file");
+        const std::string problem = regularFileProblem(file);
+        if (!problem.empty())
+            throw DatasetError(file + ": " + problem);
     }
 
     std::array<std::uint32_t, 4> imageHeader{};

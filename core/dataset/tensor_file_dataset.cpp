@@ -2,6 +2,7 @@
 
 #include "core/dataset/tensor_file_dataset.h"
 
+#include "core/io/regular_file.h"
 #include "core/loader/clock.h"
 
 #include <cerrno>
@@ -22,9 +23,10 @@ TensorFileDataset::TensorFileDataset(std::string path)
     if (m_header.count == 0)
         throw DatasetError(m_path + ": the tensor file contains no records");
     m_sampleBytes = static_cast<std::size_t>(m_header.recordBytes() - sizeof(std::int64_t));
-    m_fd = ::open(m_path.c_str(), O_RDONLY | O_CLOEXEC);
+    std::string problem;
+    m_fd = openRegularFile(m_path, problem);
     if (m_fd < 0)
-        throw DatasetError(m_path + ": cannot open: " + std::strerror(errno));
+        throw DatasetError(m_path + ": " + problem);
 }
 
 TensorFileDataset::~TensorFileDataset()

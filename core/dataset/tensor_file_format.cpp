@@ -3,6 +3,8 @@
 
 #include "core/dataset/tensor_file_format.h"
 
+#include "core/io/regular_file.h"
+
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -80,25 +82,21 @@ TensorFileHeader readTensorFileHeader(const std::string &path)
         return DatasetError(path + ": " + reason);
     };
 
-    std::error_code error;
-    if (!std::filesystem::is_regular_file(path, error))
-        throw fail(std::filesystem::exists(path, error) ? "not a regular file"
-                                                        : "no such file or directory");
-    const std::uint64_t actualBytes = std::filesystem::file_size(path, error);
-    if (error)
-        throw fail("cannot get file size: " + error.message());
+    std::string problem;
+    std::int64_t size = 0;
+    const int fd = openRegularFile(path, problem, &size);
+    if (fd < 0)
+        throw fail(problem);
+    const FdCloser closer(fd);
+    const auto actualBytes = static_cast<std::uint64_t>(size);
     if (actualBytes < kTensorFileHeaderBytes) {
         throw fail("file too small for a tensor file header (" + std::to_string(actualBytes)
                    + " bytes, the header alone is " + std::to_string(kTensorFileHeaderBytes) + ")");
     }
 
     std::array<unsigned char, kTensorFileHeaderBytes> raw{};
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        throw fail("cannot open: " + errnoText());
     const ssize_t got = ::pread(fd, raw.data(), raw.size(), 0);
     const int readErrno = errno;
-    ::close(fd);
     if (got != static_cast<ssize_t>(raw.size())) {
         throw fail("cannot read the header: "
                    + (got < 0 ? std::string(std::strerror(readErrno)) : "short read"));
@@ -156,7 +154,8 @@ TensorFileWriter::TensorFileWriter(std::string path, DType dtype, SampleShape sh
 {
     if (shape.channels <= 0 || shape.height <= 0 || shape.width <= 0
         || std::max({shape.channels, shape.height, shape.width}) > static_cast<int>(kMaxDim)) {
-        throw std::runtime_error(m_path + ": invalid sample shape " + shapeToString(shape));
+        throw std::invalid_argument(m_path + ": invalid sample shape " + shapeToString(shape)
+                                    + " (each side 1.." + std::to_string(kMaxDim) + ")");
     }
     m_header.dtype = dtype;
     m_header.shape = shape;

@@ -4,6 +4,7 @@
 
 #include "core/image/image_decoder.h"
 
+#include "core/io/regular_file.h"
 #include "core/loader/clock.h"
 
 #include <opencv2/core.hpp>
@@ -12,11 +13,9 @@
 
 #include <cerrno>
 #include <cstring>
-#include <fcntl.h>
 #include <limits>
 #include <mutex>
 #include <new>
-#include <sys/stat.h>
 #include <unistd.h>
 
 namespace loaderlab {
@@ -28,18 +27,6 @@ namespace {
 constexpr std::size_t kMaxRetainedBuffer = 32u * 1024 * 1024;
 
 constexpr std::uint8_t kPngSignature[8] = {0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A};
-
-class FileCloser
-{
-public:
-    explicit FileCloser(int fd) : m_fd(fd) {}
-    ~FileCloser() { ::close(m_fd); }
-    FileCloser(const FileCloser &) = delete;
-    FileCloser &operator=(const FileCloser &) = delete;
-
-private:
-    int m_fd;
-};
 
 int readBe16(const std::uint8_t *p)
 {
@@ -129,17 +116,14 @@ void disableOpenCvThreading()
 void readImageFile(const std::string &path, std::int64_t maxFileBytes,
                    std::vector<std::uint8_t> &out)
 {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    // Never a plain open(): a FIFO named like an image would block this worker forever.
+    std::string reason;
+    std::int64_t size = 0;
+    const int fd = openRegularFile(path, reason, &size);
     if (fd < 0)
-        throw SampleError(path, std::string("cannot open: ") + std::strerror(errno));
-    FileCloser closer(fd);
+        throw SampleError(path, reason);
+    const FdCloser closer(fd);
 
-    struct stat info {};
-    if (::fstat(fd, &info) != 0)
-        throw SampleError(path, std::string("cannot stat: ") + std::strerror(errno));
-    if (!S_ISREG(info.st_mode))
-        throw SampleError(path, "not a regular file");
-    const std::int64_t size = info.st_size;
     if (size == 0)
         throw SampleError(path, "empty file");
     if (size > maxFileBytes)

@@ -5,16 +5,22 @@
 
 #include "core/image/image_decoder.h"
 #include "core/image/image_transforms.h"
+#include "core/io/regular_file.h"
 #include "core/loader/clock.h"
 
 #include <opencv2/core.hpp>
+#include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
 #include <random>
+#include <set>
 #include <stdexcept>
 #include <system_error>
+#include <utility>
+
+#include <sys/stat.h>
 
 namespace loaderlab {
 
@@ -32,34 +38,76 @@ bool hasImageExtension(const fs::path &file)
     return ext == ".jpg" || ext == ".jpeg" || ext == ".png";
 }
 
+// Directories already scanned, by device and inode: however many symlinks lead to a
+// directory (a link to "..", a cycle, a class linked into another), it is listed once.
+using VisitedDirs = std::set<std::pair<dev_t, ino_t>>;
+
+// Marks `dir` visited; false when it was already (or cannot be identified).
+bool markVisited(const fs::path &dir, VisitedDirs &visited)
+{
+    struct stat info {};
+    if (::stat(dir.c_str(), &info) != 0)
+        return false;
+    return visited.insert({info.st_dev, info.st_ino}).second;
+}
+
+struct DirImages
+{
+    std::string dir;
+    std::vector<std::string> files;
+};
+
+// Lists `dir`'s image files and walks its subdirectories (following symlinks) that
+// were not visited yet, children in name order so the first path to reach a
+// directory is always the same one.
+void walk(const fs::path &dir, int depth, VisitedDirs &visited, std::vector<DirImages> &out)
+{
+    DirImages here{dir.string(), {}};
+    std::vector<fs::path> subdirs;
+    std::error_code ec;
+    for (const fs::directory_entry &entry :
+         fs::directory_iterator(dir, fs::directory_options::skip_permission_denied, ec)) {
+        std::error_code entryEc;
+        const fs::file_status status = entry.status(entryEc);   // follows symlinks
+        if (fs::is_directory(status)) {
+            subdirs.push_back(entry.path());
+            continue;
+        }
+        if (!hasImageExtension(entry.path()))
+            continue;
+        // A FIFO, socket or device named like an image is left out here, never opened:
+        // reading a FIFO would block a worker forever. (A missing symlink target stays
+        // in, and fails at load time as an unreadable sample.)
+        if (fs::exists(status) && !fs::is_regular_file(status)) {
+            spdlog::warn("skipped {}: {}", entry.path().string(),
+                         regularFileProblem(entry.path().string()));
+            continue;
+        }
+        here.files.push_back(entry.path().string());
+    }
+    out.push_back(std::move(here));
+    // A depth cap as well, so a pathological tree cannot exhaust the stack.
+    if (depth >= kMaxDepth)
+        return;
+    std::sort(subdirs.begin(), subdirs.end());
+    for (const fs::path &sub : subdirs) {
+        if (markVisited(sub, visited))
+            walk(sub, depth + 1, visited, out);
+    }
+}
+
 // Images of one class folder in torchvision's order: sorted(os.walk(dir)) visits
 // directories by path string, and each directory's files sorted by name.
-void scanClass(const fs::path &classDir, std::int64_t label, std::vector<ImageEntry> &entries)
+void scanClass(const fs::path &classDir, std::int64_t label, VisitedDirs &visited,
+               std::vector<ImageEntry> &entries)
 {
-    std::vector<std::string> dirs{classDir.string()};
-    std::error_code ec;
-    const auto options = fs::directory_options::follow_directory_symlink
-                         | fs::directory_options::skip_permission_denied;
-    for (fs::recursive_directory_iterator it(classDir, options, ec), end; !ec && it != end;
-         it.increment(ec)) {
-        // A depth cap, so a symlink cycle cannot make the scan run forever.
-        if (it.depth() >= kMaxDepth)
-            it.disable_recursion_pending();
-        std::error_code entryEc;
-        if (it->is_directory(entryEc))
-            dirs.push_back(it->path().string());
-    }
-    std::sort(dirs.begin(), dirs.end());
-    std::vector<std::string> files;
-    for (const std::string &dir : dirs) {
-        files.clear();
-        for (const fs::directory_entry &entry : fs::directory_iterator(dir, ec)) {
-            std::error_code fileEc;
-            if (!entry.is_directory(fileEc) && hasImageExtension(entry.path()))
-                files.push_back(entry.path().string());
-        }
-        std::sort(files.begin(), files.end());
-        for (std::string &file : files)
+    std::vector<DirImages> dirs;
+    walk(classDir, 0, visited, dirs);
+    std::sort(dirs.begin(), dirs.end(),
+              [](const DirImages &a, const DirImages &b) { return a.dir < b.dir; });
+    for (DirImages &dir : dirs) {
+        std::sort(dir.files.begin(), dir.files.end());
+        for (std::string &file : dir.files)
             entries.push_back({std::move(file), label});
     }
 }
@@ -87,8 +135,21 @@ ImageFolderDataset::ImageFolderDataset(const DatasetConfig &config)
     if (ec)
         throw DatasetError(m_config.path + ": cannot list folder: " + ec.message());
     std::sort(m_classes.begin(), m_classes.end());
-    for (std::size_t i = 0; i < m_classes.size(); ++i)
-        scanClass(root / m_classes[i], static_cast<std::int64_t>(i), m_entries);
+    // The root and every class folder belong to themselves: a link from one class up to
+    // the root must not pull the other classes' images in under its label.
+    VisitedDirs visited;
+    markVisited(root, visited);
+    std::vector<fs::path> classDirs;
+    for (const std::string &name : m_classes) {
+        if (markVisited(root / name, visited))
+            classDirs.push_back(root / name);
+        else
+            classDirs.emplace_back();   // the same folder as an earlier class: left empty
+    }
+    for (std::size_t i = 0; i < m_classes.size(); ++i) {
+        if (!classDirs[i].empty())
+            scanClass(classDirs[i], static_cast<std::int64_t>(i), visited, m_entries);
+    }
     if (m_entries.empty())
         throw DatasetError(m_config.path
                            + ": no images found (expected <class>/<image>.jpg|.jpeg|.png)");

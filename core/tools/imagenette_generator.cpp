@@ -317,8 +317,9 @@ void writeFile(const fs::path &path, const void *data, std::size_t size)
 
 void validateSpec(const std::string &dir, const ImageFolderSpec &spec)
 {
+    // Bad settings: std::invalid_argument, which the CLI reports as a usage error.
     auto fail = [&](const std::string &reason) {
-        throw std::runtime_error(dir + ": " + reason);
+        throw std::invalid_argument(dir + ": " + reason);
     };
     if (spec.classes < 1)
         fail("classes must be at least 1");
@@ -369,7 +370,7 @@ void generateImageFolder(const std::string &dir, const ImageFolderSpec &spec,
     std::error_code ec;
     if (fs::exists(target, ec)) {
         if (!fs::is_directory(target, ec) || !fs::is_empty(target, ec))
-            throw std::runtime_error(dir + ": already exists and is not empty");
+            throw std::invalid_argument(dir + ": already exists and is not empty");
     }
     const fs::path part(target.string() + ".part");
     fs::remove_all(part, ec);   // leftovers of an interrupted run
@@ -433,9 +434,14 @@ void generateTensorFile(const std::string &path, std::int64_t count, SampleShape
                         DType dtype, std::uint64_t seed, const ProgressCallback &progress)
 {
     if (count < 0)
-        throw std::runtime_error(path + ": sample count must not be negative");
+        throw std::invalid_argument(path + ": sample count must not be negative");
     if (shape.channels < 1 || shape.height < 1 || shape.width < 1)
-        throw std::runtime_error(path + ": invalid sample shape " + shapeToString(shape));
+        throw std::invalid_argument(path + ": invalid sample shape " + shapeToString(shape));
+    // Like the folder mode: never replace something that is already there (it may be
+    // an input, or a dataset someone spent hours on).
+    std::error_code ec;
+    if (fs::exists(fs::symlink_status(path, ec)))
+        throw std::invalid_argument(path + ": already exists");
 
     TensorFileWriter writer(path, dtype, shape);
     std::mt19937_64 rng(mixSeed(seed, 0x7E45011ULL, 0));

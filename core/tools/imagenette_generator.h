@@ -27,11 +27,15 @@ using ProgressCallback = std::function<void(std::int64_t done, std::int64_t tota
 
 // Writes `spec` into `dir` (created; must not exist or be empty). Images are
 // written into "<dir>.part" and the folder is renamed into place only when
-// complete. Throws std::runtime_error naming the path and the reason.
+// complete. Throws std::invalid_argument for bad settings or a target that exists
+// and is not an empty folder, std::runtime_error for a failed write; both name the
+// path and the reason.
 void generateImageFolder(const std::string &dir, const ImageFolderSpec &spec,
                          const ProgressCallback &progress = {});
 
-// Writes `count` random samples of `shape` (labels 0..9) as a tensor file.
+// Writes `count` random samples of `shape` (labels 0..9) as a tensor file. Throws
+// std::invalid_argument for a bad shape or count and when `path` already exists
+// (nothing is replaced), std::runtime_error for a failed write.
 void generateTensorFile(const std::string &path, std::int64_t count, SampleShape shape,
                         DType dtype, std::uint64_t seed, const ProgressCallback &progress = {});
 

@@ -20,6 +20,8 @@
 #include <stdexcept>
 #include <thread>
 
+#include <sys/stat.h>
+
 namespace loaderlab {
 
 namespace {
@@ -138,12 +140,39 @@ void produce(const ImageFolderDataset &dataset, const DatasetConfig &config, DTy
     }
 }
 
+// Checked before anything is decoded: the rename at the very end is where a
+// directory in the way would otherwise show up.
+void checkOutputPath(const std::string &outputFile)
+{
+    struct stat info {};
+    if (::stat(outputFile.c_str(), &info) == 0 && S_ISDIR(info.st_mode))
+        throw std::invalid_argument(outputFile + ": output is a directory (expected a file name)");
+}
+
+// Writing over one of the images would destroy a source file; compared by device and
+// inode so that another spelling, a symlink or a hard link is caught too.
+void refuseOutputAmongInputs(const ImageFolderDataset &dataset, const std::string &outputFile)
+{
+    struct stat out {};
+    if (::stat(outputFile.c_str(), &out) != 0)
+        return;   // does not exist yet, so it is none of the inputs
+    for (const ImageEntry &entry : dataset.entries()) {
+        struct stat in {};
+        if (::stat(entry.path.c_str(), &in) == 0 && in.st_dev == out.st_dev
+            && in.st_ino == out.st_ino) {
+            throw std::invalid_argument(outputFile + ": output is one of the input images ("
+                                        + entry.path + ")");
+        }
+    }
+}
+
 } // namespace
 
 PreprocessResult preprocessImageFolder(const std::string &inputDir, const std::string &outputFile,
                                        const PreprocessOptions &options,
                                        const ProgressCallback &progress)
 {
+    checkOutputPath(outputFile);
     DatasetConfig config;
     config.kind = DatasetKind::ImageFolder;
     config.path = inputDir;
@@ -151,6 +180,7 @@ PreprocessResult preprocessImageFolder(const std::string &inputDir, const std::s
     config.resizeSize = options.resizeSize;
     config.cropSize = options.cropSize;
     const ImageFolderDataset dataset(config);   // throws DatasetError for a bad folder
+    refuseOutputAmongInputs(dataset, outputFile);
 
     const SampleShape shape = dataset.sampleShape();
     const std::size_t sampleBytes = static_cast<std::size_t>(shape.elements())

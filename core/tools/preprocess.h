@@ -27,8 +27,9 @@ struct PreprocessResult
     std::vector<SkippedSample> skipped;   // unreadable images, with path and reason
 };
 
-// Throws DatasetError for a bad input folder, std::runtime_error for a failed
-// write (the output file is left as it was).
+// Throws DatasetError for a bad input folder, std::invalid_argument when the output
+// is a directory or one of the input images (checked before decoding anything),
+// std::runtime_error for a failed write (the output file is left as it was).
 PreprocessResult preprocessImageFolder(const std::string &inputDir, const std::string &outputFile,
                                        const PreprocessOptions &options,
                                        const ProgressCallback &progress = {});

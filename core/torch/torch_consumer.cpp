@@ -1,6 +1,7 @@
 // TorchConsumer: model construction, the host-to-device hand-over and the step.
 #include "core/torch/torch_consumer.h"
 
+#include "core/io/regular_file.h"
 #include "core/torch/checkpoint.h"
 #include "core/torch/model_zoo.h"
 
@@ -13,7 +14,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <filesystem>
 #include <sstream>
 #include <thread>
 
@@ -47,8 +47,12 @@ torch::Device parseDevice(const std::string &name)
 
 torch::jit::Module loadScript(const std::string &path)
 {
-    if (!std::filesystem::is_regular_file(path))
-        throw std::invalid_argument(path + ": model file not found");
+    // torch::jit::load opens the path itself and would block forever on a FIFO.
+    if (const std::string problem = regularFileProblem(path); !problem.empty()) {
+        throw std::invalid_argument(path + ": model file "
+                                    + (problem == "no such file or directory" ? "not found"
+                                                                               : problem));
+    }
     try {
         return torch::jit::load(path);
     } catch (const std::exception &e) {

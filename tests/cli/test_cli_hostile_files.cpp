@@ -1,0 +1,269 @@
+// The CLI against hostile files and arguments, end to end through the real binary:
+// FIFOs named like data files, outputs that are inputs, out-of-range settings and
+// extra arguments. Each must end promptly with a clear message and the right exit
+// code (2 for a usage or input error), never hang or destroy a file.
+
+#include <QtTest>
+
+#include <sys/stat.h>
+
+namespace {
+
+struct Result
+{
+    int exitCode = -1;   // -1: did not finish within the timeout (killed)
+    QString out;
+    QString err;
+};
+
+Result runLoaderlab(const QStringList &arguments, int timeoutMs = 60'000)
+{
+    QProcess process;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.remove(QStringLiteral("DISPLAY"));   // headless means no display at all
+    env.remove(QStringLiteral("WAYLAND_DISPLAY"));
+    env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    process.setProcessEnvironment(env);
+    process.start(QStringLiteral(LOADERLAB_BINARY), arguments);
+    if (!process.waitForFinished(timeoutMs)) {
+        process.kill();   // a hang is the failure being tested for
+        process.waitForFinished(5000);
+        return {-1, QString(),
+                QStringLiteral("(timed out: %1)").arg(arguments.join(QLatin1Char(' ')))};
+    }
+    return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
+            QString::fromUtf8(process.readAllStandardOutput()),
+            QString::fromUtf8(process.readAllStandardError())};
+}
+
+bool makeFifo(const QString &path)
+{
+    return ::mkfifo(QFile::encodeName(path).constData(), 0644) == 0;
+}
+
+QByteArray readAll(const QString &path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+QStringList args(std::initializer_list<const char *> list)
+{
+    QStringList out;
+    for (const char *item : list)
+        out << QString::fromUtf8(item);
+    return out;
+}
+
+} // namespace
+
+class TestCliHostileFiles : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void fifoNamedLikeAnImageIsSkippedNotWaitedFor();
+    void fifoDatasetFilesAreRefusedSayingWhatTheyAre();
+    void preprocessRefusesToOverwriteAnInputImage();
+    void preprocessIntoADirectoryFailsBeforeDecoding();
+    void makeDatasetUsageErrorsExitTwo();
+    void makeDatasetTensorRefusesAnExistingFile();
+    void extraArgumentsAreRefused();
+    void unknownLanguageIsRefused();
+    void benchModelValidatesSizesAndPrintsOneLine();
+
+private:
+    QTemporaryDir m_dir;
+    QString m_folder;
+    QString m_classDir;
+};
+
+void TestCliHostileFiles::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+    m_folder = m_dir.filePath(QStringLiteral("images"));
+    const Result made = runLoaderlab(QStringList{QStringLiteral("make-dataset"), m_folder}
+                                     + args({"--classes", "2", "--images-per-class", "3",
+                                             "--min-side", "40", "--max-side", "64"}));
+    QVERIFY2(made.exitCode == 0, qPrintable(made.err));
+    m_classDir = m_folder + QLatin1Char('/')
+                 + QDir(m_folder).entryList(QDir::Dirs | QDir::NoDotAndDotDot).first();
+}
+
+void TestCliHostileFiles::fifoNamedLikeAnImageIsSkippedNotWaitedFor()
+{
+    // Its own copy of the folder, so the FIFO does not affect the other tests.
+    const QString folder = m_dir.filePath(QStringLiteral("with-fifo"));
+    QVERIFY(runLoaderlab(QStringList{QStringLiteral("make-dataset"), folder}
+                         + args({"--classes", "2", "--images-per-class", "2", "--min-side", "40",
+                                 "--max-side", "48"}))
+                .exitCode
+            == 0);
+    const QString fifo = folder + QLatin1Char('/')
+                         + QDir(folder).entryList(QDir::Dirs | QDir::NoDotAndDotDot).first()
+                         + QStringLiteral("/x.jpg");
+    QVERIFY(makeFifo(fifo));
+
+    for (const char *workers : {"2", "0"}) {
+        const QStringList arguments{QStringLiteral("run"), QStringLiteral("--dataset"),
+                                    QStringLiteral("folder"), QStringLiteral("--path"), folder};
+        const Result r = runLoaderlab(
+            arguments + args({"--seconds", "2", "--batch-size", "2", "--workers", workers}));
+        QVERIFY2(r.exitCode == 0, qPrintable(QStringLiteral("workers %1: %2")
+                                                 .arg(QString::fromUtf8(workers), r.err)));
+        QVERIFY2(r.err.contains(fifo) && r.err.contains(QStringLiteral("FIFO")), qPrintable(r.err));
+    }
+
+    // The window (offscreen) runs the same folder for 2 s and writes its summary.
+    const QString config = m_dir.filePath(QStringLiteral("with-fifo.json"));
+    {
+        QFile file(config);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(QStringLiteral(R"({"dataset": {"kind": "folder", "path": "%1"},
+                                      "loader": {"batch_size": 2}})")
+                       .arg(folder)
+                       .toUtf8());
+    }
+    const QString summary = m_dir.filePath(QStringLiteral("with-fifo-window.json"));
+    const Result w = runLoaderlab({QStringLiteral("--config"), config, QStringLiteral("--json"),
+                                   summary, QStringLiteral("--seconds"), QStringLiteral("2")});
+    QVERIFY2(w.exitCode == 0, qPrintable(w.err));
+    QVERIFY(QFileInfo::exists(summary));
+
+    const QString tensor = m_dir.filePath(QStringLiteral("with-fifo.tensor"));
+    const Result p = runLoaderlab({QStringLiteral("preprocess"), folder, tensor});
+    QVERIFY2(p.exitCode == 0, qPrintable(p.err));
+    QVERIFY2(p.err.contains(QStringLiteral("wrote 4 samples")), qPrintable(p.err));
+}
+
+void TestCliHostileFiles::fifoDatasetFilesAreRefusedSayingWhatTheyAre()
+{
+    const QString fifo = m_dir.filePath(QStringLiteral("data-images-idx3-ubyte"));
+    QVERIFY(makeFifo(fifo));
+    for (const char *kind : {"tensor", "idx", "cifar10"}) {
+        const Result r = runLoaderlab({QStringLiteral("run"), QStringLiteral("--dataset"),
+                                       QString::fromUtf8(kind), QStringLiteral("--path"), fifo});
+        QVERIFY2(r.exitCode == 2,
+                 qPrintable(QString::fromUtf8(kind) + QStringLiteral(": ") + r.err));
+        QVERIFY2(r.err.contains(fifo) && r.err.contains(QStringLiteral("is a FIFO")),
+                 qPrintable(r.err));
+    }
+    QFile::remove(fifo);
+
+    // A directory where a CIFAR batch file should be is named for what it is.
+    const QString cifar = m_dir.filePath(QStringLiteral("cifar"));
+    QVERIFY(QDir().mkpath(cifar + QStringLiteral("/data_batch_1.bin")));
+    const Result r = runLoaderlab({QStringLiteral("run"), QStringLiteral("--dataset"),
+                                   QStringLiteral("cifar10"), QStringLiteral("--path"), cifar});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains(QStringLiteral("data_batch_1.bin: is a directory")), qPrintable(r.err));
+}
+
+void TestCliHostileFiles::preprocessRefusesToOverwriteAnInputImage()
+{
+    const QString image = m_classDir + QLatin1Char('/')
+                          + QDir(m_classDir).entryList(QDir::Files, QDir::Name).first();
+    const QByteArray before = readAll(image);
+    QVERIFY(!before.isEmpty());
+    // Named directly, and through a symlink elsewhere: both are the same file.
+    const QString link = m_dir.filePath(QStringLiteral("link-to-image.tensor"));
+    QVERIFY(QFile::link(image, link));
+    for (const QString &output : {image, link}) {
+        const Result r = runLoaderlab({QStringLiteral("preprocess"), m_folder, output});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(QStringLiteral("one of the input images")), qPrintable(r.err));
+        QCOMPARE(readAll(image), before);
+    }
+}
+
+void TestCliHostileFiles::preprocessIntoADirectoryFailsBeforeDecoding()
+{
+    const QString dir = m_dir.filePath(QStringLiteral("out-dir"));
+    QVERIFY(QDir().mkpath(dir));
+    const Result r = runLoaderlab({QStringLiteral("preprocess"), m_folder, dir});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains(dir) && r.err.contains(QStringLiteral("is a directory")),
+             qPrintable(r.err));
+    // Progress lines ("images: n/total") would mean it decoded first.
+    QVERIFY2(!r.err.contains(QStringLiteral("images:")), qPrintable(r.err));
+}
+
+void TestCliHostileFiles::makeDatasetUsageErrorsExitTwo()
+{
+    const QString taken = m_dir.filePath(QStringLiteral("taken"));
+    QVERIFY(QDir().mkpath(taken));
+    QFile marker(taken + QStringLiteral("/keep.txt"));
+    QVERIFY(marker.open(QIODevice::WriteOnly));
+    marker.close();
+
+    const QString fresh = m_dir.filePath(QStringLiteral("fresh"));
+    const QList<QStringList> cases{
+        {QStringLiteral("make-dataset"), taken},
+        QStringList{QStringLiteral("make-dataset"), fresh} + args({"--quality", "101"}),
+        QStringList{QStringLiteral("make-dataset"), fresh + QStringLiteral(".tensor")}
+            + args({"--kind", "tensor", "--shape", "0x1x1"}),
+        QStringList{QStringLiteral("make-dataset"), fresh + QStringLiteral(".tensor")}
+            + args({"--kind", "tensor", "--shape", "1x100000x1"}),
+    };
+    for (const QStringList &arguments : cases) {
+        const Result r = runLoaderlab(arguments);
+        QVERIFY2(r.exitCode == 2, qPrintable(arguments.join(QLatin1Char(' ')) + QStringLiteral(": ")
+                                             + QString::number(r.exitCode) + QStringLiteral(" ")
+                                             + r.err));
+        QVERIFY2(r.err.startsWith(QStringLiteral("loaderlab make-dataset: ")), qPrintable(r.err));
+    }
+    QVERIFY(!QFileInfo::exists(fresh));
+    QVERIFY(!QFileInfo::exists(fresh + QStringLiteral(".tensor")));
+}
+
+void TestCliHostileFiles::makeDatasetTensorRefusesAnExistingFile()
+{
+    const QString existing = m_dir.filePath(QStringLiteral("precious.bin"));
+    {
+        QFile file(existing);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("precious");
+    }
+    const Result r = runLoaderlab(QStringList{QStringLiteral("make-dataset"), existing}
+                                  + args({"--kind", "tensor", "--count", "2", "--shape", "1x2x2"}));
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains(existing) && r.err.contains(QStringLiteral("already exists")),
+             qPrintable(r.err));
+    QCOMPARE(readAll(existing), QByteArray("precious"));
+}
+
+void TestCliHostileFiles::extraArgumentsAreRefused()
+{
+    const Result info = runLoaderlab({QStringLiteral("info"), QStringLiteral("extra")});
+    QCOMPARE(info.exitCode, 2);
+    QVERIFY2(info.err.contains(QStringLiteral("unexpected argument: extra")), qPrintable(info.err));
+
+    const Result made = runLoaderlab({QStringLiteral("make-dataset"),
+                                      m_dir.filePath(QStringLiteral("a")),
+                                      m_dir.filePath(QStringLiteral("b"))});
+    QCOMPARE(made.exitCode, 2);
+}
+
+void TestCliHostileFiles::unknownLanguageIsRefused()
+{
+    const Result r = runLoaderlab({QStringLiteral("--lang"), QStringLiteral("xx")}, 30'000);
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains(QStringLiteral("--lang xx"))
+                 && r.err.contains(QStringLiteral("en, de")),
+             qPrintable(r.err));
+}
+
+void TestCliHostileFiles::benchModelValidatesSizesAndPrintsOneLine()
+{
+    const Result r = runLoaderlab(
+        args({"bench-model", "--size", "100000", "--batch-sizes", "1", "--iterations", "1"}));
+    if (r.err.contains(QStringLiteral("no LibTorch models")))
+        QSKIP("this build has no LibTorch models");
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains(QStringLiteral("--size")), qPrintable(r.err));
+    QCOMPARE(r.err.count(QLatin1Char('\n')), 1);   // one line, no c10 stack trace
+}
+
+QTEST_GUILESS_MAIN(TestCliHostileFiles)
+#include "test_cli_hostile_files.moc"
