@@ -130,11 +130,8 @@ int runCommand(const QStringList &arguments)
         std::fputs(qPrintable(parser.helpText()), stdout);
         return kOk;
     }
-    if (!parser.positionalArguments().isEmpty()) {
-        std::fprintf(stderr, "loaderlab run: unexpected argument '%s' (options start with --)\n",
-                     qPrintable(parser.positionalArguments().constFirst()));
+    if (rejectPositionals(parser, 0, "run"))
         return kUsage;
-    }
 
     loaderlab::RunService service;
     service.setExtraVersions({{"qt", qVersion()}});

@@ -1,5 +1,7 @@
 #include "core/run/output_paths.h"
 
+#include "core/io/regular_file.h"
+
 #include <filesystem>
 #include <stdexcept>
 
@@ -10,14 +12,6 @@ namespace loaderlab {
 namespace {
 
 namespace fs = std::filesystem;
-
-bool sameFile(const std::string &a, const std::string &b)
-{
-    struct stat sa {};
-    struct stat sb {};
-    return ::stat(a.c_str(), &sa) == 0 && ::stat(b.c_str(), &sb) == 0 && sa.st_dev == sb.st_dev
-           && sa.st_ino == sb.st_ino;
-}
 
 void checkOne(const std::string &option, const std::string &path, const std::vector<std::string> &inputs)
 {

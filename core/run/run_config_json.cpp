@@ -1,9 +1,9 @@
 #include "core/run/run_config_json.h"
 
 #include "core/io/atomic_file.h"
+#include "core/io/regular_file.h"
 #include "core/run/config_fields.h"
 
-#include <filesystem>
 #include <fstream>
 #include <stdexcept>
 
@@ -34,21 +34,6 @@ void readObject(const json &object, const std::string &prefix, RunConfig &config
         else
             throw ConfigError(key.size() > 80 ? key.substr(0, 77) + "..." : key, "unknown key");
     }
-}
-
-// A config file must be a regular file: opening a FIFO would block until a writer
-// appears, and a directory "opens" as a stream that fails with a cryptic error.
-void checkRegularFile(const std::string &path)
-{
-    std::error_code ec;
-    const auto status = std::filesystem::status(path, ec);
-    if (ec || !std::filesystem::exists(status))
-        throw std::invalid_argument(path + ": cannot open config file: no such file");
-    if (std::filesystem::is_directory(status))
-        throw std::invalid_argument(path + ": cannot open config file: it is a directory");
-    if (!std::filesystem::is_regular_file(status))
-        throw std::invalid_argument(path + ": cannot open config file: not a regular file "
-                                           "(a FIFO, socket or device)");
 }
 
 } // namespace
@@ -84,7 +69,10 @@ json parseConfigJson(std::istream &in)
 
 RunConfig loadRunConfig(const std::string &path, RunConfig base)
 {
-    checkRegularFile(path);
+    // A FIFO would block the reader until a writer comes; a directory reads as a
+    // stream that fails with a cryptic message.
+    if (const std::string problem = regularFileProblem(path); !problem.empty())
+        throw std::invalid_argument(path + ": cannot read config file: " + problem);
     std::ifstream in(path);
     if (!in)
         throw std::invalid_argument(path + ": cannot open config file");

@@ -174,7 +174,7 @@ void TestCliRunOutputs::hostileConfigFilesAreRefused()
     QCOMPARE(::mkfifo(fifo.toLocal8Bit().constData(), 0600), 0);
     r = runLoaderlab({QStringLiteral("run"), QStringLiteral("--config"), fifo}, 30'000);
     QCOMPARE(r.exitCode, 2);
-    QVERIFY2(r.err.contains(QStringLiteral("not a regular file")), qPrintable(r.err));
+    QVERIFY2(r.err.contains(QStringLiteral("is a FIFO")), qPrintable(r.err));
     r = runLoaderlab({QStringLiteral("run"), QStringLiteral("--config"), m_dir.path()}, 30'000);
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains(QStringLiteral("is a directory")), qPrintable(r.err));
@@ -201,7 +201,7 @@ void TestCliRunOutputs::strayArgumentsAreRefused()
 {
     const Result r = runLoaderlab({QStringLiteral("run"), QStringLiteral("workers=4")});
     QCOMPARE(r.exitCode, 2);
-    QVERIFY2(r.err.contains(QStringLiteral("unexpected argument 'workers=4'")), qPrintable(r.err));
+    QVERIFY2(r.err.contains(QStringLiteral("unexpected argument: workers=4")), qPrintable(r.err));
 }
 
 QTEST_GUILESS_MAIN(TestCliRunOutputs)
