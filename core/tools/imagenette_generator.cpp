@@ -7,7 +7,9 @@
 #include "core/tools/imagenette_generator.h"
 
 #include "core/dataset/tensor_file_format.h"
+#include "core/system/memory_budget.h"
 #include "core/system/splitmix64.h"
+#include "core/tools/tensor_file_limits.h"
 
 #include <opencv2/core.hpp>
 #include <opencv2/imgcodecs.hpp>
@@ -436,6 +438,7 @@ void generateTensorFile(const std::string &path, std::int64_t count, SampleShape
         throw std::runtime_error(path + ": sample count must not be negative");
     if (shape.channels < 1 || shape.height < 1 || shape.width < 1)
         throw std::runtime_error(path + ": invalid sample shape " + shapeToString(shape));
+    checkTensorFileFits(path, count, shape, dtype, defaultMemoryBudgetBytes());
 
     TensorFileWriter writer(path, dtype, shape);
     std::mt19937_64 rng(mixSeed(seed, 0x7E45011ULL, 0));
