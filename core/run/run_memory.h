@@ -15,27 +15,12 @@
 //   sample index list     = 8 bytes per dataset sample (the epoch's order)
 
 #include "core/dataset/dataset.h"
-#include "core/dataset/dataset_config.h"
+#include "core/run/dataset_footprint.h"
 #include "core/run/run_config.h"
 
 #include <cstdint>
-#include <optional>
-#include <string>
 
 namespace loaderlab {
-
-// What the estimate needs to know about a dataset.
-struct DatasetFootprint
-{
-    SampleShape shape;
-    DType dtype = DType::Float32;
-    std::int64_t samples = 0;          // 0 when not known yet (an unscanned image folder)
-    std::int64_t residentBytes = 0;    // held in memory for the whole run
-    std::int64_t scratchPerThreadBytes = 0;
-    // How the messages name the sample size: "dataset.synthetic_shape 3x224x224",
-    // "dataset.crop 224", "the samples of /data/x.llt".
-    std::string shapeSetting;
-};
 
 // Peak host memory of a run, in parts, each saturated at kBytesUnbounded.
 struct MemoryEstimate
@@ -49,14 +34,6 @@ struct MemoryEstimate
     std::int64_t indexBytes = 0;
     std::int64_t totalBytes = 0;
 };
-
-// The footprint of an opened dataset, described by `config`.
-DatasetFootprint datasetFootprint(const DatasetConfig &config, const Dataset &dataset);
-
-// The footprint known before opening: from the config (synthetic, image folder,
-// CIFAR-10) or from the file's header (tensor file, IDX: 16 bytes read, nothing
-// inflated). std::nullopt when the file cannot be read: openDataset reports why.
-std::optional<DatasetFootprint> peekDatasetFootprint(const DatasetConfig &config);
 
 MemoryEstimate estimateRunMemory(const LoaderConfig &loader, const DatasetFootprint &dataset);
 

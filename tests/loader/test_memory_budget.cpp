@@ -18,6 +18,8 @@
 #include <stdexcept>
 #include <string>
 
+#include <sys/stat.h>
+
 using namespace loaderlab;
 
 namespace {
@@ -73,6 +75,7 @@ private Q_SLOTS:
     void idxHeaderIsJudgedBeforeInflating();
     void idxDatasetRefusesHeaderOverBudget();
     void openedDatasetGivesTheSameFootprint();
+    void headersAreNotReadFromFifos();
     void tensorFileLimits();
 
 private:
@@ -265,6 +268,20 @@ void TestMemoryBudget::openedDatasetGivesTheSameFootprint()
     config.loader.batchSize = 1'000'000;
     const std::string message = refusal([&] { checkRunMemory(config, dataset, 1 * kGiB); });
     QVERIFY2(message.starts_with("loader.batch_size 1000000: "), message.c_str());
+}
+
+void TestMemoryBudget::headersAreNotReadFromFifos()
+{
+    // Opening a FIFO for reading waits for a writer: the peek must not open one
+    // (this test would hang if it did), and leaves the error to openDataset.
+    const std::string fifo = m_dir.filePath(QStringLiteral("fifo-images-idx3-ubyte")).toStdString();
+    QCOMPARE(mkfifo(fifo.c_str(), 0600), 0);
+    for (const DatasetKind kind : {DatasetKind::Idx, DatasetKind::TensorFile}) {
+        DatasetConfig config;
+        config.kind = kind;
+        config.path = fifo;
+        QVERIFY(!peekDatasetFootprint(config));
+    }
 }
 
 void TestMemoryBudget::tensorFileLimits()
