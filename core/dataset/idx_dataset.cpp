@@ -5,6 +5,7 @@
 
 #include "core/io/regular_file.h"
 #include "core/loader/clock.h"
+#include "core/system/memory_budget.h"
 
 #include <zlib.h>
 
@@ -195,7 +196,16 @@ IdxDataset::IdxDataset(const std::string &path)
                      + " x " + std::to_string(h[3]);
             return std::uint64_t{0};
         }
-        return std::uint64_t{h[1]} * h[2] * h[3];
+        // Checked from the header, before a small gzip file inflates to gigabytes.
+        const std::uint64_t bytes = std::uint64_t{h[1]} * h[2] * h[3];
+        if (bytes > static_cast<std::uint64_t>(defaultMemoryBudgetBytes())) {
+            reason = "the header declares " + std::to_string(h[1]) + " images of "
+                     + std::to_string(h[2]) + "x" + std::to_string(h[3]) + " ("
+                     + formatBytes(static_cast<std::int64_t>(bytes)) + " in memory), over the "
+                     "memory budget of " + formatBytes(defaultMemoryBudgetBytes());
+            return std::uint64_t{0};
+        }
+        return bytes;
     });
     m_count = imageHeader[1];
     m_rows = static_cast<int>(imageHeader[2]);

@@ -4,6 +4,8 @@
 #include "core/loader/loader.h"
 #include "core/run/config_diff.h"
 #include "core/run/marker_text.h"
+#include "core/run/run_memory.h"
+#include "core/system/memory_budget.h"
 
 #include <spdlog/spdlog.h>
 
@@ -271,6 +273,7 @@ public:
     std::string error;
     std::string reconfigureError;   // the last reconfiguration that could not be applied
     std::string datasetDescription;
+    DatasetPtr dataset;   // the run's, for checking a reconfiguration's memory
     std::function<void(RunState)> onEnded;
     std::shared_ptr<TraceLog> trace = std::make_shared<TraceLog>();
     std::int64_t originNs = 0;
@@ -290,6 +293,8 @@ RunController::~RunController() = default;
 void RunController::start(const RunConfig &config)
 {
     validate(config.loader);
+    // Before opening: opening a synthetic or IDX dataset already allocates.
+    checkRunMemory(config, memoryBudgetFromMegabytes(config.memoryBudgetMb));
     start(config, openDataset(config.dataset));
 }
 
@@ -298,6 +303,7 @@ void RunController::start(const RunConfig &config, DatasetPtr dataset)
     validate(config.loader);
     if (!dataset || dataset->size() == 0)
         throw DatasetError(config.dataset.path + ": the dataset is empty");
+    checkRunMemory(config, *dataset, memoryBudgetFromMegabytes(config.memoryBudgetMb));
     m_impl->stopAndJoin();
     {
         std::lock_guard lock(m_impl->mutex);
@@ -307,6 +313,7 @@ void RunController::start(const RunConfig &config, DatasetPtr dataset)
         m_impl->error.clear();
         m_impl->reconfigureError.clear();
         m_impl->datasetDescription = dataset->description();
+        m_impl->dataset = dataset;
         m_impl->trace = std::make_shared<TraceLog>();
         m_impl->trace->addConfigVersion({0, 0, 0, config});
         m_impl->configVersion = 0;
@@ -348,6 +355,13 @@ void RunController::reconfigure(const LoaderConfig &loader, const ConsumerConfig
 {
     validate(loader);
     std::lock_guard lock(m_impl->mutex);
+    if (m_impl->dataset) {
+        // A larger batch or more workers in flight must fit the budget too.
+        RunConfig next = m_impl->config;
+        next.loader = loader;
+        next.consumer = consumer;
+        checkRunMemory(next, *m_impl->dataset, memoryBudgetFromMegabytes(next.memoryBudgetMb));
+    }
     m_impl->pending = std::make_pair(loader, consumer);
 }
 

@@ -27,16 +27,17 @@ public:
     RunController(const RunController &) = delete;
     RunController &operator=(const RunController &) = delete;
 
-    // Opens the dataset on the calling thread (throws DatasetError or
-    // std::invalid_argument, leaving any previous run's trace in place), then
-    // starts the run thread. A run still going is stopped first.
+    // Checks the config against the memory budget, opens the dataset on the calling
+    // thread (throws DatasetError or std::invalid_argument, leaving any previous
+    // run's trace in place), then starts the run thread. A run still going is stopped first.
     void start(const RunConfig &config);
     // Starts on a dataset the caller opened (config.dataset is kept for the record).
     void start(const RunConfig &config, DatasetPtr dataset);
     void stop();
     void pause();
     void resume();
-    // Applied at the next batch boundary. A consumer that cannot be built there keeps
+    // Throws std::invalid_argument for settings the loader refuses or that would not
+    // fit the memory budget (core/run/run_memory.h). Applied at the next batch boundary. A consumer that cannot be built there keeps
     // the current one (the loader change still applies) and leaves its reason for
     // takeReconfigureError(); the run goes on.
     void reconfigure(const LoaderConfig &loader, const ConsumerConfig &consumer);

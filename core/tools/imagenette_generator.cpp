@@ -7,7 +7,9 @@
 #include "core/tools/imagenette_generator.h"
 
 #include "core/dataset/tensor_file_format.h"
+#include "core/system/memory_budget.h"
 #include "core/system/splitmix64.h"
+#include "core/tools/tensor_file_limits.h"
 
 #include <opencv2/core.hpp>
 #include <opencv2/imgcodecs.hpp>
@@ -442,6 +444,7 @@ void generateTensorFile(const std::string &path, std::int64_t count, SampleShape
     std::error_code ec;
     if (fs::exists(fs::symlink_status(path, ec)))
         throw std::invalid_argument(path + ": already exists");
+    checkTensorFileFits(path, count, shape, dtype, defaultMemoryBudgetBytes());
 
     TensorFileWriter writer(path, dtype, shape);
     std::mt19937_64 rng(mixSeed(seed, 0x7E45011ULL, 0));
