@@ -1,6 +1,7 @@
 #include "core/io/summary_json.h"
 
 #include "core/io/atomic_file.h"
+#include "core/io/safe_json.h"
 #include "core/run/run_config_json.h"
 
 namespace loaderlab {
@@ -65,7 +66,9 @@ json toJson(const RunReport &r)
 
 void saveRunReport(const std::string &path, const RunReport &report)
 {
-    writeFileAtomically(path, [&](std::ostream &out) { out << toJson(report).dump(2) << '\n'; });
+    writeFileAtomically(path, [&](std::ostream &out) {
+        out << toSafeJson(toJson(report)).dump(2) << '\n';
+    });
 }
 
 } // namespace loaderlab

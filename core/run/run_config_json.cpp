@@ -1,6 +1,7 @@
 #include "core/run/run_config_json.h"
 
 #include "core/io/atomic_file.h"
+#include "core/io/safe_json.h"
 
 #include <fstream>
 #include <set>
@@ -211,7 +212,9 @@ RunConfig loadRunConfig(const std::string &path, RunConfig base)
 
 void saveRunConfig(const std::string &path, const RunConfig &config)
 {
-    writeFileAtomically(path, [&](std::ostream &out) { out << toJson(config).dump(2) << '\n'; });
+    writeFileAtomically(path, [&](std::ostream &out) {
+        out << toSafeJson(toJson(config)).dump(2) << '\n';
+    });
 }
 
 } // namespace loaderlab
