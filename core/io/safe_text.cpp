@@ -136,4 +136,19 @@ std::string escapeForTerminal(std::string_view bytes)
     return escape(bytes, true);
 }
 
+std::string csvField(std::string_view bytes)
+{
+    const std::string text = escapeInvalidUtf8(bytes);
+    if (text.find_first_of(",\"\r\n") == std::string::npos)
+        return text;
+    std::string quoted = "\"";
+    for (const char c : text) {
+        if (c == '"')
+            quoted += '"';
+        quoted += c;
+    }
+    quoted += '"';
+    return quoted;
+}
+
 } // namespace loaderlab

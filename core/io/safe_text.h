@@ -35,4 +35,8 @@ std::string unescapeInvalidUtf8(std::string_view text);
 // anything that names a file on stderr or in a log.
 std::string escapeForTerminal(std::string_view bytes);
 
+// One CSV field per RFC 4180: escapeInvalidUtf8, then, if the text holds a comma,
+// a double quote, CR or LF, wrapped in double quotes with each quote doubled.
+std::string csvField(std::string_view bytes);
+
 } // namespace loaderlab

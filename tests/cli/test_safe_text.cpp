@@ -23,6 +23,8 @@ private Q_SLOTS:
     void terminalEscapesControls_data();
     void terminalEscapesControls();
     void jsonWithAnyNameDumpsAndParses();
+    void unescapeInvertsEscape();
+    void csvFieldsAreQuoted();
 };
 
 void TestSafeText::validUtf8PassesUnchanged_data()
@@ -53,7 +55,8 @@ void TestSafeText::invalidBytesAreEscaped_data()
     QTest::newRow("0xFF") << QByteArray("a\xFF" "b") << QStringLiteral("a\\xFFb");
     QTest::newRow("lone continuation") << QByteArray("\x80x\xBF") << QStringLiteral("\\x80x\\xBF");
     QTest::newRow("overlong slash") << QByteArray("\xC0\xAF") << QStringLiteral("\\xC0\\xAF");
-    QTest::newRow("overlong 3 bytes") << QByteArray("\xE0\x80\xAF") << QStringLiteral("\\xE0\\x80\\xAF");
+    QTest::newRow("overlong 3 bytes") << QByteArray("\xE0\x80\xAF")
+                                      << QStringLiteral("\\xE0\\x80\\xAF");
     QTest::newRow("overlong 4 bytes") << QByteArray("\xF0\x80\x80\xAF")
                                       << QStringLiteral("\\xF0\\x80\\x80\\xAF");
     QTest::newRow("surrogate") << QByteArray("\xED\xA0\x80") << QStringLiteral("\\xED\\xA0\\x80");
@@ -116,6 +119,24 @@ void TestSafeText::jsonWithAnyNameDumpsAndParses()
     QCOMPARE(parsed.at("skipped").at(0).at("reason").get<std::string>(), "cannot open"s);
     QVERIFY(parsed.at("by_name").contains("dir/caf\\xE9\\xFF.jpg"));
     QCOMPARE(parsed.at("by_name").size(), std::size_t{1});
+}
+
+void TestSafeText::unescapeInvertsEscape()
+{
+    for (const std::string &bytes : {"caf\xE9\xFF.jpg"s, "\xE2\x82" "A\xC3\xA9"s, "plain"s, ""s})
+        QCOMPARE(unescapeInvalidUtf8(escapeInvalidUtf8(bytes)), bytes);
+    // Only 80..FF are escapes of ours; other backslash text stays.
+    QCOMPARE(unescapeInvalidUtf8("C:\\x41\\xZZ\\x8"), "C:\\x41\\xZZ\\x8"s);
+    QCOMPARE(unescapeInvalidUtf8("\\xe9"), "\xE9"s);
+}
+
+void TestSafeText::csvFieldsAreQuoted()
+{
+    QCOMPARE(csvField("models/resnet.pt"), "models/resnet.pt"s);
+    QCOMPARE(csvField("a,b.pt"), "\"a,b.pt\""s);
+    QCOMPARE(csvField("say \"hi\".pt"), "\"say \"\"hi\"\".pt\""s);
+    QCOMPARE(csvField("two\nlines"), "\"two\nlines\""s);
+    QCOMPARE(csvField("caf\xE9,x"), "\"caf\\xE9,x\""s);
 }
 
 QTEST_GUILESS_MAIN(TestSafeText)
