@@ -4,6 +4,7 @@
 #include "app/language.h"
 #include "app/main_window.h"
 
+#include "core/io/safe_text.h"
 #include "core/run/run_config_json.h"
 
 #include "widgets/control_panel.h"
@@ -86,7 +87,7 @@ int runGui(int argc, char **argv)
         try {
             window.applyConfig(loaderlab::loadRunConfig(parser.value(QStringLiteral("config")).toStdString()));
         } catch (const std::exception &e) {
-            std::fprintf(stderr, "loaderlab: %s\n", e.what());
+            std::fprintf(stderr, "loaderlab: %s\n", loaderlab::escapeForTerminal(e.what()).c_str());
             return 2;
         }
     } else if (!stored) {

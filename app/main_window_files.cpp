@@ -4,6 +4,7 @@
 
 #include "app/language.h"
 
+#include "core/io/safe_json.h"
 #include "core/io/summary_json.h"
 #include "core/io/trace_csv.h"
 #include "core/run/run_config_json.h"
@@ -180,7 +181,7 @@ void MainWindow::saveSettings() const
     settings.setValue(QStringLiteral("window/state"), saveState());
     settings.setValue(QStringLiteral("window/plots"), m_plotSplitter->saveState());
     settings.setValue(QStringLiteral("run/config"),
-                      QString::fromStdString(toJson(m_controls->config()).dump()));
+                      QString::fromStdString(toSafeJson(toJson(m_controls->config())).dump()));
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)

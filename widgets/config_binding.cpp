@@ -2,6 +2,7 @@
 
 #include "core/run/config_fields.h"
 #include "widgets/marker_text.h"
+#include "widgets/path_text.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -90,13 +91,13 @@ QComboBox *ConfigBinding::bind(std::string_view key, QComboBox *combo)
     return combo;
 }
 
-QLineEdit *ConfigBinding::bind(std::string_view key, QLineEdit *edit)
+QLineEdit *ConfigBinding::bindPath(std::string_view key, QLineEdit *edit)
 {
     edit->setToolTip(MarkerText::fieldHelp(field(key)));
     add(key, edit, [key = std::string(key), edit](RunConfig &c) {
-        loaderlab::setConfigField(c, key, edit->text().toStdString());
+        loaderlab::setConfigField(c, key, loaderlab::pathFromText(edit->text()));
     }, [key = std::string(key), edit](const RunConfig &c) {
-        edit->setText(QString::fromStdString(loaderlab::getConfigField(c, key).get<std::string>()));
+        edit->setText(loaderlab::pathToText(loaderlab::getConfigField(c, key).get<std::string>()));
     });
     return edit;
 }

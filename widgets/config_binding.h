@@ -36,7 +36,9 @@ public:
     // `inverted`: the box shows the opposite ("Deliver out of order" for in_order).
     QCheckBox *bind(std::string_view key, QCheckBox *check, bool inverted = false);
     QComboBox *bind(std::string_view key, QComboBox *combo);
-    QLineEdit *bind(std::string_view key, QLineEdit *edit);
+    // A path: bytes that are not UTF-8 show as \xHH and come back as bytes
+    // (widgets/path_text.h).
+    QLineEdit *bindPath(std::string_view key, QLineEdit *edit);
 
     // Throws loaderlab::ConfigError naming the key if a control holds a value the
     // field refuses.

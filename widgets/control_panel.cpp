@@ -163,7 +163,7 @@ QWidget *ControlPanel::buildDatasetGroup()
     addChoice(m_datasetKindCombo, tr("CIFAR-10"), "cifar10");
     form->addRow(label("dataset.kind"), m_binding.bind("dataset.kind", m_datasetKindCombo));
 
-    m_datasetPathEdit = m_binding.bind("dataset.path", named(new QLineEdit, "datasetPathEdit", {}));
+    m_datasetPathEdit = m_binding.bindPath("dataset.path", named(new QLineEdit, "datasetPathEdit", {}));
     m_datasetPathEdit->setToolTip(m_datasetPathEdit->toolTip() + QLatin1Char(' ') + tr("Applied on Return."));
     m_browseButton = named(new QToolButton, "browseButton", tr("Choose the dataset on disk."));
     m_browseButton->setText(tr("Browse…"));

@@ -5,6 +5,7 @@
 #include "app/cli/cli.h"
 
 #include "core/io/atomic_file.h"
+#include "core/io/safe_text.h"
 #include "core/torch/torch_consumer.h"
 
 #include <QCommandLineParser>
@@ -81,7 +82,7 @@ void checkInputSize(const std::vector<int> &batchSizes, int imageSize)
 
 std::string firstLine(const std::string &text)
 {
-    return text.substr(0, text.find('\n'));
+    return loaderlab::escapeForTerminal(text.substr(0, text.find('\n')));
 }
 
 loaderlab::ConsumerConfig configFrom(const QCommandLineParser &p)
@@ -188,7 +189,8 @@ int benchModelCommand(const QStringList &arguments)
             std::fprintf(stderr, "batch %d done\n", size);
         }
     } catch (const std::invalid_argument &e) {
-        std::fprintf(stderr, "loaderlab bench-model: %s\n", e.what());
+        std::fprintf(stderr, "loaderlab bench-model: %s\n",
+                     loaderlab::escapeForTerminal(e.what()).c_str());
         return kUsage;
     } catch (const c10::Error &e) {
         // what() carries a C++ stack trace of several KB; the first line is the reason.
@@ -201,7 +203,7 @@ int benchModelCommand(const QStringList &arguments)
     }
     const std::string name = config.model.scriptPath.empty() ? config.model.name
                                                              : config.model.scriptPath;
-    std::printf("%s %s, %s, %d threads%s%s\n", name.c_str(),
+    std::printf("%s %s, %s, %d threads%s%s\n", loaderlab::escapeForTerminal(name).c_str(),
                 loaderlab::modelModeName(config.model.mode),
                 loaderlab::modelPrecisionName(config.model.precision), at::get_num_threads(),
                 config.model.channelsLast ? ", channels-last" : "",
@@ -215,7 +217,8 @@ int benchModelCommand(const QStringList &arguments)
         std::printf("%8d %12.2f %12.2f %10.3f %12.1f %12.1f\n", r.batchSize, r.batchMsMean,
                     r.batchMsMin, r.itemMs, r.samplesPerSec,
                     static_cast<double>(r.peakMemoryBytes) / 1048576.0);
-        csv << name << ',' << loaderlab::modelModeName(config.model.mode) << ','
+        csv << loaderlab::csvField(name) << ',' << loaderlab::modelModeName(config.model.mode)
+            << ','
             << loaderlab::modelPrecisionName(config.model.precision) << ','
             << config.model.channelsLast << ',' << config.model.checkpointing << ','
             << at::get_num_threads() << ',' << r.batchSize << ',' << r.batchMsMean << ','
@@ -227,7 +230,8 @@ int benchModelCommand(const QStringList &arguments)
         try {
             loaderlab::writeFileAtomically(path, [&](std::ostream &out) { out << csv.str(); });
         } catch (const std::exception &e) {
-            std::fprintf(stderr, "loaderlab bench-model: %s\n", e.what());
+            std::fprintf(stderr, "loaderlab bench-model: %s\n",
+                         loaderlab::escapeForTerminal(e.what()).c_str());
             return kFailed;
         }
     }

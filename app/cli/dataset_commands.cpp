@@ -3,6 +3,7 @@
 #include "app/cli/cli.h"
 
 #include "core/dataset/dataset_config.h"
+#include "core/io/safe_text.h"
 #include "core/system/logging.h"
 #include "core/tools/imagenette_generator.h"
 #include "core/tools/preprocess.h"
@@ -118,13 +119,15 @@ int makeDatasetCommand(const QStringList &arguments)
             throw std::invalid_argument("--kind: expected folder or tensor");
         }
     } catch (const std::invalid_argument &e) {
-        std::fprintf(stderr, "loaderlab make-dataset: %s\n", e.what());
+        std::fprintf(stderr, "loaderlab make-dataset: %s\n",
+                     loaderlab::escapeForTerminal(e.what()).c_str());
         return kUsage;
     } catch (const std::exception &e) {
-        std::fprintf(stderr, "loaderlab make-dataset: %s\n", e.what());
+        std::fprintf(stderr, "loaderlab make-dataset: %s\n",
+                     loaderlab::escapeForTerminal(e.what()).c_str());
         return kFailed;
     }
-    std::fprintf(stderr, "wrote %s\n", out.c_str());
+    std::fprintf(stderr, "wrote %s\n", loaderlab::escapeForTerminal(out).c_str());
     return kOk;
 }
 
@@ -164,22 +167,27 @@ int preprocessCommand(const QStringList &arguments)
     }
     try {
         options.threads = intOption(parser, QStringLiteral("threads"), 0);
+        loaderlab::setupLogging("warn");   // decode warnings name their file on stderr
         const auto result = loaderlab::preprocessImageFolder(
             parser.positionalArguments().at(0).toStdString(),
             parser.positionalArguments().at(1).toStdString(), options, progressPrinter("images"));
         for (const auto &skipped : result.skipped)
-            std::fprintf(stderr, "skipped %s: %s\n", skipped.source.c_str(), skipped.reason.c_str());
+            std::fprintf(stderr, "skipped %s: %s\n",
+                         loaderlab::escapeForTerminal(skipped.source).c_str(),
+                         loaderlab::escapeForTerminal(skipped.reason).c_str());
         std::fprintf(stderr, "wrote %lld samples to %s (%zu skipped)\n",
                      static_cast<long long>(result.written),
                      qPrintable(parser.positionalArguments().at(1)), result.skipped.size());
     } catch (const loaderlab::DatasetError &e) {
-        std::fprintf(stderr, "loaderlab preprocess: %s\n", e.what());
+        std::fprintf(stderr, "loaderlab preprocess: %s\n",
+                     loaderlab::escapeForTerminal(e.what()).c_str());
         return kUsage;
     } catch (const std::invalid_argument &e) {   // e.g. the output is one of the inputs
         std::fprintf(stderr, "loaderlab preprocess: %s\n", e.what());
         return kUsage;
     } catch (const std::exception &e) {
-        std::fprintf(stderr, "loaderlab preprocess: %s\n", e.what());
+        std::fprintf(stderr, "loaderlab preprocess: %s\n",
+                     loaderlab::escapeForTerminal(e.what()).c_str());
         return kFailed;
     }
     return kOk;

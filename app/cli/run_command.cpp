@@ -10,6 +10,7 @@
 #include "app/cli/summary_table.h"
 
 #include "core/dataset/dataset.h"
+#include "core/io/safe_text.h"
 #include "core/run/run_service.h"
 #include "core/system/logging.h"
 #include "core/tools/default_dataset.h"
@@ -81,7 +82,7 @@ void ensureDefaultDataset(loaderlab::RunConfig &config)
             std::fprintf(stderr, "generating default dataset: %lld/%lld images\n",
                          static_cast<long long>(done), static_cast<long long>(total));
     });
-    std::fprintf(stderr, "default dataset: %s\n", config.dataset.path.c_str());
+    std::fprintf(stderr, "default dataset: %s\n", loaderlab::escapeForTerminal(config.dataset.path).c_str());
 }
 
 // Waits for the run's end, printing progress; returns the signal that stopped it, or 0.
@@ -142,7 +143,7 @@ int runCommand(const QStringList &arguments)
         service.start(config, {parser.value(QStringLiteral("csv")).toStdString(),
                                parser.value(QStringLiteral("json")).toStdString()});
     } catch (const std::exception &e) {
-        std::fprintf(stderr, "loaderlab run: %s\n", e.what());
+        std::fprintf(stderr, "loaderlab run: %s\n", loaderlab::escapeForTerminal(e.what()).c_str());
         return kUsage;
     }
 
@@ -157,16 +158,16 @@ int runCommand(const QStringList &arguments)
     std::fflush(stdout);
     int code = signal != 0 ? kInterruptedBase + signal : kOk;
     if (service.state() == loaderlab::RunState::Failed) {
-        std::fprintf(stderr, "loaderlab run: failed: %s\n", report.error.c_str());
+        std::fprintf(stderr, "loaderlab run: failed: %s\n", loaderlab::escapeForTerminal(report.error).c_str());
         code = kFailed;
     }
     std::vector<std::string> written;
     for (const std::string &error : service.writeOutputs(report, &written)) {
-        std::fprintf(stderr, "loaderlab run: %s\n", error.c_str());
+        std::fprintf(stderr, "loaderlab run: %s\n", loaderlab::escapeForTerminal(error).c_str());
         code = kFailed;
     }
     for (const std::string &line : written)
-        std::fprintf(stderr, "%s\n", line.c_str());
+        std::fprintf(stderr, "%s\n", loaderlab::escapeForTerminal(line).c_str());
     return code;
 }
 

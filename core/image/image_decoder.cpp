@@ -1,15 +1,19 @@
 // Image decoding: POSIX read, header checks done by hand before OpenCV sees the
 // bytes (so bombs and truncated files are refused cheaply and with a clear
-// reason), then cv::imdecode and BGR->RGB.
+// reason), then cv::imdecode and BGR->RGB. What libjpeg/libpng say during the
+// decode is logged or made part of the error with the file's name.
 
 #include "core/image/image_decoder.h"
 
 #include "core/io/regular_file.h"
+#include "core/image/codec_messages.h"
+#include "core/io/safe_text.h"
 #include "core/loader/clock.h"
 
 #include <opencv2/core.hpp>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
+#include <spdlog/spdlog.h>
 
 #include <cerrno>
 #include <cstring>
@@ -177,10 +181,23 @@ cv::Mat decodeImageBytes(std::span<const std::uint8_t> data, const std::string &
         // imdecode only reads the buffer; the Mat header just wraps it, no copy.
         const cv::Mat buffer(1, static_cast<int>(data.size()), CV_8UC1,
                              const_cast<std::uint8_t *>(data.data()));
+        CodecMessageScope messages;
         // PIL (torchvision's loader) ignores EXIF orientation, so OpenCV must too.
         image = cv::imdecode(buffer, cv::IMREAD_COLOR | cv::IMREAD_IGNORE_ORIENTATION);
-        if (image.empty() || image.type() != CV_8UC3)
-            throw SampleError(path, "cannot decode (corrupt or truncated data)");
+        if (image.empty() || image.type() != CV_8UC3) {
+            // libpng says why; libjpeg's fatal errors stay with OpenCV, but a
+            // warning before them is often the cause.
+            std::string why = messages.error();
+            if (why.empty() && !messages.warnings().empty())
+                why = messages.warnings().front();
+            if (why.empty())
+                why = "corrupt or truncated data";
+            throw SampleError(path, "cannot decode (" + why + ")");
+        }
+        // The image decoded, possibly with damage (grey blocks): worth a look, but
+        // the sample is used, as PIL would use it.
+        for (const std::string &warning : messages.warnings())
+            spdlog::warn("{}: {}", escapeForTerminal(path), escapeForTerminal(warning));
         if (image.cols != header.width || image.rows != header.height)
             throw SampleError(path, "decoded size differs from the declared " + dims);
         cv::cvtColor(image, image, cv::COLOR_BGR2RGB);

@@ -2,6 +2,7 @@
 
 #include "core/io/atomic_file.h"
 #include "core/run/marker_text.h"
+#include "core/io/safe_json.h"
 #include "core/run/run_config_json.h"
 
 #include <stdexcept>
@@ -125,7 +126,9 @@ json toJson(const RunReport &r)
 
 void saveRunReport(const std::string &path, const RunReport &report)
 {
-    writeFileAtomically(path, [&](std::ostream &out) { out << toJson(report).dump(2) << '\n'; });
+    writeFileAtomically(path, [&](std::ostream &out) {
+        out << toSafeJson(toJson(report)).dump(2) << '\n';
+    });
 }
 
 } // namespace loaderlab

@@ -1,5 +1,6 @@
 #include "core/loader/loader.h"
 
+#include "core/io/safe_text.h"
 #include "core/loader/batch_builder.h"
 #include "core/loader/clock.h"
 
@@ -323,7 +324,7 @@ private:
         try {
             body();
         } catch (const std::exception &e) {
-            spdlog::error("loader thread ended with an error: {}", e.what());
+            spdlog::error("loader thread ended with an error: {}", escapeForTerminal(e.what()));
         }
         --liveThreads;
     }

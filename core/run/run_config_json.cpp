@@ -2,6 +2,7 @@
 
 #include "core/io/atomic_file.h"
 #include "core/io/regular_file.h"
+#include "core/io/safe_json.h"
 #include "core/run/config_fields.h"
 
 #include <fstream>
@@ -85,7 +86,9 @@ RunConfig loadRunConfig(const std::string &path, RunConfig base)
 
 void saveRunConfig(const std::string &path, const RunConfig &config)
 {
-    writeFileAtomically(path, [&](std::ostream &out) { out << toJson(config).dump(2) << '\n'; });
+    writeFileAtomically(path, [&](std::ostream &out) {
+        out << toSafeJson(toJson(config)).dump(2) << '\n';
+    });
 }
 
 } // namespace loaderlab

@@ -1,5 +1,6 @@
 #include "core/run/run_controller.h"
 
+#include "core/io/safe_text.h"
 #include "core/loader/clock.h"
 #include "core/loader/loader.h"
 #include "core/run/config_diff.h"
@@ -128,7 +129,8 @@ public:
                     }
                     for (auto skipped : batch->skipped) {
                         skipped.batch = index;
-                        spdlog::warn("skipped {}: {}", skipped.source, skipped.reason);
+                        spdlog::warn("skipped {}: {}", escapeForTerminal(skipped.source),
+                                     escapeForTerminal(skipped.reason));
                         trace->addSkipped(std::move(skipped));
                     }
                     trace->append(record);
@@ -148,7 +150,7 @@ public:
                 // A model build that gave up because of the stop is not a failure.
                 end = deadlineHit ? RunState::Finished : RunState::Stopped;
             } else {
-                spdlog::error("run failed: {}", e.what());
+                spdlog::error("run failed: {}", escapeForTerminal(e.what()));
                 std::lock_guard lock(mutex);
                 error = e.what();
                 end = RunState::Failed;
