@@ -3,6 +3,8 @@
 #include "widgets/marker_text.h"
 #include "widgets/plot_export.h"
 
+#include <algorithm>
+
 LivePlot::LivePlot(QWidget *parent)
     : QCustomPlot(parent)
 {

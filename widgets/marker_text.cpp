@@ -2,6 +2,8 @@
 
 #include <QCoreApplication>
 
+#include <vector>
+
 namespace MarkerText {
 namespace {
 

@@ -9,6 +9,8 @@
 
 #include <QString>
 
+#include <vector>
+
 namespace MarkerText {
 
 QString fieldLabel(const loaderlab::ConfigField &field);

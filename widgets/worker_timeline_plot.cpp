@@ -2,6 +2,8 @@
 
 #include "widgets/timeline_plottable.h"
 
+#include <algorithm>
+
 namespace {
 
 constexpr double kNsPerS = 1e9;

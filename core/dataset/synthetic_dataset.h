@@ -7,6 +7,7 @@
 #include "core/dataset/dataset.h"
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace loaderlab {

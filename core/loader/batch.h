@@ -9,6 +9,7 @@
 #include "core/trace/trace_record.h"
 
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace loaderlab {

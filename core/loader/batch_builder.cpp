@@ -2,6 +2,7 @@
 
 #include "core/loader/clock.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace loaderlab {

@@ -2,6 +2,7 @@
 #include "core/system/splitmix64.h"
 
 #include <numeric>
+#include <vector>
 
 namespace loaderlab {
 

@@ -6,6 +6,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+#include <atomic>
 #include <condition_variable>
 #include <deque>
 #include <map>
@@ -15,8 +17,8 @@
 namespace loaderlab {
 namespace {
 
-// Work handed to the per-worker strategy's worker k. An empty indices list tells
-// the worker to exit (how non-persistent workers end with their epoch).
+// Work handed to the per-worker strategy's worker k. A task without a pending batch
+// tells the worker to exit (how non-persistent workers end with their epoch).
 struct BatchTask
 {
     std::unique_ptr<PendingBatch> pending;
@@ -407,16 +409,6 @@ Loader::Loader(DatasetPtr dataset, LoaderConfig config, std::int64_t originNs)
 
 Loader::~Loader() = default;
 
-const LoaderConfig &Loader::config() const
-{
-    return m_impl->config;
-}
-
-const Dataset &Loader::dataset() const
-{
-    return *m_impl->dataset;
-}
-
 void Loader::startEpoch(int epoch)
 {
     const auto &c = m_impl->config;
@@ -436,16 +428,6 @@ BatchPtr Loader::next()
 std::vector<std::int64_t> Loader::remainingIndices() const
 {
     return m_impl->remaining();
-}
-
-std::int64_t Loader::batchesInEpoch() const
-{
-    return m_impl->batchesTotal;
-}
-
-int Loader::inFlight() const
-{
-    return m_impl->inFlightNow();
 }
 
 int Loader::maxInFlight() const

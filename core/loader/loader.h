@@ -45,9 +45,6 @@ public:
     Loader(const Loader &) = delete;
     Loader &operator=(const Loader &) = delete;
 
-    const LoaderConfig &config() const;
-    const Dataset &dataset() const;
-
     // Begins an epoch in its (possibly shuffled) order. Non-persistent workers are
     // started here and joined when the epoch ends.
     void startEpoch(int epoch);
@@ -63,10 +60,7 @@ public:
     // samples count as delivered), in epoch order: the resume point for a
     // reconfiguration, exact also with out-of-order delivery.
     std::vector<std::int64_t> remainingIndices() const;
-    // Batches in the current epoch (after drop_last).
-    std::int64_t batchesInEpoch() const;
-    int inFlight() const;        // dispatched, not yet delivered
-    int maxInFlight() const;     // the most ever seen in flight
+    int maxInFlight() const;     // the most batches ever dispatched and not yet delivered
 
     // Prompt: wakes every waiting thread, workers abandon their batch mid-way.
     // Safe from any thread.

@@ -11,6 +11,8 @@
 #endif
 #include <torch/cuda.h>
 
+#include <optional>
+
 namespace loaderlab::torchmodels {
 namespace {
 

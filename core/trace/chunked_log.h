@@ -5,6 +5,7 @@
 // never move; the writer publishes the new size with a release store and readers
 // load it with acquire, so everything below size() is fully written and stays valid.
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cstddef>

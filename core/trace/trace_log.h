@@ -18,6 +18,7 @@
 #include "core/trace/chunked_log.h"
 #include "core/trace/trace_record.h"
 
+#include <atomic>
 #include <cstdint>
 #include <mutex>
 #include <string>
