@@ -2,38 +2,329 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="de_DE">
 <context>
+    <name>ConfigField</name>
+    <message>
+        <source>Dataset</source>
+        <translation type="unfinished">Datensatz</translation>
+    </message>
+    <message>
+        <source>Where the samples come from.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Path</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The dataset&apos;s folder or file (an image folder without a path: the generated default dataset).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Sample shape</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Shape of a synthetic sample, channels x height x width.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Samples</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Number of samples in the synthetic dataset.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Transform</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Image-folder pipeline: eval resizes and center-crops, train does a random resized crop and flip.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Resize</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Eval transform: the short side after resizing, in pixels.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Crop</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Side of the square crop fed to the model, in pixels.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Largest image</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Images declaring more pixels are refused before decoding (decompression-bomb guard).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Largest file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Image files larger than this many bytes are refused without reading them.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Batch size</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Samples per batch.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Workers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Worker threads loading batches; 0 loads on the model&apos;s thread (PyTorch&apos;s num_workers).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Prefetch</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Batches each worker may have loaded ahead of the model (PyTorch&apos;s prefetch_factor).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Strategy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Per-worker gives each batch whole to one worker like PyTorch; sample-parallel builds each batch with all workers.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Shuffle</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Visit the samples in a new random order every epoch (seeded).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Seed of the shuffle and of random transforms.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Drop last</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Leave out the last batch of an epoch when it is incomplete.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Persistent workers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keep the workers alive between epochs instead of starting new ones.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Pin memory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Copy batches into page-locked memory for faster transfers to the GPU.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>In order</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Deliver batches in order; off hands over whichever batch is ready first (in_order=False).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Bad samples</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What happens to a sample that cannot be read: skip it (and record why) or fail the run.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model step</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>What the run does with each batch: nothing, a simulated step, or a LibTorch model.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Step per batch</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Simulated model step: milliseconds per batch, whatever its size.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Step per sample</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Simulated model step: milliseconds per sample of a batch.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation type="unfinished">Modell</translation>
+    </message>
+    <message>
+        <source>Built-in LibTorch model: resnet18, resnet50, mobilenet_v2, efficientnet_v2_s, vit_b_16, ...</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A TorchScript file to run instead of a built-in model.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Mode</source>
+        <translation type="unfinished">Modus</translation>
+    </message>
+    <message>
+        <source>Inference (forward only) or a training step (forward, backward, optimizer).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation type="unfinished">Gerät</translation>
+    </message>
+    <message>
+        <source>Where the model runs: cpu, cuda or cuda:N.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Precision</source>
+        <translation type="unfinished">Genauigkeit</translation>
+    </message>
+    <message>
+        <source>fp32, or bf16 / fp16 autocast (fp16 on CUDA only).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Channels last</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model and input in channels-last memory format.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Threads</source>
+        <translation type="unfinished">Threads</translation>
+    </message>
+    <message>
+        <source>Intra-op threads of the model; 0 = all cores.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Checkpointing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Activation checkpointing per stage (training step): less memory, more time.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Optimizer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Optimizer of the training step.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Learning rate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Learning rate of the training step.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Classes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model outputs; labels are taken modulo this.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Epochs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Epochs to run; 0 = until stopped or a limit.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Batch limit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop after this many batches; 0 = no limit.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Time limit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop after this many seconds, also during a long model step; 0 = no limit.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Warm-up</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Batches at the start left out of the throughput and wait figures.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Memory budget</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Host memory a run may plan to use, in MiB; a setting estimated to need more is refused before it starts. 0 = the default share of this machine&apos;s memory.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>ControlPanel</name>
     <message>
         <source>Loader</source>
         <translation>Loader</translation>
     </message>
     <message>
-        <source>Worker threads loading batches; 0 loads on the model&apos;s thread (PyTorch&apos;s num_workers).</source>
-        <translation>Worker-Threads, die Batches laden; bei 0 lädt der Thread des Modells selbst (num_workers in PyTorch).</translation>
-    </message>
-    <message>
-        <source>Workers</source>
-        <translation>Worker</translation>
-    </message>
-    <message>
         <source>Samples per batch; the slider steps through powers of two, any size can be typed.</source>
         <translation>Samples pro Batch; der Schieberegler springt in Zweierpotenzen, jede Größe kann eingegeben werden.</translation>
-    </message>
-    <message>
-        <source>Batch size</source>
-        <translation>Batchgröße</translation>
-    </message>
-    <message>
-        <source>Batches each worker may have loaded ahead of the model (PyTorch&apos;s prefetch_factor).</source>
-        <translation>Batches, die jeder Worker dem Modell vorausladen darf (prefetch_factor in PyTorch).</translation>
-    </message>
-    <message>
-        <source>Prefetch</source>
-        <translation>Prefetch</translation>
-    </message>
-    <message>
-        <source>Per-worker gives each batch whole to one worker like PyTorch; sample-parallel builds each batch with all workers.</source>
-        <translation>„per-worker“ gibt jeden Batch wie PyTorch komplett an einen Worker; „sample-parallel“ baut jeden Batch mit allen Workern.</translation>
     </message>
     <message>
         <source>per-worker (PyTorch)</source>
@@ -44,80 +335,20 @@
         <translation>sample-parallel</translation>
     </message>
     <message>
-        <source>Strategy</source>
-        <translation>Strategie</translation>
-    </message>
-    <message>
-        <source>Shuffle</source>
-        <translation>Mischen</translation>
-    </message>
-    <message>
-        <source>Visit the samples in a new random order every epoch.</source>
-        <translation>Samples in jeder Epoche in neuer zufälliger Reihenfolge durchlaufen.</translation>
-    </message>
-    <message>
-        <source>Drop last</source>
-        <translation>Letzten Batch verwerfen</translation>
-    </message>
-    <message>
-        <source>Leave out the last batch of an epoch when it is incomplete.</source>
-        <translation>Den letzten Batch einer Epoche auslassen, wenn er unvollständig ist (drop_last).</translation>
-    </message>
-    <message>
-        <source>Pin memory</source>
-        <translation>Pinned Memory</translation>
-    </message>
-    <message>
-        <source>Copy batches into page-locked memory for faster transfers to the GPU.</source>
-        <translation>Batches in seitengesperrten Speicher (page-locked) kopieren, für schnellere Übertragungen zur GPU.</translation>
-    </message>
-    <message>
-        <source>Persistent workers</source>
-        <translation>Persistente Worker</translation>
-    </message>
-    <message>
-        <source>Keep the workers alive between epochs instead of starting new ones.</source>
-        <translation>Worker zwischen Epochen weiterlaufen lassen, statt neue zu starten.</translation>
-    </message>
-    <message>
         <source>Deliver out of order</source>
         <translation>Außer der Reihe liefern</translation>
-    </message>
-    <message>
-        <source>Hand over whichever batch is ready first instead of waiting for the next in order (in_order=False).</source>
-        <translation>Den zuerst fertigen Batch übergeben, statt auf den nächsten in der Reihenfolge zu warten (in_order=False).</translation>
     </message>
     <message>
         <source>Model step (simulated)</source>
         <translation>Modellschritt (simuliert)</translation>
     </message>
     <message>
-        <source>Time the simulated model spends on each batch, whatever its size.</source>
-        <translation>Zeit, die das simulierte Modell für jeden Batch braucht, unabhängig von seiner Größe.</translation>
-    </message>
-    <message>
         <source> ms</source>
         <translation> ms</translation>
     </message>
     <message>
-        <source>Per batch</source>
-        <translation>Pro Batch</translation>
-    </message>
-    <message>
-        <source>Time the simulated model spends on each sample of a batch.</source>
-        <translation>Zeit, die das simulierte Modell für jedes Sample eines Batches braucht.</translation>
-    </message>
-    <message>
-        <source>Per sample</source>
-        <translation>Pro Sample</translation>
-    </message>
-    <message>
         <source>Dataset</source>
         <translation>Datensatz</translation>
-    </message>
-    <message>
-        <source>Where the samples come from.</source>
-        <translation>Woher die Samples stammen.</translation>
     </message>
     <message>
         <source>synthetic</source>
@@ -140,14 +371,6 @@
         <translation>CIFAR-10</translation>
     </message>
     <message>
-        <source>Kind</source>
-        <translation>Art</translation>
-    </message>
-    <message>
-        <source>The dataset&apos;s directory, or the tensor file; applied on Return.</source>
-        <translation>Verzeichnis des Datensatzes oder die Tensordatei; wird mit der Eingabetaste übernommen.</translation>
-    </message>
-    <message>
         <source>Choose the dataset on disk.</source>
         <translation>Datensatz auf dem Datenträger auswählen.</translation>
     </message>
@@ -156,24 +379,12 @@
         <translation>Durchsuchen…</translation>
     </message>
     <message>
-        <source>Path</source>
-        <translation>Pfad</translation>
-    </message>
-    <message>
-        <source>Image-folder pipeline: eval resizes and center-crops, train does a random resized crop and flip.</source>
-        <translation>Pipeline für Bildordner: eval skaliert und schneidet mittig zu, train schneidet zufällig skaliert zu und spiegelt.</translation>
-    </message>
-    <message>
         <source>eval</source>
         <translation>eval</translation>
     </message>
     <message>
         <source>train</source>
         <translation>train</translation>
-    </message>
-    <message>
-        <source>Transform</source>
-        <translation>Transformation</translation>
     </message>
     <message>
         <source>Run</source>
@@ -230,6 +441,10 @@
     <message>
         <source>Replaced by the LibTorch model below; uncheck it to simulate the step.</source>
         <translation>Durch das LibTorch-Modell unten ersetzt; dort abwählen, um den Schritt zu simulieren.</translation>
+    </message>
+    <message>
+        <source>Applied on Return.</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -464,6 +679,41 @@
     <message>
         <source> — %1</source>
         <translation> — %1</translation>
+    </message>
+    <message>
+        <source>The saved settings were not restored: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>MarkerText</name>
+    <message>
+        <source>on</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>paused</source>
+        <translation type="unfinished">pausiert</translation>
+    </message>
+    <message>
+        <source>resumed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>epoch %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>autotune: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>autotune: %1 (%2)</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>

@@ -148,11 +148,10 @@ int runCommand(const QStringList &arguments)
         return kUsage;
     }
 
-    int signal = 0;
-    {
-        const StopSignals handlers;
-        signal = waitForRun(service, parser.isSet(QStringLiteral("quiet")));
-    }
+    // Installed until the outputs are written: a second Ctrl-C must not cut the
+    // writing short.
+    const StopSignals handlers;
+    const int signal = waitForRun(service, parser.isSet(QStringLiteral("quiet")));
 
     const loaderlab::RunReport report = service.report();
     std::fputs(summaryTable(report.summary).c_str(), stdout);

@@ -19,7 +19,8 @@ QString helpFor(const ConfigField &field, const RunConfig &defaults)
 {
     QString help = text(field.help);
     if (field.type == FieldType::Boolean)
-        return help + QStringLiteral(" [%1]").arg(text(field.key));
+        return help + QStringLiteral(" [sets %1 to %2]")
+                          .arg(text(field.key), field.flagSetsFalse ? QStringLiteral("false") : QStringLiteral("true"));
     const std::string value = loaderlab::configValueText(field, field.get(defaults));
     help += QStringLiteral(" [%1; default: %2").arg(text(field.key), text(value.empty() ? "none" : value));
     if (field.type == FieldType::Choice)

@@ -3,7 +3,7 @@
 // The host memory a run will need at its peak, estimated from its settings and
 // the dataset's sample size, and the check that refuses a run whose estimate is
 // over the memory budget, before the loader allocates anything. The formula is
-// documented in docs/limits-memory.md; it follows what Loader allocates:
+// documented in docs/limits.md (Memory); it follows what Loader allocates:
 //
 //   batch buffer          = batch_size x sample bytes (C x H x W x dtype size)
 //   batches in flight     = num_workers x prefetch_factor + 1 (held by the consumer),

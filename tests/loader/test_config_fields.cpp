@@ -76,6 +76,7 @@ private Q_SLOTS:
     void wrongTypeMessageIsShort();
     void diffListsChangedFieldsInTableOrder();
     void liveChangesIgnoreAnUnusedModel();
+    void docsListEveryKey();
 };
 
 void TestConfigFields::everyFieldIsReachableByKeyPath()
@@ -268,6 +269,17 @@ void TestConfigFields::liveChangesIgnoreAnUnusedModel()
     QCOMPARE(changes.size(), std::size_t{2});
     QCOMPARE(changes[0].field, std::string("consumer.kind"));
     QCOMPARE(changes[1].field, std::string("consumer.model.name"));
+}
+
+void TestConfigFields::docsListEveryKey()
+{
+    QFile doc(qEnvironmentVariable("LOADERLAB_SOURCE_DIR") + QStringLiteral("/docs/config.md"));
+    QVERIFY2(doc.open(QIODevice::ReadOnly), qPrintable(doc.fileName()));
+    const QByteArray text = doc.readAll();
+    for (const ConfigField &f : configFields()) {
+        const QByteArray row = "| `" + QByteArray(f.key.data(), static_cast<qsizetype>(f.key.size())) + "` |";
+        QVERIFY2(text.contains(row), row.constData());
+    }
 }
 
 QTEST_GUILESS_MAIN(TestConfigFields)
