@@ -6,6 +6,7 @@
 
 #include "core/io/atomic_file.h"
 #include "core/io/safe_text.h"
+#include "core/run/output_paths.h"
 #include "core/torch/torch_consumer.h"
 
 #include <QCommandLineParser>
@@ -184,6 +185,9 @@ int benchModelCommand(const QStringList &arguments)
         checkInputSize(sizes, imageSize);
         const int warmup = intOption(parser, "warmup", 0);
         const int iterations = intOption(parser, "iterations", 1);
+        // Before minutes of benchmarking, not after.
+        loaderlab::checkOutputPaths({{"--csv", parser.value(QStringLiteral("csv")).toStdString()}},
+                                    {config.model.scriptPath});
         for (const int size : sizes) {
             rows.push_back(benchOne(config, size, imageSize, warmup, iterations));
             std::fprintf(stderr, "batch %d done\n", size);

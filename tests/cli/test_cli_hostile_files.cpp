@@ -263,6 +263,13 @@ void TestCliHostileFiles::benchModelValidatesSizesAndPrintsOneLine()
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains(QStringLiteral("--size")), qPrintable(r.err));
     QCOMPARE(r.err.count(QLatin1Char('\n')), 1);   // one line, no c10 stack trace
+
+    // The CSV's folder is checked before any model is built or timed.
+    const Result csv = runLoaderlab(args({"bench-model", "--model", "resnet18", "--batch-sizes", "1",
+                                          "--csv", "/nonexistent-dir/m.csv"}));
+    QCOMPARE(csv.exitCode, 2);
+    QVERIFY2(csv.err.contains(QStringLiteral("/nonexistent-dir/m.csv")), qPrintable(csv.err));
+    QVERIFY2(!csv.err.contains(QStringLiteral("batch 1 done")), qPrintable(csv.err));
 }
 
 QTEST_GUILESS_MAIN(TestCliHostileFiles)
