@@ -1,48 +1,63 @@
 #pragma once
 
-// Runs the real `loaderlab` binary for CLI tests, headless (no DISPLAY), and
-// collects its exit code and output. Started processes can be signalled mid-run.
+// Runs the real `loaderlab` binary for CLI tests, headless (no DISPLAY; the window,
+// when a test opens it, draws offscreen), and collects its exit code and output.
+// Started processes can be signalled mid-run.
 
 #include <QProcess>
 #include <QProcessEnvironment>
 #include <QStringList>
 
 #include <csignal>
+#include <functional>
 
 namespace clitest {
 
 struct Result
 {
-    int exitCode = -1;   // -1: crashed or did not finish in time
+    int exitCode = -1;     // -1: crashed, or killed for not finishing in time
     QString out;
     QString err;
+    QByteArray outBytes;   // raw bytes: what a terminal would receive
+    QByteArray errBytes;
 };
 
-inline void startLoaderlab(QProcess &process, const QStringList &arguments)
+// `childSetup` runs in the child before exec (e.g. setrlimit).
+inline void startLoaderlab(QProcess &process, const QStringList &arguments,
+                           const std::function<void()> &childSetup = {})
 {
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.remove(QStringLiteral("DISPLAY"));   // headless means no display at all
     env.remove(QStringLiteral("WAYLAND_DISPLAY"));
+    env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
     process.setProcessEnvironment(env);
+    if (childSetup)
+        process.setChildProcessModifier(childSetup);
     process.start(QStringLiteral(LOADERLAB_BINARY), arguments);
 }
 
 inline Result finish(QProcess &process, int timeoutMs)
 {
     if (!process.waitForFinished(timeoutMs)) {
-        process.kill();
+        process.kill();   // a hang is a failure a test may be looking for
         process.waitForFinished(5'000);
-        return {};
+        return {-1, QString(), QStringLiteral("(timed out: %1)").arg(process.arguments().join(QLatin1Char(' '))),
+                {}, {}};
     }
-    return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
-            QString::fromUtf8(process.readAllStandardOutput()),
-            QString::fromUtf8(process.readAllStandardError())};
+    Result r;
+    r.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
+    r.outBytes = process.readAllStandardOutput();
+    r.errBytes = process.readAllStandardError();
+    r.out = QString::fromUtf8(r.outBytes);
+    r.err = QString::fromUtf8(r.errBytes);
+    return r;
 }
 
-inline Result runLoaderlab(const QStringList &arguments, int timeoutMs = 240'000)
+inline Result runLoaderlab(const QStringList &arguments, int timeoutMs = 240'000,
+                           const std::function<void()> &childSetup = {})
 {
     QProcess process;
-    startLoaderlab(process, arguments);
+    startLoaderlab(process, arguments, childSetup);
     return finish(process, timeoutMs);
 }
 

@@ -3,37 +3,19 @@
 // extra arguments. Each must end promptly with a clear message and the right exit
 // code (2 for a usage or input error), never hang or destroy a file.
 
+#include "cli_process.h"
+
 #include <QtTest>
 
 #include <sys/stat.h>
 
 namespace {
 
-struct Result
-{
-    int exitCode = -1;   // -1: did not finish within the timeout (killed)
-    QString out;
-    QString err;
-};
+using clitest::Result;
 
 Result runLoaderlab(const QStringList &arguments, int timeoutMs = 60'000)
 {
-    QProcess process;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.remove(QStringLiteral("DISPLAY"));   // headless means no display at all
-    env.remove(QStringLiteral("WAYLAND_DISPLAY"));
-    env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
-    process.setProcessEnvironment(env);
-    process.start(QStringLiteral(LOADERLAB_BINARY), arguments);
-    if (!process.waitForFinished(timeoutMs)) {
-        process.kill();   // a hang is the failure being tested for
-        process.waitForFinished(5000);
-        return {-1, QString(),
-                QStringLiteral("(timed out: %1)").arg(arguments.join(QLatin1Char(' ')))};
-    }
-    return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
-            QString::fromUtf8(process.readAllStandardOutput()),
-            QString::fromUtf8(process.readAllStandardError())};
+    return clitest::runLoaderlab(arguments, timeoutMs);
 }
 
 bool makeFifo(const QString &path)

@@ -3,6 +3,8 @@
 // limited to 2 GiB (RLIMIT_AS), so a regression ends in a failed allocation in
 // that child instead of taking the machine down.
 
+#include "cli_process.h"
+
 #include <QtTest>
 
 #include <zlib.h>
@@ -16,33 +18,15 @@ namespace {
 
 constexpr rlim_t kChildAddressSpace = rlim_t{2} << 30;
 
-struct Result
-{
-    int exitCode = -1;
-    QString out;
-    QString err;
-};
+using clitest::Result;
 
+// A regression must fail with bad_alloc in the child, not take the machine down.
 Result runLimited(const QStringList &arguments, int timeoutMs = 120'000)
 {
-    QProcess process;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.remove(QStringLiteral("DISPLAY"));
-    env.remove(QStringLiteral("WAYLAND_DISPLAY"));
-    process.setProcessEnvironment(env);
-    process.setChildProcessModifier([] {
+    return clitest::runLoaderlab(arguments, timeoutMs, [] {
         const rlimit limit{kChildAddressSpace, kChildAddressSpace};
         setrlimit(RLIMIT_AS, &limit);
     });
-    process.start(QStringLiteral(LOADERLAB_BINARY), arguments);
-    if (!process.waitForFinished(timeoutMs)) {
-        process.kill();
-        process.waitForFinished();
-        return {};
-    }
-    return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
-            QString::fromUtf8(process.readAllStandardOutput()),
-            QString::fromUtf8(process.readAllStandardError())};
 }
 
 QStringList runArgs(std::initializer_list<const char *> args)

@@ -3,6 +3,8 @@
 // file with `\xHH` escapes, and what reaches stderr names files without raw
 // control bytes (a decode warning included).
 
+#include "cli_process.h"
+
 #include <QtTest>
 
 #include <nlohmann/json.hpp>
@@ -13,26 +15,8 @@
 
 namespace {
 
-struct Result
-{
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;   // raw bytes: what a terminal would receive
-};
-
-Result runLoaderlab(const QStringList &arguments)
-{
-    QProcess process;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.remove(QStringLiteral("DISPLAY"));
-    env.remove(QStringLiteral("WAYLAND_DISPLAY"));
-    process.setProcessEnvironment(env);
-    process.start(QStringLiteral(LOADERLAB_BINARY), arguments);
-    if (!process.waitForFinished(240'000))
-        return {};
-    return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
-            process.readAllStandardOutput(), process.readAllStandardError()};
-}
+using clitest::Result;
+using clitest::runLoaderlab;
 
 // Writes `content` to a path given as raw bytes; QFile would re-encode the name.
 bool writeRawName(const QByteArray &path, const QByteArray &content)
@@ -85,7 +69,7 @@ void TestCliNames::initTestCase()
                                       QStringLiteral("--images-per-class"), QStringLiteral("3"),
                                       QStringLiteral("--min-side"), QStringLiteral("40"),
                                       QStringLiteral("--max-side"), QStringLiteral("64")});
-    QVERIFY2(made.exitCode == 0, made.err.constData());
+    QVERIFY2(made.exitCode == 0, made.errBytes.constData());
 
     const QDir folder(m_folder);
     const QString classDir = folder.entryList(QDir::Dirs | QDir::NoDotAndDotDot).first();
@@ -112,7 +96,7 @@ void TestCliNames::runWritesJsonAndCsvWithEscapedNames()
                                    QStringLiteral("folder"), QStringLiteral("--path"), m_folder,
                                    QStringLiteral("--batch-size"), QStringLiteral("4"),
                                    QStringLiteral("--json"), json, QStringLiteral("--csv"), csv});
-    QVERIFY2(r.exitCode == 0, r.err.constData());
+    QVERIFY2(r.exitCode == 0, r.errBytes.constData());
 
     std::ifstream in(json.toStdString());
     const auto summary = nlohmann::json::parse(in);
@@ -130,24 +114,24 @@ void TestCliNames::runWritesJsonAndCsvWithEscapedNames()
     QCOMPARE(file.readAll().count('\n'), 3);   // header + 8 indices in batches of 4
 
     // The warning names the file, escaped; no bare libjpeg line, no raw escape byte.
-    const QByteArrayList warnings = linesContaining(r.err, kCorruptJpegWarning);
+    const QByteArrayList warnings = linesContaining(r.errBytes, kCorruptJpegWarning);
     QCOMPARE(warnings.size(), 1);
     QVERIFY2(warnings.first().contains("/warn_\\x1B[31m.jpg: " + kCorruptJpegWarning),
              warnings.first().constData());
-    QVERIFY2(!r.err.contains('\x1B'), r.err.constData());
+    QVERIFY2(!r.errBytes.contains('\x1B'), r.errBytes.constData());
 }
 
 void TestCliNames::preprocessNamesFilesSafely()
 {
     const QString tensor = m_dir.filePath(QStringLiteral("images.tensor"));
     const Result r = runLoaderlab({QStringLiteral("preprocess"), m_folder, tensor});
-    QVERIFY2(r.exitCode == 0, r.err.constData());
-    QVERIFY2(r.err.contains("/bad_\\xE9\\xFF.jpg: not a JPEG or PNG image"), r.err.constData());
-    const QByteArrayList warnings = linesContaining(r.err, kCorruptJpegWarning);
+    QVERIFY2(r.exitCode == 0, r.errBytes.constData());
+    QVERIFY2(r.errBytes.contains("/bad_\\xE9\\xFF.jpg: not a JPEG or PNG image"), r.errBytes.constData());
+    const QByteArrayList warnings = linesContaining(r.errBytes, kCorruptJpegWarning);
     QCOMPARE(warnings.size(), 1);
     QVERIFY2(warnings.first().contains("/warn_\\x1B[31m.jpg: "), warnings.first().constData());
-    QVERIFY2(!r.err.contains('\x1B') && !r.out.contains('\x1B'), r.err.constData());
-    QVERIFY(!r.out.contains(kCorruptJpegWarning));
+    QVERIFY2(!r.errBytes.contains('\x1B') && !r.outBytes.contains('\x1B'), r.errBytes.constData());
+    QVERIFY(!r.outBytes.contains(kCorruptJpegWarning));
 }
 
 void TestCliNames::cleanupTestCase()
