@@ -2,6 +2,7 @@
 
 #include "app/cli/cli.h"
 #include "app/gui_main.h"
+#include "core/io/safe_text.h"
 #ifdef LOADERLAB_TORCH_MODELS
 #include "core/torch/torch_consumer_registration.h"
 #endif
@@ -19,7 +20,13 @@ int main(int argc, char **argv)
 
     if (Cli::isCliInvocation(argc, argv)) {
         QCoreApplication app(argc, argv);
-        return Cli::run(QCoreApplication::arguments());
+        // Not QCoreApplication::arguments(): it turns bytes that are not UTF-8 (a file
+        // name in another encoding) into U+FFFD for good. Here they become \xHH, which
+        // Cli::pathFromArgument turns back into the bytes.
+        QStringList arguments;
+        for (int i = 0; i < argc; ++i)
+            arguments << QString::fromStdString(loaderlab::escapeInvalidUtf8(argv[i]));
+        return Cli::run(arguments);
     }
     return runGui(argc, argv);
 }

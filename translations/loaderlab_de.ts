@@ -5,315 +5,315 @@
     <name>ConfigField</name>
     <message>
         <source>Dataset</source>
-        <translation type="unfinished">Datensatz</translation>
+        <translation>Datensatz</translation>
     </message>
     <message>
         <source>Where the samples come from.</source>
-        <translation type="unfinished"></translation>
+        <translation>Woher die Samples stammen.</translation>
     </message>
     <message>
         <source>Path</source>
-        <translation type="unfinished"></translation>
+        <translation>Pfad</translation>
     </message>
     <message>
         <source>The dataset&apos;s folder or file (an image folder without a path: the generated default dataset).</source>
-        <translation type="unfinished"></translation>
+        <translation>Ordner oder Datei des Datensatzes (ein Bildordner ohne Pfad: der erzeugte Standarddatensatz).</translation>
     </message>
     <message>
         <source>Sample shape</source>
-        <translation type="unfinished"></translation>
+        <translation>Sample-Form</translation>
     </message>
     <message>
         <source>Shape of a synthetic sample, channels x height x width.</source>
-        <translation type="unfinished"></translation>
+        <translation>Form eines synthetischen Samples, Kanäle x Höhe x Breite.</translation>
     </message>
     <message>
         <source>Samples</source>
-        <translation type="unfinished"></translation>
+        <translation>Samples</translation>
     </message>
     <message>
         <source>Number of samples in the synthetic dataset.</source>
-        <translation type="unfinished"></translation>
+        <translation>Anzahl der Samples im synthetischen Datensatz.</translation>
     </message>
     <message>
         <source>Transform</source>
-        <translation type="unfinished"></translation>
+        <translation>Transformation</translation>
     </message>
     <message>
         <source>Image-folder pipeline: eval resizes and center-crops, train does a random resized crop and flip.</source>
-        <translation type="unfinished"></translation>
+        <translation>Pipeline für Bildordner: eval skaliert und schneidet mittig zu, train macht einen zufälligen skalierten Ausschnitt und spiegelt.</translation>
     </message>
     <message>
         <source>Resize</source>
-        <translation type="unfinished"></translation>
+        <translation>Skalierung</translation>
     </message>
     <message>
         <source>Eval transform: the short side after resizing, in pixels.</source>
-        <translation type="unfinished"></translation>
+        <translation>eval-Transformation: die kurze Seite nach dem Skalieren, in Pixeln.</translation>
     </message>
     <message>
         <source>Crop</source>
-        <translation type="unfinished"></translation>
+        <translation>Ausschnitt</translation>
     </message>
     <message>
         <source>Side of the square crop fed to the model, in pixels.</source>
-        <translation type="unfinished"></translation>
+        <translation>Seitenlänge des quadratischen Ausschnitts, den das Modell erhält, in Pixeln.</translation>
     </message>
     <message>
         <source>Largest image</source>
-        <translation type="unfinished"></translation>
+        <translation>Größtes Bild</translation>
     </message>
     <message>
         <source>Images declaring more pixels are refused before decoding (decompression-bomb guard).</source>
-        <translation type="unfinished"></translation>
+        <translation>Bilder, die mehr Pixel angeben, werden vor dem Dekodieren abgewiesen (Schutz vor Dekompressionsbomben).</translation>
     </message>
     <message>
         <source>Largest file</source>
-        <translation type="unfinished"></translation>
+        <translation>Größte Datei</translation>
     </message>
     <message>
         <source>Image files larger than this many bytes are refused without reading them.</source>
-        <translation type="unfinished"></translation>
+        <translation>Bilddateien, die größer als so viele Bytes sind, werden abgewiesen, ohne sie zu lesen.</translation>
     </message>
     <message>
         <source>Batch size</source>
-        <translation type="unfinished"></translation>
+        <translation>Batchgröße</translation>
     </message>
     <message>
         <source>Samples per batch.</source>
-        <translation type="unfinished"></translation>
+        <translation>Samples pro Batch.</translation>
     </message>
     <message>
         <source>Workers</source>
-        <translation type="unfinished"></translation>
+        <translation>Worker</translation>
     </message>
     <message>
         <source>Worker threads loading batches; 0 loads on the model&apos;s thread (PyTorch&apos;s num_workers).</source>
-        <translation type="unfinished"></translation>
+        <translation>Worker-Threads, die Batches laden; 0 lädt im Thread des Modells (num_workers in PyTorch).</translation>
     </message>
     <message>
         <source>Prefetch</source>
-        <translation type="unfinished"></translation>
+        <translation>Prefetch</translation>
     </message>
     <message>
         <source>Batches each worker may have loaded ahead of the model (PyTorch&apos;s prefetch_factor).</source>
-        <translation type="unfinished"></translation>
+        <translation>Batches, die jeder Worker dem Modell vorausladen darf (prefetch_factor in PyTorch).</translation>
     </message>
     <message>
         <source>Strategy</source>
-        <translation type="unfinished"></translation>
+        <translation>Strategie</translation>
     </message>
     <message>
         <source>Per-worker gives each batch whole to one worker like PyTorch; sample-parallel builds each batch with all workers.</source>
-        <translation type="unfinished"></translation>
+        <translation>per-worker gibt wie PyTorch jeden Batch ganz an einen Worker; bei sample-parallel bauen alle Worker gemeinsam jeden Batch.</translation>
     </message>
     <message>
         <source>Shuffle</source>
-        <translation type="unfinished"></translation>
+        <translation>Mischen</translation>
     </message>
     <message>
         <source>Visit the samples in a new random order every epoch (seeded).</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Samples in jeder Epoche in neuer zufälliger Reihenfolge durchlaufen (mit Seed).</translation>
     </message>
     <message>
         <source>Seed</source>
-        <translation type="unfinished"></translation>
+        <translation>Seed</translation>
     </message>
     <message>
         <source>Seed of the shuffle and of random transforms.</source>
-        <translation type="unfinished"></translation>
+        <translation>Seed für das Mischen und für zufällige Transformationen.</translation>
     </message>
     <message>
         <source>Drop last</source>
-        <translation type="unfinished"></translation>
+        <translation>Letzten Batch verwerfen</translation>
     </message>
     <message>
         <source>Leave out the last batch of an epoch when it is incomplete.</source>
-        <translation type="unfinished"></translation>
+        <translation>Den letzten Batch einer Epoche auslassen, wenn er unvollständig ist.</translation>
     </message>
     <message>
         <source>Persistent workers</source>
-        <translation type="unfinished"></translation>
+        <translation>Persistente Worker</translation>
     </message>
     <message>
         <source>Keep the workers alive between epochs instead of starting new ones.</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Worker zwischen den Epochen am Leben halten, statt neue zu starten.</translation>
     </message>
     <message>
         <source>Pin memory</source>
-        <translation type="unfinished"></translation>
+        <translation>Pinned Memory</translation>
     </message>
     <message>
         <source>Copy batches into page-locked memory for faster transfers to the GPU.</source>
-        <translation type="unfinished"></translation>
+        <translation>Batches in seitengesperrten Speicher (page-locked) kopieren, für schnellere Übertragungen auf die GPU.</translation>
     </message>
     <message>
         <source>In order</source>
-        <translation type="unfinished"></translation>
+        <translation>Der Reihe nach</translation>
     </message>
     <message>
         <source>Deliver batches in order; off hands over whichever batch is ready first (in_order=False).</source>
-        <translation type="unfinished"></translation>
+        <translation>Batches der Reihe nach liefern; ausgeschaltet wird der Batch übergeben, der zuerst fertig ist (in_order=False).</translation>
     </message>
     <message>
         <source>Bad samples</source>
-        <translation type="unfinished"></translation>
+        <translation>Fehlerhafte Samples</translation>
     </message>
     <message>
         <source>What happens to a sample that cannot be read: skip it (and record why) or fail the run.</source>
-        <translation type="unfinished"></translation>
+        <translation>Was mit einem Sample geschieht, das nicht gelesen werden kann: überspringen (und den Grund festhalten) oder den Lauf abbrechen.</translation>
     </message>
     <message>
         <source>Model step</source>
-        <translation type="unfinished"></translation>
+        <translation>Modellschritt</translation>
     </message>
     <message>
         <source>What the run does with each batch: nothing, a simulated step, or a LibTorch model.</source>
-        <translation type="unfinished"></translation>
+        <translation>Was der Lauf mit jedem Batch macht: nichts, einen simulierten Schritt oder ein LibTorch-Modell.</translation>
     </message>
     <message>
         <source>Step per batch</source>
-        <translation type="unfinished"></translation>
+        <translation>Schritt pro Batch</translation>
     </message>
     <message>
         <source>Simulated model step: milliseconds per batch, whatever its size.</source>
-        <translation type="unfinished"></translation>
+        <translation>Simulierter Modellschritt: Millisekunden pro Batch, unabhängig von seiner Größe.</translation>
     </message>
     <message>
         <source>Step per sample</source>
-        <translation type="unfinished"></translation>
+        <translation>Schritt pro Sample</translation>
     </message>
     <message>
         <source>Simulated model step: milliseconds per sample of a batch.</source>
-        <translation type="unfinished"></translation>
+        <translation>Simulierter Modellschritt: Millisekunden pro Sample eines Batches.</translation>
     </message>
     <message>
         <source>Model</source>
-        <translation type="unfinished">Modell</translation>
+        <translation>Modell</translation>
     </message>
     <message>
         <source>Built-in LibTorch model: resnet18, resnet50, mobilenet_v2, efficientnet_v2_s, vit_b_16, ...</source>
-        <translation type="unfinished"></translation>
+        <translation>Eingebautes LibTorch-Modell: resnet18, resnet50, mobilenet_v2, efficientnet_v2_s, vit_b_16, ...</translation>
     </message>
     <message>
         <source>Model file</source>
-        <translation type="unfinished"></translation>
+        <translation>Modelldatei</translation>
     </message>
     <message>
         <source>A TorchScript file to run instead of a built-in model.</source>
-        <translation type="unfinished"></translation>
+        <translation>Eine TorchScript-Datei, die statt eines eingebauten Modells ausgeführt wird.</translation>
     </message>
     <message>
         <source>Mode</source>
-        <translation type="unfinished">Modus</translation>
+        <translation>Modus</translation>
     </message>
     <message>
         <source>Inference (forward only) or a training step (forward, backward, optimizer).</source>
-        <translation type="unfinished"></translation>
+        <translation>Inferenz (nur Vorwärtsdurchlauf) oder ein Trainingsschritt (Vorwärtsdurchlauf, Backward, Optimierer).</translation>
     </message>
     <message>
         <source>Device</source>
-        <translation type="unfinished">Gerät</translation>
+        <translation>Gerät</translation>
     </message>
     <message>
         <source>Where the model runs: cpu, cuda or cuda:N.</source>
-        <translation type="unfinished"></translation>
+        <translation>Wo das Modell läuft: cpu, cuda oder cuda:N.</translation>
     </message>
     <message>
         <source>Precision</source>
-        <translation type="unfinished">Genauigkeit</translation>
+        <translation>Genauigkeit</translation>
     </message>
     <message>
         <source>fp32, or bf16 / fp16 autocast (fp16 on CUDA only).</source>
-        <translation type="unfinished"></translation>
+        <translation>fp32 oder bf16 / fp16 per Autocast (fp16 nur mit CUDA).</translation>
     </message>
     <message>
         <source>Channels last</source>
-        <translation type="unfinished"></translation>
+        <translation>Channels-last</translation>
     </message>
     <message>
         <source>Model and input in channels-last memory format.</source>
-        <translation type="unfinished"></translation>
+        <translation>Modell und Eingabe im Speicherformat channels-last.</translation>
     </message>
     <message>
         <source>Threads</source>
-        <translation type="unfinished">Threads</translation>
+        <translation>Threads</translation>
     </message>
     <message>
         <source>Intra-op threads of the model; 0 = all cores.</source>
-        <translation type="unfinished"></translation>
+        <translation>Intra-op-Threads des Modells; 0 = alle Kerne.</translation>
     </message>
     <message>
         <source>Checkpointing</source>
-        <translation type="unfinished"></translation>
+        <translation>Checkpointing</translation>
     </message>
     <message>
         <source>Activation checkpointing per stage (training step): less memory, more time.</source>
-        <translation type="unfinished"></translation>
+        <translation>Activation Checkpointing pro Stufe (Trainingsschritt): weniger Speicher, mehr Zeit.</translation>
     </message>
     <message>
         <source>Optimizer</source>
-        <translation type="unfinished"></translation>
+        <translation>Optimierer</translation>
     </message>
     <message>
         <source>Optimizer of the training step.</source>
-        <translation type="unfinished"></translation>
+        <translation>Optimierer des Trainingsschritts.</translation>
     </message>
     <message>
         <source>Learning rate</source>
-        <translation type="unfinished"></translation>
+        <translation>Lernrate</translation>
     </message>
     <message>
         <source>Learning rate of the training step.</source>
-        <translation type="unfinished"></translation>
+        <translation>Lernrate des Trainingsschritts.</translation>
     </message>
     <message>
         <source>Classes</source>
-        <translation type="unfinished"></translation>
+        <translation>Klassen</translation>
     </message>
     <message>
         <source>Model outputs; labels are taken modulo this.</source>
-        <translation type="unfinished"></translation>
+        <translation>Ausgaben des Modells; die Labels werden modulo dieser Zahl genommen.</translation>
     </message>
     <message>
         <source>Epochs</source>
-        <translation type="unfinished"></translation>
+        <translation>Epochen</translation>
     </message>
     <message>
         <source>Epochs to run; 0 = until stopped or a limit.</source>
-        <translation type="unfinished"></translation>
+        <translation>Anzahl der Epochen; 0 = bis zum Stoppen oder bis zu einem Limit.</translation>
     </message>
     <message>
         <source>Batch limit</source>
-        <translation type="unfinished"></translation>
+        <translation>Batch-Limit</translation>
     </message>
     <message>
         <source>Stop after this many batches; 0 = no limit.</source>
-        <translation type="unfinished"></translation>
+        <translation>Nach so vielen Batches stoppen; 0 = kein Limit.</translation>
     </message>
     <message>
         <source>Time limit</source>
-        <translation type="unfinished"></translation>
+        <translation>Zeitlimit</translation>
     </message>
     <message>
         <source>Stop after this many seconds, also during a long model step; 0 = no limit.</source>
-        <translation type="unfinished"></translation>
+        <translation>Nach so vielen Sekunden stoppen, auch während eines langen Modellschritts; 0 = kein Limit.</translation>
     </message>
     <message>
         <source>Warm-up</source>
-        <translation type="unfinished"></translation>
+        <translation>Aufwärmphase</translation>
     </message>
     <message>
         <source>Batches at the start left out of the throughput and wait figures.</source>
-        <translation type="unfinished"></translation>
+        <translation>Batches am Anfang, die nicht in die Kennzahlen für Durchsatz und Wartezeit eingehen.</translation>
     </message>
     <message>
         <source>Memory budget</source>
-        <translation type="unfinished"></translation>
+        <translation>Speicherbudget</translation>
     </message>
     <message>
         <source>Host memory a run may plan to use, in MiB; a setting estimated to need more is refused before it starts. 0 = the default share of this machine&apos;s memory.</source>
-        <translation type="unfinished"></translation>
+        <translation>Hauptspeicher, den ein Lauf einplanen darf, in MiB; eine Einstellung, die voraussichtlich mehr braucht, wird vor dem Start abgewiesen. 0 = der Standardanteil am Speicher dieses Rechners.</translation>
     </message>
 </context>
 <context>
@@ -444,7 +444,7 @@
     </message>
     <message>
         <source>Applied on Return.</source>
-        <translation type="unfinished"></translation>
+        <translation>Wird mit der Eingabetaste übernommen.</translation>
     </message>
 </context>
 <context>
@@ -682,38 +682,38 @@
     </message>
     <message>
         <source>The saved settings were not restored: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Die gespeicherten Einstellungen wurden nicht wiederhergestellt: %1</translation>
     </message>
 </context>
 <context>
     <name>MarkerText</name>
     <message>
         <source>on</source>
-        <translation type="unfinished"></translation>
+        <translation>an</translation>
     </message>
     <message>
         <source>off</source>
-        <translation type="unfinished"></translation>
+        <translation>aus</translation>
     </message>
     <message>
         <source>paused</source>
-        <translation type="unfinished">pausiert</translation>
+        <translation>pausiert</translation>
     </message>
     <message>
         <source>resumed</source>
-        <translation type="unfinished"></translation>
+        <translation>fortgesetzt</translation>
     </message>
     <message>
         <source>epoch %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Epoche %1</translation>
     </message>
     <message>
         <source>autotune: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Autotune: %1</translation>
     </message>
     <message>
         <source>autotune: %1 (%2)</source>
-        <translation type="unfinished"></translation>
+        <translation>Autotune: %1 (%2)</translation>
     </message>
 </context>
 <context>

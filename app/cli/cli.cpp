@@ -1,10 +1,13 @@
 #include "app/cli/cli.h"
 
+#include "core/io/safe_text.h"
+
 #include <QCommandLineParser>
 #include <QCoreApplication>
 
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 
 namespace Cli {
 namespace {
@@ -48,6 +51,15 @@ bool isCliInvocation(int argc, char **argv)
             return true;
     }
     return false;
+}
+
+std::string pathFromArgument(const QString &text)
+{
+    const std::string literal = text.toStdString();
+    std::error_code ec;
+    if (std::filesystem::exists(std::filesystem::symlink_status(literal, ec)))
+        return literal;
+    return loaderlab::unescapeInvalidUtf8(literal);
 }
 
 bool rejectPositionals(const QCommandLineParser &parser, int allowed, const char *command)

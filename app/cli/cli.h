@@ -5,6 +5,8 @@
 
 #include <QStringList>
 
+#include <string>
+
 class QCommandLineParser;
 
 namespace Cli {
@@ -27,6 +29,10 @@ inline constexpr int kInterruptedBase = 128;
 // saw more, prints "loaderlab COMMAND: unexpected argument(s): ..." on stderr and
 // returns true; the caller then returns kUsage. Extra words are never ignored: a
 // mistyped option value (`run foo`) would otherwise run with the defaults.
+// A path given on the command line, as bytes: main() passes bytes that are not UTF-8
+// as \xHH, which this turns back, unless a file of the literal name exists.
+std::string pathFromArgument(const QString &text);
+
 bool rejectPositionals(const QCommandLineParser &parser, int allowed, const char *command);
 
 int runCommand(const QStringList &arguments);

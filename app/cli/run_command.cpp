@@ -141,8 +141,8 @@ int runCommand(const QStringList &arguments)
         loaderlab::setupLogging(parser.value(QStringLiteral("log-level")).toStdString());
         loaderlab::RunConfig config = runConfigFromOptions(parser);
         ensureDefaultDataset(config);
-        service.start(config, {parser.value(QStringLiteral("csv")).toStdString(),
-                               parser.value(QStringLiteral("json")).toStdString()});
+        service.start(config, {pathFromArgument(parser.value(QStringLiteral("csv"))),
+                               pathFromArgument(parser.value(QStringLiteral("json")))});
     } catch (const std::exception &e) {
         std::fprintf(stderr, "loaderlab run: %s\n", loaderlab::escapeForTerminal(e.what()).c_str());
         return kUsage;

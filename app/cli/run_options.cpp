@@ -1,5 +1,7 @@
 #include "app/cli/run_options.h"
 
+#include "app/cli/cli.h"
+
 #include "core/run/config_fields.h"
 #include "core/run/run_config_json.h"
 
@@ -65,7 +67,7 @@ RunConfig runConfigFromOptions(const QCommandLineParser &p)
 {
     RunConfig c;
     if (p.isSet(QStringLiteral("config")))
-        c = loaderlab::loadRunConfig(p.value(QStringLiteral("config")).toStdString());
+        c = loaderlab::loadRunConfig(pathFromArgument(p.value(QStringLiteral("config"))));
 
     bool modelOption = false;
     bool sleepOption = false;
@@ -75,6 +77,8 @@ RunConfig runConfigFromOptions(const QCommandLineParser &p)
         try {
             if (field.type == FieldType::Boolean)
                 loaderlab::setConfigField(c, field.key, !field.flagSetsFalse);
+            else if (field.type == FieldType::Path)
+                loaderlab::setConfigField(c, field.key, pathFromArgument(p.value(text(field.flag))));
             else
                 loaderlab::setConfigFieldFromText(c, field.key,
                                                   p.value(text(field.flag)).toStdString());

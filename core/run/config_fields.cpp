@@ -48,7 +48,7 @@ const std::vector<ConfigField> &table()
          {"synthetic", "tensor", "folder", "idx", "cifar10"}, false,
          [](const RunConfig &c) -> json { return datasetKindName(c.dataset.kind); },
          [](RunConfig &c, const json &v) { c.dataset.kind = parseChoice<DatasetKind>(v, datasetKindFromName); }},
-        {"dataset.path", FieldType::Text, QT_TRANSLATE_NOOP("ConfigField", "Path"),
+        {"dataset.path", FieldType::Path, QT_TRANSLATE_NOOP("ConfigField", "Path"),
          QT_TRANSLATE_NOOP("ConfigField", "The dataset's folder or file (an image folder without a path: the generated default dataset)."),
          "path", "path", 0, 0, false, {}, false,
          [](const RunConfig &c) -> json { return c.dataset.path; },
@@ -163,7 +163,7 @@ const std::vector<ConfigField> &table()
          "model", "name", 0, 0, false, {}, false,
          [](const RunConfig &c) -> json { return c.consumer.model.name; },
          [](RunConfig &c, const json &v) { c.consumer.model.name = v.get<std::string>(); }},
-        {"consumer.model.script", FieldType::Text, QT_TRANSLATE_NOOP("ConfigField", "Model file"),
+        {"consumer.model.script", FieldType::Path, QT_TRANSLATE_NOOP("ConfigField", "Model file"),
          QT_TRANSLATE_NOOP("ConfigField", "A TorchScript file to run instead of a built-in model."), "model-file", "file", 0, 0, false, {}, false,
          [](const RunConfig &c) -> json { return c.consumer.model.scriptPath; },
          [](RunConfig &c, const json &v) { c.consumer.model.scriptPath = v.get<std::string>(); }},
@@ -287,6 +287,7 @@ std::string checkValue(const ConfigField &f, const json &value)
     case FieldType::Boolean:
         return value.is_boolean() ? std::string() : "expected true or false, got " + describeJsonValue(value);
     case FieldType::Text:
+    case FieldType::Path:
         return value.is_string() ? std::string() : "expected a string, got " + describeJsonValue(value);
     case FieldType::Choice:
         if (!value.is_string()
@@ -348,6 +349,7 @@ std::optional<json> parseText(const ConfigField &f, std::string_view text)
             return json(false);
         return std::nullopt;
     case FieldType::Text:
+    case FieldType::Path:
     case FieldType::Choice:
         return json(std::string(text));
     case FieldType::Shape: {
@@ -385,6 +387,7 @@ const char *expectedText(FieldType type)
     case FieldType::Shape:
         return "CxHxW such as 3x224x224";
     case FieldType::Text:
+    case FieldType::Path:
     case FieldType::Choice:
         return "a name";
     }
@@ -481,6 +484,7 @@ std::string configFieldRange(const ConfigField &f)
         return text;
     }
     case FieldType::Text:
+    case FieldType::Path:
         return "text";
     }
     return {};

@@ -25,6 +25,7 @@ enum class FieldType {
     Number,     // JSON number, finite, within [min, max] (or (min, max] when minExclusive)
     Boolean,
     Text,
+    Path,       // text naming a file or folder (bytes; may not be UTF-8)
     Choice,     // one of `choices`
     Shape,      // [C, H, W], each within [min, max]; "CxHxW" on the command line
 };

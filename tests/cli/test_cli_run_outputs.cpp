@@ -49,6 +49,7 @@ private Q_SLOTS:
     void hostileConfigFilesAreRefused();
     void setOptionReachesAnyField();
     void strayArgumentsAreRefused();
+    void pathThatIsNotUtf8Works();
 
 private:
     QTemporaryDir m_dir;
@@ -202,6 +203,36 @@ void TestCliRunOutputs::strayArgumentsAreRefused()
     const Result r = runLoaderlab({QStringLiteral("run"), QStringLiteral("workers=4")});
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains(QStringLiteral("unexpected argument: workers=4")), qPrintable(r.err));
+}
+
+void TestCliRunOutputs::pathThatIsNotUtf8Works()
+{
+    // A tensor file whose name holds the bytes 0xE9 and 0xFF (Latin-1 and worse),
+    // passed as raw bytes the way a shell passes them.
+    const QByteArray dir = QFile::encodeName(m_dir.path());
+    const QByteArray raw = dir + "/caf\xe9\xff.bin";
+    const QString tensor = m_dir.filePath(QStringLiteral("utf8-source.bin"));
+    const Result made = runLoaderlab({QStringLiteral("make-dataset"), tensor, QStringLiteral("--kind"),
+                                      QStringLiteral("tensor"), QStringLiteral("--shape"), QStringLiteral("1x4x4"),
+                                      QStringLiteral("--count"), QStringLiteral("6")});
+    QVERIFY2(made.exitCode == 0, qPrintable(made.err));
+    QCOMPARE(::rename(QFile::encodeName(tensor).constData(), raw.constData()), 0);
+    const QString json = m_dir.filePath(QStringLiteral("raw.json"));
+    QProcess shell;
+    shell.start(QStringLiteral("/bin/sh"),
+                {QStringLiteral("-c"),
+                 QStringLiteral("exec \"$0\" run --dataset tensor --path \"$(printf '%s/caf\\351\\377.bin' \"$1\")\" "
+                                "--batch-size 2 --json \"$2\""),
+                 QStringLiteral(LOADERLAB_BINARY), m_dir.path(), json});
+    QVERIFY(shell.waitForFinished(60'000));
+    const QString err = QString::fromUtf8(shell.readAllStandardError());
+    QVERIFY2(shell.exitCode() == 0, qPrintable(err));
+    const auto summary = readJson(json);
+    QCOMPARE(summary["summary"]["samples"].get<int>(), 6);
+    // The path is written with the bytes escaped, never lost.
+    QVERIFY2(summary["config"]["dataset"]["path"].get<std::string>().ends_with("/caf\\xE9\\xFF.bin"),
+             summary["config"]["dataset"]["path"].get<std::string>().c_str());
+    ::unlink(raw.constData());
 }
 
 QTEST_GUILESS_MAIN(TestCliRunOutputs)

@@ -31,6 +31,7 @@ json otherValue(const ConfigField &f, const json &current)
     case FieldType::Boolean:
         return json(!current.get<bool>());
     case FieldType::Text:
+    case FieldType::Path:
         return f.check ? json("cuda:1") : json(current.get<std::string>() + "x");
     case FieldType::Choice:
         for (std::string_view choice : f.choices) {
