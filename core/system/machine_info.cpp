@@ -28,7 +28,9 @@ std::string cpuModel()
     return "unknown";
 }
 
-std::int64_t memoryBytes()
+} // namespace
+
+std::int64_t totalMemoryBytes()
 {
     std::ifstream in("/proc/meminfo");
     std::string key;
@@ -41,14 +43,12 @@ std::int64_t memoryBytes()
     return 0;
 }
 
-} // namespace
-
 MachineInfo machineInfo()
 {
     MachineInfo info;
     info.cpuModel = cpuModel();
     info.logicalCores = static_cast<int>(std::thread::hardware_concurrency());
-    info.memoryBytes = memoryBytes();
+    info.memoryBytes = totalMemoryBytes();
     utsname name{};
     if (uname(&name) == 0) {
         info.os = std::string(name.sysname) + " " + name.release + " " + name.machine;

@@ -22,6 +22,9 @@ struct MachineInfo
     std::map<std::string, std::string> versions;
 };
 
+// MemTotal of /proc/meminfo in bytes; 0 when unknown.
+std::int64_t totalMemoryBytes();
+
 MachineInfo machineInfo();
 
 } // namespace loaderlab

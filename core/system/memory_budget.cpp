@@ -3,6 +3,8 @@
 
 #include "core/system/memory_budget.h"
 
+#include "core/system/machine_info.h"
+
 #include <algorithm>
 #include <array>
 #include <cstdio>
@@ -13,19 +15,6 @@
 
 namespace loaderlab {
 namespace {
-
-std::int64_t memTotalBytes()
-{
-    std::ifstream in("/proc/meminfo");
-    std::string key;
-    std::int64_t kib = 0;
-    while (in >> key >> kib) {
-        if (key == "MemTotal:")
-            return saturatingMul(kib, 1024);
-        in.ignore(256, '\n');
-    }
-    return 0;
-}
 
 // A limit file holding a byte count, or "max" (cgroup v2) for none. 0: no limit.
 std::int64_t readLimitFile(const std::string &path)
@@ -70,7 +59,7 @@ std::int64_t addressSpaceLimitBytes()
 
 std::int64_t usableMemoryBytes()
 {
-    std::int64_t usable = memTotalBytes();
+    std::int64_t usable = totalMemoryBytes();
     for (const std::int64_t limit : {cgroupLimitBytes(), addressSpaceLimitBytes()}) {
         if (limit > 0)
             usable = usable > 0 ? std::min(usable, limit) : limit;

@@ -61,4 +61,14 @@ inline Result runLoaderlab(const QStringList &arguments, int timeoutMs = 240'000
     return finish(process, timeoutMs);
 }
 
+// A small image folder made by the real `make-dataset`: 2 classes of `perClass`
+// JPEGs, short sides 40..64 px.
+inline Result makeImageFolder(const QString &folder, int perClass = 3)
+{
+    return runLoaderlab({QStringLiteral("make-dataset"), folder, QStringLiteral("--classes"),
+                         QStringLiteral("2"), QStringLiteral("--images-per-class"), QString::number(perClass),
+                         QStringLiteral("--min-side"), QStringLiteral("40"), QStringLiteral("--max-side"),
+                         QStringLiteral("64")});
+}
+
 } // namespace clitest

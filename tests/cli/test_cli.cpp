@@ -56,11 +56,7 @@ void TestCli::initTestCase()
 {
     QVERIFY(m_dir.isValid());
     m_folder = m_dir.filePath(QStringLiteral("images"));
-    const Result made = runLoaderlab({QStringLiteral("make-dataset"), m_folder,
-                                   QStringLiteral("--classes"), QStringLiteral("2"),
-                                   QStringLiteral("--images-per-class"), QStringLiteral("3"),
-                                   QStringLiteral("--min-side"), QStringLiteral("40"),
-                                   QStringLiteral("--max-side"), QStringLiteral("64")});
+    const Result made = clitest::makeImageFolder(m_folder);
     QVERIFY2(made.exitCode == 0, qPrintable(made.err));
 }
 

@@ -65,9 +65,7 @@ void TestCliHostileFiles::initTestCase()
 {
     QVERIFY(m_dir.isValid());
     m_folder = m_dir.filePath(QStringLiteral("images"));
-    const Result made = runLoaderlab(QStringList{QStringLiteral("make-dataset"), m_folder}
-                                     + args({"--classes", "2", "--images-per-class", "3",
-                                             "--min-side", "40", "--max-side", "64"}));
+    const Result made = clitest::makeImageFolder(m_folder);
     QVERIFY2(made.exitCode == 0, qPrintable(made.err));
     m_classDir = m_folder + QLatin1Char('/')
                  + QDir(m_folder).entryList(QDir::Dirs | QDir::NoDotAndDotDot).first();
