@@ -1,0 +1,40 @@
+// Fuzz target: the tensor file (core/dataset/tensor_file_format.h). The input is a
+// whole file, header and records. readTensorFileHeader must refuse a bad header
+// with a DatasetError; a header it accepts promises a file of exactly
+// fileBytes(), which is checked here, and the dataset must then open it and load
+// its first and last records.
+
+#include "core/dataset/tensor_file_dataset.h"
+#include "core/dataset/tensor_file_format.h"
+#include "tests/fuzz/fuzz_scratch_dir.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size)
+{
+    static const loaderlab::fuzz::FuzzScratchDir dir;
+    const std::string path = dir.write("samples.lltensor", data, size);
+    loaderlab::TensorFileHeader header;
+    try {
+        header = loaderlab::readTensorFileHeader(path);
+    } catch (const loaderlab::DatasetError &) {
+        return 0;
+    }
+    if (header.fileBytes() != size) {
+        std::fprintf(stderr, "accepted header promises %llu bytes, the file holds %zu\n",
+                     static_cast<unsigned long long>(header.fileBytes()), size);
+        std::abort();
+    }
+    const loaderlab::TensorFileDataset dataset(path);
+    if (dataset.size() > 0) {
+        std::vector<std::byte> sample(dataset.sampleBytes());
+        loaderlab::SampleContext context;
+        dataset.load(0, sample, context);
+        dataset.load(dataset.size() - 1, sample, context);
+    }
+    return 0;
+}
