@@ -3,7 +3,9 @@
 
 A few valid inputs (so the fuzzer starts from the parsers' accepting paths) and a
 few broken ones (a bad magic, a truncated file, a count mismatch), all small.
-Run it again after changing a format; the output is deterministic.
+Run it again after changing a format; the output is deterministic. Inputs that
+fuzzing found (a crash, kept so every run replays it) are added to the corpus by
+hand and are not written here, e.g. fuzz_run_config_json/int_from_huge_float.json.
 
     python3 tests/fuzz/corpus/make_seeds.py
 """
