@@ -1,0 +1,154 @@
+#!/usr/bin/env python3
+"""Writes the fuzz targets' seed corpora: tests/fuzz/corpus/<target>/*.
+
+A few valid inputs (so the fuzzer starts from the parsers' accepting paths) and a
+few broken ones (a bad magic, a truncated file, a count mismatch), all small.
+Run it again after changing a format; the output is deterministic. Inputs that
+fuzzing found (a crash, kept so every run replays it) are added to the corpus by
+hand and are not written here, e.g. fuzz_run_config_json/int_from_huge_float.json.
+
+    python3 tests/fuzz/corpus/make_seeds.py
+"""
+
+import gzip
+import json
+import pathlib
+import struct
+import zlib
+
+HERE = pathlib.Path(__file__).resolve().parent
+
+# A 6x4 baseline JPEG (cv::imencode of a flat colour, quality 50): Python's standard
+# library cannot write JPEG.
+JPEG_6X4 = bytes.fromhex(
+    "ffd8ffe000104a46494600010100000100010000ffdb004300100b0c0e0c0a100e0d0e1211101318281a181616183123251d283a333d3c3933383740485c4e404457453738506d51575f626768673e4d71797064785c656763ffdb0043011112121815182f1a1a2f634238426363636363636363636363636363636363636363636363636363636363636363636363636363636363636363636363636363ffc00011080004000603012200021101031101ffc4001f0000010501010101010100000000000000000102030405060708090a0bffc400b5100002010303020403050504040000017d01020300041105122131410613516107227114328191a1082342b1c11552d1f02433627282090a161718191a25262728292a3435363738393a434445464748494a535455565758595a636465666768696a737475767778797a838485868788898a92939495969798999aa2a3a4a5a6a7a8a9aab2b3b4b5b6b7b8b9bac2c3c4c5c6c7c8c9cad2d3d4d5d6d7d8d9dae1e2e3e4e5e6e7e8e9eaf1f2f3f4f5f6f7f8f9faffc4001f0100030101010101010101010000000000000102030405060708090a0bffc400b51100020102040403040705040400010277000102031104052131061241510761711322328108144291a1b1c109233352f0156272d10a162434e125f11718191a262728292a35363738393a434445464748494a535455565758595a636465666768696a737475767778797a82838485868788898a92939495969798999aa2a3a4a5a6a7a8a9aab2b3b4b5b6b7b8b9bac2c3c4c5c6c7c8c9cad2d3d4d5d6d7d8d9dae2e3e4e5e6e7e8e9eaf2f3f4f5f6f7f8f9faffda000c03010002110311003f007514515f3e7ae7ffd9")
+
+
+def write(target, name, data):
+    folder = HERE / target
+    folder.mkdir(exist_ok=True)
+    if isinstance(data, str):
+        data = data.encode()
+    (folder / name).write_bytes(data)
+
+
+def run_config_json():
+    full = {
+        "dataset": {"kind": "folder", "path": "/data/imagenette", "transform": "eval",
+                    "resize": 256, "crop": 224, "synthetic_shape": [3, 224, 224],
+                    "synthetic_samples": 4096, "max_image_pixels": 178956970,
+                    "max_file_bytes": 268435456},
+        "loader": {"batch_size": 32, "num_workers": 2, "prefetch_factor": 2, "shuffle": False,
+                   "seed": 0, "drop_last": False, "persistent_workers": False,
+                   "pin_memory": False, "in_order": True, "strategy": "per-worker",
+                   "bad_samples": "skip"},
+        "consumer": {"kind": "sleep", "sleep_per_batch_ms": 5, "sleep_per_sample_ms": 0.1},
+        "epochs": 1, "max_batches": 0, "max_seconds": 0, "warmup_batches": 5,
+    }
+    write("fuzz_run_config_json", "full.json", json.dumps(full, indent=2))
+    write("fuzz_run_config_json", "empty.json", "{}")
+    write("fuzz_run_config_json", "synthetic.json",
+          '{"dataset": {"kind": "synthetic", "synthetic_shape": [1, 28, 28]},'
+          ' "loader": {"strategy": "sample-parallel", "bad_samples": "fail"}}')
+    write("fuzz_run_config_json", "model.json",
+          '{"consumer": {"kind": "model", "model": {"name": "resnet18", "mode": "inference",'
+          ' "device": "cpu", "precision": "fp32", "threads": 0, "learning_rate": 0.01,'
+          ' "num_classes": 10}}}')
+    write("fuzz_run_config_json", "unknown_key.json", '{"loader": {"batch": 4}}')
+    write("fuzz_run_config_json", "wrong_type.json", '{"epochs": "two"}')
+    write("fuzz_run_config_json", "negative.json", '{"loader": {"batch_size": -1}}')
+    write("fuzz_run_config_json", "bad_shape.json", '{"dataset": {"synthetic_shape": [3, 0]}}')
+    write("fuzz_run_config_json", "not_json.json", '{"epochs": 1,')
+
+
+def idx_images(count, rows, cols, magic=0x803):
+    pixels = bytes((i * 37) & 0xFF for i in range(count * rows * cols))
+    return struct.pack(">IIII", magic, count, rows, cols) + pixels
+
+
+def idx_labels(count, magic=0x801):
+    return struct.pack(">II", magic, count) + bytes(i % 10 for i in range(count))
+
+
+def idx_input(images, labels):
+    # fuzz_idx.cpp: a little-endian length of the images part, then both files.
+    return struct.pack("<I", len(images)) + images + labels
+
+
+def idx():
+    write("fuzz_idx", "valid", idx_input(idx_images(3, 4, 5), idx_labels(3)))
+    write("fuzz_idx", "valid_gzip",
+          idx_input(gzip.compress(idx_images(2, 3, 3), mtime=0), gzip.compress(idx_labels(2), mtime=0)))
+    write("fuzz_idx", "bad_magic", idx_input(idx_images(2, 2, 2, magic=0x802), idx_labels(2)))
+    write("fuzz_idx", "count_mismatch", idx_input(idx_images(2, 2, 2), idx_labels(3)))
+    write("fuzz_idx", "truncated_pixels", idx_input(idx_images(2, 4, 4)[:-5], idx_labels(2)))
+    write("fuzz_idx", "huge_count",
+          idx_input(struct.pack(">IIII", 0x803, 0xFFFFFFFF, 28, 28) + bytes(16), idx_labels(2)))
+    write("fuzz_idx", "trailing_data", idx_input(idx_images(1, 2, 2) + b"x", idx_labels(1)))
+    truncated_gzip = gzip.compress(idx_images(2, 3, 3), mtime=0)[:-6]
+    write("fuzz_idx", "truncated_gzip", idx_input(truncated_gzip, idx_labels(2)))
+
+
+def cifar_record(label):
+    return bytes([label]) + bytes((label * 7 + i) & 0xFF for i in range(3 * 32 * 32))
+
+
+def cifar10():
+    write("fuzz_cifar10", "one_record.bin", cifar_record(3))
+    write("fuzz_cifar10", "two_records.bin", cifar_record(0) + cifar_record(9))
+    write("fuzz_cifar10", "bad_label.bin", cifar_record(10))
+    write("fuzz_cifar10", "truncated.bin", cifar_record(1)[:-1])
+    write("fuzz_cifar10", "empty.bin", b"")
+
+
+def tensor_file(dtype, shape, count, *, magic=b"LLTENSOR", version=1, record=None, extra=0):
+    c, h, w = shape
+    size = 4 if dtype == 0 else 1
+    record_bytes = 8 + c * h * w * size if record is None else record
+    header = magic + struct.pack("<IIIIIIQQ", version, dtype, c, h, w, 0, count, record_bytes)
+    header += bytes(64 - len(header))
+    body = b"".join(struct.pack("<q", i) + bytes((i + j) & 0xFF for j in range(c * h * w * size))
+                    for i in range(count))
+    return header + body + bytes(extra)
+
+
+def tensor():
+    write("fuzz_tensor_file", "float32", tensor_file(0, (1, 2, 3), 2))
+    write("fuzz_tensor_file", "uint8", tensor_file(1, (3, 2, 2), 3))
+    write("fuzz_tensor_file", "empty_records", tensor_file(1, (1, 1, 1), 0))
+    write("fuzz_tensor_file", "bad_magic", tensor_file(0, (1, 1, 1), 1, magic=b"LLTENSOX"))
+    write("fuzz_tensor_file", "bad_version", tensor_file(0, (1, 1, 1), 1, version=2))
+    write("fuzz_tensor_file", "bad_record_size", tensor_file(1, (1, 2, 2), 1, record=13))
+    write("fuzz_tensor_file", "extra_bytes", tensor_file(1, (1, 2, 2), 1, extra=3))
+    write("fuzz_tensor_file", "header_only", tensor_file(0, (1, 2, 2), 5)[:64])
+    write("fuzz_tensor_file", "short_header", b"LLTENSOR\x01\x00\x00\x00")
+
+
+def png(width, height, *, declared=None):
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    dw, dh = declared or (width, height)
+    ihdr = struct.pack(">IIBBBBB", dw, dh, 8, 2, 0, 0, 0)   # 8-bit RGB
+    rows = b"".join(b"\x00" + bytes((x * 40 + y * 20) & 0xFF for x in range(width * 3))
+                    for y in range(height))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", zlib.compress(rows))
+            + chunk(b"IEND", b""))
+
+
+def image_header():
+    write("fuzz_image_header", "valid.png", png(3, 2))
+    write("fuzz_image_header", "valid.jpg", JPEG_6X4)
+    write("fuzz_image_header", "bomb.png", png(1, 1, declared=(100000, 100000)))
+    write("fuzz_image_header", "lies_about_size.png", png(2, 2, declared=(3, 2)))
+    write("fuzz_image_header", "truncated.jpg", JPEG_6X4[: len(JPEG_6X4) // 2])
+    write("fuzz_image_header", "no_sof.jpg", b"\xff\xd8\xff\xe0\x00\x10JFIF\x00\x01\x01\x00\x00\x01\x00\x01\x00\x00\xff\xd9")
+    write("fuzz_image_header", "not_an_image.txt", b"GIF89a, not a JPEG or PNG")
+    write("fuzz_image_header", "short.png", b"\x89PNG\r\n\x1a\n\x00\x00\x00\x0dIHD")
+
+
+if __name__ == "__main__":
+    run_config_json()
+    idx()
+    cifar10()
+    tensor()
+    image_header()
