@@ -63,7 +63,8 @@ json parseConfigJson(std::istream &in)
                                             + std::to_string(kMaxConfigDepth) + " levels");
             return true;
         });
-    } catch (const json::parse_error &e) {
+    } catch (const json::exception &e) {
+        // parse_error, and out_of_range for a number too large for a double (1e400).
         throw std::invalid_argument(std::string("not valid JSON (") + e.what() + ")");
     }
 }
