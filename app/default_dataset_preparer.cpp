@@ -39,8 +39,8 @@ void DefaultDatasetPreparer::prepare()
                 Qt::QueuedConnection);
         } catch (const std::exception &e) {
             const QString error = QString::fromStdString(e.what());
-            QMetaObject::invokeMethod(this, [this, error] { Q_EMIT failed(error); },
-                                      Qt::QueuedConnection);
+            QMetaObject::invokeMethod(
+                this, [this, error] { Q_EMIT failed(error); }, Qt::QueuedConnection);
         }
     });
 }

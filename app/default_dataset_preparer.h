@@ -15,7 +15,7 @@ class DefaultDatasetPreparer : public QObject
 
 public:
     explicit DefaultDatasetPreparer(QObject *parent = nullptr);
-    ~DefaultDatasetPreparer() override;   // waits for the generator to finish
+    ~DefaultDatasetPreparer() override; // waits for the generator to finish
 
     static QString defaultPath();
     static bool exists();

@@ -60,33 +60,40 @@ int runGui(int argc, char **argv)
     parser.addHelpOption();
     parser.addVersionOption();
     parser.addOptions({
-        {QStringLiteral("config"), QStringLiteral("Start with this JSON configuration."), QStringLiteral("file")},
-        {QStringLiteral("lang"), QStringLiteral("Language (en, de) for this session."), QStringLiteral("code")},
+        {QStringLiteral("config"), QStringLiteral("Start with this JSON configuration."),
+         QStringLiteral("file")},
+        {QStringLiteral("lang"), QStringLiteral("Language (en, de) for this session."),
+         QStringLiteral("code")},
         {QStringLiteral("screenshot"), QStringLiteral("Run, save a PNG of the window, and quit."),
          QStringLiteral("file")},
-        {QStringLiteral("seconds"), QStringLiteral("With --screenshot or --json: run this long (default 3)."),
+        {QStringLiteral("seconds"),
+         QStringLiteral("With --screenshot or --json: run this long (default 3)."),
          QStringLiteral("s"), QStringLiteral("3")},
         {QStringLiteral("json"), QStringLiteral("Run, write the summary as JSON, and quit."),
          QStringLiteral("file")},
     });
     parser.process(app);
 
-    if (parser.isSet(QStringLiteral("lang")) && !Language::isAvailable(parser.value(QStringLiteral("lang")))) {
+    if (parser.isSet(QStringLiteral("lang"))
+        && !Language::isAvailable(parser.value(QStringLiteral("lang")))) {
         QStringList codes;
         for (const auto &[code, name] : Language::available())
             codes << code;
         std::fprintf(stderr, "loaderlab: --lang %s: unknown language (available: %s)\n",
-                     qPrintable(parser.value(QStringLiteral("lang"))), qPrintable(codes.join(QStringLiteral(", "))));
+                     qPrintable(parser.value(QStringLiteral("lang"))),
+                     qPrintable(codes.join(QStringLiteral(", "))));
         return 2;
     }
-    Language::install(app, parser.isSet(QStringLiteral("lang")) ? parser.value(QStringLiteral("lang"))
-                                                                : Language::configured());
+    Language::install(app, parser.isSet(QStringLiteral("lang"))
+                               ? parser.value(QStringLiteral("lang"))
+                               : Language::configured());
 
     MainWindow window;
     const bool stored = QSettings().contains(QStringLiteral("run/config"));
     if (parser.isSet(QStringLiteral("config"))) {
         try {
-            window.applyConfig(loaderlab::loadRunConfig(parser.value(QStringLiteral("config")).toStdString()));
+            window.applyConfig(
+                loaderlab::loadRunConfig(parser.value(QStringLiteral("config")).toStdString()));
         } catch (const std::exception &e) {
             std::fprintf(stderr, "loaderlab: %s\n", loaderlab::escapeForTerminal(e.what()).c_str());
             return 2;
@@ -97,7 +104,8 @@ int runGui(int argc, char **argv)
     window.resize(1400, 900);
     window.show();
 
-    const bool automatic = parser.isSet(QStringLiteral("screenshot")) || parser.isSet(QStringLiteral("json"));
+    const bool automatic = parser.isSet(QStringLiteral("screenshot"))
+                           || parser.isSet(QStringLiteral("json"));
     const int seconds = std::max(1, parser.value(QStringLiteral("seconds")).toInt());
     int exitCode = 0;
     const auto startAutomatic = [&] {
@@ -128,31 +136,37 @@ int runGui(int argc, char **argv)
     DefaultDatasetPreparer preparer;
     const loaderlab::RunConfig initial = window.controlPanel()->config();
     const bool needsDefault = initial.dataset.kind == loaderlab::DatasetKind::ImageFolder
-                              && QString::fromStdString(initial.dataset.path) == DefaultDatasetPreparer::defaultPath()
+                              && QString::fromStdString(initial.dataset.path)
+                                     == DefaultDatasetPreparer::defaultPath()
                               && !DefaultDatasetPreparer::exists();
     if (needsDefault) {
         window.controlPanel()->setEnabled(false);
-        QObject::connect(&preparer, &DefaultDatasetPreparer::progress, &window, [&](int done, int total) {
-            window.statusBar()->showMessage(
-                QCoreApplication::translate("Gui", "Preparing the default dataset: %1 of %2 images…")
-                    .arg(done)
-                    .arg(total));
-        });
-        QObject::connect(&preparer, &DefaultDatasetPreparer::ready, &window, [&](const QString &path) {
-            window.controlPanel()->setEnabled(true);
-            window.statusBar()->showMessage(
-                QCoreApplication::translate("Gui", "Default dataset ready: %1").arg(path), 5000);
-            if (automatic)
-                startAutomatic();
-        });
-        QObject::connect(&preparer, &DefaultDatasetPreparer::failed, &window, [&](const QString &error) {
-            window.controlPanel()->setEnabled(true);
-            window.controlPanel()->showDatasetError(error);
-            if (automatic) {
-                exitCode = 2;
-                QApplication::quit();
-            }
-        });
+        QObject::connect(&preparer, &DefaultDatasetPreparer::progress, &window,
+                         [&](int done, int total) {
+                             window.statusBar()->showMessage(
+                                 QCoreApplication::translate(
+                                     "Gui", "Preparing the default dataset: %1 of %2 images…")
+                                     .arg(done)
+                                     .arg(total));
+                         });
+        QObject::connect(
+            &preparer, &DefaultDatasetPreparer::ready, &window, [&](const QString &path) {
+                window.controlPanel()->setEnabled(true);
+                window.statusBar()->showMessage(
+                    QCoreApplication::translate("Gui", "Default dataset ready: %1").arg(path),
+                    5000);
+                if (automatic)
+                    startAutomatic();
+            });
+        QObject::connect(&preparer, &DefaultDatasetPreparer::failed, &window,
+                         [&](const QString &error) {
+                             window.controlPanel()->setEnabled(true);
+                             window.controlPanel()->showDatasetError(error);
+                             if (automatic) {
+                                 exitCode = 2;
+                                 QApplication::quit();
+                             }
+                         });
         preparer.prepare();
     } else if (automatic) {
         QTimer::singleShot(0, &window, startAutomatic);

@@ -15,7 +15,7 @@ int main(int argc, char **argv)
     QCoreApplication::setApplicationName(QStringLiteral("loaderlab"));
     QCoreApplication::setApplicationVersion(QStringLiteral(LOADERLAB_VERSION));
 #ifdef LOADERLAB_TORCH_MODELS
-    loaderlab::registerTorchConsumer();   // before any run can ask for a model consumer
+    loaderlab::registerTorchConsumer(); // before any run can ask for a model consumer
 #endif
 
     if (Cli::isCliInvocation(argc, argv)) {

@@ -85,11 +85,11 @@ MainWindow::MainWindow(QWidget *parent)
     const TorchInfo torch = torchInfo();
     m_controls->setPinMemoryAvailable(
         torch.cudaAvailable,
-        torch.cudaAvailable ? QString()
-                            : tr("Pinned memory speeds up copies to a GPU; no CUDA device is available "
-                                 "(LibTorch %1).")
-                                  .arg(torch.linked ? QString::fromStdString(torch.version)
-                                                    : tr("not linked")));
+        torch.cudaAvailable
+            ? QString()
+            : tr("Pinned memory speeds up copies to a GPU; no CUDA device is available "
+                 "(LibTorch %1).")
+                  .arg(torch.linked ? QString::fromStdString(torch.version) : tr("not linked")));
 
     // Registered by main() when the build has LibTorch; empty otherwise.
     m_controls->setModelCapabilities(modelCapabilities());
@@ -103,8 +103,10 @@ MainWindow::MainWindow(QWidget *parent)
     connect(m_session, &RunSession::tick, this, &MainWindow::onTick);
     connect(m_session, &RunSession::stateChanged, this, &MainWindow::onStateChanged);
     connect(m_session, &RunSession::referenceChanged, this, &MainWindow::onReferenceChanged);
-    connect(m_controls, &ControlPanel::loaderSettingsChanged, this, &MainWindow::onLoaderSettingsChanged);
-    connect(m_controls, &ControlPanel::datasetSettingsChanged, this, &MainWindow::onDatasetSettingsChanged);
+    connect(m_controls, &ControlPanel::loaderSettingsChanged, this,
+            &MainWindow::onLoaderSettingsChanged);
+    connect(m_controls, &ControlPanel::datasetSettingsChanged, this,
+            &MainWindow::onDatasetSettingsChanged);
     connect(m_controls, &ControlPanel::startRequested, this, &MainWindow::startRun);
     connect(m_controls, &ControlPanel::pauseToggled, this, &MainWindow::onPauseToggled);
     connect(m_controls, &ControlPanel::stopRequested, m_session, &RunSession::stop);
@@ -206,7 +208,7 @@ void MainWindow::buildMenus()
 bool MainWindow::startRun()
 {
     RunConfig config = m_controls->config();
-    config.epochs = 0;   // the window runs until stopped
+    config.epochs = 0; // the window runs until stopped
     QString error;
     if (!m_session->start(config, &error)) {
         m_controls->showDatasetError(error);
@@ -243,7 +245,8 @@ void MainWindow::onTick()
         const RunSummary summary = m_session->summary(live ? kLiveSummaryWindow : 0);
         m_stats->showSummary(summary);
         const auto trace = m_session->trace();
-        QString status = tr("%1 — %2 batches").arg(stateText(m_session->state())).arg(trace ? trace->size() : 0);
+        QString status =
+            tr("%1 — %2 batches").arg(stateText(m_session->state())).arg(trace ? trace->size() : 0);
         // Step beside wait, always in view: compute-bound or input-bound at a glance.
         if (trace && trace->size() > 0) {
             status += tr(" — step %1 ms, wait %2 ms per batch: %3")

@@ -26,7 +26,8 @@ using namespace loaderlab;
 
 namespace {
 
-const char *const kPlotFileNames[] = {"wait_time", "throughput", "worker_timeline", "wait_histogram"};
+const char *const kPlotFileNames[] = {"wait_time", "throughput", "worker_timeline",
+                                      "wait_histogram"};
 
 } // namespace
 
@@ -95,7 +96,8 @@ bool MainWindow::exportSummaryJson(const QString &path, QString *error)
 bool MainWindow::exportPlots(const QString &dir, const QString &format, QString *error)
 {
     for (std::size_t i = 0; i < m_plots.size(); ++i) {
-        const QString path = QDir(dir).filePath(QLatin1String(kPlotFileNames[i]) + QLatin1Char('.') + format);
+        const QString path = QDir(dir).filePath(QLatin1String(kPlotFileNames[i]) + QLatin1Char('.')
+                                                + format);
         if (!m_plots[i]->exportTo(path, 0, 0, error))
             return false;
     }
@@ -104,8 +106,8 @@ bool MainWindow::exportPlots(const QString &dir, const QString &format, QString 
 
 void MainWindow::exportTraceDialog()
 {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export trace"), QStringLiteral("trace.csv"),
-                                                      tr("CSV files (*.csv)"));
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export trace"), QStringLiteral("trace.csv"), tr("CSV files (*.csv)"));
     QString error;
     if (!path.isEmpty() && !exportTraceCsv(path, &error))
         QMessageBox::warning(this, tr("Export trace"), error);
@@ -115,8 +117,8 @@ void MainWindow::exportTraceDialog()
 
 void MainWindow::exportSummaryDialog()
 {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export summary"),
-                                                      QStringLiteral("summary.json"), tr("JSON files (*.json)"));
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export summary"), QStringLiteral("summary.json"), tr("JSON files (*.json)"));
     QString error;
     if (!path.isEmpty() && !exportSummaryJson(path, &error))
         QMessageBox::warning(this, tr("Export summary"), error);
@@ -130,7 +132,8 @@ void MainWindow::exportPlotsDialog()
     if (dir.isEmpty())
         return;
     QString error;
-    for (const QString &format : {QStringLiteral("png"), QStringLiteral("svg"), QStringLiteral("pdf")}) {
+    for (const QString &format :
+         {QStringLiteral("png"), QStringLiteral("svg"), QStringLiteral("pdf")}) {
         if (!exportPlots(dir, format, &error)) {
             QMessageBox::warning(this, tr("Export plots"), error);
             return;
@@ -170,7 +173,8 @@ void MainWindow::restoreSettings()
     } catch (const std::exception &e) {
         // A stored config this version cannot read (an older key, a value out of the
         // current range) leaves the defaults in place; say so instead of hiding it.
-        report(tr("The saved settings were not restored: %1").arg(QString::fromStdString(e.what())));
+        report(
+            tr("The saved settings were not restored: %1").arg(QString::fromStdString(e.what())));
     }
 }
 

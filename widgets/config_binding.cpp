@@ -34,7 +34,8 @@ const loaderlab::ConfigField &ConfigBinding::field(std::string_view key)
     return *f;
 }
 
-void ConfigBinding::add(std::string_view key, QObject *control, std::function<void(RunConfig &)> read,
+void ConfigBinding::add(std::string_view key, QObject *control,
+                        std::function<void(RunConfig &)> read,
                         std::function<void(const RunConfig &)> write)
 {
     m_bindings.push_back({std::string(key), control, std::move(read), std::move(write)});
@@ -45,11 +46,14 @@ QSpinBox *ConfigBinding::bind(std::string_view key, QSpinBox *spin)
     const auto &f = field(key);
     spin->setRange(clampToInt(f.min), clampToInt(f.max));
     spin->setToolTip(MarkerText::fieldHelp(f));
-    add(key, spin, [key = std::string(key), spin](RunConfig &c) {
-        loaderlab::setConfigField(c, key, spin->value());
-    }, [key = std::string(key), spin](const RunConfig &c) {
-        spin->setValue(clampToInt(loaderlab::getConfigField(c, key).get<double>()));
-    });
+    add(
+        key, spin,
+        [key = std::string(key), spin](RunConfig &c) {
+            loaderlab::setConfigField(c, key, spin->value());
+        },
+        [key = std::string(key), spin](const RunConfig &c) {
+            spin->setValue(clampToInt(loaderlab::getConfigField(c, key).get<double>()));
+        });
     return spin;
 }
 
@@ -58,47 +62,60 @@ QDoubleSpinBox *ConfigBinding::bind(std::string_view key, QDoubleSpinBox *spin)
     const auto &f = field(key);
     spin->setRange(f.min, f.max);
     spin->setToolTip(MarkerText::fieldHelp(f));
-    add(key, spin, [key = std::string(key), spin](RunConfig &c) {
-        loaderlab::setConfigField(c, key, spin->value());
-    }, [key = std::string(key), spin](const RunConfig &c) {
-        spin->setValue(loaderlab::getConfigField(c, key).get<double>());
-    });
+    add(
+        key, spin,
+        [key = std::string(key), spin](RunConfig &c) {
+            loaderlab::setConfigField(c, key, spin->value());
+        },
+        [key = std::string(key), spin](const RunConfig &c) {
+            spin->setValue(loaderlab::getConfigField(c, key).get<double>());
+        });
     return spin;
 }
 
 QCheckBox *ConfigBinding::bind(std::string_view key, QCheckBox *check, bool inverted)
 {
     check->setToolTip(MarkerText::fieldHelp(field(key)));
-    add(key, check, [key = std::string(key), check, inverted](RunConfig &c) {
-        loaderlab::setConfigField(c, key, check->isChecked() != inverted);
-    }, [key = std::string(key), check, inverted](const RunConfig &c) {
-        check->setChecked(loaderlab::getConfigField(c, key).get<bool>() != inverted);
-    });
+    add(
+        key, check,
+        [key = std::string(key), check, inverted](RunConfig &c) {
+            loaderlab::setConfigField(c, key, check->isChecked() != inverted);
+        },
+        [key = std::string(key), check, inverted](const RunConfig &c) {
+            check->setChecked(loaderlab::getConfigField(c, key).get<bool>() != inverted);
+        });
     return check;
 }
 
 QComboBox *ConfigBinding::bind(std::string_view key, QComboBox *combo)
 {
     combo->setToolTip(MarkerText::fieldHelp(field(key)));
-    add(key, combo, [key = std::string(key), combo](RunConfig &c) {
-        loaderlab::setConfigField(c, key, combo->currentData().toString().toStdString());
-    }, [key = std::string(key), combo](const RunConfig &c) {
-        const int index = combo->findData(
-            QString::fromStdString(loaderlab::getConfigField(c, key).get<std::string>()));
-        if (index >= 0)
-            combo->setCurrentIndex(index);
-    });
+    add(
+        key, combo,
+        [key = std::string(key), combo](RunConfig &c) {
+            loaderlab::setConfigField(c, key, combo->currentData().toString().toStdString());
+        },
+        [key = std::string(key), combo](const RunConfig &c) {
+            const int index = combo->findData(
+                QString::fromStdString(loaderlab::getConfigField(c, key).get<std::string>()));
+            if (index >= 0)
+                combo->setCurrentIndex(index);
+        });
     return combo;
 }
 
 QLineEdit *ConfigBinding::bindPath(std::string_view key, QLineEdit *edit)
 {
     edit->setToolTip(MarkerText::fieldHelp(field(key)));
-    add(key, edit, [key = std::string(key), edit](RunConfig &c) {
-        loaderlab::setConfigField(c, key, loaderlab::pathFromText(edit->text()));
-    }, [key = std::string(key), edit](const RunConfig &c) {
-        edit->setText(loaderlab::pathToText(loaderlab::getConfigField(c, key).get<std::string>()));
-    });
+    add(
+        key, edit,
+        [key = std::string(key), edit](RunConfig &c) {
+            loaderlab::setConfigField(c, key, loaderlab::pathFromText(edit->text()));
+        },
+        [key = std::string(key), edit](const RunConfig &c) {
+            edit->setText(
+                loaderlab::pathToText(loaderlab::getConfigField(c, key).get<std::string>()));
+        });
     return edit;
 }
 

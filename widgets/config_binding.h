@@ -57,7 +57,8 @@ private:
         std::function<void(loaderlab::RunConfig &)> read;
         std::function<void(const loaderlab::RunConfig &)> write;
     };
-    void add(std::string_view key, QObject *control, std::function<void(loaderlab::RunConfig &)> read,
+    void add(std::string_view key, QObject *control,
+             std::function<void(loaderlab::RunConfig &)> read,
              std::function<void(const loaderlab::RunConfig &)> write);
 
     std::vector<Binding> m_bindings;

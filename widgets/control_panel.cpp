@@ -94,7 +94,8 @@ QWidget *ControlPanel::buildLoaderGroup()
     m_batchSlider->setPageStep(2);
     form->addRow(label("loader.batch_size"), row(m_batchSlider, m_batchSpin));
 
-    m_prefetchSpin = m_binding.bind("loader.prefetch_factor", named(new QSpinBox, "prefetchSpin", {}));
+    m_prefetchSpin = m_binding.bind("loader.prefetch_factor",
+                                    named(new QSpinBox, "prefetchSpin", {}));
     form->addRow(label("loader.prefetch_factor"), m_prefetchSpin);
 
     m_strategyCombo = named(new QComboBox, "strategyCombo", {});
@@ -110,9 +111,9 @@ QWidget *ControlPanel::buildLoaderGroup()
     m_pinMemoryCheck = check("loader.pin_memory", "pinMemoryCheck");
     m_pinToolTip = m_pinMemoryCheck->toolTip();
     m_persistentCheck = check("loader.persistent_workers", "persistentCheck");
-    m_outOfOrderCheck = m_binding.bind("loader.in_order",
-                                       named(new QCheckBox(tr("Deliver out of order")), "outOfOrderCheck", {}),
-                                       true);
+    m_outOfOrderCheck = m_binding.bind(
+        "loader.in_order", named(new QCheckBox(tr("Deliver out of order")), "outOfOrderCheck", {}),
+        true);
     auto *checks = new QWidget;
     auto *grid = new QGridLayout(checks);
     grid->setContentsMargins(0, 0, 0, 0);
@@ -135,7 +136,8 @@ QWidget *ControlPanel::buildModelGroup()
                                       named(new QDoubleSpinBox, "sleepBatchSpin", {}));
     m_sleepBatchSpin->setDecimals(1);
     m_sleepBatchSpin->setSuffix(tr(" ms"));
-    m_sleepBatchSlider = named(new QSlider(Qt::Horizontal), "sleepBatchSlider", m_sleepBatchSpin->toolTip());
+    m_sleepBatchSlider = named(new QSlider(Qt::Horizontal), "sleepBatchSlider",
+                               m_sleepBatchSpin->toolTip());
     m_sleepBatchSlider->setRange(0, kSleepBatchSliderMs);
     m_sleepBatchSlider->setSingleStep(1);
     m_sleepBatchSlider->setPageStep(10);
@@ -163,8 +165,10 @@ QWidget *ControlPanel::buildDatasetGroup()
     addChoice(m_datasetKindCombo, tr("CIFAR-10"), "cifar10");
     form->addRow(label("dataset.kind"), m_binding.bind("dataset.kind", m_datasetKindCombo));
 
-    m_datasetPathEdit = m_binding.bindPath("dataset.path", named(new QLineEdit, "datasetPathEdit", {}));
-    m_datasetPathEdit->setToolTip(m_datasetPathEdit->toolTip() + QLatin1Char(' ') + tr("Applied on Return."));
+    m_datasetPathEdit = m_binding.bindPath("dataset.path",
+                                           named(new QLineEdit, "datasetPathEdit", {}));
+    m_datasetPathEdit->setToolTip(m_datasetPathEdit->toolTip() + QLatin1Char(' ')
+                                  + tr("Applied on Return."));
     m_browseButton = named(new QToolButton, "browseButton", tr("Choose the dataset on disk."));
     m_browseButton->setText(tr("Browse…"));
     form->addRow(label("dataset.path"), row(m_datasetPathEdit, m_browseButton));
@@ -220,7 +224,7 @@ void ControlPanel::connectLoaderControls()
     connect(m_workersSlider, &QSlider::valueChanged, m_workersSpin, &QSpinBox::setValue);
     connect(m_workersSpin, &QSpinBox::valueChanged, this, [this](int workers) {
         const QSignalBlocker blocker(m_workersSlider);
-        m_workersSlider->setValue(workers);   // clamps; the spin keeps larger values
+        m_workersSlider->setValue(workers); // clamps; the spin keeps larger values
         Q_EMIT loaderSettingsChanged();
     });
     connect(m_batchSlider, &QSlider::valueChanged, this,
@@ -242,8 +246,8 @@ void ControlPanel::connectLoaderControls()
     connect(m_prefetchSpin, &QSpinBox::valueChanged, this, changed);
     connect(m_sleepSampleSpin, &QDoubleSpinBox::valueChanged, this, changed);
     connect(m_strategyCombo, &QComboBox::currentIndexChanged, this, changed);
-    for (QCheckBox *check : {m_shuffleCheck, m_dropLastCheck, m_pinMemoryCheck, m_persistentCheck,
-                             m_outOfOrderCheck})
+    for (QCheckBox *check :
+         {m_shuffleCheck, m_dropLastCheck, m_pinMemoryCheck, m_persistentCheck, m_outOfOrderCheck})
         connect(check, &QCheckBox::toggled, this, changed);
     connect(m_modelPanel, &ModelPanel::changed, this, [this] {
         updateStepEnabled();
@@ -272,7 +276,7 @@ loaderlab::RunConfig ControlPanel::config() const
     config.loader.pinMemory = config.loader.pinMemory && m_pinAvailable;
 
     loaderlab::ConsumerConfig &consumer = config.consumer;
-    consumer.model = m_modelPanel->modelConfig();   // kept even while unused
+    consumer.model = m_modelPanel->modelConfig(); // kept even while unused
     if (m_modelPanel->modelSelected())
         consumer.kind = loaderlab::ConsumerKind::Model;
     else if (consumer.sleepPerBatchMs > 0.0 || consumer.sleepPerSampleMs > 0.0)
@@ -367,7 +371,7 @@ void ControlPanel::browseForDataset()
             ? QFileDialog::getOpenFileName(this, tr("Choose a preprocessed tensor file"), start)
             : QFileDialog::getExistingDirectory(this, tr("Choose the dataset directory"), start);
     if (path.isEmpty())
-        return;   // cancelled
+        return; // cancelled
     m_datasetPathEdit->setText(path);
     m_emittedPath = path;
     Q_EMIT datasetSettingsChanged();
@@ -389,7 +393,8 @@ void ControlPanel::updateDatasetEnabled()
 
 DatasetKind ControlPanel::datasetKind() const
 {
-    return loaderlab::datasetKindFromName(m_datasetKindCombo->currentData().toString().toStdString())
+    return loaderlab::datasetKindFromName(
+               m_datasetKindCombo->currentData().toString().toStdString())
         .value_or(DatasetKind::Synthetic);
 }
 

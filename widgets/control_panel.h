@@ -72,8 +72,8 @@ private:
     loaderlab::DatasetKind datasetKind() const;
 
     ConfigBinding m_binding;
-    loaderlab::RunConfig m_config;   // fields without a control come from here
-    QString m_emittedPath;           // last path announced, to skip repeats on focus loss
+    loaderlab::RunConfig m_config; // fields without a control come from here
+    QString m_emittedPath;         // last path announced, to skip repeats on focus loss
     QString m_pinToolTip;
     bool m_pinAvailable = true;
 

@@ -52,7 +52,7 @@ public:
         // Each level is fed the buckets the level below closed, so a point costs
         // about 4/3 bucket updates in all, not one per level.
         QVector<Bucket> input = feed(m_levels.front(), points, [](const QCPGraphData &p) {
-            return Bucket { p, p };
+            return Bucket{p, p};
         });
         for (std::size_t k = 1; k < m_levels.size(); ++k)
             input = feed(m_levels[k], input, [](const Bucket &b) { return b; });
@@ -87,8 +87,8 @@ public:
     // Points of the full series with keys in `range`.
     double visibleCount(const QCPRange &range) const
     {
-        return static_cast<double>(
-            m_full->findEnd(range.upper, false) - m_full->findBegin(range.lower, false));
+        return static_cast<double>(m_full->findEnd(range.upper, false)
+                                   - m_full->findBegin(range.lower, false));
     }
 
     // The finest level with at most kPointsPerPixel points per pixel in `range`.
@@ -113,7 +113,7 @@ private:
     };
     struct Level
     {
-        int bucket = 1; // points per bucket
+        int bucket = 1;   // points per bucket
         int children = 0; // buckets of the level below in the open bucket
         Bucket open;
         bool openShown = false; // the open bucket's points end `data`
@@ -151,8 +151,8 @@ private:
 
     static Bucket merged(const Bucket &a, const Bucket &b)
     {
-        return { b.min.value < a.min.value ? b.min : a.min,
-            b.max.value > a.max.value ? b.max : a.max };
+        return {b.min.value < a.min.value ? b.min : a.min,
+                b.max.value > a.max.value ? b.max : a.max};
     }
 
     static void pushBucket(const Bucket &b, QVector<QCPGraphData> *out)

@@ -41,7 +41,8 @@ Q_SIGNALS:
 
 protected:
     // Appends records [from, log.size()) and spans [spanFrom, log.spanCount()).
-    virtual void appendData(const loaderlab::TraceLog &log, std::size_t from, std::size_t spanFrom) = 0;
+    virtual void appendData(const loaderlab::TraceLog &log, std::size_t from,
+                            std::size_t spanFrom) = 0;
     virtual void clearData() = 0;
     // Draws the reference run (called once when it is set); default: nothing.
     virtual void setReferenceData(const loaderlab::TraceLog *reference) { Q_UNUSED(reference) }

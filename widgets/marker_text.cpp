@@ -10,7 +10,8 @@ namespace {
 QString value(const loaderlab::ConfigField *field, const std::string &text)
 {
     if (field && field->type == loaderlab::FieldType::Boolean)
-        return text == "true" ? QCoreApplication::translate("MarkerText", "on") : QCoreApplication::translate("MarkerText", "off");
+        return text == "true" ? QCoreApplication::translate("MarkerText", "on")
+                              : QCoreApplication::translate("MarkerText", "off");
     return QString::fromStdString(text);
 }
 
@@ -32,7 +33,8 @@ QString changes(const std::vector<loaderlab::FieldChange> &changes)
     for (const auto &change : changes) {
         const loaderlab::ConfigField *field = loaderlab::findConfigField(change.field);
         const QString label = field ? fieldLabel(*field) : QString::fromStdString(change.field);
-        parts << QStringLiteral("%1 %2 → %3").arg(label, value(field, change.before), value(field, change.after));
+        parts << QStringLiteral("%1 %2 → %3")
+                     .arg(label, value(field, change.before), value(field, change.after));
     }
     return parts.join(QStringLiteral(", "));
 }
@@ -51,8 +53,10 @@ QString marker(const loaderlab::TraceMarker &marker)
     case MarkerKind::Epoch:
         return QCoreApplication::translate("MarkerText", "epoch %1").arg(detail);
     case MarkerKind::Autotune:
-        return detail.isEmpty() ? QCoreApplication::translate("MarkerText", "autotune: %1").arg(changes(marker.changes))
-                                : QCoreApplication::translate("MarkerText", "autotune: %1 (%2)").arg(changes(marker.changes), detail);
+        return detail.isEmpty() ? QCoreApplication::translate("MarkerText", "autotune: %1")
+                                      .arg(changes(marker.changes))
+                                : QCoreApplication::translate("MarkerText", "autotune: %1 (%2)")
+                                      .arg(changes(marker.changes), detail);
     case MarkerKind::Lesson:
     case MarkerKind::Note:
         return detail;

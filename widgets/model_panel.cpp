@@ -238,17 +238,17 @@ void ModelPanel::setModelConfig(const loaderlab::ModelConfig &config, bool selec
 {
     m_config = config;
     m_selectionRequested = selected;
-    const QList<QObject *> controls = {this, m_modelCombo, m_scriptEdit, m_modeCombo,
-                                       m_optimizerCombo, m_deviceCombo, m_precisionCombo,
-                                       m_layoutCombo, m_threadsSpin, m_checkpointCheck};
+    const QList<QObject *> controls = {
+        this,          m_modelCombo,     m_scriptEdit,  m_modeCombo,   m_optimizerCombo,
+        m_deviceCombo, m_precisionCombo, m_layoutCombo, m_threadsSpin, m_checkpointCheck};
     std::vector<QSignalBlocker> blockers;
     blockers.reserve(static_cast<std::size_t>(controls.size()));
     for (QObject *control : controls)
         blockers.emplace_back(control);
 
     setChecked(selected && m_capabilities.available());
-    selectData(m_modelCombo, config.scriptPath.empty() ? QString::fromStdString(config.name)
-                                                       : kScriptEntry);
+    selectData(m_modelCombo,
+               config.scriptPath.empty() ? QString::fromStdString(config.name) : kScriptEntry);
     m_scriptEdit->setText(QString::fromStdString(config.scriptPath));
     m_emittedScript = m_scriptEdit->text();
     selectData(m_modeCombo, QVariant::fromValue(config.mode));
@@ -260,9 +260,10 @@ void ModelPanel::setModelConfig(const loaderlab::ModelConfig &config, bool selec
     const QString device = QString::fromStdString(config.device);
     const QString wanted = device == QStringLiteral("cuda") ? QStringLiteral("cuda:0") : device;
     const int deviceIndex = m_deviceCombo->findData(wanted);
-    const bool usable = deviceIndex >= 0
-                        && (m_deviceCombo->model()->flags(m_deviceCombo->model()->index(deviceIndex, 0))
-                            & Qt::ItemIsEnabled);
+    const bool usable =
+        deviceIndex >= 0
+        && (m_deviceCombo->model()->flags(m_deviceCombo->model()->index(deviceIndex, 0))
+            & Qt::ItemIsEnabled);
     m_deviceCombo->setCurrentIndex(usable ? deviceIndex : 0);
     clearError();
     if (!usable && device != QStringLiteral("cpu"))
@@ -270,7 +271,8 @@ void ModelPanel::setModelConfig(const loaderlab::ModelConfig &config, bool selec
                      "model runs on the CPU. %2")
                       .arg(device, deviceUnavailableText()));
     selectData(m_precisionCombo, QVariant::fromValue(config.precision));
-    if (config.precision == ModelPrecision::Float16 && !isCuda(m_deviceCombo->currentData().toString()))
+    if (config.precision == ModelPrecision::Float16
+        && !isCuda(m_deviceCombo->currentData().toString()))
         showError(tr("fp16 autocast needs a CUDA device; the model runs in fp32 on the CPU."));
     updateEnabled();
 }
@@ -305,7 +307,8 @@ void ModelPanel::updateEnabled()
     const bool cuda = isCuda(m_deviceCombo->currentData().toString());
     const int fp16 = m_precisionCombo->findData(QVariant::fromValue(ModelPrecision::Float16));
     setItemEnabled(m_precisionCombo, fp16, cuda,
-                   cuda ? QString() : tr("fp16 autocast needs a CUDA device; on the CPU use bf16."));
+                   cuda ? QString()
+                        : tr("fp16 autocast needs a CUDA device; on the CPU use bf16."));
     if (!cuda && m_precisionCombo->currentIndex() == fp16) {
         const QSignalBlocker blocker(m_precisionCombo);
         selectData(m_precisionCombo, QVariant::fromValue(ModelPrecision::Float32));
@@ -318,7 +321,7 @@ void ModelPanel::browseForScript()
         this, tr("Choose a TorchScript model"), m_scriptEdit->text(),
         tr("TorchScript models (*.pt *.pth *.ts *.torchscript);;All files (*)"));
     if (path.isEmpty())
-        return;   // cancelled
+        return; // cancelled
     m_scriptEdit->setText(path);
     m_emittedScript = path;
     Q_EMIT changed();

@@ -17,15 +17,16 @@ namespace {
 
 bool exists(const std::string &path)
 {
-    struct stat info {};
+    struct stat info
+    {
+    };
     return ::stat(path.c_str(), &info) == 0;
 }
 
 // The single entry of `directory` that Qt decodes to `component`, or "".
 std::string matchEntry(const std::string &directory, const QString &component)
 {
-    const std::unique_ptr<DIR, int (*)(DIR *)> dir(
-        ::opendir(directory.c_str()), ::closedir);
+    const std::unique_ptr<DIR, int (*)(DIR *)> dir(::opendir(directory.c_str()), ::closedir);
     if (!dir)
         return {};
     std::string found;

@@ -93,8 +93,8 @@ bool exportPlot(QCustomPlot *plot, const QString &path, int width, int height, Q
     else if (suffix == QLatin1String("pdf"))
         rendered = renderPdf(plot, width, height, &bytes);
     else
-        return fail(QCoreApplication::translate(
-            "PlotExport", "unknown format \"%1\" (use .png, .svg or .pdf)")
+        return fail(QCoreApplication::translate("PlotExport",
+                                                "unknown format \"%1\" (use .png, .svg or .pdf)")
                         .arg(suffix));
     if (!rendered || bytes.isEmpty())
         return fail(QCoreApplication::translate("PlotExport", "rendering failed"));

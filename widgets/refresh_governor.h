@@ -11,9 +11,9 @@
 class RefreshGovernor
 {
 public:
-    static constexpr std::int64_t kMinIntervalNs = 33'000'000;    // ~30 Hz
-    static constexpr std::int64_t kMaxIntervalNs = 500'000'000;   // 2 Hz
-    static constexpr double kBudget = 0.03;                       // of one core
+    static constexpr std::int64_t kMinIntervalNs = 33'000'000;  // ~30 Hz
+    static constexpr std::int64_t kMaxIntervalNs = 500'000'000; // 2 Hz
+    static constexpr double kBudget = 0.03;                     // of one core
 
     // True when the caller should redraw now. Call on every timer tick.
     bool shouldRefresh();

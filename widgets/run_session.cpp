@@ -131,8 +131,9 @@ RunSummary RunSession::summary(std::size_t window) const
     const std::size_t n = m_trace->size();
     const std::size_t from = window > 0 && n > window ? n - window : 0;
     const std::size_t spanFrom = m_trace->firstSpanOfBatch(static_cast<std::int64_t>(from));
-    RunSummary s = summarize(m_trace->records(from, n), m_trace->spans(spanFrom), m_trace->workersByVersion(),
-                             from == 0 ? m_controller.config().warmupBatches : 0, m_trace->skippedCount());
+    RunSummary s = summarize(
+        m_trace->records(from, n), m_trace->spans(spanFrom), m_trace->workersByVersion(),
+        from == 0 ? m_controller.config().warmupBatches : 0, m_trace->skippedCount());
     s.peakMemoryBytes = m_controller.peakMemoryBytes();
     s.droppedRecords = m_trace->droppedRecords();
     s.droppedSpans = m_trace->droppedSpans();

@@ -62,8 +62,8 @@ public:
     loaderlab::RunController &controller() { return m_service.controller(); }
 
 Q_SIGNALS:
-    void traceReplaced();                       // a new run: views start over
-    void tick();                                // new data may be there
+    void traceReplaced(); // a new run: views start over
+    void tick();          // new data may be there
     void stateChanged(loaderlab::RunState state);
     void referenceChanged();
     // A live change of the model step could not be applied; the run goes on with the

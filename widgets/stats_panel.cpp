@@ -31,11 +31,11 @@ StatsPanel::StatsPanel(QWidget *parent)
 {
     m_form = new QFormLayout(this);
     m_form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
-    m_samplesPerSecLabel =
-        addRow(tr("Samples/s"), "samplesPerSecLabel",
-               tr("Throughput after warm-up: mean over the run and median over rounds of "
-                  "one batch per worker."),
-               &m_refSamplesPerSecLabel);
+    m_samplesPerSecLabel = addRow(
+        tr("Samples/s"), "samplesPerSecLabel",
+        tr("Throughput after warm-up: mean over the run and median over rounds of "
+           "one batch per worker."),
+        &m_refSamplesPerSecLabel);
     m_computeLabel = addRow(tr("Per batch"), "computeLabel",
                             tr("Mean time the model step took per batch, next to the mean "
                                "time it waited for the batch: a step much longer than the "
@@ -49,7 +49,7 @@ StatsPanel::StatsPanel(QWidget *parent)
     m_waitPercentilesLabel = addRow(tr("Wait"), "waitPercentilesLabel",
                                     tr("How long the model waited for each batch after "
                                        "asking for it (percentiles after warm-up)."));
-    m_waitPercentilesLabel->setWordWrap(true);   // the longest line: let a narrow panel wrap it
+    m_waitPercentilesLabel->setWordWrap(true); // the longest line: let a narrow panel wrap it
     m_inputBoundLabel = addRow(tr("Input-bound"), "inputBoundLabel",
                                tr("Share of the run the model spent waiting for data: "
                                   "under 5 % fine, 5-20 % moderate, 20 % or more high."),
@@ -86,8 +86,9 @@ QLabel *StatsPanel::addRow(const QString &title, const char *objectName, const Q
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(label);
     *reference = new QLabel;
-    (*reference)->setObjectName(QStringLiteral("ref") + label->objectName().at(0).toUpper()
-                                + label->objectName().mid(1));
+    (*reference)
+        ->setObjectName(QStringLiteral("ref") + label->objectName().at(0).toUpper()
+                        + label->objectName().mid(1));
     (*reference)->setToolTip(tr("The same figure for the reference run."));
     // Grey: it is context, not the current run.
     (*reference)->setStyleSheet(QStringLiteral("color: gray;"));
@@ -99,32 +100,29 @@ QLabel *StatsPanel::addRow(const QString &title, const char *objectName, const Q
 
 void StatsPanel::showSummary(const loaderlab::RunSummary &summary)
 {
-    m_samplesPerSecLabel->setText(tr("%1 mean, %2 median")
-                                      .arg(number(summary.samplesPerSecMean),
-                                           number(summary.samplesPerSecMedian)));
+    m_samplesPerSecLabel->setText(
+        tr("%1 mean, %2 median")
+            .arg(number(summary.samplesPerSecMean), number(summary.samplesPerSecMedian)));
     m_firstBatchLabel->setText(tr("%1 ms").arg(number(summary.firstBatchLatencyMs)));
-    m_waitPercentilesLabel->setText(tr("p50 %1, p95 %2, p99 %3, max %4 ms")
-                                        .arg(number(summary.waitP50Ms, 2),
-                                             number(summary.waitP95Ms, 2),
-                                             number(summary.waitP99Ms, 2),
-                                             number(summary.waitMaxMs, 2)));
+    m_waitPercentilesLabel->setText(
+        tr("p50 %1, p95 %2, p99 %3, max %4 ms")
+            .arg(number(summary.waitP50Ms, 2), number(summary.waitP95Ms, 2),
+                 number(summary.waitP99Ms, 2), number(summary.waitMaxMs, 2)));
     QString perBatch = tr("step %1 ms, wait %2 ms (mean)")
                            .arg(number(summary.computeMeanMs, 2), number(summary.waitMeanMs, 2));
     if (summary.copyMeanMs > 0.0)
         perBatch += tr("; copy to device %1 ms").arg(number(summary.copyMeanMs, 2));
     m_computeLabel->setText(perBatch);
-    m_peakMemoryLabel->setText(summary.peakMemoryBytes > 0
-                                   ? tr("%1 MiB").arg(number(
-                                         static_cast<double>(summary.peakMemoryBytes) / 1048576.0))
-                                   : kNone);
+    m_peakMemoryLabel->setText(summary.peakMemoryBytes > 0 ? tr("%1 MiB").arg(
+                                   number(static_cast<double>(summary.peakMemoryBytes) / 1048576.0))
+                                                           : kNone);
 
     // The band is taken from the share itself so the colour, the text and the advice
     // always agree, even for a summary whose band was not filled in.
     loaderlab::RunSummary banded = summary;
     banded.band = loaderlab::bandForShare(summary.inputBoundShare);
     m_inputBoundLabel->setText(
-        tr("%1 (%2)").arg(percent(summary.inputBoundShare),
-                          bandText(banded.band)));
+        tr("%1 (%2)").arg(percent(summary.inputBoundShare), bandText(banded.band)));
     m_inputBoundLabel->setStyleSheet(colourStyle(bandColour(banded.band)));
     m_adviceLabel->setText(adviceText(banded));
 
@@ -138,9 +136,9 @@ void StatsPanel::showSummary(const loaderlab::RunSummary &summary)
 
 void StatsPanel::clear()
 {
-    for (QLabel *label : {m_samplesPerSecLabel, m_firstBatchLabel, m_waitPercentilesLabel,
-                          m_computeLabel, m_inputBoundLabel, m_peakMemoryLabel, m_countsLabel,
-                          m_skippedLabel}) {
+    for (QLabel *label :
+         {m_samplesPerSecLabel, m_firstBatchLabel, m_waitPercentilesLabel, m_computeLabel,
+          m_inputBoundLabel, m_peakMemoryLabel, m_countsLabel, m_skippedLabel}) {
         label->setText(kNone);
         label->setStyleSheet(QString());
     }
@@ -161,11 +159,11 @@ QColor StatsPanel::bandColour(loaderlab::InputBoundBand band)
 {
     switch (band) {
     case loaderlab::InputBoundBand::NotInputBound:
-        return QColor(0x2e, 0x7d, 0x32);   // green
+        return QColor(0x2e, 0x7d, 0x32); // green
     case loaderlab::InputBoundBand::Moderately:
-        return QColor(0xc7, 0x7c, 0x02);   // amber, dark enough to read on white
+        return QColor(0xc7, 0x7c, 0x02); // amber, dark enough to read on white
     case loaderlab::InputBoundBand::Highly:
-        return QColor(0xc6, 0x28, 0x28);   // red
+        return QColor(0xc6, 0x28, 0x28); // red
     }
     return {};
 }

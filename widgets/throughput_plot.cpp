@@ -8,7 +8,7 @@ constexpr double kNsPerS = 1e9;
 constexpr double kFollowSeconds = 30.0;
 constexpr double kPixelsPerDot = 3.0;
 
-const QColor kRateColor(0, 114, 178); // Okabe-Ito blue
+const QColor kRateColor(0, 114, 178);  // Okabe-Ito blue
 const QColor kMedianColor(213, 94, 0); // Okabe-Ito vermillion
 const QColor kReferenceColor(160, 160, 160);
 
@@ -136,7 +136,8 @@ void ThroughputPlot::collectRounds(const loaderlab::TraceLog &log, int fallbackW
         const std::int64_t step = log[start + rounds].requestNs - log[start].requestNs;
         if (step > 0) {
             const double key = static_cast<double>(log[start + rounds - 1].computeEndNs) / kNsPerS;
-            const double rate = static_cast<double>(samples) / (static_cast<double>(step) / kNsPerS);
+            const double rate = static_cast<double>(samples)
+                                / (static_cast<double>(step) / kNsPerS);
             out->push_back(QCPGraphData(key, rate));
         }
         start += rounds;
@@ -208,7 +209,7 @@ double ThroughputPlot::markerKey(const loaderlab::TraceMarker &marker) const
 QCPRange ThroughputPlot::followRange(double newest) const
 {
     // A little room on the right, so the newest point is not on the border.
-    return { std::max(0.0, newest - kFollowSeconds), newest + kFollowSeconds * 0.02 };
+    return {std::max(0.0, newest - kFollowSeconds), newest + kFollowSeconds * 0.02};
 }
 
 double ThroughputPlot::newestKey() const

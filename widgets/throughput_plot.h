@@ -29,8 +29,8 @@ public:
     double median() const { return m_median.median(); }
 
 protected:
-    void appendData(
-        const loaderlab::TraceLog &log, std::size_t from, std::size_t spanFrom) override;
+    void appendData(const loaderlab::TraceLog &log, std::size_t from,
+                    std::size_t spanFrom) override;
     void clearData() override;
     void setReferenceData(const loaderlab::TraceLog *reference) override;
     double markerKey(const loaderlab::TraceMarker &marker) const override;

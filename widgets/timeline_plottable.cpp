@@ -17,9 +17,9 @@ constexpr double kLaneHalf = 0.4;
 constexpr std::int64_t kSpanMargin = 64;
 
 // Okabe-Ito, with grey in place of black: consecutive batches always differ.
-const std::array<QColor, 8> kBatchColors
-    = { QColor(230, 159, 0), QColor(86, 180, 233), QColor(0, 158, 115), QColor(240, 228, 66),
-          QColor(0, 114, 178), QColor(213, 94, 0), QColor(204, 121, 167), QColor(140, 140, 140) };
+const std::array<QColor, 8> kBatchColors = {
+    QColor(230, 159, 0), QColor(86, 180, 233), QColor(0, 158, 115),   QColor(240, 228, 66),
+    QColor(0, 114, 178), QColor(213, 94, 0),   QColor(204, 121, 167), QColor(140, 140, 140)};
 const QColor kLoaderMerged(0, 114, 178);
 const QColor kWait(213, 94, 0);
 const QColor kCompute(0, 158, 115);
@@ -50,7 +50,7 @@ void TimelinePlottable::setTrace(const loaderlab::TraceLog *log, int numWorkers)
     m_minNs = 0;
     m_maxNs = 0;
     m_any = false;
-    m_streams.assign(static_cast<std::size_t>(m_loaderLanes) + 2, Stream {});
+    m_streams.assign(static_cast<std::size_t>(m_loaderLanes) + 2, Stream{});
 }
 
 int TimelinePlottable::laneOf(std::int32_t worker) const
@@ -64,7 +64,7 @@ void TimelinePlottable::addToIndex(std::size_t stream, std::int64_t startNs, std
 {
     Stream &s = m_streams[stream];
     if (s.blocks.empty() || s.openCount == static_cast<int>(kBlock)) {
-        s.blocks.push_back({ startNs, endNs, 0 });
+        s.blocks.push_back({startNs, endNs, 0});
         s.openCount = 0;
     }
     Block &b = s.blocks.back();
@@ -111,8 +111,8 @@ double TimelinePlottable::selectTest(const QPointF &, bool, QVariant *) const
 
 QCPRange TimelinePlottable::getKeyRange(bool &foundRange, QCP::SignDomain inSignDomain) const
 {
-    const QCPRange range(
-        static_cast<double>(m_minNs) / kNsPerS, static_cast<double>(m_maxNs) / kNsPerS);
+    const QCPRange range(static_cast<double>(m_minNs) / kNsPerS,
+                         static_cast<double>(m_maxNs) / kNsPerS);
     foundRange = m_any && !(inSignDomain == QCP::sdNegative && range.lower >= 0.0);
     return range;
 }
@@ -120,7 +120,7 @@ QCPRange TimelinePlottable::getKeyRange(bool &foundRange, QCP::SignDomain inSign
 QCPRange TimelinePlottable::getValueRange(bool &foundRange, QCP::SignDomain, const QCPRange &) const
 {
     foundRange = true;
-    return { -0.5, static_cast<double>(m_loaderLanes) + 0.5 };
+    return {-0.5, static_cast<double>(m_loaderLanes) + 0.5};
 }
 
 QColor TimelinePlottable::batchColor(std::int64_t batch)
@@ -169,17 +169,17 @@ void TimelinePlottable::draw(QCPPainter *painter)
     const double x1 = keys->coordToPixel(range.upper);
     const double pxPerNs = (x1 - x0) / static_cast<double>(toNsValue - fromNs);
     const QRect clip = clipRect();
-    TimelineRectPainter out(
-        painter, fromNs, x0, pxPerNs, clip.left() - 2.0, clip.right() + 2.0, m_streams.size());
+    TimelineRectPainter out(painter, fromNs, x0, pxPerNs, clip.left() - 2.0, clip.right() + 2.0,
+                            m_streams.size());
     for (int lane = 0; lane < m_loaderLanes; ++lane)
         out.setRow(static_cast<std::size_t>(lane), values->coordToPixel(lane + kLaneHalf),
-            values->coordToPixel(lane - kLaneHalf), kLoaderMerged);
+                   values->coordToPixel(lane - kLaneHalf), kLoaderMerged);
     const auto consumer = static_cast<double>(m_loaderLanes);
     const auto waitStream = static_cast<std::size_t>(m_loaderLanes);
     out.setRow(waitStream, values->coordToPixel(consumer),
-        values->coordToPixel(consumer - kLaneHalf), kWait);
+               values->coordToPixel(consumer - kLaneHalf), kWait);
     out.setRow(waitStream + 1, values->coordToPixel(consumer + kLaneHalf),
-        values->coordToPixel(consumer), kCompute);
+               values->coordToPixel(consumer), kCompute);
 
     painter->setFont(QFont(mParentPlot->font().family(), 7));
     const std::size_t first = firstRecordAfter(fromNs, true);
@@ -195,7 +195,7 @@ void TimelinePlottable::draw(QCPPainter *painter)
 }
 
 void TimelinePlottable::drawDetail(TimelineRectPainter &out, std::int64_t fromNs, std::int64_t toNs,
-    std::size_t first, std::size_t last)
+                                   std::size_t first, std::size_t last)
 {
     const loaderlab::TraceLog &log = *m_log;
     // The record before the first visible request may still be computing.
@@ -209,23 +209,21 @@ void TimelinePlottable::drawDetail(TimelineRectPainter &out, std::int64_t fromNs
             out.box(waitStream + 1, r.computeStartNs, r.computeEndNs, kCompute, -1);
     }
 
-    const std::int64_t margin
-        = std::max<std::int64_t>(kSpanMargin, std::int64_t { 8 } * m_numWorkers);
-    const std::int64_t lowBatch
-        = (begin < m_records ? log[begin].index
-                             : (m_records > 0 ? log[m_records - 1].index + 1 : 0))
+    const std::int64_t margin = std::max<std::int64_t>(kSpanMargin, std::int64_t{8} * m_numWorkers);
+    const std::int64_t lowBatch =
+        (begin < m_records ? log[begin].index : (m_records > 0 ? log[m_records - 1].index + 1 : 0))
         - margin;
     const std::size_t spanBegin = std::min(log.firstSpanOfBatch(lowBatch), m_spans);
-    const std::size_t spanEnd = last < m_records
-        ? std::min(log.firstSpanOfBatch(log[last].index + margin), m_spans)
-        : m_spans;
+    const std::size_t spanEnd = last < m_records ? std::min(
+                                    log.firstSpanOfBatch(log[last].index + margin), m_spans)
+                                                 : m_spans;
     for (std::size_t s = spanBegin; s < spanEnd; ++s) {
         const loaderlab::WorkerSpan &span = log.span(s);
         const int lane = laneOf(span.worker);
         if (lane < 0 || span.endNs < fromNs || span.startNs > toNs || span.endNs < span.startNs)
             continue;
         out.box(static_cast<std::size_t>(lane), span.startNs, span.endNs, batchColor(span.batch),
-            span.batch);
+                span.batch);
     }
 }
 

@@ -43,12 +43,12 @@ public:
     // Newest time seen (seconds), 0 when empty.
     double newestSeconds() const;
 
-    double selectTest(
-        const QPointF &pos, bool onlySelectable, QVariant *details = nullptr) const override;
-    QCPRange getKeyRange(
-        bool &foundRange, QCP::SignDomain inSignDomain = QCP::sdBoth) const override;
+    double selectTest(const QPointF &pos, bool onlySelectable,
+                      QVariant *details = nullptr) const override;
+    QCPRange getKeyRange(bool &foundRange,
+                         QCP::SignDomain inSignDomain = QCP::sdBoth) const override;
     QCPRange getValueRange(bool &foundRange, QCP::SignDomain inSignDomain = QCP::sdBoth,
-        const QCPRange &inKeyRange = QCPRange()) const override;
+                           const QCPRange &inKeyRange = QCPRange()) const override;
 
     static QColor batchColor(std::int64_t batch);
     static QColor waitColor();
@@ -72,7 +72,7 @@ private:
     };
     void addToIndex(std::size_t stream, std::int64_t startNs, std::int64_t endNs);
     void drawDetail(TimelineRectPainter &out, std::int64_t fromNs, std::int64_t toNs,
-        std::size_t first, std::size_t last);
+                    std::size_t first, std::size_t last);
     void drawBlocks(TimelineRectPainter &out, std::int64_t fromNs, std::int64_t toNs);
     std::size_t firstRecordAfter(std::int64_t ns, bool inclusive) const;
 

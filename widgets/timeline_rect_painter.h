@@ -23,7 +23,7 @@ public:
     static constexpr double kMinBoxPx = 2.0;
 
     TimelineRectPainter(QCPPainter *painter, std::int64_t originNs, double originPx, double pxPerNs,
-        double clipLeft, double clipRight, std::size_t streams)
+                        double clipLeft, double clipRight, std::size_t streams)
         : m_painter(painter)
         , m_originNs(originNs)
         , m_originPx(originPx)
@@ -39,12 +39,12 @@ public:
 
     void setRow(std::size_t stream, double y1, double y2, const QColor &merged)
     {
-        m_rows[stream] = { std::min(y1, y2), std::abs(y2 - y1), merged };
+        m_rows[stream] = {std::min(y1, y2), std::abs(y2 - y1), merged};
     }
 
     // One box in its own colour; `label` >= 0 is written inside when it fits.
     void box(std::size_t stream, std::int64_t startNs, std::int64_t endNs, const QColor &color,
-        std::int64_t label)
+             std::int64_t label)
     {
         const double x0 = toPx(startNs);
         const double x1 = toPx(endNs);
@@ -57,7 +57,7 @@ public:
         flush(stream);
         const Row &row = m_rows[stream];
         const QRectF rect(QPointF(std::max(x0, m_clipLeft), row.top),
-            QPointF(std::min(x1, m_clipRight), row.top + row.height));
+                          QPointF(std::min(x1, m_clipRight), row.top + row.height));
         m_painter->fillRect(rect, color);
         m_lastRight[stream] = std::lround(rect.right());
         m_lastRawRight[stream] = rect.right();
@@ -123,7 +123,7 @@ private:
             return;
         }
         flush(stream);
-        p = { true, x0, x1, busyPx, 1, color };
+        p = {true, x0, x1, busyPx, 1, color};
     }
 
     void flush(std::size_t stream)
@@ -145,8 +145,8 @@ private:
         QColor color = p.count == 1 ? p.color : row.merged;
         color.setAlpha(static_cast<int>(60.0 + 195.0 * coverage));
         m_painter->fillRect(QRectF(static_cast<double>(left), row.top,
-                                static_cast<double>(right - left), row.height),
-            color);
+                                   static_cast<double>(right - left), row.height),
+                            color);
     }
 
     QCPPainter *m_painter;

@@ -23,7 +23,7 @@ std::pair<int, int> usedBins(const std::vector<std::int64_t> &counts)
             first = static_cast<int>(i);
         last = static_cast<int>(i);
     }
-    return first < 0 ? std::pair { 0, -1 } : std::pair { first, last };
+    return first < 0 ? std::pair{0, -1} : std::pair{first, last};
 }
 
 } // namespace
@@ -121,15 +121,16 @@ void WaitHistogramPlot::setReferenceData(const loaderlab::TraceLog *reference)
     fitValueAxis();
 }
 
-void WaitHistogramPlot::setShares(
-    QCPBars *bars, const std::vector<std::int64_t> &counts, std::int64_t total)
+void WaitHistogramPlot::setShares(QCPBars *bars, const std::vector<std::int64_t> &counts,
+                                  std::int64_t total)
 {
     QVector<QCPBarsData> data;
     data.reserve(static_cast<qsizetype>(counts.size()));
     for (std::size_t i = 0; i < counts.size(); ++i) {
         if (counts[i] > 0)
-            data.push_back(QCPBarsData(static_cast<double>(i),
-                100.0 * static_cast<double>(counts[i]) / static_cast<double>(total)));
+            data.push_back(
+                QCPBarsData(static_cast<double>(i),
+                            100.0 * static_cast<double>(counts[i]) / static_cast<double>(total)));
     }
     bars->data()->set(data, true);
 }
@@ -165,11 +166,11 @@ QCPRange WaitHistogramPlot::followRange(double) const
         last = std::max(last, refLast);
     }
     if (last < 0)
-        return { -0.5, 3.0 * kBinsPerDecade - 0.5 };
+        return {-0.5, 3.0 * kBinsPerDecade - 0.5};
     // At least one decade wide, whole decades, so the labels stay readable.
     const int lowDecade = first / kBinsPerDecade;
     const int highDecade = std::max(last / kBinsPerDecade + 1, lowDecade + 1);
-    return { lowDecade * kBinsPerDecade - 0.5, highDecade * kBinsPerDecade - 0.5 };
+    return {lowDecade * kBinsPerDecade - 0.5, highDecade * kBinsPerDecade - 0.5};
 }
 
 double WaitHistogramPlot::newestKey() const

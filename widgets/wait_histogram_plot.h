@@ -35,8 +35,8 @@ public:
     QCPBars *referenceBars() const { return m_referenceBars; }
 
 protected:
-    void appendData(
-        const loaderlab::TraceLog &log, std::size_t from, std::size_t spanFrom) override;
+    void appendData(const loaderlab::TraceLog &log, std::size_t from,
+                    std::size_t spanFrom) override;
     void clearData() override;
     void setReferenceData(const loaderlab::TraceLog *reference) override;
     double markerKey(const loaderlab::TraceMarker &marker) const override;
@@ -44,8 +44,8 @@ protected:
     double newestKey() const override;
 
 private:
-    static void setShares(
-        QCPBars *bars, const std::vector<std::int64_t> &counts, std::int64_t total);
+    static void setShares(QCPBars *bars, const std::vector<std::int64_t> &counts,
+                          std::int64_t total);
     void updateTicks();
 
     QCPBars *m_referenceBars = nullptr;

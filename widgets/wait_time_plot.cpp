@@ -11,10 +11,10 @@ constexpr double kFollowBatches = 200.0;
 constexpr double kPixelsPerDot = 3.0;
 
 // Okabe-Ito: distinguishable with the common colour-vision deficiencies.
-const QColor kWaitColor(0, 114, 178); // blue
-const QColor kMeanColor(213, 94, 0); // vermillion
+const QColor kWaitColor(0, 114, 178);    // blue
+const QColor kMeanColor(213, 94, 0);     // vermillion
 const QColor kComputeColor(0, 158, 115); // bluish green
-const QColor kFirstColor(204, 0, 0); // red: stands out from the palette on purpose
+const QColor kFirstColor(204, 0, 0);     // red: stands out from the palette on purpose
 const QColor kReferenceColor(160, 160, 160);
 
 QCPGraph *makeGraph(QCustomPlot *plot, const QString &name, const QPen &pen)
@@ -78,10 +78,11 @@ void WaitTimePlot::chooseDetail()
 {
     const QCPRange range = xAxis->range();
     const double pixels = axisRect()->width();
-    const std::array<std::pair<QCPGraph *, const DecimatedSeries *>, 4> graphs {
-        { { m_reference, &m_referenceSeries }, { m_compute, &m_computeSeries },
-            { m_wait, &m_waitSeries }, { m_mean, &m_meanSeries } }
-    };
+    const std::array<std::pair<QCPGraph *, const DecimatedSeries *>, 4> graphs{
+        {{m_reference, &m_referenceSeries},
+         {m_compute, &m_computeSeries},
+         {m_wait, &m_waitSeries},
+         {m_mean, &m_meanSeries}}};
     for (const auto &[graph, series] : graphs) {
         auto data = series->forView(range, pixels);
         if (graph->data() != data)
@@ -125,7 +126,7 @@ void WaitTimePlot::appendData(const loaderlab::TraceLog &log, std::size_t from, 
         means[q] = QCPGraphData(key, static_cast<double>(m_ringSum) / inWindow / kNsPerMs);
         computes[q] = QCPGraphData(key, static_cast<double>(r.computeNs()) / kNsPerMs);
         if (r.index == 0) {
-            m_first->data()->set(QVector<QCPGraphData> { waits[q] }, true);
+            m_first->data()->set(QVector<QCPGraphData>{waits[q]}, true);
             m_firstLabel->position->setCoords(key, waits[q].value);
             m_firstLabel->setVisible(true);
         }
@@ -160,8 +161,8 @@ void WaitTimePlot::setReferenceData(const loaderlab::TraceLog *reference)
     QVector<QCPGraphData> waits(static_cast<qsizetype>(n));
     for (std::size_t i = 0; i < n; ++i) {
         const loaderlab::TraceRecord &r = (*reference)[i];
-        waits[static_cast<qsizetype>(i)] = QCPGraphData(
-            static_cast<double>(r.index), static_cast<double>(r.waitNs()) / kNsPerMs);
+        waits[static_cast<qsizetype>(i)] = QCPGraphData(static_cast<double>(r.index),
+                                                        static_cast<double>(r.waitNs()) / kNsPerMs);
     }
     m_referenceSeries.append(waits);
     m_reference->addToLegend();
@@ -174,7 +175,7 @@ double WaitTimePlot::markerKey(const loaderlab::TraceMarker &marker) const
 
 QCPRange WaitTimePlot::followRange(double newest) const
 {
-    return { std::max(0.0, newest - kFollowBatches) - 0.5, newest + 0.5 };
+    return {std::max(0.0, newest - kFollowBatches) - 0.5, newest + 0.5};
 }
 
 double WaitTimePlot::newestKey() const

@@ -27,8 +27,8 @@ public:
     int meanWindow() const { return m_window; }
 
 protected:
-    void appendData(
-        const loaderlab::TraceLog &log, std::size_t from, std::size_t spanFrom) override;
+    void appendData(const loaderlab::TraceLog &log, std::size_t from,
+                    std::size_t spanFrom) override;
     void clearData() override;
     void setReferenceData(const loaderlab::TraceLog *reference) override;
     double markerKey(const loaderlab::TraceMarker &marker) const override;

@@ -97,7 +97,7 @@ double WorkerTimelinePlot::markerKey(const loaderlab::TraceMarker &marker) const
 
 QCPRange WorkerTimelinePlot::followRange(double newest) const
 {
-    return { std::max(0.0, newest - kFollowSeconds), newest + kFollowSeconds * 0.02 };
+    return {std::max(0.0, newest - kFollowSeconds), newest + kFollowSeconds * 0.02};
 }
 
 double WorkerTimelinePlot::newestKey() const

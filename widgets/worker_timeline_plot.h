@@ -21,8 +21,8 @@ public:
     TimelinePlottable *timeline() const { return m_timeline; }
 
 protected:
-    void appendData(
-        const loaderlab::TraceLog &log, std::size_t from, std::size_t spanFrom) override;
+    void appendData(const loaderlab::TraceLog &log, std::size_t from,
+                    std::size_t spanFrom) override;
     void clearData() override;
     double markerKey(const loaderlab::TraceMarker &marker) const override;
     QCPRange followRange(double newestKey) const override;

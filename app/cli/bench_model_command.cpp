@@ -37,8 +37,8 @@ int intOption(const QCommandLineParser &p, const char *name, int min)
     bool ok = false;
     const int value = p.value(QLatin1String(name)).toInt(&ok);
     if (!ok || value < min)
-        throw std::invalid_argument(std::string("--") + name + ": expected an integer >= "
-                                    + std::to_string(min));
+        throw std::invalid_argument(std::string("--") + name
+                                    + ": expected an integer >= " + std::to_string(min));
     return value;
 }
 
@@ -66,8 +66,9 @@ constexpr double kMaxInputBytes = 8.0 * 1024 * 1024 * 1024;
 void checkInputSize(const std::vector<int> &batchSizes, int imageSize)
 {
     if (imageSize > kMaxImageSize) {
-        throw std::invalid_argument("--size: " + std::to_string(imageSize) + " is over the limit of "
-                                    + std::to_string(kMaxImageSize) + " pixels");
+        throw std::invalid_argument("--size: " + std::to_string(imageSize)
+                                    + " is over the limit of " + std::to_string(kMaxImageSize)
+                                    + " pixels");
     }
     const int largest = *std::max_element(batchSizes.begin(), batchSizes.end());
     const double bytes = static_cast<double>(largest) * 3.0 * imageSize * imageSize * 4.0;
@@ -98,8 +99,8 @@ loaderlab::ConsumerConfig configFrom(const QCommandLineParser &p)
     if (!mode)
         throw std::invalid_argument("--mode: expected inference or train");
     m.mode = *mode;
-    const auto precision =
-        loaderlab::modelPrecisionFromName(p.value(QStringLiteral("precision")).toStdString());
+    const auto precision = loaderlab::modelPrecisionFromName(
+        p.value(QStringLiteral("precision")).toStdString());
     if (!precision)
         throw std::invalid_argument("--precision: expected fp32, bf16 or fp16");
     m.precision = *precision;
@@ -109,8 +110,8 @@ loaderlab::ConsumerConfig configFrom(const QCommandLineParser &p)
     return config;
 }
 
-BenchRow benchOne(const loaderlab::ConsumerConfig &config, int batchSize, int imageSize,
-                  int warmup, int iterations)
+BenchRow benchOne(const loaderlab::ConsumerConfig &config, int batchSize, int imageSize, int warmup,
+                  int iterations)
 {
     loaderlab::torchmodels::TorchConsumer consumer(config, 0);
     torch::manual_seed(0);
@@ -122,8 +123,9 @@ BenchRow benchOne(const loaderlab::ConsumerConfig &config, int batchSize, int im
     for (int i = 0; i < iterations; ++i) {
         const auto start = std::chrono::steady_clock::now();
         consumer.step(input, labels);
-        ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now()
-                                                               - start).count());
+        ms.push_back(
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+                .count());
     }
     BenchRow row;
     row.batchSize = batchSize;
@@ -222,12 +224,11 @@ int benchModelCommand(const QStringList &arguments)
                     r.batchMsMin, r.itemMs, r.samplesPerSec,
                     static_cast<double>(r.peakMemoryBytes) / 1048576.0);
         csv << loaderlab::csvField(name) << ',' << loaderlab::modelModeName(config.model.mode)
-            << ','
-            << loaderlab::modelPrecisionName(config.model.precision) << ','
+            << ',' << loaderlab::modelPrecisionName(config.model.precision) << ','
             << config.model.channelsLast << ',' << config.model.checkpointing << ','
             << at::get_num_threads() << ',' << r.batchSize << ',' << r.batchMsMean << ','
-            << r.batchMsMin << ',' << r.itemMs << ',' << r.samplesPerSec << ','
-            << r.peakMemoryBytes << '\n';
+            << r.batchMsMin << ',' << r.itemMs << ',' << r.samplesPerSec << ',' << r.peakMemoryBytes
+            << '\n';
     }
     if (parser.isSet(QStringLiteral("csv"))) {
         const std::string path = parser.value(QStringLiteral("csv")).toStdString();

@@ -12,8 +12,8 @@
 namespace Cli {
 namespace {
 
-const char *const kCommands[] = {"run", "make-dataset", "preprocess", "info", "bench-model",
-                                 "help", "--help", "-h", "--version"};
+const char *const kCommands[] = {"run",  "make-dataset", "preprocess", "info",     "bench-model",
+                                 "help", "--help",       "-h",         "--version"};
 
 void printUsage()
 {
@@ -77,7 +77,7 @@ int run(const QStringList &arguments)
 {
     const QString command = arguments.value(1);
     QStringList rest = arguments;
-    rest.removeAt(1);   // what remains parses like "loaderlab-<command> OPTIONS"
+    rest.removeAt(1); // what remains parses like "loaderlab-<command> OPTIONS"
     if (command == QLatin1String("run"))
         return runCommand(rest);
     if (command == QLatin1String("make-dataset"))

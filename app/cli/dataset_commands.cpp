@@ -41,8 +41,8 @@ int intOption(const QCommandLineParser &parser, const QString &name, int min)
     bool ok = false;
     const int value = parser.value(name).toInt(&ok);
     if (!ok || value < min)
-        throw std::invalid_argument("--" + name.toStdString() + ": expected an integer >= "
-                                    + std::to_string(min));
+        throw std::invalid_argument("--" + name.toStdString()
+                                    + ": expected an integer >= " + std::to_string(min));
     return value;
 }
 
@@ -57,20 +57,21 @@ int makeDatasetCommand(const QStringList &arguments)
     parser.addHelpOption();
     parser.addPositionalArgument(QStringLiteral("OUT"), QStringLiteral("folder or file to write"));
     parser.addOptions({
-        {QStringLiteral("kind"), QStringLiteral("folder (default) or tensor"), QStringLiteral("kind"),
-         QStringLiteral("folder")},
-        {QStringLiteral("classes"), QStringLiteral("folder: classes (default 10)"), QStringLiteral("n"),
-         QStringLiteral("10")},
-        {QStringLiteral("images-per-class"), QStringLiteral("folder: images per class (default 100)"),
-         QStringLiteral("n"), QStringLiteral("100")},
+        {QStringLiteral("kind"), QStringLiteral("folder (default) or tensor"),
+         QStringLiteral("kind"), QStringLiteral("folder")},
+        {QStringLiteral("classes"), QStringLiteral("folder: classes (default 10)"),
+         QStringLiteral("n"), QStringLiteral("10")},
+        {QStringLiteral("images-per-class"),
+         QStringLiteral("folder: images per class (default 100)"), QStringLiteral("n"),
+         QStringLiteral("100")},
         {QStringLiteral("min-side"), QStringLiteral("folder: smallest short side (default 300)"),
          QStringLiteral("px"), QStringLiteral("300")},
         {QStringLiteral("max-side"), QStringLiteral("folder: largest short side (default 500)"),
          QStringLiteral("px"), QStringLiteral("500")},
         {QStringLiteral("quality"), QStringLiteral("folder: JPEG quality (default 90)"),
          QStringLiteral("q"), QStringLiteral("90")},
-        {QStringLiteral("count"), QStringLiteral("tensor: samples (default 1000)"), QStringLiteral("n"),
-         QStringLiteral("1000")},
+        {QStringLiteral("count"), QStringLiteral("tensor: samples (default 1000)"),
+         QStringLiteral("n"), QStringLiteral("1000")},
         {QStringLiteral("shape"), QStringLiteral("tensor: CxHxW (default 3x224x224)"),
          QStringLiteral("CxHxW"), QStringLiteral("3x224x224")},
         {QStringLiteral("dtype"), QStringLiteral("tensor: float32 (default) or uint8"),
@@ -112,8 +113,9 @@ int makeDatasetCommand(const QStringList &arguments)
             if (dtype != QLatin1String("float32") && dtype != QLatin1String("uint8"))
                 throw std::invalid_argument("--dtype: expected float32 or uint8");
             loaderlab::generateTensorFile(out, intOption(parser, QStringLiteral("count"), 1), shape,
-                                          dtype == QLatin1String("uint8") ? loaderlab::DType::UInt8
-                                                                          : loaderlab::DType::Float32,
+                                          dtype == QLatin1String("uint8")
+                                              ? loaderlab::DType::UInt8
+                                              : loaderlab::DType::Float32,
                                           seed, progressPrinter("samples"));
         } else {
             throw std::invalid_argument("--kind: expected folder or tensor");
@@ -139,7 +141,8 @@ int preprocessCommand(const QStringList &arguments)
         "normalise) and writes them as a tensor file."));
     parser.addHelpOption();
     parser.addPositionalArgument(QStringLiteral("IN_DIR"), QStringLiteral("image folder"));
-    parser.addPositionalArgument(QStringLiteral("OUT_FILE"), QStringLiteral("tensor file to write"));
+    parser.addPositionalArgument(QStringLiteral("OUT_FILE"),
+                                 QStringLiteral("tensor file to write"));
     parser.addOptions({
         {QStringLiteral("dtype"),
          QStringLiteral("float32 (normalised, default) or uint8 (resized and cropped only)"),
@@ -167,7 +170,7 @@ int preprocessCommand(const QStringList &arguments)
     }
     try {
         options.threads = intOption(parser, QStringLiteral("threads"), 0);
-        loaderlab::setupLogging("warn");   // decode warnings name their file on stderr
+        loaderlab::setupLogging("warn"); // decode warnings name their file on stderr
         const auto result = loaderlab::preprocessImageFolder(
             parser.positionalArguments().at(0).toStdString(),
             parser.positionalArguments().at(1).toStdString(), options, progressPrinter("images"));
@@ -182,7 +185,7 @@ int preprocessCommand(const QStringList &arguments)
         std::fprintf(stderr, "loaderlab preprocess: %s\n",
                      loaderlab::escapeForTerminal(e.what()).c_str());
         return kUsage;
-    } catch (const std::invalid_argument &e) {   // e.g. the output is one of the inputs
+    } catch (const std::invalid_argument &e) { // e.g. the output is one of the inputs
         std::fprintf(stderr, "loaderlab preprocess: %s\n", e.what());
         return kUsage;
     } catch (const std::exception &e) {

@@ -14,7 +14,8 @@ namespace Cli {
 int infoCommand(const QStringList &arguments)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Prints CPU, memory, library versions and CUDA availability."));
+    parser.setApplicationDescription(
+        QStringLiteral("Prints CPU, memory, library versions and CUDA availability."));
     parser.addHelpOption();
     parser.addOption({QStringLiteral("json"), QStringLiteral("print as JSON")});
     if (!parser.parse(arguments)) {
@@ -35,13 +36,14 @@ int infoCommand(const QStringList &arguments)
     }
     std::printf("CPU           %s\n", info.cpuModel.c_str());
     std::printf("cores         %d logical\n", info.logicalCores);
-    std::printf("memory        %.1f GiB\n", static_cast<double>(info.memoryBytes) / (1024.0 * 1024 * 1024));
+    std::printf("memory        %.1f GiB\n",
+                static_cast<double>(info.memoryBytes) / (1024.0 * 1024 * 1024));
     std::printf("OS            %s\n", info.os.c_str());
     for (const auto &[name, version] : info.versions)
         std::printf("%-13s %s\n", name.c_str(), version.c_str());
-    std::printf("CUDA          %s\n", info.cudaAvailable
-                                          ? (std::to_string(info.cudaDevices) + " device(s)").c_str()
-                                          : "not available");
+    std::printf("CUDA          %s\n",
+                info.cudaAvailable ? (std::to_string(info.cudaDevices) + " device(s)").c_str()
+                                   : "not available");
     return kOk;
 }
 

@@ -78,12 +78,14 @@ void ensureDefaultDataset(loaderlab::RunConfig &config)
     if (config.dataset.kind != loaderlab::DatasetKind::ImageFolder || !config.dataset.path.empty())
         return;
     std::fprintf(stderr, "No --path given: using the default dataset (generated on first use).\n");
-    config.dataset.path = loaderlab::ensureDefaultImageFolder([](std::int64_t done, std::int64_t total) {
-        if (done % 100 == 0 || done == total)
-            std::fprintf(stderr, "generating default dataset: %lld/%lld images\n",
-                         static_cast<long long>(done), static_cast<long long>(total));
-    });
-    std::fprintf(stderr, "default dataset: %s\n", loaderlab::escapeForTerminal(config.dataset.path).c_str());
+    config.dataset.path = loaderlab::ensureDefaultImageFolder(
+        [](std::int64_t done, std::int64_t total) {
+            if (done % 100 == 0 || done == total)
+                std::fprintf(stderr, "generating default dataset: %lld/%lld images\n",
+                             static_cast<long long>(done), static_cast<long long>(total));
+        });
+    std::fprintf(stderr, "default dataset: %s\n",
+                 loaderlab::escapeForTerminal(config.dataset.path).c_str());
 }
 
 // Waits for the run's end, printing progress; returns the signal that stopped it, or 0.
@@ -158,7 +160,8 @@ int runCommand(const QStringList &arguments)
     std::fflush(stdout);
     int code = signal != 0 ? kInterruptedBase + signal : kOk;
     if (service.state() == loaderlab::RunState::Failed) {
-        std::fprintf(stderr, "loaderlab run: failed: %s\n", loaderlab::escapeForTerminal(report.error).c_str());
+        std::fprintf(stderr, "loaderlab run: failed: %s\n",
+                     loaderlab::escapeForTerminal(report.error).c_str());
         code = kFailed;
     }
     std::vector<std::string> written;

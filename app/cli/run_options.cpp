@@ -21,10 +21,13 @@ QString helpFor(const ConfigField &field, const RunConfig &defaults)
 {
     QString help = text(field.help);
     if (field.type == FieldType::Boolean)
-        return help + QStringLiteral(" [sets %1 to %2]")
-                          .arg(text(field.key), field.flagSetsFalse ? QStringLiteral("false") : QStringLiteral("true"));
+        return help
+               + QStringLiteral(" [sets %1 to %2]")
+                     .arg(text(field.key),
+                          field.flagSetsFalse ? QStringLiteral("false") : QStringLiteral("true"));
     const std::string value = loaderlab::configValueText(field, field.get(defaults));
-    help += QStringLiteral(" [%1; default: %2").arg(text(field.key), text(value.empty() ? "none" : value));
+    help += QStringLiteral(" [%1; default: %2")
+                .arg(text(field.key), text(value.empty() ? "none" : value));
     if (field.type == FieldType::Choice)
         help += QStringLiteral("; %1").arg(text(loaderlab::configFieldRange(field)));
     return help + QLatin1Char(']');
@@ -78,7 +81,8 @@ RunConfig runConfigFromOptions(const QCommandLineParser &p)
             if (field.type == FieldType::Boolean)
                 loaderlab::setConfigField(c, field.key, !field.flagSetsFalse);
             else if (field.type == FieldType::Path)
-                loaderlab::setConfigField(c, field.key, pathFromArgument(p.value(text(field.flag))));
+                loaderlab::setConfigField(c, field.key,
+                                          pathFromArgument(p.value(text(field.flag))));
             else
                 loaderlab::setConfigFieldFromText(c, field.key,
                                                   p.value(text(field.flag)).toStdString());
@@ -98,7 +102,8 @@ RunConfig runConfigFromOptions(const QCommandLineParser &p)
     for (const QString &assignment : p.values(QStringLiteral("set"))) {
         const qsizetype eq = assignment.indexOf(QLatin1Char('='));
         if (eq <= 0)
-            throw std::invalid_argument("--set: expected KEY=VALUE, got '" + assignment.toStdString() + "'");
+            throw std::invalid_argument("--set: expected KEY=VALUE, got '"
+                                        + assignment.toStdString() + "'");
         try {
             loaderlab::setConfigFieldFromText(c, assignment.left(eq).toStdString(),
                                               assignment.mid(eq + 1).toStdString());

@@ -54,10 +54,11 @@ std::string summaryTable(const loaderlab::RunSummary &s)
                "  version  first batch  batches  workers  samples/s  input-bound  utilisation\n";
         for (const auto &g : s.segments) {
             char line[160];
-            std::snprintf(line, sizeof line, "  %7d  %11lld  %7lld  %7d  %9.1f  %9.1f %%  %9.1f %%\n",
-                          g.configVersion, static_cast<long long>(g.firstBatch),
-                          static_cast<long long>(g.batches), g.numWorkers, g.samplesPerSecMean,
-                          g.inputBoundShare * 100.0, g.meanWorkerUtilisation * 100.0);
+            std::snprintf(line, sizeof line,
+                          "  %7d  %11lld  %7lld  %7d  %9.1f  %9.1f %%  %9.1f %%\n", g.configVersion,
+                          static_cast<long long>(g.firstBatch), static_cast<long long>(g.batches),
+                          g.numWorkers, g.samplesPerSecMean, g.inputBoundShare * 100.0,
+                          g.meanWorkerUtilisation * 100.0);
             out += line;
         }
     }

@@ -19,7 +19,10 @@ namespace {
 class NoneConsumer final : public Consumer
 {
 public:
-    explicit NoneConsumer(std::int64_t originNs) : m_originNs(originNs) {}
+    explicit NoneConsumer(std::int64_t originNs)
+        : m_originNs(originNs)
+    {
+    }
     std::string description() const override { return "none"; }
     void consume(const Batch &, TraceRecord &record, std::stop_token) override
     {
@@ -54,8 +57,9 @@ public:
     {
         const double ms = m_config.sleepPerBatchMs + m_config.sleepPerSampleMs * batch.size();
         const auto start = std::chrono::steady_clock::now();
-        record.computeStartNs = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                    start.time_since_epoch()).count() - m_originNs;
+        record.computeStartNs =
+            std::chrono::duration_cast<std::chrono::nanoseconds>(start.time_since_epoch()).count()
+            - m_originNs;
         const auto until = start + std::chrono::nanoseconds(static_cast<std::int64_t>(ms * 1e6));
         std::mutex mutex;
         std::condition_variable_any cv;

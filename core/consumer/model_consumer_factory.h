@@ -24,17 +24,16 @@ using ModelConsumerFactory = std::unique_ptr<Consumer> (*)(const ConsumerConfig 
 // plain data, so Qt code learns it without LibTorch headers.
 struct ModelCapabilities
 {
-    std::vector<std::string> builtinModels;   // empty: no model consumer in this build
+    std::vector<std::string> builtinModels; // empty: no model consumer in this build
     bool cudaAvailable = false;
     int cudaDevices = 0;
-    std::string cudaUnavailableReason;        // why not, when !cudaAvailable
+    std::string cudaUnavailableReason; // why not, when !cudaAvailable
 
     bool available() const { return !builtinModels.empty(); }
 };
 
 // Thread-safe; nullptr unregisters (and forgets the capabilities).
-void setModelConsumerFactory(ModelConsumerFactory factory,
-                             ModelCapabilities capabilities = {});
+void setModelConsumerFactory(ModelConsumerFactory factory, ModelCapabilities capabilities = {});
 ModelConsumerFactory modelConsumerFactory();
 // Those given with the factory; empty when none is registered.
 ModelCapabilities modelCapabilities();

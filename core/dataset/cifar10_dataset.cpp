@@ -59,8 +59,9 @@ Cifar10Dataset::Cifar10Dataset(const std::string &path)
         if (m_files.empty() && fs::is_directory(fs::path(path) / "cifar-10-batches-bin", error))
             m_files = batchFiles(fs::path(path) / "cifar-10-batches-bin");
         if (m_files.empty()) {
-            throw DatasetError(path + ": no CIFAR-10 batch files (data_batch_1.bin .. "
-                                      "data_batch_5.bin or test_batch.bin)");
+            throw DatasetError(path
+                               + ": no CIFAR-10 batch files (data_batch_1.bin .. "
+                                 "data_batch_5.bin or test_batch.bin)");
         }
     } else if (const std::string problem = regularFileProblem(path); problem.empty()) {
         m_files.push_back(path);
@@ -78,8 +79,7 @@ void Cifar10Dataset::readBatch(const std::string &file)
     const int fd = openRegularFile(file, problem, &size);
     if (fd < 0)
         throw DatasetError(file + ": " + problem);
-    const std::unique_ptr<std::FILE, int (*)(std::FILE *)> stream(::fdopen(fd, "rb"),
-                                                                &std::fclose);
+    const std::unique_ptr<std::FILE, int (*)(std::FILE *)> stream(::fdopen(fd, "rb"), &std::fclose);
     if (!stream) {
         ::close(fd);
         throw DatasetError(file + ": cannot open: " + std::strerror(errno));
@@ -100,8 +100,7 @@ void Cifar10Dataset::readBatch(const std::string &file)
 
     const std::int64_t records = static_cast<std::int64_t>(bytes / kRecordBytes);
     for (std::int64_t r = 0; r < records; ++r) {
-        const std::uint8_t label =
-            m_records[offset + static_cast<std::size_t>(r) * kRecordBytes];
+        const std::uint8_t label = m_records[offset + static_cast<std::size_t>(r) * kRecordBytes];
         if (label >= kClasses) {
             throw DatasetError(file + ": record " + std::to_string(r) + " has label "
                                + std::to_string(label) + " (CIFAR-10 labels are 0-9)");

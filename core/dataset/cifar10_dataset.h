@@ -17,7 +17,7 @@ class Cifar10Dataset final : public Dataset
 public:
     static constexpr int kSide = 32;
     static constexpr std::size_t kImageBytes = 3 * kSide * kSide;
-    static constexpr std::size_t kRecordBytes = 1 + kImageBytes;   // label, R, G, B planes
+    static constexpr std::size_t kRecordBytes = 1 + kImageBytes; // label, R, G, B planes
     static constexpr int kClasses = 10;
 
     // `path` is a .bin file or a directory: data_batch_1.bin .. data_batch_5.bin, those
@@ -45,7 +45,7 @@ private:
     std::string m_path;
     std::vector<std::string> m_files;
     std::int64_t m_count = 0;
-    std::vector<std::uint8_t> m_records;   // m_count records of kRecordBytes, as on disk
+    std::vector<std::uint8_t> m_records; // m_count records of kRecordBytes, as on disk
 };
 
 } // namespace loaderlab

@@ -25,10 +25,7 @@ struct SampleShape
     int height = 224;
     int width = 224;
 
-    std::int64_t elements() const
-    {
-        return std::int64_t{channels} * height * width;
-    }
+    std::int64_t elements() const { return std::int64_t{channels} * height * width; }
     bool operator==(const SampleShape &) const = default;
 };
 

@@ -19,12 +19,12 @@ enum class TransformKind { Eval, Train };
 struct DatasetConfig
 {
     DatasetKind kind = DatasetKind::Synthetic;
-    std::string path;                       // unused for Synthetic
+    std::string path; // unused for Synthetic
     SampleShape syntheticShape{3, 224, 224};
     std::int64_t syntheticSamples = 4096;
     TransformKind transform = TransformKind::Eval;
-    int resizeSize = 256;                   // eval: short side after resize
-    int cropSize = 224;                     // eval center crop / train RandomResizedCrop
+    int resizeSize = 256; // eval: short side after resize
+    int cropSize = 224;   // eval center crop / train RandomResizedCrop
     // Decompression-bomb guard: images declaring more pixels are rejected before
     // decoding (the same limit as Pillow's DecompressionBombError threshold).
     std::int64_t maxImagePixels = 2LL * 89'478'485;
@@ -32,9 +32,9 @@ struct DatasetConfig
     std::int64_t maxFileBytes = 256LL * 1024 * 1024;
 };
 
-const char *datasetKindName(DatasetKind kind);          // "synthetic", "tensor", "folder", "idx", "cifar10"
+const char *datasetKindName(DatasetKind kind); // "synthetic", "tensor", "folder", "idx", "cifar10"
 std::optional<DatasetKind> datasetKindFromName(const std::string &name);
-const char *transformKindName(TransformKind kind);      // "eval", "train"
+const char *transformKindName(TransformKind kind); // "eval", "train"
 std::optional<TransformKind> transformKindFromName(const std::string &name);
 
 // Opens the dataset described by `config`. Throws DatasetError with the path and

@@ -90,7 +90,7 @@ std::vector<std::uint8_t> readIdx(const std::string &path, std::size_t headerByt
     const int fd = openRegularFile(path, problem);
     if (fd < 0)
         throw DatasetError(path + ": " + problem);
-    gzFile file = gzdopen(fd, "rb");   // owns fd from here on, closed by gzclose()
+    gzFile file = gzdopen(fd, "rb"); // owns fd from here on, closed by gzclose()
     if (!file) {
         ::close(fd);
         throw DatasetError(path + ": cannot open");
@@ -106,8 +106,8 @@ std::vector<std::uint8_t> readIdx(const std::string &path, std::size_t headerByt
     if (gotHeader < 0)
         throw fail("corrupt data: " + gzReason(file, path));
     if (gotHeader != static_cast<int>(headerBytes)) {
-        throw fail("truncated IDX header (" + std::to_string(gotHeader)
-                   + " of " + std::to_string(headerBytes) + " bytes)");
+        throw fail("truncated IDX header (" + std::to_string(gotHeader) + " of "
+                   + std::to_string(headerBytes) + " bytes)");
     }
     for (std::size_t i = 0; i < headerBytes / 4; ++i)
         header[i] = bigEndian32(raw.data() + 4 * i);
@@ -119,8 +119,8 @@ std::vector<std::uint8_t> readIdx(const std::string &path, std::size_t headerByt
     std::vector<std::uint8_t> data;
     std::uint64_t done = 0;
     while (done < expected) {
-        const auto chunk = static_cast<std::size_t>(std::min<std::uint64_t>(expected - done,
-                                                                            kReadChunk));
+        const auto chunk = static_cast<std::size_t>(
+            std::min<std::uint64_t>(expected - done, kReadChunk));
         data.resize(static_cast<std::size_t>(done) + chunk);
         const int got = gzread(file, data.data() + done, static_cast<unsigned>(chunk));
         if (got < 0)
@@ -162,8 +162,9 @@ IdxDataset::IdxDataset(const std::string &path)
         std::string name = imagesPath.filename().string();
         const auto at = name.find("images-idx3");
         if (at == std::string::npos) {
-            throw DatasetError(path + ": cannot find the labels file (the name has no "
-                                      "\"images-idx3\" to replace with \"labels-idx1\")");
+            throw DatasetError(path
+                               + ": cannot find the labels file (the name has no "
+                                 "\"images-idx3\" to replace with \"labels-idx1\")");
         }
         name.replace(at, 11, "labels-idx1");
         m_imagesPath = path;
@@ -184,29 +185,34 @@ IdxDataset::IdxDataset(const std::string &path)
     }
 
     std::array<std::uint32_t, 4> imageHeader{};
-    m_pixels = readIdx(m_imagesPath, 16, imageHeader,
-                       [](const std::array<std::uint32_t, 4> &h, std::string &reason) {
-        if (h[0] != kImagesMagic) {
-            reason = "bad magic number " + std::to_string(h[0]) + " for an IDX images file "
-                     "(expected " + std::to_string(kImagesMagic) + ")";
-            return std::uint64_t{0};
-        }
-        if (h[1] == 0 || h[2] == 0 || h[3] == 0 || h[2] > kMaxSide || h[3] > kMaxSide) {
-            reason = "invalid dimensions " + std::to_string(h[1]) + " x " + std::to_string(h[2])
-                     + " x " + std::to_string(h[3]);
-            return std::uint64_t{0};
-        }
-        // Checked from the header, before a small gzip file inflates to gigabytes.
-        const std::uint64_t bytes = std::uint64_t{h[1]} * h[2] * h[3];
-        if (bytes > static_cast<std::uint64_t>(defaultMemoryBudgetBytes())) {
-            reason = "the header declares " + std::to_string(h[1]) + " images of "
-                     + std::to_string(h[2]) + "x" + std::to_string(h[3]) + " ("
-                     + formatBytes(static_cast<std::int64_t>(bytes)) + " in memory), over the "
-                     "memory budget of " + formatBytes(defaultMemoryBudgetBytes());
-            return std::uint64_t{0};
-        }
-        return bytes;
-    });
+    m_pixels = readIdx(
+        m_imagesPath, 16, imageHeader,
+        [](const std::array<std::uint32_t, 4> &h, std::string &reason) {
+            if (h[0] != kImagesMagic) {
+                reason = "bad magic number " + std::to_string(h[0])
+                         + " for an IDX images file "
+                           "(expected "
+                         + std::to_string(kImagesMagic) + ")";
+                return std::uint64_t{0};
+            }
+            if (h[1] == 0 || h[2] == 0 || h[3] == 0 || h[2] > kMaxSide || h[3] > kMaxSide) {
+                reason = "invalid dimensions " + std::to_string(h[1]) + " x " + std::to_string(h[2])
+                         + " x " + std::to_string(h[3]);
+                return std::uint64_t{0};
+            }
+            // Checked from the header, before a small gzip file inflates to gigabytes.
+            const std::uint64_t bytes = std::uint64_t{h[1]} * h[2] * h[3];
+            if (bytes > static_cast<std::uint64_t>(defaultMemoryBudgetBytes())) {
+                reason = "the header declares " + std::to_string(h[1]) + " images of "
+                         + std::to_string(h[2]) + "x" + std::to_string(h[3]) + " ("
+                         + formatBytes(static_cast<std::int64_t>(bytes))
+                         + " in memory), over the "
+                           "memory budget of "
+                         + formatBytes(defaultMemoryBudgetBytes());
+                return std::uint64_t{0};
+            }
+            return bytes;
+        });
     m_count = imageHeader[1];
     m_rows = static_cast<int>(imageHeader[2]);
     m_cols = static_cast<int>(imageHeader[3]);
@@ -215,15 +221,18 @@ IdxDataset::IdxDataset(const std::string &path)
     const auto imageCount = imageHeader[1];
     m_labels = readIdx(m_labelsPath, 8, labelHeader,
                        [imageCount](const std::array<std::uint32_t, 4> &h, std::string &reason) {
-        if (h[0] != kLabelsMagic) {
-            reason = "bad magic number " + std::to_string(h[0]) + " for an IDX labels file "
-                     "(expected " + std::to_string(kLabelsMagic) + ")";
-        } else if (h[1] != imageCount) {
-            reason = "holds " + std::to_string(h[1]) + " labels but the images file holds "
-                     + std::to_string(imageCount) + " images";
-        }
-        return std::uint64_t{h[1]};
-    });
+                           if (h[0] != kLabelsMagic) {
+                               reason = "bad magic number " + std::to_string(h[0])
+                                        + " for an IDX labels file "
+                                          "(expected "
+                                        + std::to_string(kLabelsMagic) + ")";
+                           } else if (h[1] != imageCount) {
+                               reason = "holds " + std::to_string(h[1])
+                                        + " labels but the images file holds "
+                                        + std::to_string(imageCount) + " images";
+                           }
+                           return std::uint64_t{h[1]};
+                       });
 }
 
 std::string IdxDataset::description() const

@@ -41,7 +41,7 @@ private:
     std::int64_t m_count = 0;
     int m_rows = 0;
     int m_cols = 0;
-    std::vector<std::uint8_t> m_pixels;   // m_count images, row-major, back to back
+    std::vector<std::uint8_t> m_pixels; // m_count images, row-major, back to back
     std::vector<std::uint8_t> m_labels;
 };
 

@@ -46,8 +46,8 @@ SyntheticDataset::SyntheticDataset(SampleShape shape, std::int64_t samples, std:
 
 std::string SyntheticDataset::description() const
 {
-    return "synthetic " + shapeToString(m_shape) + " (" + std::to_string(m_samples)
-           + ", seed " + std::to_string(m_seed) + ")";
+    return "synthetic " + shapeToString(m_shape) + " (" + std::to_string(m_samples) + ", seed "
+           + std::to_string(m_seed) + ")";
 }
 
 std::int64_t SyntheticDataset::load(std::int64_t index, std::span<std::byte> out,

@@ -40,7 +40,7 @@ private:
     std::int64_t m_samples = 0;
     std::int64_t m_poolSize = 0;
     std::uint64_t m_seed = 0;
-    std::vector<float> m_pool;   // m_poolSize samples, back to back
+    std::vector<float> m_pool; // m_poolSize samples, back to back
 };
 
 } // namespace loaderlab

@@ -45,15 +45,14 @@ std::int64_t TensorFileDataset::load(std::int64_t index, std::span<std::byte> ou
                                      SampleContext &context) const
 {
     if (index < 0 || index >= size()) {
-        throw std::out_of_range(m_path + ": index " + std::to_string(index)
-                                + " out of range");
+        throw std::out_of_range(m_path + ": index " + std::to_string(index) + " out of range");
     }
     if (out.size() != m_sampleBytes)
         throw std::invalid_argument(m_path + ": output buffer has the wrong size");
 
     const std::uint64_t recordBytes = m_header.recordBytes();
-    const std::uint64_t recordOffset =
-        kTensorFileHeaderBytes + static_cast<std::uint64_t>(index) * recordBytes;
+    const std::uint64_t recordOffset = kTensorFileHeaderBytes
+                                       + static_cast<std::uint64_t>(index) * recordBytes;
 
     std::int64_t label = 0;
     auto *labelBytes = reinterpret_cast<std::byte *>(&label);

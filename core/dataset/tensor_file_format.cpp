@@ -67,8 +67,7 @@ std::string errnoText()
 
 std::uint64_t TensorFileHeader::recordBytes() const
 {
-    return sizeof(std::int64_t)
-           + static_cast<std::uint64_t>(shape.elements()) * dtypeSize(dtype);
+    return sizeof(std::int64_t) + static_cast<std::uint64_t>(shape.elements()) * dtypeSize(dtype);
 }
 
 std::uint64_t TensorFileHeader::fileBytes() const
@@ -218,8 +217,8 @@ void TensorFileWriter::finish()
     const std::string reason = written ? std::string() : errnoText();
     const bool closed = std::fclose(file) == 0;
     if (!written || !closed)
-        throw std::runtime_error(m_partPath + ": cannot complete the file: "
-                                 + (written ? errnoText() : reason));
+        throw std::runtime_error(
+            m_partPath + ": cannot complete the file: " + (written ? errnoText() : reason));
     if (std::rename(m_partPath.c_str(), m_path.c_str()) != 0)
         throw std::runtime_error(m_path + ": cannot rename " + m_partPath + ": " + errnoText());
     m_finished = true;

@@ -33,7 +33,7 @@ struct TensorFileHeader
     std::uint64_t count = 0;
 
     std::uint64_t recordBytes() const;
-    std::uint64_t fileBytes() const;   // header + count * recordBytes
+    std::uint64_t fileBytes() const; // header + count * recordBytes
 };
 
 inline constexpr std::size_t kTensorFileHeaderBytes = 64;
@@ -49,7 +49,7 @@ class TensorFileWriter
 {
 public:
     TensorFileWriter(std::string path, DType dtype, SampleShape shape);
-    ~TensorFileWriter();   // removes the .part file unless finish() succeeded
+    ~TensorFileWriter(); // removes the .part file unless finish() succeeded
 
     TensorFileWriter(const TensorFileWriter &) = delete;
     TensorFileWriter &operator=(const TensorFileWriter &) = delete;

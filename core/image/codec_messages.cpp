@@ -64,12 +64,13 @@ void pngWarning(png_structp, png_const_charp message)
     } else {
         std::fprintf(stderr, "libpng error: %s\n", message);
     }
-    png_longjmp(png, 1);   // back to the decoder's setjmp, as libpng's default does
+    png_longjmp(png, 1); // back to the decoder's setjmp, as libpng's default does
 }
 
 } // namespace
 
-CodecMessageScope::CodecMessageScope() : m_outer(t_scope)
+CodecMessageScope::CodecMessageScope()
+    : m_outer(t_scope)
 {
     t_scope = this;
 }
@@ -121,8 +122,8 @@ struct jpeg_error_mgr *jpeg_std_error(struct jpeg_error_mgr *err)
 png_structp png_create_read_struct(png_const_charp version, png_voidp errorPtr,
                                    png_error_ptr errorFn, png_error_ptr warnFn)
 {
-    static const auto real =
-        loaderlab::realFunction<loaderlab::PngCreateReadStruct>("png_create_read_struct");
+    static const auto real = loaderlab::realFunction<loaderlab::PngCreateReadStruct>(
+        "png_create_read_struct");
     // Only a caller that kept libpng's defaults (OpenCV) gets the capturing handlers.
     if (loaderlab::CodecMessageScope::current() != nullptr && errorFn == nullptr
         && warnFn == nullptr)

@@ -5,8 +5,8 @@
 
 #include "core/image/image_decoder.h"
 
-#include "core/io/regular_file.h"
 #include "core/image/codec_messages.h"
+#include "core/io/regular_file.h"
 #include "core/io/safe_text.h"
 #include "core/loader/clock.h"
 
@@ -46,25 +46,24 @@ std::uint32_t readBe32(const std::uint8_t *p)
 bool isSofMarker(int marker)
 {
     // SOF0..SOF15, minus DHT (C4), JPG (C8) and DAC (CC), which share the range.
-    return marker >= 0xC0 && marker <= 0xCF && marker != 0xC4 && marker != 0xC8
-           && marker != 0xCC;
+    return marker >= 0xC0 && marker <= 0xCF && marker != 0xC4 && marker != 0xC8 && marker != 0xCC;
 }
 
 ImageHeaderInfo parseJpegHeader(std::span<const std::uint8_t> d, const std::string &path)
 {
-    std::size_t pos = 2;   // after SOI
+    std::size_t pos = 2; // after SOI
     const std::size_t n = d.size();
     while (pos < n) {
         // Tolerate stray bytes between segments as libjpeg does (it only warns).
         while (pos < n && d[pos] != 0xFF)
             ++pos;
-        while (pos < n && d[pos] == 0xFF)   // fill bytes
+        while (pos < n && d[pos] == 0xFF) // fill bytes
             ++pos;
         if (pos >= n)
             break;
         const int marker = d[pos++];
         if (marker == 0xD8 || marker == 0x01 || (marker >= 0xD0 && marker <= 0xD7))
-            continue;   // markers without a length field
+            continue; // markers without a length field
         if (marker == 0xD9)
             throw SampleError(path, "JPEG ends before its frame header");
         if (marker == 0xDA)
@@ -209,8 +208,7 @@ cv::Mat decodeImageBytes(std::span<const std::uint8_t> data, const std::string &
     return image;
 }
 
-cv::Mat decodeImageFile(const std::string &path, const DecodeLimits &limits,
-                        SampleTiming &timing)
+cv::Mat decodeImageFile(const std::string &path, const DecodeLimits &limits, SampleTiming &timing)
 {
     thread_local std::vector<std::uint8_t> buffer;
     const std::int64_t t0 = steadyNowNs();

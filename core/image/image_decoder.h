@@ -50,8 +50,7 @@ cv::Mat decodeImageBytes(std::span<const std::uint8_t> data, const std::string &
 // readImageFile + decodeImageBytes; adds the read and decode times to `timing`.
 // The file buffer is a thread-local scratch vector, so steady-state loads do not
 // allocate it again.
-cv::Mat decodeImageFile(const std::string &path, const DecodeLimits &limits,
-                        SampleTiming &timing);
+cv::Mat decodeImageFile(const std::string &path, const DecodeLimits &limits, SampleTiming &timing);
 
 // Turns OpenCV's internal thread pool off, once per process. Called by the
 // decoder itself; exposed for tools that use OpenCV directly.

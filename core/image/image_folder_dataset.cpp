@@ -45,7 +45,9 @@ using VisitedDirs = std::set<std::pair<dev_t, ino_t>>;
 // Marks `dir` visited; false when it was already (or cannot be identified).
 bool markVisited(const fs::path &dir, VisitedDirs &visited)
 {
-    struct stat info {};
+    struct stat info
+    {
+    };
     if (::stat(dir.c_str(), &info) != 0)
         return false;
     return visited.insert({info.st_dev, info.st_ino}).second;
@@ -68,7 +70,7 @@ void walk(const fs::path &dir, int depth, VisitedDirs &visited, std::vector<DirI
     for (const fs::directory_entry &entry :
          fs::directory_iterator(dir, fs::directory_options::skip_permission_denied, ec)) {
         std::error_code entryEc;
-        const fs::file_status status = entry.status(entryEc);   // follows symlinks
+        const fs::file_status status = entry.status(entryEc); // follows symlinks
         if (fs::is_directory(status)) {
             subdirs.push_back(entry.path());
             continue;
@@ -144,7 +146,7 @@ ImageFolderDataset::ImageFolderDataset(const DatasetConfig &config)
         if (markVisited(root / name, visited))
             classDirs.push_back(root / name);
         else
-            classDirs.emplace_back();   // the same folder as an earlier class: left empty
+            classDirs.emplace_back(); // the same folder as an earlier class: left empty
     }
     for (std::size_t i = 0; i < m_classes.size(); ++i) {
         if (!classDirs[i].empty())

@@ -20,15 +20,15 @@ namespace loaderlab {
 
 namespace {
 
-constexpr int kPrecisionBits = 32 - 8 - 2;   // Pillow's PRECISION_BITS
+constexpr int kPrecisionBits = 32 - 8 - 2; // Pillow's PRECISION_BITS
 constexpr std::int32_t kRoundingBias = 1 << (kPrecisionBits - 1);
 
 // Filter windows for output pixels [first, first + count) of one axis.
 struct AxisCoeffs
 {
     int ksize = 0;
-    std::vector<int> bounds;             // (first input pixel, tap count) per output pixel
-    std::vector<std::int32_t> weights;   // ksize per output pixel, fixed point
+    std::vector<int> bounds;           // (first input pixel, tap count) per output pixel
+    std::vector<std::int32_t> weights; // ksize per output pixel, fixed point
     std::vector<double> scratch;
 };
 
@@ -45,7 +45,7 @@ void computeCoeffs(int inSize, int outSize, int first, int count, AxisCoeffs &c)
 {
     const double scale = static_cast<double>(inSize) / outSize;
     const double filterScale = std::max(scale, 1.0);
-    const double support = 1.0 * filterScale;   // bilinear filter support is 1
+    const double support = 1.0 * filterScale; // bilinear filter support is 1
     c.ksize = static_cast<int>(std::ceil(support)) * 2 + 1;
     c.bounds.resize(static_cast<std::size_t>(count) * 2);
     c.weights.assign(static_cast<std::size_t>(count) * c.ksize, 0);

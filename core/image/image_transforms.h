@@ -46,7 +46,7 @@ struct RandomResizedCropOptions
     double maxScale = 1.0;
     double minRatio = 3.0 / 4.0;
     double maxRatio = 4.0 / 3.0;
-    double flipProbability = 0.5;   // RandomHorizontalFlip after the crop
+    double flipProbability = 0.5; // RandomHorizontalFlip after the crop
 };
 
 // torchvision's RandomResizedCrop.get_params: 10 attempts with a log-uniform

@@ -39,7 +39,9 @@ std::string statProblem(int error)
 
 std::string regularFileProblem(const std::string &path)
 {
-    struct stat info {};
+    struct stat info
+    {
+    };
     if (::stat(path.c_str(), &info) != 0)
         return statProblem(errno);
     return kindProblem(info.st_mode);
@@ -58,7 +60,9 @@ int openRegularFile(const std::string &path, std::string &reason, std::int64_t *
                                  : std::string("cannot open: ") + std::strerror(errno);
         return -1;
     }
-    struct stat info {};
+    struct stat info
+    {
+    };
     if (::fstat(fd, &info) != 0) {
         reason = std::string("cannot stat: ") + std::strerror(errno);
         ::close(fd);
@@ -82,8 +86,12 @@ int openRegularFile(const std::string &path, std::string &reason, std::int64_t *
 
 bool sameFile(const std::string &a, const std::string &b)
 {
-    struct stat infoA {};
-    struct stat infoB {};
+    struct stat infoA
+    {
+    };
+    struct stat infoB
+    {
+    };
     return ::stat(a.c_str(), &infoA) == 0 && ::stat(b.c_str(), &infoB) == 0
            && infoA.st_dev == infoB.st_dev && infoA.st_ino == infoB.st_ino;
 }

@@ -33,7 +33,10 @@ bool sameFile(const std::string &a, const std::string &b);
 class FdCloser
 {
 public:
-    explicit FdCloser(int fd) : m_fd(fd) {}
+    explicit FdCloser(int fd)
+        : m_fd(fd)
+    {
+    }
     ~FdCloser();
     FdCloser(const FdCloser &) = delete;
     FdCloser &operator=(const FdCloser &) = delete;

@@ -16,24 +16,24 @@ std::size_t validSequenceLength(std::string_view bytes, std::size_t i)
     if (lead < 0x80)
         return 1;
     std::size_t length = 0;
-    std::uint8_t low = 0x80;   // the allowed range of the second byte
+    std::uint8_t low = 0x80; // the allowed range of the second byte
     std::uint8_t high = 0xBF;
     if (lead >= 0xC2 && lead <= 0xDF) {
         length = 2;
     } else if (lead >= 0xE0 && lead <= 0xEF) {
         length = 3;
         if (lead == 0xE0)
-            low = 0xA0;   // overlong below U+0800
+            low = 0xA0; // overlong below U+0800
         else if (lead == 0xED)
-            high = 0x9F;   // UTF-16 surrogates
+            high = 0x9F; // UTF-16 surrogates
     } else if (lead >= 0xF0 && lead <= 0xF4) {
         length = 4;
         if (lead == 0xF0)
-            low = 0x90;   // overlong below U+10000
+            low = 0x90; // overlong below U+10000
         else if (lead == 0xF4)
-            high = 0x8F;   // above U+10FFFF
+            high = 0x8F; // above U+10FFFF
     } else {
-        return 0;   // continuation byte, C0/C1 overlong lead, or F5..FF
+        return 0; // continuation byte, C0/C1 overlong lead, or F5..FF
     }
     if (i + length > bytes.size())
         return 0;

@@ -1,8 +1,8 @@
 #include "core/io/summary_json.h"
 
 #include "core/io/atomic_file.h"
-#include "core/run/marker_text.h"
 #include "core/io/safe_json.h"
+#include "core/run/marker_text.h"
 #include "core/run/run_config_json.h"
 
 #include <stdexcept>
@@ -37,8 +37,12 @@ json toJson(const RunSummary &s)
         {"samples_per_sec_mean", s.samplesPerSecMean},
         {"samples_per_sec_median", s.samplesPerSecMedian},
         {"first_batch_latency_ms", s.firstBatchLatencyMs},
-        {"wait_ms", {{"p50", s.waitP50Ms}, {"p95", s.waitP95Ms}, {"p99", s.waitP99Ms},
-                     {"max", s.waitMaxMs}, {"mean", s.waitMeanMs}}},
+        {"wait_ms",
+         {{"p50", s.waitP50Ms},
+          {"p95", s.waitP95Ms},
+          {"p99", s.waitP99Ms},
+          {"max", s.waitMaxMs},
+          {"mean", s.waitMeanMs}}},
         {"compute_mean_ms", s.computeMeanMs},
         {"copy_mean_ms", s.copyMeanMs},
         {"input_bound_share", s.inputBoundShare},
@@ -56,9 +60,9 @@ json toJson(const RunSummary &s)
 json toJson(const MachineInfo &m)
 {
     return json{
-        {"cpu_model", m.cpuModel},     {"logical_cores", m.logicalCores},
+        {"cpu_model", m.cpuModel},       {"logical_cores", m.logicalCores},
         {"memory_bytes", m.memoryBytes}, {"os", m.os},
-        {"hostname", m.hostname},      {"cuda_available", m.cudaAvailable},
+        {"hostname", m.hostname},        {"cuda_available", m.cudaAvailable},
         {"cuda_devices", m.cudaDevices}, {"versions", m.versions},
     };
 }
@@ -88,7 +92,8 @@ TraceMarker markerFromJson(const json &j)
             throw std::invalid_argument("marker: unknown kind '" + kind + "'");
         m.configVersion = j.value("config_version", 0);
         for (const json &c : j.value("changes", json::array()))
-            m.changes.push_back({c.at("field").get<std::string>(), c.at("before").get<std::string>(),
+            m.changes.push_back({c.at("field").get<std::string>(),
+                                 c.at("before").get<std::string>(),
                                  c.at("after").get<std::string>()});
         m.detail = j.value("detail", std::string());
         return m;
@@ -101,15 +106,19 @@ json toJson(const RunReport &r)
 {
     json skipped = json::array();
     for (const auto &s : r.skipped)
-        skipped.push_back({{"batch", s.batch}, {"sample", s.sampleIndex}, {"source", s.source},
+        skipped.push_back({{"batch", s.batch},
+                           {"sample", s.sampleIndex},
+                           {"source", s.source},
                            {"reason", s.reason}});
     json markers = json::array();
     for (const auto &m : r.markers)
         markers.push_back(toJson(m));
     json versions = json::array();
     for (const auto &v : r.configVersions)
-        versions.push_back({{"version", v.version}, {"first_batch", v.firstBatch},
-                            {"time_ns", v.timeNs}, {"config", toJson(v.config)}});
+        versions.push_back({{"version", v.version},
+                            {"first_batch", v.firstBatch},
+                            {"time_ns", v.timeNs},
+                            {"config", toJson(v.config)}});
     return json{
         {"format", "loaderlab-summary-2"},
         {"config", toJson(r.config)},
@@ -126,9 +135,8 @@ json toJson(const RunReport &r)
 
 void saveRunReport(const std::string &path, const RunReport &report)
 {
-    writeFileAtomically(path, [&](std::ostream &out) {
-        out << toSafeJson(toJson(report)).dump(2) << '\n';
-    });
+    writeFileAtomically(
+        path, [&](std::ostream &out) { out << toSafeJson(toJson(report)).dump(2) << '\n'; });
 }
 
 } // namespace loaderlab

@@ -27,13 +27,13 @@ TraceMarker markerFromJson(const nlohmann::json &json);
 struct RunReport
 {
     RunConfig config;
-    std::string dataset;      // the dataset's description
-    std::string state;        // finished / stopped / failed
+    std::string dataset; // the dataset's description
+    std::string state;   // finished / stopped / failed
     std::string error;
     RunSummary summary;
     std::vector<SkippedSample> skipped;
     std::vector<TraceMarker> markers;
-    std::vector<ConfigVersion> configVersions;   // version 0 first
+    std::vector<ConfigVersion> configVersions; // version 0 first
     MachineInfo machine;
 };
 

@@ -8,11 +8,18 @@ namespace loaderlab {
 namespace {
 
 constexpr std::array kColumns{
-    "index",         "epoch",          "worker",      "samples",      "skipped",
-    "config_version", "dispatch_ns",   "load_start_ns", "load_end_ns", "read_ns",
-    "decode_ns",     "transform_ns",   "collate_ns",  "ready_ns",     "pin_start_ns",
-    "pin_end_ns",    "request_ns",     "delivery_ns", "wait_ns",      "copy_start_ns",
-    "copy_end_ns",   "compute_start_ns", "compute_end_ns",
+    "index",          "epoch",
+    "worker",         "samples",
+    "skipped",        "config_version",
+    "dispatch_ns",    "load_start_ns",
+    "load_end_ns",    "read_ns",
+    "decode_ns",      "transform_ns",
+    "collate_ns",     "ready_ns",
+    "pin_start_ns",   "pin_end_ns",
+    "request_ns",     "delivery_ns",
+    "wait_ns",        "copy_start_ns",
+    "copy_end_ns",    "compute_start_ns",
+    "compute_end_ns",
 };
 
 } // namespace
@@ -32,13 +39,12 @@ void writeTraceCsv(std::ostream &out, const std::vector<TraceRecord> &records)
 {
     out << traceCsvHeader() << '\n';
     for (const auto &r : records) {
-        out << r.index << ',' << r.epoch << ',' << r.worker << ',' << r.samples << ','
-            << r.skipped << ',' << r.configVersion << ',' << r.dispatchNs << ','
-            << r.loadStartNs << ',' << r.loadEndNs << ',' << r.readNs << ',' << r.decodeNs << ','
-            << r.transformNs << ',' << r.collateNs << ',' << r.readyNs << ',' << r.pinStartNs
-            << ',' << r.pinEndNs << ',' << r.requestNs << ',' << r.deliveryNs << ','
-            << r.waitNs() << ',' << r.copyStartNs << ',' << r.copyEndNs << ','
-            << r.computeStartNs << ',' << r.computeEndNs << '\n';
+        out << r.index << ',' << r.epoch << ',' << r.worker << ',' << r.samples << ',' << r.skipped
+            << ',' << r.configVersion << ',' << r.dispatchNs << ',' << r.loadStartNs << ','
+            << r.loadEndNs << ',' << r.readNs << ',' << r.decodeNs << ',' << r.transformNs << ','
+            << r.collateNs << ',' << r.readyNs << ',' << r.pinStartNs << ',' << r.pinEndNs << ','
+            << r.requestNs << ',' << r.deliveryNs << ',' << r.waitNs() << ',' << r.copyStartNs
+            << ',' << r.copyEndNs << ',' << r.computeStartNs << ',' << r.computeEndNs << '\n';
     }
 }
 

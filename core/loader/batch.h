@@ -17,8 +17,8 @@ namespace loaderlab {
 class Batch
 {
 public:
-    Batch(std::shared_ptr<BufferPool> pool, std::unique_ptr<HostBuffer> buffer,
-          SampleShape shape, DType dtype);
+    Batch(std::shared_ptr<BufferPool> pool, std::unique_ptr<HostBuffer> buffer, SampleShape shape,
+          DType dtype);
     ~Batch();
     Batch(const Batch &) = delete;
     Batch &operator=(const Batch &) = delete;
@@ -26,7 +26,7 @@ public:
     SampleShape shape() const { return m_shape; }
     DType dtype() const { return m_dtype; }
     std::size_t sampleBytes() const;
-    int size() const { return static_cast<int>(labels.size()); }   // samples in the batch
+    int size() const { return static_cast<int>(labels.size()); } // samples in the batch
 
     // Valid bytes: size() * sampleBytes().
     std::span<const std::byte> data() const;
@@ -38,7 +38,7 @@ public:
     void moveInto(std::shared_ptr<BufferPool> pool, std::unique_ptr<HostBuffer> buffer);
 
     std::vector<std::int64_t> labels;
-    std::vector<std::int64_t> sampleIndices;   // dataset indices, in slot order
+    std::vector<std::int64_t> sampleIndices; // dataset indices, in slot order
     TraceRecord trace;
     std::vector<WorkerSpan> spans;
     std::vector<SkippedSample> skipped;

@@ -44,8 +44,8 @@ bool BatchBuilder::loadSlot(PendingBatch &pending, int slot, int worker) const
     std::string error;
     std::string source;
     try {
-        pending.batch->labels[static_cast<std::size_t>(slot)] =
-            m_dataset.load(index, pending.batch->sampleSlot(slot), context);
+        pending.batch->labels[static_cast<std::size_t>(slot)] = m_dataset.load(
+            index, pending.batch->sampleSlot(slot), context);
         pending.ok[static_cast<std::size_t>(slot)] = 1;
     } catch (const SampleError &e) {
         source = e.source();
@@ -84,7 +84,8 @@ BatchPtr BatchBuilder::finish(PendingBatch &pending, int worker) const
             continue;
         if (kept != slot) {
             std::memmove(batch.sampleSlot(kept).data(), batch.sampleSlot(slot).data(), bytes);
-            batch.labels[static_cast<std::size_t>(kept)] = batch.labels[static_cast<std::size_t>(slot)];
+            batch.labels[static_cast<std::size_t>(kept)] =
+                batch.labels[static_cast<std::size_t>(slot)];
         }
         batch.sampleIndices.push_back(pending.indices[static_cast<std::size_t>(slot)]);
         ++kept;
@@ -103,8 +104,7 @@ BatchPtr BatchBuilder::finish(PendingBatch &pending, int worker) const
             continue;
         trace.loadStartNs = std::min(trace.loadStartNs, pending.workerStartNs[w]);
         const int spanWorker = worker == kAllWorkers ? static_cast<int>(w) : worker;
-        batch.spans.push_back({0, spanWorker, 0,
-                               pending.workerStartNs[w], pending.workerEndNs[w]});
+        batch.spans.push_back({0, spanWorker, 0, pending.workerStartNs[w], pending.workerEndNs[w]});
     }
     trace.loadEndNs = end;
     trace.readNs = pending.readNs.load(std::memory_order_relaxed);

@@ -22,21 +22,21 @@ namespace loaderlab {
 // counters are atomics, and the last slot to finish completes the batch.
 struct PendingBatch
 {
-    PendingBatch(BatchPtr batch, std::vector<std::int64_t> indices, std::int64_t ordinal,
-                 int epoch, int workers);
+    PendingBatch(BatchPtr batch, std::vector<std::int64_t> indices, std::int64_t ordinal, int epoch,
+                 int workers);
 
     BatchPtr batch;
     std::vector<std::int64_t> indices;
-    std::vector<char> ok;            // per slot: loaded successfully
-    std::int64_t ordinal;            // position in the epoch since (re)start
+    std::vector<char> ok; // per slot: loaded successfully
+    std::int64_t ordinal; // position in the epoch since (re)start
     int epoch;
     std::atomic<int> remaining;
     std::atomic<std::int64_t> readNs{0};
     std::atomic<std::int64_t> decodeNs{0};
     std::atomic<std::int64_t> transformNs{0};
-    std::vector<std::int64_t> workerStartNs;   // per worker, written only by that worker
+    std::vector<std::int64_t> workerStartNs; // per worker, written only by that worker
     std::vector<std::int64_t> workerEndNs;
-    std::mutex errorMutex;                     // guards batch->skipped and batch->failure
+    std::mutex errorMutex; // guards batch->skipped and batch->failure
 };
 
 class BatchBuilder

@@ -9,7 +9,8 @@ namespace loaderlab {
 std::vector<std::int64_t> epochOrder(std::int64_t datasetSize, bool shuffle, std::uint64_t seed,
                                      int epoch)
 {
-    std::vector<std::int64_t> order(static_cast<std::size_t>(std::max<std::int64_t>(datasetSize, 0)));
+    std::vector<std::int64_t> order(
+        static_cast<std::size_t>(std::max<std::int64_t>(datasetSize, 0)));
     std::iota(order.begin(), order.end(), std::int64_t{0});
     if (!shuffle)
         return order;

@@ -23,7 +23,8 @@ class PageableAllocator final : public HostAllocator
 public:
     std::byte *allocate(std::size_t bytes) override
     {
-        void *data = std::aligned_alloc(kAlignment, roundUp(std::max<std::size_t>(bytes, 1), kAlignment));
+        void *data = std::aligned_alloc(kAlignment,
+                                        roundUp(std::max<std::size_t>(bytes, 1), kAlignment));
         if (!data)
             throw std::bad_alloc();
         return static_cast<std::byte *>(data);
@@ -41,7 +42,8 @@ public:
     std::byte *allocate(std::size_t bytes) override
     {
         const std::size_t size = roundUp(std::max<std::size_t>(bytes, 1), 4096);
-        void *data = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        void *data = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
+                          0);
         if (data == MAP_FAILED)
             throw std::bad_alloc();
         if (mlock(data, size) != 0 && !m_warned.exchange(true))

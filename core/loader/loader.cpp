@@ -28,7 +28,7 @@ struct BatchTask
 struct SlotTask
 {
     std::shared_ptr<PendingBatch> pending;
-    int slot = -1;   // -1: exit
+    int slot = -1; // -1: exit
 };
 
 // A small blocking FIFO. Its bound is the loader's in-flight limit, enforced by the
@@ -50,7 +50,8 @@ public:
     {
         {
             std::lock_guard lock(m_mutex);
-            m_tasks.insert(m_tasks.end(), std::make_move_iterator(first), std::make_move_iterator(last));
+            m_tasks.insert(m_tasks.end(), std::make_move_iterator(first),
+                           std::make_move_iterator(last));
         }
         m_cv.notify_all();
     }
@@ -83,7 +84,8 @@ public:
         , window(config.numWorkers * config.prefetchFactor)
     {
         validate(config);
-        const std::size_t batchBytes = static_cast<std::size_t>(config.batchSize) * dataset->sampleBytes();
+        const std::size_t batchBytes = static_cast<std::size_t>(config.batchSize)
+                                       * dataset->sampleBytes();
         const auto poolSize = static_cast<std::size_t>(window + 2);
         pool = std::make_shared<BufferPool>(pageableAllocator(), batchBytes, poolSize);
         if (config.pinMemory)
@@ -155,15 +157,12 @@ public:
         return inFlight;
     }
 
-    void stop()
-    {
-        stopSource.request_stop();
-    }
+    void stop() { stopSource.request_stop(); }
 
     DatasetPtr dataset;
     LoaderConfig config;
     BatchBuilder builder;
-    const int window;   // W x prefetch_factor
+    const int window; // W x prefetch_factor
     std::shared_ptr<BufferPool> pool;
     std::shared_ptr<BufferPool> pinnedPool;
     std::stop_source stopSource;
@@ -174,14 +173,14 @@ public:
     std::vector<std::int64_t> epochIndices;
     std::int64_t batchesTotal = 0;
     std::int64_t nextDispatch = 0;
-    std::vector<char> delivered;   // per batch ordinal of the epoch
+    std::vector<char> delivered; // per batch ordinal of the epoch
     std::int64_t deliveredCount = 0;
     std::size_t undeliveredCursor = 0;
 
     // Shared with workers and the pin thread.
     mutable std::mutex readyMutex;
     std::condition_variable_any readyCv;
-    std::map<std::int64_t, BatchPtr> ready;   // reorder buffer, by ordinal
+    std::map<std::int64_t, BatchPtr> ready; // reorder buffer, by ordinal
     int inFlight = 0;
     int maxInFlight = 0;
 
@@ -310,10 +309,12 @@ private:
             for (int w = 0; w < count; ++w)
                 workerQueues.push_back(std::make_unique<TaskQueue<BatchTask>>());
             for (int w = 0; w < count; ++w)
-                workers.emplace_back([this, w, stop] { runThread([&] { perWorkerMain(w, stop); }); });
+                workers.emplace_back(
+                    [this, w, stop] { runThread([&] { perWorkerMain(w, stop); }); });
         } else {
             for (int w = 0; w < count; ++w)
-                workers.emplace_back([this, w, stop] { runThread([&] { slotWorkerMain(w, stop); }); });
+                workers.emplace_back(
+                    [this, w, stop] { runThread([&] { slotWorkerMain(w, stop); }); });
         }
         if (config.pinMemory && !pinThread.joinable())
             pinThread = std::thread([this, stop] { runThread([&] { pinMain(stop); }); });

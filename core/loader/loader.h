@@ -32,7 +32,10 @@ public:
 class LoaderStopped : public std::runtime_error
 {
 public:
-    LoaderStopped() : std::runtime_error("loader stopped") {}
+    LoaderStopped()
+        : std::runtime_error("loader stopped")
+    {
+    }
 };
 
 class Loader
@@ -41,7 +44,7 @@ public:
     // `originNs` is the steady-clock time trace stamps are relative to.
     // Throws std::invalid_argument for a bad config.
     Loader(DatasetPtr dataset, LoaderConfig config, std::int64_t originNs);
-    ~Loader();   // stops and joins every thread
+    ~Loader(); // stops and joins every thread
     Loader(const Loader &) = delete;
     Loader &operator=(const Loader &) = delete;
 
@@ -60,7 +63,7 @@ public:
     // samples count as delivered), in epoch order: the resume point for a
     // reconfiguration, exact also with out-of-order delivery.
     std::vector<std::int64_t> remainingIndices() const;
-    int maxInFlight() const;     // the most batches ever dispatched and not yet delivered
+    int maxInFlight() const; // the most batches ever dispatched and not yet delivered
 
     // Prompt: wakes every waiting thread, workers abandon their batch mid-way.
     // Safe from any thread.
@@ -77,7 +80,7 @@ private:
 
 // The order in which an epoch visits the dataset: 0..n-1, or a seeded shuffle of
 // it that depends only on (seed, epoch).
-std::vector<std::int64_t> epochOrder(std::int64_t datasetSize, bool shuffle,
-                                     std::uint64_t seed, int epoch);
+std::vector<std::int64_t> epochOrder(std::int64_t datasetSize, bool shuffle, std::uint64_t seed,
+                                     int epoch);
 
 } // namespace loaderlab

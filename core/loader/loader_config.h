@@ -20,15 +20,15 @@ enum class Strategy {
 
 // What happens to a sample that cannot be read or decoded.
 enum class BadSamplePolicy {
-    Skip,   // drop it from its batch, record file and reason, count it
-    Fail,   // stop the run with the error
+    Skip, // drop it from its batch, record file and reason, count it
+    Fail, // stop the run with the error
 };
 
 struct LoaderConfig
 {
     int batchSize = 32;
-    int numWorkers = 2;        // 0: the consumer thread loads each batch itself
-    int prefetchFactor = 2;    // outstanding batches per worker
+    int numWorkers = 2;     // 0: the consumer thread loads each batch itself
+    int prefetchFactor = 2; // outstanding batches per worker
     bool shuffle = false;
     std::uint64_t seed = 0;
     bool dropLast = false;
@@ -41,9 +41,9 @@ struct LoaderConfig
     bool operator==(const LoaderConfig &) const = default;
 };
 
-const char *strategyName(Strategy strategy);   // "per-worker", "sample-parallel"
+const char *strategyName(Strategy strategy); // "per-worker", "sample-parallel"
 std::optional<Strategy> strategyFromName(const std::string &name);
-const char *badSamplePolicyName(BadSamplePolicy policy);   // "skip", "fail"
+const char *badSamplePolicyName(BadSamplePolicy policy); // "skip", "fail"
 std::optional<BadSamplePolicy> badSamplePolicyFromName(const std::string &name);
 
 // Throws std::invalid_argument naming the first setting out of range.

@@ -18,7 +18,8 @@ std::vector<FieldChange> diff(const RunConfig &before, const RunConfig &after, b
         const nlohmann::json a = field.get(before);
         const nlohmann::json b = field.get(after);
         if (a != b)
-            changes.push_back({std::string(field.key), configValueText(field, a), configValueText(field, b)});
+            changes.push_back(
+                {std::string(field.key), configValueText(field, a), configValueText(field, b)});
     }
     return changes;
 }

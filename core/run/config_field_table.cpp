@@ -15,9 +15,9 @@ namespace {
 
 using nlohmann::json;
 
-constexpr double kMaxSleepMs = 3'600'000.0;   // an hour per batch is already absurd
+constexpr double kMaxSleepMs = 3'600'000.0; // an hour per batch is already absurd
 constexpr double kInt32Max = std::numeric_limits<std::int32_t>::max();
-constexpr double kInt53Max = 9'007'199'254'740'991.0;   // exact in a double
+constexpr double kInt53Max = 9'007'199'254'740'991.0; // exact in a double
 
 template <typename Enum, typename Parse>
 Enum parseChoice(const json &value, Parse parse)
@@ -31,11 +31,11 @@ std::string checkDevice(const json &value)
     if (device == "cpu" || device == "cuda")
         return {};
     if (device.starts_with("cuda:") && device.size() > 5
-        && std::all_of(device.begin() + 5, device.end(), [](char c) { return c >= '0' && c <= '9'; }))
+        && std::all_of(device.begin() + 5, device.end(),
+                       [](char c) { return c >= '0' && c <= '9'; }))
         return {};
     return "unknown device '" + device + "' (cpu, cuda or cuda:N)";
 }
-
 
 // clang-format off
 const std::vector<ConfigField> &table()

@@ -22,7 +22,7 @@ std::string floatText(double value)
 {
     std::string out = numberText(value);
     if (std::isfinite(value) && out.find_first_of(".e") == std::string::npos)
-        out += ".0";   // a float shows as one: "4.0" is not the integer 4
+        out += ".0"; // a float shows as one: "4.0" is not the integer 4
     return out;
 }
 
@@ -37,8 +37,9 @@ std::string checkInteger(const ConfigField &f, const json &value)
 {
     if (!value.is_number_integer())
         return "expected an integer, got " + describeJsonValue(value);
-    const double number = value.is_number_unsigned() ? static_cast<double>(value.get<std::uint64_t>())
-                                                     : static_cast<double>(value.get<std::int64_t>());
+    const double number = value.is_number_unsigned()
+                              ? static_cast<double>(value.get<std::uint64_t>())
+                              : static_cast<double>(value.get<std::int64_t>());
     if (!inRange(f, number))
         return describeJsonValue(value) + " is out of range (" + configFieldRange(f) + ")";
     return {};
@@ -50,8 +51,9 @@ std::string checkValue(const ConfigField &f, const json &value)
     case FieldType::Integer:
         return checkInteger(f, value);
     case FieldType::Unsigned:
-        if (!value.is_number_integer() || (value.is_number_integer() && !value.is_number_unsigned()
-                                           && value.get<std::int64_t>() < 0))
+        if (!value.is_number_integer()
+            || (value.is_number_integer() && !value.is_number_unsigned()
+                && value.get<std::int64_t>() < 0))
             return "expected an integer 0..18446744073709551615, got " + describeJsonValue(value);
         return {};
     case FieldType::Number:
@@ -61,13 +63,16 @@ std::string checkValue(const ConfigField &f, const json &value)
             return describeJsonValue(value) + " is out of range (" + configFieldRange(f) + ")";
         return {};
     case FieldType::Boolean:
-        return value.is_boolean() ? std::string() : "expected true or false, got " + describeJsonValue(value);
+        return value.is_boolean() ? std::string()
+                                  : "expected true or false, got " + describeJsonValue(value);
     case FieldType::Text:
     case FieldType::Path:
-        return value.is_string() ? std::string() : "expected a string, got " + describeJsonValue(value);
+        return value.is_string() ? std::string()
+                                 : "expected a string, got " + describeJsonValue(value);
     case FieldType::Choice:
         if (!value.is_string()
-            || std::find(f.choices.begin(), f.choices.end(), value.get<std::string>()) == f.choices.end())
+            || std::find(f.choices.begin(), f.choices.end(), value.get<std::string>())
+                   == f.choices.end())
             return "unknown value " + describeJsonValue(value) + " (" + configFieldRange(f) + ")";
         return {};
     case FieldType::Shape:
@@ -173,7 +178,8 @@ const char *expectedText(FieldType type)
 } // namespace
 
 ConfigError::ConfigError(std::string key, const std::string &reason)
-    : std::invalid_argument(key + ": " + reason), m_key(std::move(key))
+    : std::invalid_argument(key + ": " + reason)
+    , m_key(std::move(key))
 {
 }
 
@@ -215,8 +221,9 @@ void setConfigFieldFromText(RunConfig &config, std::string_view key, std::string
     const std::optional<json> value = parseText(f, text);
     if (!value) {
         std::string shown(text.substr(0, 40));
-        throw ConfigError(std::string(key), std::string("expected ") + expectedText(f.type) + ", got '"
-                                                + shown + (text.size() > 40 ? "...'" : "'"));
+        throw ConfigError(std::string(key), std::string("expected ") + expectedText(f.type)
+                                                + ", got '" + shown
+                                                + (text.size() > 40 ? "...'" : "'"));
     }
     setConfigField(config, key, *value);
 }

@@ -20,24 +20,24 @@
 namespace loaderlab {
 
 enum class FieldType {
-    Integer,    // JSON integer, within [min, max]
-    Unsigned,   // JSON integer 0..2^64-1 (seeds)
-    Number,     // JSON number, finite, within [min, max] (or (min, max] when minExclusive)
+    Integer,  // JSON integer, within [min, max]
+    Unsigned, // JSON integer 0..2^64-1 (seeds)
+    Number,   // JSON number, finite, within [min, max] (or (min, max] when minExclusive)
     Boolean,
     Text,
-    Path,       // text naming a file or folder (bytes; may not be UTF-8)
-    Choice,     // one of `choices`
-    Shape,      // [C, H, W], each within [min, max]; "CxHxW" on the command line
+    Path,   // text naming a file or folder (bytes; may not be UTF-8)
+    Choice, // one of `choices`
+    Shape,  // [C, H, W], each within [min, max]; "CxHxW" on the command line
 };
 
 struct ConfigField
 {
-    std::string_view key;         // JSON key path, dot-separated
+    std::string_view key; // JSON key path, dot-separated
     FieldType type;
-    std::string_view label;       // short, capitalised: "Workers"
-    std::string_view help;        // one sentence
-    std::string_view flag;        // `run` option without "--"; empty: none
-    std::string_view valueName;   // the option's value placeholder
+    std::string_view label;     // short, capitalised: "Workers"
+    std::string_view help;      // one sentence
+    std::string_view flag;      // `run` option without "--"; empty: none
+    std::string_view valueName; // the option's value placeholder
     double min = 0.0;
     double max = 0.0;
     bool minExclusive = false;

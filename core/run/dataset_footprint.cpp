@@ -62,7 +62,7 @@ std::optional<std::array<std::uint32_t, 4>> readIdxImagesHeader(const std::strin
     if (header[0] != kIdxImagesMagic || header[2] == 0 || header[3] == 0
         || header[2] > static_cast<std::uint32_t>(std::numeric_limits<int>::max())
         || header[3] > static_cast<std::uint32_t>(std::numeric_limits<int>::max()))
-        return std::nullopt;   // IdxDataset reports a bad header with its reason
+        return std::nullopt; // IdxDataset reports a bad header with its reason
     return header;
 }
 
@@ -129,10 +129,12 @@ DatasetFootprint datasetFootprint(const DatasetConfig &config, const Dataset &da
     case DatasetKind::Idx:
         f.residentBytes = saturatingMul(dataset.size(),
                                         sampleBytesOf(dataset.sampleShape(), DType::UInt8));
-        f.shapeSetting = "the images of " + config.path + " (" + shapeToString(dataset.sampleShape()) + ")";
+        f.shapeSetting = "the images of " + config.path + " ("
+                         + shapeToString(dataset.sampleShape()) + ")";
         break;
     case DatasetKind::TensorFile:
-        f.shapeSetting = "the samples of " + config.path + " (" + shapeToString(dataset.sampleShape()) + ")";
+        f.shapeSetting = "the samples of " + config.path + " ("
+                         + shapeToString(dataset.sampleShape()) + ")";
         break;
     }
     // The opened dataset is what the loader will size its buffers for.

@@ -19,8 +19,8 @@ struct DatasetFootprint
 {
     SampleShape shape;
     DType dtype = DType::Float32;
-    std::int64_t samples = 0;          // 0 when not known yet (an unscanned image folder)
-    std::int64_t residentBytes = 0;    // held in memory for the whole run
+    std::int64_t samples = 0;       // 0 when not known yet (an unscanned image folder)
+    std::int64_t residentBytes = 0; // held in memory for the whole run
     std::int64_t scratchPerThreadBytes = 0;
     // How the messages name the sample size: "dataset.synthetic_shape 3x224x224",
     // "dataset.crop 224", "the samples of /data/x.llt (3x224x224)".

@@ -13,12 +13,15 @@ namespace {
 
 namespace fs = std::filesystem;
 
-void checkOne(const std::string &option, const std::string &path, const std::vector<std::string> &inputs)
+void checkOne(const std::string &option, const std::string &path,
+              const std::vector<std::string> &inputs)
 {
     const auto fail = [&](const std::string &reason) {
         throw std::invalid_argument(option + " " + path + ": " + reason);
     };
-    struct stat info {};
+    struct stat info
+    {
+    };
     if (::stat(path.c_str(), &info) == 0) {
         if (S_ISDIR(info.st_mode))
             fail("is a directory");

@@ -16,9 +16,9 @@ struct RunConfig
     DatasetConfig dataset;
     LoaderConfig loader;
     ConsumerConfig consumer;
-    int epochs = 1;                 // 0: until stopped (or a limit below)
-    std::int64_t maxBatches = 0;    // 0: no limit
-    double maxSeconds = 0.0;        // 0: no limit
+    int epochs = 1;              // 0: until stopped (or a limit below)
+    std::int64_t maxBatches = 0; // 0: no limit
+    double maxSeconds = 0.0;     // 0: no limit
     int warmupBatches = 5;
     // Host memory the run may plan to use (core/run/memory_budget.h); 0: the default
     // share of the machine's memory.

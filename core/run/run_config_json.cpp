@@ -59,8 +59,8 @@ json parseConfigJson(std::istream &in)
     try {
         return json::parse(in, [](int depth, json::parse_event_t, json &) {
             if (depth > kMaxConfigDepth)
-                throw std::invalid_argument("nested deeper than "
-                                            + std::to_string(kMaxConfigDepth) + " levels");
+                throw std::invalid_argument("nested deeper than " + std::to_string(kMaxConfigDepth)
+                                            + " levels");
             return true;
         });
     } catch (const json::exception &e) {
@@ -87,9 +87,8 @@ RunConfig loadRunConfig(const std::string &path, RunConfig base)
 
 void saveRunConfig(const std::string &path, const RunConfig &config)
 {
-    writeFileAtomically(path, [&](std::ostream &out) {
-        out << toSafeJson(toJson(config)).dump(2) << '\n';
-    });
+    writeFileAtomically(
+        path, [&](std::ostream &out) { out << toSafeJson(toJson(config)).dump(2) << '\n'; });
 }
 
 } // namespace loaderlab

@@ -80,15 +80,17 @@ public:
         std::atomic<bool> deadlineHit{false};
         std::jthread deadline;
         if (cfg.maxSeconds > 0)
-            deadline = std::jthread([this, &runStop, &deadlineHit, seconds = cfg.maxSeconds](
-                                        std::stop_token done) {
+            deadline = std::jthread([this, &runStop, &deadlineHit,
+                                     seconds = cfg.maxSeconds](std::stop_token done) {
                 std::mutex m;
                 std::condition_variable_any cv;
                 std::unique_lock lock(m);
-                const auto at = std::chrono::steady_clock::time_point(std::chrono::nanoseconds(originNs))
+                const auto at = std::chrono::steady_clock::time_point(
+                                    std::chrono::nanoseconds(originNs))
                                 + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                                     std::chrono::duration<double>(seconds));
-                if (!cv.wait_until(lock, done, at, [] { return false; }) && !done.stop_requested()) {
+                if (!cv.wait_until(lock, done, at, [] { return false; })
+                    && !done.stop_requested()) {
                     deadlineHit = true;
                     runStop.request_stop();
                 }
@@ -108,8 +110,12 @@ public:
             std::int64_t index = 0;
             for (int epoch = 0; cfg.epochs == 0 || epoch < cfg.epochs; ++epoch) {
                 if (epoch > 0)
-                    trace->addMarker({index, steadyNowNs() - originNs, MarkerKind::Epoch, configVersion,
-                                      {}, std::to_string(epoch)});
+                    trace->addMarker({index,
+                                      steadyNowNs() - originNs,
+                                      MarkerKind::Epoch,
+                                      configVersion,
+                                      {},
+                                      std::to_string(epoch)});
                 loader->startEpoch(epoch);
                 while (true) {
                     if (!waitWhilePaused(stop, index))
@@ -122,8 +128,7 @@ public:
                     record.index = index;
                     record.configVersion = configVersion;
                     consumer->consume(*batch, record, stop);
-                    peakMemoryBytes = std::max(peakMemoryBytes.load(),
-                                               consumer->peakMemoryBytes());
+                    peakMemoryBytes = std::max(peakMemoryBytes.load(), consumer->peakMemoryBytes());
                     for (auto span : batch->spans) {
                         span.batch = index;
                         trace->appendSpan(span);
@@ -191,10 +196,12 @@ public:
         std::unique_lock lock(mutex);
         if (state != RunState::Paused)
             return true;
-        trace->addMarker({index, steadyNowNs() - originNs, MarkerKind::Pause, configVersion, {}, {}});
+        trace->addMarker(
+            {index, steadyNowNs() - originNs, MarkerKind::Pause, configVersion, {}, {}});
         const bool resumed = cv.wait(lock, stop, [this] { return state != RunState::Paused; });
         if (resumed)
-            trace->addMarker({index, steadyNowNs() - originNs, MarkerKind::Resume, configVersion, {}, {}});
+            trace->addMarker(
+                {index, steadyNowNs() - originNs, MarkerKind::Resume, configVersion, {}, {}});
         return resumed;
     }
 
@@ -221,7 +228,7 @@ public:
                 consumer = makeConsumer(next.consumer, originNs, stop);
             } catch (const std::exception &e) {
                 if (stop.stop_requested())
-                    throw LoaderStopped();   // the build gave up because of the stop
+                    throw LoaderStopped(); // the build gave up because of the stop
                 spdlog::error("batch {}: model step not changed: {}", index, e.what());
                 std::lock_guard lock(mutex);
                 reconfigureError = e.what();
@@ -249,7 +256,8 @@ public:
             config.consumer = next.consumer;
             trace->addConfigVersion({configVersion, index, now, config});
         }
-        TraceMarker marker{index, now, MarkerKind::Reconfigure, configVersion, std::move(changes), {}};
+        TraceMarker marker{index, now, MarkerKind::Reconfigure, configVersion, std::move(changes),
+                           {}};
         spdlog::info("batch {}: {}", index, markerText(marker));
         trace->addMarker(std::move(marker));
     }
@@ -274,22 +282,25 @@ public:
     std::optional<std::pair<LoaderConfig, ConsumerConfig>> pending;
     RunState state = RunState::Idle;
     std::string error;
-    std::string reconfigureError;   // the last reconfiguration that could not be applied
+    std::string reconfigureError; // the last reconfiguration that could not be applied
     std::string datasetDescription;
-    DatasetPtr dataset;   // the run's, for checking a reconfiguration's memory
+    DatasetPtr dataset; // the run's, for checking a reconfiguration's memory
     std::function<void(RunState)> onEnded;
     std::shared_ptr<TraceLog> trace = std::make_shared<TraceLog>();
     std::int64_t originNs = 0;
     int configVersion = 0;
     std::atomic<bool> runThreadAlive{false};
-    std::atomic<std::int64_t> peakMemoryBytes{0};   // max over the run's consumers
+    std::atomic<std::int64_t> peakMemoryBytes{0}; // max over the run's consumers
 
     mutable std::mutex loaderMutex;
     std::unique_ptr<Loader> loader;
     std::jthread thread;
 };
 
-RunController::RunController() : m_impl(std::make_unique<Impl>()) {}
+RunController::RunController()
+    : m_impl(std::make_unique<Impl>())
+{
+}
 
 RunController::~RunController() = default;
 
@@ -327,9 +338,8 @@ void RunController::start(const RunConfig &config, DatasetPtr dataset)
                  dataset->description(), config.loader.numWorkers, config.loader.batchSize,
                  config.loader.prefetchFactor, strategyName(config.loader.strategy),
                  consumerKindName(config.consumer.kind));
-    m_impl->thread = std::jthread([impl = m_impl.get(), dataset](std::stop_token stop) {
-        impl->run(stop, dataset);
-    });
+    m_impl->thread = std::jthread(
+        [impl = m_impl.get(), dataset](std::stop_token stop) { impl->run(stop, dataset); });
 }
 
 void RunController::stop()

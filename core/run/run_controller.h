@@ -23,7 +23,7 @@ class RunController
 {
 public:
     RunController();
-    ~RunController();   // stops the run and joins its threads
+    ~RunController(); // stops the run and joins its threads
     RunController(const RunController &) = delete;
     RunController &operator=(const RunController &) = delete;
 
@@ -37,23 +37,23 @@ public:
     void pause();
     void resume();
     // Throws std::invalid_argument for settings the loader refuses or that would not
-    // fit the memory budget (core/run/run_memory.h). Applied at the next batch boundary. A consumer that cannot be built there keeps
-    // the current one (the loader change still applies) and leaves its reason for
-    // takeReconfigureError(); the run goes on.
+    // fit the memory budget (core/run/run_memory.h). Applied at the next batch boundary. A consumer
+    // that cannot be built there keeps the current one (the loader change still applies) and leaves
+    // its reason for takeReconfigureError(); the run goes on.
     void reconfigure(const LoaderConfig &loader, const ConsumerConfig &consumer);
     // Why the last reconfiguration's consumer was not applied, once; empty if it was.
     std::string takeReconfigureError();
 
     RunState state() const;
-    bool finished() const;   // Finished, Stopped or Failed
+    bool finished() const; // Finished, Stopped or Failed
     // Waits up to `timeoutMs` (negative: forever) for the run to end.
     bool waitForEnd(int timeoutMs = -1) const;
 
     std::shared_ptr<const TraceLog> trace() const;
-    RunConfig config() const;       // with the latest reconfiguration applied
-    std::string error() const;      // why the run failed, empty otherwise
+    RunConfig config() const;  // with the latest reconfiguration applied
+    std::string error() const; // why the run failed, empty otherwise
     std::string datasetDescription() const;
-    std::int64_t startNs() const;   // steady-clock origin of the trace's timestamps
+    std::int64_t startNs() const; // steady-clock origin of the trace's timestamps
 
     // Highest Consumer::peakMemoryBytes() of the run so far (0: not measured).
     std::int64_t peakMemoryBytes() const;

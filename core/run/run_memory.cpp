@@ -38,12 +38,12 @@ void checkImageSizes(const DatasetConfig &config)
     for (const auto &[setting, side] : sizes) {
         const std::int64_t pixels = saturatingMul(side, side);
         if (pixels > config.maxImagePixels) {
-            throw std::invalid_argument(
-                std::string(setting) + " " + std::to_string(side) + ": an image of "
-                + std::to_string(side) + "x" + std::to_string(side) + " has "
-                + std::to_string(pixels) + " pixels, over dataset.max_image_pixels "
-                + std::to_string(config.maxImagePixels)
-                + " (the largest image the decoder accepts)");
+            throw std::invalid_argument(std::string(setting) + " " + std::to_string(side)
+                                        + ": an image of " + std::to_string(side) + "x"
+                                        + std::to_string(side) + " has " + std::to_string(pixels)
+                                        + " pixels, over dataset.max_image_pixels "
+                                        + std::to_string(config.maxImagePixels)
+                                        + " (the largest image the decoder accepts)");
         }
     }
 }
@@ -53,8 +53,8 @@ void checkImageSizes(const DatasetConfig &config)
 std::string dominantSetting(const LoaderConfig &loader, const DatasetFootprint &dataset,
                             const MemoryEstimate &e)
 {
-    const std::int64_t largest = std::max({e.batchBuffersBytes, e.datasetBytes, e.scratchBytes,
-                                           e.indexBytes});
+    const std::int64_t largest = std::max(
+        {e.batchBuffersBytes, e.datasetBytes, e.scratchBytes, e.indexBytes});
     if (largest == e.datasetBytes && e.datasetBytes > 0)
         return dataset.shapeSetting + " (held in memory)";
     if (largest == e.indexBytes && e.indexBytes > 0)
@@ -88,8 +88,8 @@ std::string describe(const LoaderConfig &loader, const DatasetFootprint &dataset
     } else {
         text += "loader.num_workers 0: the one the consumer loads";
     }
-    text += std::string(loader.pinMemory ? ", x 2 for pin_memory copies" : "") + ") = "
-            + formatBytes(e.batchBuffersBytes);
+    text += std::string(loader.pinMemory ? ", x 2 for pin_memory copies" : "")
+            + ") = " + formatBytes(e.batchBuffersBytes);
     if (e.datasetBytes > 0)
         text += "; dataset in memory " + formatBytes(e.datasetBytes);
     if (e.scratchBytes > 0)
@@ -130,7 +130,8 @@ MemoryEstimate estimateRunMemory(const LoaderConfig &loader, const DatasetFootpr
                                       loader.pinMemory ? 2 : 1);
     e.batchBuffersBytes = saturatingMul(e.batchesInFlight, e.batchBytes);
     e.datasetBytes = dataset.residentBytes;
-    e.scratchBytes = saturatingMul(std::max<std::int64_t>(workers, 1), dataset.scratchPerThreadBytes);
+    e.scratchBytes = saturatingMul(std::max<std::int64_t>(workers, 1),
+                                   dataset.scratchPerThreadBytes);
     e.indexBytes = saturatingMul(dataset.samples, kIndexBytes);
     e.totalBytes = saturatingAdd(saturatingAdd(e.batchBuffersBytes, e.datasetBytes),
                                  saturatingAdd(e.scratchBytes, e.indexBytes));

@@ -27,7 +27,7 @@ struct MemoryEstimate
 {
     std::int64_t sampleBytes = 0;
     std::int64_t batchBytes = 0;
-    std::int64_t batchesInFlight = 0;   // buffers alive at the peak, pinned copies included
+    std::int64_t batchesInFlight = 0; // buffers alive at the peak, pinned copies included
     std::int64_t batchBuffersBytes = 0;
     std::int64_t datasetBytes = 0;
     std::int64_t scratchBytes = 0;

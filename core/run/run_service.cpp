@@ -5,7 +5,8 @@
 
 namespace loaderlab {
 
-RunReport makeRunReport(const RunController &controller, const std::map<std::string, std::string> &versions)
+RunReport makeRunReport(const RunController &controller,
+                        const std::map<std::string, std::string> &versions)
 {
     RunReport report;
     const auto trace = controller.trace();

@@ -18,8 +18,8 @@ namespace loaderlab {
 
 struct RunOutputs
 {
-    std::string csvPath;    // per-batch trace (core/io/trace_csv.h); empty: none
-    std::string jsonPath;   // summary (core/io/summary_json.h); empty: none
+    std::string csvPath;  // per-batch trace (core/io/trace_csv.h); empty: none
+    std::string jsonPath; // summary (core/io/summary_json.h); empty: none
 };
 
 // The report of the controller's current (or last) run. `versions` is added to the
@@ -44,7 +44,10 @@ public:
 
     // Called on the run thread when the run ends; must not block.
     void setOnEnded(std::function<void(RunState)> callback);
-    void setExtraVersions(std::map<std::string, std::string> versions) { m_versions = std::move(versions); }
+    void setExtraVersions(std::map<std::string, std::string> versions)
+    {
+        m_versions = std::move(versions);
+    }
 
     RunReport report() const { return makeRunReport(m_controller, m_versions); }
     // Writes every output given to start(); returns one message per output that

@@ -76,7 +76,7 @@ void roundRates(Records steady, int numWorkers, std::int64_t next, std::vector<d
 // dispatch to its last batch ready, so idle time after the last batch does not count.
 struct Utilisation
 {
-    std::vector<double> busyNs;   // one per worker
+    std::vector<double> busyNs; // one per worker
     double wallNs = 0.0;
 };
 
@@ -95,18 +95,21 @@ Utilisation utilisation(Records segment, std::span<const WorkerSpan> spans, int 
     u.busyNs.assign(static_cast<std::size_t>(numWorkers), 0.0);
     for (const auto &span : spans) {
         if (span.worker >= 0 && span.worker < numWorkers)
-            u.busyNs[static_cast<std::size_t>(span.worker)] += static_cast<double>(span.endNs - span.startNs);
+            u.busyNs[static_cast<std::size_t>(span.worker)] += static_cast<double>(span.endNs
+                                                                                   - span.startNs);
     }
     return u;
 }
 
 // Spans of the batches [first, last] (spans are in batch order).
-std::span<const WorkerSpan> spansOf(std::span<const WorkerSpan> spans, std::int64_t first, std::int64_t last)
+std::span<const WorkerSpan> spansOf(std::span<const WorkerSpan> spans, std::int64_t first,
+                                    std::int64_t last)
 {
-    const auto lo = std::lower_bound(spans.begin(), spans.end(), first,
-                                     [](const WorkerSpan &s, std::int64_t b) { return s.batch < b; });
-    const auto hi = std::upper_bound(lo, spans.end(), last,
-                                     [](std::int64_t b, const WorkerSpan &s) { return b < s.batch; });
+    const auto lo = std::lower_bound(
+        spans.begin(), spans.end(), first,
+        [](const WorkerSpan &s, std::int64_t b) { return s.batch < b; });
+    const auto hi = std::upper_bound(
+        lo, spans.end(), last, [](std::int64_t b, const WorkerSpan &s) { return b < s.batch; });
     return {lo, hi};
 }
 
@@ -166,8 +169,8 @@ RunSummary summarize(const std::vector<TraceRecord> &records, const std::vector<
     const Records all(records);
 
     std::vector<double> rates;
-    std::vector<double> busyNs;        // per worker, over the whole run
-    std::vector<double> capacityNs;    // per worker: loading time of segments that had it
+    std::vector<double> busyNs;     // per worker, over the whole run
+    std::vector<double> capacityNs; // per worker: loading time of segments that had it
     double busyTotal = 0.0;
     double capacityTotal = 0.0;
     for (std::size_t b = 0; b < records.size();) {
@@ -183,7 +186,8 @@ RunSummary summarize(const std::vector<TraceRecord> &records, const std::vector<
         for (const auto &r : segment)
             seg.samples += r.samples;
         seg.numWorkers = workersOf(seg.configVersion);
-        seg.seconds = static_cast<double>(segment.back().computeEndNs - segment.front().requestNs) / kNsPerS;
+        seg.seconds = static_cast<double>(segment.back().computeEndNs - segment.front().requestNs)
+                      / kNsPerS;
 
         const std::int64_t next = e < records.size() ? records[e].requestNs : 0;
         std::vector<double> segmentRates;
@@ -199,15 +203,16 @@ RunSummary summarize(const std::vector<TraceRecord> &records, const std::vector<
             seg.waitMeanMs = w.waitSumNs / kNsPerMs / static_cast<double>(steady.size());
         seg.waitP95Ms = percentile(w.waitsMs, 95);
 
-        const Utilisation u = utilisation(segment, spansOf(spans, segment.front().index,
-                                                          segment.back().index), seg.numWorkers);
+        const Utilisation u = utilisation(
+            segment, spansOf(spans, segment.front().index, segment.back().index), seg.numWorkers);
         if (busyNs.size() < u.busyNs.size()) {
             busyNs.resize(u.busyNs.size(), 0.0);
             capacityNs.resize(u.busyNs.size(), 0.0);
         }
         for (std::size_t k = 0; k < u.busyNs.size(); ++k) {
             seg.workerUtilisation.push_back(std::clamp(u.busyNs[k] / u.wallNs, 0.0, 1.0));
-            seg.meanWorkerUtilisation += seg.workerUtilisation.back() / static_cast<double>(u.busyNs.size());
+            seg.meanWorkerUtilisation += seg.workerUtilisation.back()
+                                         / static_cast<double>(u.busyNs.size());
             busyNs[k] += u.busyNs[k];
             capacityNs[k] += u.wallNs;
             busyTotal += u.busyNs[k];
@@ -253,13 +258,16 @@ std::string adviceFor(const RunSummary &summary)
     const double pct = summary.inputBoundShare * 100.0;
     switch (summary.band) {
     case InputBoundBand::NotInputBound:
-        std::snprintf(text, sizeof text, "input-bound %.0f %%: the loader keeps up; the model step is the limit", pct);
+        std::snprintf(text, sizeof text,
+                      "input-bound %.0f %%: the loader keeps up; the model step is the limit", pct);
         break;
     case InputBoundBand::Moderately:
-        std::snprintf(text, sizeof text, "input-bound %.0f %%: a few more workers or a larger prefetch may help", pct);
+        std::snprintf(text, sizeof text,
+                      "input-bound %.0f %%: a few more workers or a larger prefetch may help", pct);
         break;
     case InputBoundBand::Highly:
-        std::snprintf(text, sizeof text, "input-bound %.0f %%: add workers or preprocess offline", pct);
+        std::snprintf(text, sizeof text, "input-bound %.0f %%: add workers or preprocess offline",
+                      pct);
         break;
     }
     return text;

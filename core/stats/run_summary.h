@@ -27,7 +27,7 @@ namespace loaderlab {
 
 enum class InputBoundBand { NotInputBound, Moderately, Highly };
 
-const char *inputBoundBandName(InputBoundBand band);   // "not input-bound", ...
+const char *inputBoundBandName(InputBoundBand band); // "not input-bound", ...
 
 // The figures of one stretch of the run under one config version. Warm-up batches
 // count in `batches` and `samples` but not in the rates, waits and share.
@@ -38,13 +38,13 @@ struct SegmentSummary
     std::int64_t batches = 0;
     std::int64_t samples = 0;
     int numWorkers = 0;
-    double seconds = 0.0;                // first request to last compute end
+    double seconds = 0.0; // first request to last compute end
     double samplesPerSecMean = 0.0;
     double samplesPerSecMedian = 0.0;
     double waitMeanMs = 0.0;
     double waitP95Ms = 0.0;
     double inputBoundShare = 0.0;
-    std::vector<double> workerUtilisation;   // one per worker of this segment
+    std::vector<double> workerUtilisation; // one per worker of this segment
     double meanWorkerUtilisation = 0.0;
 };
 
@@ -53,8 +53,8 @@ struct RunSummary
     std::int64_t batches = 0;
     std::int64_t samples = 0;
     std::int64_t skippedSamples = 0;
-    std::int64_t warmupBatches = 0;      // batches actually excluded
-    double wallSeconds = 0.0;            // run start to last compute end
+    std::int64_t warmupBatches = 0; // batches actually excluded
+    double wallSeconds = 0.0;       // run start to last compute end
     double samplesPerSecMean = 0.0;
     double samplesPerSecMedian = 0.0;
     double firstBatchLatencyMs = 0.0;
@@ -64,10 +64,10 @@ struct RunSummary
     double waitMaxMs = 0.0;
     double waitMeanMs = 0.0;
     double computeMeanMs = 0.0;
-    double copyMeanMs = 0.0;             // host-to-device copy (model consumers), else 0
-    double inputBoundShare = 0.0;        // 0..1
+    double copyMeanMs = 0.0;      // host-to-device copy (model consumers), else 0
+    double inputBoundShare = 0.0; // 0..1
     InputBoundBand band = InputBoundBand::NotInputBound;
-    std::vector<double> workerUtilisation;   // 0..1, one per worker
+    std::vector<double> workerUtilisation; // 0..1, one per worker
     double meanWorkerUtilisation = 0.0;
     // Not from the trace: the consumer's peak memory of a step (RunController::
     // peakMemoryBytes()), 0 when the consumer does not measure it.
@@ -75,7 +75,7 @@ struct RunSummary
     // Batches and worker spans past the trace's capacity, not stored (TraceLog).
     std::int64_t droppedRecords = 0;
     std::int64_t droppedSpans = 0;
-    std::vector<SegmentSummary> segments;   // in run order; one when never reconfigured
+    std::vector<SegmentSummary> segments; // in run order; one when never reconfigured
 };
 
 // Linear-interpolated percentile (q in 0..100) of unsorted values; 0 when empty.
@@ -85,13 +85,12 @@ InputBoundBand bandForShare(double share);
 
 // `workersByVersion[v]` is the worker count of config version v
 // (TraceLog::workersByVersion()); versions past its end use its last entry.
-RunSummary summarize(const std::vector<TraceRecord> &records,
-                     const std::vector<WorkerSpan> &spans, const std::vector<int> &workersByVersion,
-                     int warmupBatches, std::int64_t skippedSamples);
+RunSummary summarize(const std::vector<TraceRecord> &records, const std::vector<WorkerSpan> &spans,
+                     const std::vector<int> &workersByVersion, int warmupBatches,
+                     std::int64_t skippedSamples);
 // A run with one worker count throughout.
-RunSummary summarize(const std::vector<TraceRecord> &records,
-                     const std::vector<WorkerSpan> &spans, int numWorkers,
-                     int warmupBatches, std::int64_t skippedSamples);
+RunSummary summarize(const std::vector<TraceRecord> &records, const std::vector<WorkerSpan> &spans,
+                     int numWorkers, int warmupBatches, std::int64_t skippedSamples);
 
 // One line of advice for the band, e.g. "input-bound 63 %: add workers or preprocess offline".
 std::string adviceFor(const RunSummary &summary);

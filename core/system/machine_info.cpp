@@ -55,8 +55,9 @@ MachineInfo machineInfo()
         info.hostname = name.nodename;
     }
     info.versions["opencv"] = CV_VERSION;
-    info.versions["spdlog"] = std::to_string(SPDLOG_VER_MAJOR) + "." + std::to_string(SPDLOG_VER_MINOR)
-                              + "." + std::to_string(SPDLOG_VER_PATCH);
+    info.versions["spdlog"] = std::to_string(SPDLOG_VER_MAJOR) + "."
+                              + std::to_string(SPDLOG_VER_MINOR) + "."
+                              + std::to_string(SPDLOG_VER_PATCH);
     const TorchInfo torch = torchInfo();
     info.versions["libtorch"] = torch.linked ? torch.version : "not linked";
     info.cudaAvailable = torch.cudaAvailable;

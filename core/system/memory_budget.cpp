@@ -26,7 +26,7 @@ std::int64_t readLimitFile(const std::string &path)
     try {
         return std::max<std::int64_t>(0, std::stoll(value));
     } catch (const std::exception &) {
-        return 0;   // out of range: cgroup v1 writes ~2^63 for "no limit"
+        return 0; // out of range: cgroup v1 writes ~2^63 for "no limit"
     }
 }
 
@@ -37,7 +37,8 @@ std::int64_t cgroupLimitBytes()
     std::string line;
     while (std::getline(self, line)) {
         if (line.starts_with("0::")) {
-            const std::int64_t own = readLimitFile("/sys/fs/cgroup" + line.substr(3) + "/memory.max");
+            const std::int64_t own = readLimitFile("/sys/fs/cgroup" + line.substr(3)
+                                                   + "/memory.max");
             if (own > 0)
                 return own;
         }

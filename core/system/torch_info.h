@@ -9,7 +9,7 @@ namespace loaderlab {
 
 struct TorchInfo
 {
-    bool linked = false;     // built with LibTorch
+    bool linked = false; // built with LibTorch
     std::string version;
     bool cudaAvailable = false;
     int cudaDevices = 0;

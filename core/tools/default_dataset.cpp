@@ -34,7 +34,8 @@ public:
             return;
         // Said once, so a caller that seems stuck knows whom it is waiting for.
         spdlog::warn("waiting for another LoaderLab process to finish generating the "
-                     "default dataset ({})", path);
+                     "default dataset ({})",
+                     path);
         while (::flock(m_fd, LOCK_EX) != 0) {
             if (errno != EINTR) {
                 const std::string reason = std::strerror(errno);
@@ -43,7 +44,7 @@ public:
             }
         }
     }
-    ~GenerationLock() { ::close(m_fd); }   // closing releases the lock
+    ~GenerationLock() { ::close(m_fd); } // closing releases the lock
     GenerationLock(const GenerationLock &) = delete;
     GenerationLock &operator=(const GenerationLock &) = delete;
 
@@ -79,7 +80,7 @@ std::string ensureDefaultImageFolder(const ProgressCallback &progress)
 {
     const std::string dir = defaultImageFolderPath();
     if (isReady(dir))
-        return dir;   // the common case: no lock needed, the folder appears by rename
+        return dir; // the common case: no lock needed, the folder appears by rename
     std::error_code ec;
     std::filesystem::create_directories(cacheDirectory(), ec);
     if (ec)

@@ -51,7 +51,7 @@ constexpr int kMinClutter = 40;
 constexpr int kMaxClutter = 120;
 constexpr int kMinStrokes = 600;
 constexpr int kMaxStrokes = 1600;
-constexpr int kGrainCell = 2;   // grain blotch size in pixels
+constexpr int kGrainCell = 2; // grain blotch size in pixels
 constexpr double kCoarseGrain[2] = {18.0, 36.0};
 constexpr double kFineGrain[2] = {12.0, 17.0};
 
@@ -103,8 +103,8 @@ cv::Vec3f jitter(std::mt19937_64 &rng, const cv::Vec3f &colour, double amount)
 {
     cv::Vec3f out;
     for (int c = 0; c < 3; ++c)
-        out[c] = std::clamp(colour[c] + static_cast<float>(uniform(rng, -amount, amount)),
-                            0.0f, 255.0f);
+        out[c] = std::clamp(colour[c] + static_cast<float>(uniform(rng, -amount, amount)), 0.0f,
+                            255.0f);
     return out;
 }
 
@@ -133,8 +133,8 @@ cv::Mat renderBackground(std::mt19937_64 &rng, const std::array<cv::Vec3f, 5> &p
         const int k = std::min(static_cast<int>(pos), steps - 1);
         const double t = pos - k;
         const auto ks = static_cast<std::size_t>(k);
-        horizon[static_cast<std::size_t>(x)] =
-            static_cast<int>(knots[ks] * (1 - t) + knots[ks + 1] * t);
+        horizon[static_cast<std::size_t>(x)] = static_cast<int>(knots[ks] * (1 - t)
+                                                                + knots[ks + 1] * t);
     }
 
     cv::Mat image(size, CV_8UC3);
@@ -164,8 +164,8 @@ void drawShape(cv::Mat &image, std::mt19937_64 &rng, const cv::Vec3f &colour, do
     if (uniformInt(rng, 0, 1) == 0) {
         const cv::Size axes(std::max(1, static_cast<int>(radius)),
                             std::max(1, static_cast<int>(radius * uniform(rng, 0.3, 1.0))));
-        cv::ellipse(layer, local, axes, uniform(rng, 0, 180), 0, 360, toScalar(colour),
-                    cv::FILLED, cv::LINE_AA);
+        cv::ellipse(layer, local, axes, uniform(rng, 0, 180), 0, 360, toScalar(colour), cv::FILLED,
+                    cv::LINE_AA);
     } else {
         std::vector<cv::Point> polygon;
         const int corners = uniformInt(rng, 3, 8);
@@ -252,9 +252,8 @@ void addLightingAndTexture(cv::Mat &image, std::mt19937_64 &rng)
     const cv::Size lightingGrid(uniformInt(rng, 2, 5), uniformInt(rng, 2, 5));
     const cv::Mat lighting = randomField(rng, lightingGrid, 3, 30, size, cv::INTER_CUBIC);
     const cv::Size grainGrid(size.width / kGrainCell + 1, size.height / kGrainCell + 1);
-    const cv::Mat grain = randomField(rng, grainGrid, 1,
-                                      uniform(rng, kCoarseGrain[0], kCoarseGrain[1]), size,
-                                      cv::INTER_LINEAR);
+    const cv::Mat grain = randomField(
+        rng, grainGrid, 1, uniform(rng, kCoarseGrain[0], kCoarseGrain[1]), size, cv::INTER_LINEAR);
     // A sum of four random bytes is nearly normal with sd 147.8; scale it to the
     // wanted sd in 1/256 steps.
     const double lumaSd = uniform(rng, kFineGrain[0], kFineGrain[1]);
@@ -282,8 +281,7 @@ void addLightingAndTexture(cv::Mat &image, std::mt19937_64 &rng)
     }
 }
 
-std::vector<uchar> renderJpeg(const ImageFolderSpec &spec, int cls, int index,
-                              const fs::path &path)
+std::vector<uchar> renderJpeg(const ImageFolderSpec &spec, int cls, int index, const fs::path &path)
 {
     std::mt19937_64 rng(mixSeed(spec.seed, static_cast<std::uint64_t>(cls) + 1,
                                 static_cast<std::uint64_t>(index) + 1));
@@ -291,7 +289,7 @@ std::vector<uchar> renderJpeg(const ImageFolderSpec &spec, int cls, int index,
     const double ratio = uniform(rng, 1.0, 4.0 / 3.0);
     const int longSide = std::clamp(static_cast<int>(shortSide * ratio), shortSide,
                                     shortSide * 4 / 3);
-    const bool landscape = uniformInt(rng, 0, 3) != 0;   // most photos are landscape
+    const bool landscape = uniformInt(rng, 0, 3) != 0; // most photos are landscape
     const cv::Size size = landscape ? cv::Size(longSide, shortSide) : cv::Size(shortSide, longSide);
 
     const auto palette = classPalette(spec.seed, cls);
@@ -340,7 +338,10 @@ class SerialProgress
 {
 public:
     SerialProgress(const ProgressCallback &callback, std::int64_t total)
-        : m_callback(callback), m_total(total) {}
+        : m_callback(callback)
+        , m_total(total)
+    {
+    }
 
     void step()
     {
@@ -375,7 +376,7 @@ void generateImageFolder(const std::string &dir, const ImageFolderSpec &spec,
             throw std::invalid_argument(dir + ": already exists and is not empty");
     }
     const fs::path part(target.string() + ".part");
-    fs::remove_all(part, ec);   // leftovers of an interrupted run
+    fs::remove_all(part, ec); // leftovers of an interrupted run
     if (!fs::create_directories(part, ec) && ec)
         throw std::runtime_error(part.string() + ": cannot create directory: " + ec.message());
 
@@ -432,8 +433,8 @@ void generateImageFolder(const std::string &dir, const ImageFolderSpec &spec,
     }
 }
 
-void generateTensorFile(const std::string &path, std::int64_t count, SampleShape shape,
-                        DType dtype, std::uint64_t seed, const ProgressCallback &progress)
+void generateTensorFile(const std::string &path, std::int64_t count, SampleShape shape, DType dtype,
+                        std::uint64_t seed, const ProgressCallback &progress)
 {
     if (count < 0)
         throw std::invalid_argument(path + ": sample count must not be negative");
@@ -463,7 +464,7 @@ void generateTensorFile(const std::string &path, std::int64_t count, SampleShape
                                   + static_cast<float>((r >> 16) & 0xFFFF)
                                   + static_cast<float>((r >> 32) & 0xFFFF)
                                   + static_cast<float>(r >> 48);
-                value = (sum * kScale - 2.0f) * 1.7320508f;   // sqrt(12 / 4) = sqrt(3)
+                value = (sum * kScale - 2.0f) * 1.7320508f; // sqrt(12 / 4) = sqrt(3)
             }
             std::memcpy(sample.data(), floats.data(), sample.size());
         } else {

@@ -36,7 +36,7 @@ void generateImageFolder(const std::string &dir, const ImageFolderSpec &spec,
 // Writes `count` random samples of `shape` (labels 0..9) as a tensor file. Throws
 // std::invalid_argument for a bad shape or count and when `path` already exists
 // (nothing is replaced), std::runtime_error for a failed write.
-void generateTensorFile(const std::string &path, std::int64_t count, SampleShape shape,
-                        DType dtype, std::uint64_t seed, const ProgressCallback &progress = {});
+void generateTensorFile(const std::string &path, std::int64_t count, SampleShape shape, DType dtype,
+                        std::uint64_t seed, const ProgressCallback &progress = {});
 
 } // namespace loaderlab

@@ -41,7 +41,8 @@ struct Slot
 class ReorderRing
 {
 public:
-    ReorderRing(std::size_t slots, std::size_t sampleBytes) : m_slots(slots)
+    ReorderRing(std::size_t slots, std::size_t sampleBytes)
+        : m_slots(slots)
     {
         for (Slot &slot : m_slots)
             slot.data.resize(sampleBytes);
@@ -144,7 +145,9 @@ void produce(const ImageFolderDataset &dataset, const DatasetConfig &config, DTy
 // directory in the way would otherwise show up.
 void checkOutputPath(const std::string &outputFile)
 {
-    struct stat info {};
+    struct stat info
+    {
+    };
     if (::stat(outputFile.c_str(), &info) == 0 && S_ISDIR(info.st_mode))
         throw std::invalid_argument(outputFile + ": output is a directory (expected a file name)");
 }
@@ -153,11 +156,15 @@ void checkOutputPath(const std::string &outputFile)
 // inode so that another spelling, a symlink or a hard link is caught too.
 void refuseOutputAmongInputs(const ImageFolderDataset &dataset, const std::string &outputFile)
 {
-    struct stat out {};
+    struct stat out
+    {
+    };
     if (::stat(outputFile.c_str(), &out) != 0)
-        return;   // does not exist yet, so it is none of the inputs
+        return; // does not exist yet, so it is none of the inputs
     for (const ImageEntry &entry : dataset.entries()) {
-        struct stat in {};
+        struct stat in
+        {
+        };
         if (::stat(entry.path.c_str(), &in) == 0 && in.st_dev == out.st_dev
             && in.st_ino == out.st_ino) {
             throw std::invalid_argument(outputFile + ": output is one of the input images ("
@@ -179,7 +186,7 @@ PreprocessResult preprocessImageFolder(const std::string &inputDir, const std::s
     config.transform = TransformKind::Eval;
     config.resizeSize = options.resizeSize;
     config.cropSize = options.cropSize;
-    const ImageFolderDataset dataset(config);   // throws DatasetError for a bad folder
+    const ImageFolderDataset dataset(config); // throws DatasetError for a bad folder
     refuseOutputAmongInputs(dataset, outputFile);
 
     const SampleShape shape = dataset.sampleShape();
@@ -229,7 +236,7 @@ PreprocessResult preprocessImageFolder(const std::string &inputDir, const std::s
                 progress(i + 1, total);
         }
     } catch (...) {
-        stopWorkers();   // the writer's destructor then removes the .part file
+        stopWorkers(); // the writer's destructor then removes the .part file
         throw;
     }
     stopWorkers();

@@ -16,7 +16,7 @@ namespace loaderlab {
 struct PreprocessOptions
 {
     DType dtype = DType::Float32;
-    int threads = 0;   // 0: one per core
+    int threads = 0; // 0: one per core
     int resizeSize = 256;
     int cropSize = 224;
 };
@@ -24,7 +24,7 @@ struct PreprocessOptions
 struct PreprocessResult
 {
     std::int64_t written = 0;
-    std::vector<SkippedSample> skipped;   // unreadable images, with path and reason
+    std::vector<SkippedSample> skipped; // unreadable images, with path and reason
 };
 
 // Throws DatasetError for a bad input folder, std::invalid_argument when the output

@@ -55,14 +55,15 @@ void checkTensorFileFits(const std::string &path, std::int64_t count, SampleShap
     std::error_code error;
     const std::filesystem::space_info space = std::filesystem::space(dir, error);
     if (error)
-        return;   // a missing directory: the writer reports it by name
+        return; // a missing directory: the writer reports it by name
     const std::int64_t file = tensorFileBytes(count, shape, dtype);
     const auto available = static_cast<std::int64_t>(
         std::min<std::uintmax_t>(space.available, static_cast<std::uintmax_t>(kBytesUnbounded)));
     if (file > available) {
         throw std::invalid_argument(path + ": " + std::to_string(count) + " samples of " + sample
-                                    + " make a file of about " + formatBytes(file) + ", more than the "
-                                    + formatBytes(available) + " free in " + dir.string());
+                                    + " make a file of about " + formatBytes(file)
+                                    + ", more than the " + formatBytes(available) + " free in "
+                                    + dir.string());
     }
 }
 

@@ -66,8 +66,7 @@ struct CheckpointFunction : public torch::autograd::Function<CheckpointFunction>
 
 } // namespace
 
-torch::Tensor checkpointStage(StagedModelImpl &model, std::size_t stage,
-                              const torch::Tensor &input)
+torch::Tensor checkpointStage(StagedModelImpl &model, std::size_t stage, const torch::Tensor &input)
 {
     const auto address = static_cast<std::int64_t>(reinterpret_cast<std::intptr_t>(&model));
     return CheckpointFunction::apply(input, address, static_cast<std::int64_t>(stage));

@@ -43,14 +43,14 @@ public:
 
     torch::Tensor forward(torch::Tensor x)
     {
-        auto scale = m_fc1->forward(torch::adaptive_avg_pool2d(x, { 1, 1 }));
+        auto scale = m_fc1->forward(torch::adaptive_avg_pool2d(x, {1, 1}));
         torch::silu_(scale);
         return torch::sigmoid(m_fc2->forward(scale)) * x;
     }
 
 private:
-    torch::nn::Conv2d m_fc1 { nullptr };
-    torch::nn::Conv2d m_fc2 { nullptr };
+    torch::nn::Conv2d m_fc1{nullptr};
+    torch::nn::Conv2d m_fc2{nullptr};
 };
 TORCH_MODULE(SqueezeExcitation);
 
@@ -66,23 +66,23 @@ public:
         torch::nn::Sequential block;
         if (c.fused) {
             if (expanded != c.in) {
-                block->push_back(ConvNormAct(ConvNormActOptions {
-                    c.in, expanded, c.kernel, c.stride, 1, kBnEps, Activation::SiLU }));
+                block->push_back(ConvNormAct(ConvNormActOptions{c.in, expanded, c.kernel, c.stride,
+                                                                1, kBnEps, Activation::SiLU}));
                 block->push_back(ConvNormAct(
-                    ConvNormActOptions { expanded, c.out, 1, 1, 1, kBnEps, Activation::None }));
+                    ConvNormActOptions{expanded, c.out, 1, 1, 1, kBnEps, Activation::None}));
             } else {
-                block->push_back(ConvNormAct(ConvNormActOptions {
-                    c.in, c.out, c.kernel, c.stride, 1, kBnEps, Activation::SiLU }));
+                block->push_back(ConvNormAct(ConvNormActOptions{c.in, c.out, c.kernel, c.stride, 1,
+                                                                kBnEps, Activation::SiLU}));
             }
         } else {
             if (expanded != c.in)
                 block->push_back(ConvNormAct(
-                    ConvNormActOptions { c.in, expanded, 1, 1, 1, kBnEps, Activation::SiLU }));
-            block->push_back(ConvNormAct(ConvNormActOptions {
-                expanded, expanded, c.kernel, c.stride, expanded, kBnEps, Activation::SiLU }));
+                    ConvNormActOptions{c.in, expanded, 1, 1, 1, kBnEps, Activation::SiLU}));
+            block->push_back(ConvNormAct(ConvNormActOptions{expanded, expanded, c.kernel, c.stride,
+                                                            expanded, kBnEps, Activation::SiLU}));
             block->push_back(SqueezeExcitation(expanded, std::max<std::int64_t>(1, c.in / 4)));
             block->push_back(ConvNormAct(
-                ConvNormActOptions { expanded, c.out, 1, 1, 1, kBnEps, Activation::None }));
+                ConvNormActOptions{expanded, c.out, 1, 1, 1, kBnEps, Activation::None}));
         }
         m_block = register_module("block", block);
     }
@@ -100,7 +100,7 @@ public:
 private:
     bool m_useResidual;
     double m_stochasticDepthProb;
-    torch::nn::Sequential m_block { nullptr };
+    torch::nn::Sequential m_block{nullptr};
 };
 TORCH_MODULE(MbConv);
 
@@ -111,16 +111,17 @@ public:
         : StagedModelImpl("efficientnet_v2_s")
     {
         // torchvision's _efficientnet_conf("efficientnet_v2_s").
-        const std::array<BlockConfig, 6> settings { { { true, 1, 3, 1, 24, 24, 2 },
-            { true, 4, 3, 2, 24, 48, 4 }, { true, 4, 3, 2, 48, 64, 4 },
-            { false, 4, 3, 2, 64, 128, 6 }, { false, 6, 3, 1, 128, 160, 9 },
-            { false, 6, 3, 2, 160, 256, 15 } } };
+        const std::array<BlockConfig, 6> settings{{{true, 1, 3, 1, 24, 24, 2},
+                                                   {true, 4, 3, 2, 24, 48, 4},
+                                                   {true, 4, 3, 2, 48, 64, 4},
+                                                   {false, 4, 3, 2, 64, 128, 6},
+                                                   {false, 6, 3, 1, 128, 160, 9},
+                                                   {false, 6, 3, 2, 160, 256, 15}}};
         constexpr double kStochasticDepthProb = 0.2;
         constexpr std::int64_t kLastChannel = 1280;
 
-        addStage("stem",
-            torch::nn::AnyModule(ConvNormAct(
-                ConvNormActOptions { 3, settings.front().in, 3, 2, 1, kBnEps, Activation::SiLU })));
+        addStage("stem", torch::nn::AnyModule(ConvNormAct(ConvNormActOptions{
+                             3, settings.front().in, 3, 2, 1, kBnEps, Activation::SiLU})));
         std::int64_t totalBlocks = 0;
         for (const auto &s : settings)
             totalBlocks += s.layers;
@@ -133,16 +134,15 @@ public:
                     c.stride = 1;
                 }
                 const double sdProb = kStochasticDepthProb * static_cast<double>(blockId)
-                    / static_cast<double>(totalBlocks);
+                                      / static_cast<double>(totalBlocks);
                 addStage("features_" + std::to_string(stage + 1) + "_" + std::to_string(i),
-                    torch::nn::AnyModule(MbConv(c, sdProb)));
+                         torch::nn::AnyModule(MbConv(c, sdProb)));
                 ++blockId;
             }
         }
         addStage("head",
-            torch::nn::AnyModule(
-                std::make_shared<ClassifierHeadImpl>(settings.back().out, kLastChannel, numClasses, kBnEps,
-                                                     Activation::SiLU)));
+                 torch::nn::AnyModule(std::make_shared<ClassifierHeadImpl>(
+                     settings.back().out, kLastChannel, numClasses, kBnEps, Activation::SiLU)));
         initConvNet(*this, LinearInit::UniformFanOut);
     }
 };

@@ -34,12 +34,12 @@ torch::Tensor applyActivation(torch::Tensor x, Activation activation)
 ConvNormActImpl::ConvNormActImpl(const ConvNormActOptions &options)
     : m_activation(options.activation)
 {
-    m_conv = register_module("0",
-        torch::nn::Conv2d(torch::nn::Conv2dOptions(options.in, options.out, options.kernel)
-                              .stride(options.stride)
-                              .padding((options.kernel - 1) / 2)
-                              .groups(options.groups)
-                              .bias(false)));
+    m_conv = register_module(
+        "0", torch::nn::Conv2d(torch::nn::Conv2dOptions(options.in, options.out, options.kernel)
+                                   .stride(options.stride)
+                                   .padding((options.kernel - 1) / 2)
+                                   .groups(options.groups)
+                                   .bias(false)));
     m_bn = register_module(
         "1", torch::nn::BatchNorm2d(torch::nn::BatchNorm2dOptions(options.out).eps(options.bnEps)));
 }
@@ -53,21 +53,21 @@ ClassifierHeadImpl::ClassifierHeadImpl(std::int64_t in, std::int64_t lastChannel
                                        std::int64_t numClasses, double bnEps, Activation activation)
 {
     m_conv = register_module(
-        "conv", ConvNormAct(ConvNormActOptions { in, lastChannel, 1, 1, 1, bnEps, activation }));
+        "conv", ConvNormAct(ConvNormActOptions{in, lastChannel, 1, 1, 1, bnEps, activation}));
     m_classifier = register_module("classifier", torch::nn::Linear(lastChannel, numClasses));
 }
 
 torch::Tensor ClassifierHeadImpl::forward(torch::Tensor x)
 {
-    x = torch::adaptive_avg_pool2d(m_conv->forward(x), { 1, 1 }).flatten(1);
+    x = torch::adaptive_avg_pool2d(m_conv->forward(x), {1, 1}).flatten(1);
     return m_classifier->forward(torch::dropout(x, kDropout, is_training()));
 }
 
 std::int64_t makeDivisible(double value, std::int64_t divisor)
 {
     const auto d = static_cast<double>(divisor);
-    auto rounded
-        = std::max(divisor, static_cast<std::int64_t>(value + d / 2.0) / divisor * divisor);
+    auto rounded = std::max(divisor,
+                            static_cast<std::int64_t>(value + d / 2.0) / divisor * divisor);
     if (static_cast<double>(rounded) < 0.9 * value)
         rounded += divisor;
     return rounded;
@@ -76,8 +76,8 @@ std::int64_t makeDivisible(double value, std::int64_t divisor)
 torch::Tensor stochasticDepth(const torch::Tensor &x, double p, bool training)
 {
     if (p < 0.0 || p > 1.0)
-        throw std::invalid_argument(
-            "stochastic depth probability must be in [0, 1], got " + std::to_string(p));
+        throw std::invalid_argument("stochastic depth probability must be in [0, 1], got "
+                                    + std::to_string(p));
     if (!training || p == 0.0)
         return x;
     const double survival = 1.0 - p;

@@ -42,8 +42,8 @@ public:
     torch::Tensor forward(torch::Tensor x);
 
 private:
-    torch::nn::Conv2d m_conv { nullptr };
-    torch::nn::BatchNorm2d m_bn { nullptr };
+    torch::nn::Conv2d m_conv{nullptr};
+    torch::nn::BatchNorm2d m_bn{nullptr};
     Activation m_activation;
 };
 TORCH_MODULE(ConvNormAct);
@@ -59,8 +59,8 @@ public:
 
 private:
     static constexpr double kDropout = 0.2;
-    ConvNormAct m_conv { nullptr };
-    torch::nn::Linear m_classifier { nullptr };
+    ConvNormAct m_conv{nullptr};
+    torch::nn::Linear m_classifier{nullptr};
 };
 
 // torchvision's _make_divisible: round to the nearest multiple of divisor, never dropping more
@@ -71,8 +71,8 @@ std::int64_t makeDivisible(double value, std::int64_t divisor = 8);
 torch::Tensor stochasticDepth(const torch::Tensor &x, double p, bool training);
 
 enum class LinearInit {
-    Default, // keep torch's kaiming-uniform default (ResNet)
-    Normal001, // N(0, 0.01), zero bias (MobileNetV2)
+    Default,       // keep torch's kaiming-uniform default (ResNet)
+    Normal001,     // N(0, 0.01), zero bias (MobileNetV2)
     UniformFanOut, // U(-1/sqrt(out), 1/sqrt(out)), zero bias (EfficientNet)
 };
 

@@ -5,8 +5,8 @@ namespace loaderlab::torchmodels {
 
 std::vector<std::string> builtinModelNames()
 {
-    return { "resnet18", "resnet34", "resnet50", "resnet101", "resnet152", "mobilenet_v2",
-        "efficientnet_v2_s", "vit_b_16", "vit_b_32", "vit_l_16", "vit_l_32" };
+    return {"resnet18",          "resnet34", "resnet50", "resnet101", "resnet152", "mobilenet_v2",
+            "efficientnet_v2_s", "vit_b_16", "vit_b_32", "vit_l_16",  "vit_l_32"};
 }
 
 } // namespace loaderlab::torchmodels

@@ -14,11 +14,11 @@ namespace loaderlab::torchmodels {
 StagedModel makeModel(const std::string &name, std::int64_t numClasses)
 {
     if (numClasses < 1)
-        throw std::invalid_argument(
-            "model '" + name + "': numClasses must be >= 1, got " + std::to_string(numClasses));
+        throw std::invalid_argument("model '" + name + "': numClasses must be >= 1, got "
+                                    + std::to_string(numClasses));
     if (name.starts_with("resnet")) {
         const std::string depth = name.substr(6);
-        for (const char *known : { "18", "34", "50", "101", "152" }) {
+        for (const char *known : {"18", "34", "50", "101", "152"}) {
             if (depth == known)
                 return makeResNet(std::stoi(depth), numClasses);
         }
@@ -28,7 +28,7 @@ StagedModel makeModel(const std::string &name, std::int64_t numClasses)
         return makeEfficientNetV2S(numClasses);
     } else if (name.starts_with("vit_")) {
         const std::string variant = name.substr(4);
-        for (const char *known : { "b_16", "b_32", "l_16", "l_32" }) {
+        for (const char *known : {"b_16", "b_32", "l_16", "l_32"}) {
             if (variant == known)
                 return makeVisionTransformer(name, vitConfig(variant), numClasses);
         }

@@ -40,20 +40,20 @@ public:
     torch::Tensor forward(torch::Tensor x)
     {
         x = m_bn1->forward(m_conv1->forward(x)).relu_();
-        return torch::max_pool2d(x, { 3, 3 }, { 2, 2 }, { 1, 1 });
+        return torch::max_pool2d(x, {3, 3}, {2, 2}, {1, 1});
     }
 
 private:
-    torch::nn::Conv2d m_conv1 { nullptr };
-    torch::nn::BatchNorm2d m_bn1 { nullptr };
+    torch::nn::Conv2d m_conv1{nullptr};
+    torch::nn::BatchNorm2d m_bn1{nullptr};
 };
 
 // BasicBlock (expansion 1, two 3x3 convs) or Bottleneck (expansion 4, 1x1-3x3-1x1).
 class ResidualBlockImpl : public torch::nn::Module
 {
 public:
-    ResidualBlockImpl(
-        bool bottleneck, std::int64_t inplanes, std::int64_t planes, std::int64_t stride)
+    ResidualBlockImpl(bool bottleneck, std::int64_t inplanes, std::int64_t planes,
+                      std::int64_t stride)
         : m_bottleneck(bottleneck)
     {
         const std::int64_t outplanes = planes * (bottleneck ? 4 : 1);
@@ -71,7 +71,8 @@ public:
             m_bn2 = register_module("bn2", batchNorm(planes));
         }
         if (stride != 1 || inplanes != outplanes) {
-            m_downsample = register_module("downsample",
+            m_downsample = register_module(
+                "downsample",
                 torch::nn::Sequential(conv(inplanes, outplanes, 1, stride), batchNorm(outplanes)));
         }
     }
@@ -88,13 +89,13 @@ public:
 
 private:
     bool m_bottleneck;
-    torch::nn::Conv2d m_conv1 { nullptr };
-    torch::nn::BatchNorm2d m_bn1 { nullptr };
-    torch::nn::Conv2d m_conv2 { nullptr };
-    torch::nn::BatchNorm2d m_bn2 { nullptr };
-    torch::nn::Conv2d m_conv3 { nullptr };
-    torch::nn::BatchNorm2d m_bn3 { nullptr };
-    torch::nn::Sequential m_downsample { nullptr };
+    torch::nn::Conv2d m_conv1{nullptr};
+    torch::nn::BatchNorm2d m_bn1{nullptr};
+    torch::nn::Conv2d m_conv2{nullptr};
+    torch::nn::BatchNorm2d m_bn2{nullptr};
+    torch::nn::Conv2d m_conv3{nullptr};
+    torch::nn::BatchNorm2d m_bn3{nullptr};
+    torch::nn::Sequential m_downsample{nullptr};
 };
 TORCH_MODULE(ResidualBlock);
 
@@ -107,11 +108,11 @@ public:
     }
     torch::Tensor forward(torch::Tensor x)
     {
-        return m_fc->forward(torch::adaptive_avg_pool2d(x, { 1, 1 }).flatten(1));
+        return m_fc->forward(torch::adaptive_avg_pool2d(x, {1, 1}).flatten(1));
     }
 
 private:
-    torch::nn::Linear m_fc { nullptr };
+    torch::nn::Linear m_fc{nullptr};
 };
 
 class ResNetImpl : public StagedModelImpl
@@ -120,23 +121,23 @@ public:
     ResNetImpl(int depth, std::int64_t numClasses)
         : StagedModelImpl("resnet" + std::to_string(depth))
     {
-        std::array<int, 4> blocks {};
+        std::array<int, 4> blocks{};
         const bool bottleneck = depth >= 50;
         switch (depth) {
         case 18:
-            blocks = { 2, 2, 2, 2 };
+            blocks = {2, 2, 2, 2};
             break;
         case 34:
-            blocks = { 3, 4, 6, 3 };
+            blocks = {3, 4, 6, 3};
             break;
         case 50:
-            blocks = { 3, 4, 6, 3 };
+            blocks = {3, 4, 6, 3};
             break;
         case 101:
-            blocks = { 3, 4, 23, 3 };
+            blocks = {3, 4, 23, 3};
             break;
         case 152:
-            blocks = { 3, 8, 36, 3 };
+            blocks = {3, 8, 36, 3};
             break;
         default:
             throw std::invalid_argument("unsupported ResNet depth " + std::to_string(depth));
@@ -144,11 +145,11 @@ public:
         addStage("stem", torch::nn::AnyModule(std::make_shared<StemImpl>()));
         std::int64_t inplanes = 64;
         for (std::size_t layer = 0; layer < blocks.size(); ++layer) {
-            const std::int64_t planes = std::int64_t { 64 } << layer;
+            const std::int64_t planes = std::int64_t{64} << layer;
             for (int b = 0; b < blocks[layer]; ++b) {
                 const std::int64_t stride = (layer > 0 && b == 0) ? 2 : 1;
                 addStage("layer" + std::to_string(layer + 1) + "_" + std::to_string(b),
-                    torch::nn::AnyModule(ResidualBlock(bottleneck, inplanes, planes, stride)));
+                         torch::nn::AnyModule(ResidualBlock(bottleneck, inplanes, planes, stride)));
                 inplanes = planes * (bottleneck ? 4 : 1);
             }
         }

@@ -22,7 +22,8 @@ torch::Tensor StagedModelImpl::forwardStage(std::size_t i, torch::Tensor x)
 {
     if (i >= m_stages.size())
         throw std::out_of_range(name() + ": stage " + std::to_string(i)
-            + " out of range (model has " + std::to_string(m_stages.size()) + " stages)");
+                                + " out of range (model has " + std::to_string(m_stages.size())
+                                + " stages)");
     return m_stages[i].forward(std::move(x));
 }
 

@@ -22,7 +22,10 @@ namespace loaderlab::torchmodels {
 class BuildStopped : public std::runtime_error
 {
 public:
-    BuildStopped() : std::runtime_error("model build stopped") {}
+    BuildStopped()
+        : std::runtime_error("model build stopped")
+    {
+    }
 };
 
 class ScopedBuildStop

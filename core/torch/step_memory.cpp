@@ -65,8 +65,9 @@ void StepMemory::endStep()
     if (m_cudaDevice >= 0) {
 #ifdef LOADERLAB_TORCH_CUDA
         const auto stats = c10::cuda::CUDACachingAllocator::getDeviceStats(m_cudaDevice);
-        peak = stats.allocated_bytes[static_cast<std::size_t>(
-                                         c10::cuda::CUDACachingAllocator::StatType::AGGREGATE)]
+        peak = stats
+                   .allocated_bytes[static_cast<std::size_t>(
+                       c10::cuda::CUDACachingAllocator::StatType::AGGREGATE)]
                    .peak;
 #endif
     } else {

@@ -12,10 +12,13 @@ class StepMemory
 {
 public:
     // cudaDevice < 0: measure host memory.
-    explicit StepMemory(int cudaDevice = -1) : m_cudaDevice(cudaDevice) {}
+    explicit StepMemory(int cudaDevice = -1)
+        : m_cudaDevice(cudaDevice)
+    {
+    }
 
     void beginStep();
-    void endStep();                                  // updates peakBytes()
+    void endStep(); // updates peakBytes()
     std::int64_t peakBytes() const { return m_peak; }
     bool resetWorks() const { return m_resetWorks; }
 

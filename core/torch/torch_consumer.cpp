@@ -49,9 +49,9 @@ torch::jit::Module loadScript(const std::string &path)
 {
     // torch::jit::load opens the path itself and would block forever on a FIFO.
     if (const std::string problem = regularFileProblem(path); !problem.empty()) {
-        throw std::invalid_argument(path + ": model file "
-                                    + (problem == "no such file or directory" ? "not found"
-                                                                               : problem));
+        throw std::invalid_argument(
+            path + ": model file "
+            + (problem == "no such file or directory" ? "not found" : problem));
     }
     try {
         return torch::jit::load(path);
@@ -122,8 +122,9 @@ TorchConsumer::TorchConsumer(const ConsumerConfig &config, std::int64_t originNs
     std::vector<torch::Tensor> params;
     if (!c.scriptPath.empty()) {
         if (c.checkpointing && c.mode == ModelMode::Train)
-            throw std::invalid_argument(c.scriptPath + ": checkpointing needs a built-in model "
-                                        "(a TorchScript module has no stages)");
+            throw std::invalid_argument(c.scriptPath
+                                        + ": checkpointing needs a built-in model "
+                                          "(a TorchScript module has no stages)");
         m_script = loadScript(c.scriptPath);
         m_script->to(m_device);
         if (c.mode == ModelMode::Train)
@@ -187,7 +188,7 @@ std::vector<torch::Tensor> TorchConsumer::parameters() const
 void TorchConsumer::checkInputShape(const torch::Tensor &input) const
 {
     if (!m_builtin)
-        return;   // a TorchScript module's expectations are unknown: forward() reports them
+        return; // a TorchScript module's expectations are unknown: forward() reports them
     const bool vit = m_config.name.starts_with("vit_");
     const auto sizes = input.sizes();
     if (sizes.size() == 4 && sizes[1] == 3 && (!vit || (sizes[2] == 224 && sizes[3] == 224)))
@@ -205,8 +206,8 @@ torch::Tensor TorchConsumer::toDevice(const torch::Tensor &host, bool nonBlockin
     // more than the copy it speeds up.
     const auto bytes = static_cast<std::int64_t>(host.nbytes());
     if (!m_staging.defined() || m_staging.numel() < bytes)
-        m_staging = torch::empty(
-            {bytes}, torch::TensorOptions().dtype(torch::kUInt8).pinned_memory(true));
+        m_staging = torch::empty({bytes},
+                                 torch::TensorOptions().dtype(torch::kUInt8).pinned_memory(true));
     std::memcpy(m_staging.data_ptr(), host.data_ptr(), host.nbytes());
     const torch::Tensor staged =
         m_staging.narrow(0, 0, bytes).view(host.scalar_type()).view(host.sizes());

@@ -40,7 +40,7 @@ public:
     std::vector<torch::Tensor> parameters() const;
     const ModelConfig &config() const { return m_config; }
     torch::Device device() const { return m_device; }
-    std::string modelName() const;   // built-in name or the script file
+    std::string modelName() const; // built-in name or the script file
 
 private:
     void checkInputShape(const torch::Tensor &input) const;
@@ -55,7 +55,7 @@ private:
     std::optional<StagedModel> m_builtin;
     std::optional<torch::jit::Module> m_script;
     std::unique_ptr<torch::optim::Optimizer> m_optimizer;
-    torch::Tensor m_staging;   // pinned host buffer reused across batches (CUDA only)
+    torch::Tensor m_staging; // pinned host buffer reused across batches (CUDA only)
     StepMemory m_memory;
 };
 

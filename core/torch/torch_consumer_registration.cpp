@@ -24,12 +24,12 @@ ModelCapabilities torchCapabilities()
                                    : 0;
     if (!capabilities.cudaAvailable) {
 #ifdef LOADERLAB_TORCH_CUDA
-        capabilities.cudaUnavailableReason =
-            "no CUDA GPU was found (LibTorch " TORCH_VERSION " has CUDA support; check the "
-            "driver with nvidia-smi)";
+        capabilities.cudaUnavailableReason = "no CUDA GPU was found (LibTorch " TORCH_VERSION
+                                             " has CUDA support; check the "
+                                             "driver with nvidia-smi)";
 #else
-        capabilities.cudaUnavailableReason =
-            "this LibTorch build (" TORCH_VERSION ") has no CUDA support";
+        capabilities.cudaUnavailableReason = "this LibTorch build (" TORCH_VERSION
+                                             ") has no CUDA support";
 #endif
     }
     return capabilities;

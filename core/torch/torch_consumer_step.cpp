@@ -33,10 +33,10 @@ torch::Tensor prepareInput(const torch::Tensor &onDevice, bool channelsLast)
 torch::Tensor TorchConsumer::step(const torch::Tensor &input, const torch::Tensor &labels)
 {
     checkInputShape(input);
-    const torch::Tensor x =
-        prepareInput(toDevice(input.contiguous(), false), m_config.channelsLast);
-    const torch::Tensor y =
-        toDevice(labels.to(torch::kInt64).remainder(m_config.numClasses), false);
+    const torch::Tensor x = prepareInput(toDevice(input.contiguous(), false),
+                                         m_config.channelsLast);
+    const torch::Tensor y = toDevice(labels.to(torch::kInt64).remainder(m_config.numClasses),
+                                     false);
     m_memory.beginStep();
     torch::Tensor result = computeStep(x, y);
     if (m_device.is_cuda())
@@ -56,11 +56,10 @@ void TorchConsumer::consume(const Batch &batch, TraceRecord &record, std::stop_t
         data, {batch.size(), shape.channels, shape.height, shape.width},
         torch::TensorOptions().dtype(dtype));
     checkInputShape(host);
-    const torch::Tensor labels =
-        torch::from_blob(const_cast<std::int64_t *>(batch.labels.data()),
-                         {static_cast<std::int64_t>(batch.labels.size())},
-                         torch::TensorOptions().dtype(torch::kInt64))
-            .remainder(m_config.numClasses);
+    const torch::Tensor labels = torch::from_blob(const_cast<std::int64_t *>(batch.labels.data()),
+                                                  {static_cast<std::int64_t>(batch.labels.size())},
+                                                  torch::TensorOptions().dtype(torch::kInt64))
+                                     .remainder(m_config.numClasses);
 
     record.copyStartNs = steadyNowNs() - m_originNs;
     torch::Tensor x;

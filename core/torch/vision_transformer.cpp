@@ -18,7 +18,7 @@ constexpr double kLayerNormEps = 1e-6;
 
 torch::nn::LayerNorm layerNorm(std::int64_t dim)
 {
-    return torch::nn::LayerNorm(torch::nn::LayerNormOptions({ dim }).eps(kLayerNormEps));
+    return torch::nn::LayerNorm(torch::nn::LayerNormOptions({dim}).eps(kLayerNormEps));
 }
 
 // Conv projection weights are kept as plain parameters (not a Conv2d child) so that the
@@ -31,29 +31,29 @@ public:
     {
         const std::int64_t patches = (c.imageSize / c.patchSize) * (c.imageSize / c.patchSize);
         torch::NoGradGuard noGrad;
-        m_classToken = register_parameter("class_token", torch::zeros({ 1, 1, c.hiddenDim }));
+        m_classToken = register_parameter("class_token", torch::zeros({1, 1, c.hiddenDim}));
         // torchvision uses trunc_normal_(std) with absolute bounds [-2, 2]; with std <= 0.04
         // truncation never triggers, so normal + clamp is the same distribution.
         const double projStd = std::sqrt(1.0 / static_cast<double>(3 * c.patchSize * c.patchSize));
         m_projWeight = register_parameter("conv_proj_weight",
-            torch::empty({ c.hiddenDim, 3, c.patchSize, c.patchSize })
-                .normal_(0.0, projStd)
-                .clamp_(-2, 2));
-        m_projBias = register_parameter("conv_proj_bias", torch::zeros({ c.hiddenDim }));
+                                          torch::empty({c.hiddenDim, 3, c.patchSize, c.patchSize})
+                                              .normal_(0.0, projStd)
+                                              .clamp_(-2, 2));
+        m_projBias = register_parameter("conv_proj_bias", torch::zeros({c.hiddenDim}));
         m_posEmbedding = register_parameter(
-            "pos_embedding", torch::empty({ 1, patches + 1, c.hiddenDim }).normal_(0.0, 0.02));
+            "pos_embedding", torch::empty({1, patches + 1, c.hiddenDim}).normal_(0.0, 0.02));
     }
 
     torch::Tensor forward(torch::Tensor x)
     {
         TORCH_CHECK(x.dim() == 4 && x.size(1) == 3 && x.size(2) == m_config.imageSize
-                && x.size(3) == m_config.imageSize,
-            "vision transformer expects [N, 3, ", m_config.imageSize, ", ", m_config.imageSize,
-            "] input, got ", x.sizes());
+                        && x.size(3) == m_config.imageSize,
+                    "vision transformer expects [N, 3, ", m_config.imageSize, ", ",
+                    m_config.imageSize, "] input, got ", x.sizes());
         const std::int64_t n = x.size(0);
         x = torch::conv2d(x, m_projWeight, m_projBias, m_config.patchSize);
         x = x.flatten(2).transpose(1, 2); // [N, patches, hidden]
-        x = torch::cat({ m_classToken.expand({ n, -1, -1 }), x }, 1) + m_posEmbedding;
+        x = torch::cat({m_classToken.expand({n, -1, -1}), x}, 1) + m_posEmbedding;
         return torch::dropout(x, m_config.dropout, is_training());
     }
 
@@ -76,9 +76,9 @@ public:
     {
         TORCH_CHECK(dim % heads == 0, "hidden dim ", dim, " not divisible by ", heads, " heads");
         torch::NoGradGuard noGrad;
-        m_inProjWeight = register_parameter("in_proj_weight", torch::empty({ 3 * dim, dim }));
+        m_inProjWeight = register_parameter("in_proj_weight", torch::empty({3 * dim, dim}));
         torch::nn::init::xavier_uniform_(m_inProjWeight);
-        m_inProjBias = register_parameter("in_proj_bias", torch::zeros({ 3 * dim }));
+        m_inProjBias = register_parameter("in_proj_bias", torch::zeros({3 * dim}));
         m_outProj = register_module("out_proj", torch::nn::Linear(dim, dim));
         torch::nn::init::zeros_(m_outProj->bias);
     }
@@ -91,12 +91,12 @@ public:
         const std::int64_t headDim = dim / m_heads;
         // [N, S, 3D] -> [3, N, H, S, headDim]
         auto qkv = torch::linear(x, m_inProjWeight, m_inProjBias)
-                       .view({ n, seq, 3, m_heads, headDim })
-                       .permute({ 2, 0, 3, 1, 4 });
+                       .view({n, seq, 3, m_heads, headDim})
+                       .permute({2, 0, 3, 1, 4});
         auto q = qkv[0] * (1.0 / std::sqrt(static_cast<double>(headDim)));
         auto attention = torch::matmul(q, qkv[1].transpose(-2, -1)).softmax(-1);
         attention = torch::dropout(attention, m_dropout, is_training());
-        auto out = torch::matmul(attention, qkv[2]).transpose(1, 2).reshape({ n, seq, dim });
+        auto out = torch::matmul(attention, qkv[2]).transpose(1, 2).reshape({n, seq, dim});
         return m_outProj->forward(out);
     }
 
@@ -105,7 +105,7 @@ private:
     double m_dropout;
     torch::Tensor m_inProjWeight;
     torch::Tensor m_inProjBias;
-    torch::nn::Linear m_outProj { nullptr };
+    torch::nn::Linear m_outProj{nullptr};
 };
 TORCH_MODULE(SelfAttention);
 
@@ -120,7 +120,7 @@ public:
         m_fc1 = register_module("0", torch::nn::Linear(dim, mlpDim));
         m_fc2 = register_module("3", torch::nn::Linear(mlpDim, dim));
         torch::NoGradGuard noGrad;
-        for (auto *fc : { m_fc1.get(), m_fc2.get() }) {
+        for (auto *fc : {m_fc1.get(), m_fc2.get()}) {
             torch::nn::init::xavier_uniform_(fc->weight);
             torch::nn::init::normal_(fc->bias, 0.0, 1e-6);
         }
@@ -134,8 +134,8 @@ public:
 
 private:
     double m_dropout;
-    torch::nn::Linear m_fc1 { nullptr };
-    torch::nn::Linear m_fc2 { nullptr };
+    torch::nn::Linear m_fc1{nullptr};
+    torch::nn::Linear m_fc2{nullptr};
 };
 TORCH_MODULE(Mlp);
 
@@ -146,8 +146,8 @@ public:
         : m_dropout(c.dropout)
     {
         m_ln1 = register_module("ln_1", layerNorm(c.hiddenDim));
-        m_attention = register_module(
-            "self_attention", SelfAttention(c.hiddenDim, c.heads, c.attentionDropout));
+        m_attention = register_module("self_attention",
+                                      SelfAttention(c.hiddenDim, c.heads, c.attentionDropout));
         m_ln2 = register_module("ln_2", layerNorm(c.hiddenDim));
         m_mlp = register_module("mlp", Mlp(c.hiddenDim, c.mlpDim, c.dropout));
     }
@@ -161,10 +161,10 @@ public:
 
 private:
     double m_dropout;
-    torch::nn::LayerNorm m_ln1 { nullptr };
-    SelfAttention m_attention { nullptr };
-    torch::nn::LayerNorm m_ln2 { nullptr };
-    Mlp m_mlp { nullptr };
+    torch::nn::LayerNorm m_ln1{nullptr};
+    SelfAttention m_attention{nullptr};
+    torch::nn::LayerNorm m_ln2{nullptr};
+    Mlp m_mlp{nullptr};
 };
 TORCH_MODULE(EncoderBlock);
 
@@ -188,8 +188,8 @@ public:
     }
 
 private:
-    torch::nn::LayerNorm m_ln { nullptr };
-    torch::nn::Linear m_head { nullptr };
+    torch::nn::LayerNorm m_ln{nullptr};
+    torch::nn::Linear m_head{nullptr};
 };
 
 class VisionTransformerImpl : public StagedModelImpl
@@ -229,8 +229,8 @@ VitConfig vitConfig(const std::string &variant)
     return c;
 }
 
-StagedModel makeVisionTransformer(
-    const std::string &name, const VitConfig &config, std::int64_t numClasses)
+StagedModel makeVisionTransformer(const std::string &name, const VitConfig &config,
+                                  std::int64_t numClasses)
 {
     // ModuleHolder's variadic constructor would take a derived pointer as constructor args.
     return StagedModel(std::shared_ptr<StagedModelImpl>(

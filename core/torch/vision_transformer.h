@@ -25,7 +25,7 @@ VitConfig vitConfig(const std::string &variant);
 
 // Stages: embedding (patch projection, class token, position embedding, dropout), every
 // encoder block, head (final LayerNorm on the class token, Linear).
-StagedModel makeVisionTransformer(
-    const std::string &name, const VitConfig &config, std::int64_t numClasses);
+StagedModel makeVisionTransformer(const std::string &name, const VitConfig &config,
+                                  std::int64_t numClasses);
 
 } // namespace loaderlab::torchmodels

@@ -87,12 +87,12 @@ void TestMainWindow::workersSliderReconfiguresTheRunningEngine()
     auto *slider = child<QSlider>(window.controlPanel(), "workersSlider");
     QCOMPARE(slider->value(), 2);
     slider->setFocus();
-    QTest::keyClick(slider, Qt::Key_Right);   // 2 -> 3 workers
+    QTest::keyClick(slider, Qt::Key_Right); // 2 -> 3 workers
     QCOMPARE(child<QSpinBox>(window.controlPanel(), "workersSpin")->value(), 3);
 
     // Debounced, then applied between two batches of the running engine.
     QTRY_COMPARE_WITH_TIMEOUT(window.session()->config().loader.numWorkers, 3, 5000);
-    const auto markers = window.session()->trace()->markers();   // epoch starts may be there too
+    const auto markers = window.session()->trace()->markers(); // epoch starts may be there too
     const auto change = std::find_if(markers.begin(), markers.end(), [](const TraceMarker &m) {
         return m.kind == MarkerKind::Reconfigure
                && m.changes == std::vector<FieldChange>{{"loader.num_workers", "2", "3"}};
@@ -130,7 +130,8 @@ void TestMainWindow::invalidDatasetPathShowsErrorAndKeepsTheRun()
 
     auto *error = child<QLabel>(window.controlPanel(), "datasetErrorLabel");
     QTRY_VERIFY(error->isVisible());
-    QVERIFY2(error->text().contains(QStringLiteral("/nonexistent/loaderlab-images")), qPrintable(error->text()));
+    QVERIFY2(error->text().contains(QStringLiteral("/nonexistent/loaderlab-images")),
+             qPrintable(error->text()));
     // The previous run goes on, with its trace.
     QCOMPARE(window.session()->trace(), trace);
     QVERIFY(window.session()->running());
@@ -155,7 +156,8 @@ void TestMainWindow::exportsParseBack()
     QVERIFY2(window.exportTraceCsv(csv, &error), qPrintable(error));
     QFile file(csv);
     QVERIFY(file.open(QIODevice::ReadOnly | QIODevice::Text));
-    const QStringList lines = QString::fromUtf8(file.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    const QStringList lines =
+        QString::fromUtf8(file.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
     QCOMPARE(lines.first(), QString::fromStdString(traceCsvHeader()));
     QCOMPARE(std::size_t(lines.size() - 1), batches);
 
@@ -166,7 +168,8 @@ void TestMainWindow::exportsParseBack()
     QCOMPARE(summary["summary"]["batches"].get<std::size_t>(), batches);
     QCOMPARE(summary["config"]["loader"]["batch_size"].get<int>(), 16);
 
-    for (const QString &format : {QStringLiteral("png"), QStringLiteral("svg"), QStringLiteral("pdf")})
+    for (const QString &format :
+         {QStringLiteral("png"), QStringLiteral("svg"), QStringLiteral("pdf")})
         QVERIFY2(window.exportPlots(m_dir.path(), format, &error), qPrintable(error));
     QImage png(m_dir.filePath(QStringLiteral("wait_time.png")));
     QVERIFY(!png.isNull());
@@ -206,12 +209,12 @@ void TestMainWindow::rapidSliderChangesUnderLoad()
             slider->setFocus();
             QTest::keyClick(slider, (i / 2) % 4 < 2 ? Qt::Key_Right : Qt::Key_Left);
             if (i % 10 == 0)
-                QTest::qWait(20);   // let some reconfigurations reach the engine
+                QTest::qWait(20); // let some reconfigurations reach the engine
         }
         QTest::qWait(400);
         QVERIFY(window.session()->running());
         const std::size_t before = window.session()->trace()->size();
-        QTRY_VERIFY(window.session()->trace()->size() > before);   // still delivering
+        QTRY_VERIFY(window.session()->trace()->size() > before); // still delivering
         window.session()->stop();
         QCOMPARE(window.session()->controller().liveThreads(), 0);
     }

@@ -32,19 +32,23 @@ void TestTranslation::germanTranslatesTheMenus()
         titles << action->text();
     QCOMPARE(titles.size(), 5);
     // Every top-level menu is translated (no English title left).
-    for (const QString &english : {QStringLiteral("&File"), QStringLiteral("&Run"), QStringLiteral("&View"),
-                                   QStringLiteral("&Language"), QStringLiteral("&Help")})
+    for (const QString &english :
+         {QStringLiteral("&File"), QStringLiteral("&Run"), QStringLiteral("&View"),
+          QStringLiteral("&Language"), QStringLiteral("&Help")})
         QVERIFY2(!titles.contains(english), qPrintable(titles.join(QLatin1Char(' '))));
-    QCOMPARE(QCoreApplication::translate("MainWindow", "&File").remove(QLatin1Char('&')), QStringLiteral("Datei"));
-    QCOMPARE(QCoreApplication::translate("MainWindow", "&Help").remove(QLatin1Char('&')), QStringLiteral("Hilfe"));
+    QCOMPARE(QCoreApplication::translate("MainWindow", "&File").remove(QLatin1Char('&')),
+             QStringLiteral("Datei"));
+    QCOMPARE(QCoreApplication::translate("MainWindow", "&Help").remove(QLatin1Char('&')),
+             QStringLiteral("Hilfe"));
 }
 
 void TestTranslation::englishNeedsNoTranslator()
 {
     const auto languages = Language::available();
     QCOMPARE(languages.front().first, QStringLiteral("en"));
-    QVERIFY(std::any_of(languages.begin(), languages.end(),
-                        [](const auto &language) { return language.first == QLatin1String("de"); }));
+    QVERIFY(std::any_of(languages.begin(), languages.end(), [](const auto &language) {
+        return language.first == QLatin1String("de");
+    }));
 }
 
 void TestTranslation::germanMarkersOnThePlots()
@@ -52,11 +56,18 @@ void TestTranslation::germanMarkersOnThePlots()
     // Markers are data; the window words them in its language. (The German
     // translator is installed by the first test.)
     using namespace loaderlab;
-    const TraceMarker change{10, 5'000'000, MarkerKind::Reconfigure, 1,
-                             {{"loader.num_workers", "2", "4"}, {"loader.shuffle", "false", "true"}}, {}};
+    const TraceMarker change{
+        10,
+        5'000'000,
+        MarkerKind::Reconfigure,
+        1,
+        {{"loader.num_workers", "2", "4"}, {"loader.shuffle", "false", "true"}},
+        {}};
     QCOMPARE(MarkerText::marker(change), QStringLiteral("Worker 2 → 4, Mischen aus → an"));
-    QCOMPARE(MarkerText::marker({20, 9'000'000, MarkerKind::Epoch, 1, {}, "1"}), QStringLiteral("Epoche 1"));
-    QCOMPARE(MarkerText::marker({21, 9'000'000, MarkerKind::Pause, 1, {}, {}}), QStringLiteral("pausiert"));
+    QCOMPARE(MarkerText::marker({20, 9'000'000, MarkerKind::Epoch, 1, {}, "1"}),
+             QStringLiteral("Epoche 1"));
+    QCOMPARE(MarkerText::marker({21, 9'000'000, MarkerKind::Pause, 1, {}, {}}),
+             QStringLiteral("pausiert"));
     // English stays for exports and the command line.
     QCOMPARE(markerText(change), std::string("workers 2 -> 4, shuffle off -> on"));
 
@@ -77,7 +88,8 @@ void TestTranslation::germanMarkersOnThePlots()
         if (auto *text = qobject_cast<QCPItemText *>(plot.item(i)))
             labels << text->text();
     }
-    QVERIFY2(labels.contains(QStringLiteral("Worker 2 → 4, Mischen aus → an")), qPrintable(labels.join(QLatin1Char('|'))));
+    QVERIFY2(labels.contains(QStringLiteral("Worker 2 → 4, Mischen aus → an")),
+             qPrintable(labels.join(QLatin1Char('|'))));
 }
 
 QTEST_MAIN(TestTranslation)

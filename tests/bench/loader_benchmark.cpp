@@ -179,7 +179,7 @@ std::optional<Throughput> benchPytorch(const std::string &root, const Options &o
         output.append(buffer, n);
     const int status = pclose(pipe);
     const std::size_t brace = output.rfind("\n{") == std::string::npos ? output.find('{')
-                                                                        : output.rfind("\n{") + 1;
+                                                                       : output.rfind("\n{") + 1;
     if (status != 0 || brace == std::string::npos) {
         std::fprintf(stderr, "pytorch: %s failed (status %d)\n", command.c_str(), status);
         return std::nullopt;
@@ -198,9 +198,9 @@ std::optional<Throughput> benchPytorch(const std::string &root, const Options &o
 
 struct Overhead
 {
-    double tinyUs = 0;          // 1x1x1 samples, batch 1: wall time per batch
-    double bigBatchUs = 0;      // 3x224x224, batch 32: wall time per batch
-    double memcpyUs = 0;        // memcpy of that batch's bytes, W copies at once
+    double tinyUs = 0;     // 1x1x1 samples, batch 1: wall time per batch
+    double bigBatchUs = 0; // 3x224x224, batch 32: wall time per batch
+    double memcpyUs = 0;   // memcpy of that batch's bytes, W copies at once
 };
 
 double timePerBatchUs(SampleShape shape, int batchSize, std::int64_t batches, int workers)
@@ -210,7 +210,7 @@ double timePerBatchUs(SampleShape shape, int batchSize, std::int64_t batches, in
     config.batchSize = batchSize;
     config.numWorkers = workers;
     Loader loader(dataset, config, steadyNowNs());
-    drainEpoch(loader, 0);   // warm-up: threads, buffer pool
+    drainEpoch(loader, 0); // warm-up: threads, buffer pool
     std::int64_t count = 0;
     const std::int64_t start = steadyNowNs();
     drainEpoch(loader, 1, &count);
@@ -227,7 +227,7 @@ double memcpyUs(std::size_t bytes, int threads)
     std::vector<std::vector<std::byte>> to(static_cast<std::size_t>(threads));
     for (int t = 0; t < threads; ++t) {
         from[static_cast<std::size_t>(t)].assign(bytes, std::byte{1});
-        to[static_cast<std::size_t>(t)].assign(bytes, std::byte{0});   // fault pages in
+        to[static_cast<std::size_t>(t)].assign(bytes, std::byte{0}); // fault pages in
     }
     auto copy = [&](std::size_t t) {
         for (int i = 0; i < kRepeats; ++i) {
@@ -366,9 +366,10 @@ int main(int argc, char **argv)
         if (pytorch)
             std::printf("%-44s %10.1f\n", "PyTorch DataLoader images/s", pytorch->perSecond());
         std::printf("%-44s %10.1f\n", "per-core limit images/s (1 thread)", perCore.perSecond());
-        std::printf("%-44s %10.2f\n", ("LoaderLab / (" + std::to_string(std::max(1, w))
-                                       + " x per-core limit)").c_str(),
-                    loader.perSecond() / ideal);
+        std::printf(
+            "%-44s %10.2f\n",
+            ("LoaderLab / (" + std::to_string(std::max(1, w)) + " x per-core limit)").c_str(),
+            loader.perSecond() / ideal);
         if (pytorch)
             std::printf("%-44s %10.2f\n", "LoaderLab / PyTorch",
                         loader.perSecond() / pytorch->perSecond());
@@ -381,8 +382,11 @@ int main(int argc, char **argv)
 
         if (!options.json.empty()) {
             nlohmann::json out = {
-                {"root", options.root}, {"batch_size", options.batchSize}, {"workers", w},
-                {"epochs", options.epochs}, {"warmup_epochs", options.warmupEpochs},
+                {"root", options.root},
+                {"batch_size", options.batchSize},
+                {"workers", w},
+                {"epochs", options.epochs},
+                {"warmup_epochs", options.warmupEpochs},
                 {"loaderlab_images_per_sec", loader.perSecond()},
                 {"per_core_images_per_sec", perCore.perSecond()},
                 {"loaderlab_vs_ideal", loader.perSecond() / ideal},

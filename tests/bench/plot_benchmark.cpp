@@ -60,9 +60,9 @@ void appendBatches(loaderlab::TraceLog &log, std::int64_t count)
         r.worker = static_cast<std::int32_t>(i % kWorkers);
         r.samples = 64;
         r.requestNs = request;
-        const std::int64_t wait = i == 0 ? 400 * kMs
-            : i % 4 == 0                 ? 6 * kMs + (i % 7) * 100'000
-                                         : 5'000 + (i % 13) * 1'000;
+        const std::int64_t wait = i == 0       ? 400 * kMs
+                                  : i % 4 == 0 ? 6 * kMs + (i % 7) * 100'000
+                                               : 5'000 + (i % 13) * 1'000;
         r.deliveryNs = request + wait;
         r.computeStartNs = r.deliveryNs + 20'000;
         r.computeEndNs = r.computeStartNs + 2 * kMs + (i % 5) * 50'000;
@@ -91,7 +91,7 @@ double msSince(const QElapsedTimer &timer)
 
 // Replots every plot kRepeats times; prints the median per plot and of the sum.
 void measureReplots(const char *title, const std::array<LivePlot *, 4> &plots,
-    const std::array<const char *, 4> &names)
+                    const std::array<const char *, 4> &names)
 {
     std::array<std::vector<double>, 4> perPlot;
     std::vector<double> total;
@@ -127,7 +127,7 @@ int main(int argc, char **argv)
     const auto trace = std::make_shared<loaderlab::TraceLog>();
     appendBatches(*trace, kBatches);
     std::printf("synthetic trace: %lld batches, W = %d, built in %.0f ms\n",
-        static_cast<long long>(trace->size()), kWorkers, msSince(timer));
+                static_cast<long long>(trace->size()), kWorkers, msSince(timer));
 
     QWidget window;
     window.resize(1280, 800);
@@ -143,9 +143,9 @@ int main(int argc, char **argv)
     window.show();
     QApplication::processEvents();
 
-    const std::array<LivePlot *, 4> plots { waits, throughput, timeline, histogram };
-    const std::array<const char *, 4> names { "wait time", "throughput", "worker timeline",
-        "wait histogram" };
+    const std::array<LivePlot *, 4> plots{waits, throughput, timeline, histogram};
+    const std::array<const char *, 4> names{"wait time", "throughput", "worker timeline",
+                                            "wait histogram"};
     const std::int64_t peakBefore = procStatus("VmHWM");
     const std::int64_t rssBefore = procStatus("VmRSS");
     std::printf("first refresh (ingest %lld batches):\n", static_cast<long long>(kBatches));
@@ -160,11 +160,11 @@ int main(int argc, char **argv)
     const std::int64_t rssAfter = procStatus("VmRSS");
     std::printf("plot memory: peak RSS %+.1f MiB (%.1f bytes/batch), RSS %+.1f MiB "
                 "(%.1f bytes/batch); the trace itself: %zu bytes/batch\n",
-        static_cast<double>(peakAfter - peakBefore) / (1 << 20),
-        static_cast<double>(peakAfter - peakBefore) / kBatches,
-        static_cast<double>(rssAfter - rssBefore) / (1 << 20),
-        static_cast<double>(rssAfter - rssBefore) / kBatches,
-        sizeof(loaderlab::TraceRecord) + sizeof(loaderlab::WorkerSpan));
+                static_cast<double>(peakAfter - peakBefore) / (1 << 20),
+                static_cast<double>(peakAfter - peakBefore) / kBatches,
+                static_cast<double>(rssAfter - rssBefore) / (1 << 20),
+                static_cast<double>(rssAfter - rssBefore) / kBatches,
+                sizeof(loaderlab::TraceRecord) + sizeof(loaderlab::WorkerSpan));
 
     measureReplots("full replot, following", plots, names);
     if (!screenshotDir.isEmpty())
@@ -180,7 +180,7 @@ int main(int argc, char **argv)
         increments.push_back(msSince(timer));
     }
     std::printf("refresh of all four plots with %d new batches: %.2f ms (median of %d)\n",
-        kBatchesPerRefresh, medianOf(increments), kRepeats);
+                kBatchesPerRefresh, medianOf(increments), kRepeats);
 
     for (LivePlot *plot : plots)
         plot->setFollowing(false);

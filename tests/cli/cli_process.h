@@ -15,10 +15,10 @@ namespace clitest {
 
 struct Result
 {
-    int exitCode = -1;     // -1: crashed, or killed for not finishing in time
+    int exitCode = -1; // -1: crashed, or killed for not finishing in time
     QString out;
     QString err;
-    QByteArray outBytes;   // raw bytes: what a terminal would receive
+    QByteArray outBytes; // raw bytes: what a terminal would receive
     QByteArray errBytes;
 };
 
@@ -27,7 +27,7 @@ inline void startLoaderlab(QProcess &process, const QStringList &arguments,
                            const std::function<void()> &childSetup = {})
 {
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.remove(QStringLiteral("DISPLAY"));   // headless means no display at all
+    env.remove(QStringLiteral("DISPLAY")); // headless means no display at all
     env.remove(QStringLiteral("WAYLAND_DISPLAY"));
     env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
     process.setProcessEnvironment(env);
@@ -39,10 +39,13 @@ inline void startLoaderlab(QProcess &process, const QStringList &arguments,
 inline Result finish(QProcess &process, int timeoutMs)
 {
     if (!process.waitForFinished(timeoutMs)) {
-        process.kill();   // a hang is a failure a test may be looking for
+        process.kill(); // a hang is a failure a test may be looking for
         process.waitForFinished(5'000);
-        return {-1, QString(), QStringLiteral("(timed out: %1)").arg(process.arguments().join(QLatin1Char(' '))),
-                {}, {}};
+        return {-1,
+                QString(),
+                QStringLiteral("(timed out: %1)").arg(process.arguments().join(QLatin1Char(' '))),
+                {},
+                {}};
     }
     Result r;
     r.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
@@ -66,9 +69,9 @@ inline Result runLoaderlab(const QStringList &arguments, int timeoutMs = 240'000
 inline Result makeImageFolder(const QString &folder, int perClass = 3)
 {
     return runLoaderlab({QStringLiteral("make-dataset"), folder, QStringLiteral("--classes"),
-                         QStringLiteral("2"), QStringLiteral("--images-per-class"), QString::number(perClass),
-                         QStringLiteral("--min-side"), QStringLiteral("40"), QStringLiteral("--max-side"),
-                         QStringLiteral("64")});
+                         QStringLiteral("2"), QStringLiteral("--images-per-class"),
+                         QString::number(perClass), QStringLiteral("--min-side"),
+                         QStringLiteral("40"), QStringLiteral("--max-side"), QStringLiteral("64")});
 }
 
 } // namespace clitest

@@ -64,19 +64,18 @@ void TestCli::runWritesCsvJsonAndTable()
 {
     const QString csv = m_dir.filePath(QStringLiteral("run.csv"));
     const QString json = m_dir.filePath(QStringLiteral("run.json"));
-    const Result r = runLoaderlab({QStringLiteral("run"), QStringLiteral("--dataset"), QStringLiteral("synthetic"),
-                                QStringLiteral("--shape"), QStringLiteral("3x32x32"),
-                                QStringLiteral("--samples"), QStringLiteral("640"),
-                                QStringLiteral("--batch-size"), QStringLiteral("32"),
-                                QStringLiteral("--workers"), QStringLiteral("2"),
-                                QStringLiteral("--sleep-batch-ms"), QStringLiteral("1"),
-                                QStringLiteral("--csv"), csv, QStringLiteral("--json"), json});
+    const Result r = runLoaderlab(
+        {QStringLiteral("run"), QStringLiteral("--dataset"), QStringLiteral("synthetic"),
+         QStringLiteral("--shape"), QStringLiteral("3x32x32"), QStringLiteral("--samples"),
+         QStringLiteral("640"), QStringLiteral("--batch-size"), QStringLiteral("32"),
+         QStringLiteral("--workers"), QStringLiteral("2"), QStringLiteral("--sleep-batch-ms"),
+         QStringLiteral("1"), QStringLiteral("--csv"), csv, QStringLiteral("--json"), json});
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     QVERIFY(r.out.contains(QStringLiteral("samples/s (mean)")));
     QVERIFY(r.out.contains(QStringLiteral("input-bound share")));
 
     const QStringList lines = readLines(csv);
-    QCOMPARE(lines.size(), 21);   // header + 640 / 32 batches
+    QCOMPARE(lines.size(), 21); // header + 640 / 32 batches
     QCOMPARE(lines.first(), QString::fromStdString(loaderlab::traceCsvHeader()));
     QCOMPARE(lines.at(1).section(QLatin1Char(','), 0, 0), QStringLiteral("0"));
     QCOMPARE(lines.at(20).section(QLatin1Char(','), 0, 0), QStringLiteral("19"));
@@ -95,8 +94,9 @@ void TestCli::runWritesCsvJsonAndTable()
 
 void TestCli::missingDatasetPathIsAClearError()
 {
-    const Result r = runLoaderlab({QStringLiteral("run"), QStringLiteral("--dataset"), QStringLiteral("folder"),
-                                QStringLiteral("--path"), QStringLiteral("/nonexistent/loaderlab-data")});
+    const Result r = runLoaderlab({QStringLiteral("run"), QStringLiteral("--dataset"),
+                                   QStringLiteral("folder"), QStringLiteral("--path"),
+                                   QStringLiteral("/nonexistent/loaderlab-data")});
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains(QStringLiteral("/nonexistent/loaderlab-data")), qPrintable(r.err));
 }
@@ -112,8 +112,8 @@ void TestCli::tensorFileOfWrongSizeIsAClearError()
         writer.finish();
     }
     QVERIFY(QFile::resize(path, QFileInfo(path).size() - 5));
-    const Result r = runLoaderlab({QStringLiteral("run"), QStringLiteral("--dataset"), QStringLiteral("tensor"),
-                                QStringLiteral("--path"), path});
+    const Result r = runLoaderlab({QStringLiteral("run"), QStringLiteral("--dataset"),
+                                   QStringLiteral("tensor"), QStringLiteral("--path"), path});
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains(path), qPrintable(r.err));
 }
@@ -128,12 +128,13 @@ void TestCli::configFileWithOverridesAndUnknownKey()
                    "loader": {"batch_size": 10, "num_workers": 1}, "max_batches": 7})";
     }
     Result r = runLoaderlab({QStringLiteral("run"), QStringLiteral("--config"), config,
-                          QStringLiteral("--workers"), QStringLiteral("3"), QStringLiteral("--json"), json});
+                             QStringLiteral("--workers"), QStringLiteral("3"),
+                             QStringLiteral("--json"), json});
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     const auto summary = readJson(json);
     QCOMPARE(summary["summary"]["batches"].get<int>(), 7);
-    QCOMPARE(summary["config"]["loader"]["num_workers"].get<int>(), 3);   // the flag wins
-    QCOMPARE(summary["config"]["loader"]["batch_size"].get<int>(), 10);   // from the file
+    QCOMPARE(summary["config"]["loader"]["num_workers"].get<int>(), 3); // the flag wins
+    QCOMPARE(summary["config"]["loader"]["batch_size"].get<int>(), 10); // from the file
 
     {
         std::ofstream out(config.toStdString());
@@ -148,24 +149,28 @@ void TestCli::configFileWithOverridesAndUnknownKey()
 void TestCli::imageFolderSkipAndFailPolicies()
 {
     const QString classDir = QDir(m_folder).entryList(QDir::Dirs | QDir::NoDotAndDotDot).first();
-    const QString broken = m_folder + QLatin1Char('/') + classDir + QStringLiteral("/zz_broken.jpg");
+    const QString broken = m_folder + QLatin1Char('/') + classDir
+                           + QStringLiteral("/zz_broken.jpg");
     {
         QFile file(broken);
         QVERIFY(file.open(QIODevice::WriteOnly));
         file.write("this is not a JPEG");
     }
     const QString json = m_dir.filePath(QStringLiteral("skip.json"));
-    Result r = runLoaderlab({QStringLiteral("run"), QStringLiteral("--dataset"), QStringLiteral("folder"),
-                          QStringLiteral("--path"), m_folder, QStringLiteral("--batch-size"),
-                          QStringLiteral("4"), QStringLiteral("--json"), json});
+    Result r = runLoaderlab({QStringLiteral("run"), QStringLiteral("--dataset"),
+                             QStringLiteral("folder"), QStringLiteral("--path"), m_folder,
+                             QStringLiteral("--batch-size"), QStringLiteral("4"),
+                             QStringLiteral("--json"), json});
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     const auto summary = readJson(json);
     QCOMPARE(summary["summary"]["samples"].get<int>(), 6);
     QCOMPARE(summary["summary"]["skipped_samples"].get<int>(), 1);
-    QVERIFY(summary["skipped"][0]["source"].get<std::string>().find("zz_broken.jpg") != std::string::npos);
+    QVERIFY(summary["skipped"][0]["source"].get<std::string>().find("zz_broken.jpg")
+            != std::string::npos);
 
     r = runLoaderlab({QStringLiteral("run"), QStringLiteral("--dataset"), QStringLiteral("folder"),
-                   QStringLiteral("--path"), m_folder, QStringLiteral("--bad-samples"), QStringLiteral("fail")});
+                      QStringLiteral("--path"), m_folder, QStringLiteral("--bad-samples"),
+                      QStringLiteral("fail")});
     QCOMPARE(r.exitCode, 1);
     QVERIFY2(r.err.contains(QStringLiteral("zz_broken.jpg")), qPrintable(r.err));
     QFile::remove(broken);
@@ -181,8 +186,8 @@ void TestCli::preprocessThenRunOnTensorFile()
     QCOMPARE(header.shape, (loaderlab::SampleShape{3, 224, 224}));
     const QString json = m_dir.filePath(QStringLiteral("tensor.json"));
     r = runLoaderlab({QStringLiteral("run"), QStringLiteral("--dataset"), QStringLiteral("tensor"),
-                   QStringLiteral("--path"), tensor, QStringLiteral("--batch-size"), QStringLiteral("4"),
-                   QStringLiteral("--json"), json});
+                      QStringLiteral("--path"), tensor, QStringLiteral("--batch-size"),
+                      QStringLiteral("4"), QStringLiteral("--json"), json});
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     QCOMPARE(readJson(json)["summary"]["samples"].get<int>(), 6);
 }
@@ -202,16 +207,17 @@ void TestCli::badOutputPathIsRefusedBeforeTheRun()
 {
     QElapsedTimer timer;
     timer.start();
-    const Result r = runLoaderlab({QStringLiteral("run"), QStringLiteral("--shape"), QStringLiteral("1x4x4"),
-                                   QStringLiteral("--samples"), QStringLiteral("64"), QStringLiteral("--seconds"),
-                                   QStringLiteral("30"), QStringLiteral("--epochs"), QStringLiteral("0"),
-                                   QStringLiteral("--json"), m_dir.filePath(QStringLiteral("ok.json")),
-                                   QStringLiteral("--csv"), QStringLiteral("/nonexistent-dir/run.csv")});
+    const Result r = runLoaderlab(
+        {QStringLiteral("run"), QStringLiteral("--shape"), QStringLiteral("1x4x4"),
+         QStringLiteral("--samples"), QStringLiteral("64"), QStringLiteral("--seconds"),
+         QStringLiteral("30"), QStringLiteral("--epochs"), QStringLiteral("0"),
+         QStringLiteral("--json"), m_dir.filePath(QStringLiteral("ok.json")),
+         QStringLiteral("--csv"), QStringLiteral("/nonexistent-dir/run.csv")});
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains(QStringLiteral("/nonexistent-dir/run.csv")), qPrintable(r.err));
     QVERIFY2(r.err.contains(QStringLiteral("does not exist")), qPrintable(r.err));
-    QVERIFY(!r.out.contains(QStringLiteral("LoaderLab run summary")));   // nothing ran
-    QVERIFY(timer.elapsed() < 20'000);                                    // not the 30 s run
+    QVERIFY(!r.out.contains(QStringLiteral("LoaderLab run summary"))); // nothing ran
+    QVERIFY(timer.elapsed() < 20'000);                                 // not the 30 s run
     QVERIFY(!QFile::exists(m_dir.filePath(QStringLiteral("ok.json"))));
 }
 

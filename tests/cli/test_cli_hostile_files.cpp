@@ -90,8 +90,9 @@ void TestCliHostileFiles::fifoNamedLikeAnImageIsSkippedNotWaitedFor()
                                     QStringLiteral("folder"), QStringLiteral("--path"), folder};
         const Result r = runLoaderlab(
             arguments + args({"--seconds", "2", "--batch-size", "2", "--workers", workers}));
-        QVERIFY2(r.exitCode == 0, qPrintable(QStringLiteral("workers %1: %2")
-                                                 .arg(QString::fromUtf8(workers), r.err)));
+        QVERIFY2(
+            r.exitCode == 0,
+            qPrintable(QStringLiteral("workers %1: %2").arg(QString::fromUtf8(workers), r.err)));
         QVERIFY2(r.err.contains(fifo) && r.err.contains(QStringLiteral("FIFO")), qPrintable(r.err));
     }
 
@@ -188,9 +189,9 @@ void TestCliHostileFiles::makeDatasetUsageErrorsExitTwo()
     };
     for (const QStringList &arguments : cases) {
         const Result r = runLoaderlab(arguments);
-        QVERIFY2(r.exitCode == 2, qPrintable(arguments.join(QLatin1Char(' ')) + QStringLiteral(": ")
-                                             + QString::number(r.exitCode) + QStringLiteral(" ")
-                                             + r.err));
+        QVERIFY2(r.exitCode == 2,
+                 qPrintable(arguments.join(QLatin1Char(' ')) + QStringLiteral(": ")
+                            + QString::number(r.exitCode) + QStringLiteral(" ") + r.err));
         QVERIFY2(r.err.startsWith(QStringLiteral("loaderlab make-dataset: ")), qPrintable(r.err));
     }
     QVERIFY(!QFileInfo::exists(fresh));
@@ -242,11 +243,11 @@ void TestCliHostileFiles::benchModelValidatesSizesAndPrintsOneLine()
         QSKIP("this build has no LibTorch models");
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains(QStringLiteral("--size")), qPrintable(r.err));
-    QCOMPARE(r.err.count(QLatin1Char('\n')), 1);   // one line, no c10 stack trace
+    QCOMPARE(r.err.count(QLatin1Char('\n')), 1); // one line, no c10 stack trace
 
     // The CSV's folder is checked before any model is built or timed.
-    const Result csv = runLoaderlab(args({"bench-model", "--model", "resnet18", "--batch-sizes", "1",
-                                          "--csv", "/nonexistent-dir/m.csv"}));
+    const Result csv = runLoaderlab(args({"bench-model", "--model", "resnet18", "--batch-sizes",
+                                          "1", "--csv", "/nonexistent-dir/m.csv"}));
     QCOMPARE(csv.exitCode, 2);
     QVERIFY2(csv.err.contains(QStringLiteral("/nonexistent-dir/m.csv")), qPrintable(csv.err));
     QVERIFY2(!csv.err.contains(QStringLiteral("batch 1 done")), qPrintable(csv.err));

@@ -42,7 +42,8 @@ QStringList runArgs(std::initializer_list<const char *> args)
 std::string gzipMember(const std::string &data)
 {
     z_stream stream{};
-    if (deflateInit2(&stream, Z_BEST_COMPRESSION, Z_DEFLATED, 15 + 16, 9, Z_DEFAULT_STRATEGY) != Z_OK)
+    if (deflateInit2(&stream, Z_BEST_COMPRESSION, Z_DEFLATED, 15 + 16, 9, Z_DEFAULT_STRATEGY)
+        != Z_OK)
         return {};
     std::string out(deflateBound(&stream, static_cast<uLong>(data.size())), '\0');
     stream.next_in = reinterpret_cast<Bytef *>(const_cast<char *>(data.data()));
@@ -109,8 +110,9 @@ void TestCliMemory::hugeSyntheticShapeIsRefused()
 {
     const Result r = runLimited(runArgs({"--shape", "3x4000x4000"}));
     QCOMPARE(r.exitCode, 2);
-    QVERIFY2(r.err.contains(QStringLiteral("dataset.synthetic_shape 3x4000x4000: the run needs about")),
-             qPrintable(r.err));
+    QVERIFY2(
+        r.err.contains(QStringLiteral("dataset.synthetic_shape 3x4000x4000: the run needs about")),
+        qPrintable(r.err));
     QVERIFY2(r.err.contains(QStringLiteral("memory budget")), qPrintable(r.err));
 }
 
@@ -134,21 +136,23 @@ void TestCliMemory::manyWorkersWithDeepPrefetchAreRefused()
 {
     const Result r = runLimited(runArgs({"--workers", "64", "--prefetch", "1000"}));
     QCOMPARE(r.exitCode, 2);
-    QVERIFY2(r.err.contains(QStringLiteral("loader.num_workers 64 x loader.prefetch_factor 1000: ")),
-             qPrintable(r.err));
+    QVERIFY2(
+        r.err.contains(QStringLiteral("loader.num_workers 64 x loader.prefetch_factor 1000: ")),
+        qPrintable(r.err));
 }
 
 void TestCliMemory::imageFolderResizeAndCropAreRefused()
 {
     for (const char *setting : {"resize", "crop"}) {
-        const QString config = m_dir.filePath(QStringLiteral("%1.json").arg(QLatin1String(setting)));
+        const QString config = m_dir.filePath(
+            QStringLiteral("%1.json").arg(QLatin1String(setting)));
         {
             std::ofstream out(config.toStdString());
             out << R"({"dataset": {"kind": "folder", "path": ")" << m_folder.toStdString()
-                << R"(", ")" << setting << R"(": 20000}})";   // in range, over the pixel guard
+                << R"(", ")" << setting << R"(": 20000}})"; // in range, over the pixel guard
         }
-        const Result r = runLimited({QStringLiteral("run"), QStringLiteral("--quiet"),
-                                     QStringLiteral("--config"), config});
+        const Result r = runLimited(
+            {QStringLiteral("run"), QStringLiteral("--quiet"), QStringLiteral("--config"), config});
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains(QStringLiteral("dataset.%1 20000: ").arg(QLatin1String(setting))),
                  qPrintable(r.err));
@@ -199,8 +203,9 @@ void TestCliMemory::tensorFileTooLargeToGenerateIsRefused()
 
     // Larger than any disk: refused before anything is written.
     r = runLimited({QStringLiteral("make-dataset"), out, QStringLiteral("--kind"),
-                    QStringLiteral("tensor"), QStringLiteral("--shape"), QStringLiteral("3x1024x1024"),
-                    QStringLiteral("--count"), QStringLiteral("2000000000")});
+                    QStringLiteral("tensor"), QStringLiteral("--shape"),
+                    QStringLiteral("3x1024x1024"), QStringLiteral("--count"),
+                    QStringLiteral("2000000000")});
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains(QStringLiteral("free in")), qPrintable(r.err));
     QVERIFY(!QFileInfo::exists(out + QStringLiteral(".part")));
@@ -211,7 +216,8 @@ void TestCliMemory::memoryBudgetOptionLowersTheBudget()
     // The default run needs about 129 MiB: a budget of 64 MiB refuses it.
     const Result r = runLimited(runArgs({"--memory-budget", "64"}));
     QCOMPARE(r.exitCode, 2);
-    QVERIFY2(r.err.contains(QStringLiteral("over the memory budget of 64.0 MiB")), qPrintable(r.err));
+    QVERIFY2(r.err.contains(QStringLiteral("over the memory budget of 64.0 MiB")),
+             qPrintable(r.err));
 }
 
 QTEST_GUILESS_MAIN(TestCliMemory)

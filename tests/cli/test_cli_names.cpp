@@ -96,18 +96,19 @@ void TestCliNames::runWritesJsonAndCsvWithEscapedNames()
 
     std::ifstream in(json.toStdString());
     const auto summary = nlohmann::json::parse(in);
-    QCOMPARE(summary["summary"]["samples"].get<int>(), 7);   // 6 made + the warned one
+    QCOMPARE(summary["summary"]["samples"].get<int>(), 7); // 6 made + the warned one
     QCOMPARE(summary["summary"]["skipped_samples"].get<int>(), 1);
     const std::string source = summary["skipped"][0]["source"].get<std::string>();
     const std::string escapedName = "/bad_\\xE9\\xFF.jpg";
-    QVERIFY2(source.size() > escapedName.size()
-                 && source.compare(source.size() - escapedName.size(), escapedName.size(),
-                                   escapedName) == 0,
-             source.c_str());
+    QVERIFY2(
+        source.size() > escapedName.size()
+            && source.compare(source.size() - escapedName.size(), escapedName.size(), escapedName)
+                   == 0,
+        source.c_str());
 
     QFile file(csv);
     QVERIFY(file.open(QIODevice::ReadOnly));
-    QCOMPARE(file.readAll().count('\n'), 3);   // header + 8 indices in batches of 4
+    QCOMPARE(file.readAll().count('\n'), 3); // header + 8 indices in batches of 4
 
     // The warning names the file, escaped; no bare libjpeg line, no raw escape byte.
     const QByteArrayList warnings = linesContaining(r.errBytes, kCorruptJpegWarning);
@@ -122,7 +123,8 @@ void TestCliNames::preprocessNamesFilesSafely()
     const QString tensor = m_dir.filePath(QStringLiteral("images.tensor"));
     const Result r = runLoaderlab({QStringLiteral("preprocess"), m_folder, tensor});
     QVERIFY2(r.exitCode == 0, r.errBytes.constData());
-    QVERIFY2(r.errBytes.contains("/bad_\\xE9\\xFF.jpg: not a JPEG or PNG image"), r.errBytes.constData());
+    QVERIFY2(r.errBytes.contains("/bad_\\xE9\\xFF.jpg: not a JPEG or PNG image"),
+             r.errBytes.constData());
     const QByteArrayList warnings = linesContaining(r.errBytes, kCorruptJpegWarning);
     QCOMPARE(warnings.size(), 1);
     QVERIFY2(warnings.first().contains("/warn_\\x1B[31m.jpg: "), warnings.first().constData());

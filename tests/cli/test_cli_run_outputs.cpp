@@ -26,10 +26,11 @@ nlohmann::json readJson(const QString &path)
 // A run that goes on until stopped: 1x4x4 samples and a 5 ms step.
 QStringList endlessRun()
 {
-    return {QStringLiteral("run"), QStringLiteral("--shape"), QStringLiteral("1x4x4"),
-            QStringLiteral("--samples"), QStringLiteral("64"), QStringLiteral("--epochs"),
-            QStringLiteral("0"), QStringLiteral("--sleep-batch-ms"), QStringLiteral("5"),
-            QStringLiteral("--quiet")};
+    return {QStringLiteral("run"),   QStringLiteral("--shape"),
+            QStringLiteral("1x4x4"), QStringLiteral("--samples"),
+            QStringLiteral("64"),    QStringLiteral("--epochs"),
+            QStringLiteral("0"),     QStringLiteral("--sleep-batch-ms"),
+            QStringLiteral("5"),     QStringLiteral("--quiet")};
 }
 
 } // namespace
@@ -63,8 +64,9 @@ void TestCliRunOutputs::lateOutputFailureKeepsTheOthers()
     QVERIFY(QDir().mkpath(gone));
     const QString json = m_dir.filePath(QStringLiteral("late.json"));
     QProcess process;
-    clitest::startLoaderlab(process, endlessRun() << QStringLiteral("--seconds") << QStringLiteral("2")
-                                                  << QStringLiteral("--csv") << gone + QStringLiteral("/t.csv")
+    clitest::startLoaderlab(process, endlessRun() << QStringLiteral("--seconds")
+                                                  << QStringLiteral("2") << QStringLiteral("--csv")
+                                                  << gone + QStringLiteral("/t.csv")
                                                   << QStringLiteral("--json") << json);
     QVERIFY(process.waitForStarted());
     QTest::qWait(700);
@@ -91,8 +93,8 @@ void TestCliRunOutputs::signalsWriteOutputsAndExitDistinctly()
     const QString csv = m_dir.filePath(QStringLiteral("sig%1.csv").arg(signal));
     const QString json = m_dir.filePath(QStringLiteral("sig%1.json").arg(signal));
     QProcess process;
-    clitest::startLoaderlab(process, endlessRun() << QStringLiteral("--csv") << csv << QStringLiteral("--json")
-                                                  << json);
+    clitest::startLoaderlab(process, endlessRun() << QStringLiteral("--csv") << csv
+                                                  << QStringLiteral("--json") << json);
     QVERIFY(process.waitForStarted());
     QTest::qWait(1'000);
     ::kill(static_cast<pid_t>(process.processId()), signal);
@@ -104,7 +106,7 @@ void TestCliRunOutputs::signalsWriteOutputsAndExitDistinctly()
     QVERIFY(batches > 0);
     QFile file(csv);
     QVERIFY(file.open(QIODevice::ReadOnly));
-    QCOMPARE(file.readAll().count('\n'), batches + 1);   // header + one row per batch
+    QCOMPARE(file.readAll().count('\n'), batches + 1); // header + one row per batch
 }
 
 void TestCliRunOutputs::timeLimitHoldsDuringALongStep()
@@ -112,11 +114,11 @@ void TestCliRunOutputs::timeLimitHoldsDuringALongStep()
     QElapsedTimer timer;
     timer.start();
     const QString json = m_dir.filePath(QStringLiteral("limit.json"));
-    const Result r = runLoaderlab({QStringLiteral("run"), QStringLiteral("--shape"), QStringLiteral("1x4x4"),
-                                   QStringLiteral("--sleep-batch-ms"), QStringLiteral("3000000"),
-                                   QStringLiteral("--seconds"), QStringLiteral("2"), QStringLiteral("--quiet"),
-                                   QStringLiteral("--json"), json},
-                                  60'000);
+    const Result r = runLoaderlab(
+        {QStringLiteral("run"), QStringLiteral("--shape"), QStringLiteral("1x4x4"),
+         QStringLiteral("--sleep-batch-ms"), QStringLiteral("3000000"), QStringLiteral("--seconds"),
+         QStringLiteral("2"), QStringLiteral("--quiet"), QStringLiteral("--json"), json},
+        60'000);
     QCOMPARE(r.exitCode, 0);
     QVERIFY2(timer.elapsed() < 20'000, qPrintable(QString::number(timer.elapsed())));
     QCOMPARE(readJson(json)["state"].get<std::string>(), std::string("finished"));
@@ -131,25 +133,31 @@ void TestCliRunOutputs::absurdNumbersAreRefused()
     };
     refused({QStringLiteral("--sleep-batch-ms"), QStringLiteral("1e300")},
             "--sleep-batch-ms: consumer.sleep_per_batch_ms: 1e+300 is out of range");
-    refused({QStringLiteral("--seconds"), QStringLiteral("nan")}, "--seconds: max_seconds: nan is out of range");
-    refused({QStringLiteral("--lr"), QStringLiteral("0")}, "--lr: consumer.model.learning_rate: 0.0 is out of range");
-    refused({QStringLiteral("--epochs"), QStringLiteral("-1")}, "--epochs: epochs: -1 is out of range");
-    refused({QStringLiteral("--workers"), QStringLiteral("two")}, "--workers: loader.num_workers: expected an integer");
+    refused({QStringLiteral("--seconds"), QStringLiteral("nan")},
+            "--seconds: max_seconds: nan is out of range");
+    refused({QStringLiteral("--lr"), QStringLiteral("0")},
+            "--lr: consumer.model.learning_rate: 0.0 is out of range");
+    refused({QStringLiteral("--epochs"), QStringLiteral("-1")},
+            "--epochs: epochs: -1 is out of range");
+    refused({QStringLiteral("--workers"), QStringLiteral("two")},
+            "--workers: loader.num_workers: expected an integer");
 }
 
 void TestCliRunOutputs::outputThatIsAnInputIsRefused()
 {
     const QString tensor = m_dir.filePath(QStringLiteral("d.bin"));
-    const Result made = runLoaderlab({QStringLiteral("make-dataset"), tensor, QStringLiteral("--kind"),
-                                      QStringLiteral("tensor"), QStringLiteral("--shape"), QStringLiteral("1x4x4"),
+    const Result made = runLoaderlab({QStringLiteral("make-dataset"), tensor,
+                                      QStringLiteral("--kind"), QStringLiteral("tensor"),
+                                      QStringLiteral("--shape"), QStringLiteral("1x4x4"),
                                       QStringLiteral("--count"), QStringLiteral("8")});
     QVERIFY2(made.exitCode == 0, qPrintable(made.err));
     const QByteArray before = [&] {
         QFile f(tensor);
         return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
     }();
-    const Result r = runLoaderlab({QStringLiteral("run"), QStringLiteral("--dataset"), QStringLiteral("tensor"),
-                                   QStringLiteral("--path"), tensor, QStringLiteral("--csv"), tensor});
+    const Result r = runLoaderlab({QStringLiteral("run"), QStringLiteral("--dataset"),
+                                   QStringLiteral("tensor"), QStringLiteral("--path"), tensor,
+                                   QStringLiteral("--csv"), tensor});
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains(QStringLiteral("is an input of the run")), qPrintable(r.err));
     QFile after(tensor);
@@ -163,7 +171,8 @@ void TestCliRunOutputs::hostileConfigFilesAreRefused()
     const QString nested = m_dir.filePath(QStringLiteral("nested.json"));
     {
         std::ofstream out(nested.toStdString());
-        out << R"({"dataset":{"path":)" << std::string(50'000, '[') << std::string(50'000, ']') << "}}";
+        out << R"({"dataset":{"path":)" << std::string(50'000, '[') << std::string(50'000, ']')
+            << "}}";
     }
     Result r = runLoaderlab({QStringLiteral("run"), QStringLiteral("--config"), nested}, 30'000);
     QCOMPARE(r.exitCode, 2);
@@ -184,18 +193,21 @@ void TestCliRunOutputs::hostileConfigFilesAreRefused()
 void TestCliRunOutputs::setOptionReachesAnyField()
 {
     const QString json = m_dir.filePath(QStringLiteral("set.json"));
-    const Result r = runLoaderlab({QStringLiteral("run"), QStringLiteral("--shape"), QStringLiteral("1x4x4"),
-                                   QStringLiteral("--samples"), QStringLiteral("30"), QStringLiteral("--set"),
-                                   QStringLiteral("loader.batch_size=3"), QStringLiteral("--set"),
-                                   QStringLiteral("dataset.max_file_bytes=1000"), QStringLiteral("--json"), json});
+    const Result r = runLoaderlab(
+        {QStringLiteral("run"), QStringLiteral("--shape"), QStringLiteral("1x4x4"),
+         QStringLiteral("--samples"), QStringLiteral("30"), QStringLiteral("--set"),
+         QStringLiteral("loader.batch_size=3"), QStringLiteral("--set"),
+         QStringLiteral("dataset.max_file_bytes=1000"), QStringLiteral("--json"), json});
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     const auto summary = readJson(json);
     QCOMPARE(summary["config"]["loader"]["batch_size"].get<int>(), 3);
     QCOMPARE(summary["config"]["dataset"]["max_file_bytes"].get<int>(), 1000);
     QCOMPARE(summary["summary"]["batches"].get<int>(), 10);
-    const Result bad = runLoaderlab({QStringLiteral("run"), QStringLiteral("--set"), QStringLiteral("loader.nope=1")});
+    const Result bad = runLoaderlab(
+        {QStringLiteral("run"), QStringLiteral("--set"), QStringLiteral("loader.nope=1")});
     QCOMPARE(bad.exitCode, 2);
-    QVERIFY2(bad.err.contains(QStringLiteral("--set: loader.nope: unknown key")), qPrintable(bad.err));
+    QVERIFY2(bad.err.contains(QStringLiteral("--set: loader.nope: unknown key")),
+             qPrintable(bad.err));
 }
 
 void TestCliRunOutputs::strayArgumentsAreRefused()
@@ -212,26 +224,30 @@ void TestCliRunOutputs::pathThatIsNotUtf8Works()
     const QByteArray dir = QFile::encodeName(m_dir.path());
     const QByteArray raw = dir + "/caf\xe9\xff.bin";
     const QString tensor = m_dir.filePath(QStringLiteral("utf8-source.bin"));
-    const Result made = runLoaderlab({QStringLiteral("make-dataset"), tensor, QStringLiteral("--kind"),
-                                      QStringLiteral("tensor"), QStringLiteral("--shape"), QStringLiteral("1x4x4"),
+    const Result made = runLoaderlab({QStringLiteral("make-dataset"), tensor,
+                                      QStringLiteral("--kind"), QStringLiteral("tensor"),
+                                      QStringLiteral("--shape"), QStringLiteral("1x4x4"),
                                       QStringLiteral("--count"), QStringLiteral("6")});
     QVERIFY2(made.exitCode == 0, qPrintable(made.err));
     QCOMPARE(::rename(QFile::encodeName(tensor).constData(), raw.constData()), 0);
     const QString json = m_dir.filePath(QStringLiteral("raw.json"));
     QProcess shell;
-    shell.start(QStringLiteral("/bin/sh"),
-                {QStringLiteral("-c"),
-                 QStringLiteral("exec \"$0\" run --dataset tensor --path \"$(printf '%s/caf\\351\\377.bin' \"$1\")\" "
-                                "--batch-size 2 --json \"$2\""),
-                 QStringLiteral(LOADERLAB_BINARY), m_dir.path(), json});
+    shell.start(
+        QStringLiteral("/bin/sh"),
+        {QStringLiteral("-c"),
+         QStringLiteral(
+             "exec \"$0\" run --dataset tensor --path \"$(printf '%s/caf\\351\\377.bin' \"$1\")\" "
+             "--batch-size 2 --json \"$2\""),
+         QStringLiteral(LOADERLAB_BINARY), m_dir.path(), json});
     QVERIFY(shell.waitForFinished(60'000));
     const QString err = QString::fromUtf8(shell.readAllStandardError());
     QVERIFY2(shell.exitCode() == 0, qPrintable(err));
     const auto summary = readJson(json);
     QCOMPARE(summary["summary"]["samples"].get<int>(), 6);
     // The path is written with the bytes escaped, never lost.
-    QVERIFY2(summary["config"]["dataset"]["path"].get<std::string>().ends_with("/caf\\xE9\\xFF.bin"),
-             summary["config"]["dataset"]["path"].get<std::string>().c_str());
+    QVERIFY2(
+        summary["config"]["dataset"]["path"].get<std::string>().ends_with("/caf\\xE9\\xFF.bin"),
+        summary["config"]["dataset"]["path"].get<std::string>().c_str());
     ::unlink(raw.constData());
 }
 

@@ -43,9 +43,9 @@ void TestExports::failedWriteKeepsTheOldFile()
     writeFileAtomically(path, [](std::ostream &out) { out << "good\n"; });
     QCOMPARE(readAll(path), std::string("good\n"));
     QVERIFY_THROWS_EXCEPTION(std::runtime_error, writeFileAtomically(path, [](std::ostream &out) {
-        out << "half of a new fi";
-        throw std::runtime_error("disk went away");
-    }));
+                                 out << "half of a new fi";
+                                 throw std::runtime_error("disk went away");
+                             }));
     QCOMPARE(readAll(path), std::string("good\n"));
     QVERIFY(!QFile::exists(QString::fromStdString(path + ".part")));
 }
@@ -105,18 +105,24 @@ void TestExports::configErrorsNameTheKey()
         }
         return {};
     };
-    QVERIFY(message(R"({"loader": {"num_workers": "two"}})").find("loader.num_workers") != std::string::npos);
+    QVERIFY(message(R"({"loader": {"num_workers": "two"}})").find("loader.num_workers")
+            != std::string::npos);
     QVERIFY(message(R"({"loader": {"strategy": "magic"}})").find("magic") != std::string::npos);
     QVERIFY(message(R"({"colour": 1})").find("colour") != std::string::npos);
-    QVERIFY(message(R"({"loader": {"batch_size": 0}})").starts_with("loader.batch_size: 0 is out of range"));
+    QVERIFY(message(R"({"loader": {"batch_size": 0}})")
+                .starts_with("loader.batch_size: 0 is out of range"));
 }
 
 void TestExports::markersRoundTripWithTheirFields()
 {
     RunReport report;
     report.markers = {
-        {12, 3'400'000, MarkerKind::Reconfigure, 1,
-         {{"loader.num_workers", "2", "4"}, {"loader.shuffle", "false", "true"}}, {}},
+        {12,
+         3'400'000,
+         MarkerKind::Reconfigure,
+         1,
+         {{"loader.num_workers", "2", "4"}, {"loader.shuffle", "false", "true"}},
+         {}},
         {40, 9'000'000, MarkerKind::Epoch, 1, {}, "1"},
         {41, 9'500'000, MarkerKind::Autotune, 2, {{"loader.prefetch_factor", "2", "3"}}, "+18 %"},
     };
@@ -126,8 +132,10 @@ void TestExports::markersRoundTripWithTheirFields()
     const nlohmann::json json = nlohmann::json::parse(text);
     QCOMPARE(json["markers"].size(), std::size_t{3});
     QCOMPARE(json["markers"][0]["kind"].get<std::string>(), std::string("reconfigure"));
-    QCOMPARE(json["markers"][0]["changes"][0]["field"].get<std::string>(), std::string("loader.num_workers"));
-    QCOMPARE(json["markers"][0]["text"].get<std::string>(), std::string("workers 2 -> 4, shuffle off -> on"));
+    QCOMPARE(json["markers"][0]["changes"][0]["field"].get<std::string>(),
+             std::string("loader.num_workers"));
+    QCOMPARE(json["markers"][0]["text"].get<std::string>(),
+             std::string("workers 2 -> 4, shuffle off -> on"));
     QCOMPARE(json["markers"][2]["text"].get<std::string>(),
              std::string("autotune: prefetch 2 -> 3 (+18 %)"));
     for (std::size_t i = 0; i < report.markers.size(); ++i)

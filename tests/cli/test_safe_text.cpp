@@ -52,20 +52,23 @@ void TestSafeText::invalidBytesAreEscaped_data()
     QTest::addColumn<QByteArray>("bytes");
     QTest::addColumn<QString>("escaped");
     QTest::newRow("latin-1 e acute") << QByteArray("caf\xE9.jpg") << QStringLiteral("caf\\xE9.jpg");
-    QTest::newRow("0xFF") << QByteArray("a\xFF" "b") << QStringLiteral("a\\xFFb");
+    QTest::newRow("0xFF") << QByteArray("a\xFF"
+                                        "b")
+                          << QStringLiteral("a\\xFFb");
     QTest::newRow("lone continuation") << QByteArray("\x80x\xBF") << QStringLiteral("\\x80x\\xBF");
     QTest::newRow("overlong slash") << QByteArray("\xC0\xAF") << QStringLiteral("\\xC0\\xAF");
-    QTest::newRow("overlong 3 bytes") << QByteArray("\xE0\x80\xAF")
-                                      << QStringLiteral("\\xE0\\x80\\xAF");
-    QTest::newRow("overlong 4 bytes") << QByteArray("\xF0\x80\x80\xAF")
-                                      << QStringLiteral("\\xF0\\x80\\x80\\xAF");
+    QTest::newRow("overlong 3 bytes")
+        << QByteArray("\xE0\x80\xAF") << QStringLiteral("\\xE0\\x80\\xAF");
+    QTest::newRow("overlong 4 bytes")
+        << QByteArray("\xF0\x80\x80\xAF") << QStringLiteral("\\xF0\\x80\\x80\\xAF");
     QTest::newRow("surrogate") << QByteArray("\xED\xA0\x80") << QStringLiteral("\\xED\\xA0\\x80");
-    QTest::newRow("above U+10FFFF") << QByteArray("\xF4\x90\x80\x80")
-                                    << QStringLiteral("\\xF4\\x90\\x80\\x80");
+    QTest::newRow("above U+10FFFF")
+        << QByteArray("\xF4\x90\x80\x80") << QStringLiteral("\\xF4\\x90\\x80\\x80");
     QTest::newRow("F5") << QByteArray("\xF5") << QStringLiteral("\\xF5");
     // A truncated sequence: its lead byte is escaped, what follows is kept.
     QTest::newRow("truncated at end") << QByteArray("x\xE2\x82") << QStringLiteral("x\\xE2\\x82");
-    QTest::newRow("truncated before ascii") << QByteArray("\xE2\x82" "A\xC3\xA9")
+    QTest::newRow("truncated before ascii") << QByteArray("\xE2\x82"
+                                                          "A\xC3\xA9")
                                             << QStringLiteral("\\xE2\\x82A\u00E9");
 }
 
@@ -90,8 +93,12 @@ void TestSafeText::terminalEscapesControls_data()
     QTest::newRow("carriage return, tab") << QByteArray("a\r\tb") << QStringLiteral("a\\x0D\\x09b");
     QTest::newRow("nul") << QByteArray("a\0b", 3) << QStringLiteral("a\\x00b");
     QTest::newRow("DEL") << QByteArray("a\x7F") << QStringLiteral("a\\x7F");
-    QTest::newRow("C1 CSI") << QByteArray("a\xC2\x9B" "31m") << QStringLiteral("a\\xC2\\x9B31m");
-    QTest::newRow("U+00A0 stays") << QByteArray("a\xC2\xA0" "b") << QStringLiteral("a\u00A0b");
+    QTest::newRow("C1 CSI") << QByteArray("a\xC2\x9B"
+                                          "31m")
+                            << QStringLiteral("a\\xC2\\x9B31m");
+    QTest::newRow("U+00A0 stays") << QByteArray("a\xC2\xA0"
+                                                "b")
+                                  << QStringLiteral("a\u00A0b");
 }
 
 void TestSafeText::terminalEscapesControls()
@@ -110,12 +117,11 @@ void TestSafeText::jsonWithAnyNameDumpsAndParses()
     nlohmann::json raw = {{"dataset", "ok"},
                           {"skipped", {{{"source", bad}, {"reason", "cannot open"}}}},
                           {"by_name", {{bad, 1}}}};
-    QVERIFY_THROWS_EXCEPTION(nlohmann::json::exception, (void)raw.dump());   // why this exists
+    QVERIFY_THROWS_EXCEPTION(nlohmann::json::exception, (void)raw.dump()); // why this exists
 
     const nlohmann::json parsed = nlohmann::json::parse(toSafeJson(raw).dump(2));
     QCOMPARE(parsed.at("dataset").get<std::string>(), "ok"s);
-    QCOMPARE(parsed.at("skipped").at(0).at("source").get<std::string>(),
-             "dir/caf\\xE9\\xFF.jpg"s);
+    QCOMPARE(parsed.at("skipped").at(0).at("source").get<std::string>(), "dir/caf\\xE9\\xFF.jpg"s);
     QCOMPARE(parsed.at("skipped").at(0).at("reason").get<std::string>(), "cannot open"s);
     QVERIFY(parsed.at("by_name").contains("dir/caf\\xE9\\xFF.jpg"));
     QCOMPARE(parsed.at("by_name").size(), std::size_t{1});
@@ -123,7 +129,10 @@ void TestSafeText::jsonWithAnyNameDumpsAndParses()
 
 void TestSafeText::unescapeInvertsEscape()
 {
-    for (const std::string &bytes : {"caf\xE9\xFF.jpg"s, "\xE2\x82" "A\xC3\xA9"s, "plain"s, ""s})
+    for (const std::string &bytes : {"caf\xE9\xFF.jpg"s,
+                                     "\xE2\x82"
+                                     "A\xC3\xA9"s,
+                                     "plain"s, ""s})
         QCOMPARE(unescapeInvalidUtf8(escapeInvalidUtf8(bytes)), bytes);
     // Only 80..FF are escapes of ours; other backslash text stays.
     QCOMPARE(unescapeInvalidUtf8("C:\\x41\\xZZ\\x8"), "C:\\x41\\xZZ\\x8"s);

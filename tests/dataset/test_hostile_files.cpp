@@ -99,7 +99,7 @@ private Q_SLOTS:
         QVERIFY2(fd >= 0, reason.c_str());
         QCOMPARE(size, std::int64_t{5});
         char bytes[5] = {};
-        QCOMPARE(::read(fd, bytes, 5), ssize_t{5});   // blocking reads work as usual
+        QCOMPARE(::read(fd, bytes, 5), ssize_t{5}); // blocking reads work as usual
         ::close(fd);
 
         QCOMPARE(errorWithin([&] {
@@ -127,7 +127,7 @@ private Q_SLOTS:
         QVERIFY(sameFile(a, symlink));
         QVERIFY(sameFile(a, hardlink));
         QVERIFY(sameFile(otherSpelling, a));
-        QVERIFY(!sameFile(a, b));   // same contents, different files
+        QVERIFY(!sameFile(a, b)); // same contents, different files
         QVERIFY(!sameFile(a, dir.filePath(QStringLiteral("missing")).toStdString()));
     }
 

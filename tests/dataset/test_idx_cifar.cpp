@@ -168,7 +168,7 @@ void TestIdxCifar::fashionMnistTrain()
     }
     for (int count : perClass)
         QCOMPARE(count, 6000);
-    QVERIFY(maxValue > 0.5f);   // real images, not all black
+    QVERIFY(maxValue > 0.5f); // real images, not all black
     QVERIFY(context.timing.transformNs > 0);
 }
 
@@ -308,8 +308,7 @@ void TestIdxCifar::cifarBadFiles()
     writeCifar(path("badcifar/data_batch_1.bin"), 0, 2);
     writeCifar(path("badcifar/data_batch_2.bin"), 0, 2);
     std::filesystem::resize_file(path("badcifar/data_batch_2.bin"), 3073 + 1);
-    expectErrorNaming(path("badcifar/data_batch_2.bin"),
-                      [&] { Cifar10Dataset{path("badcifar")}; });
+    expectErrorNaming(path("badcifar/data_batch_2.bin"), [&] { Cifar10Dataset{path("badcifar")}; });
 
     const std::string labelFile = path("label.bin");
     std::vector<std::uint8_t> record(3073, 0);

@@ -186,7 +186,7 @@ void TestTensorFile::recordSizeMismatchIsRejected()
     const std::string file = path("record.lltensor");
     writeFloatFile(file, {1, 2, 2}, 2);
     std::vector<char> bytes = readAll(file);
-    bytes[16] = 2;   // channels 1 -> 2: the record size no longer matches
+    bytes[16] = 2; // channels 1 -> 2: the record size no longer matches
     writeAll(file, bytes);
     QVERIFY_THROWS_EXCEPTION(DatasetError, readTensorFileHeader(file));
 

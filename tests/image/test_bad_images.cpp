@@ -62,7 +62,7 @@ Bytes pngWithHeader(std::uint32_t width, std::uint32_t height, const Bytes &tail
     Bytes chunk = {'I', 'H', 'D', 'R'};
     appendBe32(chunk, width);
     appendBe32(chunk, height);
-    chunk.insert(chunk.end(), {8, 2, 0, 0, 0});   // 8-bit RGB
+    chunk.insert(chunk.end(), {8, 2, 0, 0, 0}); // 8-bit RGB
     out.insert(out.end(), chunk.begin(), chunk.end());
     appendBe32(out, crc32(chunk.data(), chunk.size()));
     out.insert(out.end(), tail.begin(), tail.end());
@@ -127,8 +127,8 @@ private Q_SLOTS:
         QTest::addColumn<int>("index");
         QTest::addColumn<QString>("file");
         QTest::addColumn<QString>("reason");
-        QTest::newRow("truncated") << 2 << QStringLiteral("c_truncated.jpg")
-                                   << QStringLiteral("truncated JPEG data");
+        QTest::newRow("truncated")
+            << 2 << QStringLiteral("c_truncated.jpg") << QStringLiteral("truncated JPEG data");
         QTest::newRow("empty") << 3 << QStringLiteral("d_empty.jpg")
                                << QStringLiteral("empty file");
         QTest::newRow("text") << 4 << QStringLiteral("e_text.jpg")
@@ -142,10 +142,10 @@ private Q_SLOTS:
                                  << QStringLiteral("cannot decode");
         QTest::newRow("jpeg bomb") << 8 << QStringLiteral("i_jpeg_bomb.jpg")
                                    << QStringLiteral("declares 60000x60000 pixels");
-        QTest::newRow("header only") << 9 << QStringLiteral("j_header_only.jpg")
-                                     << QStringLiteral("truncated JPEG header");
-        QTest::newRow("short png") << 10 << QStringLiteral("k_png_truncated_ihdr.png")
-                                   << QStringLiteral("no IHDR chunk");
+        QTest::newRow("header only")
+            << 9 << QStringLiteral("j_header_only.jpg") << QStringLiteral("truncated JPEG header");
+        QTest::newRow("short png")
+            << 10 << QStringLiteral("k_png_truncated_ihdr.png") << QStringLiteral("no IHDR chunk");
     }
 
     void badFilesGiveSampleErrors()

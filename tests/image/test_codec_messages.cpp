@@ -92,7 +92,8 @@ Bytes pngWithBadTextCrc()
 class LogCapture
 {
 public:
-    LogCapture() : m_previous(spdlog::default_logger())
+    LogCapture()
+        : m_previous(spdlog::default_logger())
     {
         auto sink = std::make_shared<spdlog::sinks::ostream_sink_mt>(m_stream);
         auto logger = std::make_shared<spdlog::logger>("capture", sink);
@@ -136,8 +137,8 @@ private Q_SLOTS:
         const std::string line = log.text();
         const std::string prefix = "warning " + kShownPath + ": ";
         QVERIFY2(line.starts_with(prefix) && line.ends_with("\n")
-                     && isExtraneousBytesWarning(line.substr(prefix.size(),
-                                                             line.size() - prefix.size() - 1)),
+                     && isExtraneousBytesWarning(
+                         line.substr(prefix.size(), line.size() - prefix.size() - 1)),
                  line.c_str());
     }
 

@@ -117,15 +117,15 @@ private Q_SLOTS:
 
         QElapsedTimer timer;
         timer.start();
-        const auto entries =
-            within(30, [&] { return ImageFolderDataset(folderConfig(root)).entries(); });
+        const auto entries = within(
+            30, [&] { return ImageFolderDataset(folderConfig(root)).entries(); });
         qInfo("scan took %lld ms", static_cast<long long>(timer.elapsed()));
 
         QCOMPARE(entries.size(), std::size_t{5});
         std::set<std::string> paths;
         for (const ImageEntry &entry : entries)
             paths.insert(entry.path);
-        QCOMPARE(paths.size(), std::size_t{5});   // each image once
+        QCOMPARE(paths.size(), std::size_t{5}); // each image once
         QCOMPARE(entries[0].path, (root / "a" / "1.jpg").string());
         QCOMPARE(entries[2].path, (root / "a" / "sub" / "3.jpg").string());
         QCOMPARE(entries[2].label, std::int64_t{0});

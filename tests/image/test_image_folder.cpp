@@ -110,12 +110,10 @@ private Q_SLOTS:
         const ImageFolderDataset dataset(folderConfig(dir.path()));
         std::vector<float> out(3 * 32 * 32, -100.0f);
         SampleContext context;
-        const std::int64_t label = dataset.load(1, std::as_writable_bytes(std::span(out)),
-                                                context);
+        const std::int64_t label = dataset.load(1, std::as_writable_bytes(std::span(out)), context);
         QCOMPARE(label, std::int64_t{1});
         // OpenCV wrote BGR (30,20,10): the image is RGB (10,20,30).
-        const float expected[3] = {(10 / 255.0f - 0.485f) / 0.229f,
-                                   (20 / 255.0f - 0.456f) / 0.224f,
+        const float expected[3] = {(10 / 255.0f - 0.485f) / 0.229f, (20 / 255.0f - 0.456f) / 0.224f,
                                    (30 / 255.0f - 0.406f) / 0.225f};
         for (int c = 0; c < 3; ++c)
             for (int i = 0; i < 32 * 32; ++i)
@@ -130,7 +128,7 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const fs::path root = dir.path().toStdString();
         cv::Mat img(80, 40, CV_8UC3, cv::Scalar(0, 0, 0));
-        img.at<cv::Vec3b>(24, 4) = cv::Vec3b(0, 0, 255);   // BGR: red
+        img.at<cv::Vec3b>(24, 4) = cv::Vec3b(0, 0, 255); // BGR: red
         writeImage(root / "a" / "x.png", img);
         const ImageFolderDataset dataset(folderConfig(dir.path()));
         std::vector<float> out(3 * 32 * 32);

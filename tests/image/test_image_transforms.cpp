@@ -63,9 +63,9 @@ private Q_SLOTS:
             const cv::Mat out = resizeBilinear(img, size.width, size.height);
             QCOMPARE(out.cols, size.width);
             QCOMPARE(out.rows, size.height);
-            QCOMPARE(cv::norm(out, cv::Mat(out.size(), CV_8UC3, cv::Scalar(10, 100, 200)),
-                              cv::NORM_INF),
-                     0.0);
+            QCOMPARE(
+                cv::norm(out, cv::Mat(out.size(), CV_8UC3, cv::Scalar(10, 100, 200)), cv::NORM_INF),
+                0.0);
         }
     }
 
@@ -109,13 +109,13 @@ private Q_SLOTS:
         //   a[y, x] = ((x*37 + y*11) % 256, (x*5 + y*29) % 256, (x*y*7) % 256), 11x7
         //   Image.fromarray(a).resize((4, 3), Image.BILINEAR)          -> kDown
         //   Image.fromarray(a).resize((17, 9), Image.BILINEAR), row 4  -> kUpRow4
-        const int kDown[36] = {51, 31, 7, 144, 43, 22, 129, 57, 38, 81, 69, 53,
-                               75, 93, 24, 164, 105, 77, 129, 119, 131, 105, 131, 156,
-                               99, 155, 41, 179, 167, 131, 96, 181, 169, 129, 193, 113};
-        const int kUpRow4[51] = {33, 87, 0, 50, 89, 10, 74, 93, 23, 98, 96, 37, 122,
-                                 99, 51, 146, 102, 64, 170, 106, 78, 194, 109, 91, 218, 112,
-                                 105, 242, 115, 119, 191, 118, 132, 49, 122, 146, 58, 125, 159,
-                                 82, 128, 173, 106, 131, 187, 130, 135, 200, 147, 137, 210};
+        const int kDown[36] = {51, 31,  7,  144, 43,  22,  129, 57,  38,  81,  69,  53,
+                               75, 93,  24, 164, 105, 77,  129, 119, 131, 105, 131, 156,
+                               99, 155, 41, 179, 167, 131, 96,  181, 169, 129, 193, 113};
+        const int kUpRow4[51] = {33,  87,  0,   50,  89,  10,  74,  93,  23,  98,  96,  37,  122,
+                                 99,  51,  146, 102, 64,  170, 106, 78,  194, 109, 91,  218, 112,
+                                 105, 242, 115, 119, 191, 118, 132, 49,  122, 146, 58,  125, 159,
+                                 82,  128, 173, 106, 131, 187, 130, 135, 200, 147, 137, 210};
         const cv::Mat down = resizeBilinear(referenceImage(), 4, 3);
         for (int i = 0; i < 36; ++i)
             QCOMPARE(int(down.data[i]), kDown[i]);
@@ -131,7 +131,7 @@ private Q_SLOTS:
         QCOMPARE(shortSideSize({333, 500}, 256), cv::Size(256, 384));
         QCOMPARE(shortSideSize({300, 300}, 256), cv::Size(256, 256));
         const cv::Mat out = resizeShortSide(randomImage(40, 30, 1), 20);
-        QCOMPARE(out.size(), cv::Size(26, 20));   // int(20 * 40 / 30) = 26
+        QCOMPARE(out.size(), cv::Size(26, 20)); // int(20 * 40 / 30) = 26
     }
 
     void centerCropOffsetsRoundHalfToEven()
@@ -174,22 +174,22 @@ private Q_SLOTS:
     {
         // 2x3 image: (0,0,0) (255,255,255) (124,116,104) / (10,20,30) (0,255,0) (1,2,3).
         cv::Mat img(2, 3, CV_8UC3);
-        const uchar px[6][3] = {{0, 0, 0}, {255, 255, 255}, {124, 116, 104},
-                                {10, 20, 30}, {0, 255, 0}, {1, 2, 3}};
+        const uchar px[6][3] = {{0, 0, 0},    {255, 255, 255}, {124, 116, 104},
+                                {10, 20, 30}, {0, 255, 0},     {1, 2, 3}};
         for (int i = 0; i < 6; ++i)
             img.at<cv::Vec3b>(i / 3, i % 3) = cv::Vec3b(px[i][0], px[i][1], px[i][2]);
         std::vector<float> out(18);
         toNormalizedChw(img, out);
         // By hand: (v / 255 - mean) / std.
-        QVERIFY(qAbs(out[0] - (-0.485f / 0.229f)) < 1e-5f);                // R of pixel 0
-        QVERIFY(qAbs(out[1] - ((1.0f - 0.485f) / 0.229f)) < 1e-5f);        // R of pixel 1
-        QVERIFY(qAbs(out[6 + 1] - ((1.0f - 0.456f) / 0.224f)) < 1e-5f);    // G of pixel 1
-        QVERIFY(qAbs(out[12 + 1] - ((1.0f - 0.406f) / 0.225f)) < 1e-5f);   // B of pixel 1
-        QVERIFY(qAbs(out[2] - 0.0055655f) < 1e-5f);           // (124/255 - .485) / .229
-        QVERIFY(qAbs(out[6 + 2] - (-0.0049020f)) < 1e-5f);    // (116/255 - .456) / .224
-        QVERIFY(qAbs(out[12 + 3] - (-1.2815686f)) < 1e-5f);   // (30/255 - .406) / .225
-        QVERIFY(qAbs(out[6 + 4] - 2.4285714f) < 1e-5f);       // G = 255 of pixel 4
-        QVERIFY(qAbs(out[5] - (-2.1007792f)) < 1e-5f);        // (1/255 - .485) / .229
+        QVERIFY(qAbs(out[0] - (-0.485f / 0.229f)) < 1e-5f);              // R of pixel 0
+        QVERIFY(qAbs(out[1] - ((1.0f - 0.485f) / 0.229f)) < 1e-5f);      // R of pixel 1
+        QVERIFY(qAbs(out[6 + 1] - ((1.0f - 0.456f) / 0.224f)) < 1e-5f);  // G of pixel 1
+        QVERIFY(qAbs(out[12 + 1] - ((1.0f - 0.406f) / 0.225f)) < 1e-5f); // B of pixel 1
+        QVERIFY(qAbs(out[2] - 0.0055655f) < 1e-5f);                      // (124/255 - .485) / .229
+        QVERIFY(qAbs(out[6 + 2] - (-0.0049020f)) < 1e-5f);               // (116/255 - .456) / .224
+        QVERIFY(qAbs(out[12 + 3] - (-1.2815686f)) < 1e-5f);              // (30/255 - .406) / .225
+        QVERIFY(qAbs(out[6 + 4] - 2.4285714f) < 1e-5f);                  // G = 255 of pixel 4
+        QVERIFY(qAbs(out[5] - (-2.1007792f)) < 1e-5f);                   // (1/255 - .485) / .229
     }
 
     void chwU8Layout()
@@ -197,8 +197,8 @@ private Q_SLOTS:
         const cv::Mat img = coordinateImage(3, 2);
         std::vector<std::uint8_t> out(18);
         toChwU8(img, out);
-        const std::vector<std::uint8_t> expected = {0, 1, 2, 0, 1, 2,  0, 0, 0, 1, 1, 1,
-                                                    7, 7, 7, 7, 7, 7};
+        const std::vector<std::uint8_t> expected = {0, 1, 2, 0, 1, 2, 0, 0, 0,
+                                                    1, 1, 1, 7, 7, 7, 7, 7, 7};
         QCOMPARE(out, expected);
         std::vector<std::uint8_t> wrong(17);
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, toChwU8(img, wrong));

@@ -83,8 +83,7 @@ private Q_SLOTS:
         const std::string output = m_dir.path().toStdString() + "/f32.tensor";
         std::vector<std::int64_t> progress;
         const PreprocessResult result = preprocessImageFolder(
-            m_input, output, options(DType::Float32),
-            [&](std::int64_t done, std::int64_t total) {
+            m_input, output, options(DType::Float32), [&](std::int64_t done, std::int64_t total) {
                 QCOMPARE(total, std::int64_t{7});
                 progress.push_back(done);
             });
@@ -112,8 +111,8 @@ private Q_SLOTS:
                 continue;
             std::vector<float> expected(kElements);
             SampleContext context;
-            const std::int64_t label =
-                dataset.load(i, std::as_writable_bytes(std::span(expected)), context);
+            const std::int64_t label = dataset.load(i, std::as_writable_bytes(std::span(expected)),
+                                                    context);
             std::vector<float> actual(kElements);
             QCOMPARE(recordAt(file, record++, kElements * 4, actual.data()), label);
             QCOMPARE(actual, expected);
@@ -153,9 +152,9 @@ private Q_SLOTS:
         // The parent of the output is a regular file: not even root can create it.
         const std::string blocker = m_dir.path().toStdString() + "/blocker";
         std::ofstream(blocker) << "keep me";
-        QVERIFY_THROWS_EXCEPTION(std::runtime_error,
-                                 preprocessImageFolder(m_input, blocker + "/out.tensor",
-                                                       options(DType::Float32)));
+        QVERIFY_THROWS_EXCEPTION(
+            std::runtime_error,
+            preprocessImageFolder(m_input, blocker + "/out.tensor", options(DType::Float32)));
         QCOMPARE(readAll(blocker), (std::vector<char>{'k', 'e', 'e', 'p', ' ', 'm', 'e'}));
     }
 
@@ -166,12 +165,11 @@ private Q_SLOTS:
         const std::vector<char> before = readAll(output);
         // A progress callback that throws interrupts the run midway.
         QVERIFY_THROWS_EXCEPTION(
-            std::runtime_error,
-            preprocessImageFolder(m_input, output, options(DType::Float32),
-                                  [](std::int64_t done, std::int64_t) {
-                                      if (done == 3)
-                                          throw std::runtime_error("cancelled");
-                                  }));
+            std::runtime_error, preprocessImageFolder(m_input, output, options(DType::Float32),
+                                                      [](std::int64_t done, std::int64_t) {
+                                                          if (done == 3)
+                                                              throw std::runtime_error("cancelled");
+                                                      }));
         QCOMPARE(readAll(output), before);
         QVERIFY(!fs::exists(output + ".part"));
     }

@@ -7,8 +7,8 @@
 #include "core/dataset/dataset.h"
 
 #include <atomic>
-#include <cstring>
 #include <chrono>
+#include <cstring>
 #include <functional>
 #include <mutex>
 #include <set>
@@ -25,7 +25,7 @@ public:
     {
     }
 
-    std::function<std::chrono::microseconds(std::int64_t)> delay;   // per index
+    std::function<std::chrono::microseconds(std::int64_t)> delay; // per index
     std::set<std::int64_t> badIndices;
 
     std::string description() const override { return "probe"; }

@@ -123,32 +123,43 @@ void TestConfigFields::outOfRangeNamesTheKey()
         RunConfig config;
         const json before = getConfigField(config, f.key);
         const bool integer = f.type == FieldType::Integer;
-        const json above = integer ? json(static_cast<std::int64_t>(f.max) + 1) : json(f.max * 2 + 1);
+        const json above = integer ? json(static_cast<std::int64_t>(f.max) + 1)
+                                   : json(f.max * 2 + 1);
         const json below = integer ? json(static_cast<std::int64_t>(f.min) - 1) : json(f.min - 1);
         for (const json &bad : {above, below}) {
             std::string named;
-            const std::string message = errorOf([&] { setConfigField(config, f.key, bad); }, &named);
-            QVERIFY2(message.starts_with(std::string(f.key) + ": "), (key + " " + message.c_str()).constData());
+            const std::string message = errorOf([&] { setConfigField(config, f.key, bad); },
+                                                &named);
+            QVERIFY2(message.starts_with(std::string(f.key) + ": "),
+                     (key + " " + message.c_str()).constData());
             QVERIFY2(message.find("is out of range (") != std::string::npos, message.c_str());
             QCOMPARE(named, std::string(f.key));
         }
-        QVERIFY2(getConfigField(config, f.key) == before, key.constData());   // untouched
+        QVERIFY2(getConfigField(config, f.key) == before, key.constData()); // untouched
         ++checked;
     }
     QVERIFY(checked >= 18);
     // Through JSON and through the command-line text the same way.
-    QCOMPARE(errorOf([] { runConfigFromJson(json::parse(R"({"loader": {"num_workers": 2000}})")); }),
-             std::string("loader.num_workers: 2000 is out of range (0..1024)"));
+    QCOMPARE(
+        errorOf([] { runConfigFromJson(json::parse(R"({"loader": {"num_workers": 2000}})")); }),
+        std::string("loader.num_workers: 2000 is out of range (0..1024)"));
     RunConfig config;
     QCOMPARE(errorOf([&] { setConfigFieldFromText(config, "loader.num_workers", "2000"); }),
              std::string("loader.num_workers: 2000 is out of range (0..1024)"));
     // A sleep so long it would overflow the clock, negative times and limits.
-    QVERIFY(!errorOf([&] { setConfigFieldFromText(config, "consumer.sleep_per_batch_ms", "1e300"); }).empty());
-    QVERIFY(!errorOf([&] { setConfigFieldFromText(config, "consumer.sleep_per_batch_ms", "-1"); }).empty());
+    QVERIFY(!errorOf([&] {
+                 setConfigFieldFromText(config, "consumer.sleep_per_batch_ms", "1e300");
+             }).empty());
+    QVERIFY(!errorOf([&] {
+                 setConfigFieldFromText(config, "consumer.sleep_per_batch_ms", "-1");
+             }).empty());
     QVERIFY(!errorOf([&] { setConfigFieldFromText(config, "epochs", "-1"); }).empty());
     QVERIFY(!errorOf([&] { setConfigFieldFromText(config, "warmup_batches", "-1"); }).empty());
-    QVERIFY(!errorOf([&] { setConfigFieldFromText(config, "dataset.max_file_bytes", "-5"); }).empty());
-    QVERIFY(!errorOf([&] { setConfigFieldFromText(config, "consumer.model.learning_rate", "0"); }).empty());
+    QVERIFY(
+        !errorOf([&] { setConfigFieldFromText(config, "dataset.max_file_bytes", "-5"); }).empty());
+    QVERIFY(!errorOf([&] {
+                 setConfigFieldFromText(config, "consumer.model.learning_rate", "0");
+             }).empty());
 }
 
 void TestConfigFields::wrongTypesAreRefusedNotConverted()
@@ -162,10 +173,14 @@ void TestConfigFields::wrongTypesAreRefusedNotConverted()
              std::string("loader.batch_size: expected an integer, got 4.5"));
     QCOMPARE(message(R"({"loader": {"batch_size": 4.0}})"),
              std::string("loader.batch_size: expected an integer, got 4.0"));
-    QVERIFY(message(R"({"dataset": {"synthetic_shape": [3, 22.5, 22]}})").starts_with("dataset.synthetic_shape: "));
-    QVERIFY(message(R"({"dataset": {"synthetic_shape": [3, 22]}})").starts_with("dataset.synthetic_shape: "));
-    QCOMPARE(message(R"({"loader": {"shuffle": 1}})"), std::string("loader.shuffle: expected true or false, got 1"));
-    QCOMPARE(message(R"({"max_seconds": "10"})"), std::string("max_seconds: expected a number, got \"10\""));
+    QVERIFY(message(R"({"dataset": {"synthetic_shape": [3, 22.5, 22]}})")
+                .starts_with("dataset.synthetic_shape: "));
+    QVERIFY(message(R"({"dataset": {"synthetic_shape": [3, 22]}})")
+                .starts_with("dataset.synthetic_shape: "));
+    QCOMPARE(message(R"({"loader": {"shuffle": 1}})"),
+             std::string("loader.shuffle: expected true or false, got 1"));
+    QCOMPARE(message(R"({"max_seconds": "10"})"),
+             std::string("max_seconds: expected a number, got \"10\""));
     QCOMPARE(message(R"({"loader": 3})"), std::string("loader: expected an object, got 3"));
     QCOMPARE(message(R"({"consumer": {"model": {"device": "tpu"}}})"),
              std::string("consumer.model.device: unknown device 'tpu' (cpu, cuda or cuda:N)"));
@@ -177,7 +192,9 @@ void TestConfigFields::unknownKeysKeepTheirDots()
 {
     QCOMPARE(errorOf([] { runConfigFromJson(json::parse(R"({"dataset": {"foo": 1}})")); }),
              std::string("dataset.foo: unknown key"));
-    QCOMPARE(errorOf([] { runConfigFromJson(json::parse(R"({"consumer": {"model": {"layers": 3}}})")); }),
+    QCOMPARE(errorOf([] {
+                 runConfigFromJson(json::parse(R"({"consumer": {"model": {"layers": 3}}})"));
+             }),
              std::string("consumer.model.layers: unknown key"));
     RunConfig config;
     std::string key;
@@ -201,20 +218,26 @@ void TestConfigFields::commandLineText()
     QCOMPARE(config.maxSeconds, 2.5);
     QVERIFY(!errorOf([&] { setConfigFieldFromText(config, "loader.num_workers", "4x"); }).empty());
     QVERIFY(!errorOf([&] { setConfigFieldFromText(config, "loader.num_workers", ""); }).empty());
-    QVERIFY(!errorOf([&] { setConfigFieldFromText(config, "dataset.synthetic_shape", "3x224"); }).empty());
-    QVERIFY(!errorOf([&] { setConfigFieldFromText(config, "dataset.synthetic_shape", "0x1x1"); }).empty());
+    QVERIFY(!errorOf([&] {
+                 setConfigFieldFromText(config, "dataset.synthetic_shape", "3x224");
+             }).empty());
+    QVERIFY(!errorOf([&] {
+                 setConfigFieldFromText(config, "dataset.synthetic_shape", "0x1x1");
+             }).empty());
     QCOMPARE(errorOf([&] { setConfigFieldFromText(config, "max_seconds", "nan"); }),
              std::string("max_seconds: nan is out of range (0..1000000000)"));
     QVERIFY(!errorOf([&] { setConfigFieldFromText(config, "max_seconds", "inf"); }).empty());
-    QCOMPARE(config.maxSeconds, 2.5);   // a refused value changes nothing
+    QCOMPARE(config.maxSeconds, 2.5); // a refused value changes nothing
 }
 
 void TestConfigFields::seedKeepsAllSixtyFourBits()
 {
-    const RunConfig config = runConfigFromJson(json::parse(R"({"loader": {"seed": 18446744073709551615}})"));
+    const RunConfig config = runConfigFromJson(
+        json::parse(R"({"loader": {"seed": 18446744073709551615}})"));
     QCOMPARE(config.loader.seed, std::uint64_t{18446744073709551615ULL});
     QCOMPARE(toJson(config)["loader"]["seed"].dump(), std::string("18446744073709551615"));
-    QVERIFY(!errorOf([] { runConfigFromJson(json::parse(R"({"loader": {"seed": -1}})")); }).empty());
+    QVERIFY(
+        !errorOf([] { runConfigFromJson(json::parse(R"({"loader": {"seed": -1}})")); }).empty());
 }
 
 void TestConfigFields::deepNestingIsRefusedWhileParsing()
@@ -254,7 +277,8 @@ void TestConfigFields::diffListsChangedFieldsInTableOrder()
                                             {"loader.num_workers", "2", "4"},
                                             {"loader.shuffle", "false", "true"}};
     QVERIFY(changes == expected);
-    QCOMPARE(changesText(changes), std::string("batch size 32 -> 64, workers 2 -> 4, shuffle off -> on"));
+    QCOMPARE(changesText(changes),
+             std::string("batch size 32 -> 64, workers 2 -> 4, shuffle off -> on"));
 }
 
 void TestConfigFields::liveChangesIgnoreAnUnusedModel()
@@ -263,7 +287,7 @@ void TestConfigFields::liveChangesIgnoreAnUnusedModel()
     before.consumer.kind = ConsumerKind::Sleep;
     RunConfig after = before;
     after.consumer.model.name = "resnet50";
-    after.dataset.path = "/elsewhere";   // not a live setting
+    after.dataset.path = "/elsewhere"; // not a live setting
     QVERIFY(liveChanges(before, after).empty());
     after.consumer.kind = ConsumerKind::Model;
     const std::vector<FieldChange> changes = liveChanges(before, after);
@@ -278,7 +302,9 @@ void TestConfigFields::docsListEveryKey()
     QVERIFY2(doc.open(QIODevice::ReadOnly), qPrintable(doc.fileName()));
     const QByteArray text = doc.readAll();
     for (const ConfigField &f : configFields()) {
-        const QByteArray row = "| `" + QByteArray(f.key.data(), static_cast<qsizetype>(f.key.size())) + "` |";
+        const QByteArray row = "| `"
+                               + QByteArray(f.key.data(), static_cast<qsizetype>(f.key.size()))
+                               + "` |";
         QVERIFY2(text.contains(row), row.constData());
     }
 }

@@ -18,8 +18,8 @@ namespace {
 
 struct Delivered
 {
-    std::vector<std::int64_t> ordinals;      // position of the batch's first sample / batch size
-    std::vector<std::int64_t> samples;       // dataset indices in delivery order
+    std::vector<std::int64_t> ordinals; // position of the batch's first sample / batch size
+    std::vector<std::int64_t> samples;  // dataset indices in delivery order
     std::vector<TraceRecord> traces;
 };
 
@@ -28,12 +28,14 @@ Delivered drain(Loader &loader)
     Delivered out;
     while (BatchPtr batch = loader.next()) {
         out.traces.push_back(batch->trace);
-        out.samples.insert(out.samples.end(), batch->sampleIndices.begin(), batch->sampleIndices.end());
+        out.samples.insert(out.samples.end(), batch->sampleIndices.begin(),
+                           batch->sampleIndices.end());
         // The payload must be the sample itself, in slot order.
         const auto *values = reinterpret_cast<const float *>(batch->data().data());
         for (int i = 0; i < batch->size(); ++i) {
             if (values[i] != static_cast<float>(batch->sampleIndices[static_cast<std::size_t>(i)])
-                || batch->labels[static_cast<std::size_t>(i)] != batch->sampleIndices[static_cast<std::size_t>(i)])
+                || batch->labels[static_cast<std::size_t>(i)]
+                       != batch->sampleIndices[static_cast<std::size_t>(i)])
                 throw std::runtime_error("payload does not match its sample index");
         }
     }
@@ -126,7 +128,7 @@ void TestLoader::everySampleOncePerEpoch()
         QCOMPARE(out.samples.size(), std::size_t{1000});
         QVERIFY(std::adjacent_find(out.samples.begin(), out.samples.end()) == out.samples.end());
         for (std::int64_t i = 0; i < 1000; ++i)
-            QCOMPARE(dataset->loads(i), epoch + 1);   // loaded exactly once per epoch
+            QCOMPARE(dataset->loads(i), epoch + 1); // loaded exactly once per epoch
     }
 }
 
@@ -144,9 +146,9 @@ void TestLoader::batchGoesToWorkerModW()
     for (std::int64_t b = 0; b < 24; ++b) {
         const auto thread = dataset->thread(b * 4);
         for (int s = 1; s < 4; ++s)
-            QCOMPARE(dataset->thread(b * 4 + s), thread);   // whole batch on one thread
+            QCOMPARE(dataset->thread(b * 4 + s), thread); // whole batch on one thread
         if (b + W < 24)
-            QCOMPARE(dataset->thread((b + W) * 4), thread);   // same worker every W batches
+            QCOMPARE(dataset->thread((b + W) * 4), thread); // same worker every W batches
         if (b + 1 < 24)
             QVERIFY(dataset->thread((b + 1) * 4) != thread);
     }
@@ -206,12 +208,12 @@ void TestLoader::dropLast()
 void TestLoader::shuffleIsSeededPermutation()
 {
     const auto a = epochOrder(500, true, 42, 0);
-    QCOMPARE(epochOrder(500, true, 42, 0), a);           // same seed, same epoch: same order
-    QVERIFY(epochOrder(500, true, 43, 0) != a);          // another seed
-    QVERIFY(epochOrder(500, true, 42, 1) != a);          // another epoch
+    QCOMPARE(epochOrder(500, true, 42, 0), a);  // same seed, same epoch: same order
+    QVERIFY(epochOrder(500, true, 43, 0) != a); // another seed
+    QVERIFY(epochOrder(500, true, 42, 1) != a); // another epoch
     auto sorted = a;
     std::sort(sorted.begin(), sorted.end());
-    QCOMPARE(sorted, epochOrder(500, false, 42, 0));     // a permutation of 0..n-1
+    QCOMPARE(sorted, epochOrder(500, false, 42, 0)); // a permutation of 0..n-1
     QVERIFY(a != sorted);
     // The loader delivers exactly that order.
     auto dataset = probe(500);
@@ -236,7 +238,8 @@ void TestLoader::outOfOrderDeliversFirstReady()
         const BatchPtr first = loader.next();
         QCOMPARE(first->sampleIndices.front(), inOrder ? std::int64_t{0} : std::int64_t{10});
         Delivered rest = drain(loader);
-        rest.samples.insert(rest.samples.end(), first->sampleIndices.begin(), first->sampleIndices.end());
+        rest.samples.insert(rest.samples.end(), first->sampleIndices.begin(),
+                            first->sampleIndices.end());
         std::sort(rest.samples.begin(), rest.samples.end());
         QCOMPARE(rest.samples.size(), std::size_t{40});
     }
@@ -263,8 +266,8 @@ void TestLoader::skipPolicyCountsEverySample()
         }
         std::sort(sources.begin(), sources.end());
         QCOMPARE(delivered + static_cast<std::int64_t>(sources.size()), std::int64_t{100});
-        QCOMPARE(sources, (std::vector<std::string>{"sample-17.jpg", "sample-18.jpg", "sample-3.jpg",
-                                                    "sample-99.jpg"}));
+        QCOMPARE(sources, (std::vector<std::string>{"sample-17.jpg", "sample-18.jpg",
+                                                    "sample-3.jpg", "sample-99.jpg"}));
     }
 }
 
@@ -291,11 +294,11 @@ void TestLoader::stopMidBatchIsPromptAndJoinsThreads()
 {
     const int before = processThreadCount();
     auto dataset = probe(10'000);
-    dataset->delay = [](std::int64_t) { return 20ms; };   // a batch of 64 takes 1.3 s
+    dataset->delay = [](std::int64_t) { return 20ms; }; // a batch of 64 takes 1.3 s
     for (Strategy strategy : {Strategy::PerWorkerBatch, Strategy::SampleParallel}) {
         auto loader = std::make_unique<Loader>(dataset, config(2, 64, strategy), steadyNowNs());
         loader->startEpoch(0);
-        QTRY_VERIFY(dataset->totalLoads() >= 4);   // workers are mid-batch
+        QTRY_VERIFY(dataset->totalLoads() >= 4); // workers are mid-batch
         std::thread stopper([&] {
             std::this_thread::sleep_for(20ms);
             loader->stop();
@@ -303,7 +306,7 @@ void TestLoader::stopMidBatchIsPromptAndJoinsThreads()
         QElapsedTimer timer;
         timer.start();
         QVERIFY_THROWS_EXCEPTION(LoaderStopped, loader->next());
-        loader.reset();   // joins every thread
+        loader.reset(); // joins every thread
         stopper.join();
         // Far below one batch's load time: workers abandoned their batch mid-way.
         QVERIFY2(timer.elapsed() < 600, qPrintable(QString::number(timer.elapsed())));

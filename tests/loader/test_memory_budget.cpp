@@ -109,17 +109,17 @@ void TestMemoryBudget::defaultBudgetIsHalfOfUsableMemory()
 
 void TestMemoryBudget::estimateOfDefaultRunMatchesHandComputation()
 {
-    const RunConfig config;   // synthetic 3x224x224, 4096 samples, batch 32, 2 workers x 2
+    const RunConfig config; // synthetic 3x224x224, 4096 samples, batch 32, 2 workers x 2
     const auto footprint = peekDatasetFootprint(config.dataset);
     QVERIFY(footprint);
     const MemoryEstimate e = estimateRunMemory(config.loader, *footprint);
-    const std::int64_t sample = 3 * 224 * 224 * 4;             // 602,112 bytes
+    const std::int64_t sample = 3 * 224 * 224 * 4; // 602,112 bytes
     QCOMPARE(e.sampleBytes, sample);
     QCOMPARE(e.batchBytes, 32 * sample);
     QCOMPARE(e.batchesInFlight, std::int64_t{2 * 2 + 1});
-    QCOMPARE(e.datasetBytes, 64 * sample);                       // the synthetic pool
+    QCOMPARE(e.datasetBytes, 64 * sample); // the synthetic pool
     QCOMPARE(e.indexBytes, std::int64_t{4096 * 8});
-    QCOMPARE(e.totalBytes, std::int64_t{134'905'856});           // 5 x 32 + 64 samples + order
+    QCOMPARE(e.totalBytes, std::int64_t{134'905'856}); // 5 x 32 + 64 samples + order
 }
 
 void TestMemoryBudget::pinMemoryAndNoWorkersCountTheirBuffers()
@@ -155,8 +155,10 @@ void TestMemoryBudget::hugeBatchSizeIsRefusedNamingIt()
     const std::string message = refusal([&] { checkRunMemory(config, 12 * kGiB); });
     QVERIFY2(message.starts_with("loader.batch_size 100000000: "), message.c_str());
     // 10^8 x 602,112 bytes = 54.8 TiB per batch, 5 in flight.
-    QVERIFY2(message.find("54.8 TiB per batch x 5 in flight") != std::string::npos, message.c_str());
-    QVERIFY2(message.find("over the memory budget of 12.0 GiB") != std::string::npos, message.c_str());
+    QVERIFY2(message.find("54.8 TiB per batch x 5 in flight") != std::string::npos,
+             message.c_str());
+    QVERIFY2(message.find("over the memory budget of 12.0 GiB") != std::string::npos,
+             message.c_str());
     QVERIFY2(message.find("--memory-budget") != std::string::npos, message.c_str());
 }
 
@@ -197,11 +199,12 @@ void TestMemoryBudget::imageFolderResizeAndCropBeyondPixelGuardAreRefused()
 {
     RunConfig config;
     config.dataset.kind = DatasetKind::ImageFolder;
-    config.dataset.path = "/nonexistent/images";   // refused before the folder is looked at
+    config.dataset.path = "/nonexistent/images"; // refused before the folder is looked at
     config.dataset.resizeSize = 100000;
     std::string message = refusal([&] { checkRunMemory(config, 12 * kGiB); });
     QVERIFY2(message.starts_with("dataset.resize 100000: "), message.c_str());
-    QVERIFY2(message.find("dataset.max_image_pixels 178956970") != std::string::npos, message.c_str());
+    QVERIFY2(message.find("dataset.max_image_pixels 178956970") != std::string::npos,
+             message.c_str());
 
     config.dataset.resizeSize = 256;
     config.dataset.cropSize = 100000;
@@ -232,7 +235,8 @@ void TestMemoryBudget::idxHeaderIsJudgedBeforeInflating()
     QCOMPARE(footprint->residentBytes, 4 * kGiB);
     const std::string message = refusal([&] { checkRunMemory(config, 12 * kGiB); });
     // 32 x 1 GiB float samples per batch dominate.
-    QVERIFY2(message.starts_with("the images of " + dir + "/train-images-idx3-ubyte.gz (16 x 1x16384x16384): "),
+    QVERIFY2(message.starts_with("the images of " + dir
+                                 + "/train-images-idx3-ubyte.gz (16 x 1x16384x16384): "),
              message.c_str());
     QVERIFY2(message.find("32.0 GiB per batch") != std::string::npos, message.c_str());
 }
@@ -241,9 +245,11 @@ void TestMemoryBudget::idxDatasetRefusesHeaderOverBudget()
 {
     // A header-only file declaring 65535 images of 16384x16384 (16 TiB): without the
     // header check this fails later, as truncated data.
-    const std::string images = m_dir.filePath(QStringLiteral("big-images-idx3-ubyte.gz")).toStdString();
+    const std::string images =
+        m_dir.filePath(QStringLiteral("big-images-idx3-ubyte.gz")).toStdString();
     writeIdxHeader(images, 65535, 16384, 16384);
-    writeIdxHeader(m_dir.filePath(QStringLiteral("big-labels-idx1-ubyte.gz")).toStdString(), 0, 0, 0);
+    writeIdxHeader(m_dir.filePath(QStringLiteral("big-labels-idx1-ubyte.gz")).toStdString(), 0, 0,
+                   0);
     try {
         IdxDataset dataset(images);
         QFAIL("the IDX file was accepted");
@@ -306,7 +312,9 @@ void TestMemoryBudget::tensorFileLimits()
     });
     QVERIFY2(message.find("free in") != std::string::npos, message.c_str());
     QVERIFY2(!QFileInfo::exists(QString::fromStdString(path)), "nothing may be written");
-    QCOMPARE(refusal([&] { checkTensorFileFits(path, 10, {3, 32, 32}, DType::UInt8, 12 * kGiB); }),
+    QCOMPARE(refusal([&] {
+                 checkTensorFileFits(path, 10, {3, 32, 32}, DType::UInt8, 12 * kGiB);
+             }),
              std::string());
 }
 

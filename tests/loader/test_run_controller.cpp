@@ -79,7 +79,7 @@ void TestRunController::maxBatchesLimit()
 {
     RunController run;
     RunConfig c = runConfig(2, 4);
-    c.epochs = 0;   // forever, but for the limit
+    c.epochs = 0; // forever, but for the limit
     c.maxBatches = 25;
     run.start(c, std::make_shared<ProbeDataset>(30));
     QVERIFY(run.waitForEnd(10'000));
@@ -207,14 +207,14 @@ void TestRunController::unbuildableConsumerKeepsTheRunAndReportsWhy()
     // Accumulated: QTRY_VERIFY evaluates its expression once more after it holds.
     QTRY_VERIFY(!(error += run.takeReconfigureError()).empty());
     QVERIFY2(error.find("no LibTorch models") != std::string::npos, error.c_str());
-    QVERIFY(run.takeReconfigureError().empty());   // reported once
+    QVERIFY(run.takeReconfigureError().empty()); // reported once
 
     const std::size_t before = run.trace()->size();
-    QTRY_VERIFY(run.trace()->size() >= before + 5);   // the run goes on
+    QTRY_VERIFY(run.trace()->size() >= before + 5); // the run goes on
     QCOMPARE(run.state(), RunState::Running);
     QCOMPARE(run.config().consumer.kind, ConsumerKind::Sleep);
     QCOMPARE(run.config().loader.numWorkers, 3);
-    int changes = 0;   // epoch markers aside
+    int changes = 0; // epoch markers aside
     for (const auto &marker : run.trace()->markers()) {
         if (marker.kind == MarkerKind::Epoch)
             continue;
@@ -223,7 +223,7 @@ void TestRunController::unbuildableConsumerKeepsTheRunAndReportsWhy()
     }
     QCOMPARE(changes, 1);
     for (const auto &r : run.trace()->records())
-        QVERIFY(r.computeNs() >= 1'000'000);   // every batch still slept ~2 ms
+        QVERIFY(r.computeNs() >= 1'000'000); // every batch still slept ~2 ms
     run.stop();
     QCOMPARE(run.state(), RunState::Stopped);
 }
@@ -235,7 +235,7 @@ void TestRunController::stopDuringLongStepIsPrompt()
         RunController run;
         RunConfig c = runConfig(2, 8);
         c.consumer.kind = ConsumerKind::Sleep;
-        c.consumer.sleepPerBatchMs = 10'000;   // a 10 s "model step"
+        c.consumer.sleepPerBatchMs = 10'000; // a 10 s "model step"
         run.start(c, std::make_shared<ProbeDataset>(1000));
         QTRY_VERIFY(run.liveThreads() >= 3);
         QTest::qWait(100);
@@ -283,7 +283,7 @@ void TestRunController::failPolicyFailsTheRunWithTheFile()
     QVERIFY(run.waitForEnd(10'000));
     QCOMPARE(run.state(), RunState::Failed);
     QVERIFY2(run.error().find("sample-42.jpg") != std::string::npos, run.error().c_str());
-    QCOMPARE(run.trace()->size(), std::size_t{4});   // batches 0-3 made it
+    QCOMPARE(run.trace()->size(), std::size_t{4}); // batches 0-3 made it
 }
 
 void TestRunController::badDatasetPathKeepsPreviousTrace()

@@ -67,7 +67,7 @@ void TestRunSummary::steadyRunFigures()
     QCOMPARE(s.band, InputBoundBand::Highly);
     QVERIFY(qFuzzyCompare(s.waitP50Ms, 1.0));
     QVERIFY(qFuzzyCompare(s.computeMeanMs, 3.0));
-    QCOMPARE(s.copyMeanMs, 0.0);   // no copy stage taken
+    QCOMPARE(s.copyMeanMs, 0.0); // no copy stage taken
     QVERIFY(qFuzzyCompare(s.firstBatchLatencyMs, 1.0));
     QVERIFY(qFuzzyCompare(s.wallSeconds, 0.080));
 }
@@ -102,7 +102,7 @@ void TestRunSummary::warmupIsExcluded()
     QCOMPARE(withWarmup.warmupBatches, std::int64_t{1});
     QVERIFY(qFuzzyCompare(withWarmup.waitMaxMs, 1.0));
     QVERIFY(qFuzzyCompare(withWarmup.samplesPerSecMean, 2000.0));
-    QVERIFY(qFuzzyCompare(withWarmup.firstBatchLatencyMs, 50.0));   // kept apart
+    QVERIFY(qFuzzyCompare(withWarmup.firstBatchLatencyMs, 50.0)); // kept apart
     const RunSummary without = summarize(records, {}, 0, 0, 0);
     QVERIFY(qFuzzyCompare(without.waitMaxMs, 50.0));
     QVERIFY(without.samplesPerSecMean < 2000.0);
@@ -128,8 +128,8 @@ void TestRunSummary::workerUtilisation()
         r.loadEndNs = 100 * kMs;
     }
     // Worker 0 busy 50 of 100 ms, worker 1 busy 25 ms.
-    const std::vector<WorkerSpan> spans{{0, 0, 0, 0, 30 * kMs}, {1, 0, 0, 60 * kMs, 80 * kMs},
-                                        {2, 1, 0, 0, 25 * kMs}};
+    const std::vector<WorkerSpan> spans{
+        {0, 0, 0, 0, 30 * kMs}, {1, 0, 0, 60 * kMs, 80 * kMs}, {2, 1, 0, 0, 25 * kMs}};
     const RunSummary s = summarize(records, spans, 2, 0, 0);
     QCOMPARE(s.workerUtilisation.size(), std::size_t{2});
     QVERIFY(qFuzzyCompare(s.workerUtilisation[0], 0.5));

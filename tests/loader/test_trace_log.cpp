@@ -22,7 +22,7 @@ private Q_SLOTS:
 void TestTraceLog::readersSeeCompleteRecordsWhileWriting()
 {
     TraceLog log;
-    constexpr std::int64_t kCount = 200'000;   // spans many chunks
+    constexpr std::int64_t kCount = 200'000; // spans many chunks
     std::atomic<bool> done{false};
     std::atomic<std::int64_t> badReads{0};
     std::atomic<std::int64_t> reads{0};

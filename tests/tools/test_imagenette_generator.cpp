@@ -52,8 +52,8 @@ std::map<QString, QByteArray> hashTree(const QString &root)
             QFile f(classDir.filePath(file));
             if (!f.open(QIODevice::ReadOnly))
                 return {};
-            hashes[cls + QLatin1Char('/') + file] =
-                QCryptographicHash::hash(f.readAll(), QCryptographicHash::Sha256);
+            hashes[cls + QLatin1Char('/') + file] = QCryptographicHash::hash(
+                f.readAll(), QCryptographicHash::Sha256);
         }
     }
     return hashes;
@@ -115,7 +115,7 @@ void TestImagenetteGenerator::writesLayoutAndGeometry()
             const int shortSide = std::min(image.rows, image.cols);
             const int longSide = std::max(image.rows, image.cols);
             QVERIFY2(shortSide >= 64 && shortSide <= 96, file.c_str());
-            QVERIFY2(longSide * 3 <= shortSide * 4, file.c_str());   // aspect within 4:3
+            QVERIFY2(longSide * 3 <= shortSide * 4, file.c_str()); // aspect within 4:3
             ++files;
         }
     }
@@ -152,8 +152,8 @@ void TestImagenetteGenerator::namesClassesBeyondTen()
     spec.maxShortSide = 16;
     const std::string out = path(tmp, "folder");
     generateImageFolder(out, spec);
-    const QStringList classes = QDir(QString::fromStdString(out))
-                                    .entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
+    const QStringList classes =
+        QDir(QString::fromStdString(out)).entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
     QCOMPARE(classes.size(), 12);
     QCOMPARE(classes.at(9), QStringLiteral("n03888605"));
     QCOMPARE(classes.at(10), QStringLiteral("n90000010"));
@@ -196,8 +196,8 @@ void TestImagenetteGenerator::refusesNonEmptyTarget()
     marker.write("precious");
     marker.close();
 
-    const std::string message =
-        errorOf([&] { generateImageFolder(target.toStdString(), smallSpec(1)); });
+    const std::string message = errorOf(
+        [&] { generateImageFolder(target.toStdString(), smallSpec(1)); });
     QVERIFY2(message.find(target.toStdString()) != std::string::npos, message.c_str());
     QVERIFY2(message.find("already exists and is not empty") != std::string::npos, message.c_str());
 

@@ -58,7 +58,7 @@ void TestModelWindow::initTestCase()
     QVERIFY(m_dir.isValid());
     QStandardPaths::setTestModeEnabled(true);
     QCoreApplication::setOrganizationName(QStringLiteral("LoaderLabTests"));
-    registerTorchConsumer();   // what main() does in a build with LibTorch
+    registerTorchConsumer(); // what main() does in a build with LibTorch
 }
 
 void TestModelWindow::modelPanelDrivesARealModel()
@@ -126,14 +126,15 @@ void TestModelWindow::modelPanelDrivesARealModel()
         file.write("this is not a TorchScript archive\n");
     }
     auto *model = child<QComboBox>(panel, "modelCombo");
-    model->setCurrentIndex(model->count() - 1);   // "TorchScript file…"
+    model->setCurrentIndex(model->count() - 1); // "TorchScript file…"
     auto *path = child<QLineEdit>(panel, "scriptPathEdit");
     QVERIFY(path->isEnabled());
     path->setText(broken);
     QTest::keyClick(path, Qt::Key_Return);
     auto *error = child<QLabel>(panel, "modelErrorLabel");
     QTRY_VERIFY_WITH_TIMEOUT(!error->isHidden(), 30'000);
-    QVERIFY2(error->text().contains(broken) && error->text().contains(QStringLiteral("TorchScript")),
+    QVERIFY2(error->text().contains(broken)
+                 && error->text().contains(QStringLiteral("TorchScript")),
              qPrintable(error->text()));
     const std::size_t before = session->trace()->size();
     QTRY_VERIFY_WITH_TIMEOUT(session->trace()->size() >= before + 3, 30'000);

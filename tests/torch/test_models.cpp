@@ -81,11 +81,11 @@ void TestModels::parameterCountMatchesTorchvision_data()
     QTest::addColumn<QString>("name");
     QTest::addColumn<qint64>("expected");
     // sum(p.numel() for p in torchvision.models.<name>().parameters()), torchvision 0.14.
-    const std::map<std::string, qint64> expected { { "resnet18", 11689512 },
-        { "resnet34", 21797672 }, { "resnet50", 25557032 }, { "resnet101", 44549160 },
-        { "resnet152", 60192808 }, { "mobilenet_v2", 3504872 }, { "efficientnet_v2_s", 21458488 },
-        { "vit_b_16", 86567656 }, { "vit_b_32", 88224232 }, { "vit_l_16", 304326632 },
-        { "vit_l_32", 306535400 } };
+    const std::map<std::string, qint64> expected{
+        {"resnet18", 11689512},          {"resnet34", 21797672},  {"resnet50", 25557032},
+        {"resnet101", 44549160},         {"resnet152", 60192808}, {"mobilenet_v2", 3504872},
+        {"efficientnet_v2_s", 21458488}, {"vit_b_16", 86567656},  {"vit_b_32", 88224232},
+        {"vit_l_16", 304326632},         {"vit_l_32", 306535400}};
     QCOMPARE(builtinModelNames().size(), expected.size());
     for (const auto &name : builtinModelNames()) {
         QVERIFY2(expected.contains(name), name.c_str());
@@ -142,8 +142,8 @@ void TestModels::outputShape()
     auto model = makeModel(name.toStdString());
     model->eval();
     torch::NoGradGuard noGrad;
-    const auto output = model->forward(torch::randn({ 2, 3, 224, 224 }));
-    QCOMPARE(output.sizes().vec(), (std::vector<std::int64_t> { 2, 1000 }));
+    const auto output = model->forward(torch::randn({2, 3, 224, 224}));
+    QCOMPARE(output.sizes().vec(), (std::vector<std::int64_t>{2, 1000}));
     QVERIFY(torch::isfinite(output).all().item<bool>());
 }
 
@@ -152,23 +152,23 @@ void TestModels::customClassCount()
     auto model = makeModel("mobilenet_v2", 10);
     model->eval();
     torch::NoGradGuard noGrad;
-    const auto output = model->forward(torch::randn({ 2, 3, 224, 224 }));
-    QCOMPARE(output.sizes().vec(), (std::vector<std::int64_t> { 2, 10 }));
+    const auto output = model->forward(torch::randn({2, 3, 224, 224}));
+    QCOMPARE(output.sizes().vec(), (std::vector<std::int64_t>{2, 10}));
     // Only the classifier shrinks: 1280 * (1000 - 10) weights and 990 biases fewer.
-    QCOMPARE(parameterCount(*model), std::int64_t { 3504872 - 1281 * 990 });
+    QCOMPARE(parameterCount(*model), std::int64_t{3504872 - 1281 * 990});
 }
 
 void TestModels::unknownModelListsKnownNames()
 {
-    for (const std::string bad : { "nope", "resnet19", "vit_b_8", "" }) {
+    for (const std::string bad : {"nope", "resnet19", "vit_b_8", ""}) {
         try {
             makeModel(bad);
             QFAIL(qPrintable(
                 QStringLiteral("no exception for '%1'").arg(QString::fromStdString(bad))));
         } catch (const std::invalid_argument &error) {
             const std::string message = error.what();
-            QVERIFY2(
-                message.find("unknown model '" + bad + "'") != std::string::npos, message.c_str());
+            QVERIFY2(message.find("unknown model '" + bad + "'") != std::string::npos,
+                     message.c_str());
             for (const auto &name : builtinModelNames())
                 QVERIFY2(message.find(name) != std::string::npos, message.c_str());
         }
@@ -200,7 +200,7 @@ void TestModels::stagesComposeToForward()
         if (item.key().starts_with("head."))
             torch::nn::init::normal_(item.value(), 0.0, 0.05);
     }
-    const auto input = torch::randn({ 2, 3, 224, 224 });
+    const auto input = torch::randn({2, 3, 224, 224});
     const auto whole = model->forward(input);
     auto x = input;
     for (std::size_t i = 0; i < model->stageCount(); ++i)
@@ -215,7 +215,7 @@ void TestModels::vitRejectsWrongImageSize()
     auto model = makeModel("vit_b_32");
     torch::NoGradGuard noGrad;
     try {
-        model->forward(torch::randn({ 1, 3, 160, 160 }));
+        model->forward(torch::randn({1, 3, 160, 160}));
         QFAIL("no exception for a 160x160 input");
     } catch (const std::exception &error) {
         QVERIFY2(std::string(error.what()).find("224") != std::string::npos, error.what());
@@ -224,7 +224,7 @@ void TestModels::vitRejectsWrongImageSize()
 
 void TestModels::stochasticDepthDropsWholeSamples()
 {
-    const auto x = torch::ones({ 64, 3, 4, 4 });
+    const auto x = torch::ones({64, 3, 4, 4});
     QVERIFY(stochasticDepth(x, 0.5, false).equal(x));
     QVERIFY(stochasticDepth(x, 0.0, true).equal(x));
     const auto y = stochasticDepth(x, 0.5, true);
@@ -234,7 +234,7 @@ void TestModels::stochasticDepthDropsWholeSamples()
     QVERIFY(perSampleMin.equal(perSampleMax));
     const auto kept = perSampleMax.eq(2.0).sum().item<std::int64_t>();
     const auto dropped = perSampleMax.eq(0.0).sum().item<std::int64_t>();
-    QCOMPARE(kept + dropped, std::int64_t { 64 });
+    QCOMPARE(kept + dropped, std::int64_t{64});
     QVERIFY(kept > 0 && dropped > 0); // fails with probability 2^-63
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, stochasticDepth(x, 1.5, true));
 }
@@ -244,8 +244,8 @@ void TestModels::trainingStepReachesEveryParameter()
 {
     auto model = makeModel("efficientnet_v2_s", 10);
     model->train();
-    const auto output = model->forward(torch::randn({ 2, 3, 64, 64 }));
-    QCOMPARE(output.sizes().vec(), (std::vector<std::int64_t> { 2, 10 }));
+    const auto output = model->forward(torch::randn({2, 3, 64, 64}));
+    QCOMPARE(output.sizes().vec(), (std::vector<std::int64_t>{2, 10}));
     output.square().mean().backward();
     for (const auto &item : model->named_parameters())
         QVERIFY2(item.value().grad().defined(), item.key().c_str());

@@ -141,7 +141,8 @@ void TestTorchConsumer::modelChangeIsDescribed()
     ConsumerConfig after = before;
     after.model.name = "resnet50";
     after.model.precision = ModelPrecision::BFloat16;
-    QCOMPARE(described(before, after), QStringLiteral("model resnet18 -> resnet50, precision fp32 -> bf16"));
+    QCOMPARE(described(before, after),
+             QStringLiteral("model resnet18 -> resnet50, precision fp32 -> bf16"));
     QCOMPARE(described(before, before), QString());
     // Settings of a model that is not the step change nothing.
     ConsumerConfig sleepBefore = before;

@@ -70,11 +70,12 @@ void TestControlPanel::allControlsAreNamed()
 {
     ControlPanel panel;
     for (const char *name :
-         {"workersSlider", "workersSpin", "batchSizeSlider", "batchSizeSpin", "prefetchSpin",
-          "sleepBatchSpin", "sleepBatchSlider", "sleepSampleSpin", "datasetKindCombo",
-          "datasetPathEdit", "browseButton", "transformCombo", "strategyCombo", "shuffleCheck",
-          "dropLastCheck", "pinMemoryCheck", "persistentCheck", "outOfOrderCheck", "startButton",
-          "pauseButton", "stopButton", "resetButton", "datasetErrorLabel"}) {
+         {"workersSlider",    "workersSpin",     "batchSizeSlider",  "batchSizeSpin",
+          "prefetchSpin",     "sleepBatchSpin",  "sleepBatchSlider", "sleepSampleSpin",
+          "datasetKindCombo", "datasetPathEdit", "browseButton",     "transformCombo",
+          "strategyCombo",    "shuffleCheck",    "dropLastCheck",    "pinMemoryCheck",
+          "persistentCheck",  "outOfOrderCheck", "startButton",      "pauseButton",
+          "stopButton",       "resetButton",     "datasetErrorLabel"}) {
         auto *widget = panel.findChild<QWidget *>(QString::fromLatin1(name));
         QVERIFY2(widget, name);
         if (QString::fromLatin1(name) != QStringLiteral("datasetErrorLabel"))
@@ -136,13 +137,13 @@ void TestControlPanel::typedBatchSizeSnapsSlider()
     QTest::keyClicks(spin, QStringLiteral("12"));
     QCOMPARE(spin->value(), 12);
     QCOMPARE(panel.config().loader.batchSize, 12);
-    QCOMPARE(slider->value(), 4);   // 12 is nearest to 16 = 2^4 in log scale
+    QCOMPARE(slider->value(), 4); // 12 is nearest to 16 = 2^4 in log scale
     QVERIFY(spy.count() >= 1);
 
     spin->selectAll();
     QTest::keyClicks(spin, QStringLiteral("5000"));
     QCOMPARE(panel.config().loader.batchSize, 5000);
-    QCOMPARE(slider->value(), 12);   // beyond the slider: clamped to 4096
+    QCOMPARE(slider->value(), 12); // beyond the slider: clamped to 4096
 }
 
 void TestControlPanel::batchSliderStepsThroughPowersOfTwo()
@@ -157,11 +158,11 @@ void TestControlPanel::batchSliderStepsThroughPowersOfTwo()
 
     QTest::keyClick(slider, Qt::Key_Right);
     QCOMPARE(panel.config().loader.batchSize, 64);
-    QCOMPARE(spy.count(), 1);   // one change announced once, not by slider and spin both
+    QCOMPARE(spy.count(), 1); // one change announced once, not by slider and spin both
     QTest::keyClick(slider, Qt::Key_PageUp);
     const int afterPage = panel.config().loader.batchSize;
     QVERIFY(afterPage > 64);
-    QCOMPARE(afterPage & (afterPage - 1), 0);   // a power of two
+    QCOMPARE(afterPage & (afterPage - 1), 0); // a power of two
     QCOMPARE(afterPage, 1 << slider->value());
     QTest::keyClick(slider, Qt::Key_Left);
     QCOMPARE(panel.config().loader.batchSize, afterPage / 2);
@@ -214,7 +215,7 @@ void TestControlPanel::setConfigRoundTripsWithoutSignals()
     QCOMPARE(back.warmupBatches, 3);
     QCOMPARE(back.epochs, 0);
     // The controls show it too.
-    QCOMPARE(find<QSlider>(panel, "batchSizeSlider")->value(), 6);   // 48 -> 64
+    QCOMPARE(find<QSlider>(panel, "batchSizeSlider")->value(), 6); // 48 -> 64
     QCOMPARE(find<QSlider>(panel, "sleepBatchSlider")->value(), 13);
     QVERIFY(find<QCheckBox>(panel, "outOfOrderCheck")->isChecked());
     QVERIFY(find<QComboBox>(panel, "transformCombo")->isEnabled());
@@ -295,7 +296,7 @@ void TestControlPanel::typedPathEmitsDatasetChange()
     QVERIFY(path->isEnabled());
     QSignalSpy spy(&panel, &ControlPanel::datasetSettingsChanged);
     QTest::keyClicks(path, file);
-    QCOMPARE(spy.count(), 0);   // nothing until the path is complete
+    QCOMPARE(spy.count(), 0); // nothing until the path is complete
     QTest::keyClick(path, Qt::Key_Return);
     QCOMPARE(spy.count(), 1);
     const RunConfig config = panel.config();
@@ -356,7 +357,7 @@ void TestControlPanel::runStateEnablesButtons()
     panel.setRunState(RunState::Paused);
     QVERIFY(pause->isChecked());
     QVERIFY(stop->isEnabled());
-    QCOMPARE(spy.count(), 0);   // a state report is not a user request
+    QCOMPARE(spy.count(), 0); // a state report is not a user request
 
     for (RunState state : {RunState::Finished, RunState::Stopped, RunState::Failed}) {
         panel.setRunState(state);
@@ -372,7 +373,7 @@ void TestControlPanel::pauseTogglesAndRenames()
     auto *pause = find<QPushButton>(panel, "pauseButton");
     const QString pauseText = pause->text();
     QSignalSpy spy(&panel, &ControlPanel::pauseToggled);
-    QTest::mouseClick(pause, Qt::LeftButton);   // disabled while idle
+    QTest::mouseClick(pause, Qt::LeftButton); // disabled while idle
     QCOMPARE(spy.count(), 0);
 
     panel.setRunState(RunState::Running);
@@ -441,7 +442,7 @@ void TestControlPanel::statsPanelShowsFigures()
     const auto text = [&](const char *name) { return find<QLabel>(panel, name)->text(); };
     QVERIFY2(text("samplesPerSecLabel").contains(QStringLiteral("1234.5")),
              qPrintable(text("samplesPerSecLabel")));
-    QVERIFY(text("samplesPerSecLabel").contains(QStringLiteral("1100.4")));   // median
+    QVERIFY(text("samplesPerSecLabel").contains(QStringLiteral("1100.4"))); // median
     QVERIFY(text("firstBatchLabel").contains(QStringLiteral("87.5")));
     for (const QString &wait : {QStringLiteral("1.50"), QStringLiteral("12.25"),
                                 QStringLiteral("30.75"), QStringLiteral("41.00")})
@@ -491,7 +492,7 @@ void TestControlPanel::statsPanelBandColours()
     const QColor amber = colourFor(0.10);
     QVERIFY(amber.red() > 150 && amber.green() > 80 && amber.blue() < 60);
     QVERIFY(amber != red && amber != green);
-    QCOMPARE(colourFor(0.20), red);   // 20 % is already highly input-bound
+    QCOMPARE(colourFor(0.20), red); // 20 % is already highly input-bound
     QCOMPARE(colourFor(0.05), amber);
 }
 

@@ -83,9 +83,9 @@ void TestModelPanel::withoutModelsThePanelSaysWhy()
              qPrintable(panel.toolTip()));
     QVERIFY(panel.isCheckable());
     QVERIFY(!panel.isChecked());
-    for (const char *name : {"modelCombo", "scriptPathEdit", "scriptBrowseButton", "modeCombo",
-                             "optimizerCombo", "deviceCombo", "precisionCombo", "layoutCombo",
-                             "threadsSpin", "checkpointCheck"}) {
+    for (const char *name :
+         {"modelCombo", "scriptPathEdit", "scriptBrowseButton", "modeCombo", "optimizerCombo",
+          "deviceCombo", "precisionCombo", "layoutCombo", "threadsSpin", "checkpointCheck"}) {
         auto *widget = panel.findChild<QWidget *>(QString::fromLatin1(name));
         QVERIFY2(widget, name);
         QVERIFY2(!widget->toolTip().isEmpty(), name);
@@ -124,7 +124,8 @@ void TestModelPanel::unavailableCudaIsGreyedOutWithTheReason()
     QVERIFY(fp16 >= 0);
     QVERIFY(!itemEnabled(precision, fp16));
     QVERIFY(itemToolTip(precision, fp16).contains(QStringLiteral("bf16")));
-    QVERIFY(itemEnabled(precision, precision->findData(QVariant::fromValue(ModelPrecision::BFloat16))));
+    QVERIFY(
+        itemEnabled(precision, precision->findData(QVariant::fromValue(ModelPrecision::BFloat16))));
 }
 
 void TestModelPanel::gpusAreListedAndAllowFp16()
@@ -141,7 +142,7 @@ void TestModelPanel::gpusAreListedAndAllowFp16()
 
     auto *precision = find<QComboBox>(panel, "precisionCombo");
     const int fp16 = precision->findData(QVariant::fromValue(ModelPrecision::Float16));
-    QVERIFY(!itemEnabled(precision, fp16));   // still on the CPU
+    QVERIFY(!itemEnabled(precision, fp16)); // still on the CPU
     device->setCurrentIndex(2);
     QVERIFY(itemEnabled(precision, fp16));
     precision->setCurrentIndex(fp16);
@@ -175,7 +176,7 @@ void TestModelPanel::controlsMapToTheModelConfig()
     layout->setCurrentIndex(layout->findData(true));
     find<QSpinBox>(panel, "threadsSpin")->setValue(2);
     find<QCheckBox>(panel, "checkpointCheck")->setChecked(true);
-    QCOMPARE(changed.count(), 8);   // each control announced itself once
+    QCOMPARE(changed.count(), 8); // each control announced itself once
 
     const ModelConfig config = panel.modelConfig();
     QCOMPARE(config.name, std::string("resnet50"));
@@ -236,7 +237,7 @@ void TestModelPanel::setModelConfigRoundTripsWithoutSignals()
     config.channelsLast = true;
     config.threads = 3;
     config.checkpointing = true;
-    config.learningRate = 0.5;   // no control: kept
+    config.learningRate = 0.5; // no control: kept
     config.numClasses = 10;
     panel.setModelConfig(config, true);
     QCOMPARE(changed.count(), 0);
@@ -246,7 +247,7 @@ void TestModelPanel::setModelConfigRoundTripsWithoutSignals()
 
     panel.setModelConfig(config, false);
     QVERIFY(!panel.modelSelected());
-    QVERIFY(panel.modelConfig() == config);   // settings kept while unused
+    QVERIFY(panel.modelConfig() == config); // settings kept while unused
 }
 
 void TestModelPanel::torchScriptEntryTakesTheTypedFile()
@@ -257,7 +258,7 @@ void TestModelPanel::torchScriptEntryTakesTheTypedFile()
     panel.show();
     QVERIFY(QTest::qWaitForWindowExposed(&panel));
     auto *path = find<QLineEdit>(panel, "scriptPathEdit");
-    QVERIFY(!path->isEnabled());   // a built-in model is selected
+    QVERIFY(!path->isEnabled()); // a built-in model is selected
     auto *model = find<QComboBox>(panel, "modelCombo");
     const int script = model->count() - 1;
     QVERIFY(model->itemText(script).contains(QStringLiteral("TorchScript")));
@@ -268,12 +269,12 @@ void TestModelPanel::torchScriptEntryTakesTheTypedFile()
     QSignalSpy changed(&panel, &ModelPanel::changed);
     path->setFocus();
     QTest::keyClicks(path, QStringLiteral("/models/net.pt"));
-    QCOMPARE(changed.count(), 0);   // typing alone applies nothing
+    QCOMPARE(changed.count(), 0); // typing alone applies nothing
     QTest::keyClick(path, Qt::Key_Return);
     QCOMPARE(changed.count(), 1);
     const ModelConfig config = panel.modelConfig();
     QCOMPARE(config.scriptPath, std::string("/models/net.pt"));
-    QCOMPARE(config.name, std::string("resnet18"));   // the built-in choice stays
+    QCOMPARE(config.name, std::string("resnet18")); // the built-in choice stays
 
     // Back to a built-in model: the file no longer applies.
     model->setCurrentIndex(model->findData(QStringLiteral("mobilenet_v2")));
@@ -321,7 +322,7 @@ void TestModelPanel::controlPanelSwitchesTheStepToTheModel()
 {
     ControlPanel controls;
     auto *panel = controls.modelPanel();
-    QVERIFY(!panel->isEnabled());   // no capabilities yet: no models in this build
+    QVERIFY(!panel->isEnabled()); // no capabilities yet: no models in this build
     RunConfig config = controls.config();
     config.consumer.kind = ConsumerKind::Sleep;
     config.consumer.sleepPerBatchMs = 20.0;
@@ -339,7 +340,7 @@ void TestModelPanel::controlPanelSwitchesTheStepToTheModel()
     QCOMPARE(changed.count(), 1);
     QCOMPARE(controls.config().consumer.kind, ConsumerKind::Model);
     QCOMPARE(controls.config().consumer.model.name, std::string("resnet50"));
-    QCOMPARE(controls.config().consumer.sleepPerBatchMs, 20.0);   // kept, unused
+    QCOMPARE(controls.config().consumer.sleepPerBatchMs, 20.0); // kept, unused
     QVERIFY(!sleepGroup->isEnabled());
     QVERIFY(sleepGroup->toolTip().contains(QStringLiteral("LibTorch model")));
 

@@ -100,8 +100,8 @@ std::vector<double> roundRates(const TraceLog &log, std::size_t round)
         double samples = 0;
         for (std::size_t k = start; k < start + round; ++k)
             samples += log[k].samples;
-        const double seconds
-            = static_cast<double>(log[start + round].requestNs - log[start].requestNs) / 1e9;
+        const double seconds =
+            static_cast<double>(log[start + round].requestNs - log[start].requestNs) / 1e9;
         rates.push_back(samples / seconds);
     }
     return rates;
@@ -263,7 +263,7 @@ void TestPlots::zoomedOutGraphsKeepSpikes()
     auto log = makeLog(100'000, 2);
     WaitTimePlot waits;
     ThroughputPlot throughput;
-    for (LivePlot *plot : std::vector<LivePlot *> { &waits, &throughput }) {
+    for (LivePlot *plot : std::vector<LivePlot *>{&waits, &throughput}) {
         plot->resize(600, 300);
         plot->setTrace(log, 2);
         plot->refresh();
@@ -292,9 +292,9 @@ void TestPlots::zoomedOutGraphsKeepSpikes()
     const std::vector<double> drawnRates = values(throughput.rateGraph());
     QVERIFY(drawnRates.size() < rates.size() / 4);
     QCOMPARE(*std::max_element(drawnRates.begin(), drawnRates.end()),
-        *std::max_element(rates.begin(), rates.end()));
+             *std::max_element(rates.begin(), rates.end()));
     QCOMPARE(*std::min_element(drawnRates.begin(), drawnRates.end()),
-        *std::min_element(rates.begin(), rates.end()));
+             *std::min_element(rates.begin(), rates.end()));
 }
 
 void TestPlots::decimationIsIncremental()
@@ -309,17 +309,17 @@ void TestPlots::decimationIsIncremental()
     DecimatedSeries whole;
     whole.append(points);
     DecimatedSeries pieces;
-    const std::vector<int> sizes { 1, 3, 7, 100, 1, 4093, 16, 2, 5000 };
+    const std::vector<int> sizes{1, 3, 7, 100, 1, 4093, 16, 2, 5000};
     int at = 0;
     for (std::size_t k = 0; at < points.size(); ++k) {
         const int n = std::min(sizes[k % sizes.size()], static_cast<int>(points.size()) - at);
         pieces.append(points.mid(at, n));
         at += n;
     }
-    const double maxValue
-        = std::max_element(points.begin(), points.end(), [](const auto &a, const auto &b) {
-              return a.value < b.value;
-          })->value;
+    const double maxValue =
+        std::max_element(points.begin(), points.end(), [](const auto &a, const auto &b) {
+            return a.value < b.value;
+        })->value;
     for (int level = 0; level < whole.levelCount(); ++level) {
         const auto a = whole.level(level);
         const auto b = pieces.level(level);
@@ -345,7 +345,7 @@ void TestPlots::newTraceClearsData()
     ThroughputPlot throughput;
     WaitHistogramPlot histogram;
     WorkerTimelinePlot timeline;
-    const std::vector<LivePlot *> plots { &waits, &throughput, &histogram, &timeline };
+    const std::vector<LivePlot *> plots{&waits, &throughput, &histogram, &timeline};
     for (LivePlot *plot : plots) {
         plot->setTrace(makeLog(30, 2), 2);
         plot->refresh();
@@ -411,7 +411,7 @@ void TestPlots::markersSitAtTheirKeys()
     WaitTimePlot waits;
     ThroughputPlot throughput;
     WorkerTimelinePlot timeline;
-    for (LivePlot *plot : std::vector<LivePlot *> { &waits, &throughput, &timeline }) {
+    for (LivePlot *plot : std::vector<LivePlot *>{&waits, &throughput, &timeline}) {
         plot->setTrace(log, 2);
         plot->refresh();
         QVERIFY(hasText(*plot, text));
@@ -484,8 +484,8 @@ void TestPlots::throughputCarriesPartialRounds()
 void TestPlots::histogramBinsAreLogSpaced()
 {
     QCOMPARE(WaitHistogramPlot::binOf(0), 0);
-    QCOMPARE(WaitHistogramPlot::binOf(1'000), 0); // 1 us
-    QCOMPARE(WaitHistogramPlot::binOf(999'999), 29); // just under 1 ms
+    QCOMPARE(WaitHistogramPlot::binOf(1'000), 0);      // 1 us
+    QCOMPARE(WaitHistogramPlot::binOf(999'999), 29);   // just under 1 ms
     QCOMPARE(WaitHistogramPlot::binOf(1'000'000), 30); // 1 ms starts a decade
     QCOMPARE(WaitHistogramPlot::binOf(1'500'000), 31); // 10^3.176 us
     QCOMPARE(WaitHistogramPlot::binOf(10'000'000), 40);
@@ -504,10 +504,10 @@ void TestPlots::histogramCountsEveryBatch()
     // 1 first batch at 30 ms, 10 odd batches at 1.5 ms, 10 even at 4.25 ms.
     const auto &counts = plot.counts();
     QCOMPARE(counts[static_cast<std::size_t>(WaitHistogramPlot::binOf(30 * kMs))], std::int64_t(1));
-    QCOMPARE(
-        counts[static_cast<std::size_t>(WaitHistogramPlot::binOf(1'500'000))], std::int64_t(10));
-    QCOMPARE(
-        counts[static_cast<std::size_t>(WaitHistogramPlot::binOf(4'250'000))], std::int64_t(10));
+    QCOMPARE(counts[static_cast<std::size_t>(WaitHistogramPlot::binOf(1'500'000))],
+             std::int64_t(10));
+    QCOMPARE(counts[static_cast<std::size_t>(WaitHistogramPlot::binOf(4'250'000))],
+             std::int64_t(10));
     QCOMPARE(plot.bars()->dataCount(), 3);
     double share = 0;
     for (auto it = plot.bars()->data()->constBegin(); it != plot.bars()->data()->constEnd(); ++it)
@@ -517,8 +517,8 @@ void TestPlots::histogramCountsEveryBatch()
     appendBatches(*log, 31, 2);
     plot.refresh();
     QCOMPARE(plot.totalCount(), std::int64_t(31));
-    QCOMPARE(
-        counts[static_cast<std::size_t>(WaitHistogramPlot::binOf(1'500'000))], std::int64_t(15));
+    QCOMPARE(counts[static_cast<std::size_t>(WaitHistogramPlot::binOf(1'500'000))],
+             std::int64_t(15));
     // The visible range covers every used bin, in whole decades.
     QVERIFY(plot.xAxis->range().contains(WaitHistogramPlot::binOf(1'500'000)));
     QVERIFY(plot.xAxis->range().contains(WaitHistogramPlot::binOf(30 * kMs)));
@@ -566,8 +566,8 @@ void TestPlots::timelineDrawsBatchColours()
     plot.xAxis->grid()->setVisible(false);
     // Zoom onto batch 5 (worker 1): its 12 ms span fills most of the view.
     const WorkerSpan span = log->spans(5, 6).front();
-    plot.xAxis->setRange(
-        static_cast<double>(span.startNs - kMs) / 1e9, static_cast<double>(span.endNs + kMs) / 1e9);
+    plot.xAxis->setRange(static_cast<double>(span.startNs - kMs) / 1e9,
+                         static_cast<double>(span.endNs + kMs) / 1e9);
     plot.replot();
     const QImage image = plot.toPixmap().toImage();
     const double middle = static_cast<double>(span.startNs + span.endNs) / 2e9;
@@ -594,7 +594,7 @@ void TestPlots::timelineDrawsZoomedOut()
     plot.replot();
     const QImage image = plot.toPixmap().toImage();
     const int x = static_cast<int>(plot.xAxis->coordToPixel(plot.xAxis->range().center()));
-    for (double lane : { 0.0, 1.0, 1.8, 2.2 }) {
+    for (double lane : {0.0, 1.0, 1.8, 2.2}) {
         const int y = static_cast<int>(plot.yAxis->coordToPixel(lane));
         QVERIFY2(!isWhite(image.pixel(x, y)), qPrintable(QString::number(lane)));
     }
@@ -603,11 +603,11 @@ void TestPlots::timelineDrawsZoomedOut()
     const int left = static_cast<int>(plot.xAxis->coordToPixel(plot.xAxis->range().lower)) + 2;
     const int right = static_cast<int>(plot.xAxis->coordToPixel(plot.xAxis->range().upper)) - 2;
     QVERIFY(right - left > 200);
-    for (double lane : { 0.0, 1.0, 2.2 }) {
+    for (double lane : {0.0, 1.0, 2.2}) {
         const int y = static_cast<int>(plot.yAxis->coordToPixel(lane));
         for (int column = left; column <= right; ++column)
             QVERIFY2(!isWhite(image.pixel(column, y)),
-                qPrintable(QStringLiteral("lane %1, x %2").arg(lane).arg(column)));
+                     qPrintable(QStringLiteral("lane %1, x %2").arg(lane).arg(column)));
     }
 }
 
