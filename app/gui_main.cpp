@@ -74,6 +74,16 @@ int runGui(int argc, char **argv)
     });
     parser.process(app);
 
+    // `loaderlab workers=4` or a misspelt command would otherwise open the window
+    // as if nothing had been asked.
+    if (const QStringList extra = parser.positionalArguments(); !extra.isEmpty()) {
+        std::fprintf(stderr,
+                     "loaderlab: '%s' is not a command (run, make-dataset, preprocess, info, "
+                     "bench-model) nor a window option; see loaderlab --help\n",
+                     qPrintable(extra.first()));
+        return 2;
+    }
+
     if (parser.isSet(QStringLiteral("lang"))
         && !Language::isAvailable(parser.value(QStringLiteral("lang")))) {
         QStringList codes;

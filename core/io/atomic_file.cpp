@@ -3,7 +3,6 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <stdexcept>
 
 #include <fcntl.h>
@@ -28,25 +27,53 @@ void syncFile(const std::string &path)
 
 } // namespace
 
-void writeFileAtomically(const std::string &path, const std::function<void(std::ostream &)> &write)
+AtomicFile::AtomicFile(std::string path)
+    : m_path(std::move(path))
+    , m_part(m_path + ".part")
+    , m_out(m_part, std::ios::binary | std::ios::trunc)
 {
-    const std::string part = path + ".part";
+    if (!m_out)
+        throw failure(m_path, std::strerror(errno));
+}
+
+AtomicFile::~AtomicFile()
+{
+    if (!m_committed) {
+        m_out.close();
+        std::remove(m_part.c_str());
+    }
+}
+
+void AtomicFile::flush()
+{
+    m_out.flush();
+    if (!m_out)
+        throw failure(m_path, "write error (disk full?)");
+}
+
+void AtomicFile::commit()
+{
     try {
-        std::ofstream out(part, std::ios::binary | std::ios::trunc);
-        if (!out)
-            throw failure(path, std::strerror(errno));
-        write(out);
-        out.flush();
-        if (!out)
-            throw failure(path, "write error (disk full?)");
-        out.close();
-        syncFile(part);
-        if (std::rename(part.c_str(), path.c_str()) != 0)
-            throw failure(path, std::strerror(errno));
+        flush();
+        m_out.close();
+        if (!m_out)
+            throw failure(m_path, "write error (disk full?)");
+        syncFile(m_part);
+        if (std::rename(m_part.c_str(), m_path.c_str()) != 0)
+            throw failure(m_path, std::strerror(errno));
+        m_committed = true;
     } catch (...) {
-        std::remove(part.c_str());
+        std::remove(m_part.c_str());
+        m_committed = true; // nothing left to remove
         throw;
     }
+}
+
+void writeFileAtomically(const std::string &path, const std::function<void(std::ostream &)> &write)
+{
+    AtomicFile file(path);
+    write(file.stream());
+    file.commit();
 }
 
 } // namespace loaderlab

@@ -38,6 +38,11 @@ std::string traceCsvHeader()
 void writeTraceCsv(std::ostream &out, const std::vector<TraceRecord> &records)
 {
     out << traceCsvHeader() << '\n';
+    writeTraceCsvRows(out, records);
+}
+
+void writeTraceCsvRows(std::ostream &out, const std::vector<TraceRecord> &records)
+{
     for (const auto &r : records) {
         out << r.index << ',' << r.epoch << ',' << r.worker << ',' << r.samples << ',' << r.skipped
             << ',' << r.configVersion << ',' << r.dispatchNs << ',' << r.loadStartNs << ','

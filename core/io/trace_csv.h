@@ -15,6 +15,8 @@ namespace loaderlab {
 std::string traceCsvHeader();
 
 void writeTraceCsv(std::ostream &out, const std::vector<TraceRecord> &records);
+// The rows alone, for a CSV written while the run goes on (trace_csv_stream.h).
+void writeTraceCsvRows(std::ostream &out, const std::vector<TraceRecord> &records);
 
 // Atomic (see writeFileAtomically). Throws std::runtime_error.
 void saveTraceCsv(const std::string &path, const std::vector<TraceRecord> &records);

@@ -287,6 +287,8 @@ public:
     DatasetPtr dataset; // the run's, for checking a reconfiguration's memory
     std::function<void(RunState)> onEnded;
     std::shared_ptr<TraceLog> trace = std::make_shared<TraceLog>();
+    std::size_t keepBatches = 0; // TraceLog's retention for the next run
+    bool heldForReader = false;
     std::int64_t originNs = 0;
     int configVersion = 0;
     std::atomic<bool> runThreadAlive{false};
@@ -328,7 +330,7 @@ void RunController::start(const RunConfig &config, DatasetPtr dataset)
         m_impl->reconfigureError.clear();
         m_impl->datasetDescription = dataset->description();
         m_impl->dataset = dataset;
-        m_impl->trace = std::make_shared<TraceLog>();
+        m_impl->trace = std::make_shared<TraceLog>(m_impl->keepBatches, m_impl->heldForReader);
         m_impl->trace->addConfigVersion({0, 0, 0, config});
         m_impl->configVersion = 0;
         m_impl->originNs = steadyNowNs();
@@ -456,6 +458,13 @@ void RunController::setOnEnded(std::function<void(RunState)> callback)
 {
     std::lock_guard lock(m_impl->mutex);
     m_impl->onEnded = std::move(callback);
+}
+
+void RunController::setTraceRetention(std::size_t keepBatches, bool heldForReader)
+{
+    std::lock_guard lock(m_impl->mutex);
+    m_impl->keepBatches = keepBatches;
+    m_impl->heldForReader = heldForReader;
 }
 
 } // namespace loaderlab

@@ -63,6 +63,10 @@ public:
 
     // Called on the run thread when the run ends. Must not block.
     void setOnEnded(std::function<void(RunState)> callback);
+    // For the runs started after this: keep only about the last `keepBatches`
+    // batches in the trace (0: all), held for a reader that must see every batch
+    // when `heldForReader` (see TraceLog). The summary still covers every batch.
+    void setTraceRetention(std::size_t keepBatches, bool heldForReader = false);
 
     class Impl;
 

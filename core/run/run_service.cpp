@@ -1,6 +1,5 @@
 #include "core/run/run_service.h"
 
-#include "core/io/trace_csv.h"
 #include "core/run/output_paths.h"
 
 namespace loaderlab {
@@ -14,11 +13,10 @@ RunReport makeRunReport(const RunController &controller,
     report.dataset = controller.datasetDescription();
     report.state = runStateName(controller.state());
     report.error = controller.error();
-    report.summary = summarize(trace->records(), trace->spans(), trace->workersByVersion(),
-                               report.config.warmupBatches, trace->skippedCount());
+    // Computed as the batches arrived: it covers every batch, also those a trace
+    // with retention no longer holds.
+    report.summary = trace->summary();
     report.summary.peakMemoryBytes = controller.peakMemoryBytes();
-    report.summary.droppedRecords = trace->droppedRecords();
-    report.summary.droppedSpans = trace->droppedSpans();
     report.skipped = trace->skipped();
     report.markers = trace->markers();
     report.configVersions = trace->configVersions();
@@ -32,7 +30,16 @@ void RunService::start(const RunConfig &config, const RunOutputs &outputs)
 {
     checkOutputPaths({{"--csv", outputs.csvPath}, {"--json", outputs.jsonPath}},
                      {config.dataset.path, config.consumer.model.scriptPath});
+    // Created first, so a CSV that cannot be created stops nothing that ran; a
+    // dataset that cannot be opened removes it again.
+    std::unique_ptr<TraceCsvStream> csv;
+    if (!outputs.csvPath.empty())
+        csv = std::make_unique<TraceCsvStream>(outputs.csvPath);
+    m_controller.setTraceRetention(m_keepBatches, csv != nullptr);
     m_controller.start(config);
+    if (csv)
+        csv->follow(m_controller.trace());
+    m_csv = std::move(csv);
     m_outputs = outputs;
 }
 
@@ -42,7 +49,7 @@ void RunService::setOnEnded(std::function<void(RunState)> callback)
 }
 
 std::vector<std::string> RunService::writeOutputs(const RunReport &report,
-                                                  std::vector<std::string> *written) const
+                                                  std::vector<std::string> *written)
 {
     std::vector<std::string> errors;
     const auto write = [&](const std::string &path, const std::string &what, auto save) {
@@ -56,9 +63,17 @@ std::vector<std::string> RunService::writeOutputs(const RunReport &report,
             errors.push_back(e.what());
         }
     };
-    const auto trace = m_controller.trace();
-    write(m_outputs.csvPath, std::to_string(trace->size()) + " batches",
-          [&] { saveTraceCsv(m_outputs.csvPath, trace->records()); });
+    if (m_csv) {
+        try {
+            const std::int64_t rows = m_csv->finish();
+            if (written)
+                written->push_back("wrote " + std::to_string(rows) + " batches to "
+                                   + m_outputs.csvPath);
+        } catch (const std::exception &e) {
+            errors.push_back(e.what());
+        }
+        m_csv.reset();
+    }
     write(m_outputs.jsonPath, "the summary", [&] { saveRunReport(m_outputs.jsonPath, report); });
     return errors;
 }

@@ -7,10 +7,12 @@
 // that fails at the end never costs the others.
 
 #include "core/io/summary_json.h"
+#include "core/io/trace_csv_stream.h"
 #include "core/run/run_controller.h"
 
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -18,7 +20,9 @@ namespace loaderlab {
 
 struct RunOutputs
 {
-    std::string csvPath;  // per-batch trace (core/io/trace_csv.h); empty: none
+    // Per-batch trace (core/io/trace_csv.h), written while the run goes on
+    // (core/io/trace_csv_stream.h); empty: none.
+    std::string csvPath;
     std::string jsonPath; // summary (core/io/summary_json.h); empty: none
 };
 
@@ -34,8 +38,9 @@ public:
     RunService(const RunService &) = delete;
     RunService &operator=(const RunService &) = delete;
 
-    // Throws std::invalid_argument (a bad output path or setting) or DatasetError,
-    // before anything runs; a previous run's trace stays in place then.
+    // Throws std::invalid_argument (a bad output path or setting), DatasetError or
+    // std::runtime_error (the CSV cannot be created), before anything runs; a
+    // previous run's trace stays in place then.
     void start(const RunConfig &config, const RunOutputs &outputs = {});
     // Waits up to `timeoutMs` (negative: forever); true once the run has ended.
     bool wait(int timeoutMs = -1) const { return m_controller.waitForEnd(timeoutMs); }
@@ -44,16 +49,20 @@ public:
 
     // Called on the run thread when the run ends; must not block.
     void setOnEnded(std::function<void(RunState)> callback);
+    // Keep only about the last `keepBatches` batches of the runs started after this
+    // in memory (0: all); the CSV and the summary still cover every batch.
+    void setTraceRetention(std::size_t keepBatches) { m_keepBatches = keepBatches; }
     void setExtraVersions(std::map<std::string, std::string> versions)
     {
         m_versions = std::move(versions);
     }
 
     RunReport report() const { return makeRunReport(m_controller, m_versions); }
-    // Writes every output given to start(); returns one message per output that
-    // could not be written (empty: all written). `written` gets a line per file.
+    // Once the run has ended: writes every output given to start() (the CSV's last
+    // batches, the summary); returns one message per output that could not be
+    // written (empty: all written). `written` gets a line per file.
     std::vector<std::string> writeOutputs(const RunReport &report,
-                                          std::vector<std::string> *written = nullptr) const;
+                                          std::vector<std::string> *written = nullptr);
 
     RunController &controller() { return m_controller; }
     const RunController &controller() const { return m_controller; }
@@ -61,6 +70,8 @@ public:
 private:
     RunController m_controller;
     RunOutputs m_outputs;
+    std::unique_ptr<TraceCsvStream> m_csv;
+    std::size_t m_keepBatches = 0;
     std::map<std::string, std::string> m_versions;
 };
 

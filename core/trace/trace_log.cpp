@@ -4,20 +4,53 @@
 
 namespace loaderlab {
 
+TraceLog::TraceLog(std::size_t keepBatches, bool heldForReader)
+    : m_records(keepBatches, heldForReader)
+    , m_spans(keepBatches)
+{
+}
+
 void TraceLog::append(const TraceRecord &record)
 {
+    {
+        std::lock_guard lock(m_summaryMutex);
+        m_summary.addRecord(record);
+    }
     if (!m_records.append(record))
         m_droppedRecords.fetch_add(1, std::memory_order_relaxed);
 }
 
 void TraceLog::appendSpan(const WorkerSpan &span)
 {
+    {
+        std::lock_guard lock(m_summaryMutex);
+        m_summary.addSpan(span);
+    }
     if (!m_spans.append(span))
         m_droppedSpans.fetch_add(1, std::memory_order_relaxed);
 }
 
+RunSummary TraceLog::summary() const
+{
+    const std::int64_t skipped = skippedCount();
+    std::unique_lock lock(m_summaryMutex);
+    // Copy, then compute without holding up the run thread.
+    const SummaryAccumulator copy = m_summary;
+    lock.unlock();
+    RunSummary s = copy.summary(skipped);
+    s.droppedRecords = droppedRecords();
+    s.droppedSpans = droppedSpans();
+    return s;
+}
+
 void TraceLog::addConfigVersion(ConfigVersion version)
 {
+    {
+        std::lock_guard lock(m_summaryMutex);
+        if (version.version == 0 && m_summary.batches() == 0)
+            m_summary = SummaryAccumulator(version.config.warmupBatches);
+        m_summary.setWorkers(version.version, version.config.loader.numWorkers);
+    }
     std::lock_guard lock(m_mutex);
     m_configs.push_back(std::move(version));
 }
@@ -73,7 +106,7 @@ std::vector<WorkerSpan> TraceLog::spans(std::size_t from, std::size_t to) const
 
 std::size_t TraceLog::firstSpanOfBatch(std::int64_t batch) const
 {
-    std::size_t low = 0;
+    std::size_t low = m_spans.firstKept();
     std::size_t high = m_spans.size();
     while (low < high) {
         const std::size_t mid = low + (high - low) / 2;

@@ -6,15 +6,23 @@
 //
 // Memory: sizeof(TraceRecord) = 160 bytes per batch plus sizeof(WorkerSpan) =
 // 32 bytes per worker span (one per batch under the per-worker strategy, up to W
-// under sample-parallel), allocated in chunks of 4096. Capacity is 67 million
-// batches and 67 million spans; past that, records and spans are counted in
-// droppedRecords() / droppedSpans() but not stored, and every summary reports them.
+// under sample-parallel), allocated in chunks of 4096. A log made with
+// `keepBatches` = N (headless runs: `loaderlab run --keep-batches`) holds only about
+// the last N batches and the last N spans, so memory stays bounded however long the
+// run; size() still counts every batch, and records() returns the ones still held.
+// A log without that keeps every batch up to 67 million batches and 67 million
+// spans (the window, whose plots read every batch); past that, records and spans are
+// counted in droppedRecords() / droppedSpans() but not stored.
+//
+// Either way the run's summary is computed as the batches arrive (summary(),
+// core/stats/summary_accumulator.h), so it covers every batch of the run.
 //
 // The log also keeps the run's config of every version: version 0 is the config the
 // run started with, each live reconfiguration adds the next one, and every record
 // carries the version it ran under, so figures can be computed per segment.
 
 #include "core/run/run_config.h"
+#include "core/stats/summary_accumulator.h"
 #include "core/trace/chunked_log.h"
 #include "core/trace/trace_record.h"
 
@@ -38,23 +46,40 @@ struct ConfigVersion
 class TraceLog
 {
 public:
+    // keepBatches 0: keep every batch (up to the capacity above). `heldForReader`:
+    // a reader that must see every batch (the CSV written during the run) holds the
+    // batches it has not read yet, moving on with holdFrom() (core/trace/chunked_log.h).
+    explicit TraceLog(std::size_t keepBatches = 0, bool heldForReader = false);
+
     // Writer side (the run thread).
     void append(const TraceRecord &record);
     void appendSpan(const WorkerSpan &span);
     void addMarker(TraceMarker marker);
     void addSkipped(SkippedSample sample);
-    // Versions are added in order, 0 first.
+    // Versions are added in order, 0 first; version 0's warm-up is the summary's.
     void addConfigVersion(ConfigVersion version);
 
     // Reader side (any thread).
+    // Batches ever appended (stored or not).
     std::size_t size() const { return m_records.size(); }
+    // The first batch still held: 0 unless the log was made with keepBatches.
+    std::size_t firstKept() const { return m_records.firstKept(); }
+    bool retains() const { return m_records.retains(); }
+    // Direct access, for [firstKept(), size()). On a log made with keepBatches only
+    // the run thread may use these; others copy with records() / spans().
     const TraceRecord &operator[](std::size_t i) const { return m_records[i]; }
+    const WorkerSpan &span(std::size_t i) const { return m_spans[i]; }
+    // The records [from, to) still held.
     std::vector<TraceRecord> records(std::size_t from = 0, std::size_t to = SIZE_MAX) const;
     std::size_t spanCount() const { return m_spans.size(); }
-    const WorkerSpan &span(std::size_t i) const { return m_spans[i]; }
     // First span whose batch is >= `batch` (spans are appended in batch order).
     std::size_t firstSpanOfBatch(std::int64_t batch) const;
     std::vector<WorkerSpan> spans(std::size_t from = 0, std::size_t to = SIZE_MAX) const;
+    // The reader holding the log has read every batch before `batch`.
+    void holdFrom(std::size_t batch) const { m_records.holdFrom(batch); }
+    // The summary of every batch appended so far (percentiles: see
+    // core/stats/quantile_sketch.h). Costs a copy of the running state.
+    RunSummary summary() const;
     // Markers [from, markerCount()): a view refreshing at 30 Hz copies only new ones.
     std::vector<TraceMarker> markers(std::size_t from = 0) const;
     std::size_t markerCount() const;
@@ -69,6 +94,10 @@ public:
 private:
     ChunkedLog<TraceRecord> m_records;
     ChunkedLog<WorkerSpan> m_spans;
+    // Written by the run thread with each batch; the lock is contended only while
+    // summary() copies it.
+    mutable std::mutex m_summaryMutex;
+    SummaryAccumulator m_summary;
     std::atomic<std::int64_t> m_droppedRecords{0};
     std::atomic<std::int64_t> m_droppedSpans{0};
     // Markers, skipped samples and config versions are rare; a mutex is cheap for them.

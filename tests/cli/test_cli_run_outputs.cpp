@@ -215,6 +215,10 @@ void TestCliRunOutputs::strayArgumentsAreRefused()
     const Result r = runLoaderlab({QStringLiteral("run"), QStringLiteral("workers=4")});
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains(QStringLiteral("unexpected argument: workers=4")), qPrintable(r.err));
+    // Without a command, the window refuses them too rather than opening.
+    const Result window = runLoaderlab({QStringLiteral("rnu")}, 20'000);
+    QCOMPARE(window.exitCode, 2);
+    QVERIFY2(window.err.contains(QStringLiteral("'rnu' is not a command")), qPrintable(window.err));
 }
 
 void TestCliRunOutputs::pathThatIsNotUtf8Works()

@@ -44,6 +44,7 @@ private Q_SLOTS:
     void workerUtilisation();
     void segmentsUseTheirOwnWorkerCount();
     void shortRunStillHasAMedian();
+    void aSegmentInsideTheWarmUpHasNoSteadyFigures();
 };
 
 void TestRunSummary::percentileInterpolates()
@@ -179,6 +180,26 @@ void TestRunSummary::shortRunStillHasAMedian()
     const RunSummary s = summarize(steadyRun(6, 1, 3), {}, 2, 5, 0);
     QCOMPARE(s.warmupBatches, std::int64_t{5});
     QVERIFY(qFuzzyCompare(s.samplesPerSecMedian, 2500.0));
+}
+
+// A reconfiguration before the warm-up ends: the first segment is all warm-up. (The
+// summary once read past the end of the trace here.)
+void TestRunSummary::aSegmentInsideTheWarmUpHasNoSteadyFigures()
+{
+    auto records = steadyRun(10, 2, 3);
+    for (auto &r : records)
+        r.configVersion = r.index >= 3 ? 1 : 0;
+    const RunSummary s = summarize(records, {}, std::vector<int>{1, 2}, 5, 0);
+    QCOMPARE(s.segments.size(), std::size_t{2});
+    QCOMPARE(s.segments[0].batches, std::int64_t{3});
+    QCOMPARE(s.segments[0].samplesPerSecMean, 0.0);
+    QCOMPARE(s.segments[0].samplesPerSecMedian, 0.0);
+    QCOMPARE(s.segments[0].waitMeanMs, 0.0);
+    QCOMPARE(s.segments[1].batches, std::int64_t{7});
+    // Batches 5-9: 10 samples every 5 ms, 2 ms of waiting in each.
+    QVERIFY(qFuzzyCompare(s.segments[1].samplesPerSecMean, 2000.0));
+    QVERIFY(qFuzzyCompare(s.segments[1].waitMeanMs, 2.0));
+    QVERIFY(qFuzzyCompare(s.samplesPerSecMean, 2000.0));
 }
 
 QTEST_GUILESS_MAIN(TestRunSummary)

@@ -17,6 +17,10 @@ private Q_SLOTS:
     void readersSeeCompleteRecordsWhileWriting();
     void spansMarkersAndSkipped();
     void memoryPerBatchIsAsDocumented();
+    void retentionKeepsTheLastBatchesAndTheWholeSummary();
+    void retentionReadersNeverSeeFreedChunks();
+    void retentionRunsPastTheCapacity();
+    void heldLogWaitsForItsReaderWithinBounds();
 };
 
 void TestTraceLog::readersSeeCompleteRecordsWhileWriting()
@@ -82,6 +86,140 @@ void TestTraceLog::memoryPerBatchIsAsDocumented()
     // docs/trace.md and trace_log.h promise these sizes.
     QCOMPARE(sizeof(TraceRecord), std::size_t{160});
     QCOMPARE(sizeof(WorkerSpan), std::size_t{32});
+}
+
+namespace {
+
+TraceRecord recordOf(std::int64_t i)
+{
+    TraceRecord r;
+    r.index = i;
+    r.samples = 2;
+    r.requestNs = i * 10;
+    r.deliveryNs = i * 10 + 4;
+    r.computeStartNs = r.deliveryNs;
+    r.computeEndNs = i * 10 + 10;
+    return r;
+}
+
+} // namespace
+
+void TestTraceLog::retentionKeepsTheLastBatchesAndTheWholeSummary()
+{
+    constexpr std::size_t kKeep = 10'000;
+    constexpr std::int64_t kCount = 100'000;
+    TraceLog kept(kKeep);
+    TraceLog all;
+    RunConfig config;
+    config.warmupBatches = 3;
+    config.loader.numWorkers = 1;
+    kept.addConfigVersion({0, 0, 0, config});
+    all.addConfigVersion({0, 0, 0, config});
+    for (std::int64_t i = 0; i < kCount; ++i) {
+        kept.appendSpan({i, 0, 0, i * 10, i * 10 + 5});
+        kept.append(recordOf(i));
+        all.appendSpan({i, 0, 0, i * 10, i * 10 + 5});
+        all.append(recordOf(i));
+    }
+    QVERIFY(kept.retains());
+    QCOMPARE(kept.size(), std::size_t{kCount});
+    // At least the last kKeep batches, and no more than one chunk (4096) beyond them.
+    QVERIFY(kept.firstKept() <= kCount - kKeep);
+    QVERIFY(kept.firstKept() >= kCount - kKeep - 2 * 4096);
+    const auto records = kept.records();
+    QCOMPARE(records.size(), kCount - kept.firstKept());
+    QCOMPARE(records.front().index, static_cast<std::int64_t>(kept.firstKept()));
+    QCOMPARE(records.back().index, kCount - 1);
+    QCOMPARE(kept.droppedRecords(), std::int64_t{0});
+    // The summary covers every batch, the same as the log that kept them all.
+    const RunSummary a = kept.summary();
+    const RunSummary b = all.summary();
+    QCOMPARE(a.batches, kCount);
+    QCOMPARE(a.samples, 2 * kCount);
+    QCOMPARE(a.samplesPerSecMean, b.samplesPerSecMean);
+    QCOMPARE(a.waitP95Ms, b.waitP95Ms);
+    QCOMPARE(a.meanWorkerUtilisation, b.meanWorkerUtilisation);
+    QCOMPARE(a.warmupBatches, std::int64_t{3});
+    QCOMPARE(b.samplesPerSecMean, summarize(all.records(), all.spans(), 1, 3, 0).samplesPerSecMean);
+    QCOMPARE(all.firstKept(), std::size_t{0});
+    QCOMPARE(all.records().size(), std::size_t{kCount});
+}
+
+// Readers copy while the writer frees old chunks: every copied record is whole.
+void TestTraceLog::retentionReadersNeverSeeFreedChunks()
+{
+    TraceLog log(5'000);
+    constexpr std::int64_t kCount = 300'000;
+    std::atomic<bool> done{false};
+    std::atomic<std::int64_t> badReads{0};
+    std::atomic<std::int64_t> copies{0};
+    std::thread reader([&] {
+        while (!done.load()) {
+            const std::size_t n = log.size();
+            const auto tail = log.records(n > 3'000 ? n - 3'000 : 0, n);
+            for (const TraceRecord &r : tail) {
+                if (r.requestNs != r.index * 10 || r.computeEndNs != r.index * 10 + 10)
+                    ++badReads;
+            }
+            ++copies;
+        }
+    });
+    for (std::int64_t i = 0; i < kCount; ++i)
+        log.append(recordOf(i));
+    done = true;
+    reader.join();
+    QCOMPARE(badReads.load(), std::int64_t{0});
+    QVERIFY(copies.load() > 0);
+    QCOMPARE(log.size(), std::size_t{kCount});
+}
+
+// Indices go on past what a log without retention can hold: chunk slots are reused.
+void TestTraceLog::retentionRunsPastTheCapacity()
+{
+    ChunkedLog<std::int64_t, 4, 8> ring(10);
+    ChunkedLog<std::int64_t, 4, 8> bounded;
+    for (std::int64_t i = 0; i < 1'000; ++i) {
+        QVERIFY(ring.append(i));
+        bounded.append(i);
+    }
+    QCOMPARE(ring.size(), std::size_t{1'000});
+    QCOMPARE(bounded.size(), std::size_t{32});
+    QVERIFY(ring.firstKept() <= 990);
+    std::vector<std::int64_t> tail;
+    ring.copyRange(0, 1'000, tail);
+    QVERIFY(tail.size() >= 10 && tail.size() <= 16);
+    for (std::size_t k = 0; k < tail.size(); ++k)
+        QCOMPARE(tail[k], static_cast<std::int64_t>(ring.firstKept() + k));
+}
+
+// A log held for a reader (the CSV during a run) frees nothing the reader has not
+// read, until the reader lags by more than `keepLast` beyond the kept elements.
+void TestTraceLog::heldLogWaitsForItsReaderWithinBounds()
+{
+    ChunkedLog<std::int64_t, 4, 64> held(8, true);
+    std::vector<std::int64_t> seen;
+    std::size_t next = 0;
+    for (std::int64_t i = 0; i < 1'000; ++i) {
+        held.append(i);
+        if (i % 13 == 12) { // a reader that falls behind the 8 kept, then catches up
+            const std::size_t before = seen.size();
+            held.copyRange(next, held.size(), seen);
+            next += seen.size() - before;
+            held.holdFrom(next);
+        }
+    }
+    held.copyRange(next, held.size(), seen);
+    QCOMPARE(seen.size(), std::size_t{1'000});
+    for (std::size_t k = 0; k < seen.size(); ++k)
+        QCOMPARE(seen[k], static_cast<std::int64_t>(k));
+
+    // A reader that never moves: the oldest go anyway once it lags past 2 x 8.
+    ChunkedLog<std::int64_t, 4, 64> stuck(8, true);
+    for (std::int64_t i = 0; i < 1'000; ++i)
+        stuck.append(i);
+    QVERIFY(stuck.firstKept() > 0);
+    QVERIFY2(stuck.size() - stuck.firstKept() <= 2 * 8 + 4,
+             qPrintable(QString::number(stuck.size() - stuck.firstKept())));
 }
 
 QTEST_GUILESS_MAIN(TestTraceLog)

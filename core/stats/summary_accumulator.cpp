@@ -1,0 +1,227 @@
+#include "core/stats/summary_accumulator.h"
+
+#include <algorithm>
+#include <utility>
+
+namespace loaderlab {
+namespace {
+
+constexpr double kNsPerMs = 1e6;
+constexpr double kNsPerS = 1e9;
+// Values kept exactly per sketch before it becomes a histogram: 8 MiB each. Only the
+// open segment and the run hold sketches, so the accumulator stays under 32 MiB.
+constexpr std::size_t kExactLimit = std::size_t{1} << 20;
+
+} // namespace
+
+SummaryAccumulator::SummaryAccumulator(int warmupBatches, std::vector<int> workersByVersion)
+    : m_warmup(std::max(warmupBatches, 0))
+    , m_workersByVersion(std::move(workersByVersion))
+    , m_steady(kExactLimit)
+    , m_rates(kExactLimit)
+{
+}
+
+void SummaryAccumulator::setWorkers(std::int32_t version, int workers)
+{
+    const auto v = static_cast<std::size_t>(std::max(version, 0));
+    if (v >= m_workersByVersion.size())
+        m_workersByVersion.resize(v + 1,
+                                  m_workersByVersion.empty() ? 0 : m_workersByVersion.back());
+    m_workersByVersion[v] = workers;
+}
+
+int SummaryAccumulator::workersOf(std::int32_t version) const
+{
+    if (m_workersByVersion.empty())
+        return 0;
+    const auto v = static_cast<std::size_t>(std::max(version, 0));
+    return m_workersByVersion[std::min(v, m_workersByVersion.size() - 1)];
+}
+
+void SummaryAccumulator::Steady::add(const TraceRecord &r)
+{
+    if (count == 0)
+        firstRequestNs = r.requestNs;
+    ++count;
+    samples += r.samples;
+    lastComputeEndNs = r.computeEndNs;
+    waitSumNs += static_cast<double>(r.waitNs());
+    computeSumNs += static_cast<double>(r.computeNs());
+    copySumNs += static_cast<double>(r.copyEndNs - r.copyStartNs);
+    waitsMs.add(static_cast<double>(r.waitNs()) / kNsPerMs);
+}
+
+void SummaryAccumulator::addSpan(const WorkerSpan &span)
+{
+    m_pendingSpans.push_back(span);
+}
+
+void SummaryAccumulator::closeRound(Segment &segment, std::int64_t endNs)
+{
+    Rounds &r = segment.rounds;
+    const std::int64_t end = endNs > 0 ? endNs : r.lastComputeEndNs;
+    const auto step = static_cast<double>(end - r.startNs);
+    if (step > 0)
+        segment.rates.add(static_cast<double>(r.samples) / (step / kNsPerS));
+    r.size = 0;
+    r.samples = 0;
+}
+
+void SummaryAccumulator::addSteady(Segment &segment, const TraceRecord &r)
+{
+    segment.steady.add(r);
+    Rounds &rounds = segment.rounds;
+    const int roundSize = std::max(segment.out.numWorkers, 1);
+    if (rounds.size == roundSize)
+        closeRound(segment, r.requestNs);
+    if (rounds.size == 0)
+        rounds.startNs = r.requestNs;
+    ++rounds.size;
+    rounds.samples += r.samples;
+    rounds.lastComputeEndNs = r.computeEndNs;
+    if (rounds.size == roundSize)
+        ++rounds.completed;
+}
+
+void SummaryAccumulator::addRecord(const TraceRecord &r)
+{
+    if (m_batches == 0)
+        m_firstDeliveryNs = r.deliveryNs;
+    if (m_open.empty() || m_open.back().out.configVersion != r.configVersion) {
+        if (!m_open.empty()) {
+            finish(m_open.back(), r.requestNs, m_rates, m_busyNs, m_capacityNs);
+            m_finished.push_back(std::move(m_open.back().out));
+            m_open.clear();
+        }
+        Segment &seg = m_open.emplace_back(kExactLimit);
+        seg.out.configVersion = r.configVersion;
+        seg.out.firstBatch = r.index;
+        seg.out.numWorkers = workersOf(r.configVersion);
+        seg.firstRequestNs = r.requestNs;
+        seg.dispatchMinNs = r.dispatchNs;
+        seg.busyNs.assign(static_cast<std::size_t>(std::max(seg.out.numWorkers, 0)), 0.0);
+    }
+    Segment &seg = m_open.back();
+    ++seg.out.batches;
+    seg.out.samples += r.samples;
+    seg.lastComputeEndNs = r.computeEndNs;
+    seg.dispatchMinNs = std::min(seg.dispatchMinNs, r.dispatchNs);
+    seg.loadEndMaxNs = std::max(seg.loadEndMaxNs, r.loadEndNs);
+    for (const WorkerSpan &span : m_pendingSpans) {
+        if (span.batch == r.index && span.worker >= 0 && span.worker < seg.out.numWorkers)
+            seg.busyNs[static_cast<std::size_t>(span.worker)] += static_cast<double>(
+                span.endNs - span.startNs);
+    }
+    m_pendingSpans.clear();
+    if (m_batches >= m_warmup) {
+        m_steady.add(r);
+        addSteady(seg, r);
+    }
+    ++m_batches;
+    m_samples += r.samples;
+    m_last = r;
+}
+
+void SummaryAccumulator::finish(Segment &segment, std::int64_t nextRequestNs, QuantileSketch &rates,
+                                std::vector<double> &busyNs, std::vector<double> &capacityNs)
+{
+    const Rounds &rounds = segment.rounds;
+    const int roundSize = std::max(segment.out.numWorkers, 1);
+    // A full round waiting for the next request; or, when the segment had fewer
+    // steady batches than one round, one partial round rather than no figure.
+    if (rounds.size == roundSize || (rounds.completed == 0 && rounds.size > 0))
+        closeRound(segment, nextRequestNs);
+
+    SegmentSummary &out = segment.out;
+    out.seconds = static_cast<double>(segment.lastComputeEndNs - segment.firstRequestNs) / kNsPerS;
+    out.samplesPerSecMedian = segment.rates.quantile(50);
+    rates.merge(segment.rates);
+
+    const Steady &steady = segment.steady;
+    const auto windowNs = static_cast<double>(steady.lastComputeEndNs - steady.firstRequestNs);
+    if (steady.count > 0 && windowNs > 0) {
+        out.samplesPerSecMean = static_cast<double>(steady.samples) / (windowNs / kNsPerS);
+        out.inputBoundShare = std::clamp(steady.waitSumNs / windowNs, 0.0, 1.0);
+    }
+    if (steady.count > 0)
+        out.waitMeanMs = steady.waitSumNs / kNsPerMs / static_cast<double>(steady.count);
+    out.waitP95Ms = steady.waitsMs.quantile(95);
+
+    // Each worker's busy time over the segment's loading wall time: first dispatch
+    // to last batch ready, so idle time after the last batch does not count.
+    if (segment.busyNs.empty())
+        return;
+    const auto wallNs = static_cast<double>(
+        std::max<std::int64_t>(segment.loadEndMaxNs - segment.dispatchMinNs, 1));
+    if (busyNs.size() < segment.busyNs.size()) {
+        busyNs.resize(segment.busyNs.size(), 0.0);
+        capacityNs.resize(segment.busyNs.size(), 0.0);
+    }
+    for (std::size_t k = 0; k < segment.busyNs.size(); ++k) {
+        out.workerUtilisation.push_back(std::clamp(segment.busyNs[k] / wallNs, 0.0, 1.0));
+        out.meanWorkerUtilisation += out.workerUtilisation.back()
+                                     / static_cast<double>(segment.busyNs.size());
+        busyNs[k] += segment.busyNs[k];
+        capacityNs[k] += wallNs;
+    }
+}
+
+RunSummary SummaryAccumulator::summary(std::int64_t skippedSamples) const
+{
+    RunSummary s;
+    s.batches = m_batches;
+    s.skippedSamples = skippedSamples;
+    if (m_batches == 0)
+        return s;
+    s.samples = m_samples;
+    s.firstBatchLatencyMs = static_cast<double>(m_firstDeliveryNs) / kNsPerMs;
+    s.wallSeconds = static_cast<double>(m_last.computeEndNs) / kNsPerS;
+    // Keep at least one batch even when the run is shorter than the warm-up: then
+    // the last batch alone is the steady part (of the run and of its segment).
+    s.warmupBatches = std::min<std::int64_t>(m_warmup, m_batches - 1);
+
+    Segment open = m_open.back();
+    Steady lastOnly(1);
+    const bool allWarmup = m_batches <= m_warmup;
+    if (allWarmup) {
+        lastOnly.add(m_last);
+        addSteady(open, m_last);
+    }
+    QuantileSketch rates = m_rates;
+    std::vector<double> busyNs = m_busyNs;
+    std::vector<double> capacityNs = m_capacityNs;
+    finish(open, 0, rates, busyNs, capacityNs);
+    s.segments = m_finished;
+    s.segments.push_back(std::move(open.out));
+
+    const Steady &steady = allWarmup ? lastOnly : m_steady;
+    const auto windowNs = static_cast<double>(steady.lastComputeEndNs - steady.firstRequestNs);
+    if (windowNs > 0) {
+        s.samplesPerSecMean = static_cast<double>(steady.samples) / (windowNs / kNsPerS);
+        s.inputBoundShare = std::clamp(steady.waitSumNs / windowNs, 0.0, 1.0);
+    }
+    const auto n = static_cast<double>(steady.count);
+    s.samplesPerSecMedian = rates.quantile(50);
+    s.waitP50Ms = steady.waitsMs.quantile(50);
+    s.waitP95Ms = steady.waitsMs.quantile(95);
+    s.waitP99Ms = steady.waitsMs.quantile(99);
+    s.waitMaxMs = steady.waitsMs.max();
+    s.waitMeanMs = steady.waitSumNs / kNsPerMs / n;
+    s.computeMeanMs = steady.computeSumNs / kNsPerMs / n;
+    s.copyMeanMs = steady.copySumNs / kNsPerMs / n;
+    s.band = bandForShare(s.inputBoundShare);
+
+    double busyTotal = 0.0;
+    double capacityTotal = 0.0;
+    for (std::size_t k = 0; k < busyNs.size(); ++k) {
+        s.workerUtilisation.push_back(std::clamp(busyNs[k] / capacityNs[k], 0.0, 1.0));
+        busyTotal += busyNs[k];
+        capacityTotal += capacityNs[k];
+    }
+    if (capacityTotal > 0)
+        s.meanWorkerUtilisation = std::clamp(busyTotal / capacityTotal, 0.0, 1.0);
+    return s;
+}
+
+} // namespace loaderlab
