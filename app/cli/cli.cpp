@@ -12,8 +12,8 @@
 namespace Cli {
 namespace {
 
-const char *const kCommands[] = {"run",  "make-dataset", "preprocess", "info",     "bench-model",
-                                 "help", "--help",       "-h",         "--version"};
+const char *const kCommands[] = {"run",         "sweep", "make-dataset", "preprocess", "info",
+                                 "bench-model", "help",  "--help",       "-h",         "--version"};
 
 void printUsage()
 {
@@ -23,6 +23,7 @@ void printUsage()
                "\n"
                "Commands (headless, no display needed):\n"
                "  run           run the loader (and a consumer) and report every batch\n"
+               "  sweep         a grid of runs over config fields, with a recommendation\n"
                "  make-dataset  write an Imagenette-like JPEG folder or a tensor file\n"
                "  preprocess    turn an image folder into a preprocessed tensor file\n"
                "  info          CPU, memory, library versions and CUDA availability\n"
@@ -80,6 +81,8 @@ int run(const QStringList &arguments)
     rest.removeAt(1); // what remains parses like "loaderlab-<command> OPTIONS"
     if (command == QLatin1String("run"))
         return runCommand(rest);
+    if (command == QLatin1String("sweep"))
+        return sweepCommand(rest);
     if (command == QLatin1String("make-dataset"))
         return makeDatasetCommand(rest);
     if (command == QLatin1String("preprocess"))

@@ -7,20 +7,19 @@
 
 #include "app/cli/cli.h"
 #include "app/cli/run_options.h"
+#include "app/cli/run_support.h"
 #include "app/cli/summary_table.h"
 
 #include "core/dataset/dataset.h"
 #include "core/io/safe_text.h"
 #include "core/run/run_service.h"
 #include "core/system/logging.h"
-#include "core/tools/default_dataset.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
 
-#include <atomic>
-#include <csignal>
 #include <cstdio>
+#include <cstring>
 #include <stdexcept>
 #include <vector>
 
@@ -28,34 +27,6 @@
 
 namespace Cli {
 namespace {
-
-std::atomic<int> g_signal{0};
-
-void onSignal(int signal)
-{
-    g_signal = signal;
-}
-
-// Installs the handlers for the run and restores the defaults when it ends.
-class StopSignals
-{
-public:
-    StopSignals()
-    {
-        for (int s : kSignals)
-            std::signal(s, onSignal);
-    }
-    ~StopSignals()
-    {
-        for (int s : kSignals)
-            std::signal(s, SIG_DFL);
-    }
-    StopSignals(const StopSignals &) = delete;
-    StopSignals &operator=(const StopSignals &) = delete;
-
-private:
-    static constexpr int kSignals[] = {SIGINT, SIGTERM, SIGHUP};
-};
 
 void printProgress(const loaderlab::TraceLog &trace, bool tty)
 {
@@ -95,21 +66,6 @@ std::size_t keepBatches(const QCommandLineParser &parser)
     return static_cast<std::size_t>(n);
 }
 
-void ensureDefaultDataset(loaderlab::RunConfig &config)
-{
-    if (config.dataset.kind != loaderlab::DatasetKind::ImageFolder || !config.dataset.path.empty())
-        return;
-    std::fprintf(stderr, "No --path given: using the default dataset (generated on first use).\n");
-    config.dataset.path = loaderlab::ensureDefaultImageFolder(
-        [](std::int64_t done, std::int64_t total) {
-            if (done % 100 == 0 || done == total)
-                std::fprintf(stderr, "generating default dataset: %lld/%lld images\n",
-                             static_cast<long long>(done), static_cast<long long>(total));
-        });
-    std::fprintf(stderr, "default dataset: %s\n",
-                 loaderlab::escapeForTerminal(config.dataset.path).c_str());
-}
-
 // Waits for the run's end, printing progress; returns the signal that stopped it, or 0.
 int waitForRun(loaderlab::RunService &service, bool quiet)
 {
@@ -117,7 +73,7 @@ int waitForRun(loaderlab::RunService &service, bool quiet)
     int ticks = 0;
     int signal = 0;
     while (!service.wait(100)) {
-        if ((signal = g_signal.exchange(0)) != 0) {
+        if ((signal = takeStopSignal()) != 0) {
             std::fprintf(stderr, "\nstopping (%s); writing what was measured\n", strsignal(signal));
             service.stop();
             break;

@@ -1,0 +1,30 @@
+#pragma once
+
+// What the commands that run the loader share (`run`, `sweep`): stopping on
+// SIGINT, SIGTERM and SIGHUP with the outputs still written, and the default
+// dataset, generated on first use when a folder run names no path.
+
+#include "core/run/run_config.h"
+
+namespace Cli {
+
+// Installs the handlers for its lifetime and restores the defaults after. A signal
+// does not end the process: takeStopSignal() reports it, and the command stops its
+// run, writes what was measured and exits with 128 + the signal's number.
+class StopSignals
+{
+public:
+    StopSignals();
+    ~StopSignals();
+    StopSignals(const StopSignals &) = delete;
+    StopSignals &operator=(const StopSignals &) = delete;
+};
+
+// The signal received since the last call, or 0.
+int takeStopSignal();
+
+// A folder run without a path gets the default dataset (generated on first use,
+// with progress on stderr).
+void ensureDefaultDataset(loaderlab::RunConfig &config);
+
+} // namespace Cli

@@ -1,0 +1,292 @@
+// `loaderlab sweep`: a grid of runs (core/sweep) from --axis options or a sweep JSON
+// file, into a results folder that survives interruptions; progress on stderr, the
+// table and the recommendation on stdout. `sweep merge` joins the folders of a
+// sweep's shards (one per Slurm array task); `sweep report` prints a folder's table.
+
+#include "app/cli/cli.h"
+#include "app/cli/run_options.h"
+#include "app/cli/run_support.h"
+#include "app/cli/sweep_table.h"
+
+#include "core/io/safe_text.h"
+#include "core/run/config_fields.h"
+#include "core/sweep/sweep_analysis.h"
+#include "core/sweep/sweep_runner.h"
+#include "core/system/logging.h"
+
+#include <QCommandLineParser>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+#include <thread>
+
+namespace Cli {
+namespace {
+
+using loaderlab::escapeForTerminal;
+
+std::string cellText(const loaderlab::SweepDefinition &d, const loaderlab::SweepCell &cell)
+{
+    std::string text;
+    for (std::size_t a = 0; a < d.axes.size(); ++a)
+        text += (a ? ", " : "") + loaderlab::sweepValueText(d.axes[a].key, cell.values[a]);
+    if (d.repeats > 1)
+        text += " (repeat " + std::to_string(cell.repeat + 1) + ")";
+    return text;
+}
+
+std::string durationText(double seconds)
+{
+    const auto s = static_cast<long long>(std::llround(seconds));
+    char text[32];
+    std::snprintf(text, sizeof text, "%lld:%02lld:%02lld", s / 3600, s / 60 % 60, s % 60);
+    return text;
+}
+
+loaderlab::SweepBudget budgetFromOptions(const QCommandLineParser &parser)
+{
+    loaderlab::SweepBudget budget;
+    int given = 0;
+    const struct
+    {
+        const char *option;
+        loaderlab::SweepBudget::Kind kind;
+    } kinds[] = {{"budget-samples", loaderlab::SweepBudget::Kind::Samples},
+                 {"budget-batches", loaderlab::SweepBudget::Kind::Batches},
+                 {"budget-seconds", loaderlab::SweepBudget::Kind::Seconds}};
+    for (const auto &k : kinds) {
+        if (!parser.isSet(QLatin1String(k.option)))
+            continue;
+        ++given;
+        bool ok = false;
+        budget.kind = k.kind;
+        budget.amount = parser.value(QLatin1String(k.option)).toDouble(&ok);
+        if (!ok || !(budget.amount > 0) || !std::isfinite(budget.amount))
+            throw std::invalid_argument(std::string("--") + k.option + ": '"
+                                        + parser.value(QLatin1String(k.option)).toStdString()
+                                        + "' is not a positive number");
+    }
+    if (given > 1)
+        throw std::invalid_argument(
+            "give one of --budget-samples, --budget-batches, --budget-seconds");
+    return budget;
+}
+
+loaderlab::SweepDefinition definitionFromOptions(const QCommandLineParser &parser)
+{
+    for (const char *limit : {"epochs", "batches", "seconds"}) {
+        if (parser.isSet(QLatin1String(limit)))
+            throw std::invalid_argument(std::string("--") + limit
+                                        + ": a sweep sets each cell's length with --budget-samples "
+                                          "(default 10240), --budget-batches or --budget-seconds");
+    }
+    if (parser.isSet(QStringLiteral("sweep"))) {
+        const QStringList allowed = {QStringLiteral("sweep"),     QStringLiteral("out"),
+                                     QStringLiteral("shard"),     QStringLiteral("retry-failed"),
+                                     QStringLiteral("no-traces"), QStringLiteral("quiet"),
+                                     QStringLiteral("log-level")};
+        for (const QString &name : parser.optionNames()) {
+            if (!allowed.contains(name))
+                throw std::invalid_argument("--" + name.toStdString()
+                                            + ": with --sweep FILE, the file holds the base "
+                                              "config, the axes, the budget and the repeats");
+        }
+        return loaderlab::loadSweep(pathFromArgument(parser.value(QStringLiteral("sweep"))));
+    }
+    loaderlab::SweepDefinition d;
+    d.base = runConfigFromOptions(parser);
+    for (const QString &axis : parser.values(QStringLiteral("axis")))
+        d.axes.push_back(loaderlab::parseSweepAxis(axis.toStdString()));
+    if (d.axes.empty())
+        throw std::invalid_argument("give at least one --axis KEY=v1,v2,... or --sweep FILE");
+    d.budget = budgetFromOptions(parser);
+    bool ok = false;
+    d.repeats = parser.value(QStringLiteral("repeats")).toInt(&ok);
+    if (!ok)
+        throw std::invalid_argument("--repeats: '"
+                                    + parser.value(QStringLiteral("repeats")).toStdString()
+                                    + "' is not a whole number");
+    ensureDefaultDataset(d.base);
+    loaderlab::expandSweep(d); // every axis value checked before anything runs
+    return d;
+}
+
+int runSweep(const QCommandLineParser &parser)
+{
+    loaderlab::SweepDefinition definition;
+    loaderlab::SweepRunner::Options options;
+    std::unique_ptr<loaderlab::SweepRunner> runner;
+    try {
+        loaderlab::setupLogging(parser.value(QStringLiteral("log-level")).toStdString());
+        if (!parser.isSet(QStringLiteral("out")))
+            throw std::invalid_argument("--out DIR: where the results go (and are resumed from)");
+        definition = definitionFromOptions(parser);
+        if (parser.isSet(QStringLiteral("shard")))
+            options.shard = loaderlab::parseSweepShard(
+                parser.value(QStringLiteral("shard")).toStdString());
+        else
+            loaderlab::sweepShardFromSlurm(options.shard);
+        options.retryFailed = parser.isSet(QStringLiteral("retry-failed"));
+        options.keepTraces = !parser.isSet(QStringLiteral("no-traces"));
+        runner = std::make_unique<loaderlab::SweepRunner>(
+            definition, pathFromArgument(parser.value(QStringLiteral("out"))), options);
+    } catch (const std::exception &e) {
+        std::fprintf(stderr, "loaderlab sweep: %s\n", escapeForTerminal(e.what()).c_str());
+        return kUsage;
+    }
+
+    const bool quiet = parser.isSet(QStringLiteral("quiet"));
+    const StopSignals handlers;
+    std::stop_source stop;
+    int signal = 0;
+    // The cells run on this thread; this one turns a signal into a stop.
+    std::jthread watcher([&stop, &signal](std::stop_token done) {
+        while (!done.stop_requested()) {
+            if (const int s = takeStopSignal(); s != 0) {
+                signal = s;
+                stop.request_stop();
+                return;
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        }
+    });
+    if (!quiet && options.shard.count > 1)
+        std::fprintf(stderr, "shard %d/%d\n", options.shard.index + 1, options.shard.count);
+    loaderlab::SweepOutcome outcome;
+    try {
+        outcome = runner->run(stop.get_token(), [&](const loaderlab::SweepProgress &p) {
+            if (quiet)
+                return;
+            if (!p.record) {
+                std::fprintf(stderr, "[cell %d/%d] %s\n", p.done + 1, p.total,
+                             escapeForTerminal(cellText(definition, *p.cell)).c_str());
+            } else if (p.record->failed()) {
+                std::fprintf(stderr, "  failed: %s\n", escapeForTerminal(p.record->error).c_str());
+            } else {
+                std::fprintf(stderr,
+                             "  %.3f s end to end, %.1f samples/s (%.1f s with set-up; ETA %s)\n",
+                             p.record->endToEndSeconds(), p.record->samplesPerSecond(),
+                             p.record->cellSeconds, durationText(p.etaSeconds).c_str());
+            }
+        });
+    } catch (const std::exception &e) {
+        std::fprintf(stderr, "loaderlab sweep: %s\n", escapeForTerminal(e.what()).c_str());
+        return kFailed;
+    }
+    watcher.request_stop();
+    watcher.join();
+
+    const auto analysis = loaderlab::analyzeSweep(definition, runner->results().records());
+    std::fputs(sweepTable(analysis).c_str(), stdout);
+    std::fprintf(stderr, "%s: ran %d cells (%d failed), %d found done; results in %s\n",
+                 outcome.stopped ? "stopped" : "done", outcome.ran, outcome.failed, outcome.skipped,
+                 escapeForTerminal(runner->results().dir()).c_str());
+    if (signal != 0)
+        return kInterruptedBase + signal;
+    return outcome.stopped ? kFailed : kOk;
+}
+
+int mergeOrReport(const QStringList &arguments, bool merge)
+{
+    QCommandLineParser parser;
+    parser.addHelpOption();
+    if (merge)
+        parser.addOption({QStringLiteral("out"), QStringLiteral("the merged results folder"),
+                          QStringLiteral("dir")});
+    parser.addPositionalArgument(QStringLiteral("dir"), QStringLiteral("results folder(s)"));
+    if (!parser.parse(arguments)) {
+        std::fprintf(stderr, "loaderlab sweep: %s\n", qPrintable(parser.errorText()));
+        return kUsage;
+    }
+    if (parser.isSet(QStringLiteral("help"))) {
+        std::fputs(qPrintable(parser.helpText()), stdout);
+        return kOk;
+    }
+    const QStringList dirs = parser.positionalArguments();
+    try {
+        std::string folder;
+        if (merge) {
+            if (!parser.isSet(QStringLiteral("out")) || dirs.isEmpty())
+                throw std::invalid_argument("usage: loaderlab sweep merge --out DIR SHARD_DIR...");
+            std::vector<std::string> paths;
+            for (const QString &d : dirs)
+                paths.push_back(pathFromArgument(d));
+            folder = pathFromArgument(parser.value(QStringLiteral("out")));
+            const auto cells = loaderlab::mergeSweepResults(folder, paths);
+            std::fprintf(stderr, "merged %lld cells into %s\n", static_cast<long long>(cells),
+                         escapeForTerminal(folder).c_str());
+        } else {
+            if (dirs.size() != 1)
+                throw std::invalid_argument("usage: loaderlab sweep report DIR");
+            folder = pathFromArgument(dirs.first());
+        }
+        loaderlab::SweepDefinition definition;
+        const auto records = loaderlab::readSweepRecords(folder, &definition);
+        std::fputs(sweepTable(loaderlab::analyzeSweep(definition, records)).c_str(), stdout);
+    } catch (const std::exception &e) {
+        std::fprintf(stderr, "loaderlab sweep: %s\n", escapeForTerminal(e.what()).c_str());
+        return kUsage;
+    }
+    return kOk;
+}
+
+} // namespace
+
+int sweepCommand(const QStringList &arguments)
+{
+    const QString sub = arguments.value(1);
+    if (sub == QLatin1String("merge") || sub == QLatin1String("report")) {
+        QStringList rest = arguments;
+        rest.removeAt(1);
+        return mergeOrReport(rest, sub == QLatin1String("merge"));
+    }
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("Runs a grid of runs (sweep) and recommends the best settings.\n"
+                       "Also: loaderlab sweep merge --out DIR SHARD_DIR..., "
+                       "loaderlab sweep report DIR"));
+    parser.addHelpOption();
+    addRunOptions(parser);
+    parser.addOptions({
+        {QStringLiteral("axis"),
+         QStringLiteral("an axis: a config key and its values, e.g. loader.num_workers=0,1,2,4 "
+                        "(repeatable)"),
+         QStringLiteral("KEY=v1,v2,...")},
+        {QStringLiteral("sweep"), QStringLiteral("a sweep JSON file (base, axes, budget, repeats)"),
+         QStringLiteral("file")},
+        {QStringLiteral("out"), QStringLiteral("results folder; a sweep run again resumes there"),
+         QStringLiteral("dir")},
+        {QStringLiteral("budget-samples"),
+         QStringLiteral("samples per cell (default 10240, the same data for every cell)"),
+         QStringLiteral("n")},
+        {QStringLiteral("budget-batches"), QStringLiteral("batches per cell"), QStringLiteral("n")},
+        {QStringLiteral("budget-seconds"), QStringLiteral("seconds per cell"), QStringLiteral("s")},
+        {QStringLiteral("repeats"), QStringLiteral("runs of every cell, in alternating rounds (1)"),
+         QStringLiteral("n"), QStringLiteral("1")},
+        {QStringLiteral("shard"),
+         QStringLiteral("run only shard K of N (default: from SLURM_ARRAY_TASK_ID and "
+                        "SLURM_ARRAY_TASK_COUNT when set)"),
+         QStringLiteral("K/N")},
+        {QStringLiteral("retry-failed"), QStringLiteral("run failed cells again")},
+        {QStringLiteral("no-traces"), QStringLiteral("do not keep each cell's per-batch CSV")},
+        {QStringLiteral("quiet"), QStringLiteral("no progress on stderr")},
+        {QStringLiteral("log-level"),
+         QStringLiteral("trace, debug, info, warn (default), error, off"), QStringLiteral("level"),
+         QStringLiteral("warn")},
+    });
+    if (!parser.parse(arguments)) {
+        std::fprintf(stderr, "loaderlab sweep: %s\n", qPrintable(parser.errorText()));
+        return kUsage;
+    }
+    if (parser.isSet(QStringLiteral("help"))) {
+        std::fputs(qPrintable(parser.helpText()), stdout);
+        return kOk;
+    }
+    if (rejectPositionals(parser, 0, "sweep"))
+        return kUsage;
+    return runSweep(parser);
+}
+
+} // namespace Cli

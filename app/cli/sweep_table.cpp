@@ -1,0 +1,77 @@
+#include "app/cli/sweep_table.h"
+
+#include "core/io/safe_text.h"
+#include "core/run/config_fields.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <vector>
+
+namespace Cli {
+namespace {
+
+using Row = std::vector<std::string>;
+
+std::string format(const char *pattern, double value)
+{
+    char text[48];
+    std::snprintf(text, sizeof text, pattern, value);
+    return text;
+}
+
+} // namespace
+
+std::string sweepTable(const loaderlab::SweepAnalysis &analysis)
+{
+    std::vector<Row> rows;
+    Row header = analysis.keys;
+    for (const char *column : {"runs", "end-to-end s", "spread", "samples/s", "first batch ms",
+                               "input-bound", "wait p95 ms"})
+        header.emplace_back(column);
+    rows.push_back(header);
+    std::vector<std::string> failures;
+    for (const auto &c : analysis.cells) {
+        Row row;
+        for (std::size_t a = 0; a < analysis.keys.size(); ++a) {
+            const auto *field = loaderlab::findConfigField(analysis.keys[a]);
+            row.push_back(field ? loaderlab::configValueText(*field, c.values[a])
+                                : c.values[a].dump());
+        }
+        row.push_back(std::to_string(c.runs)
+                      + (c.failures ? " +" + std::to_string(c.failures) + " failed" : ""));
+        if (c.runs == 0) {
+            row.insert(row.end(), 6, "-");
+            failures.push_back("cell " + std::to_string(c.grid) + ": "
+                               + loaderlab::escapeForTerminal(c.error));
+        } else {
+            row.push_back(format("%.3f", c.endToEndMean));
+            row.push_back(c.runs > 1 ? format("%.1f %%", c.spread() * 100) : "-");
+            row.push_back(format("%.1f", c.throughputMean));
+            row.push_back(format("%.1f", c.firstBatchMs));
+            row.push_back(format("%.0f %%", c.inputBoundShare * 100));
+            row.push_back(format("%.2f", c.waitP95Ms));
+        }
+        rows.push_back(std::move(row));
+    }
+    std::vector<std::size_t> widths(header.size(), 0);
+    for (const Row &row : rows) {
+        for (std::size_t k = 0; k < row.size(); ++k)
+            widths[k] = std::max(widths[k], row[k].size());
+    }
+    std::string text;
+    for (const Row &row : rows) {
+        for (std::size_t k = 0; k < row.size(); ++k) {
+            text += (k ? "  " : "") + row[k];
+            if (k + 1 < row.size())
+                text += std::string(widths[k] - row[k].size(), ' ');
+        }
+        text += '\n';
+    }
+    for (const std::string &f : failures)
+        text += "failed: " + f + '\n';
+    for (const auto &rec : analysis.recommendations)
+        text += "\nrecommended: " + rec.sentence + '\n';
+    return text;
+}
+
+} // namespace Cli
