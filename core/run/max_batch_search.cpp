@@ -97,10 +97,19 @@ std::string suggestionRule(std::int64_t largestFit)
     return ninety >= 1 ? "90 %, rounded down" : "at least 1";
 }
 
-void PeakPredictor::add(std::int64_t batch, std::int64_t peakBytes)
+void PeakPredictor::add(std::int64_t batch, std::int64_t bytes)
 {
-    if (batch > 0 && peakBytes > 0)
-        m_points[batch] = peakBytes;
+    if (batch < 1 || bytes <= 0)
+        return;
+    // A single sample often takes another path than a batch (no parallelism over the
+    // batch, no per-thread buffers) and lacks part of the step's fixed memory: a line
+    // through batch 1 and 2 then overshoots by far. Batch 1 only stands in until a
+    // larger batch was measured.
+    if (batch == 1 && m_points.upper_bound(1) != m_points.end())
+        return;
+    if (batch > 1)
+        m_points.erase(1);
+    m_points[batch] = bytes;
 }
 
 std::int64_t PeakPredictor::predict(std::int64_t batch) const
@@ -116,8 +125,8 @@ std::int64_t PeakPredictor::predict(std::int64_t batch) const
     const auto line = [batch](auto p0, auto p1) {
         const double b0 = static_cast<double>(p0->first);
         const double b1 = static_cast<double>(p1->first);
-        const double slope =
-            std::max(0.0, static_cast<double>(p1->second - p0->second) / (b1 - b0));
+        const double slope = std::max(0.0,
+                                      static_cast<double>(p1->second - p0->second) / (b1 - b0));
         return static_cast<double>(p1->second) + slope * (static_cast<double>(batch) - b1);
     };
     double predicted = 0.0;
@@ -133,10 +142,12 @@ std::int64_t PeakPredictor::predict(std::int64_t batch) const
     return static_cast<std::int64_t>(predicted);
 }
 
-BudgetedTrial::BudgetedTrial(Step step, std::int64_t budgetBytes, Floor floorBytes)
+BudgetedTrial::BudgetedTrial(Step step, std::int64_t budgetBytes, Bytes resident,
+                             BatchBytes inputBytes)
     : m_step(std::move(step))
     , m_budget(budgetBytes)
-    , m_floor(std::move(floorBytes))
+    , m_resident(std::move(resident))
+    , m_inputBytes(std::move(inputBytes))
 {
 }
 
@@ -145,8 +156,9 @@ BatchAttempt BudgetedTrial::operator()(std::int64_t batch)
     BatchAttempt attempt;
     attempt.batch = batch;
     if (m_budget != kBytesUnbounded) {
-        attempt.predictedBytes =
-            std::max(m_predictor.predict(batch), m_floor ? m_floor(batch) : std::int64_t{0});
+        const std::int64_t growth = std::max(m_growth.predict(batch),
+                                             m_inputBytes ? m_inputBytes(batch) : std::int64_t{0});
+        attempt.predictedBytes = saturatingAdd(m_resident ? m_resident() : 0, growth);
         if (attempt.predictedBytes > m_budget) {
             attempt.reason = "predicted " + formatBytes(attempt.predictedBytes)
                              + " over the budget of " + formatBytes(m_budget);
@@ -161,7 +173,7 @@ BatchAttempt BudgetedTrial::operator()(std::int64_t batch)
         attempt.reason = step.error.empty() ? std::string("the step failed") : step.error;
         return attempt;
     }
-    m_predictor.add(batch, step.peakBytes);
+    m_growth.add(batch, step.peakBytes - std::min(step.baseBytes, step.peakBytes));
     if (m_budget != kBytesUnbounded && step.peakBytes > m_budget) {
         attempt.reason = "measured " + formatBytes(step.peakBytes) + " over the budget of "
                          + formatBytes(m_budget);

@@ -70,15 +70,15 @@ std::int64_t suggestedBatch(std::int64_t largestFit);
 // How suggestedBatch() got there: "90 %, multiple of 8", "90 %, rounded down".
 std::string suggestionRule(std::int64_t largestFit);
 
-// Peak memory of a step as a function of the batch, predicted from measured points:
+// Memory of a step as a function of the batch, predicted from measured points:
 // between two measured batches by interpolation, above them by extrapolating the line
 // through the two largest (slope at least 0), from a single point in proportion to
 // the batch (an upper bound when the step has a fixed part). 0 below every point
-// (nothing to go on).
+// (nothing to go on). Batch 1 is left out once a larger batch was measured (see add()).
 class PeakPredictor
 {
 public:
-    void add(std::int64_t batch, std::int64_t peakBytes);
+    void add(std::int64_t batch, std::int64_t bytes);
     std::int64_t predict(std::int64_t batch) const;
     bool empty() const { return m_points.empty(); }
 
@@ -91,29 +91,35 @@ struct MeasuredStep
 {
     bool ok = false;
     std::string error;          // first line of the failure, when !ok
-    std::int64_t peakBytes = 0; // 0 when not measured
+    std::int64_t peakBytes = 0; // peak during the step; 0 when not measured
     double stepMs = 0.0;
+    std::int64_t baseBytes = 0; // resident just before the step (its input not yet made)
 };
 
-// A trial kept within a memory budget: predicts the step's peak before running it
-// (the larger of PeakPredictor's figure and `floorBytes(batch)`, what is known to be
-// needed, e.g. the resident memory plus the input) and refuses without running it when
-// that is over the budget; after a step, compares the measured peak with the budget.
+// A trial kept within a memory budget. The step's own memory, its growth
+// (peakBytes - baseBytes), is what scales with the batch; the rest (libraries, the
+// model) is what is resident anyway. So before a step its peak is predicted as
+// resident() now plus the larger of PeakPredictor's growth and inputBytes(batch)
+// (needed whatever the model does), and the step is refused without running when that
+// is over the budget; after a step, the measured peak is compared with the budget.
 // A budget of kBytesUnbounded predicts nothing and runs every step.
 class BudgetedTrial
 {
 public:
     using Step = std::function<MeasuredStep(std::int64_t batch)>;
-    using Floor = std::function<std::int64_t(std::int64_t batch)>;
+    using Bytes = std::function<std::int64_t()>;
+    using BatchBytes = std::function<std::int64_t(std::int64_t batch)>;
 
-    BudgetedTrial(Step step, std::int64_t budgetBytes, Floor floorBytes = {});
+    BudgetedTrial(Step step, std::int64_t budgetBytes, Bytes resident = {},
+                  BatchBytes inputBytes = {});
     BatchAttempt operator()(std::int64_t batch);
 
 private:
     Step m_step;
     std::int64_t m_budget;
-    Floor m_floor;
-    PeakPredictor m_predictor;
+    Bytes m_resident;
+    BatchBytes m_inputBytes;
+    PeakPredictor m_growth;
 };
 
 // {"batch", "fits", "ran", "reason", "peak_bytes", "predicted_bytes", "step_ms"}

@@ -68,6 +68,7 @@ private Q_SLOTS:
     void suggestion();
     void predictorInterpolatesAndExtrapolates();
     void budgetedTrialNeverRunsAPredictedOverrun();
+    void budgetedTrialPredictsGrowthOverResident();
     void budgetedTrialFloorRefuses();
     void budgetedTrialMeasuredOverrunFails();
     void budgetedTrialPassesStepErrors();
@@ -183,9 +184,8 @@ void TestMaxBatchSearch::callbackSeesEveryAttempt()
 {
     std::vector<std::int64_t> asked;
     std::vector<std::int64_t> seen;
-    const SearchResult r =
-        searchMaxBatch(ThresholdTrial{5, &asked}, {65536, 40}, {},
-                       [&](const BatchAttempt &a) { seen.push_back(a.batch); });
+    const SearchResult r = searchMaxBatch(ThresholdTrial{5, &asked}, {65536, 40}, {},
+                                          [&](const BatchAttempt &a) { seen.push_back(a.batch); });
     QCOMPARE(seen, batchesOf(r));
     QCOMPARE(seen, (std::vector<std::int64_t>{1, 2, 4, 8, 6, 5}));
 }
@@ -207,11 +207,11 @@ void TestMaxBatchSearch::suggestion_data()
     QTest::addColumn<QString>("rule");
     const QString eight = QStringLiteral("90 %, multiple of 8");
     const QString down = QStringLiteral("90 %, rounded down");
-    QTest::newRow("96") << qint64{96} << qint64{80} << eight;      // 86.4 -> 86 -> 80
-    QTest::newRow("37") << qint64{37} << qint64{32} << eight;      // 33.3 -> 33 -> 32
-    QTest::newRow("9") << qint64{9} << qint64{8} << eight;         // 8.1 -> 8
-    QTest::newRow("8") << qint64{8} << qint64{7} << down;          // 7.2 -> 7
-    QTest::newRow("5") << qint64{5} << qint64{4} << down;          // 4.5 -> 4
+    QTest::newRow("96") << qint64{96} << qint64{80} << eight; // 86.4 -> 86 -> 80
+    QTest::newRow("37") << qint64{37} << qint64{32} << eight; // 33.3 -> 33 -> 32
+    QTest::newRow("9") << qint64{9} << qint64{8} << eight;    // 8.1 -> 8
+    QTest::newRow("8") << qint64{8} << qint64{7} << down;     // 7.2 -> 7
+    QTest::newRow("5") << qint64{5} << qint64{4} << down;     // 4.5 -> 4
     QTest::newRow("1") << qint64{1} << qint64{1} << QStringLiteral("at least 1");
     QTest::newRow("65536") << qint64{65536} << qint64{58976} << eight; // 58982.4 -> 58976
 }
@@ -243,9 +243,17 @@ void TestMaxBatchSearch::predictorInterpolatesAndExtrapolates()
     QCOMPARE(p.predict(16), 1400);
     QCOMPARE(p.predict(64), 6200); // extrapolated from 8 and 32 (100 per batch)
     PeakPredictor shrinking;       // a falling measurement does not predict less
-    shrinking.add(1, 500);
-    shrinking.add(2, 400);
+    shrinking.add(2, 500);
+    shrinking.add(4, 400);
     QCOMPARE(shrinking.predict(100), 400);
+    // Batch 1 stands in until a larger batch is measured, then is left out.
+    PeakPredictor single;
+    single.add(1, 100);
+    QCOMPARE(single.predict(2), 200);
+    single.add(2, 1000); // a fixed part batch 1 did not show
+    QCOMPARE(single.predict(4), 2000);
+    single.add(1, 100);
+    QCOMPARE(single.predict(4), 2000);
     PeakPredictor huge;
     huge.add(1, std::int64_t{1} << 60);
     QCOMPARE(huge.predict(std::int64_t{1} << 20), kBytesUnbounded);
@@ -276,8 +284,8 @@ void TestMaxBatchSearch::budgetedTrialNeverRunsAPredictedOverrun()
             ++refused;
             QVERIFY(a.predictedBytes > budget);
             QVERIFY(a.reason.starts_with("predicted "));
-            QVERIFY(a.reason.find(" over the budget of " + formatBytes(budget)) !=
-                    std::string::npos);
+            QVERIFY(a.reason.find(" over the budget of " + formatBytes(budget))
+                    != std::string::npos);
         } else {
             QVERIFY(a.predictedBytes <= budget);
         }
@@ -285,6 +293,28 @@ void TestMaxBatchSearch::budgetedTrialNeverRunsAPredictedOverrun()
     QVERIFY(refused >= 2); // 64 and 51 at least
     // Batch 1 and batch 2 ran; with one point, 2 was predicted in proportion.
     QCOMPARE(r.attempts[1].predictedBytes, 2 * 103 * kMB);
+}
+
+void TestMaxBatchSearch::budgetedTrialPredictsGrowthOverResident()
+{
+    // 200 MB resident before any step (libraries, the model), 2 MB per sample on top;
+    // budget 300 MB: fits iff batch <= 50. With only batch 1 measured, batch 2 is
+    // predicted as the resident memory plus twice batch 1's growth, not as twice the
+    // whole process.
+    constexpr std::int64_t kMB = 1'000'000;
+    const std::int64_t resident = 200 * kMB;
+    std::vector<std::int64_t> ran;
+    BudgetedTrial trial(
+        [&](std::int64_t batch) {
+            ran.push_back(batch);
+            return MeasuredStep{true, {}, resident + 2 * kMB * batch, 1.0, resident};
+        },
+        300 * kMB, [&] { return resident; });
+    const SearchResult r = searchMaxBatch(std::ref(trial), {65536, 40});
+    QCOMPARE(r.largestFit, 50);
+    QCOMPARE(r.attempts[1].predictedBytes, resident + 4 * kMB);
+    for (const std::int64_t batch : ran)
+        QVERIFY(resident + 2 * kMB * batch <= 300 * kMB);
 }
 
 void TestMaxBatchSearch::budgetedTrialFloorRefuses()
@@ -295,7 +325,7 @@ void TestMaxBatchSearch::budgetedTrialFloorRefuses()
             ran = true;
             return MeasuredStep{true, {}, 1, 1.0};
         },
-        1000, [](std::int64_t batch) { return 600 * batch; });
+        1000, {}, [](std::int64_t batch) { return 600 * batch; });
     const SearchResult r = searchMaxBatch(std::ref(trial), {65536, 40});
     QVERIFY(ran); // batch 1: 600 <= 1000
     QCOMPARE(r.largestFit, 1);
@@ -309,7 +339,7 @@ void TestMaxBatchSearch::budgetedTrialFloorRefuses()
             ran = true;
             return MeasuredStep{true, {}, 1, 1.0};
         },
-        500, [](std::int64_t batch) { return 600 * batch; });
+        500, {}, [](std::int64_t batch) { return 600 * batch; });
     const SearchResult none = searchMaxBatch(std::ref(tiny), {65536, 40});
     QVERIFY(!ran);
     QCOMPARE(none.end, SearchEnd::NothingFits);
