@@ -12,6 +12,20 @@
 #include <utility>
 
 namespace loaderlab {
+namespace {
+
+// "predicted 348 MiB over the budget of 320 MiB"; where both round to the same text,
+// by how much: "... of 320 MiB (by 96.0 KiB)".
+std::string overBudget(const char *what, std::int64_t bytes, std::int64_t budget)
+{
+    std::string text = std::string(what) + " " + formatBytes(bytes) + " over the budget of "
+                       + formatBytes(budget);
+    if (formatBytes(bytes) == formatBytes(budget))
+        text += " (by " + formatBytes(bytes - budget) + ")";
+    return text;
+}
+
+} // namespace
 
 const char *searchEndName(SearchEnd end)
 {
@@ -160,8 +174,7 @@ BatchAttempt BudgetedTrial::operator()(std::int64_t batch)
                                              m_inputBytes ? m_inputBytes(batch) : std::int64_t{0});
         attempt.predictedBytes = saturatingAdd(m_resident ? m_resident() : 0, growth);
         if (attempt.predictedBytes > m_budget) {
-            attempt.reason = "predicted " + formatBytes(attempt.predictedBytes)
-                             + " over the budget of " + formatBytes(m_budget);
+            attempt.reason = overBudget("predicted", attempt.predictedBytes, m_budget);
             return attempt;
         }
     }
@@ -175,8 +188,7 @@ BatchAttempt BudgetedTrial::operator()(std::int64_t batch)
     }
     m_growth.add(batch, step.peakBytes - std::min(step.baseBytes, step.peakBytes));
     if (m_budget != kBytesUnbounded && step.peakBytes > m_budget) {
-        attempt.reason = "measured " + formatBytes(step.peakBytes) + " over the budget of "
-                         + formatBytes(m_budget);
+        attempt.reason = overBudget("measured", step.peakBytes, m_budget);
         return attempt;
     }
     attempt.fits = true;

@@ -59,9 +59,9 @@ struct MaxBatchFinder::Impl
         consumer->step(input, labels);
         if (!measured)
             return;
-        measured->stepMs =
-            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-                .count();
+        measured->stepMs = std::chrono::duration<double, std::milli>(
+                               std::chrono::steady_clock::now() - start)
+                               .count();
         measured->peakBytes = consumer->lastStepPeakBytes();
     }
 

@@ -29,13 +29,13 @@ struct MaxBatchRequest
 
 struct MaxBatchReport
 {
-    std::string description;         // the step: model, mode, device, precision, ...
-    bool cuda = false;               // on CUDA the budget only bounds the host-side input
-    std::int64_t budgetBytes = 0;    // the host memory budget
-    std::int64_t baselineBytes = 0;  // resident memory once the model was built
-    bool peakResetWorks = true;      // false: CPU peaks are the process's lifetime peak
-    SearchResult search;             // every attempt; largestFit; how the search ended
-    std::int64_t suggested = 0;      // suggestedBatch(search.largestFit)
+    std::string description;        // the step: model, mode, device, precision, ...
+    bool cuda = false;              // on CUDA the budget only bounds the host-side input
+    std::int64_t budgetBytes = 0;   // the host memory budget
+    std::int64_t baselineBytes = 0; // resident memory once the model was built
+    bool peakResetWorks = true;     // false: CPU peaks are the process's lifetime peak
+    SearchResult search;            // every attempt; largestFit; how the search ended
+    std::int64_t suggested = 0;     // suggestedBatch(search.largestFit)
 };
 
 class MaxBatchFinder

@@ -331,6 +331,16 @@ void TestMaxBatchSearch::budgetedTrialFloorRefuses()
     QCOMPARE(r.largestFit, 1);
     QCOMPARE(r.attempts[1].ran, false); // batch 2: floor 1200 > 1000
     QCOMPARE(r.attempts[1].predictedBytes, 1200);
+    QCOMPARE(QString::fromStdString(r.attempts[1].reason),
+             QStringLiteral("predicted 1.2 KiB over the budget of 1000 B"));
+    // Figures that round to the same text say by how much.
+    BudgetedTrial close(
+        [](std::int64_t) {
+            return MeasuredStep{true, {}, 1, 1.0};
+        },
+        1 << 20, {}, [](std::int64_t batch) { return (1 << 20) + 100 * batch; });
+    QCOMPARE(QString::fromStdString(close(1).reason),
+             QStringLiteral("predicted 1.0 MiB over the budget of 1.0 MiB (by 100 B)"));
 
     // What is known to be needed for batch 1 alone is over the budget: nothing runs.
     ran = false;
