@@ -12,8 +12,9 @@
 namespace Cli {
 namespace {
 
-const char *const kCommands[] = {"run",         "sweep", "make-dataset", "preprocess", "info",
-                                 "bench-model", "help",  "--help",       "-h",         "--version"};
+const char *const kCommands[] = {"run",    "sweep",       "make-dataset", "preprocess",
+                                 "info",   "bench-model", "max-batch",    "help",
+                                 "--help", "-h",          "--version"};
 
 void printUsage()
 {
@@ -29,6 +30,7 @@ void printUsage()
                "  info          CPU, memory, library versions and CUDA availability\n"
 #ifdef LOADERLAB_TORCH_MODELS
                "  bench-model   time a LibTorch model's step per batch size, without the loader\n"
+               "  max-batch     find the largest batch a model's step fits in memory\n"
 #endif
                "\n"
                "Run `loaderlab COMMAND --help` for a command's options.\n"
@@ -94,6 +96,14 @@ int run(const QStringList &arguments)
         return benchModelCommand(rest);
 #else
         std::fputs("loaderlab bench-model: this build has no LibTorch models\n", stderr);
+        return kUsage;
+#endif
+    }
+    if (command == QLatin1String("max-batch")) {
+#ifdef LOADERLAB_TORCH_MODELS
+        return maxBatchCommand(rest);
+#else
+        std::fputs("loaderlab max-batch: this build has no LibTorch models\n", stderr);
         return kUsage;
 #endif
     }

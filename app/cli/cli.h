@@ -1,6 +1,7 @@
 #pragma once
 
-// The headless subcommands (`run`, `make-dataset`, `preprocess`, `info`). They need
+// The headless subcommands (`run`, `make-dataset`, `preprocess`, `info`, and with
+// LibTorch `bench-model` and `max-batch`). They need
 // no display and create only a QCoreApplication.
 
 #include <QStringList>
@@ -42,5 +43,6 @@ int infoCommand(const QStringList &arguments);
 int sweepCommand(const QStringList &arguments);
 // Only in builds with LibTorch (LOADERLAB_TORCH_MODELS).
 int benchModelCommand(const QStringList &arguments);
+int maxBatchCommand(const QStringList &arguments);
 
 } // namespace Cli

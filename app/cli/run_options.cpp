@@ -46,19 +46,41 @@ std::string flagName(const ConfigField &field)
 
 } // namespace
 
+QCommandLineOption configFieldOption(const ConfigField &field)
+{
+    const RunConfig defaults;
+    QCommandLineOption option(text(field.flag), helpFor(field, defaults));
+    if (field.type != FieldType::Boolean)
+        option.setValueName(text(field.valueName));
+    return option;
+}
+
+bool applyConfigFieldOption(const QCommandLineParser &p, const ConfigField &field, RunConfig &c)
+{
+    if (field.flag.empty() || !p.isSet(text(field.flag)))
+        return false;
+    try {
+        if (field.type == FieldType::Boolean)
+            loaderlab::setConfigField(c, field.key, !field.flagSetsFalse);
+        else if (field.type == FieldType::Path)
+            loaderlab::setConfigField(c, field.key, pathFromArgument(p.value(text(field.flag))));
+        else
+            loaderlab::setConfigFieldFromText(c, field.key,
+                                              p.value(text(field.flag)).toStdString());
+    } catch (const std::exception &e) {
+        rethrowFor(flagName(field), e);
+    }
+    return true;
+}
+
 void addRunOptions(QCommandLineParser &parser)
 {
     parser.addOption({QStringLiteral("config"),
                       QStringLiteral("JSON config file; flags given as well override it"),
                       QStringLiteral("file")});
-    const RunConfig defaults;
     for (const ConfigField &field : loaderlab::configFields()) {
-        if (field.flag.empty())
-            continue;
-        QCommandLineOption option(text(field.flag), helpFor(field, defaults));
-        if (field.type != FieldType::Boolean)
-            option.setValueName(text(field.valueName));
-        parser.addOption(option);
+        if (!field.flag.empty())
+            parser.addOption(configFieldOption(field));
     }
     parser.addOption({QStringLiteral("set"),
                       QStringLiteral("set any config field by its key path, e.g. "
@@ -75,20 +97,8 @@ RunConfig runConfigFromOptions(const QCommandLineParser &p)
     bool modelOption = false;
     bool sleepOption = false;
     for (const ConfigField &field : loaderlab::configFields()) {
-        if (field.flag.empty() || !p.isSet(text(field.flag)))
+        if (!applyConfigFieldOption(p, field, c))
             continue;
-        try {
-            if (field.type == FieldType::Boolean)
-                loaderlab::setConfigField(c, field.key, !field.flagSetsFalse);
-            else if (field.type == FieldType::Path)
-                loaderlab::setConfigField(c, field.key,
-                                          pathFromArgument(p.value(text(field.flag))));
-            else
-                loaderlab::setConfigFieldFromText(c, field.key,
-                                                  p.value(text(field.flag)).toStdString());
-        } catch (const std::exception &e) {
-            rethrowFor(flagName(field), e);
-        }
         modelOption = modelOption || field.key.starts_with("consumer.model.");
         sleepOption = sleepOption || field.key.starts_with("consumer.sleep_");
     }

@@ -3,6 +3,7 @@
 // The options of `loaderlab run` and how they become a RunConfig: a --config file
 // first, then every flag given on the command line on top of it.
 
+#include "core/run/config_fields.h"
 #include "core/run/run_config.h"
 
 #include <QCommandLineParser>
@@ -10,6 +11,15 @@
 #include <stdexcept>
 
 namespace Cli {
+
+// The option of one config field (a non-empty `flag`), with its help showing the key
+// and the default; other commands reuse it so that a setting has one name everywhere.
+QCommandLineOption configFieldOption(const loaderlab::ConfigField &field);
+
+// Sets `field` in `config` from its option when the option was given; returns whether
+// it was. Throws std::invalid_argument "--flag: key: reason".
+bool applyConfigFieldOption(const QCommandLineParser &parser, const loaderlab::ConfigField &field,
+                            loaderlab::RunConfig &config);
 
 void addRunOptions(QCommandLineParser &parser);
 

@@ -73,6 +73,7 @@ void StepMemory::endStep()
     } else {
         peak = processPeakRss();
     }
+    m_last = peak;
     m_peak = std::max(m_peak, peak);
 }
 

@@ -18,8 +18,9 @@ public:
     }
 
     void beginStep();
-    void endStep(); // updates peakBytes()
-    std::int64_t peakBytes() const { return m_peak; }
+    void endStep();                                       // updates peakBytes() and lastStepBytes()
+    std::int64_t peakBytes() const { return m_peak; }     // over every step so far
+    std::int64_t lastStepBytes() const { return m_last; } // of the last step alone
     bool resetWorks() const { return m_resetWorks; }
 
     // The process's VmHWM / VmRSS in bytes, 0 when /proc is unreadable.
@@ -30,6 +31,7 @@ private:
     int m_cudaDevice;
     bool m_resetWorks = true;
     std::int64_t m_peak = 0;
+    std::int64_t m_last = 0;
 };
 
 } // namespace loaderlab::torchmodels

@@ -30,6 +30,9 @@ public:
     std::string description() const override;
     void consume(const Batch &batch, TraceRecord &record, std::stop_token stop) override;
     std::int64_t peakMemoryBytes() const override { return m_memory.peakBytes(); }
+    // The peak of the last step alone (what peakMemoryBytes() measures, for one step).
+    std::int64_t lastStepPeakBytes() const { return m_memory.lastStepBytes(); }
+    bool peakResetWorks() const { return m_memory.resetWorks(); }
 
     // One step on host tensors, as consume() does it: `input` [N, C, H, W] float32 or
     // uint8 (scaled by 1/255), `labels` int64 [N]. Returns the model's output on the

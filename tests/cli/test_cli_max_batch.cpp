@@ -1,0 +1,187 @@
+// `loaderlab max-batch` end to end with the real binary: resnet18 at 3x128x128 under a
+// budget chosen from a first, unconstrained run so that the boundary is a few dozen;
+// the exit code, the table, the result line and the JSON file; exit 1 when not even
+// batch 1 fits (decided without running a step); exit 2 for bad usage.
+
+#include "cli_process.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <fstream>
+
+namespace {
+
+constexpr std::int64_t kMiB = std::int64_t{1} << 20;
+
+QStringList smallModel()
+{
+    return {QStringLiteral("max-batch"), QStringLiteral("--model"), QStringLiteral("resnet18"),
+            QStringLiteral("--shape"),   QStringLiteral("3x128x128"), QStringLiteral("--threads"),
+            QStringLiteral("2"),         QStringLiteral("--num-classes"), QStringLiteral("10")};
+}
+
+nlohmann::json readJson(const QString &path)
+{
+    std::ifstream in(path.toStdString());
+    return nlohmann::json::parse(in);
+}
+
+const nlohmann::json *attemptAt(const nlohmann::json &report, std::int64_t batch)
+{
+    for (const auto &a : report.at("attempts")) {
+        if (a.at("batch").get<std::int64_t>() == batch)
+            return &a;
+    }
+    return nullptr;
+}
+
+QString details(const clitest::Result &r)
+{
+    return QStringLiteral("exit %1\nstdout:\n%2\nstderr:\n%3").arg(r.exitCode).arg(r.out, r.err);
+}
+
+} // namespace
+
+class TestCliMaxBatch : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void findsTheLargestBatchWithinTheBudget();
+    void nothingFitsExitsOne();
+    void badUsageExitsTwo_data();
+    void badUsageExitsTwo();
+
+private:
+    QTemporaryDir m_dir;
+};
+
+void TestCliMaxBatch::findsTheLargestBatchWithinTheBudget()
+{
+    // Unconstrained up to --max 64: the memory per sample on this machine.
+    const QString calibration = m_dir.filePath(QStringLiteral("calibration.json"));
+    const auto first = clitest::runLoaderlab(
+        smallModel() << QStringLiteral("--max") << QStringLiteral("64")
+                     << QStringLiteral("--json") << calibration);
+    QVERIFY2(first.exitCode == 0, qPrintable(details(first)));
+    QVERIFY2(first.out.contains(QStringLiteral("largest batch that fits: 64 (the --max 64: "
+                                               "larger batches were not tried); suggested: 56 "
+                                               "(90 %, multiple of 8)")),
+             qPrintable(details(first)));
+    const auto cal = readJson(calibration);
+    QCOMPARE(cal.at("end").get<std::string>(), std::string("reached-max"));
+    QCOMPARE(cal.at("attempts").size(), std::size_t{7}); // 1, 2, 4, ..., 64
+    const std::int64_t peak16 = attemptAt(cal, 16)->at("peak_bytes").get<std::int64_t>();
+    const std::int64_t peak64 = attemptAt(cal, 64)->at("peak_bytes").get<std::int64_t>();
+    QVERIFY(peak64 > peak16);
+    const std::int64_t budgetMb = (peak16 + 24 * (peak64 - peak16) / 48) / kMiB; // near 40
+
+    const QString jsonPath = m_dir.filePath(QStringLiteral("max-batch.json"));
+    const auto r = clitest::runLoaderlab(smallModel()
+                                         << QStringLiteral("--memory-budget")
+                                         << QString::number(budgetMb) << QStringLiteral("--json")
+                                         << jsonPath);
+    QVERIFY2(r.exitCode == 0, qPrintable(details(r)));
+    const auto report = readJson(jsonPath);
+    const std::int64_t largest = report.at("largest_fit").get<std::int64_t>();
+    QVERIFY2(largest >= 8 && largest <= 400, qPrintable(details(r)));
+    QCOMPARE(report.at("end").get<std::string>(), std::string("bracketed"));
+    QCOMPARE(report.at("memory_budget_bytes").get<std::int64_t>(), budgetMb * kMiB);
+    QCOMPARE(report.at("model").at("name").get<std::string>(), std::string("resnet18"));
+    QCOMPARE(report.at("shape"), nlohmann::json({3, 128, 128}));
+    // 90 %, rounded down, then down to a multiple of 8 (computed here independently).
+    const std::int64_t ninety = largest * 9 / 10;
+    const std::int64_t suggested = ninety >= 8 ? ninety - ninety % 8 : std::max<std::int64_t>(1, ninety);
+    QCOMPARE(report.at("suggested").get<std::int64_t>(), suggested);
+    QVERIFY2(r.out.contains(QStringLiteral("largest batch that fits: %1; suggested: %2 (")
+                                .arg(largest)
+                                .arg(suggested)),
+             qPrintable(details(r)));
+
+    const auto *best = attemptAt(report, largest);
+    QVERIFY(best && best->at("fits").get<bool>());
+    QVERIFY(best->at("peak_bytes").get<std::int64_t>() <= budgetMb * kMiB);
+    const auto *above = attemptAt(report, largest + 1);
+    QVERIFY2(above && !above->at("fits").get<bool>(), qPrintable(details(r)));
+    // One table row and one progress line per attempt.
+    const auto &attempts = report.at("attempts");
+    QCOMPARE(r.err.count(QStringLiteral("max-batch: batch ")),
+             static_cast<qsizetype>(attempts.size()));
+    for (std::size_t i = 0; i < attempts.size(); ++i) {
+        const auto &a = attempts[i];
+        const QString row = QStringLiteral("%1 %2  %3")
+                                .arg(i + 1, 7)
+                                .arg(a.at("batch").get<std::int64_t>(), 8)
+                                .arg(a.at("fits").get<bool>() ? QStringLiteral("fits")
+                                                              : QStringLiteral("fails"));
+        QVERIFY2(r.out.contains(row), qPrintable(row + QLatin1Char('\n') + details(r)));
+        if (!a.at("ran").get<bool>())
+            QVERIFY(a.at("predicted_bytes").get<std::int64_t>() > budgetMb * kMiB);
+    }
+    QVERIFY(r.out.contains(QStringLiteral("memory budget: ")));
+}
+
+void TestCliMaxBatch::nothingFitsExitsOne()
+{
+    // 1 MiB: the resident memory alone is over it, so batch 1 is refused unrun.
+    const QString jsonPath = m_dir.filePath(QStringLiteral("nothing.json"));
+    const auto r = clitest::runLoaderlab(smallModel() << QStringLiteral("--memory-budget")
+                                                      << QStringLiteral("1")
+                                                      << QStringLiteral("--json") << jsonPath);
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY2(r.err.contains(QStringLiteral("not even batch 1 fits: predicted ")),
+             qPrintable(details(r)));
+    QVERIFY(r.err.contains(QStringLiteral(" over the budget of 1.0 MiB")));
+    const auto report = readJson(jsonPath);
+    QCOMPARE(report.at("largest_fit").get<int>(), 0);
+    QCOMPARE(report.at("end").get<std::string>(), std::string("nothing-fits"));
+    QCOMPARE(report.at("attempts").size(), std::size_t{1});
+    QCOMPARE(report.at("attempts")[0].at("ran").get<bool>(), false);
+}
+
+void TestCliMaxBatch::badUsageExitsTwo_data()
+{
+    QTest::addColumn<QStringList>("extra");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("max 0") << QStringList{QStringLiteral("--max"), QStringLiteral("0")}
+                           << QStringLiteral("--max: expected an integer 1..");
+    QTest::newRow("max text") << QStringList{QStringLiteral("--max"), QStringLiteral("lots")}
+                              << QStringLiteral("--max: expected an integer 1..");
+    QTest::newRow("attempts 0") << QStringList{QStringLiteral("--max-attempts"),
+                                               QStringLiteral("0")}
+                                << QStringLiteral("--max-attempts: expected an integer");
+    QTest::newRow("mode") << QStringList{QStringLiteral("--mode"), QStringLiteral("fast")}
+                          << QStringLiteral("--mode: consumer.model.mode: ");
+    QTest::newRow("shape") << QStringList{QStringLiteral("--shape"), QStringLiteral("3x0x4")}
+                           << QStringLiteral("--shape: dataset.synthetic_shape: ");
+    QTest::newRow("budget") << QStringList{QStringLiteral("--memory-budget"),
+                                           QStringLiteral("-5")}
+                            << QStringLiteral("--memory-budget: memory_budget_mb: ");
+    QTest::newRow("model") << QStringList{QStringLiteral("--model"), QStringLiteral("nosuch")}
+                           << QStringLiteral("nosuch");
+    QTest::newRow("positional") << QStringList{QStringLiteral("resnet50")}
+                                << QStringLiteral("unexpected argument: resnet50");
+    QTest::newRow("unknown option") << QStringList{QStringLiteral("--batch-size"),
+                                                   QStringLiteral("8")}
+                                    << QStringLiteral("batch-size");
+    QTest::newRow("json folder missing")
+        << QStringList{QStringLiteral("--json"), QStringLiteral("/nonexistent/dir/out.json")}
+        << QStringLiteral("--json");
+}
+
+void TestCliMaxBatch::badUsageExitsTwo()
+{
+    QFETCH(QStringList, extra);
+    QFETCH(QString, message);
+    const auto r = clitest::runLoaderlab(smallModel() << extra, 60'000);
+    QVERIFY2(r.exitCode == 2, qPrintable(details(r)));
+    QVERIFY2(r.err.contains(message), qPrintable(details(r)));
+    QVERIFY2(!r.err.contains(QStringLiteral("max-batch: batch ")), qPrintable(details(r)));
+}
+
+QTEST_GUILESS_MAIN(TestCliMaxBatch)
+#include "test_cli_max_batch.moc"
