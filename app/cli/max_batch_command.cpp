@@ -80,9 +80,8 @@ std::string resultLine(const MaxBatchReport &r, std::int64_t maxBatch)
                 + ")";
     else if (s.end == SearchEnd::Stopped)
         where = " (stopped before the search ended)";
-    return "largest batch that fits: " + std::to_string(s.largestFit) + where
-           + "; suggested: " + std::to_string(r.suggested) + " ("
-           + loaderlab::suggestionRule(s.largestFit) + ")";
+    return "largest batch that fits: " + std::to_string(s.largestFit) + where + "; suggested: "
+           + std::to_string(r.suggested) + " (" + loaderlab::suggestionRule(s.largestFit) + ")";
 }
 
 void printTable(const MaxBatchReport &r)

@@ -19,9 +19,10 @@ constexpr std::int64_t kMiB = std::int64_t{1} << 20;
 
 QStringList smallModel()
 {
-    return {QStringLiteral("max-batch"), QStringLiteral("--model"), QStringLiteral("resnet18"),
-            QStringLiteral("--shape"),   QStringLiteral("3x128x128"), QStringLiteral("--threads"),
-            QStringLiteral("2"),         QStringLiteral("--num-classes"), QStringLiteral("10")};
+    return {
+        QStringLiteral("max-batch"), QStringLiteral("--model"),       QStringLiteral("resnet18"),
+        QStringLiteral("--shape"),   QStringLiteral("3x128x128"),     QStringLiteral("--threads"),
+        QStringLiteral("2"),         QStringLiteral("--num-classes"), QStringLiteral("10")};
 }
 
 nlohmann::json readJson(const QString &path)
@@ -64,9 +65,9 @@ void TestCliMaxBatch::findsTheLargestBatchWithinTheBudget()
 {
     // Unconstrained up to --max 64: the memory per sample on this machine.
     const QString calibration = m_dir.filePath(QStringLiteral("calibration.json"));
-    const auto first = clitest::runLoaderlab(
-        smallModel() << QStringLiteral("--max") << QStringLiteral("64")
-                     << QStringLiteral("--json") << calibration);
+    const auto first = clitest::runLoaderlab(smallModel()
+                                             << QStringLiteral("--max") << QStringLiteral("64")
+                                             << QStringLiteral("--json") << calibration);
     QVERIFY2(first.exitCode == 0, qPrintable(details(first)));
     QVERIFY2(first.out.contains(QStringLiteral("largest batch that fits: 64 (the --max 64: "
                                                "larger batches were not tried); suggested: 56 "
@@ -81,10 +82,9 @@ void TestCliMaxBatch::findsTheLargestBatchWithinTheBudget()
     const std::int64_t budgetMb = (peak16 + 24 * (peak64 - peak16) / 48) / kMiB; // near 40
 
     const QString jsonPath = m_dir.filePath(QStringLiteral("max-batch.json"));
-    const auto r = clitest::runLoaderlab(smallModel()
-                                         << QStringLiteral("--memory-budget")
-                                         << QString::number(budgetMb) << QStringLiteral("--json")
-                                         << jsonPath);
+    const auto r = clitest::runLoaderlab(smallModel() << QStringLiteral("--memory-budget")
+                                                      << QString::number(budgetMb)
+                                                      << QStringLiteral("--json") << jsonPath);
     QVERIFY2(r.exitCode == 0, qPrintable(details(r)));
     const auto report = readJson(jsonPath);
     const std::int64_t largest = report.at("largest_fit").get<std::int64_t>();
@@ -95,7 +95,8 @@ void TestCliMaxBatch::findsTheLargestBatchWithinTheBudget()
     QCOMPARE(report.at("shape"), nlohmann::json({3, 128, 128}));
     // 90 %, rounded down, then down to a multiple of 8 (computed here independently).
     const std::int64_t ninety = largest * 9 / 10;
-    const std::int64_t suggested = ninety >= 8 ? ninety - ninety % 8 : std::max<std::int64_t>(1, ninety);
+    const std::int64_t suggested = ninety >= 8 ? ninety - ninety % 8
+                                               : std::max<std::int64_t>(1, ninety);
     QCOMPARE(report.at("suggested").get<std::int64_t>(), suggested);
     QVERIFY2(r.out.contains(QStringLiteral("largest batch that fits: %1; suggested: %2 (")
                                 .arg(largest)
@@ -129,9 +130,9 @@ void TestCliMaxBatch::nothingFitsExitsOne()
 {
     // 1 MiB: the resident memory alone is over it, so batch 1 is refused unrun.
     const QString jsonPath = m_dir.filePath(QStringLiteral("nothing.json"));
-    const auto r = clitest::runLoaderlab(smallModel() << QStringLiteral("--memory-budget")
-                                                      << QStringLiteral("1")
-                                                      << QStringLiteral("--json") << jsonPath);
+    const auto r = clitest::runLoaderlab(smallModel()
+                                         << QStringLiteral("--memory-budget") << QStringLiteral("1")
+                                         << QStringLiteral("--json") << jsonPath);
     QCOMPARE(r.exitCode, 1);
     QVERIFY2(r.err.contains(QStringLiteral("not even batch 1 fits: predicted ")),
              qPrintable(details(r)));
@@ -158,16 +159,15 @@ void TestCliMaxBatch::badUsageExitsTwo_data()
                           << QStringLiteral("--mode: consumer.model.mode: ");
     QTest::newRow("shape") << QStringList{QStringLiteral("--shape"), QStringLiteral("3x0x4")}
                            << QStringLiteral("--shape: dataset.synthetic_shape: ");
-    QTest::newRow("budget") << QStringList{QStringLiteral("--memory-budget"),
-                                           QStringLiteral("-5")}
+    QTest::newRow("budget") << QStringList{QStringLiteral("--memory-budget"), QStringLiteral("-5")}
                             << QStringLiteral("--memory-budget: memory_budget_mb: ");
     QTest::newRow("model") << QStringList{QStringLiteral("--model"), QStringLiteral("nosuch")}
                            << QStringLiteral("nosuch");
     QTest::newRow("positional") << QStringList{QStringLiteral("resnet50")}
                                 << QStringLiteral("unexpected argument: resnet50");
-    QTest::newRow("unknown option") << QStringList{QStringLiteral("--batch-size"),
-                                                   QStringLiteral("8")}
-                                    << QStringLiteral("batch-size");
+    QTest::newRow("unknown option")
+        << QStringList{QStringLiteral("--batch-size"), QStringLiteral("8")}
+        << QStringLiteral("batch-size");
     QTest::newRow("json folder missing")
         << QStringList{QStringLiteral("--json"), QStringLiteral("/nonexistent/dir/out.json")}
         << QStringLiteral("--json");
