@@ -168,14 +168,8 @@ int benchModelCommand(const QStringList &arguments)
     option("warmup", "untimed steps per batch size (default: 2)", "n", "2");
     option("iterations", "timed steps per batch size (default: 5)", "n", "5");
     option("csv", "also write the table as CSV", "file");
-    if (!parser.parse(arguments)) {
-        std::fprintf(stderr, "loaderlab bench-model: %s\n", qPrintable(parser.errorText()));
-        return kUsage;
-    }
-    if (parser.isSet(QStringLiteral("help"))) {
-        std::fputs(qPrintable(parser.helpText()), stdout);
-        return kOk;
-    }
+    if (const auto code = parseCommandLine(parser, arguments, "bench-model"))
+        return *code;
     if (rejectPositionals(parser, 0, "bench-model"))
         return kUsage;
     std::vector<BenchRow> rows;

@@ -65,6 +65,20 @@ std::string pathFromArgument(const QString &text)
     return loaderlab::unescapeInvalidUtf8(literal);
 }
 
+std::optional<int> parseCommandLine(QCommandLineParser &parser, const QStringList &arguments,
+                                    const char *command)
+{
+    if (!parser.parse(arguments)) {
+        std::fprintf(stderr, "loaderlab %s: %s\n", command, qPrintable(parser.errorText()));
+        return kUsage;
+    }
+    if (parser.isSet(QStringLiteral("help"))) {
+        std::fputs(qPrintable(parser.helpText()), stdout);
+        return kOk;
+    }
+    return std::nullopt;
+}
+
 bool rejectPositionals(const QCommandLineParser &parser, int allowed, const char *command)
 {
     const QStringList positionals = parser.positionalArguments();

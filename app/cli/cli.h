@@ -6,6 +6,8 @@
 
 #include <QStringList>
 
+#include <optional>
+
 #include <string>
 
 class QCommandLineParser;
@@ -26,14 +28,20 @@ inline constexpr int kFailed = 1;
 inline constexpr int kUsage = 2;
 inline constexpr int kInterruptedBase = 128;
 
-// For commands that take at most `allowed` positional arguments: when the parser
-// saw more, prints "loaderlab COMMAND: unexpected argument(s): ..." on stderr and
-// returns true; the caller then returns kUsage. Extra words are never ignored: a
-// mistyped option value (`run foo`) would otherwise run with the defaults.
 // A path given on the command line, as bytes: main() passes bytes that are not UTF-8
 // as \xHH, which this turns back, unless a file of the literal name exists.
 std::string pathFromArgument(const QString &text);
 
+// Parses a command's arguments. On a parse error prints "loaderlab COMMAND: ..." on
+// stderr and returns kUsage; with --help prints the help and returns kOk; otherwise
+// returns nothing and the command goes on.
+std::optional<int> parseCommandLine(QCommandLineParser &parser, const QStringList &arguments,
+                                    const char *command);
+
+// For commands that take at most `allowed` positional arguments: when the parser
+// saw more, prints "loaderlab COMMAND: unexpected argument(s): ..." on stderr and
+// returns true; the caller then returns kUsage. Extra words are never ignored: a
+// mistyped option value (`run foo`) would otherwise run with the defaults.
 bool rejectPositionals(const QCommandLineParser &parser, int allowed, const char *command);
 
 int runCommand(const QStringList &arguments);

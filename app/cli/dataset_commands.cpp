@@ -27,15 +27,6 @@ loaderlab::ProgressCallback progressPrinter(const char *what)
     };
 }
 
-bool parseOrReport(QCommandLineParser &parser, const QStringList &arguments, const char *command)
-{
-    if (!parser.parse(arguments)) {
-        std::fprintf(stderr, "loaderlab %s: %s\n", command, qPrintable(parser.errorText()));
-        return false;
-    }
-    return true;
-}
-
 int intOption(const QCommandLineParser &parser, const QString &name, int min)
 {
     bool ok = false;
@@ -79,12 +70,8 @@ int makeDatasetCommand(const QStringList &arguments)
         {QStringLiteral("seed"), QStringLiteral("random seed (default 0)"), QStringLiteral("n"),
          QStringLiteral("0")},
     });
-    if (!parseOrReport(parser, arguments, "make-dataset"))
-        return kUsage;
-    if (parser.isSet(QStringLiteral("help"))) {
-        std::fputs(qPrintable(parser.helpText()), stdout);
-        return kOk;
-    }
+    if (const auto code = parseCommandLine(parser, arguments, "make-dataset"))
+        return *code;
     if (parser.positionalArguments().size() != 1) {
         std::fprintf(stderr, "loaderlab make-dataset: expected one OUT path\n");
         return kUsage;
@@ -150,12 +137,8 @@ int preprocessCommand(const QStringList &arguments)
         {QStringLiteral("threads"), QStringLiteral("decoding threads (default: one per core)"),
          QStringLiteral("n"), QStringLiteral("0")},
     });
-    if (!parseOrReport(parser, arguments, "preprocess"))
-        return kUsage;
-    if (parser.isSet(QStringLiteral("help"))) {
-        std::fputs(qPrintable(parser.helpText()), stdout);
-        return kOk;
-    }
+    if (const auto code = parseCommandLine(parser, arguments, "preprocess"))
+        return *code;
     if (parser.positionalArguments().size() != 2) {
         std::fprintf(stderr, "loaderlab preprocess: expected IN_DIR and OUT_FILE\n");
         return kUsage;

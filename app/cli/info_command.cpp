@@ -18,14 +18,8 @@ int infoCommand(const QStringList &arguments)
         QStringLiteral("Prints CPU, memory, library versions and CUDA availability."));
     parser.addHelpOption();
     parser.addOption({QStringLiteral("json"), QStringLiteral("print as JSON")});
-    if (!parser.parse(arguments)) {
-        std::fprintf(stderr, "loaderlab info: %s\n", qPrintable(parser.errorText()));
-        return kUsage;
-    }
-    if (parser.isSet(QStringLiteral("help"))) {
-        std::fputs(qPrintable(parser.helpText()), stdout);
-        return kOk;
-    }
+    if (const auto code = parseCommandLine(parser, arguments, "info"))
+        return *code;
     if (rejectPositionals(parser, 0, "info"))
         return kUsage;
     loaderlab::MachineInfo info = loaderlab::machineInfo();

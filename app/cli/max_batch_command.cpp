@@ -164,14 +164,8 @@ int maxBatchCommand(const QStringList &arguments)
     parser.addOption({QStringLiteral("json"),
                       QStringLiteral("also write the attempts and the result as JSON"),
                       QStringLiteral("file")});
-    if (!parser.parse(arguments)) {
-        std::fprintf(stderr, "loaderlab max-batch: %s\n", qPrintable(parser.errorText()));
-        return kUsage;
-    }
-    if (parser.isSet(QStringLiteral("help"))) {
-        std::fputs(qPrintable(parser.helpText()), stdout);
-        return kOk;
-    }
+    if (const auto code = parseCommandLine(parser, arguments, "max-batch"))
+        return *code;
     if (rejectPositionals(parser, 0, "max-batch"))
         return kUsage;
 

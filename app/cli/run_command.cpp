@@ -108,14 +108,8 @@ int runCommand(const QStringList &arguments)
     parser.addOption({QStringLiteral("log-level"),
                       QStringLiteral("trace, debug, info, warn (default), error, off"),
                       QStringLiteral("level"), QStringLiteral("warn")});
-    if (!parser.parse(arguments)) {
-        std::fprintf(stderr, "loaderlab run: %s\n", qPrintable(parser.errorText()));
-        return kUsage;
-    }
-    if (parser.isSet(QStringLiteral("help"))) {
-        std::fputs(qPrintable(parser.helpText()), stdout);
-        return kOk;
-    }
+    if (const auto code = parseCommandLine(parser, arguments, "run"))
+        return *code;
     if (rejectPositionals(parser, 0, "run"))
         return kUsage;
 

@@ -196,14 +196,8 @@ int mergeOrReport(const QStringList &arguments, bool merge)
         parser.addOption({QStringLiteral("out"), QStringLiteral("the merged results folder"),
                           QStringLiteral("dir")});
     parser.addPositionalArgument(QStringLiteral("dir"), QStringLiteral("results folder(s)"));
-    if (!parser.parse(arguments)) {
-        std::fprintf(stderr, "loaderlab sweep: %s\n", qPrintable(parser.errorText()));
-        return kUsage;
-    }
-    if (parser.isSet(QStringLiteral("help"))) {
-        std::fputs(qPrintable(parser.helpText()), stdout);
-        return kOk;
-    }
+    if (const auto code = parseCommandLine(parser, arguments, "sweep"))
+        return *code;
     const QStringList dirs = parser.positionalArguments();
     try {
         std::string folder;
@@ -276,14 +270,8 @@ int sweepCommand(const QStringList &arguments)
          QStringLiteral("trace, debug, info, warn (default), error, off"), QStringLiteral("level"),
          QStringLiteral("warn")},
     });
-    if (!parser.parse(arguments)) {
-        std::fprintf(stderr, "loaderlab sweep: %s\n", qPrintable(parser.errorText()));
-        return kUsage;
-    }
-    if (parser.isSet(QStringLiteral("help"))) {
-        std::fputs(qPrintable(parser.helpText()), stdout);
-        return kOk;
-    }
+    if (const auto code = parseCommandLine(parser, arguments, "sweep"))
+        return *code;
     if (rejectPositionals(parser, 0, "sweep"))
         return kUsage;
     return runSweep(parser);

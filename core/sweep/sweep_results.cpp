@@ -27,6 +27,17 @@ bool isCellsFile(const fs::path &p)
     return name.starts_with("cells") && name.ends_with(".jsonl");
 }
 
+// Keeps `r` as its cell's record unless the cell already has a finished one: a
+// finished record is not replaced by a later failure of the same cell. True if kept.
+bool keepRecord(std::map<std::int64_t, SweepRecord> &records, const SweepRecord &r)
+{
+    const auto it = records.find(r.order);
+    if (it != records.end() && !it->second.failed())
+        return false;
+    records[r.order] = r;
+    return true;
+}
+
 // Reads the records of one cells file; a line that does not parse (cut short by a
 // kill) is skipped.
 void readCells(const fs::path &file, std::map<std::int64_t, SweepRecord> &records)
@@ -37,11 +48,7 @@ void readCells(const fs::path &file, std::map<std::int64_t, SweepRecord> &record
         if (line.empty())
             continue;
         try {
-            SweepRecord r = sweepRecordFromJson(json::parse(line));
-            // A finished record is not replaced by a later failure of the same cell.
-            auto it = records.find(r.order);
-            if (it == records.end() || it->second.failed())
-                records[r.order] = std::move(r);
+            keepRecord(records, sweepRecordFromJson(json::parse(line)));
         } catch (const std::exception &) {
             // a torn last line: the cell counts as not run
         }
@@ -57,9 +64,12 @@ void cutTornTail(const std::string &file)
     if (ec || size == 0)
         return;
     std::ifstream in(file, std::ios::binary);
-    std::string content((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (content.empty() || content.back() == '\n')
-        return;
+    in.seekg(-1, std::ios::end);
+    if (in.get() == '\n')
+        return; // the usual case: only the last byte is read
+    in.seekg(0);
+    const std::string content((std::istreambuf_iterator<char>(in)),
+                              std::istreambuf_iterator<char>());
     const auto keep = content.rfind('\n');
     fs::resize_file(file, keep == std::string::npos ? 0 : keep + 1, ec);
     if (ec)
@@ -166,12 +176,11 @@ std::string sweepDifference(const SweepDefinition &a, const SweepDefinition &b)
     return "the budget differs: " + sweepBudgetText(a.budget) + " vs " + sweepBudgetText(b.budget);
 }
 
-std::map<std::int64_t, SweepRecord> readSweepRecords(const std::string &dir,
-                                                     SweepDefinition *definition)
+namespace {
+
+// The records of every cells*.jsonl in `dir`.
+std::map<std::int64_t, SweepRecord> readAllCells(const std::string &dir)
 {
-    const SweepDefinition d = readDefinition(dir);
-    if (definition)
-        *definition = d;
     std::map<std::int64_t, SweepRecord> records;
     std::error_code ec;
     for (const auto &entry : fs::directory_iterator(dir, ec)) {
@@ -179,6 +188,17 @@ std::map<std::int64_t, SweepRecord> readSweepRecords(const std::string &dir,
             readCells(entry.path(), records);
     }
     return records;
+}
+
+} // namespace
+
+std::map<std::int64_t, SweepRecord> readSweepRecords(const std::string &dir,
+                                                     SweepDefinition *definition)
+{
+    const SweepDefinition d = readDefinition(dir);
+    if (definition)
+        *definition = d;
+    return readAllCells(dir);
 }
 
 SweepResults::SweepResults(std::string dir, const SweepDefinition &definition, SweepShard shard)
@@ -203,7 +223,7 @@ SweepResults::SweepResults(std::string dir, const SweepDefinition &definition, S
             throw std::invalid_argument(e.what());
         }
     }
-    m_records = readSweepRecords(m_dir);
+    m_records = readAllCells(m_dir);
     m_cellsFile = (fs::path(m_dir)
                    / (shard.count > 1 ? "cells-" + std::to_string(shard.index + 1) + "-of-"
                                             + std::to_string(shard.count) + ".jsonl"
@@ -245,9 +265,7 @@ void SweepResults::append(const SweepRecord &record)
         throw std::runtime_error(
             "cannot write " + m_cellsFile + ": "
             + (written < 0 ? std::strerror(error) : "short write (disk full?)"));
-    auto it = m_records.find(record.order);
-    if (it == m_records.end() || it->second.failed())
-        m_records[record.order] = record;
+    keepRecord(m_records, record);
 }
 
 std::int64_t mergeSweepResults(const std::string &out, const std::vector<std::string> &dirs)
@@ -266,11 +284,8 @@ std::int64_t mergeSweepResults(const std::string &out, const std::vector<std::st
             throw std::invalid_argument(dirs[i] + ": not the same sweep as " + dirs.front() + " ("
                                         + why + ")");
         for (const auto &[order, r] : records) {
-            auto it = merged.find(order);
-            if (it == merged.end() || (it->second.failed() && !r.failed())) {
-                merged[order] = r;
+            if (keepRecord(merged, r))
                 from[order] = dirs[i];
-            }
         }
     }
     std::error_code ec;
