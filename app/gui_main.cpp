@@ -120,6 +120,9 @@ int runGui(int argc, char **argv)
     int exitCode = 0;
     const auto startAutomatic = [&] {
         if (!window.startRun()) {
+            // The window says why in its status bar; a script reads stderr.
+            std::fprintf(stderr, "loaderlab: %s\n",
+                         qPrintable(window.statusBar()->currentMessage()));
             exitCode = 2;
             QApplication::quit();
             return;

@@ -7,6 +7,7 @@
 #include <QProcess>
 #include <QProcessEnvironment>
 #include <QStringList>
+#include <QTemporaryDir>
 
 #include <csignal>
 #include <functional>
@@ -30,6 +31,9 @@ inline void startLoaderlab(QProcess &process, const QStringList &arguments,
     env.remove(QStringLiteral("DISPLAY")); // headless means no display at all
     env.remove(QStringLiteral("WAYLAND_DISPLAY"));
     env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    // The window saves its settings on exit: keep them out of the user's own.
+    static const QTemporaryDir configHome;
+    env.insert(QStringLiteral("XDG_CONFIG_HOME"), configHome.path());
     process.setProcessEnvironment(env);
     if (childSetup)
         process.setChildProcessModifier(childSetup);

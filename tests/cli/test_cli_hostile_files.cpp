@@ -112,6 +112,19 @@ void TestCliHostileFiles::fifoNamedLikeAnImageIsSkippedNotWaitedFor()
     QVERIFY2(w.exitCode == 0, qPrintable(w.err));
     QVERIFY(QFileInfo::exists(summary));
 
+    // A window run that cannot start says why on stderr, not only in its status bar.
+    const QString gone = m_dir.filePath(QStringLiteral("no-such-folder"));
+    {
+        QFile file(config);
+        QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        file.write(
+            QStringLiteral(R"({"dataset": {"kind": "folder", "path": "%1"}})").arg(gone).toUtf8());
+    }
+    const Result failed = runLoaderlab({QStringLiteral("--config"), config,
+                                        QStringLiteral("--json"), summary + QStringLiteral(".2")});
+    QCOMPARE(failed.exitCode, 2);
+    QVERIFY2(failed.err.contains(gone), qPrintable(failed.err));
+
     const QString tensor = m_dir.filePath(QStringLiteral("with-fifo.tensor"));
     const Result p = runLoaderlab({QStringLiteral("preprocess"), folder, tensor});
     QVERIFY2(p.exitCode == 0, qPrintable(p.err));
