@@ -8,8 +8,10 @@
 #include "app/cli/run_support.h"
 #include "app/cli/sweep_table.h"
 
+#include "core/io/atomic_file.h"
 #include "core/io/safe_text.h"
 #include "core/run/config_fields.h"
+#include "core/sweep/slurm_script.h"
 #include "core/sweep/sweep_analysis.h"
 #include "core/sweep/sweep_runner.h"
 #include "core/system/logging.h"
@@ -19,8 +21,11 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <stdexcept>
 #include <thread>
+
+#include <sys/stat.h>
 
 namespace Cli {
 namespace {
@@ -43,6 +48,14 @@ std::string durationText(double seconds)
     char text[32];
     std::snprintf(text, sizeof text, "%lld:%02lld:%02lld", s / 3600, s / 60 % 60, s % 60);
     return text;
+}
+
+QCommandLineOption scalingOption()
+{
+    return {QStringLiteral("scaling"),
+            QStringLiteral("the axis for speedup and efficiency in the table (default: "
+                           "loader.num_workers when it is an axis)"),
+            QStringLiteral("key")};
 }
 
 loaderlab::SweepBudget budgetFromOptions(const QCommandLineParser &parser)
@@ -82,25 +95,39 @@ loaderlab::SweepDefinition definitionFromOptions(const QCommandLineParser &parse
                                         + ": a sweep sets each cell's length with --budget-samples "
                                           "(default 10240), --budget-batches or --budget-seconds");
     }
-    if (parser.isSet(QStringLiteral("sweep"))) {
-        const QStringList allowed = {QStringLiteral("sweep"),     QStringLiteral("out"),
-                                     QStringLiteral("shard"),     QStringLiteral("retry-failed"),
-                                     QStringLiteral("no-traces"), QStringLiteral("quiet"),
-                                     QStringLiteral("log-level")};
+    // From a file, or the folder's own sweep.json when only --out is given: the
+    // definition is whole there, and run options would be silently lost.
+    const bool fromFile = parser.isSet(QStringLiteral("sweep"));
+    if (fromFile || !parser.isSet(QStringLiteral("axis"))) {
+        const QStringList allowed = {QStringLiteral("sweep"),       QStringLiteral("out"),
+                                     QStringLiteral("shard"),       QStringLiteral("retry-failed"),
+                                     QStringLiteral("no-traces"),   QStringLiteral("quiet"),
+                                     QStringLiteral("log-level"),   QStringLiteral("slurm-script"),
+                                     QStringLiteral("slurm-tasks"), QStringLiteral("sbatch"),
+                                     QStringLiteral("scaling")};
         for (const QString &name : parser.optionNames()) {
             if (!allowed.contains(name))
-                throw std::invalid_argument("--" + name.toStdString()
-                                            + ": with --sweep FILE, the file holds the base "
-                                              "config, the axes, the budget and the repeats");
+                throw std::invalid_argument(
+                    "--" + name.toStdString()
+                    + (fromFile ? ": with --sweep FILE, the file holds the base config, the axes, "
+                                  "the budget and the repeats"
+                                : ": give --axis KEY=v1,v2,... (or --sweep FILE); --out DIR "
+                                  "alone resumes the sweep in DIR as it was defined"));
         }
-        return loaderlab::loadSweep(pathFromArgument(parser.value(QStringLiteral("sweep"))));
+        if (fromFile)
+            return loaderlab::loadSweep(pathFromArgument(parser.value(QStringLiteral("sweep"))));
+        const std::string dir = pathFromArgument(parser.value(QStringLiteral("out")));
+        if (!std::filesystem::exists(std::filesystem::path(dir) / "sweep.json"))
+            throw std::invalid_argument("give at least one --axis KEY=v1,v2,... or --sweep FILE ("
+                                        + dir + " holds no sweep to resume)");
+        loaderlab::SweepDefinition d;
+        loaderlab::readSweepRecords(dir, &d);
+        return d;
     }
     loaderlab::SweepDefinition d;
     d.base = runConfigFromOptions(parser);
     for (const QString &axis : parser.values(QStringLiteral("axis")))
         d.axes.push_back(loaderlab::parseSweepAxis(axis.toStdString()));
-    if (d.axes.empty())
-        throw std::invalid_argument("give at least one --axis KEY=v1,v2,... or --sweep FILE");
     d.budget = budgetFromOptions(parser);
     bool ok = false;
     d.repeats = parser.value(QStringLiteral("repeats")).toInt(&ok);
@@ -113,11 +140,67 @@ loaderlab::SweepDefinition definitionFromOptions(const QCommandLineParser &parse
     return d;
 }
 
+// --scaling KEY, checked against the sweep's axes; "" for the default.
+std::string scalingAxis(const QCommandLineParser &parser, const loaderlab::SweepDefinition &d)
+{
+    if (!parser.isSet(QStringLiteral("scaling")))
+        return {};
+    const std::string key = parser.value(QStringLiteral("scaling")).toStdString();
+    for (const auto &axis : d.axes) {
+        if (axis.key == key)
+            return key;
+    }
+    throw std::invalid_argument("--scaling " + key + ": not an axis of this sweep");
+}
+
+// Writes the sbatch script of a job array over the sweep, and the results folder
+// its tasks resume (sweep.json); runs nothing.
+int writeSlurmScript(const QCommandLineParser &parser, const loaderlab::SweepDefinition &definition)
+{
+    if (parser.isSet(QStringLiteral("shard")))
+        throw std::invalid_argument("--shard: the job array gives each task its shard");
+    namespace fs = std::filesystem;
+    loaderlab::SlurmScriptOptions o;
+    o.loaderlab = fs::canonical("/proc/self/exe").string();
+    o.resultsDir = fs::absolute(pathFromArgument(parser.value(QStringLiteral("out"))))
+                       .lexically_normal()
+                       .string();
+    o.scriptPath = fs::absolute(pathFromArgument(parser.value(QStringLiteral("slurm-script"))))
+                       .lexically_normal()
+                       .string();
+    o.cells = loaderlab::sweepCellCount(definition);
+    o.tasks = loaderlab::defaultSlurmTasks(o.cells);
+    if (parser.isSet(QStringLiteral("slurm-tasks"))) {
+        bool ok = false;
+        o.tasks = parser.value(QStringLiteral("slurm-tasks")).toInt(&ok);
+        if (!ok)
+            throw std::invalid_argument("--slurm-tasks: '"
+                                        + parser.value(QStringLiteral("slurm-tasks")).toStdString()
+                                        + "' is not a whole number");
+    }
+    for (const QString &option : parser.values(QStringLiteral("sbatch")))
+        o.extra.push_back(option.toStdString());
+    const std::string script = loaderlab::slurmArrayScript(o); // checks before anything is written
+    const loaderlab::SweepResults folder(o.resultsDir, definition); // refuses another sweep's
+    loaderlab::writeFileAtomically(o.scriptPath, [&](std::ostream &out) { out << script; });
+    ::chmod(o.scriptPath.c_str(), 0755);
+    std::fprintf(stderr,
+                 "wrote %s: a Slurm job array of %d tasks over %lld cells into %s\n"
+                 "submit it with: sbatch %s\n"
+                 "when it ends:   loaderlab sweep report %s\n",
+                 escapeForTerminal(o.scriptPath).c_str(), o.tasks, static_cast<long long>(o.cells),
+                 escapeForTerminal(o.resultsDir).c_str(),
+                 escapeForTerminal(loaderlab::shellQuote(o.scriptPath)).c_str(),
+                 escapeForTerminal(loaderlab::shellQuote(o.resultsDir)).c_str());
+    return kOk;
+}
+
 int runSweep(const QCommandLineParser &parser)
 {
     loaderlab::SweepDefinition definition;
     loaderlab::SweepRunner::Options options;
     std::unique_ptr<loaderlab::SweepRunner> runner;
+    std::string scalingKey;
     try {
         loaderlab::setupLogging(parser.value(QStringLiteral("log-level")).toStdString());
         if (!parser.isSet(QStringLiteral("out")))
@@ -128,8 +211,16 @@ int runSweep(const QCommandLineParser &parser)
                 parser.value(QStringLiteral("shard")).toStdString());
         else
             loaderlab::sweepShardFromSlurm(options.shard);
+        scalingKey = scalingAxis(parser, definition);
         options.retryFailed = parser.isSet(QStringLiteral("retry-failed"));
         options.keepTraces = !parser.isSet(QStringLiteral("no-traces"));
+        if (parser.isSet(QStringLiteral("slurm-script")))
+            return writeSlurmScript(parser, definition);
+        for (const char *name : {"slurm-tasks", "sbatch"}) {
+            if (parser.isSet(QLatin1String(name)))
+                throw std::invalid_argument(std::string("--") + name
+                                            + ": goes with --slurm-script FILE");
+        }
         runner = std::make_unique<loaderlab::SweepRunner>(
             definition, pathFromArgument(parser.value(QStringLiteral("out"))), options);
     } catch (const std::exception &e) {
@@ -179,7 +270,7 @@ int runSweep(const QCommandLineParser &parser)
     watcher.join();
 
     const auto analysis = loaderlab::analyzeSweep(definition, runner->results().records());
-    std::fputs(sweepTable(analysis).c_str(), stdout);
+    std::fputs(sweepTable(analysis, scalingKey).c_str(), stdout);
     std::fprintf(stderr, "%s: ran %d cells (%d failed), %d found done; results in %s\n",
                  outcome.stopped ? "stopped" : "done", outcome.ran, outcome.failed, outcome.skipped,
                  escapeForTerminal(runner->results().dir()).c_str());
@@ -195,6 +286,7 @@ int mergeOrReport(const QStringList &arguments, bool merge)
     if (merge)
         parser.addOption({QStringLiteral("out"), QStringLiteral("the merged results folder"),
                           QStringLiteral("dir")});
+    parser.addOption(scalingOption());
     parser.addPositionalArgument(QStringLiteral("dir"), QStringLiteral("results folder(s)"));
     if (const auto code = parseCommandLine(parser, arguments, "sweep"))
         return *code;
@@ -218,7 +310,8 @@ int mergeOrReport(const QStringList &arguments, bool merge)
         }
         loaderlab::SweepDefinition definition;
         const auto records = loaderlab::readSweepRecords(folder, &definition);
-        std::fputs(sweepTable(loaderlab::analyzeSweep(definition, records)).c_str(), stdout);
+        const std::string key = scalingAxis(parser, definition);
+        std::fputs(sweepTable(loaderlab::analyzeSweep(definition, records), key).c_str(), stdout);
     } catch (const std::exception &e) {
         std::fprintf(stderr, "loaderlab sweep: %s\n", escapeForTerminal(e.what()).c_str());
         return kUsage;
@@ -250,7 +343,9 @@ int sweepCommand(const QStringList &arguments)
          QStringLiteral("KEY=v1,v2,...")},
         {QStringLiteral("sweep"), QStringLiteral("a sweep JSON file (base, axes, budget, repeats)"),
          QStringLiteral("file")},
-        {QStringLiteral("out"), QStringLiteral("results folder; a sweep run again resumes there"),
+        {QStringLiteral("out"),
+         QStringLiteral("results folder; a sweep run again resumes there (--out DIR alone "
+                        "resumes the sweep DIR holds)"),
          QStringLiteral("dir")},
         {QStringLiteral("budget-samples"),
          QStringLiteral("samples per cell (default 10240, the same data for every cell)"),
@@ -263,7 +358,18 @@ int sweepCommand(const QStringList &arguments)
          QStringLiteral("run only shard K of N (default: from SLURM_ARRAY_TASK_ID and "
                         "SLURM_ARRAY_TASK_COUNT when set)"),
          QStringLiteral("K/N")},
+        {QStringLiteral("slurm-script"),
+         QStringLiteral("write an sbatch script that runs the sweep as a Slurm job array "
+                        "(one task per shard, all into --out DIR) instead of running it"),
+         QStringLiteral("file")},
+        {QStringLiteral("slurm-tasks"),
+         QStringLiteral("tasks of that job array (default: one per cell, at most 8)"),
+         QStringLiteral("n")},
+        {QStringLiteral("sbatch"),
+         QStringLiteral("an sbatch option for that script, e.g. --partition=gpu (repeatable)"),
+         QStringLiteral("option")},
         {QStringLiteral("retry-failed"), QStringLiteral("run failed cells again")},
+        scalingOption(),
         {QStringLiteral("no-traces"), QStringLiteral("do not keep each cell's per-batch CSV")},
         {QStringLiteral("quiet"), QStringLiteral("no progress on stderr")},
         {QStringLiteral("log-level"),

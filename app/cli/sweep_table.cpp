@@ -4,6 +4,7 @@
 #include "core/run/config_fields.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <vector>
 
@@ -21,7 +22,29 @@ std::string format(const char *pattern, double value)
 
 } // namespace
 
-std::string sweepTable(const loaderlab::SweepAnalysis &analysis)
+std::string scalingText(const loaderlab::SweepAnalysis &analysis, const std::string &key)
+{
+    const auto lines = loaderlab::scalingAlong(analysis, key);
+    if (lines.empty() || lines.front().points.size() < 2)
+        return {};
+    std::string text = "\nspeedup along " + key + " (samples/s over that at "
+                       + loaderlab::sweepValueText(key, lines.front().baseValue)
+                       + "; efficiency = speedup / the value's ratio):\n";
+    for (const auto &line : lines) {
+        text += "  " + (line.label.empty() ? std::string("all") : line.label) + ":";
+        for (std::size_t k = 0; k < line.points.size(); ++k) {
+            const auto &p = line.points[k];
+            text += (k ? ", " : " ") + loaderlab::sweepValueText(key, p.value) + " "
+                    + format("%.2fx", p.speedup);
+            if (!std::isnan(p.efficiency))
+                text += format(" (%.0f %%)", p.efficiency * 100);
+        }
+        text += '\n';
+    }
+    return text;
+}
+
+std::string sweepTable(const loaderlab::SweepAnalysis &analysis, const std::string &scalingKey)
 {
     std::vector<Row> rows;
     Row header = analysis.keys;
@@ -71,6 +94,13 @@ std::string sweepTable(const loaderlab::SweepAnalysis &analysis)
         text += "failed: " + f + '\n';
     for (const auto &rec : analysis.recommendations)
         text += "\nrecommended: " + rec.sentence + '\n';
+    std::string key = scalingKey;
+    if (key.empty()
+        && std::find(analysis.keys.begin(), analysis.keys.end(), "loader.num_workers")
+               != analysis.keys.end())
+        key = "loader.num_workers";
+    if (!key.empty())
+        text += scalingText(analysis, key);
     return text;
 }
 

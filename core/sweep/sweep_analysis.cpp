@@ -223,7 +223,14 @@ std::vector<ScalingLine> scalingAlong(const SweepAnalysis &analysis, const std::
     std::vector<ScalingLine> out;
     for (const std::string &label : order) {
         ScalingLine line = lines[label];
-        const ScalingPoint base = line.points.front();
+        // Relative to the first positive value (1 worker, not the 0 of loading on the
+        // step's own thread), as throughput_N / throughput_1 is defined.
+        const auto positive = std::find_if(
+            line.points.begin(), line.points.end(), [](const auto &p) {
+                return p.value.is_number() && p.value.template get<double>() > 0;
+            });
+        const ScalingPoint base = positive != line.points.end() ? *positive : line.points.front();
+        line.baseValue = base.value;
         for (ScalingPoint &p : line.points) {
             p.speedup = base.throughput > 0 ? p.throughput / base.throughput : 0.0;
             const bool numeric = p.value.is_number() && base.value.is_number()

@@ -72,10 +72,12 @@ struct ScalingPoint
 
 struct ScalingLine
 {
-    std::string label; // the other axes' values, "batch 128"
+    std::string label;        // the other axes' values, "batch 128"
+    nlohmann::json baseValue; // speedup 1: the first positive axis value, else the first
     std::vector<ScalingPoint> points;
 };
 
+// Speedup = throughput_v / throughput_base, efficiency = speedup / (v / base).
 // Throws std::invalid_argument when `key` is not an axis of the sweep.
 std::vector<ScalingLine> scalingAlong(const SweepAnalysis &analysis, const std::string &key);
 

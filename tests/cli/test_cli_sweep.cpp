@@ -73,6 +73,7 @@ private Q_SLOTS:
     void failingCellIsRecordedAndTheSweepGoesOn();
     void shardsMergeToTheWholeSweep();
     void anotherSweepInTheFolderIsRefused();
+    void outAloneResumesTheFoldersSweep();
 
 private:
     QTemporaryDir m_dir;
@@ -178,6 +179,37 @@ void TestCliSweep::anotherSweepInTheFolderIsRefused()
                                      out});
     QCOMPARE(bad.exitCode, 2);
     QVERIFY2(bad.err.contains(QStringLiteral("loader.workerz: unknown key")), qPrintable(bad.err));
+}
+
+void TestCliSweep::outAloneResumesTheFoldersSweep()
+{
+    // "killed" holds the whole sweep by now: --out alone reads its definition.
+    const QString out = m_dir.filePath(QStringLiteral("killed"));
+    Result r = runLoaderlab({QStringLiteral("sweep"), QStringLiteral("--out"), out});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QVERIFY2(r.err.contains(QStringLiteral("ran 0 cells (0 failed), 6 found done")),
+             qPrintable(r.err));
+    // A run option there would be lost: refused, as is a folder without a sweep.
+    r = runLoaderlab({QStringLiteral("sweep"), QStringLiteral("--out"), out,
+                      QStringLiteral("--workers"), QStringLiteral("3")});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains(QStringLiteral("--workers: give --axis")), qPrintable(r.err));
+    const QString empty = m_dir.filePath(QStringLiteral("empty"));
+    r = runLoaderlab({QStringLiteral("sweep"), QStringLiteral("--out"), empty});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains(QStringLiteral("holds no sweep to resume")), qPrintable(r.err));
+    QVERIFY(!QFileInfo::exists(empty));
+    // The job array's options go with --slurm-script only.
+    r = runLoaderlab(sweepArgs(out) << QStringLiteral("--slurm-tasks") << QStringLiteral("2"));
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains(QStringLiteral("--slurm-tasks: goes with --slurm-script")),
+             qPrintable(r.err));
+    const QString script = m_dir.filePath(QStringLiteral("too-many.sbatch"));
+    r = runLoaderlab(sweepArgs(out) << QStringLiteral("--slurm-script") << script
+                                    << QStringLiteral("--slurm-tasks") << QStringLiteral("7"));
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains(QStringLiteral("7 tasks for 6 cells")), qPrintable(r.err));
+    QVERIFY(!QFileInfo::exists(script));
 }
 
 QTEST_GUILESS_MAIN(TestCliSweep)

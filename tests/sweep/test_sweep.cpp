@@ -3,6 +3,7 @@
 // refused) and the analysis on results whose answer is fixed in advance.
 
 #include "core/run/config_fields.h"
+#include "core/sweep/slurm_script.h"
 #include "core/sweep/sweep.h"
 #include "core/sweep/sweep_analysis.h"
 #include "core/sweep/sweep_results.h"
@@ -55,6 +56,7 @@ private Q_SLOTS:
     void budgetBecomesABatchLimit();
     void badAxesNameTheKey();
     void shardsCoverEveryCellOnce();
+    void slurmScriptQuotesAndChecks();
     void jsonRoundTrip();
     void resultsResumeAndSurviveACutLine();
     void anotherSweepIsRefusedWithTheReason();
@@ -281,23 +283,82 @@ void TestSweep::speedupAndEfficiency()
 {
     SweepDefinition d;
     d.axes = {parseSweepAxis("loader.batch_size=32,64"),
-              parseSweepAxis("loader.num_workers=1,2,4")};
+              parseSweepAxis("loader.num_workers=0,1,2,4")};
     std::map<std::int64_t, SweepRecord> records;
     for (const auto &cell : expandSweep(d)) {
         const int w = cell.values[1].get<int>();
-        // Throughput 100, 180, 300 samples/s for 1, 2, 4 workers.
-        records[cell.order] = finished(cell, 10'240.0 / (w == 1 ? 100 : w == 2 ? 180 : 300));
+        // Throughput 50, 100, 180, 300 samples/s for 0, 1, 2, 4 workers.
+        const double throughput = w == 0 ? 50 : w == 1 ? 100 : w == 2 ? 180 : 300;
+        records[cell.order] = finished(cell, 10'240.0 / throughput);
     }
     const auto lines = scalingAlong(analyzeSweep(d, records), "loader.num_workers");
     QCOMPARE(lines.size(), std::size_t{2});
     QCOMPARE(lines[0].label, std::string("batch 32"));
-    QCOMPARE(lines[0].points.size(), std::size_t{3});
-    QVERIFY(std::abs(lines[0].points[1].speedup - 1.8) < 1e-9);
-    QVERIFY(std::abs(lines[0].points[1].efficiency - 0.9) < 1e-9);
-    QVERIFY(std::abs(lines[0].points[2].speedup - 3.0) < 1e-9);
-    QVERIFY(std::abs(lines[0].points[2].efficiency - 0.75) < 1e-9);
+    QCOMPARE(lines[0].points.size(), std::size_t{4});
+    // Relative to 1 worker: 0 workers (loading on the step's thread) is half as fast
+    // and has no efficiency.
+    QCOMPARE(lines[0].baseValue, json(1));
+    QVERIFY(std::abs(lines[0].points[0].speedup - 0.5) < 1e-9);
+    QVERIFY(std::isnan(lines[0].points[0].efficiency));
+    QVERIFY(std::abs(lines[0].points[1].speedup - 1.0) < 1e-9);
+    QVERIFY(std::abs(lines[0].points[2].speedup - 1.8) < 1e-9);
+    QVERIFY(std::abs(lines[0].points[2].efficiency - 0.9) < 1e-9);
+    QVERIFY(std::abs(lines[0].points[3].speedup - 3.0) < 1e-9);
+    QVERIFY(std::abs(lines[0].points[3].efficiency - 0.75) < 1e-9);
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
                              scalingAlong(analyzeSweep(d, records), "epochs"));
+}
+
+void TestSweep::slurmScriptQuotesAndChecks()
+{
+    SlurmScriptOptions o;
+    o.loaderlab = "/opt/it's/loaderlab";
+    o.resultsDir = "/shared/my sweep";
+    o.scriptPath = "/shared/my sweep.sbatch";
+    o.cells = 12;
+    o.tasks = defaultSlurmTasks(o.cells);
+    QCOMPARE(o.tasks, 8);
+    QCOMPARE(defaultSlurmTasks(3), 3);
+    o.extra = {"--partition=gpu", "--gres=gpu:1"};
+    const std::string script = slurmArrayScript(o);
+    QVERIFY(script.starts_with("#!/bin/bash\n"));
+    QVERIFY(script.find("#SBATCH --array=0-7\n") != std::string::npos);
+    QVERIFY(script.find("#SBATCH --exclusive\n") != std::string::npos);
+    QVERIFY(script.find("#SBATCH --output=\"/shared/my sweep/slurm-%A_%a.out\"\n")
+            != std::string::npos);
+    QVERIFY(script.find("#SBATCH --partition=gpu\n#SBATCH --gres=gpu:1\n") != std::string::npos);
+    QVERIFY(script.find("\nexec '/opt/it'\\''s/loaderlab' sweep --out '/shared/my sweep'\n")
+            != std::string::npos);
+    // No #SBATCH line after the first command: sbatch stops reading them there.
+    QVERIFY(script.find("#SBATCH", script.find("\nset -euo")) == std::string::npos);
+
+    const auto refused = [&](SlurmScriptOptions bad, const char *why) {
+        try {
+            slurmArrayScript(bad);
+        } catch (const std::invalid_argument &e) {
+            QVERIFY2(std::string(e.what()).find(why) != std::string::npos, e.what());
+            return;
+        }
+        QFAIL(why);
+    };
+    SlurmScriptOptions bad = o;
+    bad.tasks = 13;
+    refused(bad, "13 tasks for 12 cells");
+    bad = o;
+    bad.tasks = 0;
+    refused(bad, "at least 1 task");
+    bad = o;
+    bad.extra = {"--time=10\nrm -rf /"};
+    refused(bad, "a line break");
+    bad = o;
+    bad.extra = {"partition=gpu"};
+    refused(bad, "starts with '-'");
+    bad = o;
+    bad.resultsDir = "relative/dir";
+    refused(bad, "absolute path");
+    bad = o;
+    bad.resultsDir = "/a \"quoted\" dir";
+    refused(bad, "double quote");
 }
 
 QTEST_GUILESS_MAIN(TestSweep)

@@ -1,0 +1,82 @@
+#include "core/sweep/slurm_script.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace loaderlab {
+namespace {
+
+void checkOneLine(const std::string &what, const std::string &text)
+{
+    if (text.find_first_of("\r\n") != std::string::npos)
+        throw std::invalid_argument(what + ": a line break cannot go into the script");
+}
+
+} // namespace
+
+int defaultSlurmTasks(std::int64_t cells)
+{
+    return static_cast<int>(std::clamp<std::int64_t>(cells, 1, 8));
+}
+
+std::string shellQuote(const std::string &text)
+{
+    std::string quoted = "'";
+    for (const char c : text) {
+        if (c == '\'')
+            quoted += "'\\''";
+        else
+            quoted += c;
+    }
+    return quoted + "'";
+}
+
+std::string slurmArrayScript(const SlurmScriptOptions &o)
+{
+    if (o.tasks < 1)
+        throw std::invalid_argument("the job array needs at least 1 task");
+    if (o.cells > 0 && o.tasks > o.cells)
+        throw std::invalid_argument(std::to_string(o.tasks) + " tasks for "
+                                    + std::to_string(o.cells)
+                                    + " cells: a task would have nothing to run");
+    for (const auto *path : {&o.loaderlab, &o.resultsDir, &o.scriptPath}) {
+        checkOneLine(*path, *path);
+        if (!path->starts_with('/'))
+            throw std::invalid_argument(*path + ": the script needs an absolute path");
+    }
+    checkOneLine("job name", o.jobName);
+    for (const std::string &option : o.extra) {
+        checkOneLine(option, option);
+        if (!option.starts_with('-'))
+            throw std::invalid_argument("'" + option
+                                        + "': an sbatch option starts with '-', as in "
+                                          "--partition=gpu");
+    }
+    const std::string dir = o.resultsDir;
+    std::string s = "#!/bin/bash\n";
+    s += "# A LoaderLab sweep as a Slurm job array: " + std::to_string(o.tasks) + " tasks over "
+         + std::to_string(o.cells) + " cells.\n" + "# Task K runs the cells whose order modulo "
+         + std::to_string(o.tasks)
+         + " is K (its shard, from\n"
+           "# SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT). Every task resumes the same\n"
+           "# results folder, on storage the nodes share: a task that ends early keeps its\n"
+           "# finished cells, and submitting again runs only the rest.\n"
+           "#   submit:        sbatch "
+         + shellQuote(o.scriptPath) + "\n" + "#   when it ends:  " + shellQuote(o.loaderlab)
+         + " sweep report " + shellQuote(dir) + "\n";
+    s += "#SBATCH --job-name=" + o.jobName + "\n";
+    s += "#SBATCH --array=0-" + std::to_string(o.tasks - 1) + "\n";
+    // One cell at a time per node: cells that share a node skew each other.
+    s += "#SBATCH --exclusive\n";
+    // sbatch reads #SBATCH lines as words: double quotes keep a path with spaces whole.
+    if (dir.find('"') != std::string::npos)
+        throw std::invalid_argument(dir + ": a double quote cannot go into an #SBATCH line");
+    s += "#SBATCH --output=\"" + dir + "/slurm-%A_%a.out\"\n";
+    for (const std::string &option : o.extra)
+        s += "#SBATCH " + option + "\n";
+    s += "set -euo pipefail\n";
+    s += "exec " + shellQuote(o.loaderlab) + " sweep --out " + shellQuote(dir) + "\n";
+    return s;
+}
+
+} // namespace loaderlab

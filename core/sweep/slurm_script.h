@@ -1,0 +1,36 @@
+#pragma once
+
+// The sbatch script that runs a sweep as a Slurm job array: one task per shard,
+// every task resuming the same results folder (which must be on storage all nodes
+// share), each writing its own cells-K-of-N.jsonl. Slurm schedules; LoaderLab only
+// writes the script. `--exclusive` keeps two cells from running on one node at once,
+// which would skew both.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace loaderlab {
+
+struct SlurmScriptOptions
+{
+    std::string loaderlab;  // absolute path of the binary the tasks run
+    std::string resultsDir; // absolute; holds sweep.json already
+    std::string scriptPath; // where the script goes, for its comment
+    int tasks = 1;          // array size: the shard count
+    std::int64_t cells = 0; // of the sweep, for the comment and the check
+    std::string jobName = "loaderlab-sweep";
+    std::vector<std::string> extra; // further #SBATCH options, "--partition=gpu"
+};
+
+// The default array size: one task per cell, at most 8.
+int defaultSlurmTasks(std::int64_t cells);
+
+// Throws std::invalid_argument when an option cannot go into the script (a line
+// break, a task count below 1 or above the cell count, a relative path).
+std::string slurmArrayScript(const SlurmScriptOptions &options);
+
+// `text` in single quotes for bash, inner quotes escaped.
+std::string shellQuote(const std::string &text);
+
+} // namespace loaderlab
