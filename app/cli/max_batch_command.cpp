@@ -5,6 +5,7 @@
 
 #include "app/cli/cli.h"
 #include "app/cli/run_options.h"
+#include "app/cli/run_support.h"
 
 #include "core/io/atomic_file.h"
 #include "core/io/safe_json.h"
@@ -18,9 +19,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include <chrono>
 #include <cstdio>
 #include <string>
 #include <string_view>
+#include <thread>
 
 namespace Cli {
 namespace {
@@ -173,6 +176,7 @@ int maxBatchCommand(const QStringList &arguments)
     MaxBatchRequest request;
     std::string jsonPath;
     MaxBatchReport report;
+    int signal = 0;
     try {
         for (const auto &field : loaderlab::configFields()) {
             if (isMaxBatchField(field.key))
@@ -189,10 +193,25 @@ int maxBatchCommand(const QStringList &arguments)
             jsonPath = pathFromArgument(parser.value(QStringLiteral("json")));
         // Before minutes of searching, not after.
         loaderlab::checkOutputPaths({{"--json", jsonPath}}, {request.model.scriptPath});
-        report = loaderlab::torchmodels::findMaxBatch(request, {}, [](const BatchAttempt &a) {
-            std::fprintf(stderr, "%s\n", attemptLine(a).c_str());
-            std::fflush(stderr);
+        // Ctrl-C, SIGTERM, SIGHUP: the attempt under way ends (a step is not cut
+        // short), nothing is written, and the exit code says which signal.
+        const StopSignals handlers;
+        std::stop_source stop;
+        std::jthread watcher([&stop, &signal](std::stop_token done) {
+            while (!done.stop_requested()) {
+                if (const int s = takeStopSignal(); s != 0) {
+                    signal = s;
+                    stop.request_stop();
+                    return;
+                }
+                std::this_thread::sleep_for(std::chrono::milliseconds(50));
+            }
         });
+        report = loaderlab::torchmodels::findMaxBatch(
+            request, stop.get_token(), [](const BatchAttempt &a) {
+                std::fprintf(stderr, "%s\n", attemptLine(a).c_str());
+                std::fflush(stderr);
+            });
     } catch (const std::invalid_argument &e) {
         std::fprintf(stderr, "loaderlab max-batch: %s\n",
                      loaderlab::escapeForTerminal(e.what()).c_str());
@@ -204,6 +223,13 @@ int maxBatchCommand(const QStringList &arguments)
         return kFailed;
     }
 
+    if (signal != 0) {
+        std::fprintf(stderr,
+                     "loaderlab max-batch: stopped by signal %d after %zu attempts; "
+                     "nothing written\n",
+                     signal, report.search.attempts.size());
+        return kInterruptedBase + signal;
+    }
     printTable(report);
     const bool found = report.search.largestFit > 0;
     if (found) {

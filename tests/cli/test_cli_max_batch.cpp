@@ -1,7 +1,8 @@
 // `loaderlab max-batch` end to end with the real binary: resnet18 at 3x128x128 under a
 // budget chosen from a first, unconstrained run so that the boundary is a few dozen;
 // the exit code, the table, the result line and the JSON file; exit 1 when not even
-// batch 1 fits (decided without running a step); exit 2 for bad usage.
+// batch 1 fits (decided without running a step); exit 2 for bad usage; Ctrl-C mid
+// search exits 130 promptly and writes no JSON.
 
 #include "cli_process.h"
 
@@ -12,6 +13,8 @@
 
 #include <cstdint>
 #include <fstream>
+
+#include <csignal>
 
 namespace {
 
@@ -54,6 +57,7 @@ class TestCliMaxBatch : public QObject
 private Q_SLOTS:
     void findsTheLargestBatchWithinTheBudget();
     void nothingFitsExitsOne();
+    void ctrlCStopsPromptlyAndWritesNothing();
     void badUsageExitsTwo_data();
     void badUsageExitsTwo();
 
@@ -142,6 +146,32 @@ void TestCliMaxBatch::nothingFitsExitsOne()
     QCOMPARE(report.at("end").get<std::string>(), std::string("nothing-fits"));
     QCOMPARE(report.at("attempts").size(), std::size_t{1});
     QCOMPARE(report.at("attempts")[0].at("ran").get<bool>(), false);
+}
+
+void TestCliMaxBatch::ctrlCStopsPromptlyAndWritesNothing()
+{
+    // Unbounded up to batch 4096 at 3x128x128: minutes of doubling, stopped after
+    // its first attempt.
+    const QString jsonPath = m_dir.filePath(QStringLiteral("interrupted.json"));
+    QProcess process;
+    clitest::startLoaderlab(
+        process, smallModel() << QStringLiteral("--max") << QStringLiteral("4096")
+                              << QStringLiteral("--memory-budget") << QStringLiteral("100000")
+                              << QStringLiteral("--json") << jsonPath);
+    QVERIFY(process.waitForStarted());
+    QByteArray err;
+    QTRY_VERIFY_WITH_TIMEOUT((err += process.readAllStandardError()).contains("max-batch: batch "),
+                             120'000);
+    QElapsedTimer clock;
+    clock.start();
+    ::kill(static_cast<pid_t>(process.processId()), SIGINT);
+    const clitest::Result r = clitest::finish(process, 60'000);
+    const qint64 ms = clock.elapsed();
+    QCOMPARE(r.exitCode, 130);
+    QVERIFY2(r.err.contains(QStringLiteral("stopped by signal 2")), qPrintable(details(r)));
+    QVERIFY2(!QFileInfo::exists(jsonPath), "an interrupted search writes no JSON");
+    // The step under way ends first: at most one step of a batch below 4096.
+    QVERIFY2(ms < 30'000, qPrintable(QStringLiteral("took %1 ms").arg(ms)));
 }
 
 void TestCliMaxBatch::badUsageExitsTwo_data()
