@@ -100,6 +100,10 @@ int runCommand(const QStringList &arguments)
                       QStringLiteral("file")});
     parser.addOption({QStringLiteral("json"), QStringLiteral("write the summary as JSON"),
                       QStringLiteral("file")});
+    parser.addOption({QStringLiteral("trace-json"),
+                      QStringLiteral("write the run as a Chrome JSON trace for Perfetto "
+                                     "(ui.perfetto.dev) or chrome://tracing"),
+                      QStringLiteral("file")});
     parser.addOption({QStringLiteral("keep-batches"),
                       QStringLiteral("keep only the last N batches in memory (0: all); the CSV and "
                                      "the summary still cover every batch (default 1000000)"),
@@ -121,7 +125,8 @@ int runCommand(const QStringList &arguments)
         service.setTraceRetention(keepBatches(parser));
         ensureDefaultDataset(config);
         service.start(config, {pathFromArgument(parser.value(QStringLiteral("csv"))),
-                               pathFromArgument(parser.value(QStringLiteral("json")))});
+                               pathFromArgument(parser.value(QStringLiteral("json"))),
+                               pathFromArgument(parser.value(QStringLiteral("trace-json")))});
     } catch (const std::exception &e) {
         std::fprintf(stderr, "loaderlab run: %s\n", loaderlab::escapeForTerminal(e.what()).c_str());
         return kUsage;

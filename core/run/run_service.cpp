@@ -1,5 +1,6 @@
 #include "core/run/run_service.h"
 
+#include "core/io/chrome_trace.h"
 #include "core/run/output_paths.h"
 
 namespace loaderlab {
@@ -28,7 +29,9 @@ RunReport makeRunReport(const RunController &controller,
 
 void RunService::start(const RunConfig &config, const RunOutputs &outputs)
 {
-    checkOutputPaths({{"--csv", outputs.csvPath}, {"--json", outputs.jsonPath}},
+    checkOutputPaths({{"--csv", outputs.csvPath},
+                      {"--json", outputs.jsonPath},
+                      {"--trace-json", outputs.traceJsonPath}},
                      {config.dataset.path, config.consumer.model.scriptPath});
     // Created first, so a CSV that cannot be created stops nothing that ran; a
     // dataset that cannot be opened removes it again.
@@ -75,6 +78,10 @@ std::vector<std::string> RunService::writeOutputs(const RunReport &report,
         m_csv.reset();
     }
     write(m_outputs.jsonPath, "the summary", [&] { saveRunReport(m_outputs.jsonPath, report); });
+    write(m_outputs.traceJsonPath, "the trace for Perfetto", [&] {
+        const auto trace = m_controller.trace();
+        saveChromeTrace(m_outputs.traceJsonPath, report, trace->records(), trace->spans());
+    });
     return errors;
 }
 

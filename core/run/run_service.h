@@ -24,6 +24,9 @@ struct RunOutputs
     // (core/io/trace_csv_stream.h); empty: none.
     std::string csvPath;
     std::string jsonPath; // summary (core/io/summary_json.h); empty: none
+    // Chrome JSON trace for Perfetto (core/io/chrome_trace.h) of the batches the
+    // trace holds; empty: none.
+    std::string traceJsonPath;
 };
 
 // The report of the controller's current (or last) run. `versions` is added to the

@@ -92,9 +92,11 @@ void TestCliRunOutputs::signalsWriteOutputsAndExitDistinctly()
     QFETCH(int, signal);
     const QString csv = m_dir.filePath(QStringLiteral("sig%1.csv").arg(signal));
     const QString json = m_dir.filePath(QStringLiteral("sig%1.json").arg(signal));
+    const QString perfetto = m_dir.filePath(QStringLiteral("sig%1.trace.json").arg(signal));
     QProcess process;
     clitest::startLoaderlab(process, endlessRun() << QStringLiteral("--csv") << csv
-                                                  << QStringLiteral("--json") << json);
+                                                  << QStringLiteral("--json") << json
+                                                  << QStringLiteral("--trace-json") << perfetto);
     QVERIFY(process.waitForStarted());
     QTest::qWait(1'000);
     ::kill(static_cast<pid_t>(process.processId()), signal);
@@ -107,6 +109,13 @@ void TestCliRunOutputs::signalsWriteOutputsAndExitDistinctly()
     QFile file(csv);
     QVERIFY(file.open(QIODevice::ReadOnly));
     QCOMPARE(file.readAll().count('\n'), batches + 1); // header + one row per batch
+    // The Perfetto trace too: a step slice per batch on the consumer's track.
+    const auto trace = readJson(perfetto);
+    int steps = 0;
+    for (const auto &e : trace["traceEvents"])
+        steps += e["ph"] == "X" && e["name"] == "step";
+    QCOMPARE(steps, batches);
+    QVERIFY2(r.err.contains(QStringLiteral("wrote the trace for Perfetto to ")), qPrintable(r.err));
 }
 
 void TestCliRunOutputs::timeLimitHoldsDuringALongStep()
