@@ -12,9 +12,9 @@
 namespace Cli {
 namespace {
 
-const char *const kCommands[] = {"run",    "sweep",       "make-dataset", "preprocess",
-                                 "info",   "bench-model", "max-batch",    "help",
-                                 "--help", "-h",          "--version"};
+const char *const kCommands[] = {"run",        "sweep",  "lesson",      "make-dataset",
+                                 "preprocess", "info",   "bench-model", "max-batch",
+                                 "help",       "--help", "-h",          "--version"};
 
 void printUsage()
 {
@@ -25,6 +25,7 @@ void printUsage()
                "Commands (headless, no display needed):\n"
                "  run           run the loader (and a consumer) and report every batch\n"
                "  sweep         a grid of runs over config fields, with a recommendation\n"
+               "  lesson        a guided lesson: a research finding reproduced, with a verdict\n"
                "  make-dataset  write an Imagenette-like JPEG folder or a tensor file\n"
                "  preprocess    turn an image folder into a preprocessed tensor file\n"
                "  info          CPU, memory, library versions and CUDA availability\n"
@@ -99,6 +100,8 @@ int run(const QStringList &arguments)
         return runCommand(rest);
     if (command == QLatin1String("sweep"))
         return sweepCommand(rest);
+    if (command == QLatin1String("lesson"))
+        return lessonCommand(rest);
     if (command == QLatin1String("make-dataset"))
         return makeDatasetCommand(rest);
     if (command == QLatin1String("preprocess"))

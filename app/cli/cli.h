@@ -49,6 +49,7 @@ int makeDatasetCommand(const QStringList &arguments);
 int preprocessCommand(const QStringList &arguments);
 int infoCommand(const QStringList &arguments);
 int sweepCommand(const QStringList &arguments);
+int lessonCommand(const QStringList &arguments);
 // Only in builds with LibTorch (LOADERLAB_TORCH_MODELS).
 int benchModelCommand(const QStringList &arguments);
 int maxBatchCommand(const QStringList &arguments);

@@ -1,0 +1,179 @@
+// `loaderlab lesson NAME`: a guided lesson headless. Prints what the lesson shows
+// and what to look for, runs its phases (applying each guided step itself), prints
+// each phase's figures and the verdict computed from the traces.
+
+#include "app/cli/cli.h"
+#include "app/cli/run_options.h"
+#include "app/cli/run_support.h"
+
+#include "core/io/atomic_file.h"
+#include "core/io/safe_json.h"
+#include "core/io/safe_text.h"
+#include "core/lessons/lesson_runner.h"
+#include "core/run/output_paths.h"
+#include "core/system/logging.h"
+
+#include <QCommandLineParser>
+
+#include <chrono>
+#include <cstdio>
+#include <thread>
+
+namespace Cli {
+namespace {
+
+using loaderlab::escapeForTerminal;
+
+void printList()
+{
+    for (const auto &lesson : loaderlab::lessons())
+        std::printf("%-24s %s\n", lesson.name.c_str(), lesson.title.c_str());
+}
+
+void printPhase(const loaderlab::LessonPhaseResult &r)
+{
+    const auto &w = r.waits;
+    std::printf("  %lld batches: first wait %.1f ms, then median %.2f ms, p95 %.2f ms, max %.1f "
+                "ms; %s; %.0f samples/s\n",
+                static_cast<long long>(w.batches), w.firstMs, w.medianMs, w.p95Ms, w.laterMaxMs,
+                w.period > 0 ? ("spikes every " + std::to_string(w.period) + " batches").c_str()
+                             : "no regular spikes",
+                r.summary.samplesPerSecMean);
+    if (!r.error.empty())
+        std::printf("  failed: %s\n", escapeForTerminal(r.error).c_str());
+}
+
+nlohmann::json resultJson(const loaderlab::Lesson &lesson,
+                          const std::vector<loaderlab::LessonPhaseResult> &phases,
+                          const loaderlab::LessonVerdict &verdict)
+{
+    nlohmann::json list = nlohmann::json::array();
+    for (const auto &p : phases) {
+        list.push_back({{"label", p.label},
+                        {"batches", p.waits.batches},
+                        {"first_wait_ms", p.waits.firstMs},
+                        {"median_wait_ms", p.waits.medianMs},
+                        {"p95_wait_ms", p.waits.p95Ms},
+                        {"period", p.waits.period},
+                        {"samples_per_sec", p.summary.samplesPerSecMean},
+                        {"error", p.error}});
+    }
+    return {{"format", "loaderlab-lesson-1"},
+            {"lesson", lesson.name},
+            {"title", lesson.title},
+            {"observed", verdict.observed},
+            {"verdict", verdict.text},
+            {"figures", verdict.figures},
+            {"phases", list}};
+}
+
+} // namespace
+
+int lessonCommand(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("Runs a guided lesson headless and says whether its pattern showed.\n"
+                       "loaderlab lesson --list names them."));
+    parser.addHelpOption();
+    parser.addPositionalArgument(QStringLiteral("name"), QStringLiteral("the lesson"));
+    parser.addOptions({
+        {QStringLiteral("list"), QStringLiteral("list the lessons")},
+        {QStringLiteral("path"),
+         QStringLiteral("an image folder to use instead of the default dataset"),
+         QStringLiteral("dir")},
+        {QStringLiteral("json"), QStringLiteral("write the verdict and figures as JSON"),
+         QStringLiteral("file")},
+        {QStringLiteral("log-level"),
+         QStringLiteral("trace, debug, info, warn (default), error, off"), QStringLiteral("level"),
+         QStringLiteral("warn")},
+    });
+    if (const auto code = parseCommandLine(parser, arguments, "lesson"))
+        return *code;
+    if (rejectPositionals(parser, 1, "lesson"))
+        return kUsage;
+    if (parser.isSet(QStringLiteral("list"))) {
+        printList();
+        return kOk;
+    }
+    const std::string name = parser.positionalArguments().value(0).toStdString();
+    const loaderlab::Lesson *lesson = loaderlab::findLesson(name);
+    if (!lesson) {
+        std::fprintf(stderr, "loaderlab lesson: %s: %s; the lessons are:\n",
+                     name.empty() ? "which lesson?" : escapeForTerminal(name).c_str(),
+                     name.empty() ? "give a name" : "no such lesson");
+        for (const auto &l : loaderlab::lessons())
+            std::fprintf(stderr, "  %s\n", l.name.c_str());
+        return kUsage;
+    }
+    loaderlab::RunConfig base;
+    std::string jsonPath;
+    try {
+        loaderlab::setupLogging(parser.value(QStringLiteral("log-level")).toStdString());
+        if (parser.isSet(QStringLiteral("path"))) {
+            base.dataset.kind = loaderlab::DatasetKind::ImageFolder;
+            base.dataset.path = pathFromArgument(parser.value(QStringLiteral("path")));
+        }
+        jsonPath = pathFromArgument(parser.value(QStringLiteral("json")));
+        loaderlab::checkOutputPaths({{"--json", jsonPath}}, {base.dataset.path});
+    } catch (const std::exception &e) {
+        std::fprintf(stderr, "loaderlab lesson: %s\n", escapeForTerminal(e.what()).c_str());
+        return kUsage;
+    }
+
+    std::printf("%s\n\n%s\n\nLook for: %s\n\n", lesson->title.c_str(), lesson->explanation.c_str(),
+                lesson->expected.c_str());
+    std::fflush(stdout);
+    const StopSignals handlers;
+    std::stop_source stop;
+    int signal = 0;
+    std::jthread watcher([&stop, &signal](std::stop_token done) {
+        while (!done.stop_requested()) {
+            if (const int s = takeStopSignal(); s != 0) {
+                signal = s;
+                stop.request_stop();
+                return;
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        }
+    });
+    std::vector<loaderlab::LessonPhaseResult> phases;
+    try {
+        phases = loaderlab::runLesson(
+            *lesson, base, stop.get_token(), [&](const loaderlab::LessonProgress &p) {
+                if (!p.note.empty()) {
+                    std::fprintf(stderr, "%s\n", escapeForTerminal(p.note).c_str());
+                } else if (!p.result) {
+                    std::printf("Phase %zu/%zu: %s%s%s\n", p.phase + 1, lesson->phases.size(),
+                                p.step->label.c_str(), p.step->instruction.empty() ? "" : " — ",
+                                p.step->instruction.c_str());
+                } else {
+                    printPhase(*p.result);
+                }
+                std::fflush(stdout);
+            });
+    } catch (const std::exception &e) {
+        std::fprintf(stderr, "loaderlab lesson: %s\n", escapeForTerminal(e.what()).c_str());
+        return kFailed;
+    }
+    watcher.request_stop();
+    if (signal != 0) {
+        std::fprintf(stderr, "loaderlab lesson: stopped by signal %d\n", signal);
+        return kInterruptedBase + signal;
+    }
+    const loaderlab::LessonVerdict verdict = lesson->verdict(phases);
+    std::printf("\nVerdict: %s\n", verdict.text.c_str());
+    if (!jsonPath.empty()) {
+        try {
+            const auto json = loaderlab::toSafeJson(resultJson(*lesson, phases, verdict));
+            loaderlab::writeFileAtomically(jsonPath,
+                                           [&](std::ostream &out) { out << json.dump(2) << '\n'; });
+        } catch (const std::exception &e) {
+            std::fprintf(stderr, "loaderlab lesson: %s\n", escapeForTerminal(e.what()).c_str());
+            return kFailed;
+        }
+    }
+    return kOk;
+}
+
+} // namespace Cli

@@ -1,0 +1,189 @@
+// The lessons: what each one shows, its preset and its phases. The settings are
+// chosen so that on a small machine (2 cores) the pattern shows within seconds on
+// the default dataset; the verdicts say so when it does not.
+#include "core/lessons/lesson.h"
+
+#include "core/run/config_fields.h"
+
+#include <algorithm>
+#include <thread>
+
+namespace loaderlab {
+namespace {
+
+using Changes = std::vector<std::pair<std::string, nlohmann::json>>;
+
+// The user's image folder, or the default dataset (its path is filled in when
+// the lesson runs).
+void onImageFolder(RunConfig &c)
+{
+    if (c.dataset.kind != DatasetKind::ImageFolder) {
+        c.dataset.kind = DatasetKind::ImageFolder;
+        c.dataset.path.clear();
+    }
+    c.epochs = 0; // the phase's batch count ends it
+    c.loader.strategy = Strategy::PerWorkerBatch;
+}
+
+std::function<void(RunConfig &)> loaderPreset(int workers, int batch, double sleepMs)
+{
+    return [=](RunConfig &c) {
+        onImageFolder(c);
+        c.loader.numWorkers = workers;
+        c.loader.batchSize = batch;
+        c.consumer.kind = sleepMs > 0 ? ConsumerKind::Sleep : ConsumerKind::None;
+        c.consumer.sleepPerBatchMs = sleepMs;
+    };
+}
+
+LessonPhase phase(std::string label, std::string instruction, Changes changes, std::int64_t batches)
+{
+    return {std::move(label), std::move(instruction), std::move(changes), batches};
+}
+
+std::vector<Lesson> makeLessons()
+{
+    const int cores = std::max(1U, std::thread::hardware_concurrency());
+    std::vector<Lesson> all;
+    all.push_back({"first-batch",
+                   "The first batch waits longest",
+                   "Before the first step every worker starts with an empty queue, so the first "
+                   "batch waits for a whole batch to be read, decoded and transformed. After "
+                   "that the workers build the next batches while the model steps.",
+                   "In the wait plot, batch 0 towers over every later batch.",
+                   loaderPreset(2, 32, 60.0),
+                   {phase("2 workers, batch 32, 60 ms step", "", {}, 30)},
+                   firstBatchVerdict});
+    all.push_back({"spikes-every-w",
+                   "With W workers the wait spikes every W batches",
+                   "Each worker builds whole batches, and the workers start together: a round "
+                   "of W batches arrives almost at once, the consumer takes them one after "
+                   "another, and then waits for the next round.",
+                   "Spikes in the wait plot every W batches, following W when it changes.",
+                   loaderPreset(2, 32, 10.0),
+                   {phase("2 workers", "", {}, 60),
+                    phase("3 workers", "Now set workers to 3.", {{"loader.num_workers", 3}}, 60)},
+                   periodVerdict});
+    all.push_back({"slow-model",
+                   "A slow model hides loading",
+                   "When the step takes longer than loading a batch, the workers finish the "
+                   "next batches while the step runs: only the first batch waits.",
+                   "One wait at batch 0, then (almost) none.",
+                   loaderPreset(2, 32, 150.0),
+                   {phase("2 workers, 150 ms step", "", {}, 25)},
+                   slowModelVerdict});
+    all.push_back(
+        {"bigger-batches",
+         "Bigger batches: higher spikes, a slower first batch",
+         "A worker delivers a batch only when all of its samples are done: more "
+         "samples per batch means a longer wait for the first one and higher spikes.",
+         "The first wait and the spikes grow with the batch size.",
+         loaderPreset(2, 16, 10.0),
+         {phase("batch 16", "", {}, 96),
+          phase("batch 128", "Now set the batch size to 128.", {{"loader.batch_size", 128}}, 12)},
+         biggerBatchVerdict});
+    Lesson tensors{"tensors-vs-jpeg",
+                   "Preprocessed tensors load faster than JPEGs five times "
+                   "smaller",
+                   "Decoding and resizing a JPEG costs far more than reading its bytes. A tensor "
+                   "file holds the images already decoded, resized and cropped (uint8): several "
+                   "times the bytes, much less work per sample.",
+                   "More samples/s from the tensor file than from the JPEG folder.",
+                   loaderPreset(2, 32, 0.0),
+                   {phase("JPEG folder", "", {}, 60),
+                    phase("tensor file", "Now switch the dataset to the preprocessed tensor file.",
+                          {{"dataset.kind", "tensor"}}, 60)},
+                   tensorVerdict};
+    tensors.needsTensorFile = true;
+    all.push_back(std::move(tensors));
+    all.push_back({"zero-vs-one-worker",
+                   "0 workers vs 1 worker",
+                   "With 0 workers the step's own thread loads every batch, so the load time "
+                   "adds to every step. One worker loads the next batch while the step runs.",
+                   "Long waits on every batch with 0 workers, almost none with 1.",
+                   loaderPreset(0, 16, 60.0),
+                   {phase("0 workers", "", {}, 40),
+                    phase("1 worker", "Now set workers to 1.", {{"loader.num_workers", 1}}, 40)},
+                   zeroWorkerVerdict});
+    all.push_back({"more-workers-than-cores",
+                   "More workers than cores",
+                   "Decoding is CPU work: past one worker per core the workers only take turns.",
+                   "Samples/s stops growing at the number of cores.",
+                   loaderPreset(cores, 32, 0.0),
+                   {phase(std::to_string(cores) + " workers (one per core)", "", {}, 60),
+                    phase(std::to_string(2 * cores) + " workers", "Now double the workers.",
+                          {{"loader.num_workers", 2 * cores}}, 60),
+                    phase(std::to_string(4 * cores) + " workers", "Now double them again.",
+                          {{"loader.num_workers", 4 * cores}}, 60)},
+                   oversubscribedVerdict});
+    all.push_back({"sample-parallel",
+                   "Sample-parallel loading removes the spikes",
+                   "If every worker builds a part of each batch, batches arrive one at a time, "
+                   "evenly, instead of in rounds of W.",
+                   "The spikes every W batches flatten out.",
+                   loaderPreset(2, 32, 10.0),
+                   {phase("batch per worker", "", {}, 60),
+                    phase("sample-parallel", "Now set the strategy to sample-parallel.",
+                          {{"loader.strategy", "sample-parallel"}}, 60)},
+                   sampleParallelVerdict});
+    Lesson model{
+        "model-trade",
+        "bf16, channels-last and checkpointing trade time and memory",
+        "Lower precision, another memory layout and activation checkpointing change "
+        "how long a training step takes and how much memory it needs, by amounts that "
+        "depend on the hardware.",
+        "Step time and peak memory per setting, against float32.",
+        [](RunConfig &c) {
+            c.dataset.kind = DatasetKind::Synthetic;
+            c.dataset.syntheticShape = {3, 64, 64};
+            c.dataset.syntheticSamples = 512;
+            c.epochs = 0;
+            c.loader.numWorkers = 1;
+            c.loader.batchSize = 16;
+            c.consumer.kind = ConsumerKind::Model;
+            c.consumer.model.name = "resnet18";
+            c.consumer.model.mode = ModelMode::Train;
+            c.consumer.model.numClasses = 10;
+        },
+        {phase("float32", "", {}, 8),
+         phase("bf16", "Now set the precision to bf16.", {{"consumer.model.precision", "bf16"}}, 8),
+         phase("channels-last", "Now back to fp32, with channels-last.",
+               {{"consumer.model.channels_last", true}}, 8),
+         phase("checkpointing", "Now fp32 with activation checkpointing.",
+               {{"consumer.model.checkpointing", true}}, 8)},
+        modelTradeVerdict};
+    model.needsModel = true;
+    all.push_back(std::move(model));
+    return all;
+}
+
+} // namespace
+
+const std::vector<Lesson> &lessons()
+{
+    static const std::vector<Lesson> all = makeLessons();
+    return all;
+}
+
+const Lesson *findLesson(const std::string &name)
+{
+    for (const Lesson &l : lessons()) {
+        if (l.name == name)
+            return &l;
+    }
+    return nullptr;
+}
+
+RunConfig lessonPhaseConfig(const Lesson &lesson, const RunConfig &base, std::size_t phase)
+{
+    RunConfig c = base;
+    if (lesson.preset)
+        lesson.preset(c);
+    // Each phase's changes are relative to the preset, not to the phase before.
+    for (const auto &[key, value] : lesson.phases.at(phase).changes)
+        setConfigField(c, key, value);
+    c.maxBatches = lesson.phases.at(phase).batches;
+    return c;
+}
+
+} // namespace loaderlab

@@ -1,0 +1,114 @@
+#include "core/lessons/lesson_runner.h"
+
+#include "core/run/run_service.h"
+#include "core/tools/default_dataset.h"
+#include "core/tools/preprocess.h"
+
+#include <filesystem>
+#include <functional>
+
+namespace loaderlab {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::int64_t bytesOnDisk(const std::string &path)
+{
+    std::error_code ec;
+    if (fs::is_regular_file(path, ec))
+        return static_cast<std::int64_t>(fs::file_size(path, ec));
+    std::int64_t total = 0;
+    for (auto it = fs::recursive_directory_iterator(path, ec);
+         !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+        if (it->is_regular_file(ec))
+            total += static_cast<std::int64_t>(it->file_size(ec));
+    }
+    return total;
+}
+
+} // namespace
+
+std::string lessonTensorFile(const std::string &folder,
+                             const std::function<void(const std::string &)> &note)
+{
+    const std::string canonical = fs::weakly_canonical(folder).string();
+    const auto tag = std::hash<std::string>{}(canonical) % 1'000'000'007ULL;
+    const fs::path file = fs::path(cacheDirectory()) / "lessons"
+                          / (fs::path(canonical).filename().string() + "-" + std::to_string(tag)
+                             + ".u8.tensor");
+    if (fs::exists(file))
+        return file.string();
+    fs::create_directories(file.parent_path());
+    if (note)
+        note("preparing the tensor file " + file.string() + " from " + canonical);
+    PreprocessOptions options;
+    options.dtype = DType::UInt8;
+    preprocessImageFolder(canonical, file.string(), options);
+    return file.string();
+}
+
+LessonPhaseResult lessonPhaseResult(std::string label, const RunConfig &config,
+                                    std::vector<TraceRecord> records, const RunSummary &summary)
+{
+    LessonPhaseResult r;
+    r.label = std::move(label);
+    r.config = config;
+    r.summary = summary;
+    // The first round (one batch per worker) starts together: the pattern is read after.
+    r.waits = analyzeWaits(records, std::max(1, config.loader.numWorkers));
+    r.records = std::move(records);
+    if (!config.dataset.path.empty())
+        r.datasetBytes = bytesOnDisk(config.dataset.path);
+    return r;
+}
+
+std::vector<LessonPhaseResult>
+runLesson(const Lesson &lesson, const RunConfig &base, std::stop_token stop,
+          const std::function<void(const LessonProgress &)> &onProgress)
+{
+    std::vector<LessonPhaseResult> results;
+    std::string folder;
+    for (std::size_t i = 0; i < lesson.phases.size(); ++i) {
+        if (stop.stop_requested())
+            break;
+        RunConfig config = lessonPhaseConfig(lesson, base, i);
+        LessonProgress progress;
+        progress.phase = i;
+        progress.step = &lesson.phases[i];
+        const auto note = [&](const std::string &text) {
+            progress.note = text;
+            if (onProgress)
+                onProgress(progress);
+            progress.note.clear();
+        };
+        if (config.dataset.kind == DatasetKind::ImageFolder) {
+            if (config.dataset.path.empty())
+                config.dataset.path = ensureDefaultImageFolder();
+            folder = config.dataset.path;
+        } else if (config.dataset.kind == DatasetKind::TensorFile && lesson.needsTensorFile) {
+            config.dataset.path = lessonTensorFile(
+                folder.empty() ? ensureDefaultImageFolder() : folder, note);
+        }
+        if (onProgress)
+            onProgress(progress);
+        RunService service;
+        service.start(config);
+        std::stop_callback stopRun(stop, [&service] { service.stop(); });
+        service.wait();
+        if (stop.stop_requested())
+            break;
+        const RunReport report = service.report();
+        LessonPhaseResult result = lessonPhaseResult(lesson.phases[i].label, config,
+                                                     service.controller().trace()->records(),
+                                                     report.summary);
+        if (service.state() == RunState::Failed)
+            result.error = report.error;
+        results.push_back(std::move(result));
+        progress.result = &results.back();
+        if (onProgress)
+            onProgress(progress);
+    }
+    return results;
+}
+
+} // namespace loaderlab

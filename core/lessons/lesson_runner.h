@@ -1,0 +1,39 @@
+#pragma once
+
+// Runs a lesson headless: each phase a run of its own through RunService (the
+// default dataset generated, and for the tensor lesson preprocessed, on first use),
+// then the verdict. The window runs the same phases live, one after another.
+
+#include "core/lessons/lesson.h"
+
+#include <functional>
+#include <stop_token>
+#include <string>
+#include <vector>
+
+namespace loaderlab {
+
+struct LessonProgress
+{
+    std::size_t phase = 0;
+    const LessonPhase *step = nullptr;
+    const LessonPhaseResult *result = nullptr; // set when the phase ended
+    std::string note;                          // "preparing the tensor file", ...
+};
+
+// The uint8 tensor file a lesson compares `folder` with, in the cache directory
+// (core/tools/default_dataset.h); preprocessed when missing.
+std::string lessonTensorFile(const std::string &folder,
+                             const std::function<void(const std::string &)> &note = {});
+
+// The phases as they ran; fewer than the lesson's when stopped. Throws what
+// RunService::start throws for a setting that cannot run.
+std::vector<LessonPhaseResult>
+runLesson(const Lesson &lesson, const RunConfig &base, std::stop_token stop,
+          const std::function<void(const LessonProgress &)> &onProgress = {});
+
+// The phase's figures from its trace: the waits, and the dataset's bytes on disk.
+LessonPhaseResult lessonPhaseResult(std::string label, const RunConfig &config,
+                                    std::vector<TraceRecord> records, const RunSummary &summary);
+
+} // namespace loaderlab

@@ -1,0 +1,207 @@
+// The verdicts: each reads the phases' traces and says what happened here.
+#include "core/lessons/lesson.h"
+
+#include <algorithm>
+#include <cstdarg>
+#include <cstdio>
+
+namespace loaderlab {
+namespace {
+
+std::string format(const char *pattern, ...)
+{
+    char text[1024];
+    va_list args;
+    va_start(args, pattern);
+    std::vsnprintf(text, sizeof text, pattern, args);
+    va_end(args);
+    return text;
+}
+
+double ratio(double a, double b)
+{
+    return b > 0 ? a / b : 0.0;
+}
+
+// A phase that failed, or too short to say anything, ends the verdict early.
+bool unusable(const std::vector<LessonPhaseResult> &phases, std::size_t needed, LessonVerdict &v)
+{
+    if (phases.size() < needed) {
+        v.text = format("Not enough phases ran (%zu of %zu): the lesson was stopped.",
+                        phases.size(), needed);
+        return true;
+    }
+    for (const auto &p : phases) {
+        if (!p.error.empty()) {
+            v.text = "A phase failed: " + p.error;
+            return true;
+        }
+        if (p.waits.batches < 4) {
+            v.text = format("A phase ran only %lld batches: too few to read a pattern.",
+                            static_cast<long long>(p.waits.batches));
+            return true;
+        }
+    }
+    return false;
+}
+
+} // namespace
+
+LessonVerdict firstBatchVerdict(const std::vector<LessonPhaseResult> &phases)
+{
+    LessonVerdict v;
+    if (unusable(phases, 1, v))
+        return v;
+    const WaitPattern &w = phases[0].waits;
+    v.figures = {{"first_wait_ms", w.firstMs},
+                 {"later_max_wait_ms", w.laterMaxMs},
+                 {"later_median_wait_ms", w.medianMs}};
+    if (w.firstMs < w.laterMaxMs) {
+        v.text = format("Not seen: batch %lld waited %.1f ms, longer than the first batch's %.1f "
+                        "ms. Something slowed the loader mid-run (another program on the "
+                        "machine, files not yet in the disk cache); run it again with nothing "
+                        "else running.",
+                        static_cast<long long>(w.laterMaxBatch), w.laterMaxMs, w.firstMs);
+        return v;
+    }
+    if (w.firstMs < 2.0 * w.p95Ms) {
+        v.text = format("Only just: the first batch waited longest (%.1f ms), but later waits "
+                        "come close (95th percentile %.1f ms): the loader is slower than the "
+                        "step all along. Add workers or a longer step to see the first batch "
+                        "stand out.",
+                        w.firstMs, w.p95Ms);
+        return v;
+    }
+    v.observed = true;
+    v.text = w.laterMaxMs >= 1.0
+                 ? format("Seen: the first batch waited %.1f ms, %.1fx the longest wait after "
+                          "it (%.1f ms at batch %lld; median %.2f ms). ",
+                          w.firstMs, ratio(w.firstMs, w.laterMaxMs), w.laterMaxMs,
+                          static_cast<long long>(w.laterMaxBatch), w.medianMs)
+                 : format("Seen: the first batch waited %.1f ms; no batch after it waited as "
+                          "much as 1 ms (longest %.2f ms). ",
+                          w.firstMs, w.laterMaxMs);
+    v.text += "Every worker starts with an empty queue: the first batch needs a whole batch "
+              "read, decoded and transformed before the step can start, while later batches "
+              "were built during earlier steps.";
+    return v;
+}
+
+LessonVerdict periodVerdict(const std::vector<LessonPhaseResult> &phases)
+{
+    LessonVerdict v;
+    if (unusable(phases, 2, v))
+        return v;
+    std::string seen;
+    bool all = true;
+    nlohmann::json list = nlohmann::json::array();
+    for (const auto &p : phases) {
+        const int workers = p.config.loader.numWorkers;
+        list.push_back({{"workers", workers},
+                        {"period", p.waits.period},
+                        {"strength", p.waits.periodStrength}});
+        seen += format("%s%d workers: ", seen.empty() ? "" : "; ", workers);
+        seen += p.waits.period > 0 ? format("the wait spikes every %d batches (autocorrelation "
+                                            "%.2f)",
+                                            p.waits.period, p.waits.periodStrength)
+                                   : std::string("no regular spikes");
+        all = all && p.waits.period == workers;
+    }
+    v.figures = {{"phases", list}};
+    v.observed = all;
+    if (all) {
+        v.text = "Seen: " + seen
+                 + ". Each worker builds whole batches, and the workers started together, so a "
+                   "round of W batches arrives almost at once: the consumer takes them one "
+                   "after another, then waits for the next round.";
+    } else {
+        v.text = "Not seen as expected: " + seen
+                 + ". The spikes follow W only while the loader is the bottleneck (the "
+                   "consumer waits) and the workers stay in step; a step slower than loading "
+                   "hides them, and more workers than cores blur them. Shorten the step "
+                   "(--sleep-batch-ms) or use fewer workers.";
+    }
+    return v;
+}
+
+LessonVerdict slowModelVerdict(const std::vector<LessonPhaseResult> &phases)
+{
+    LessonVerdict v;
+    if (unusable(phases, 1, v))
+        return v;
+    const WaitPattern &w = phases[0].waits;
+    v.figures = {{"first_wait_ms", w.firstMs},
+                 {"later_p95_wait_ms", w.p95Ms},
+                 {"mean_step_ms", w.meanStepMs}};
+    if (w.p95Ms <= 0.05 * w.meanStepMs && w.firstMs > 5.0 * std::max(w.p95Ms, 0.1)) {
+        v.observed = true;
+        v.text = format("Seen: only the first batch waited (%.1f ms); after it the 95th "
+                        "percentile wait is %.2f ms against a %.0f ms step. The workers build "
+                        "the next batches while the step runs, so loading is hidden behind it.",
+                        w.firstMs, w.p95Ms, w.meanStepMs);
+    } else {
+        v.text = format("Not seen: later batches still wait (95th percentile %.1f ms against a "
+                        "%.0f ms step): loading a batch takes longer than the step on this "
+                        "machine. Make the step slower or add workers.",
+                        w.p95Ms, w.meanStepMs);
+    }
+    return v;
+}
+
+LessonVerdict biggerBatchVerdict(const std::vector<LessonPhaseResult> &phases)
+{
+    LessonVerdict v;
+    if (unusable(phases, 2, v))
+        return v;
+    const auto &small = phases.front();
+    const auto &big = phases.back();
+    const int bs = small.config.loader.batchSize, bb = big.config.loader.batchSize;
+    v.figures = {{"small_batch", bs},
+                 {"big_batch", bb},
+                 {"small_first_ms", small.waits.firstMs},
+                 {"big_first_ms", big.waits.firstMs},
+                 {"small_max_spike_ms", small.waits.laterMaxMs},
+                 {"big_max_spike_ms", big.waits.laterMaxMs}};
+    const bool slowerFirst = big.waits.firstMs > 2.0 * small.waits.firstMs;
+    const bool higherSpikes = big.waits.p95Ms > small.waits.p95Ms;
+    v.observed = slowerFirst && higherSpikes;
+    v.text = format("%s: batch %d waited %.1f ms for its first batch and %.1f ms at the 95th "
+                    "percentile; batch %d waited %.1f ms and %.1f ms. ",
+                    v.observed ? "Seen" : "Not fully seen", bs, small.waits.firstMs,
+                    small.waits.p95Ms, bb, big.waits.firstMs, big.waits.p95Ms);
+    v.text += v.observed ? "A worker must finish a whole batch before it is delivered: more "
+                           "samples per batch means a longer first wait and higher spikes."
+                         : "Expected both figures higher with the bigger batch. A step slower "
+                           "than loading hides the spikes; shorten it and try again.";
+    return v;
+}
+
+LessonVerdict tensorVerdict(const std::vector<LessonPhaseResult> &phases)
+{
+    LessonVerdict v;
+    if (unusable(phases, 2, v))
+        return v;
+    const auto &jpeg = phases[0];
+    const auto &tensor = phases[1];
+    const double speed = ratio(tensor.summary.samplesPerSecMean, jpeg.summary.samplesPerSecMean);
+    const double size = ratio(static_cast<double>(tensor.datasetBytes),
+                              static_cast<double>(jpeg.datasetBytes));
+    v.figures = {{"jpeg_samples_per_sec", jpeg.summary.samplesPerSecMean},
+                 {"tensor_samples_per_sec", tensor.summary.samplesPerSecMean},
+                 {"jpeg_bytes", jpeg.datasetBytes},
+                 {"tensor_bytes", tensor.datasetBytes}};
+    v.observed = speed > 1.5 && size > 1.0;
+    v.text = format("%s: the preprocessed tensor file (%.1f MB) loads %.1fx as fast as the JPEG "
+                    "folder (%.1f MB; %.0f vs %.0f samples/s), although it is %.1fx the size. ",
+                    v.observed ? "Seen" : "Not seen",
+                    static_cast<double>(tensor.datasetBytes) / 1e6, speed,
+                    static_cast<double>(jpeg.datasetBytes) / 1e6, tensor.summary.samplesPerSecMean,
+                    jpeg.summary.samplesPerSecMean, size);
+    v.text += v.observed ? "Reading bytes is cheap; decoding and resizing JPEGs is what costs, "
+                           "and preprocessing did it once, ahead of time."
+                         : "Expected the tensor file to be much faster: check that the step "
+                           "is not the bottleneck (the consumer should be 'none' or fast).";
+    return v;
+}
+
+} // namespace loaderlab

@@ -1,0 +1,182 @@
+// The verdicts that compare settings: 0 vs 1 worker, more workers than cores,
+// sample-parallel loading, and what precision, channels-last and checkpointing
+// trade on a real model.
+#include "core/lessons/lesson.h"
+
+#include <algorithm>
+#include <cstdarg>
+#include <cstdio>
+
+namespace loaderlab {
+namespace {
+
+std::string format(const char *pattern, ...)
+{
+    char text[1024];
+    va_list args;
+    va_start(args, pattern);
+    std::vsnprintf(text, sizeof text, pattern, args);
+    va_end(args);
+    return text;
+}
+
+double ratio(double a, double b)
+{
+    return b > 0 ? a / b : 0.0;
+}
+
+bool failed(const std::vector<LessonPhaseResult> &phases, std::size_t needed, LessonVerdict &v)
+{
+    if (phases.size() < needed) {
+        v.text = format("Not enough phases ran (%zu of %zu): the lesson was stopped.",
+                        phases.size(), needed);
+        return true;
+    }
+    for (const auto &p : phases) {
+        if (!p.error.empty()) {
+            v.text = "A phase failed: " + p.error;
+            return true;
+        }
+    }
+    return false;
+}
+
+} // namespace
+
+LessonVerdict zeroWorkerVerdict(const std::vector<LessonPhaseResult> &phases)
+{
+    LessonVerdict v;
+    if (failed(phases, 2, v))
+        return v;
+    const WaitPattern &zero = phases[0].waits;
+    const WaitPattern &one = phases[1].waits;
+    v.figures = {{"zero_workers_mean_wait_ms", zero.meanMs},
+                 {"one_worker_mean_wait_ms", one.meanMs},
+                 {"mean_step_ms", one.meanStepMs}};
+    v.observed = zero.meanMs > 3.0 * std::max(one.meanMs, 0.05);
+    v.text = format("%s: with 0 workers each step waited %.1f ms on average for its batch (the "
+                    "step's own thread loads it); with 1 worker, %.2f ms. ",
+                    v.observed ? "Seen" : "Not seen", zero.meanMs, one.meanMs);
+    v.text += v.observed ? "One worker loads the next batch while the step runs: loading moves "
+                           "off the step's path as long as it is not slower than the step."
+                         : format("With 1 worker the loader is still slower than the %.0f ms "
+                                  "step, so the step waits either way: lengthen the step or "
+                                  "use smaller batches.",
+                                  one.meanStepMs);
+    return v;
+}
+
+LessonVerdict oversubscribedVerdict(const std::vector<LessonPhaseResult> &phases)
+{
+    LessonVerdict v;
+    if (failed(phases, 2, v))
+        return v;
+    std::string seen;
+    nlohmann::json list = nlohmann::json::array();
+    double atCores = 0.0, best = 0.0;
+    for (std::size_t i = 0; i < phases.size(); ++i) {
+        const auto &p = phases[i];
+        const double rate = p.summary.samplesPerSecMean;
+        list.push_back({{"workers", p.config.loader.numWorkers}, {"samples_per_sec", rate}});
+        seen += format("%s%d workers %.0f samples/s", i ? ", " : "", p.config.loader.numWorkers,
+                       rate);
+        if (i == 0)
+            atCores = rate;
+        else
+            best = std::max(best, rate);
+    }
+    v.figures = {{"phases", list}};
+    v.observed = best <= 1.1 * atCores;
+    v.text = (v.observed ? "Seen: " : "Not seen: ") + seen + ". ";
+    v.text += v.observed ? format("Past one worker per core (%d here) decoding has no core left "
+                                  "to run on: more workers only take turns, and each one costs "
+                                  "memory and start-up time.",
+                                  phases[0].config.loader.numWorkers)
+                         : format("More workers than cores gained %.0f %%: the loader waits on "
+                                  "something other than the CPU here (disk, the page cache), "
+                                  "which extra workers can overlap.",
+                                  (ratio(best, atCores) - 1.0) * 100.0);
+    return v;
+}
+
+LessonVerdict sampleParallelVerdict(const std::vector<LessonPhaseResult> &phases)
+{
+    LessonVerdict v;
+    if (failed(phases, 2, v))
+        return v;
+    const WaitPattern &perWorker = phases[0].waits;
+    const WaitPattern &shared = phases[1].waits;
+    const int workers = phases[0].config.loader.numWorkers;
+    v.figures = {{"per_worker_period", perWorker.period},
+                 {"per_worker_p95_ms", perWorker.p95Ms},
+                 {"per_worker_median_ms", perWorker.medianMs},
+                 {"sample_parallel_period", shared.period},
+                 {"sample_parallel_p95_ms", shared.p95Ms},
+                 {"sample_parallel_median_ms", shared.medianMs}};
+    const double spikesBefore = perWorker.p95Ms - perWorker.medianMs;
+    const double spikesAfter = shared.p95Ms - shared.medianMs;
+    v.observed = perWorker.period == workers && shared.period != workers
+                 && spikesAfter < 0.5 * spikesBefore;
+    v.text = format(
+        "%s: batch per worker, the wait spikes every %d batches (95th percentile "
+        "%.1f ms over a median of %.1f ms); sample-parallel, %s (95th percentile "
+        "%.1f ms over %.1f ms). ",
+        v.observed ? "Seen" : "Not seen", perWorker.period, perWorker.p95Ms, perWorker.medianMs,
+        shared.period > 0 ? format("every %d batches", shared.period).c_str() : "no regular spikes",
+        shared.p95Ms, shared.medianMs);
+    v.text += v.observed ? "When every worker builds a part of each batch, batches arrive one "
+                           "at a time, evenly, instead of in rounds of W: the same throughput "
+                           "without the spikes."
+                         : "Expected the spikes of the per-worker phase to flatten; they only "
+                           "show while the consumer waits for the loader: shorten the step.";
+    return v;
+}
+
+LessonVerdict modelTradeVerdict(const std::vector<LessonPhaseResult> &phases)
+{
+    LessonVerdict v;
+    if (failed(phases, 2, v))
+        return v;
+    const auto &base = phases[0].summary;
+    if (base.computeMeanMs <= 0 || base.peakMemoryBytes <= 0) {
+        v.text = "Not measured: the model consumer reported no step time or peak memory.";
+        return v;
+    }
+    nlohmann::json list = nlohmann::json::array();
+    std::string seen = format("%s: step %.0f ms, peak memory %.0f MiB", phases[0].label.c_str(),
+                              base.computeMeanMs,
+                              static_cast<double>(base.peakMemoryBytes) / (1 << 20));
+    for (std::size_t i = 1; i < phases.size(); ++i) {
+        const auto &s = phases[i].summary;
+        const double time = ratio(s.computeMeanMs, base.computeMeanMs);
+        const double memory = ratio(static_cast<double>(s.peakMemoryBytes),
+                                    static_cast<double>(base.peakMemoryBytes));
+        list.push_back({{"label", phases[i].label},
+                        {"step_ms", s.computeMeanMs},
+                        {"peak_memory_bytes", s.peakMemoryBytes},
+                        {"step_ratio", time},
+                        {"peak_memory_ratio", memory}});
+        const auto change = [](double r, const char *less, const char *more) {
+            if (r > 0.95 && r < 1.05)
+                return std::string("about the same");
+            return r < 1 ? format("%.2fx (%s)", r, less) : format("%.2fx (%s)", r, more);
+        };
+        seen += format("; %s: step %s, peak memory %s", phases[i].label.c_str(),
+                       change(time, "faster", "slower").c_str(),
+                       change(memory, "less", "more").c_str());
+    }
+    v.figures = {{"phases", list},
+                 {"base_step_ms", base.computeMeanMs},
+                 {"base_peak_memory_bytes", base.peakMemoryBytes}};
+    v.observed = true;
+    v.text = "Measured on this machine: " + seen
+             + ". None of these is free or always a gain: bf16 halves the bytes per value "
+               "but is slow where the processor has no bf16 arithmetic (it is emulated); "
+               "channels-last pays where the convolution kernels prefer it (GPU tensor "
+               "cores); checkpointing recomputes activations in the backward pass, trading "
+               "step time for memory, which shows at large batches. Measure before "
+               "choosing.";
+    return v;
+}
+
+} // namespace loaderlab

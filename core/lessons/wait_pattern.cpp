@@ -1,0 +1,119 @@
+#include "core/lessons/wait_pattern.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace loaderlab {
+namespace {
+
+double quantile(std::vector<double> v, double q)
+{
+    if (v.empty())
+        return 0.0;
+    std::sort(v.begin(), v.end());
+    const double at = q * static_cast<double>(v.size() - 1);
+    const auto below = static_cast<std::size_t>(at);
+    const std::size_t above = std::min(below + 1, v.size() - 1);
+    return v[below] + (v[above] - v[below]) * (at - static_cast<double>(below));
+}
+
+double ms(std::int64_t ns)
+{
+    return static_cast<double>(ns) / 1e6;
+}
+
+} // namespace
+
+int dominantPeriod(const std::vector<double> &series, int maxLag, double minStrength,
+                   double *strength)
+{
+    if (strength)
+        *strength = 0.0;
+    const std::size_t n = series.size();
+    maxLag = std::min<int>(maxLag, static_cast<int>(n / 3));
+    if (maxLag < 1)
+        return 0;
+    double mean = 0.0;
+    for (const double x : series)
+        mean += x;
+    mean /= static_cast<double>(n);
+    double variance = 0.0;
+    for (const double x : series)
+        variance += (x - mean) * (x - mean);
+    // A flat series has no period: its variation is noise around the mean.
+    if (variance <= 1e-12 * static_cast<double>(n) * std::max(1.0, mean * mean))
+        return 0;
+    std::vector<double> r(static_cast<std::size_t>(maxLag) + 1, 0.0);
+    for (int k = 1; k <= maxLag; ++k) {
+        double sum = 0.0;
+        for (std::size_t i = 0; i + static_cast<std::size_t>(k) < n; ++i)
+            sum += (series[i] - mean) * (series[i + static_cast<std::size_t>(k)] - mean);
+        r[static_cast<std::size_t>(k)] = sum / variance;
+    }
+    int best = 1;
+    for (int k = 2; k <= maxLag; ++k) {
+        if (r[static_cast<std::size_t>(k)] > r[static_cast<std::size_t>(best)])
+            best = k;
+    }
+    const double top = r[static_cast<std::size_t>(best)];
+    if (top < minStrength)
+        return 0;
+    // The smallest lag nearly as strong: W rather than 2W or 3W.
+    for (int k = 1; k < best; ++k) {
+        if (r[static_cast<std::size_t>(k)] >= 0.85 * top && best % k == 0) {
+            best = k;
+            break;
+        }
+    }
+    if (strength)
+        *strength = r[static_cast<std::size_t>(best)];
+    return best;
+}
+
+WaitPattern analyzeWaits(const std::vector<TraceRecord> &records, std::int64_t skip)
+{
+    WaitPattern p;
+    p.batches = static_cast<std::int64_t>(records.size());
+    if (records.empty())
+        return p;
+    p.firstMs = ms(records.front().waitNs());
+    std::vector<double> later;
+    double step = 0.0, load = 0.0;
+    for (std::size_t i = 0; i < records.size(); ++i) {
+        const TraceRecord &r = records[i];
+        step += ms(r.computeNs());
+        load += ms(r.loadNs());
+        if (i == 0)
+            continue;
+        const double wait = ms(r.waitNs());
+        later.push_back(wait);
+        if (wait > p.laterMaxMs) {
+            p.laterMaxMs = wait;
+            p.laterMaxBatch = r.index;
+        }
+    }
+    const auto count = static_cast<double>(records.size());
+    p.meanStepMs = step / count;
+    p.meanLoadMs = load / count;
+    if (!later.empty()) {
+        p.medianMs = quantile(later, 0.5);
+        p.p95Ms = quantile(later, 0.95);
+        double sum = 0.0;
+        for (const double w : later)
+            sum += w;
+        p.meanMs = sum / static_cast<double>(later.size());
+    }
+    const auto from = static_cast<std::size_t>(std::clamp<std::int64_t>(skip, 1, p.batches));
+    const std::vector<double> steady(later.begin() + static_cast<std::ptrdiff_t>(from - 1),
+                                     later.end());
+    p.period = dominantPeriod(steady, 16, 0.3, &p.periodStrength);
+    // Spikes of a fraction of a millisecond are scheduling noise, not a pattern; a
+    // "period" of 1 is a drift (neighbours alike), not spikes.
+    if (p.p95Ms - p.medianMs < 0.5 || p.period < 2) {
+        p.period = 0;
+        p.periodStrength = 0.0;
+    }
+    return p;
+}
+
+} // namespace loaderlab
