@@ -124,9 +124,10 @@ LessonVerdict sampleParallelVerdict(const std::vector<LessonPhaseResult> &phases
         v.observed ? "Seen" : "Not seen", perWorker.period, perWorker.p95Ms, perWorker.medianMs,
         shared.period > 0 ? format("every %d batches", shared.period).c_str() : "no regular spikes",
         shared.p95Ms, shared.medianMs);
+    v.text += format("Throughput: %.0f samples/s batch per worker, %.0f sample-parallel. ",
+                     phases[0].summary.samplesPerSecMean, phases[1].summary.samplesPerSecMean);
     v.text += v.observed ? "When every worker builds a part of each batch, batches arrive one "
-                           "at a time, evenly, instead of in rounds of W: the same throughput "
-                           "without the spikes."
+                           "at a time, evenly, instead of in rounds of W."
                          : "Expected the spikes of the per-worker phase to flatten; they only "
                            "show while the consumer waits for the loader: shorten the step.";
     return v;
