@@ -28,26 +28,6 @@
 namespace Cli {
 namespace {
 
-void printProgress(const loaderlab::TraceLog &trace, bool tty)
-{
-    const std::size_t n = trace.size();
-    if (n == 0)
-        return;
-    // A copy: the run thread may free old batches (--keep-batches) meanwhile.
-    const std::vector<loaderlab::TraceRecord> last = trace.records(n > 50 ? n - 50 : 0, n);
-    if (last.empty())
-        return;
-    std::int64_t samples = 0;
-    for (const auto &r : last)
-        samples += r.samples;
-    const double span = static_cast<double>(last.back().computeEndNs - last.front().requestNs)
-                        / 1e9;
-    std::fprintf(stderr, "%s[%7.1f s] %lld batches, %.0f samples/s (last %zu batches)%s",
-                 tty ? "\r" : "", static_cast<double>(last.back().computeEndNs) / 1e9,
-                 static_cast<long long>(n), span > 0 ? samples / span : 0.0, last.size(),
-                 tty ? "   " : "\n");
-}
-
 // A run of 10^6 batches or fewer keeps all of them (~190 MB). The least is a second
 // or more of the fastest loader (~100,000 batches/s), so the CSV, written during the
 // run, keeps up.
@@ -80,7 +60,7 @@ int waitForRun(loaderlab::RunService &service, bool quiet)
         }
         // A line every 2 s to a log file, a refreshed line every 0.5 s on a terminal.
         if (!quiet && ++ticks % (tty ? 5 : 20) == 0)
-            printProgress(*service.controller().trace(), tty);
+            printRunProgress(*service.controller().trace(), tty);
     }
     service.stop();
     if (!quiet && tty)
@@ -104,6 +84,11 @@ int runCommand(const QStringList &arguments)
                       QStringLiteral("write the run as a Chrome JSON trace for Perfetto "
                                      "(ui.perfetto.dev) or chrome://tracing"),
                       QStringLiteral("file")});
+    parser.addOption({QStringLiteral("engine"),
+                      QStringLiteral("loaderlab (default), or pytorch: PyTorch's own DataLoader "
+                                     "with the same settings, as a reference (needs Python 3 "
+                                     "with torch and torchvision)"),
+                      QStringLiteral("name"), QStringLiteral("loaderlab")});
     parser.addOption({QStringLiteral("keep-batches"),
                       QStringLiteral("keep only the last N batches in memory (0: all); the CSV and "
                                      "the summary still cover every batch (default 1000000)"),
@@ -117,6 +102,14 @@ int runCommand(const QStringList &arguments)
     if (rejectPositionals(parser, 0, "run"))
         return kUsage;
 
+    const QString engine = parser.value(QStringLiteral("engine"));
+    if (engine == QLatin1String("pytorch"))
+        return runWithPytorch(parser);
+    if (engine != QLatin1String("loaderlab")) {
+        std::fprintf(stderr, "loaderlab run: --engine: '%s' is not loaderlab or pytorch\n",
+                     qPrintable(engine));
+        return kUsage;
+    }
     loaderlab::RunService service;
     service.setExtraVersions({{"qt", qVersion()}});
     try {

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <csignal>
 #include <cstdio>
+#include <vector>
 
 namespace Cli {
 namespace {
@@ -50,6 +51,26 @@ void ensureDefaultDataset(loaderlab::RunConfig &config)
         });
     std::fprintf(stderr, "default dataset: %s\n",
                  loaderlab::escapeForTerminal(config.dataset.path).c_str());
+}
+
+void printRunProgress(const loaderlab::TraceLog &trace, bool tty)
+{
+    const std::size_t n = trace.size();
+    if (n == 0)
+        return;
+    // A copy: the run thread may free old batches (--keep-batches) meanwhile.
+    const std::vector<loaderlab::TraceRecord> last = trace.records(n > 50 ? n - 50 : 0, n);
+    if (last.empty())
+        return;
+    std::int64_t samples = 0;
+    for (const auto &r : last)
+        samples += r.samples;
+    const double span = static_cast<double>(last.back().computeEndNs - last.front().requestNs)
+                        / 1e9;
+    std::fprintf(stderr, "%s[%7.1f s] %lld batches, %.0f samples/s (last %zu batches)%s",
+                 tty ? "\r" : "", static_cast<double>(last.back().computeEndNs) / 1e9,
+                 static_cast<long long>(n), span > 0 ? samples / span : 0.0, last.size(),
+                 tty ? "   " : "\n");
 }
 
 } // namespace Cli

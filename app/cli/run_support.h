@@ -5,6 +5,9 @@
 // dataset, generated on first use when a folder run names no path.
 
 #include "core/run/run_config.h"
+#include "core/trace/trace_log.h"
+
+#include <QCommandLineParser>
 
 namespace Cli {
 
@@ -26,5 +29,12 @@ int takeStopSignal();
 // A folder run without a path gets the default dataset (generated on first use,
 // with progress on stderr).
 void ensureDefaultDataset(loaderlab::RunConfig &config);
+
+// One progress line on stderr: batches so far and samples/s over the last 50
+// (refreshed in place on a terminal).
+void printRunProgress(const loaderlab::TraceLog &trace, bool tty);
+
+// `loaderlab run --engine pytorch`: the same run with PyTorch's own DataLoader.
+int runWithPytorch(const QCommandLineParser &parser);
 
 } // namespace Cli
