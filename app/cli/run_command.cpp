@@ -10,6 +10,7 @@
 #include "app/cli/run_support.h"
 #include "app/cli/summary_table.h"
 
+#include "core/autotune/autotuner.h"
 #include "core/dataset/dataset.h"
 #include "core/io/safe_text.h"
 #include "core/run/run_service.h"
@@ -20,6 +21,7 @@
 
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <stdexcept>
 #include <vector>
 
@@ -89,6 +91,11 @@ int runCommand(const QStringList &arguments)
                                      "with the same settings, as a reference (needs Python 3 "
                                      "with torch and torchvision)"),
                       QStringLiteral("name"), QStringLiteral("loaderlab")});
+    parser.addOption({QStringLiteral("autotune"),
+                      QStringLiteral("tune workers and prefetch while the run goes on (every "
+                                     "change is a marker with its reason)")});
+    parser.addOption({QStringLiteral("autotune-batch"),
+                      QStringLiteral("with --autotune: tune the batch size too")});
     parser.addOption({QStringLiteral("keep-batches"),
                       QStringLiteral("keep only the last N batches in memory (0: all); the CSV and "
                                      "the summary still cover every batch (default 1000000)"),
@@ -128,7 +135,17 @@ int runCommand(const QStringList &arguments)
     // Installed until the outputs are written: a second Ctrl-C must not cut the
     // writing short.
     const StopSignals handlers;
+    std::unique_ptr<loaderlab::Autotuner> tuner;
+    if (parser.isSet(QStringLiteral("autotune"))) {
+        loaderlab::AutotuneOptions options;
+        options.tuneBatch = parser.isSet(QStringLiteral("autotune-batch"));
+        tuner = std::make_unique<loaderlab::Autotuner>(
+            service.controller(), options, [](const loaderlab::AutotuneMove &move) {
+                std::fprintf(stderr, "\nautotune: %s\n", move.reason.c_str());
+            });
+    }
     const int signal = waitForRun(service, parser.isSet(QStringLiteral("quiet")));
+    tuner.reset();
 
     const loaderlab::RunReport report = service.report();
     std::fputs(summaryTable(report.summary).c_str(), stdout);

@@ -208,7 +208,7 @@ public:
     void applyPendingChanges(std::stop_token stop, const DatasetPtr &dataset, RunConfig &cfg,
                              std::unique_ptr<Consumer> &consumer, int epoch, std::int64_t index)
     {
-        std::optional<std::pair<LoaderConfig, ConsumerConfig>> change;
+        std::optional<PendingChange> change;
         {
             std::lock_guard lock(mutex);
             change.swap(pending);
@@ -216,8 +216,8 @@ public:
         if (!change)
             return;
         RunConfig next = cfg;
-        next.loader = change->first;
-        next.consumer = change->second;
+        next.loader = change->loader;
+        next.consumer = change->consumer;
         RunConfig consumerOnly = cfg;
         consumerOnly.consumer = next.consumer;
         if (!liveChanges(cfg, consumerOnly).empty()) {
@@ -256,8 +256,8 @@ public:
             config.consumer = next.consumer;
             trace->addConfigVersion({configVersion, index, now, config});
         }
-        TraceMarker marker{index, now, MarkerKind::Reconfigure, configVersion, std::move(changes),
-                           {}};
+        TraceMarker marker{index,         now, change->kind, configVersion, std::move(changes),
+                           change->detail};
         spdlog::info("batch {}: {}", index, markerText(marker));
         trace->addMarker(std::move(marker));
     }
@@ -279,7 +279,14 @@ public:
     mutable std::mutex mutex;
     mutable std::condition_variable_any cv;
     RunConfig config;
-    std::optional<std::pair<LoaderConfig, ConsumerConfig>> pending;
+    struct PendingChange
+    {
+        LoaderConfig loader;
+        ConsumerConfig consumer;
+        MarkerKind kind = MarkerKind::Reconfigure;
+        std::string detail;
+    };
+    std::optional<PendingChange> pending;
     RunState state = RunState::Idle;
     std::string error;
     std::string reconfigureError; // the last reconfiguration that could not be applied
@@ -366,7 +373,8 @@ void RunController::resume()
     m_impl->cv.notify_all();
 }
 
-void RunController::reconfigure(const LoaderConfig &loader, const ConsumerConfig &consumer)
+void RunController::reconfigure(const LoaderConfig &loader, const ConsumerConfig &consumer,
+                                MarkerKind kind, std::string detail)
 {
     validate(loader);
     std::lock_guard lock(m_impl->mutex);
@@ -377,7 +385,7 @@ void RunController::reconfigure(const LoaderConfig &loader, const ConsumerConfig
         next.consumer = consumer;
         checkRunMemory(next, *m_impl->dataset, memoryBudgetFromMegabytes(next.memoryBudgetMb));
     }
-    m_impl->pending = std::make_pair(loader, consumer);
+    m_impl->pending = Impl::PendingChange{loader, consumer, kind, std::move(detail)};
 }
 
 std::string RunController::takeReconfigureError()

@@ -40,7 +40,9 @@ public:
     // fit the memory budget (core/run/run_memory.h). Applied at the next batch boundary. A consumer
     // that cannot be built there keeps the current one (the loader change still applies) and leaves
     // its reason for takeReconfigureError(); the run goes on.
-    void reconfigure(const LoaderConfig &loader, const ConsumerConfig &consumer);
+    // The marker is of `kind` with `detail` (the autotuner's moves: MarkerKind::Autotune).
+    void reconfigure(const LoaderConfig &loader, const ConsumerConfig &consumer,
+                     MarkerKind kind = MarkerKind::Reconfigure, std::string detail = {});
     // Why the last reconfiguration's consumer was not applied, once; empty if it was.
     std::string takeReconfigureError();
 

@@ -1,0 +1,92 @@
+#pragma once
+
+// AutotuneSearch: the decisions of the online autotuner, apart from any thread or
+// run, so they can be tested on throughput functions whose best is known. A hill
+// climb over workers and prefetch (and the batch size when allowed), one step at a
+// time: each candidate is measured over a window, the incumbent is measured again
+// right after it (so a drift of the machine hits both), and the search moves only
+// when the candidate beats the incumbent by more than the incumbent's own
+// run-to-run noise (and at least `minGain`) twice in a row: a candidate that wins
+// once is measured again against the incumbent before the search moves. When no
+// neighbour wins it holds, and starts again when the incumbent's throughput drifts
+// by more than `driftShare`, or after `reprobeWindows` windows.
+//
+// Objective: samples/s at the consumer (the caller measures it over a window of
+// batches after the settings took effect).
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace loaderlab {
+
+struct AutotuneSettings
+{
+    int workers = 1;
+    int prefetch = 2;
+    int batchSize = 32;
+
+    bool operator==(const AutotuneSettings &) const = default;
+};
+
+struct AutotuneLimits
+{
+    int maxWorkers = 1; // leaves room for the consumer's threads
+    int maxPrefetch = 8;
+    bool tuneBatch = false;
+    int minBatch = 8;
+    int maxBatch = 512;
+    double minGain = 0.05;    // a move needs at least +5 %
+    double driftShare = 0.15; // re-tune when the held throughput moves by 15 %
+    int reprobeWindows = 20;  // while holding, try the neighbours again this often
+};
+
+struct AutotuneMove
+{
+    AutotuneSettings from;
+    AutotuneSettings to;
+    double gain = 0.0;  // (candidate - incumbent) / incumbent
+    double noise = 0.0; // the incumbent's spread the gain had to beat
+    std::string detail; // "+18 %, noise 3 %"
+    std::string reason; // "workers 2 -> 3: +18 %, noise 3 %"
+};
+
+class AutotuneSearch
+{
+public:
+    AutotuneSearch(AutotuneSettings start, AutotuneLimits limits);
+
+    // What to measure next: settings to apply for the next window.
+    const AutotuneSettings &next() const { return m_next; }
+    // The measured samples/s of the window run with next(). Returns the move when
+    // the incumbent changes.
+    std::optional<AutotuneMove> report(double samplesPerSec);
+
+    const AutotuneSettings &incumbent() const { return m_incumbent; }
+    bool holding() const { return m_holding; } // no neighbour won: watching for drift
+    int windows() const { return m_windows; }
+
+private:
+    std::vector<AutotuneSettings> neighbours() const;
+    void nextCandidate();
+    double noise() const;
+
+    AutotuneLimits m_limits;
+    AutotuneSettings m_incumbent;
+    AutotuneSettings m_next;
+    std::vector<double> m_incumbentRates;  // recent windows of the incumbent
+    std::vector<AutotuneSettings> m_queue; // candidates still to try around the incumbent
+    std::optional<double> m_candidateRate; // waiting for the incumbent's re-measurement
+    int m_wins = 0;                        // rounds the current candidate has won
+    AutotuneSettings m_candidate;
+    bool m_holding = false;
+    double m_heldRate = 0.0;
+    int m_heldWindows = 0;
+    int m_windows = 0;
+};
+
+// "workers 2 -> 3, prefetch 2 -> 4"
+std::string autotuneChangeText(const AutotuneSettings &from, const AutotuneSettings &to);
+
+} // namespace loaderlab

@@ -1,0 +1,144 @@
+#include "core/autotune/autotuner.h"
+
+#include "core/run/run_controller.h"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <chrono>
+#include <thread>
+
+namespace loaderlab {
+namespace {
+
+AutotuneSettings settingsOf(const RunConfig &c)
+{
+    return {c.loader.numWorkers, c.loader.prefetchFactor, c.loader.batchSize};
+}
+
+// Sleeps in small steps; false when stopped or the run ended.
+bool pause(std::stop_token stop, const RunController &run)
+{
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    return !stop.stop_requested() && !run.finished();
+}
+
+} // namespace
+
+int autotuneWorkerCap(const RunConfig &config, int cores)
+{
+    const int forStep = config.consumer.kind == ConsumerKind::Model ? 1 : 0;
+    return std::max(1, cores - forStep);
+}
+
+Autotuner::Autotuner(RunController &run, AutotuneOptions options, MoveCallback onMove)
+    : m_run(run)
+    , m_options(options)
+    , m_onMove(std::move(onMove))
+    , m_incumbent(settingsOf(run.config()))
+{
+    m_thread = std::jthread([this](std::stop_token stop) { loop(stop); });
+}
+
+Autotuner::~Autotuner()
+{
+    stop();
+}
+
+void Autotuner::stop()
+{
+    m_thread.request_stop();
+    if (m_thread.joinable() && m_thread.get_id() != std::this_thread::get_id())
+        m_thread.join();
+}
+
+AutotuneSettings Autotuner::incumbent() const
+{
+    const std::lock_guard lock(m_mutex);
+    return m_incumbent;
+}
+
+int Autotuner::moves() const
+{
+    const std::lock_guard lock(m_mutex);
+    return m_moves;
+}
+
+void Autotuner::loop(std::stop_token stop)
+{
+    const RunConfig start = m_run.config();
+    AutotuneLimits limits;
+    limits.maxWorkers = std::max(
+        autotuneWorkerCap(start,
+                          static_cast<int>(std::max(1U, std::thread::hardware_concurrency()))),
+        start.loader.numWorkers);
+    limits.maxPrefetch = m_options.maxPrefetch;
+    limits.tuneBatch = m_options.tuneBatch;
+    AutotuneSearch search(settingsOf(start), limits);
+    const auto trace = m_run.trace();
+    std::optional<AutotuneMove> pendingMove;
+    std::size_t measuredTo = 0; // windows never overlap: the next starts after this batch
+    while (!stop.stop_requested() && !m_run.finished()) {
+        // Apply what is to be measured, unless it runs already.
+        const AutotuneSettings want = search.next();
+        RunConfig current = m_run.config();
+        std::size_t versions = trace->configVersions().size();
+        if (!(settingsOf(current) == want)) {
+            LoaderConfig loader = current.loader;
+            loader.numWorkers = want.workers;
+            loader.prefetchFactor = want.prefetch;
+            loader.batchSize = want.batchSize;
+            try {
+                m_run.reconfigure(loader, current.consumer, MarkerKind::Autotune,
+                                  pendingMove ? pendingMove->detail : std::string("trying"));
+            } catch (const std::exception &) {
+                // Refused (the memory budget): measure the incumbent instead.
+                search.report(0.0);
+                continue;
+            }
+            while (trace->configVersions().size() == versions) {
+                if (!pause(stop, m_run))
+                    return;
+            }
+        }
+        pendingMove.reset();
+        // Settle, then measure a window.
+        const auto version = trace->configVersions().back();
+        const int w = std::max(1, want.workers);
+        const std::size_t from = std::max(static_cast<std::size_t>(version.firstBatch) + w + 1,
+                                          measuredTo + 1);
+        const std::size_t to = from
+                               + static_cast<std::size_t>(std::max(m_options.minWindowBatches,
+                                                                   m_options.windowRounds * w));
+        while (trace->size() <= to) {
+            if (!pause(stop, m_run))
+                return;
+        }
+        measuredTo = to;
+        const auto records = trace->records(from, to + 1);
+        if (records.size() < 2)
+            continue;
+        std::int64_t samples = 0;
+        for (std::size_t i = 1; i < records.size(); ++i)
+            samples += records[i].samples;
+        const double seconds =
+            static_cast<double>(records.back().computeEndNs - records.front().computeEndNs) / 1e9;
+        const double rate = seconds > 0 ? static_cast<double>(samples) / seconds : 0.0;
+        spdlog::debug("autotune: workers {}, prefetch {}, batch {}: {:.1f} samples/s over "
+                      "batches {}..{}",
+                      want.workers, want.prefetch, want.batchSize, rate, from, to);
+        const auto move = search.report(rate);
+        if (move) {
+            pendingMove = move;
+            {
+                const std::lock_guard lock(m_mutex);
+                m_incumbent = move->to;
+                ++m_moves;
+            }
+            if (m_onMove)
+                m_onMove(*move);
+        }
+    }
+}
+
+} // namespace loaderlab

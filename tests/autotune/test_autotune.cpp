@@ -1,0 +1,202 @@
+// The autotuner: its search climbs to the known best of a throughput function
+// measured with noise and stops there, never moves on noise alone, re-tunes when
+// the throughput drifts, tunes the batch size only when allowed; and on a real run
+// (the default dataset, starting with 1 worker) it moves to more workers, leaving
+// an autotune marker with its reason, and stops promptly with the run.
+
+#include "core/autotune/autotune_search.h"
+#include "core/autotune/autotuner.h"
+#include "core/run/marker_text.h"
+#include "core/run/run_controller.h"
+#include "core/tools/default_dataset.h"
+
+#include <QtTest>
+
+#include <algorithm>
+#include <functional>
+#include <mutex>
+#include <random>
+
+using namespace loaderlab;
+
+namespace {
+
+using Throughput = std::function<double(const AutotuneSettings &)>;
+
+// Runs the search for `windows` windows against `f` with +-`noise` relative noise;
+// returns the moves.
+std::vector<AutotuneMove> drive(AutotuneSearch &search, const Throughput &f, double noise,
+                                int windows, unsigned seed = 1)
+{
+    std::mt19937 random(seed);
+    std::uniform_real_distribution<double> jitter(-noise, noise);
+    std::vector<AutotuneMove> moves;
+    for (int i = 0; i < windows; ++i) {
+        const double rate = f(search.next()) * (1.0 + jitter(random));
+        if (auto move = search.report(rate))
+            moves.push_back(*move);
+    }
+    return moves;
+}
+
+double plateau(const AutotuneSettings &s, double perWorker, double ceiling)
+{
+    return std::min(perWorker * std::max(s.workers, 1), ceiling);
+}
+
+} // namespace
+
+class TestAutotune : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void climbsToThePlateauAndHolds();
+    void neverMovesOnNoise();
+    void retunesWhenThroughputDrifts();
+    void batchSizeOnlyWhenAllowed();
+    void tunesARealRun();
+    void aMoveThatDoesNotPayIsTakenBack();
+};
+
+void TestAutotune::climbsToThePlateauAndHolds()
+{
+    AutotuneLimits limits;
+    limits.maxWorkers = 8;
+    AutotuneSearch search({1, 2, 32}, limits);
+    const auto moves = drive(
+        search, [](const auto &s) { return plateau(s, 100, 350); }, 0.02, 80);
+    QVERIFY(search.holding());
+    QCOMPARE(search.incumbent().workers, 4); // 5 workers add 0 %: not worth a move
+    QCOMPARE(moves.size(), std::size_t{3});
+    QCOMPARE(moves[0].reason.substr(0, 15), std::string("workers 1 -> 2:"));
+    QVERIFY(moves[0].gain > 0.9);
+    QVERIFY(QString::fromStdString(moves[0].detail).startsWith(QStringLiteral("+")));
+    // The workers cap holds whatever the gain.
+    limits.maxWorkers = 2;
+    AutotuneSearch capped({1, 2, 32}, limits);
+    drive(
+        capped, [](const auto &s) { return plateau(s, 100, 1000); }, 0.02, 40);
+    QCOMPARE(capped.incumbent().workers, 2);
+}
+
+void TestAutotune::neverMovesOnNoise()
+{
+    AutotuneLimits limits;
+    limits.maxWorkers = 8;
+    for (unsigned seed = 1; seed <= 20; ++seed) {
+        AutotuneSearch search({2, 2, 32}, limits);
+        // +-4 % of noise on a flat function: no candidate is better.
+        const auto moves = drive(
+            search, [](const auto &) { return 300.0; }, 0.04, 200, seed);
+        QVERIFY2(moves.empty(), moves.empty() ? "" : moves.front().reason.c_str());
+    }
+}
+
+void TestAutotune::retunesWhenThroughputDrifts()
+{
+    AutotuneLimits limits;
+    limits.maxWorkers = 8;
+    AutotuneSearch search({1, 2, 32}, limits);
+    drive(
+        search, [](const auto &s) { return plateau(s, 100, 350); }, 0.01, 80);
+    QCOMPARE(search.incumbent().workers, 4);
+    // The steps got cheaper: loading is the limit up to 7 workers now.
+    const auto moves = drive(
+        search, [](const auto &s) { return 1.5 * plateau(s, 100, 700); }, 0.01, 120, 5);
+    QVERIFY(!moves.empty());
+    QCOMPARE(search.incumbent().workers, 7);
+}
+
+void TestAutotune::batchSizeOnlyWhenAllowed()
+{
+    // Throughput grows with the batch size up to 128.
+    const Throughput f = [](const AutotuneSettings &s) {
+        return 100.0 * std::min(s.batchSize, 128) / 32.0;
+    };
+    AutotuneLimits limits;
+    limits.maxWorkers = 2;
+    AutotuneSearch fixed({2, 2, 32}, limits);
+    drive(fixed, f, 0.01, 40);
+    QCOMPARE(fixed.incumbent().batchSize, 32);
+    limits.tuneBatch = true;
+    AutotuneSearch free({2, 2, 32}, limits);
+    drive(free, f, 0.01, 80);
+    QCOMPARE(free.incumbent().batchSize, 128);
+}
+
+void TestAutotune::tunesARealRun()
+{
+    // A real run: the tuner tries neighbours live (a reconfiguration with an
+    // "autotune ... (trying)" marker each), measures windows after each change, and
+    // stops with the run, leaving no thread. Whether a move pays depends on what
+    // else the machine runs (with the cores busy, a second worker gains nothing),
+    // so moves are tested above on throughputs known in advance.
+    RunConfig config;
+    config.dataset.kind = DatasetKind::ImageFolder;
+    config.dataset.path = ensureDefaultImageFolder();
+    config.loader.numWorkers = 1;
+    config.loader.batchSize = 16;
+    config.consumer.kind = ConsumerKind::Sleep;
+    config.consumer.sleepPerBatchMs = 2.0;
+    config.epochs = 0;
+    RunController run;
+    run.start(config);
+    std::vector<AutotuneMove> moves;
+    std::mutex mutex;
+    Autotuner tuner(run, AutotuneOptions{}, [&](const AutotuneMove &m) {
+        const std::lock_guard lock(mutex);
+        moves.push_back(m);
+    });
+    const auto trials = [&] {
+        int n = 0;
+        for (const auto &m : run.trace()->markers())
+            n += m.kind == MarkerKind::Autotune;
+        return n;
+    };
+    // workers 1 -> 2 and back, prefetch 2 -> 4 and back: four reconfigurations.
+    QTRY_VERIFY_WITH_TIMEOUT(trials() >= 4, 90'000);
+    const auto markers = run.trace()->markers();
+    const auto first = std::find_if(markers.begin(), markers.end(), [](const TraceMarker &m) {
+        return m.kind == MarkerKind::Autotune;
+    });
+    QCOMPARE(markerText(*first), std::string("autotune: workers 1 -> 2 (trying)"));
+    const auto start = std::chrono::steady_clock::now();
+    tuner.stop();
+    run.stop();
+    QVERIFY(run.waitForEnd(10'000));
+    QVERIFY(std::chrono::steady_clock::now() - start < std::chrono::seconds(5));
+    QCOMPARE(run.liveThreads(), 0);
+    const std::lock_guard lock(mutex);
+    for (const auto &m : moves)
+        QVERIFY2(m.gain > 0.05, m.reason.c_str()); // a move only on a measured gain
+}
+
+void TestAutotune::aMoveThatDoesNotPayIsTakenBack()
+{
+    // 2 workers measure well while they are tried (twice), then fall below 1 worker
+    // once they are the setting: the search goes back to 1.
+    AutotuneLimits limits;
+    limits.maxWorkers = 2;
+    AutotuneSearch search({1, 2, 32}, limits);
+    int twoWorkerWindows = 0;
+    bool moved = false;
+    std::vector<AutotuneMove> moves;
+    for (int i = 0; i < 60; ++i) {
+        const AutotuneSettings s = search.next();
+        double rate = 300.0;
+        if (s.workers == 2)
+            rate = ++twoWorkerWindows <= 2 ? 400.0 : 200.0;
+        if (auto move = search.report(rate)) {
+            moves.push_back(*move);
+            moved = true;
+        }
+    }
+    QVERIFY(moved);
+    QCOMPARE(moves.front().to.workers, 2);
+    QCOMPARE(moves.back().to.workers, 1);
+    QCOMPARE(search.incumbent().workers, 1);
+}
+
+QTEST_GUILESS_MAIN(TestAutotune)
+#include "test_autotune.moc"
