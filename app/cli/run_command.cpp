@@ -117,6 +117,10 @@ int runCommand(const QStringList &arguments)
                      qPrintable(engine));
         return kUsage;
     }
+    // Installed before the run starts (a signal the moment it starts is a stop, not
+    // the default death) and until the outputs are written (a second Ctrl-C must not
+    // cut the writing short).
+    const StopSignals handlers;
     loaderlab::RunService service;
     service.setExtraVersions({{"qt", qVersion()}});
     try {
@@ -132,9 +136,6 @@ int runCommand(const QStringList &arguments)
         return kUsage;
     }
 
-    // Installed until the outputs are written: a second Ctrl-C must not cut the
-    // writing short.
-    const StopSignals handlers;
     std::unique_ptr<loaderlab::Autotuner> tuner;
     if (parser.isSet(QStringLiteral("autotune"))) {
         loaderlab::AutotuneOptions options;

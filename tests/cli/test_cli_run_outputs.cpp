@@ -69,7 +69,9 @@ void TestCliRunOutputs::lateOutputFailureKeepsTheOthers()
                                                   << gone + QStringLiteral("/t.csv")
                                                   << QStringLiteral("--json") << json);
     QVERIFY(process.waitForStarted());
-    QTest::qWait(700);
+    // Once the run has started (its CSV is being written), the folder goes.
+    QTRY_VERIFY_WITH_TIMEOUT(QFileInfo::exists(gone + QStringLiteral("/t.csv.part")), 60'000);
+    QTest::qWait(300);
     QVERIFY(QDir(gone).removeRecursively());
     const Result r = clitest::finish(process, 60'000);
     QCOMPARE(r.exitCode, 1);
@@ -98,7 +100,9 @@ void TestCliRunOutputs::signalsWriteOutputsAndExitDistinctly()
                                                   << QStringLiteral("--json") << json
                                                   << QStringLiteral("--trace-json") << perfetto);
     QVERIFY(process.waitForStarted());
-    QTest::qWait(1'000);
+    // Stopped once the run goes (its CSV is being written), however slow the start.
+    QTRY_VERIFY_WITH_TIMEOUT(QFileInfo::exists(csv + QStringLiteral(".part")), 60'000);
+    QTest::qWait(500);
     ::kill(static_cast<pid_t>(process.processId()), signal);
     const Result r = clitest::finish(process, 30'000);
     QCOMPARE(r.exitCode, 128 + signal);
