@@ -4,8 +4,8 @@
 #include "widgets/wait_time_plot.h"
 #include "widgets/worker_timeline_plot.h"
 
+#include <QHBoxLayout>
 #include <QLabel>
-#include <QSplitter>
 #include <QVBoxLayout>
 
 #include <exception>
@@ -24,14 +24,13 @@ SweepCellDetail::SweepCellDetail(QWidget *parent)
     m_timeline->setObjectName(QStringLiteral("cellTimelinePlot"));
     for (QWidget *plot : {static_cast<QWidget *>(m_wait), static_cast<QWidget *>(m_timeline)})
         plot->setMinimumHeight(140);
-    auto *split = new QSplitter(Qt::Horizontal);
-    split->addWidget(m_wait);
-    split->addWidget(m_timeline);
-    split->setSizes({1, 1}); // scaled to halves on the first layout
+    auto *plots = new QHBoxLayout;
+    plots->addWidget(m_wait, 1);
+    plots->addWidget(m_timeline, 1);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_title);
-    layout->addWidget(split, 1);
+    layout->addLayout(plots, 1);
     clear(tr("Click a cell in the table or the heatmap to see its batches."));
 }
 

@@ -102,6 +102,7 @@ private Q_SLOTS:
     void heatmapAndTableHoldTheResultsFigures();
     void aCellShowsItsBatches();
     void stopIsPromptAndResumeRunsOnlyTheMissingCells();
+    void failedCellsAreEmptyAndSayWhy();
     void anotherSweepInTheFolderIsRefused();
     void exportsAreValidAndAFailedOneKeepsTheOldFile();
     void axesEditorChecksValues();
@@ -186,7 +187,8 @@ void TestExperimentsView::heatmapAndTableHoldTheResultsFigures()
                                     .arg(y)
                                     .arg(data->cell(x, y))
                                     .arg(c.figure(figure))));
-            const bool better = SweepHeatmap::higherIsBetter(figure)
+            // More samples/s is better; less time or wait is better.
+            const bool better = figure == "samples_per_sec"
                                     ? !best || c.figure(figure) > best->figure(figure)
                                     : !best || c.figure(figure) < best->figure(figure);
             if (better)
@@ -292,6 +294,12 @@ void TestExperimentsView::stopIsPromptAndResumeRunsOnlyTheMissingCells()
         QVERIFY2(view.start(&error), qPrintable(error));
         // Stop in the middle of the second cell.
         QTRY_VERIFY_WITH_TIMEOUT(view.cellsModel()->records().size() == 1, 30'000);
+        // The first cell is in the heatmap; the others are empty (NaN) until they end.
+        view.setHeatmap("samples_per_sec", 0, 1);
+        QVERIFY(!std::isnan(view.heatmap()->colorMap()->data()->cell(0, 0)));
+        QVERIFY(std::isnan(view.heatmap()->colorMap()->data()->cell(1, 0)));
+        QVERIFY(std::isnan(view.heatmap()->colorMap()->data()->cell(1, 1)));
+        QCOMPARE(view.heatmap()->bestCell(), std::make_optional(std::make_pair(0, 0)));
         QTest::qWait(300);
         QVERIFY(view.running());
         const auto stopAt = std::chrono::steady_clock::now();
@@ -323,6 +331,54 @@ void TestExperimentsView::stopIsPromptAndResumeRunsOnlyTheMissingCells()
         QCOMPARE(toJson(after.at(order)), toJson(record)); // kept, not run again
     QCOMPARE(view.cellsModel()->rowCount(), 4);
     QVERIFY(view.cellsModel()->stats(3) != nullptr);
+}
+
+void TestExperimentsView::failedCellsAreEmptyAndSayWhy()
+{
+    // An IDX dataset without a path cannot be opened: those cells fail, the others run.
+    ExperimentsView view;
+    view.setConfigSource([] { return baseConfig(1.0); });
+    SweepAxesEditor *editor = view.axesEditor();
+    editor->setDefinition({});
+    QVERIFY(editor->setAxisValues("loader.num_workers", {1, 2}));
+    QVERIFY(editor->setAxisValues("dataset.kind", {"synthetic", "idx"}));
+    editor->setBudget({SweepBudget::Kind::Samples, 160});
+    view.setResultsFolder(m_dir.filePath(QStringLiteral("failing")));
+    QString error;
+    QVERIFY2(view.start(&error), qPrintable(error));
+    QTRY_VERIFY_WITH_TIMEOUT(!view.running(), 60'000);
+
+    SweepCellsModel *model = view.cellsModel();
+    const int state = model->axisCount();
+    const int errorColumn = state + 1 + SweepCellsModel::Error;
+    view.setHeatmap("samples_per_sec", 0, 1);
+    SweepHeatmap *heatmap = view.heatmap();
+    QStringList labels;
+    for (int i = 0; i < heatmap->itemCount(); ++i) {
+        if (auto *text = qobject_cast<QCPItemText *>(heatmap->item(i)))
+            labels << text->text();
+    }
+    QCOMPARE(labels.count(QStringLiteral("failed")), 2);
+    for (int row = 0; row < model->rowCount(); ++row) {
+        const bool idx = model->values(row)[1] == json("idx");
+        const int x = indexOf(model->definition().axes[0], model->values(row)[0]);
+        const int y = indexOf(model->definition().axes[1], model->values(row)[1]);
+        QCOMPARE(std::isnan(heatmap->colorMap()->data()->cell(x, y)), idx);
+        QCOMPARE(model->data(model->index(row, state), Qt::DisplayRole).toString(),
+                 idx ? QStringLiteral("failed") : QStringLiteral("done"));
+        const QString why = model->data(model->index(row, errorColumn), Qt::DisplayRole).toString();
+        QCOMPARE(why.isEmpty(), !idx);
+        if (idx) {
+            QVERIFY2(why == QString::fromStdString(model->stats(row)->error), qPrintable(why));
+            QString reason;
+            QVERIFY(!view.showCell(row, &reason)); // no trace: the reason instead
+            QVERIFY2(view.cellDetail()->title().contains(why),
+                     qPrintable(view.cellDetail()->title()));
+        }
+    }
+    // The best cell is one that ran.
+    QVERIFY(heatmap->bestCell().has_value());
+    QCOMPARE(heatmap->bestCell()->second, 0);
 }
 
 void TestExperimentsView::anotherSweepInTheFolderIsRefused()
