@@ -551,14 +551,6 @@
         </translation>
     </message>
     <message>
-        <source>Stopped: %1.</source>
-        <translation>Gestoppt: %1.</translation>
-    </message>
-    <message>
-        <source>Done: %1.</source>
-        <translation>Fertig: %1.</translation>
-    </message>
-    <message>
         <source>Resume a sweep: its results folder</source>
         <translation>Sweep fortsetzen: sein Ergebnisordner</translation>
     </message>
@@ -669,6 +661,14 @@
     <message>
         <source>Wrote %1</source>
         <translation>%1 geschrieben</translation>
+    </message>
+    <message>
+        <source>Stopped: %1. Results in %2</source>
+        <translation>Gestoppt: %1. Ergebnisse in %2</translation>
+    </message>
+    <message>
+        <source>Done: %1. Results in %2</source>
+        <translation>Fertig: %1. Ergebnisse in %2</translation>
     </message>
 </context>
 <context>

@@ -277,7 +277,9 @@ void ExperimentsView::onFinished(const SweepOutcome &outcome, const QString &err
     const QString summary = tr("ran %n cell(s)", nullptr, outcome.ran)
                             + tr(" (%n failed)", nullptr, outcome.failed)
                             + tr(", %n found done", nullptr, outcome.skipped);
-    m_progressLabel->setText((outcome.stopped ? tr("Stopped: %1.") : tr("Done: %1.")).arg(summary));
+    m_progressLabel->setText(
+        (outcome.stopped ? tr("Stopped: %1. Results in %2") : tr("Done: %1. Results in %2"))
+            .arg(summary, QDir::toNativeSeparators(m_dir)));
     if (!error.isEmpty())
         showError(error);
     m_stopping = false;
