@@ -216,11 +216,10 @@ bool ExperimentsView::run(const SweepDefinition &definition, const QString &dir,
     m_stopping = false;
     m_cellShown = false;
     m_errorLabel->hide();
-    m_model->setRunningGrid(-1);
     m_model->setSweep(definition, m_worker->recordsAtStart());
     fillAxisCombos();
     refreshResults();
-    m_detail->clear(tr("Click a cell in the table or the heatmap to see its batches."));
+    m_detail->clear();
     const auto total = static_cast<int>(sweepCellCount(definition));
     const auto found = static_cast<int>(m_worker->recordsAtStart().size());
     m_progressBar->setRange(0, total);

@@ -31,7 +31,7 @@ SweepCellDetail::SweepCellDetail(QWidget *parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_title);
     layout->addLayout(plots, 1);
-    clear(tr("Click a cell in the table or the heatmap to see its batches."));
+    clear();
 }
 
 std::shared_ptr<TraceLog> SweepCellDetail::traceFromCsv(const std::string &path, int workers)
@@ -65,14 +65,10 @@ bool SweepCellDetail::showCell(const QString &title, const QString &csvPath, int
         tr("%1 — %n batch(es)", nullptr, static_cast<int>(m_trace->size())).arg(title));
     m_wait->setTrace(m_trace, workers);
     m_timeline->setTrace(m_trace, workers);
-    m_wait->refresh();
-    m_timeline->refresh();
-    // The whole run in view, not the newest few seconds a live run follows.
-    m_wait->setFollowing(false);
-    m_timeline->setFollowing(false);
+    // The whole run in view, not the newest batches a live run follows.
     for (LivePlot *plot : {static_cast<LivePlot *>(m_wait), static_cast<LivePlot *>(m_timeline)}) {
-        plot->xAxis->rescale();
-        plot->replot(QCustomPlot::rpQueuedReplot);
+        plot->refresh();
+        plot->showWholeRun();
     }
     return true;
 }
@@ -82,7 +78,9 @@ void SweepCellDetail::clear(const QString &message)
     m_trace.reset();
     m_wait->setTrace(nullptr, 0);
     m_timeline->setTrace(nullptr, 0);
-    m_title->setText(message);
+    m_title->setText(message.isEmpty()
+                         ? tr("Click a cell in the table or the heatmap to see its batches.")
+                         : message);
 }
 
 QString SweepCellDetail::title() const

@@ -27,8 +27,8 @@ public:
     // Reads `csvPath` and shows it under `title`; false with the reason (also shown)
     // when it cannot be read.
     bool showCell(const QString &title, const QString &csvPath, int workers, QString *error);
-    // No cell: the plots are emptied and `message` says why.
-    void clear(const QString &message);
+    // No cell: the plots are emptied and `message` says why (by default: how to pick one).
+    void clear(const QString &message = {});
 
     // A trace log holding the CSV's batches and a load span per batch (see above).
     // Throws std::runtime_error naming the file.
