@@ -252,6 +252,7 @@ void SweepHeatmap::plotSweep(const SweepDefinition &definition, const SweepAnaly
         m_xTicker->addTick(x, valueText(ax.key, ax.values[static_cast<std::size_t>(x)]));
     xAxis->setLabel(axisTitle(ax.key));
     m_yTicker->clear();
+    yAxis->setTicks(yIndex >= 0);
     if (yIndex < 0) {
         m_yTicker->addTick(0, QString());
         yAxis->setLabel(QString());

@@ -82,7 +82,7 @@ QCustomPlot *makePlot(const QString &title)
     plot->plotLayout()->insertRow(0);
     auto *element = new QCPTextElement(plot, title, QFont(plot->font().family(), 9, QFont::Bold));
     plot->plotLayout()->addElement(0, 0, element);
-    // The legend goes below the plot: inside it would cover the lines.
+    // The legend goes below the plot (placeLegend): inside it would cover the lines.
     plot->legend->setVisible(true);
     plot->legend->setFont(QFont(plot->font().family(), 8));
     plot->legend->setBorderPen(Qt::NoPen);
@@ -90,10 +90,23 @@ QCustomPlot *makePlot(const QString &title)
     plot->legend->setWrap(2);
     plot->legend->setIconSize(18, 8);
     plot->axisRect()->insetLayout()->take(plot->legend);
-    plot->plotLayout()->addElement(2, 0, plot->legend);
-    plot->plotLayout()->setRowStretchFactor(2, 0.001);
     plot->setMinimumSize(220, 180);
     return plot;
+}
+
+// The legend in the row below the plot when it has entries; out of the layout when it
+// has none (an empty legend there narrows the plot's column to its own small width).
+void placeLegend(QCustomPlot *plot)
+{
+    QCPLayoutGrid *layout = plot->plotLayout();
+    const bool placed = layout->hasElement(2, 0) && layout->element(2, 0) == plot->legend;
+    if (plot->legend->itemCount() > 0 && !placed) {
+        layout->addElement(2, 0, plot->legend);
+        layout->setRowStretchFactor(2, 0.001);
+    } else if (plot->legend->itemCount() == 0 && placed) {
+        layout->take(plot->legend);
+        layout->simplify();
+    }
 }
 
 // Sets the x axis to the axis' values: numbers as they are, text evenly spaced.
@@ -125,6 +138,8 @@ QCPGraph *addLine(QCustomPlot *plot, const Line &line, std::size_t i, QCPAxis *v
     graph->setPen(QPen(kColors[i % kColors.size()], 2, style));
     graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 6));
     graph->setData(line.x, line.y, false);
+    if (line.label.isEmpty()) // a single axis: one line, nothing to tell apart
+        graph->removeFromLegend();
     return graph;
 }
 
@@ -244,6 +259,8 @@ void SweepLinePlots::plotSweep(const SweepDefinition &d, const SweepAnalysis &an
     const QList<QCPGraph *> efficiencies = m_scaling->yAxis2->graphs();
     m_scaling->yAxis2->setVisible(std::any_of(efficiencies.begin(), efficiencies.end(),
                                               [](QCPGraph *g) { return !g->data()->isEmpty(); }));
-    for (QCustomPlot *plot : {m_endToEnd, m_step, m_scaling})
+    for (QCustomPlot *plot : {m_endToEnd, m_step, m_scaling}) {
+        placeLegend(plot);
         plot->replot(QCustomPlot::rpQueuedReplot);
+    }
 }
