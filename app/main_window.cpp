@@ -27,6 +27,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
@@ -70,7 +71,11 @@ MainWindow::MainWindow(QWidget *parent)
     auto *scroll = new QScrollArea;
     scroll->setWidget(side);
     scroll->setWidgetResizable(true);
-    scroll->setMinimumWidth(320);
+    // As wide as the panel needs (German labels are longer), so the Experiments tab
+    // beside it cannot squeeze the controls.
+    scroll->setMinimumWidth(std::max(320, side->minimumSizeHint().width()
+                                              + scroll->verticalScrollBar()->sizeHint().width()
+                                              + 2 * scroll->frameWidth()));
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
 
     buildPlots();

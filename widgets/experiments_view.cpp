@@ -24,6 +24,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QStandardPaths>
 #include <QTabWidget>
@@ -137,7 +138,10 @@ QWidget *ExperimentsView::buildSetup()
     scroll->setWidget(column);
     scroll->setWidgetResizable(true);
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    scroll->setMinimumWidth(260);
+    // As wide as the column needs (longer in German), so no button is cut off.
+    scroll->setMinimumWidth(std::max(260, column->minimumSizeHint().width()
+                                              + scroll->verticalScrollBar()->sizeHint().width()
+                                              + 2 * scroll->frameWidth()));
     return scroll;
 }
 

@@ -65,7 +65,9 @@ QWidget *ExperimentsView::buildResults()
                      tr("The axis up; with more than two axes each "
                         "cell shows the best over the others."));
     for (QComboBox *combo : {m_figureCombo, m_xCombo, m_yCombo}) {
+        // As wide as the longest entry when there is room, narrower (elided) when not.
         combo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+        combo->setMinimumWidth(80);
         connect(combo, &QComboBox::currentIndexChanged, this, &ExperimentsView::refreshHeatmap);
     }
     auto *exportPlots = named(new QToolButton, "exportSweepPlots",
@@ -84,8 +86,11 @@ QWidget *ExperimentsView::buildResults()
     choices->addWidget(new QLabel(tr("up")));
     choices->addWidget(m_yCombo);
     choices->addStretch();
-    choices->addWidget(exportPlots);
-    choices->addWidget(exportTable);
+    // The exports beside the recommendation: the heatmap's row stays narrow.
+    auto *top = new QHBoxLayout;
+    top->addWidget(m_recommendation, 1);
+    top->addWidget(exportPlots, 0, Qt::AlignTop);
+    top->addWidget(exportTable, 0, Qt::AlignTop);
 
     m_table = named(new QTableView, "sweepTable",
                     tr("One row per cell; click one to see its "
@@ -128,7 +133,7 @@ QWidget *ExperimentsView::buildResults()
     auto *results = new QWidget;
     auto *layout = new QVBoxLayout(results);
     layout->setContentsMargins(4, 4, 4, 4);
-    layout->addWidget(m_recommendation);
+    layout->addLayout(top);
     layout->addLayout(choices);
     layout->addWidget(vertical, 1);
     return results;

@@ -112,7 +112,7 @@ SweepAxesEditor::SweepAxesEditor(QWidget *parent)
     m_budgetKind->addItem(tr("batches"), QStringLiteral("batches"));
     m_budgetKind->addItem(tr("seconds"), QStringLiteral("seconds"));
     m_budget = named(new QDoubleSpinBox, "budgetAmount", m_budgetKind->toolTip());
-    m_budget->setRange(1, 1e12);
+    m_budget->setRange(1, 1e9); // its width is that of the largest value
     m_budget->setDecimals(0);
     m_budget->setValue(SweepBudget{}.amount);
     m_repeats = named(new QSpinBox, "repeatsSpin",
@@ -126,6 +126,7 @@ SweepAxesEditor::SweepAxesEditor(QWidget *parent)
     connect(m_budget, &QDoubleSpinBox::valueChanged, this, &SweepAxesEditor::updateCount);
     connect(m_repeats, &QSpinBox::valueChanged, this, &SweepAxesEditor::updateCount);
     m_count = named(new QLabel, "runCount", {});
+    m_count->setWordWrap(true);
 
     auto *form = new QFormLayout;
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);

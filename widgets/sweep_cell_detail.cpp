@@ -22,6 +22,10 @@ SweepCellDetail::SweepCellDetail(QWidget *parent)
     m_wait->setObjectName(QStringLiteral("cellWaitPlot"));
     m_timeline = new WorkerTimelinePlot;
     m_timeline->setObjectName(QStringLiteral("cellTimelinePlot"));
+    // Two legend entries per row: in one row the legend alone is 650 px wide, more than
+    // half of this tab beside the setup column.
+    m_timeline->legend->setWrap(2);
+    m_timeline->legend->setFillOrder(QCPLegend::foColumnsFirst, true); // re-wraps its entries
     for (QWidget *plot : {static_cast<QWidget *>(m_wait), static_cast<QWidget *>(m_timeline)})
         plot->setMinimumHeight(140);
     auto *plots = new QHBoxLayout;

@@ -90,7 +90,7 @@ QCustomPlot *makePlot(const QString &title)
     plot->legend->setWrap(2);
     plot->legend->setIconSize(18, 8);
     plot->axisRect()->insetLayout()->take(plot->legend);
-    plot->setMinimumSize(220, 180);
+    plot->setMinimumSize(160, 180);
     return plot;
 }
 
