@@ -8,6 +8,7 @@
 #include "core/run/run_config_json.h"
 
 #include "widgets/control_panel.h"
+#include "widgets/experiments_view.h"
 #include "widgets/run_session.h"
 
 #include <QApplication>
@@ -71,6 +72,17 @@ int runGui(int argc, char **argv)
          QStringLiteral("s"), QStringLiteral("3")},
         {QStringLiteral("json"), QStringLiteral("Run, write the summary as JSON, and quit."),
          QStringLiteral("file")},
+        {QStringLiteral("size"),
+         QStringLiteral("The window's size, WIDTHxHEIGHT (default 1400x900)."),
+         QStringLiteral("WxH"), QStringLiteral("1400x900")},
+        {QStringLiteral("view"),
+         QStringLiteral("The tab shown: live (default) or experiments. With --screenshot and "
+                        "experiments: run the sweep, save the window when it ends, and quit."),
+         QStringLiteral("name"), QStringLiteral("live")},
+        {QStringLiteral("sweep"),
+         QStringLiteral("With --view experiments: open this sweep results folder and run the "
+                        "cells it lacks (as Resume), instead of the view's default sweep."),
+         QStringLiteral("dir")},
     });
     parser.process(app);
 
@@ -94,6 +106,25 @@ int runGui(int argc, char **argv)
                      qPrintable(codes.join(QStringLiteral(", "))));
         return 2;
     }
+    const QString view = parser.value(QStringLiteral("view"));
+    if (view != QLatin1String("live") && view != QLatin1String("experiments")) {
+        std::fprintf(stderr, "loaderlab: --view %s: expected live or experiments\n",
+                     qPrintable(view));
+        return 2;
+    }
+    const bool experiments = view == QLatin1String("experiments");
+    const QStringList size = parser.value(QStringLiteral("size")).split(QLatin1Char('x'));
+    const int width = size.value(0).toInt();
+    const int height = size.size() == 2 ? size.value(1).toInt() : 0;
+    if (width < 200 || height < 200 || width > 10000 || height > 10000) {
+        std::fprintf(stderr, "loaderlab: --size %s: expected WIDTHxHEIGHT, 200 to 10000 each\n",
+                     qPrintable(parser.value(QStringLiteral("size"))));
+        return 2;
+    }
+    if (parser.isSet(QStringLiteral("sweep")) && !experiments) {
+        std::fprintf(stderr, "loaderlab: --sweep DIR needs --view experiments\n");
+        return 2;
+    }
     Language::install(app, parser.isSet(QStringLiteral("lang"))
                                ? parser.value(QStringLiteral("lang"))
                                : Language::configured());
@@ -111,14 +142,42 @@ int runGui(int argc, char **argv)
     } else if (!stored) {
         window.applyConfig(firstStartConfig());
     }
-    window.resize(1400, 900);
+    window.resize(width, height);
+    window.showExperiments(experiments);
     window.show();
 
     const bool automatic = parser.isSet(QStringLiteral("screenshot"))
                            || parser.isSet(QStringLiteral("json"));
     const int seconds = std::max(1, parser.value(QStringLiteral("seconds")).toInt());
     int exitCode = 0;
+    // Saves the screenshot (if asked) once the last refresh has painted, and quits.
+    const auto finishAutomatic = [&] {
+        QTimer::singleShot(200, &window, [&] {
+            if (parser.isSet(QStringLiteral("screenshot"))
+                && !saveScreenshot(window, parser.value(QStringLiteral("screenshot"))))
+                exitCode = 1;
+            QApplication::quit();
+        });
+    };
+    const auto startSweep = [&] {
+        ExperimentsView *sweeps = window.experimentsView();
+        QString error;
+        const bool started = parser.isSet(QStringLiteral("sweep"))
+                                 ? sweeps->resume(parser.value(QStringLiteral("sweep")), &error)
+                                 : sweeps->start(&error);
+        if (!started) {
+            std::fprintf(stderr, "loaderlab: %s\n", qPrintable(error));
+            exitCode = 2;
+            QApplication::quit();
+            return;
+        }
+        QObject::connect(sweeps, &ExperimentsView::finished, &window, finishAutomatic);
+    };
     const auto startAutomatic = [&] {
+        if (experiments && parser.isSet(QStringLiteral("screenshot"))) {
+            startSweep();
+            return;
+        }
         if (!window.startRun()) {
             // The window says why in its status bar; a script reads stderr.
             std::fprintf(stderr, "loaderlab: %s\n",
@@ -136,13 +195,7 @@ int runGui(int argc, char **argv)
                     exitCode = 1;
                 }
             }
-            // Let the last refresh paint before grabbing.
-            QTimer::singleShot(200, &window, [&] {
-                if (parser.isSet(QStringLiteral("screenshot"))
-                    && !saveScreenshot(window, parser.value(QStringLiteral("screenshot"))))
-                    exitCode = 1;
-                QApplication::quit();
-            });
+            finishAutomatic();
         });
     };
 
@@ -170,6 +223,8 @@ int runGui(int argc, char **argv)
                     5000);
                 if (automatic)
                     startAutomatic();
+                else if (parser.isSet(QStringLiteral("sweep")))
+                    startSweep();
             });
         QObject::connect(&preparer, &DefaultDatasetPreparer::failed, &window,
                          [&](const QString &error) {
@@ -183,6 +238,8 @@ int runGui(int argc, char **argv)
         preparer.prepare();
     } else if (automatic) {
         QTimer::singleShot(0, &window, startAutomatic);
+    } else if (parser.isSet(QStringLiteral("sweep"))) {
+        QTimer::singleShot(0, &window, startSweep);
     }
 
     const int code = QApplication::exec();

@@ -4,6 +4,7 @@
 #include "app/gui_main.h"
 #include "core/io/safe_text.h"
 #ifdef LOADERLAB_TORCH_MODELS
+#include "core/run/max_batch_hook.h"
 #include "core/torch/torch_consumer_registration.h"
 #endif
 
@@ -16,6 +17,8 @@ int main(int argc, char **argv)
     QCoreApplication::setApplicationVersion(QStringLiteral(LOADERLAB_VERSION));
 #ifdef LOADERLAB_TORCH_MODELS
     loaderlab::registerTorchConsumer(); // before any run can ask for a model consumer
+    // The window's "Find max batch" (widgets cannot link LibTorch).
+    loaderlab::setMaxBatchFinderHook(&loaderlab::torchmodels::findMaxBatch);
 #endif
 
     if (Cli::isCliInvocation(argc, argv)) {

@@ -9,6 +9,7 @@
 #include "core/system/torch_info.h"
 
 #include "widgets/control_panel.h"
+#include "widgets/experiments_view.h"
 #include "widgets/model_panel.h"
 #include "widgets/run_session.h"
 #include "widgets/stats_panel.h"
@@ -26,9 +27,11 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
+#include <QTabWidget>
 #include <QToolBar>
 #include <QVBoxLayout>
 
@@ -68,13 +71,25 @@ MainWindow::MainWindow(QWidget *parent)
     auto *scroll = new QScrollArea;
     scroll->setWidget(side);
     scroll->setWidgetResizable(true);
-    scroll->setMinimumWidth(320);
+    // As wide as the panel needs (German labels are longer), so the Experiments tab
+    // beside it cannot squeeze the controls.
+    scroll->setMinimumWidth(std::max(320, side->minimumSizeHint().width()
+                                              + scroll->verticalScrollBar()->sizeHint().width()
+                                              + 2 * scroll->frameWidth()));
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
 
     buildPlots();
+    m_experiments = new ExperimentsView;
+    m_experiments->setObjectName(QStringLiteral("experimentsView"));
+    m_experiments->setConfigSource([this] { return m_controls->config(); });
+    m_tabs = new QTabWidget;
+    m_tabs->setObjectName(QStringLiteral("viewTabs"));
+    m_tabs->setDocumentMode(true);
+    m_tabs->addTab(m_plotSplitter, tr("Live"));
+    m_tabs->addTab(m_experiments, tr("Experiments"));
     auto *splitter = new QSplitter(Qt::Horizontal);
     splitter->addWidget(scroll);
-    splitter->addWidget(m_plotSplitter);
+    splitter->addWidget(m_tabs);
     splitter->setStretchFactor(1, 1);
     setCentralWidget(splitter);
 
@@ -167,6 +182,11 @@ void MainWindow::buildMenus()
     run->addAction(tr("&Clear reference"), m_session, &RunSession::clearReference);
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
+    view->addAction(tr("&Live plots"), QKeySequence(Qt::CTRL | Qt::Key_1), this,
+                    [this] { showExperiments(false); });
+    view->addAction(tr("&Experiments (sweeps)"), QKeySequence(Qt::CTRL | Qt::Key_2), this,
+                    [this] { showExperiments(true); });
+    view->addSeparator();
     m_followAction = view->addAction(tr("&Follow newest data"));
     m_followAction->setCheckable(true);
     m_followAction->setChecked(true);
@@ -217,6 +237,12 @@ bool MainWindow::startRun()
     }
     m_controls->clearDatasetError();
     return true;
+}
+
+void MainWindow::showExperiments(bool experiments)
+{
+    m_tabs->setCurrentWidget(experiments ? static_cast<QWidget *>(m_experiments)
+                                         : static_cast<QWidget *>(m_plotSplitter));
 }
 
 void MainWindow::applyConfig(const RunConfig &config)

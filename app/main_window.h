@@ -1,7 +1,8 @@
 #pragma once
 
-// MainWindow: hosts the control panel, the stats panel and the live plots, and
-// wires them to a RunSession. Menus for configs, exports, comparison and language.
+// MainWindow: hosts the control panel, the stats panel and two tabs: the live plots,
+// wired to a RunSession, and the Experiments view (sweeps over the panel's config).
+// Menus for configs, exports, comparison and language.
 
 #include "core/run/run_config.h"
 #include "core/run/run_controller.h"
@@ -12,6 +13,7 @@
 #include <vector>
 
 class ControlPanel;
+class ExperimentsView;
 class LivePlot;
 class RunSession;
 class StatsPanel;
@@ -22,6 +24,7 @@ class WorkerTimelinePlot;
 class QAction;
 class QLabel;
 class QSplitter;
+class QTabWidget;
 
 class MainWindow : public QMainWindow
 {
@@ -34,6 +37,9 @@ public:
     RunSession *session() const { return m_session; }
     ControlPanel *controlPanel() const { return m_controls; }
     const std::vector<LivePlot *> &plots() const { return m_plots; }
+    ExperimentsView *experimentsView() const { return m_experiments; }
+    // Brings the Experiments tab (or the live plots) to the front.
+    void showExperiments(bool experiments);
 
     // Starts a run with the panel's settings; false (and the error shown) on failure.
     bool startRun();
@@ -78,6 +84,8 @@ private:
     WaitHistogramPlot *m_histogramPlot = nullptr;
     std::vector<LivePlot *> m_plots;
     QSplitter *m_plotSplitter = nullptr;
+    QTabWidget *m_tabs = nullptr;
+    ExperimentsView *m_experiments = nullptr;
     QAction *m_followAction = nullptr;
     QLabel *m_statusLabel = nullptr;
     int m_ticks = 0;

@@ -10,6 +10,7 @@
 #include "core/run/run_config_json.h"
 
 #include "widgets/control_panel.h"
+#include "widgets/experiments_view.h"
 #include "widgets/live_plot.h"
 #include "widgets/run_session.h"
 
@@ -192,5 +193,6 @@ void MainWindow::closeEvent(QCloseEvent *event)
 {
     saveSettings();
     m_session->stop();
+    m_experiments->stop(); // the destructor joins its thread
     event->accept();
 }

@@ -448,6 +448,230 @@
     </message>
 </context>
 <context>
+    <name>ExperimentsView</name>
+    <message>
+        <source>Sweep</source>
+        <translation>Sweep</translation>
+    </message>
+    <message>
+        <source>Where the results go; a folder of the same sweep is resumed, one of another sweep is refused. Empty: a new folder under %1.</source>
+        <translation>Wohin die Ergebnisse gehen; ein Ordner desselben Sweeps wird fortgesetzt, einer eines anderen Sweeps abgelehnt. Leer: ein neuer Ordner unter %1.</translation>
+    </message>
+    <message>
+        <source>new folder (default)</source>
+        <translation>neuer Ordner (Standard)</translation>
+    </message>
+    <message>
+        <source>Choose the results folder.</source>
+        <translation>Den Ergebnisordner wählen.</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>Durchsuchen…</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>Start</translation>
+    </message>
+    <message>
+        <source>Runs every cell one after another with the side panel&apos;s settings and the values checked above.</source>
+        <translation>Führt jede Zelle nacheinander aus, mit den Einstellungen der Seitenleiste und den oben angehakten Werten.</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>Stopp</translation>
+    </message>
+    <message>
+        <source>Stops the running cell at once; it is not recorded, and Resume runs it again.</source>
+        <translation>Stoppt die laufende Zelle sofort; sie wird nicht gespeichert, und Fortsetzen führt sie erneut aus.</translation>
+    </message>
+    <message>
+        <source>Resume…</source>
+        <translation>Fortsetzen…</translation>
+    </message>
+    <message>
+        <source>Opens a results folder, shows its sweep and runs the cells it lacks.</source>
+        <translation>Öffnet einen Ergebnisordner, zeigt seinen Sweep und führt die fehlenden Zellen aus.</translation>
+    </message>
+    <message>
+        <source>No sweep yet.</source>
+        <translation>Noch kein Sweep.</translation>
+    </message>
+    <message>
+        <source>Results folder</source>
+        <translation>Ergebnisordner</translation>
+    </message>
+    <message>
+        <source>Check at least one value of an axis.</source>
+        <translation>Mindestens einen Wert einer Achse anhaken.</translation>
+    </message>
+    <message>
+        <source>Click a cell in the table or the heatmap to see its batches.</source>
+        <translation>Eine Zelle in der Tabelle oder der Heatmap anklicken, um ihre Batches zu sehen.</translation>
+    </message>
+    <message>
+        <source>Starting: %1 of %2 cells found done in %3</source>
+        <translation>Start: %1 von %2 Zellen in %3 bereits fertig</translation>
+    </message>
+    <message>
+        <source>Stopping…</source>
+        <translation>Wird gestoppt…</translation>
+    </message>
+    <message>
+        <source>repeat %1</source>
+        <translation>Wiederholung %1</translation>
+    </message>
+    <message>
+        <source>Cell %1 of %2: %3 — ETA %4</source>
+        <translation>Zelle %1 von %2: %3 — fertig in %4</translation>
+    </message>
+    <message>
+        <source>after the first cell</source>
+        <translation>nach der ersten Zelle</translation>
+    </message>
+    <message numerus="yes">
+        <source>ran %n cell(s)</source>
+        <translation>
+            <numerusform>%n Zelle ausgeführt</numerusform>
+            <numerusform>%n Zellen ausgeführt</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source> (%n failed)</source>
+        <translation>
+            <numerusform> (%n fehlgeschlagen)</numerusform>
+            <numerusform> (%n fehlgeschlagen)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>, %n found done</source>
+        <translation>
+            <numerusform>, %n bereits fertig</numerusform>
+            <numerusform>, %n bereits fertig</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Resume a sweep: its results folder</source>
+        <translation>Sweep fortsetzen: sein Ergebnisordner</translation>
+    </message>
+    <message>
+        <source>The recommendation appears when cells have run.</source>
+        <translation>Die Empfehlung erscheint, sobald Zellen gelaufen sind.</translation>
+    </message>
+    <message>
+        <source>The figure the heatmap shows.</source>
+        <translation>Die Kennzahl, die die Heatmap zeigt.</translation>
+    </message>
+    <message>
+        <source>The axis across.</source>
+        <translation>Die waagrechte Achse.</translation>
+    </message>
+    <message>
+        <source>The axis up; with more than two axes each cell shows the best over the others.</source>
+        <translation>Die senkrechte Achse; bei mehr als zwei Achsen zeigt jede Zelle den besten Wert über die übrigen.</translation>
+    </message>
+    <message>
+        <source>Every plot of this tab as PNG, SVG and PDF into a folder.</source>
+        <translation>Jeden Plot dieses Tabs als PNG, SVG und PDF in einen Ordner.</translation>
+    </message>
+    <message>
+        <source>Export plots…</source>
+        <translation>Plots exportieren…</translation>
+    </message>
+    <message>
+        <source>The table with unrounded figures as CSV.</source>
+        <translation>Die Tabelle mit ungerundeten Werten als CSV.</translation>
+    </message>
+    <message>
+        <source>Export table…</source>
+        <translation>Tabelle exportieren…</translation>
+    </message>
+    <message>
+        <source>Heatmap:</source>
+        <translation>Heatmap:</translation>
+    </message>
+    <message>
+        <source>across</source>
+        <translation>waagrecht</translation>
+    </message>
+    <message>
+        <source>up</source>
+        <translation>senkrecht</translation>
+    </message>
+    <message>
+        <source>One row per cell; click one to see its batches below.</source>
+        <translation>Eine Zeile pro Zelle; anklicken, um unten ihre Batches zu sehen.</translation>
+    </message>
+    <message>
+        <source>Click a cell to see its batches.</source>
+        <translation>Eine Zelle anklicken, um ihre Batches zu sehen.</translation>
+    </message>
+    <message>
+        <source>Line plots</source>
+        <translation>Linienplots</translation>
+    </message>
+    <message>
+        <source>Selected cell</source>
+        <translation>Gewählte Zelle</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>(keine)</translation>
+    </message>
+    <message>
+        <source>Recommended: %1</source>
+        <translation>Empfohlen: %1</translation>
+    </message>
+    <message>
+        <source>failed: %1</source>
+        <translation>fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>no trace (not run yet)</source>
+        <translation>kein Trace (noch nicht gelaufen)</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source> (repeat %1)</source>
+        <translation> (Wiederholung %1)</translation>
+    </message>
+    <message>
+        <source>Export plots into folder</source>
+        <translation>Plots in Ordner exportieren</translation>
+    </message>
+    <message>
+        <source>Export plots</source>
+        <translation>Plots exportieren</translation>
+    </message>
+    <message>
+        <source>Wrote the plots as PNG, SVG and PDF to %1</source>
+        <translation>Plots als PNG, SVG und PDF nach %1 geschrieben</translation>
+    </message>
+    <message>
+        <source>Export table</source>
+        <translation>Tabelle exportieren</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV-Dateien (*.csv)</translation>
+    </message>
+    <message>
+        <source>Wrote %1</source>
+        <translation>%1 geschrieben</translation>
+    </message>
+    <message>
+        <source>Stopped: %1. Results in %2</source>
+        <translation>Gestoppt: %1. Ergebnisse in %2</translation>
+    </message>
+    <message>
+        <source>Done: %1. Results in %2</source>
+        <translation>Fertig: %1. Ergebnisse in %2</translation>
+    </message>
+</context>
+<context>
     <name>Gui</name>
     <message>
         <source>Preparing the default dataset: %1 of %2 images…</source>
@@ -684,6 +908,22 @@
         <source>The saved settings were not restored: %1</source>
         <translation>Die gespeicherten Einstellungen wurden nicht wiederhergestellt: %1</translation>
     </message>
+    <message>
+        <source>Live</source>
+        <translation>Live</translation>
+    </message>
+    <message>
+        <source>Experiments</source>
+        <translation>Experimente</translation>
+    </message>
+    <message>
+        <source>&amp;Live plots</source>
+        <translation>&amp;Live-Plots</translation>
+    </message>
+    <message>
+        <source>&amp;Experiments (sweeps)</source>
+        <translation>&amp;Experimente (Sweeps)</translation>
+    </message>
 </context>
 <context>
     <name>MarkerText</name>
@@ -714,6 +954,79 @@
     <message>
         <source>autotune: %1 (%2)</source>
         <translation>Autotune: %1 (%2)</translation>
+    </message>
+</context>
+<context>
+    <name>MaxBatchPanel</name>
+    <message>
+        <source>batch %1: does not fit (%2)</source>
+        <translation>Batch %1: passt nicht (%2)</translation>
+    </message>
+    <message>
+        <source>batch %1: fits (peak %2, %3 ms)</source>
+        <translation>Batch %1: passt (Spitze %2, %3 ms)</translation>
+    </message>
+    <message>
+        <source>Stopped before any batch was tried.</source>
+        <translation>Gestoppt, bevor ein Batch versucht wurde.</translation>
+    </message>
+    <message>
+        <source>Not even batch 1 fits: %1</source>
+        <translation>Nicht einmal Batch 1 passt: %1</translation>
+    </message>
+    <message>
+        <source> (the largest batch tried)</source>
+        <translation> (der größte versuchte Batch)</translation>
+    </message>
+    <message>
+        <source> (out of attempts: the limit is below %1)</source>
+        <translation> (keine Versuche mehr: die Grenze liegt unter %1)</translation>
+    </message>
+    <message>
+        <source> (stopped before the search ended)</source>
+        <translation> (vor dem Ende der Suche gestoppt)</translation>
+    </message>
+    <message>
+        <source>Largest batch that fits: %1%2. Suggested: %3 (%4).
+%5</source>
+        <translation>Größter passender Batch: %1%2. Vorschlag: %3 (%4).
+%5</translation>
+    </message>
+    <message>
+        <source>Largest batch</source>
+        <translation>Größter Batch</translation>
+    </message>
+    <message>
+        <source>Find max batch</source>
+        <translation>Größten Batch finden</translation>
+    </message>
+    <message>
+        <source>Runs the side panel&apos;s LibTorch model step at batch 1, 2, 4, … until it no longer fits in memory, then narrows it down.</source>
+        <translation>Führt den LibTorch-Modellschritt der Seitenleiste mit Batch 1, 2, 4, … aus, bis er nicht mehr in den Speicher passt, und grenzt dann ein.</translation>
+    </message>
+    <message>
+        <source>This build has no LibTorch: the max batch finder runs real model steps and needs it.</source>
+        <translation>Dieser Build hat kein LibTorch: die Suche nach dem größten Batch führt echte Modellschritte aus und braucht es.</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>Stopp</translation>
+    </message>
+    <message>
+        <source>Stops the search.</source>
+        <translation>Stoppt die Suche.</translation>
+    </message>
+    <message>
+        <source>A search is already running.</source>
+        <translation>Eine Suche läuft bereits.</translation>
+    </message>
+    <message>
+        <source>Building the model…</source>
+        <translation>Modell wird gebaut…</translation>
+    </message>
+    <message>
+        <source>Cannot search: %1</source>
+        <translation>Suche nicht möglich: %1</translation>
     </message>
 </context>
 <context>
@@ -917,6 +1230,10 @@
         <source>rendering failed</source>
         <translation>Rendern fehlgeschlagen</translation>
     </message>
+    <message>
+        <source>only %1 of %2 bytes written (disk full?)</source>
+        <translation>nur %1 von %2 Bytes geschrieben (Datenträger voll?)</translation>
+    </message>
 </context>
 <context>
     <name>StatsPanel</name>
@@ -1047,6 +1364,233 @@
     <message>
         <source>%1 MiB</source>
         <translation>%1 MiB</translation>
+    </message>
+</context>
+<context>
+    <name>SweepAxesEditor</name>
+    <message>
+        <source>Check the values each axis takes; an axis with none checked is left out. The other settings come from the side panel.</source>
+        <translation>Die Werte jeder Achse anhaken; eine Achse ohne angehakten Wert entfällt. Die übrigen Einstellungen kommen aus der Seitenleiste.</translation>
+    </message>
+    <message>
+        <source>A value for the selected axis, e.g. 12 for workers; Return adds it.</source>
+        <translation>Ein Wert für die gewählte Achse, z. B. 12 für Worker; Eingabe fügt ihn hinzu.</translation>
+    </message>
+    <message>
+        <source>Add a value to the selected axis</source>
+        <translation>Wert zur gewählten Achse hinzufügen</translation>
+    </message>
+    <message>
+        <source>Add</source>
+        <translation>Hinzufügen</translation>
+    </message>
+    <message>
+        <source>How long each cell runs: the same number of samples for every cell (as the research notes compare them), of batches, or seconds.</source>
+        <translation>Wie lange jede Zelle läuft: dieselbe Anzahl Samples für jede Zelle (so vergleichen es die Forschungsnotizen), Batches oder Sekunden.</translation>
+    </message>
+    <message>
+        <source>samples</source>
+        <translation>Samples</translation>
+    </message>
+    <message>
+        <source>batches</source>
+        <translation>Batches</translation>
+    </message>
+    <message>
+        <source>seconds</source>
+        <translation>Sekunden</translation>
+    </message>
+    <message>
+        <source>Runs of every cell, in alternating rounds, so the recommendation can tell a real margin from noise.</source>
+        <translation>Läufe jeder Zelle in abwechselnden Runden, damit die Empfehlung einen echten Abstand von Rauschen unterscheiden kann.</translation>
+    </message>
+    <message>
+        <source>Per cell</source>
+        <translation>Pro Zelle</translation>
+    </message>
+    <message>
+        <source>Repeats</source>
+        <translation>Wiederholungen</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>%1: unknown key</source>
+        <translation>%1: unbekannter Schlüssel</translation>
+    </message>
+    <message>
+        <source>Select an axis first.</source>
+        <translation>Zuerst eine Achse wählen.</translation>
+    </message>
+    <message>
+        <source>Check at least one value.</source>
+        <translation>Mindestens einen Wert anhaken.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 values × %2 repeat(s) = %n run(s)</source>
+        <translation>
+            <numerusform>%1 Werte × %2 Wiederholung(en) = %n Lauf</numerusform>
+            <numerusform>%1 Werte × %2 Wiederholung(en) = %n Läufe</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>SweepCellDetail</name>
+    <message>
+        <source>Click a cell in the table or the heatmap to see its batches.</source>
+        <translation>Eine Zelle in der Tabelle oder der Heatmap anklicken, um ihre Batches zu sehen.</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 — %n batch(es)</source>
+        <translation>
+            <numerusform>%1 — %n Batch</numerusform>
+            <numerusform>%1 — %n Batches</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>SweepCellsModel</name>
+    <message>
+        <source>running</source>
+        <translation>läuft</translation>
+    </message>
+    <message>
+        <source>not run</source>
+        <translation>nicht gelaufen</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>fehlgeschlagen</translation>
+    </message>
+    <message numerus="yes">
+        <source>done, %n failed</source>
+        <translation>
+            <numerusform>fertig, %n fehlgeschlagen</numerusform>
+            <numerusform>fertig, %n fehlgeschlagen</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>done</source>
+        <translation>fertig</translation>
+    </message>
+    <message>
+        <source>%1 %</source>
+        <translation>%1 %</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>Zustand</translation>
+    </message>
+    <message>
+        <source>Runs</source>
+        <translation>Läufe</translation>
+    </message>
+    <message>
+        <source>End to end (s)</source>
+        <translation>Gesamtzeit (s)</translation>
+    </message>
+    <message>
+        <source>Spread</source>
+        <translation>Streuung</translation>
+    </message>
+    <message>
+        <source>Samples/s</source>
+        <translation>Samples/s</translation>
+    </message>
+    <message>
+        <source>First batch (ms)</source>
+        <translation>Erster Batch (ms)</translation>
+    </message>
+    <message>
+        <source>Input-bound</source>
+        <translation>Input-bound</translation>
+    </message>
+    <message>
+        <source>Wait p95 (ms)</source>
+        <translation>Wartezeit p95 (ms)</translation>
+    </message>
+    <message>
+        <source>Error</source>
+        <translation>Fehler</translation>
+    </message>
+</context>
+<context>
+    <name>SweepHeatmap</name>
+    <message>
+        <source>Throughput (samples/s)</source>
+        <translation>Durchsatz (Samples/s)</translation>
+    </message>
+    <message>
+        <source>End-to-end time (s)</source>
+        <translation>Gesamtzeit (s)</translation>
+    </message>
+    <message>
+        <source>Input-bound share</source>
+        <translation>Input-bound-Anteil</translation>
+    </message>
+    <message>
+        <source>First-batch latency (ms)</source>
+        <translation>Latenz des ersten Batches (ms)</translation>
+    </message>
+    <message>
+        <source>Wait p95 (ms)</source>
+        <translation>Wartezeit p95 (ms)</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>not run</source>
+        <translation>nicht gelaufen</translation>
+    </message>
+</context>
+<context>
+    <name>SweepLinePlots</name>
+    <message>
+        <source>End-to-end time</source>
+        <translation>Gesamtzeit</translation>
+    </message>
+    <message>
+        <source>end to end (s)</source>
+        <translation>Gesamtzeit (s)</translation>
+    </message>
+    <message>
+        <source>Model step per sample</source>
+        <translation>Modellschritt pro Sample</translation>
+    </message>
+    <message>
+        <source>step per batch ÷ samples per batch (ms)</source>
+        <translation>Schritt pro Batch ÷ Samples pro Batch (ms)</translation>
+    </message>
+    <message>
+        <source>Speedup and efficiency</source>
+        <translation>Beschleunigung und Effizienz</translation>
+    </message>
+    <message>
+        <source>speedup (×, solid)</source>
+        <translation>Beschleunigung (×, durchgezogen)</translation>
+    </message>
+    <message>
+        <source>efficiency (%, dashed)</source>
+        <translation>Effizienz (%, gestrichelt)</translation>
+    </message>
+    <message>
+        <source>%1, efficiency</source>
+        <translation>%1, Effizienz</translation>
+    </message>
+</context>
+<context>
+    <name>SweepWorker</name>
+    <message>
+        <source>A sweep is already running.</source>
+        <translation>Ein Sweep läuft bereits.</translation>
     </message>
 </context>
 <context>

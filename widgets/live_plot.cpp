@@ -74,6 +74,14 @@ void LivePlot::setFollowing(bool follow)
     Q_EMIT followingChanged(follow);
 }
 
+void LivePlot::showWholeRun()
+{
+    setFollowing(false);
+    xAxis->rescale();
+    fitValueAxis();
+    replot(QCustomPlot::rpQueuedReplot);
+}
+
 QCPRange LivePlot::followRange(double newest) const
 {
     return {0.0, std::max(newest, 1.0) * 1.02};

@@ -31,6 +31,8 @@ public:
 
     bool following() const { return m_following; }
     void setFollowing(bool follow);
+    // Stops following and shows every batch of the trace (a finished run looked at whole).
+    void showWholeRun();
 
     // Writes the plot as PNG, SVG or PDF (chosen by the suffix) atomically.
     // Returns false and sets `error` (naming the file) on failure.

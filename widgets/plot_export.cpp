@@ -100,12 +100,20 @@ bool exportPlot(QCustomPlot *plot, const QString &path, int width, int height, Q
         return fail(QCoreApplication::translate("PlotExport", "rendering failed"));
 
     // QSaveFile writes a temporary file in the same directory and renames it over
-    // `path` only on commit(); on any failure the old file stays as it was.
+    // `path` only on commit(); on any failure the old file stays as it was. Unbuffered:
+    // a buffered write that the disk cuts short (full, or over the file size limit)
+    // is flushed by commit(), which then reports success for the truncated file; a
+    // direct write returns the short count, which is caught below.
     QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Unbuffered))
         return fail(file.errorString());
-    if (file.write(bytes) != bytes.size()) {
-        const QString reason = file.errorString();
+    if (const qint64 written = file.write(bytes); written != bytes.size()) {
+        const QString reason = written < 0
+                                   ? file.errorString()
+                                   : QCoreApplication::translate(
+                                         "PlotExport", "only %1 of %2 bytes written (disk full?)")
+                                         .arg(written)
+                                         .arg(bytes.size());
         file.cancelWriting();
         return fail(reason);
     }

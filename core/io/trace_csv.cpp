@@ -1,8 +1,13 @@
 #include "core/io/trace_csv.h"
 
 #include "core/io/atomic_file.h"
+#include "core/io/regular_file.h"
 
 #include <array>
+#include <charconv>
+#include <cstdint>
+#include <fstream>
+#include <stdexcept>
 
 namespace loaderlab {
 namespace {
@@ -21,6 +26,32 @@ constexpr std::array kColumns{
     "copy_end_ns",    "compute_start_ns",
     "compute_end_ns",
 };
+
+// One row's fields, in kColumns order; false if a field is not an integer or the
+// count is wrong.
+bool parseRow(const std::string &line, std::array<std::int64_t, kColumns.size()> &fields)
+{
+    const char *p = line.data();
+    const char *end = p + line.size();
+    for (std::size_t i = 0; i < fields.size(); ++i) {
+        const auto [next, ec] = std::from_chars(p, end, fields[i]);
+        if (ec != std::errc())
+            return false;
+        p = next;
+        if (i + 1 < fields.size()) {
+            if (p == end || *p != ',')
+                return false;
+            ++p;
+        }
+    }
+    return p == end;
+}
+
+std::int32_t narrow(std::int64_t value, bool &ok)
+{
+    ok = ok && value >= INT32_MIN && value <= INT32_MAX;
+    return static_cast<std::int32_t>(value);
+}
 
 } // namespace
 
@@ -56,6 +87,52 @@ void writeTraceCsvRows(std::ostream &out, const std::vector<TraceRecord> &record
 void saveTraceCsv(const std::string &path, const std::vector<TraceRecord> &records)
 {
     writeFileAtomically(path, [&](std::ostream &out) { writeTraceCsv(out, records); });
+}
+
+std::vector<TraceRecord> readTraceCsv(std::istream &in, const std::string &source)
+{
+    std::string line;
+    if (!std::getline(in, line) || line != traceCsvHeader())
+        throw std::runtime_error(source + ": not a LoaderLab per-batch CSV (header differs)");
+    std::vector<TraceRecord> records;
+    std::array<std::int64_t, kColumns.size()> f{};
+    for (std::size_t number = 2; std::getline(in, line); ++number) {
+        if (line.empty())
+            continue;
+        bool ok = parseRow(line, f);
+        TraceRecord r;
+        r.index = f[0];
+        r.epoch = narrow(f[1], ok);
+        r.worker = narrow(f[2], ok);
+        r.samples = narrow(f[3], ok);
+        r.skipped = narrow(f[4], ok);
+        r.configVersion = narrow(f[5], ok);
+        std::int64_t *times[] = {&r.dispatchNs, &r.loadStartNs, &r.loadEndNs, &r.readNs,
+                                 &r.decodeNs,   &r.transformNs, &r.collateNs, &r.readyNs,
+                                 &r.pinStartNs, &r.pinEndNs,    &r.requestNs, &r.deliveryNs};
+        for (std::size_t i = 0; i < std::size(times); ++i)
+            *times[i] = f[6 + i];
+        r.copyStartNs = f[19];
+        r.copyEndNs = f[20];
+        r.computeStartNs = f[21];
+        r.computeEndNs = f[22];
+        if (!ok || f[18] != r.waitNs())
+            throw std::runtime_error(source + ": line " + std::to_string(number)
+                                     + ": not a row of 23 integers with wait_ns = delivery_ns - "
+                                       "request_ns");
+        records.push_back(r);
+    }
+    return records;
+}
+
+std::vector<TraceRecord> loadTraceCsv(const std::string &path)
+{
+    if (const std::string problem = regularFileProblem(path); !problem.empty())
+        throw std::runtime_error(path + ": cannot read: " + problem);
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw std::runtime_error(path + ": cannot open");
+    return readTraceCsv(in, path);
 }
 
 } // namespace loaderlab

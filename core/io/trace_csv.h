@@ -5,6 +5,7 @@
 
 #include "core/trace/trace_record.h"
 
+#include <istream>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -20,5 +21,11 @@ void writeTraceCsvRows(std::ostream &out, const std::vector<TraceRecord> &record
 
 // Atomic (see writeFileAtomically). Throws std::runtime_error.
 void saveTraceCsv(const std::string &path, const std::vector<TraceRecord> &records);
+
+// Reads a per-batch CSV back (a sweep cell's trace, an exported run). The header must
+// be traceCsvHeader(); wait_ns is derived, so it is checked against delivery - request
+// rather than stored. Throws std::runtime_error naming `source` and the line.
+std::vector<TraceRecord> readTraceCsv(std::istream &in, const std::string &source);
+std::vector<TraceRecord> loadTraceCsv(const std::string &path);
 
 } // namespace loaderlab

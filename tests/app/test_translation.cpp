@@ -10,6 +10,8 @@
 #include <QtTest>
 
 #include <QMenuBar>
+#include <QPushButton>
+#include <QTabWidget>
 
 class TestTranslation : public QObject
 {
@@ -40,6 +42,12 @@ void TestTranslation::germanTranslatesTheMenus()
              QStringLiteral("Datei"));
     QCOMPARE(QCoreApplication::translate("MainWindow", "&Help").remove(QLatin1Char('&')),
              QStringLiteral("Hilfe"));
+    // The two tabs: the live plots and the Experiments view.
+    auto *tabs = window.findChild<QTabWidget *>(QStringLiteral("viewTabs"));
+    QVERIFY(tabs);
+    QCOMPARE(tabs->tabText(1), QStringLiteral("Experimente"));
+    QCOMPARE(window.findChild<QPushButton *>(QStringLiteral("findMaxBatchButton"))->text(),
+             QStringLiteral("Größten Batch finden"));
 }
 
 void TestTranslation::englishNeedsNoTranslator()

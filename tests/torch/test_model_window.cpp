@@ -1,20 +1,26 @@
 // The window with a real LibTorch model as the step: the model panel starts and
 // reconfigures a running resnet18, the stats show step time beside wait time and the
 // step's peak memory, and a broken TorchScript file is reported by name while the run
-// goes on with the previous step.
+// goes on with the previous step. The Experiments tab's "Find max batch" runs the
+// finder main() registers on the side panel's model, shows each attempt, and stops.
 
 #include "app/main_window.h"
 
 #include "core/consumer/model_consumer_factory.h"
 #include "core/run/marker_text.h"
+#include "core/run/max_batch_hook.h"
+#include "core/run/max_batch_search.h"
 #include "core/torch/torch_consumer_registration.h"
 #include "widgets/control_panel.h"
+#include "widgets/experiments_view.h"
+#include "widgets/max_batch_panel.h"
 #include "widgets/model_panel.h"
 #include "widgets/run_session.h"
 
 #include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPushButton>
 #include <QtTest>
 
 using namespace loaderlab;
@@ -48,6 +54,7 @@ class TestModelWindow : public QObject
 private Q_SLOTS:
     void initTestCase();
     void modelPanelDrivesARealModel();
+    void findMaxBatchShowsAttemptsAndStops();
 
 private:
     QTemporaryDir m_dir;
@@ -145,6 +152,43 @@ void TestModelWindow::modelPanelDrivesARealModel()
     session->stop();
     QCOMPARE(session->state(), RunState::Stopped);
     QCOMPARE(session->controller().liveThreads(), 0);
+}
+
+void TestModelWindow::findMaxBatchShowsAttemptsAndStops()
+{
+    setMaxBatchFinderHook(&torchmodels::findMaxBatch); // what main() does with LibTorch
+    MainWindow window;
+    RunConfig config;
+    config.dataset.syntheticShape = {3, 64, 64};
+    config.consumer.kind = ConsumerKind::Model;
+    config.consumer.model.name = "resnet18";
+    config.consumer.model.threads = 1;
+    config.consumer.model.numClasses = 10;
+    config.memoryBudgetMb = 2048; // bounds the search should the stop not work
+    window.applyConfig(config);
+    window.showExperiments(true);
+    MaxBatchPanel *panel = window.experimentsView()->maxBatchPanel();
+    auto *find = child<QPushButton>(panel, "findMaxBatchButton");
+    QVERIFY(find->isEnabled());
+    QTest::mouseClick(find, Qt::LeftButton);
+    QVERIFY(panel->running());
+    QVERIFY(!find->isEnabled());
+
+    // Attempts come back while the search goes on; Stop ends it between two of them.
+    auto *progress = child<QLabel>(panel, "maxBatchProgress");
+    QTRY_VERIFY_WITH_TIMEOUT(progress->text().contains(QStringLiteral(": fits (peak ")), 60'000);
+    child<QPushButton>(panel, "stopMaxBatchButton")->click();
+    QTRY_VERIFY_WITH_TIMEOUT(!panel->running(), 30'000);
+    QVERIFY(find->isEnabled());
+    QVERIFY2(panel->largestFit() >= 1, qPrintable(panel->resultText()));
+    QCOMPARE(panel->suggested(), suggestedBatch(panel->largestFit()));
+    const QString result = panel->resultText();
+    QVERIFY2(result.contains(QStringLiteral("Largest batch that fits: %1").arg(panel->largestFit()))
+                 && result.contains(QStringLiteral("stopped before the search ended"))
+                 && result.contains(QStringLiteral("Suggested: %1").arg(panel->suggested()))
+                 && result.contains(QStringLiteral("resnet18")),
+             qPrintable(result));
+    setMaxBatchFinderHook({});
 }
 
 QTEST_MAIN(TestModelWindow)

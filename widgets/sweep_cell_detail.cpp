@@ -1,0 +1,93 @@
+#include "widgets/sweep_cell_detail.h"
+
+#include "core/io/trace_csv.h"
+#include "widgets/wait_time_plot.h"
+#include "widgets/worker_timeline_plot.h"
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QVBoxLayout>
+
+#include <exception>
+
+using namespace loaderlab;
+
+SweepCellDetail::SweepCellDetail(QWidget *parent)
+    : QWidget(parent)
+{
+    m_title = new QLabel;
+    m_title->setObjectName(QStringLiteral("cellTitle"));
+    m_title->setWordWrap(true);
+    m_wait = new WaitTimePlot;
+    m_wait->setObjectName(QStringLiteral("cellWaitPlot"));
+    m_timeline = new WorkerTimelinePlot;
+    m_timeline->setObjectName(QStringLiteral("cellTimelinePlot"));
+    // Two legend entries per row: in one row the legend alone is 650 px wide, more than
+    // half of this tab beside the setup column.
+    m_timeline->legend->setWrap(2);
+    m_timeline->legend->setFillOrder(QCPLegend::foColumnsFirst, true); // re-wraps its entries
+    for (QWidget *plot : {static_cast<QWidget *>(m_wait), static_cast<QWidget *>(m_timeline)})
+        plot->setMinimumHeight(140);
+    auto *plots = new QHBoxLayout;
+    plots->addWidget(m_wait, 1);
+    plots->addWidget(m_timeline, 1);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_title);
+    layout->addLayout(plots, 1);
+    clear();
+}
+
+std::shared_ptr<TraceLog> SweepCellDetail::traceFromCsv(const std::string &path, int workers)
+{
+    auto log = std::make_shared<TraceLog>();
+    for (const TraceRecord &r : loadTraceCsv(path)) {
+        log->append(r);
+        if (r.worker == kAllWorkers) {
+            for (int w = 0; w < workers; ++w)
+                log->appendSpan({r.index, w, 0, r.loadStartNs, r.loadEndNs});
+        } else {
+            log->appendSpan({r.index, r.worker, 0, r.loadStartNs, r.loadEndNs});
+        }
+    }
+    return log;
+}
+
+bool SweepCellDetail::showCell(const QString &title, const QString &csvPath, int workers,
+                               QString *error)
+{
+    try {
+        m_trace = traceFromCsv(csvPath.toStdString(), workers);
+    } catch (const std::exception &e) {
+        const QString reason = QString::fromStdString(e.what());
+        clear(tr("%1: %2").arg(title, reason));
+        if (error)
+            *error = reason;
+        return false;
+    }
+    m_title->setText(
+        tr("%1 — %n batch(es)", nullptr, static_cast<int>(m_trace->size())).arg(title));
+    m_wait->setTrace(m_trace, workers);
+    m_timeline->setTrace(m_trace, workers);
+    // The whole run in view, not the newest batches a live run follows.
+    for (LivePlot *plot : {static_cast<LivePlot *>(m_wait), static_cast<LivePlot *>(m_timeline)}) {
+        plot->refresh();
+        plot->showWholeRun();
+    }
+    return true;
+}
+
+void SweepCellDetail::clear(const QString &message)
+{
+    m_trace.reset();
+    m_wait->setTrace(nullptr, 0);
+    m_timeline->setTrace(nullptr, 0);
+    m_title->setText(message.isEmpty()
+                         ? tr("Click a cell in the table or the heatmap to see its batches.")
+                         : message);
+}
+
+QString SweepCellDetail::title() const
+{
+    return m_title->text();
+}
