@@ -183,25 +183,31 @@ std::int64_t ImageFolderDataset::load(std::int64_t index, std::span<std::byte> o
     const ImageEntry &entry = m_entries[static_cast<std::size_t>(index)];
 
     const DecodeLimits limits{m_config.maxFileBytes, m_config.maxImagePixels};
-    const cv::Mat image = decodeImageFile(entry.path, limits, context.timing);
+    // The decoded and transformed images are per thread and reused: no per-sample
+    // allocation once the sizes have been seen.
+    thread_local cv::Mat image;
+    thread_local cv::Mat transformed;
+    const bool eval = m_config.transform == TransformKind::Eval;
+    // Fast decode scales JPEGs in the DCT domain down to the resize target at most.
+    const int fastMinShortSide = eval && m_config.decode == DecodeMode::Fast ? m_config.resizeSize
+                                                                             : 0;
+    decodeImageFile(entry.path, limits, context.timing, image, fastMinShortSide);
 
     const std::int64_t start = steadyNowNs();
-    // One transformed image per thread, reused: no per-sample allocation here.
-    thread_local cv::Mat transformed;
+    // The batch slot is float32 storage handed over as bytes.
+    const std::span<float> floats(reinterpret_cast<float *>(out.data()),
+                                  out.size() / sizeof(float));
     try {
-        if (m_config.transform == TransformKind::Train) {
+        if (eval) {
+            resizeCenterCropNormalized(image, m_config.resizeSize, m_config.cropSize, floats);
+        } else {
             std::mt19937_64 rng(sampleSeed(context.seed, context.epoch, index));
             randomResizedCrop(image, m_config.cropSize, rng, transformed);
-        } else {
-            resizeCenterCrop(image, m_config.resizeSize, m_config.cropSize, transformed);
+            toNormalizedChw(transformed, floats);
         }
     } catch (const cv::Exception &e) {
         throw SampleError(entry.path, std::string("transform failed: ") + e.what());
     }
-    // The batch slot is float32 storage handed over as bytes.
-    const std::span<float> floats(reinterpret_cast<float *>(out.data()),
-                                  out.size() / sizeof(float));
-    toNormalizedChw(transformed, floats);
     context.timing.transformNs += steadyNowNs() - start;
     return entry.label;
 }
