@@ -25,9 +25,9 @@ namespace loaderlab {
 bool decodeJpegTurbo(std::span<const std::uint8_t> data, const std::string &path, int scaleEighths,
                      cv::Mat &out, std::vector<std::string> &warnings);
 
-// The smallest scale M/8 at which a width x height JPEG still has a short side of
-// at least `minShortSide` pixels (libjpeg rounds scaled sizes up); 8 when no
-// smaller one does or minShortSide <= 0.
+// The smallest scale M/8, M in {1, 2, 4}, at which a width x height JPEG still has
+// a short side of at least `minShortSide` pixels (libjpeg rounds scaled sizes up);
+// 8 when no smaller one does or minShortSide <= 0.
 int jpegScaleEighths(int width, int height, int minShortSide);
 
 // A JPEG's size when decoded at scaleEighths/8, as libjpeg computes it.
