@@ -40,6 +40,8 @@
 #include <thread>
 #include <vector>
 
+#include <time.h>
+
 namespace fs = std::filesystem;
 using namespace loaderlab;
 
@@ -64,8 +66,23 @@ struct Throughput
 {
     std::int64_t images = 0;
     double seconds = 0;
+    double cpuSeconds = 0; // one-thread loops: this thread's CPU time
     double perSecond() const { return seconds > 0 ? static_cast<double>(images) / seconds : 0; }
+    double perCpuSecond() const
+    {
+        return cpuSeconds > 0 ? static_cast<double>(images) / cpuSeconds : 0;
+    }
 };
+
+// CPU time of the calling thread: for the one-thread loops, the figure that other
+// processes on the machine disturb least (they take the core away, which wall
+// time counts and CPU time does not).
+double threadCpuSeconds()
+{
+    timespec t{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
+}
 
 double secondsSince(std::int64_t startNs)
 {
@@ -154,8 +171,10 @@ Throughput benchOneThread(std::int64_t size, const Options &options, LoadOne loa
     pass(std::min<std::int64_t>(size, 50));
     Throughput result;
     const std::int64_t start = steadyNowNs();
+    const double cpuStart = threadCpuSeconds();
     for (int i = 0; i < options.epochs; ++i)
         result.images += pass(size);
+    result.cpuSeconds = threadCpuSeconds() - cpuStart;
     result.seconds = secondsSince(start);
     return result;
 }
@@ -547,6 +566,7 @@ int main(int argc, char **argv)
         const std::string perCore = "(c) exact, 1 thread, images/s";
         for (int round = 0; round < options.rounds; ++round) {
             std::map<char, double> r;
+            std::map<char, double> cpu; // one-thread loops: images per CPU second
             const auto measure = [&](char id) {
                 switch (id) {
                 case 'a':
@@ -558,16 +578,17 @@ int main(int argc, char **argv)
                             r[id] = pytorch->perSecond();
                     break;
                 case 'c':
-                    r[id] = benchSingleThread(exactSingle, options).perSecond();
-                    break;
                 case 'd':
-                    r[id] = benchPlainOpenCvLoop(exactSingle, options, exactConfig.resizeSize,
-                                                 exactConfig.cropSize)
-                                .perSecond();
+                case 'e': {
+                    const Throughput t = id == 'c'   ? benchSingleThread(exactSingle, options)
+                                         : id == 'e' ? benchSingleThread(fastSingle, options)
+                                                     : benchPlainOpenCvLoop(exactSingle, options,
+                                                                            exactConfig.resizeSize,
+                                                                            exactConfig.cropSize);
+                    r[id] = t.perSecond();
+                    cpu[id] = t.perCpuSecond();
                     break;
-                case 'e':
-                    r[id] = benchSingleThread(fastSingle, options).perSecond();
-                    break;
+                }
                 case 'f':
                     r[id] = benchLoader(fastDataset, options).perSecond();
                     break;
@@ -596,8 +617,13 @@ int main(int argc, char **argv)
                 rounds.add("LoaderLab / PyTorch", r['a'] / r['b']);
             rounds.add("LoaderLab / (" + std::to_string(std::max(1, w)) + " x 1 thread)",
                        r['a'] / (std::max(1, w) * r['c']));
+            rounds.add("(c) exact, 1 thread, images per CPU s", cpu['c']);
+            rounds.add("(d) plain OpenCV loop, images per CPU s", cpu['d']);
+            rounds.add("(e) fast decode, 1 thread, images per CPU s", cpu['e']);
             rounds.add("exact 1 thread / plain OpenCV loop", r['c'] / r['d']);
+            rounds.add("exact / plain OpenCV loop, per CPU s", cpu['c'] / cpu['d']);
             rounds.add("fast / exact, 1 thread", r['e'] / r['c']);
+            rounds.add("fast / exact, 1 thread, per CPU s", cpu['e'] / cpu['c']);
             rounds.add("fast / exact, W workers", r['f'] / r['a']);
             if (r.contains('b'))
                 rounds.add("LoaderLab fast / PyTorch", r['f'] / r['b']);
