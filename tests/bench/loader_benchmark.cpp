@@ -40,6 +40,7 @@
 #include <thread>
 #include <vector>
 
+#include <sys/resource.h>
 #include <time.h>
 
 namespace fs = std::filesystem;
@@ -77,6 +78,21 @@ struct Throughput
 // CPU time of the calling thread: for the one-thread loops, the figure that other
 // processes on the machine disturb least (they take the core away, which wall
 // time counts and CPU time does not).
+double cpuSeconds(const rusage &u)
+{
+    return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec)
+           + static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) * 1e-6;
+}
+
+// CPU time of this process (all its threads): the CPU the whole loader spends,
+// whichever other processes share the cores.
+double processCpuSeconds(int who)
+{
+    rusage u{};
+    getrusage(who, &u);
+    return cpuSeconds(u);
+}
+
 double threadCpuSeconds()
 {
     timespec t{};
@@ -145,8 +161,10 @@ Throughput benchLoader(const DatasetPtr &dataset, const Options &options)
         drainEpoch(loader, epoch);
     Throughput result;
     const std::int64_t start = steadyNowNs();
+    const double cpuStart = processCpuSeconds(RUSAGE_SELF);
     for (int i = 0; i < options.epochs; ++i)
         result.images += drainEpoch(loader, epoch++);
+    result.cpuSeconds = processCpuSeconds(RUSAGE_SELF) - cpuStart;
     result.seconds = secondsSince(start);
     return result;
 }
@@ -305,6 +323,9 @@ std::optional<Throughput> benchPytorch(const std::string &root, const Options &o
         Throughput result;
         result.images = line.at("images").get<std::int64_t>();
         result.seconds = line.at("seconds").get<double>();
+        // The timed epochs' CPU time of the interpreter and its worker processes
+        // (pytorch_dataloader_bench.py), worker start-up included.
+        result.cpuSeconds = line.value("cpu_seconds", 0.0);
         return result;
     } catch (const std::exception &error) {
         std::fprintf(stderr, "pytorch: unreadable output (%s): %s\n", error.what(), output.c_str());
@@ -569,13 +590,19 @@ int main(int argc, char **argv)
             std::map<char, double> cpu; // one-thread loops: images per CPU second
             const auto measure = [&](char id) {
                 switch (id) {
-                case 'a':
-                    r[id] = benchLoader(exactDataset, options).perSecond();
+                case 'a': {
+                    const Throughput t = benchLoader(exactDataset, options);
+                    r[id] = t.perSecond();
+                    cpu[id] = t.perCpuSecond();
                     break;
+                }
                 case 'b':
-                    if (!options.skipPytorch)
-                        if (const auto pytorch = benchPytorch(options.root, options))
+                    if (!options.skipPytorch) {
+                        if (const auto pytorch = benchPytorch(options.root, options)) {
                             r[id] = pytorch->perSecond();
+                            cpu[id] = pytorch->perCpuSecond();
+                        }
+                    }
                     break;
                 case 'c':
                 case 'd':
@@ -613,8 +640,12 @@ int main(int argc, char **argv)
             rounds.add("(d) plain OpenCV loop, 1 thread, images/s", r['d']);
             rounds.add("(e) fast decode, 1 thread, images/s", r['e']);
             rounds.add("(f) LoaderLab fast decode, W workers, images/s", r['f']);
-            if (r.contains('b'))
+            if (r.contains('b')) {
                 rounds.add("LoaderLab / PyTorch", r['a'] / r['b']);
+                rounds.add("(a) LoaderLab, images per CPU s", cpu['a']);
+                rounds.add("(b) PyTorch, images per CPU s", cpu['b']);
+                rounds.add("LoaderLab / PyTorch, per CPU s", cpu['a'] / cpu['b']);
+            }
             rounds.add("LoaderLab / (" + std::to_string(std::max(1, w)) + " x 1 thread)",
                        r['a'] / (std::max(1, w) * r['c']));
             rounds.add("(c) exact, 1 thread, images per CPU s", cpu['c']);
