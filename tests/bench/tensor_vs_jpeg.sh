@@ -23,7 +23,7 @@ trap 'rm -rf "$work"' EXIT
 echo "commit:  $(git -C "$(dirname "$0")" describe --always --dirty --abbrev=12)"
 echo "machine: $(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -1), $(nproc) CPUs"
 echo "folder:  $folder ($(find "$folder" -type f | wc -l) files, $(du -sh "$folder" | cut -f1))"
-"$loaderlab" preprocess "$folder" "$work/images.tensor" > /dev/null
+"$loaderlab" preprocess "$folder" "$work/images.tensor" > /dev/null 2>&1
 echo "tensor:  $(du -h "$work/images.tensor" | cut -f1)"
 samples=$(find "$folder" -type f | wc -l)
 
@@ -33,7 +33,7 @@ run() { # KIND -> samples/s
     tensor) set -- --dataset tensor --path "$work/images.tensor" ;;
     synthetic) set -- --dataset synthetic --samples "$samples" ;;
     esac
-    "$loaderlab" run "$@" --workers 2 --batch-size 32 --epochs 2 --quiet \
+    "$loaderlab" run "$@" --workers 2 --batch-size 32 --epochs 2 --quiet 2>/dev/null \
         --json "$work/summary.json" > /dev/null
     /usr/bin/python3 -c 'import json, sys
 s = json.load(open(sys.argv[1]))["summary"]
