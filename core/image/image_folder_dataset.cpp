@@ -30,6 +30,10 @@ namespace {
 
 constexpr int kMaxDepth = 16;
 
+// Decoded images up to this size (a 12 Mpx photo) stay allocated per thread for the
+// next sample; larger ones are freed after use.
+constexpr std::size_t kMaxRetainedImageBytes = 36u * 1024 * 1024;
+
 bool hasImageExtension(const fs::path &file)
 {
     std::string ext = file.extension().string();
@@ -187,6 +191,16 @@ std::int64_t ImageFolderDataset::load(std::int64_t index, std::span<std::byte> o
     // allocation once the sizes have been seen.
     thread_local cv::Mat image;
     thread_local cv::Mat transformed;
+    // An unusually large image is not kept per thread afterwards (it may be up to
+    // max_image_pixels x 3 bytes), however this sample ends.
+    struct ReleaseLarge
+    {
+        ~ReleaseLarge()
+        {
+            if (image.total() * image.elemSize() > kMaxRetainedImageBytes)
+                image.release();
+        }
+    } releaseLarge;
     const bool eval = m_config.transform == TransformKind::Eval;
     // Fast decode scales JPEGs in the DCT domain down to the resize target at most.
     const int fastMinShortSide = eval && m_config.decode == DecodeMode::Fast ? m_config.resizeSize
