@@ -164,7 +164,8 @@ ImageFolderDataset::ImageFolderDataset(const DatasetConfig &config)
 std::string ImageFolderDataset::description() const
 {
     return "image-folder " + m_config.path + " (" + std::to_string(m_entries.size()) + ", "
-           + (m_config.transform == TransformKind::Train ? "train" : "eval") + ")";
+           + (m_config.transform == TransformKind::Train ? "train" : "eval")
+           + (m_config.decode == DecodeMode::Fast ? ", fast decode" : "") + ")";
 }
 
 std::int64_t ImageFolderDataset::size() const
