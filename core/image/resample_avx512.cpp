@@ -6,7 +6,9 @@
 
 // GCC 12 warns about the `undefined` source operands inside its own AVX-512
 // headers (GCC bug 105593), a false positive in every use of these intrinsics.
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 #include <immintrin.h>
 
 #include <cstring>
