@@ -44,6 +44,14 @@
         <translation>Pipeline für Bildordner: eval skaliert und schneidet mittig zu, train macht einen zufälligen skalierten Ausschnitt und spiegelt.</translation>
     </message>
     <message>
+        <source>Decode</source>
+        <translation>Dekodierung</translation>
+    </message>
+    <message>
+        <source>Image-folder JPEGs: exact gives torchvision&apos;s pixels; fast (eval transform only) decodes at a reduced DCT scale no smaller than the resize size, then resizes: faster on large photos, not pixel-exact.</source>
+        <translation>JPEGs aus Bildordnern: exact liefert die Pixel von torchvision; fast (nur Eval-Transformation) dekodiert in einer verkleinerten DCT-Skalierung, nicht kleiner als die Zielgröße, und skaliert dann: schneller bei großen Fotos, nicht pixelgenau.</translation>
+    </message>
+    <message>
         <source>Resize</source>
         <translation>Skalierung</translation>
     </message>
@@ -337,6 +345,10 @@
     <message>
         <source>Deliver out of order</source>
         <translation>Außer der Reihe liefern</translation>
+    </message>
+    <message>
+        <source>Fast JPEG decode</source>
+        <translation>Schnelle JPEG-Dekodierung</translation>
     </message>
     <message>
         <source>Model step (simulated)</source>

@@ -87,6 +87,21 @@ QCheckBox *ConfigBinding::bind(std::string_view key, QCheckBox *check, bool inve
     return check;
 }
 
+QCheckBox *ConfigBinding::bindChoice(std::string_view key, QCheckBox *check, std::string on,
+                                     std::string off)
+{
+    check->setToolTip(MarkerText::fieldHelp(field(key)));
+    add(
+        key, check,
+        [key = std::string(key), check, on, off](RunConfig &c) {
+            loaderlab::setConfigField(c, key, check->isChecked() ? on : off);
+        },
+        [key = std::string(key), check, on](const RunConfig &c) {
+            check->setChecked(loaderlab::getConfigField(c, key).get<std::string>() == on);
+        });
+    return check;
+}
+
 QComboBox *ConfigBinding::bind(std::string_view key, QComboBox *combo)
 {
     combo->setToolTip(MarkerText::fieldHelp(field(key)));

@@ -36,6 +36,8 @@ public:
     // `inverted`: the box shows the opposite ("Deliver out of order" for in_order).
     QCheckBox *bind(std::string_view key, QCheckBox *check, bool inverted = false);
     QComboBox *bind(std::string_view key, QComboBox *combo);
+    // A two-choice field as a check box: checked is `on`, unchecked `off`.
+    QCheckBox *bindChoice(std::string_view key, QCheckBox *check, std::string on, std::string off);
     // A path: bytes that are not UTF-8 show as \xHH and come back as bytes
     // (widgets/path_text.h).
     QLineEdit *bindPath(std::string_view key, QLineEdit *edit);

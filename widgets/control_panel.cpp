@@ -177,6 +177,10 @@ QWidget *ControlPanel::buildDatasetGroup()
     addChoice(m_transformCombo, tr("eval"), "eval");
     addChoice(m_transformCombo, tr("train"), "train");
     form->addRow(label("dataset.transform"), m_binding.bind("dataset.transform", m_transformCombo));
+    m_fastDecodeCheck = m_binding.bindChoice(
+        "dataset.decode", named(new QCheckBox(tr("Fast JPEG decode")), "fastDecodeCheck", {}),
+        "fast", "exact");
+    form->addRow(m_fastDecodeCheck);
 
     m_datasetErrorLabel = new QLabel;
     m_datasetErrorLabel->setObjectName(QStringLiteral("datasetErrorLabel"));
@@ -263,6 +267,7 @@ void ControlPanel::connectDatasetControls()
     });
     connect(m_transformCombo, &QComboBox::currentIndexChanged, this,
             &ControlPanel::datasetSettingsChanged);
+    connect(m_fastDecodeCheck, &QCheckBox::toggled, this, &ControlPanel::datasetSettingsChanged);
     connect(m_datasetPathEdit, &QLineEdit::editingFinished, this,
             &ControlPanel::onPathEditingFinished);
     connect(m_browseButton, &QToolButton::clicked, this, &ControlPanel::browseForDataset);
@@ -389,6 +394,7 @@ void ControlPanel::updateDatasetEnabled()
     m_datasetPathEdit->setEnabled(kind != DatasetKind::Synthetic);
     m_browseButton->setEnabled(kind != DatasetKind::Synthetic);
     m_transformCombo->setEnabled(kind == DatasetKind::ImageFolder);
+    m_fastDecodeCheck->setEnabled(kind == DatasetKind::ImageFolder);
 }
 
 DatasetKind ControlPanel::datasetKind() const

@@ -99,6 +99,7 @@ private:
     QLineEdit *m_datasetPathEdit = nullptr;
     QToolButton *m_browseButton = nullptr;
     QComboBox *m_transformCombo = nullptr;
+    QCheckBox *m_fastDecodeCheck = nullptr;
     QLabel *m_datasetErrorLabel = nullptr;
 
     QPushButton *m_startButton = nullptr;

@@ -36,6 +36,11 @@ constexpr std::array<std::pair<TransformKind, const char *>, 2> kTransformKindNa
     {TransformKind::Train, "train"},
 }};
 
+constexpr std::array<std::pair<DecodeMode, const char *>, 2> kDecodeModeNames{{
+    {DecodeMode::Exact, "exact"},
+    {DecodeMode::Fast, "fast"},
+}};
+
 template <typename Kind, std::size_t N>
 const char *nameOf(const std::array<std::pair<Kind, const char *>, N> &table, Kind kind)
 {
@@ -77,6 +82,16 @@ const char *transformKindName(TransformKind kind)
 std::optional<TransformKind> transformKindFromName(const std::string &name)
 {
     return kindOf(kTransformKindNames, name);
+}
+
+const char *decodeModeName(DecodeMode mode)
+{
+    return nameOf(kDecodeModeNames, mode);
+}
+
+std::optional<DecodeMode> decodeModeFromName(const std::string &name)
+{
+    return kindOf(kDecodeModeNames, name);
 }
 
 DatasetPtr openDataset(const DatasetConfig &config)

@@ -1,11 +1,13 @@
-// Image decoding: POSIX read, header checks done by hand before OpenCV sees the
-// bytes (so bombs and truncated files are refused cheaply and with a clear
-// reason), then cv::imdecode and BGR->RGB. What libjpeg/libpng say during the
-// decode is logged or made part of the error with the file's name.
+// Image decoding: one open, fstat and read into a reused buffer, header checks done
+// by hand before a codec sees the bytes (so bombs and truncated files are refused
+// cheaply and with a clear reason), then JPEGs straight to RGB with TurboJPEG and
+// PNGs (and CMYK JPEGs) with cv::imdecode and BGR->RGB. What the codecs say during
+// the decode is logged or made part of the error with the file's name.
 
 #include "core/image/image_decoder.h"
 
 #include "core/image/codec_messages.h"
+#include "core/image/jpeg_turbo_decoder.h"
 #include "core/io/regular_file.h"
 #include "core/io/safe_text.h"
 #include "core/loader/clock.h"
@@ -120,9 +122,10 @@ void readImageFile(const std::string &path, std::int64_t maxFileBytes,
                    std::vector<std::uint8_t> &out)
 {
     // Never a plain open(): a FIFO named like an image would block this worker forever.
+    // The folder scan listed only regular files, so one open and fstat suffice.
     std::string reason;
     std::int64_t size = 0;
-    const int fd = openRegularFile(path, reason, &size);
+    const int fd = openListedRegularFile(path, reason, &size);
     if (fd < 0)
         throw SampleError(path, reason);
     const FdCloser closer(fd);
@@ -157,8 +160,44 @@ ImageHeaderInfo parseImageHeader(std::span<const std::uint8_t> data, const std::
     throw SampleError(path, "not a JPEG or PNG image");
 }
 
-cv::Mat decodeImageBytes(std::span<const std::uint8_t> data, const std::string &path,
-                         const DecodeLimits &limits)
+namespace {
+
+void logWarnings(const std::string &path, const std::vector<std::string> &warnings)
+{
+    // The image decoded, possibly with damage (grey blocks): worth a look, but
+    // the sample is used, as PIL would use it.
+    for (const std::string &warning : warnings)
+        spdlog::warn("{}: {}", escapeForTerminal(path), escapeForTerminal(warning));
+}
+
+// cv::imdecode into `image`, then BGR->RGB: PNGs, and JPEGs TurboJPEG cannot
+// convert to RGB.
+void decodeWithOpenCv(std::span<const std::uint8_t> data, const std::string &path, cv::Mat &image)
+{
+    // imdecode only reads the buffer; the Mat header just wraps it, no copy.
+    const cv::Mat buffer(1, static_cast<int>(data.size()), CV_8UC1,
+                         const_cast<std::uint8_t *>(data.data()));
+    CodecMessageScope messages;
+    // PIL (torchvision's loader) ignores EXIF orientation, so OpenCV must too.
+    cv::Mat decoded = cv::imdecode(buffer, cv::IMREAD_COLOR | cv::IMREAD_IGNORE_ORIENTATION);
+    if (decoded.empty() || decoded.type() != CV_8UC3) {
+        // libpng says why; libjpeg's fatal errors stay with OpenCV, but a
+        // warning before them is often the cause.
+        std::string why = messages.error();
+        if (why.empty() && !messages.warnings().empty())
+            why = messages.warnings().front();
+        if (why.empty())
+            why = "corrupt or truncated data";
+        throw SampleError(path, "cannot decode (" + why + ")");
+    }
+    logWarnings(path, messages.warnings());
+    cv::cvtColor(decoded, image, cv::COLOR_BGR2RGB);
+}
+
+} // namespace
+
+void decodeImageBytes(std::span<const std::uint8_t> data, const std::string &path,
+                      const DecodeLimits &limits, cv::Mat &image, int fastMinShortSide)
 {
     disableOpenCvThreading();
     const ImageHeaderInfo header = parseImageHeader(data, path);
@@ -175,40 +214,42 @@ cv::Mat decodeImageBytes(std::span<const std::uint8_t> data, const std::string &
     if (data.size() > static_cast<std::size_t>(std::numeric_limits<int>::max()))
         throw SampleError(path, "file too large for the decoder (over 2 GiB)");
 
-    cv::Mat image;
+    int expectWidth = header.width;
+    int expectHeight = header.height;
     try {
-        // imdecode only reads the buffer; the Mat header just wraps it, no copy.
-        const cv::Mat buffer(1, static_cast<int>(data.size()), CV_8UC1,
-                             const_cast<std::uint8_t *>(data.data()));
-        CodecMessageScope messages;
-        // PIL (torchvision's loader) ignores EXIF orientation, so OpenCV must too.
-        image = cv::imdecode(buffer, cv::IMREAD_COLOR | cv::IMREAD_IGNORE_ORIENTATION);
-        if (image.empty() || image.type() != CV_8UC3) {
-            // libpng says why; libjpeg's fatal errors stay with OpenCV, but a
-            // warning before them is often the cause.
-            std::string why = messages.error();
-            if (why.empty() && !messages.warnings().empty())
-                why = messages.warnings().front();
-            if (why.empty())
-                why = "corrupt or truncated data";
-            throw SampleError(path, "cannot decode (" + why + ")");
+        bool decoded = false;
+        if (header.format == ImageFormat::Jpeg) {
+            const int scale = jpegScaleEighths(header.width, header.height, fastMinShortSide);
+            std::vector<std::string> warnings;
+            decoded = decodeJpegTurbo(data, path, scale, image, warnings);
+            logWarnings(path, warnings);
+            expectWidth = jpegScaledSize(header.width, scale);
+            expectHeight = jpegScaledSize(header.height, scale);
         }
-        // The image decoded, possibly with damage (grey blocks): worth a look, but
-        // the sample is used, as PIL would use it.
-        for (const std::string &warning : messages.warnings())
-            spdlog::warn("{}: {}", escapeForTerminal(path), escapeForTerminal(warning));
-        if (image.cols != header.width || image.rows != header.height)
+        if (!decoded) {
+            expectWidth = header.width;
+            expectHeight = header.height;
+            decodeWithOpenCv(data, path, image);
+        }
+        if (image.cols != expectWidth || image.rows != expectHeight)
             throw SampleError(path, "decoded size differs from the declared " + dims);
-        cv::cvtColor(image, image, cv::COLOR_BGR2RGB);
     } catch (const cv::Exception &e) {
         throw SampleError(path, std::string("cannot decode: ") + e.what());
     } catch (const std::bad_alloc &) {
         throw SampleError(path, "cannot decode: out of memory for " + dims + " pixels");
     }
+}
+
+cv::Mat decodeImageBytes(std::span<const std::uint8_t> data, const std::string &path,
+                         const DecodeLimits &limits)
+{
+    cv::Mat image;
+    decodeImageBytes(data, path, limits, image);
     return image;
 }
 
-cv::Mat decodeImageFile(const std::string &path, const DecodeLimits &limits, SampleTiming &timing)
+void decodeImageFile(const std::string &path, const DecodeLimits &limits, SampleTiming &timing,
+                     cv::Mat &image, int fastMinShortSide)
 {
     thread_local std::vector<std::uint8_t> buffer;
     const std::int64_t t0 = steadyNowNs();
@@ -216,16 +257,22 @@ cv::Mat decodeImageFile(const std::string &path, const DecodeLimits &limits, Sam
         readImageFile(path, limits.maxFileBytes, buffer);
         const std::int64_t t1 = steadyNowNs();
         timing.readNs += t1 - t0;
-        cv::Mat image = decodeImageBytes(buffer, path, limits);
+        decodeImageBytes(buffer, path, limits, image, fastMinShortSide);
         timing.decodeNs += steadyNowNs() - t1;
         if (buffer.capacity() > kMaxRetainedBuffer)
             std::vector<std::uint8_t>().swap(buffer);
-        return image;
     } catch (...) {
         if (buffer.capacity() > kMaxRetainedBuffer)
             std::vector<std::uint8_t>().swap(buffer);
         throw;
     }
+}
+
+cv::Mat decodeImageFile(const std::string &path, const DecodeLimits &limits, SampleTiming &timing)
+{
+    cv::Mat image;
+    decodeImageFile(path, limits, timing, image);
+    return image;
 }
 
 } // namespace loaderlab

@@ -1,9 +1,9 @@
 #pragma once
 
 // Image decoding for the image-folder pipeline: reads a JPEG or PNG file, checks
-// it before handing it to OpenCV (size limit, declared pixel count, truncation),
-// and decodes it to an RGB, uint8, HWC cv::Mat. Every failure is a SampleError
-// naming the file, never a crash.
+// it before handing it to a codec (size limit, declared pixel count, truncation),
+// and decodes it to an RGB, uint8, HWC cv::Mat (JPEGs with TurboJPEG, PNGs with
+// OpenCV). Every failure is a SampleError naming the file, never a crash.
 
 #include "core/dataset/dataset.h"
 
@@ -42,14 +42,21 @@ void readImageFile(const std::string &path, std::int64_t maxFileBytes,
 // image", a malformed header) using `path` as the source.
 ImageHeaderInfo parseImageHeader(std::span<const std::uint8_t> data, const std::string &path);
 
-// Header checks, then cv::imdecode and BGR->RGB. Rejects images declaring more
-// than `limits.maxImagePixels` pixels and JPEGs without an EOI marker (truncated).
+// Header checks, then the decode to RGB into `image` (reallocated only when its
+// size changes). Rejects images declaring more than `limits.maxImagePixels` pixels
+// and JPEGs without an EOI marker (truncated). `fastMinShortSide` > 0 is the fast
+// decode mode: a JPEG is decoded at the smallest DCT scale M/8 whose short side is
+// still at least that many pixels (not pixel-exact; see docs/benchmarks.md).
+void decodeImageBytes(std::span<const std::uint8_t> data, const std::string &path,
+                      const DecodeLimits &limits, cv::Mat &image, int fastMinShortSide = 0);
 cv::Mat decodeImageBytes(std::span<const std::uint8_t> data, const std::string &path,
                          const DecodeLimits &limits);
 
 // readImageFile + decodeImageBytes; adds the read and decode times to `timing`.
 // The file buffer is a thread-local scratch vector, so steady-state loads do not
 // allocate it again.
+void decodeImageFile(const std::string &path, const DecodeLimits &limits, SampleTiming &timing,
+                     cv::Mat &image, int fastMinShortSide = 0);
 cv::Mat decodeImageFile(const std::string &path, const DecodeLimits &limits, SampleTiming &timing);
 
 // Turns OpenCV's internal thread pool off, once per process. Called by the

@@ -30,6 +30,10 @@ namespace {
 
 constexpr int kMaxDepth = 16;
 
+// Decoded images up to this size (a 12 Mpx photo) stay allocated per thread for the
+// next sample; larger ones are freed after use.
+constexpr std::size_t kMaxRetainedImageBytes = 36u * 1024 * 1024;
+
 bool hasImageExtension(const fs::path &file)
 {
     std::string ext = file.extension().string();
@@ -160,7 +164,8 @@ ImageFolderDataset::ImageFolderDataset(const DatasetConfig &config)
 std::string ImageFolderDataset::description() const
 {
     return "image-folder " + m_config.path + " (" + std::to_string(m_entries.size()) + ", "
-           + (m_config.transform == TransformKind::Train ? "train" : "eval") + ")";
+           + (m_config.transform == TransformKind::Train ? "train" : "eval")
+           + (m_config.decode == DecodeMode::Fast ? ", fast decode" : "") + ")";
 }
 
 std::int64_t ImageFolderDataset::size() const
@@ -183,25 +188,41 @@ std::int64_t ImageFolderDataset::load(std::int64_t index, std::span<std::byte> o
     const ImageEntry &entry = m_entries[static_cast<std::size_t>(index)];
 
     const DecodeLimits limits{m_config.maxFileBytes, m_config.maxImagePixels};
-    const cv::Mat image = decodeImageFile(entry.path, limits, context.timing);
+    // The decoded and transformed images are per thread and reused: no per-sample
+    // allocation once the sizes have been seen.
+    thread_local cv::Mat image;
+    thread_local cv::Mat transformed;
+    // An unusually large image is not kept per thread afterwards (it may be up to
+    // max_image_pixels x 3 bytes), however this sample ends.
+    struct ReleaseLarge
+    {
+        ~ReleaseLarge()
+        {
+            if (image.total() * image.elemSize() > kMaxRetainedImageBytes)
+                image.release();
+        }
+    } releaseLarge;
+    const bool eval = m_config.transform == TransformKind::Eval;
+    // Fast decode scales JPEGs in the DCT domain down to the resize target at most.
+    const int fastMinShortSide = eval && m_config.decode == DecodeMode::Fast ? m_config.resizeSize
+                                                                             : 0;
+    decodeImageFile(entry.path, limits, context.timing, image, fastMinShortSide);
 
     const std::int64_t start = steadyNowNs();
-    // One transformed image per thread, reused: no per-sample allocation here.
-    thread_local cv::Mat transformed;
+    // The batch slot is float32 storage handed over as bytes.
+    const std::span<float> floats(reinterpret_cast<float *>(out.data()),
+                                  out.size() / sizeof(float));
     try {
-        if (m_config.transform == TransformKind::Train) {
+        if (eval) {
+            resizeCenterCropNormalized(image, m_config.resizeSize, m_config.cropSize, floats);
+        } else {
             std::mt19937_64 rng(sampleSeed(context.seed, context.epoch, index));
             randomResizedCrop(image, m_config.cropSize, rng, transformed);
-        } else {
-            resizeCenterCrop(image, m_config.resizeSize, m_config.cropSize, transformed);
+            toNormalizedChw(transformed, floats);
         }
     } catch (const cv::Exception &e) {
         throw SampleError(entry.path, std::string("transform failed: ") + e.what());
     }
-    // The batch slot is float32 storage handed over as bytes.
-    const std::span<float> floats(reinterpret_cast<float *>(out.data()),
-                                  out.size() / sizeof(float));
-    toNormalizedChw(transformed, floats);
     context.timing.transformNs += steadyNowNs() - start;
     return entry.label;
 }

@@ -1,13 +1,12 @@
-// ImageNet transforms matching torchvision + PIL. The resampler is a port of
-// Pillow's ImagingResample (Resample.c, 8 bits per channel): per-output-pixel
-// triangle-filter windows whose support grows with the downscale factor,
-// coefficients in 22-bit fixed point, horizontal pass then vertical pass.
+// ImageNet transforms matching torchvision + PIL: sizes, crops and offsets with
+// torchvision's rounding, normalisation bit-identical to its float32 arithmetic.
+// The resampler itself is in resample.cpp.
 
 #include "core/image/image_transforms.h"
+#include "core/image/resample_kernels.h"
 #include "core/system/splitmix64.h"
 
 #include <opencv2/core.hpp>
-#include <opencv2/core/hal/intrin.hpp>
 
 #include <algorithm>
 #include <array>
@@ -19,127 +18,6 @@
 namespace loaderlab {
 
 namespace {
-
-constexpr int kPrecisionBits = 32 - 8 - 2; // Pillow's PRECISION_BITS
-constexpr std::int32_t kRoundingBias = 1 << (kPrecisionBits - 1);
-
-// Filter windows for output pixels [first, first + count) of one axis.
-struct AxisCoeffs
-{
-    int ksize = 0;
-    std::vector<int> bounds;           // (first input pixel, tap count) per output pixel
-    std::vector<std::int32_t> weights; // ksize per output pixel, fixed point
-    std::vector<double> scratch;
-};
-
-// Scratch kept per thread so steady-state resizes do not allocate.
-struct ResampleScratch
-{
-    AxisCoeffs horizontal;
-    AxisCoeffs vertical;
-    std::vector<std::uint8_t> temp;
-    std::vector<std::int32_t> acc;
-};
-
-void computeCoeffs(int inSize, int outSize, int first, int count, AxisCoeffs &c)
-{
-    const double scale = static_cast<double>(inSize) / outSize;
-    const double filterScale = std::max(scale, 1.0);
-    const double support = 1.0 * filterScale; // bilinear filter support is 1
-    c.ksize = static_cast<int>(std::ceil(support)) * 2 + 1;
-    c.bounds.resize(static_cast<std::size_t>(count) * 2);
-    c.weights.assign(static_cast<std::size_t>(count) * c.ksize, 0);
-    c.scratch.resize(static_cast<std::size_t>(c.ksize));
-    for (int i = 0; i < count; ++i) {
-        const double center = (first + i + 0.5) * scale;
-        const double ss = 1.0 / filterScale;
-        // Truncating casts, exactly as Pillow rounds the window ends.
-        const int xmin = std::max(static_cast<int>(center - support + 0.5), 0);
-        const int xmax = std::min(static_cast<int>(center + support + 0.5), inSize) - xmin;
-        double sum = 0.0;
-        for (int x = 0; x < xmax; ++x) {
-            const double t = std::abs((x + xmin - center + 0.5) * ss);
-            const double w = t < 1.0 ? 1.0 - t : 0.0;
-            c.scratch[static_cast<std::size_t>(x)] = w;
-            sum += w;
-        }
-        std::int32_t *k = &c.weights[static_cast<std::size_t>(i) * c.ksize];
-        for (int x = 0; x < xmax; ++x) {
-            double w = c.scratch[static_cast<std::size_t>(x)];
-            if (sum != 0.0)
-                w /= sum;
-            const double fixed = w * (1 << kPrecisionBits);
-            k[x] = static_cast<std::int32_t>(w < 0 ? fixed - 0.5 : fixed + 0.5);
-        }
-        c.bounds[static_cast<std::size_t>(i) * 2] = xmin;
-        c.bounds[static_cast<std::size_t>(i) * 2 + 1] = xmax;
-    }
-}
-
-inline std::uint8_t clip8(std::int32_t v)
-{
-    v >>= kPrecisionBits;
-    return static_cast<std::uint8_t>(v < 0 ? 0 : (v > 255 ? 255 : v));
-}
-
-void horizontalPass(const std::uint8_t *in, const AxisCoeffs &c, int outCols, std::uint8_t *out)
-{
-    for (int x = 0; x < outCols; ++x) {
-        const int xmin = c.bounds[static_cast<std::size_t>(x) * 2];
-        const int taps = c.bounds[static_cast<std::size_t>(x) * 2 + 1];
-        const std::int32_t *k = &c.weights[static_cast<std::size_t>(x) * c.ksize];
-        const std::uint8_t *p = in + static_cast<std::ptrdiff_t>(xmin) * 3;
-        std::int32_t s0 = kRoundingBias, s1 = kRoundingBias, s2 = kRoundingBias;
-        for (int t = 0; t < taps; ++t, p += 3) {
-            s0 += p[0] * k[t];
-            s1 += p[1] * k[t];
-            s2 += p[2] * k[t];
-        }
-        out[x * 3] = clip8(s0);
-        out[x * 3 + 1] = clip8(s1);
-        out[x * 3 + 2] = clip8(s2);
-    }
-}
-
-// acc[i] += in[i] * w over a row. Integer arithmetic, so the SIMD path gives
-// exactly the scalar (and Pillow's) result.
-void accumulateRow(const std::uint8_t *in, std::int32_t w, std::int32_t *acc, std::size_t n)
-{
-    std::size_t i = 0;
-#if CV_SIMD128
-    const cv::v_int32x4 vw = cv::v_setall_s32(w);
-    for (; i + 16 <= n; i += 16) {
-        cv::v_uint16x8 lo, hi;
-        cv::v_expand(cv::v_load(in + i), lo, hi);
-        cv::v_uint32x4 q0, q1, q2, q3;
-        cv::v_expand(lo, q0, q1);
-        cv::v_expand(hi, q2, q3);
-        cv::v_store(acc + i, cv::v_load(acc + i) + cv::v_reinterpret_as_s32(q0) * vw);
-        cv::v_store(acc + i + 4, cv::v_load(acc + i + 4) + cv::v_reinterpret_as_s32(q1) * vw);
-        cv::v_store(acc + i + 8, cv::v_load(acc + i + 8) + cv::v_reinterpret_as_s32(q2) * vw);
-        cv::v_store(acc + i + 12, cv::v_load(acc + i + 12) + cv::v_reinterpret_as_s32(q3) * vw);
-    }
-#endif
-    for (; i < n; ++i)
-        acc[i] += in[i] * w;
-}
-
-// out[i] = clip8(acc[i]); saturating packs clamp to 0..255 exactly like clip8.
-void clipRow(const std::int32_t *acc, std::uint8_t *out, std::size_t n)
-{
-    std::size_t i = 0;
-#if CV_SIMD128
-    for (; i + 16 <= n; i += 16) {
-        const cv::v_int16x8 lo = cv::v_pack(cv::v_load(acc + i) >> kPrecisionBits,
-                                            cv::v_load(acc + i + 4) >> kPrecisionBits);
-        const cv::v_int16x8 hi = cv::v_pack(cv::v_load(acc + i + 8) >> kPrecisionBits,
-                                            cv::v_load(acc + i + 12) >> kPrecisionBits);
-        cv::v_store(out + i, cv::v_pack_u(lo, hi));
-    }
-#endif
-    for (; i < n; ++i)
-        out[i] = clip8(acc[i]);
-}
 
 // Python's round(): halves go to the even neighbour.
 long long pyRound(double v)
@@ -183,10 +61,10 @@ void checkRgb(const cv::Mat &img, const char *what)
         throw std::invalid_argument(std::string(what) + ": expects an 8-bit 3-channel image");
 }
 
+} // namespace
+
 // 256-entry tables of (v / 255 - mean) / std in float32, evaluated as torchvision
 // does, so the output is bit-identical and the hot loop is three lookups a pixel.
-using NormalizeTable = std::array<std::array<float, 256>, 3>;
-
 const NormalizeTable &normalizeTable()
 {
     static const NormalizeTable table = [] {
@@ -197,55 +75,6 @@ const NormalizeTable &normalizeTable()
         return t;
     }();
     return table;
-}
-
-} // namespace
-
-void resampleBilinear(const cv::Mat &src, cv::Size outSize, cv::Rect outRoi, cv::Mat &dst)
-{
-    checkRgb(src, "resampleBilinear");
-    if (src.empty() || outSize.width <= 0 || outSize.height <= 0 || outRoi.empty()
-        || (outRoi & cv::Rect(cv::Point(0, 0), outSize)) != outRoi)
-        throw std::invalid_argument("resampleBilinear: empty image or region outside output");
-
-    thread_local ResampleScratch s;
-    computeCoeffs(src.rows, outSize.height, outRoi.y, outRoi.height, s.vertical);
-    const int lastRow = (outRoi.height - 1) * 2;
-    const int yFirst = s.vertical.bounds[0];
-    const int yLast = s.vertical.bounds[static_cast<std::size_t>(lastRow)]
-                      + s.vertical.bounds[static_cast<std::size_t>(lastRow) + 1];
-    const std::size_t rowBytes = static_cast<std::size_t>(outRoi.width) * 3;
-
-    // Horizontal pass over just the source rows the vertical windows touch. At
-    // scale 1 the filter is the identity, so the source rows are used directly.
-    const bool sameWidth = src.cols == outSize.width;
-    const std::uint8_t *tempBase = nullptr;
-    std::size_t tempStride = rowBytes;
-    if (sameWidth) {
-        tempBase = src.ptr<std::uint8_t>(yFirst) + static_cast<std::size_t>(outRoi.x) * 3;
-        tempStride = src.step[0];
-    } else {
-        computeCoeffs(src.cols, outSize.width, outRoi.x, outRoi.width, s.horizontal);
-        s.temp.resize(rowBytes * static_cast<std::size_t>(yLast - yFirst));
-        for (int y = yFirst; y < yLast; ++y)
-            horizontalPass(src.ptr<std::uint8_t>(y), s.horizontal, outRoi.width,
-                           &s.temp[rowBytes * static_cast<std::size_t>(y - yFirst)]);
-        tempBase = s.temp.data();
-    }
-
-    // Vertical pass, one output row at a time: a multiply-add of whole rows.
-    dst.create(outRoi.height, outRoi.width, CV_8UC3);
-    s.acc.resize(rowBytes);
-    for (int y = 0; y < outRoi.height; ++y) {
-        const int ymin = s.vertical.bounds[static_cast<std::size_t>(y) * 2] - yFirst;
-        const int taps = s.vertical.bounds[static_cast<std::size_t>(y) * 2 + 1];
-        const std::int32_t *k = &s.vertical.weights[static_cast<std::size_t>(y) * s.vertical.ksize];
-        std::fill(s.acc.begin(), s.acc.end(), kRoundingBias);
-        for (int t = 0; t < taps; ++t)
-            accumulateRow(tempBase + tempStride * static_cast<std::size_t>(ymin + t), k[t],
-                          s.acc.data(), rowBytes);
-        clipRow(s.acc.data(), dst.ptr<std::uint8_t>(y), rowBytes);
-    }
 }
 
 cv::Mat resizeBilinear(const cv::Mat &img, int width, int height)
@@ -288,6 +117,22 @@ cv::Mat centerCrop(const cv::Mat &img, int size)
     cv::Mat out = cv::Mat::zeros(size, size, CV_8UC3);
     img(cv::Rect(sx, sy, w, h)).copyTo(out(cv::Rect(dx, dy, w, h)));
     return out;
+}
+
+void resizeCenterCropNormalized(const cv::Mat &img, int resizeSize, int cropSize,
+                                std::span<float> out)
+{
+    checkRgb(img, "resizeCenterCropNormalized");
+    const cv::Size resized = shortSideSize(img.size(), resizeSize);
+    if (cropSize > resized.width || cropSize > resized.height) {
+        cv::Mat padded;
+        resizeCenterCrop(img, resizeSize, cropSize, padded);
+        toNormalizedChw(padded, out);
+        return;
+    }
+    const cv::Rect roi(centerOffset(resized.width - cropSize),
+                       centerOffset(resized.height - cropSize), cropSize, cropSize);
+    resampleBilinearNormalized(img, resized, roi, out);
 }
 
 void resizeCenterCrop(const cv::Mat &img, int resizeSize, int cropSize, cv::Mat &dst)

@@ -24,6 +24,20 @@ inline constexpr float kImageNetStd[3] = {0.229f, 0.224f, 0.225f};
 // the pixels of the full resize.
 void resampleBilinear(const cv::Mat &src, cv::Size outSize, cv::Rect outRoi, cv::Mat &dst);
 
+// resampleBilinear + toNormalizedChw in one pass: each output row is normalised
+// into `out` (3 * outRoi.area() floats, CHW) while it is still in cache.
+void resampleBilinearNormalized(const cv::Mat &src, cv::Size outSize, cv::Rect outRoi,
+                                std::span<float> out);
+
+// The resampler's inner loops come in several instruction sets, chosen at run time
+// (Auto: the best the CPU supports). All give the same bytes; tests and benchmarks
+// force one to compare them. setResampleIsa throws std::invalid_argument for one
+// the CPU or build lacks; it is process-wide, so set it before loading starts.
+enum class ResampleIsa { Auto, Scalar, Avx2, Avx512 };
+bool resampleIsaSupported(ResampleIsa isa);
+void setResampleIsa(ResampleIsa isa);
+const char *resampleIsaName(); // of the kernels in use: "scalar", "avx2", "avx512"
+
 // Full antialiased bilinear resize to width x height.
 cv::Mat resizeBilinear(const cv::Mat &img, int width, int height);
 
@@ -39,6 +53,11 @@ cv::Mat centerCrop(const cv::Mat &img, int size);
 // Eval transform, Resize(resizeSize) + CenterCrop(cropSize), resampling only the
 // cropped pixels. `dst` is reused when it already has the right size.
 void resizeCenterCrop(const cv::Mat &img, int resizeSize, int cropSize, cv::Mat &dst);
+
+// The eval transform and ToTensor + Normalize fused: into `out`, 3 * cropSize²
+// floats, CHW; bit-identical to resizeCenterCrop + toNormalizedChw.
+void resizeCenterCropNormalized(const cv::Mat &img, int resizeSize, int cropSize,
+                                std::span<float> out);
 
 struct RandomResizedCropOptions
 {

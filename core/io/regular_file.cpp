@@ -84,6 +84,32 @@ int openRegularFile(const std::string &path, std::string &reason, std::int64_t *
     return fd;
 }
 
+int openListedRegularFile(const std::string &path, std::string &reason, std::int64_t *size)
+{
+    const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0) {
+        reason = errno == ENOENT ? statProblem(errno)
+                                 : std::string("cannot open: ") + std::strerror(errno);
+        return -1;
+    }
+    struct stat info
+    {
+    };
+    if (::fstat(fd, &info) != 0) {
+        reason = std::string("cannot stat: ") + std::strerror(errno);
+        ::close(fd);
+        return -1;
+    }
+    reason = kindProblem(info.st_mode);
+    if (!reason.empty()) {
+        ::close(fd);
+        return -1;
+    }
+    if (size)
+        *size = static_cast<std::int64_t>(info.st_size);
+    return fd;
+}
+
 bool sameFile(const std::string &a, const std::string &b)
 {
     struct stat infoA

@@ -1,29 +1,47 @@
 // loaderlab_bench_loader: how close LoaderLab's loader comes to what the machine
-// can do. On one generated Imagenette-like folder, with the eval transform, it
-// measures (a) the Loader with W workers, (b) PyTorch's own DataLoader with the
-// same settings, (c) one thread decoding in a loop (the per-core limit), and
-// (d) the loader's own per-batch overhead on synthetic data. Not a test: numbers
-// depend on the machine, so nothing here asserts on them.
+// can do. On one image folder (by default a generated Imagenette-like one; real
+// photographs with --root, see make_photo_folder.py), with the eval transform, it
+// measures in each of --rounds rounds, the order reversed every other round:
+// (a) the Loader with W workers, (b) PyTorch's own DataLoader with the same
+// settings, (c) one thread running the exact pipeline in a loop (the per-core
+// limit), (d) one thread running a plain OpenCV loop (ifstream, imdecode, resize
+// without antialiasing, crop, normalise), (e) one thread with the fast decode and
+// (f) the Loader with the fast decode; then prints each figure and each ratio as
+// min / median / max over the rounds, with the commit, the machine and the load.
+// Once: the fast decode's pixel error against the exact mode, and (g) the
+// loader's own per-batch overhead on synthetic data. Not a test: numbers depend on
+// the machine, so nothing here asserts on them.
 
 #include "core/dataset/dataset_config.h"
 #include "core/dataset/synthetic_dataset.h"
 #include "core/image/image_folder_dataset.h"
+#include "core/image/image_transforms.h"
 #include "core/loader/clock.h"
 #include "core/loader/loader.h"
 #include "core/tools/imagenette_generator.h"
 
 #include <nlohmann/json.hpp>
+#include <opencv2/core.hpp>
+#include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgproc.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <map>
 #include <optional>
 #include <string>
 #include <thread>
 #include <vector>
+
+#include <sys/resource.h>
+#include <time.h>
 
 namespace fs = std::filesystem;
 using namespace loaderlab;
@@ -37,6 +55,7 @@ struct Options
     int workers = 2;
     int epochs = 2;
     int warmupEpochs = 1;
+    int rounds = 5;
     bool skipPytorch = false;
     std::string json;
     std::string python;
@@ -48,8 +67,38 @@ struct Throughput
 {
     std::int64_t images = 0;
     double seconds = 0;
+    double cpuSeconds = 0; // one-thread loops: this thread's CPU time
     double perSecond() const { return seconds > 0 ? static_cast<double>(images) / seconds : 0; }
+    double perCpuSecond() const
+    {
+        return cpuSeconds > 0 ? static_cast<double>(images) / cpuSeconds : 0;
+    }
 };
+
+// CPU time of the calling thread: for the one-thread loops, the figure that other
+// processes on the machine disturb least (they take the core away, which wall
+// time counts and CPU time does not).
+double cpuSeconds(const rusage &u)
+{
+    return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec)
+           + static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) * 1e-6;
+}
+
+// CPU time of this process (all its threads): the CPU the whole loader spends,
+// whichever other processes share the cores.
+double processCpuSeconds(int who)
+{
+    rusage u{};
+    getrusage(who, &u);
+    return cpuSeconds(u);
+}
+
+double threadCpuSeconds()
+{
+    timespec t{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
+}
 
 double secondsSince(std::int64_t startNs)
 {
@@ -112,42 +161,127 @@ Throughput benchLoader(const DatasetPtr &dataset, const Options &options)
         drainEpoch(loader, epoch);
     Throughput result;
     const std::int64_t start = steadyNowNs();
+    const double cpuStart = processCpuSeconds(RUSAGE_SELF);
     for (int i = 0; i < options.epochs; ++i)
         result.images += drainEpoch(loader, epoch++);
+    result.cpuSeconds = processCpuSeconds(RUSAGE_SELF) - cpuStart;
     result.seconds = secondsSince(start);
     return result;
 }
 
-// (c) One thread: read, decode and transform every image, nothing else.
-Throughput benchSingleThread(const ImageFolderDataset &dataset, const Options &options)
+// One thread running `loadOne(i)` over the folder: a short warm-up (page cache,
+// allocator), then --epochs passes. Corrupt images are reported and skipped.
+template <typename LoadOne>
+Throughput benchOneThread(std::int64_t size, const Options &options, LoadOne loadOne)
 {
-    std::vector<std::byte> slot(dataset.sampleBytes());
-    SampleContext context;
-    auto pass = [&] {
+    auto pass = [&](std::int64_t count) {
         std::int64_t images = 0;
-        for (std::int64_t i = 0; i < dataset.size(); ++i) {
+        for (std::int64_t i = 0; i < count; ++i) {
             try {
-                dataset.load(i, slot, context);
+                loadOne(i);
                 ++images;
-            } catch (const SampleError &error) {
+            } catch (const std::exception &error) {
                 std::fprintf(stderr, "skipped: %s\n", error.what());
             }
         }
         return images;
     };
-    // A short warm-up (page cache, allocator); corrupt images are reported by pass().
-    for (std::int64_t i = 0; i < std::min<std::int64_t>(dataset.size(), 50); ++i) {
-        try {
-            dataset.load(i, slot, context);
-        } catch (const SampleError &) {
-        }
-    }
+    pass(std::min<std::int64_t>(size, 50));
     Throughput result;
     const std::int64_t start = steadyNowNs();
+    const double cpuStart = threadCpuSeconds();
     for (int i = 0; i < options.epochs; ++i)
-        result.images += pass();
+        result.images += pass(size);
+    result.cpuSeconds = threadCpuSeconds() - cpuStart;
     result.seconds = secondsSince(start);
     return result;
+}
+
+// (c), (e) One thread: read, decode and transform every image, nothing else.
+Throughput benchSingleThread(const ImageFolderDataset &dataset, const Options &options)
+{
+    std::vector<std::byte> slot(dataset.sampleBytes());
+    SampleContext context;
+    return benchOneThread(dataset.size(), options,
+                          [&](std::int64_t i) { dataset.load(i, slot, context); });
+}
+
+// (d) The plain loop LoaderLab's exact pipeline is measured against: ifstream
+// read, cv::imdecode (BGR), cv::resize with INTER_LINEAR (no antialiasing, so not
+// torchvision's pixels), center crop, and normalise into CHW float with the BGR to
+// RGB swap folded in.
+Throughput benchPlainOpenCvLoop(const ImageFolderDataset &dataset, const Options &options,
+                                int resizeSize, int cropSize)
+{
+    std::vector<float> out(static_cast<std::size_t>(3 * cropSize * cropSize));
+    const float mean[3] = {0.485f, 0.456f, 0.406f};
+    const float stdev[3] = {0.229f, 0.224f, 0.225f};
+    cv::setNumThreads(0);
+    return benchOneThread(dataset.size(), options, [&](std::int64_t i) {
+        const std::string &path = dataset.entries()[static_cast<std::size_t>(i)].path;
+        std::ifstream file(path, std::ios::binary);
+        const std::vector<char> bytes((std::istreambuf_iterator<char>(file)),
+                                      std::istreambuf_iterator<char>());
+        const cv::Mat image = cv::imdecode(bytes, cv::IMREAD_COLOR);
+        if (image.empty())
+            throw std::runtime_error(path + ": cannot decode");
+        const cv::Size size = shortSideSize(image.size(), resizeSize);
+        cv::Mat resized;
+        cv::resize(image, resized, size, 0, 0, cv::INTER_LINEAR);
+        const cv::Mat crop = resized(cv::Rect((size.width - cropSize) / 2,
+                                              (size.height - cropSize) / 2, cropSize, cropSize));
+        const std::size_t plane = static_cast<std::size_t>(cropSize) * cropSize;
+        for (int y = 0; y < cropSize; ++y) {
+            const auto *p = crop.ptr<std::uint8_t>(y);
+            for (int x = 0; x < cropSize; ++x, p += 3) {
+                const std::size_t at = static_cast<std::size_t>(y) * cropSize + x;
+                for (int c = 0; c < 3; ++c)
+                    out[plane * c + at] = (p[2 - c] / 255.0f - mean[c]) / stdev[c];
+            }
+        }
+    });
+}
+
+// Mean and max abs difference, in 8-bit levels, between the fast and the exact
+// decode over the whole folder.
+struct PixelError
+{
+    double mean = 0;
+    double max = 0;
+    double scaledShare = 0; // images the fast mode decoded at a reduced scale
+};
+
+PixelError fastDecodeError(const ImageFolderDataset &exact, const ImageFolderDataset &fast)
+{
+    const std::size_t floats = exact.sampleBytes() / sizeof(float);
+    std::vector<float> a(floats), b(floats);
+    const std::size_t plane = floats / 3;
+    const float stdev[3] = {0.229f, 0.224f, 0.225f};
+    SampleContext context;
+    PixelError error;
+    double sum = 0;
+    std::int64_t values = 0, scaled = 0, images = 0;
+    for (std::int64_t i = 0; i < exact.size(); ++i) {
+        try {
+            exact.load(i, std::as_writable_bytes(std::span(a)), context);
+            fast.load(i, std::as_writable_bytes(std::span(b)), context);
+        } catch (const SampleError &) {
+            continue;
+        }
+        ++images;
+        bool differs = false;
+        for (std::size_t j = 0; j < floats; ++j) {
+            const double d = std::abs(double(a[j]) - double(b[j])) * stdev[j / plane] * 255.0;
+            sum += d;
+            error.max = std::max(error.max, d);
+            differs = differs || d > 0;
+        }
+        values += static_cast<std::int64_t>(floats);
+        scaled += differs ? 1 : 0;
+    }
+    error.mean = values > 0 ? sum / static_cast<double>(values) : 0;
+    error.scaledShare = images > 0 ? static_cast<double>(scaled) / static_cast<double>(images) : 0;
+    return error;
 }
 
 std::string shellQuote(const std::string &text)
@@ -189,6 +323,9 @@ std::optional<Throughput> benchPytorch(const std::string &root, const Options &o
         Throughput result;
         result.images = line.at("images").get<std::int64_t>();
         result.seconds = line.at("seconds").get<double>();
+        // The timed epochs' CPU time of the interpreter and its worker processes
+        // (pytorch_dataloader_bench.py), worker start-up included.
+        result.cpuSeconds = line.value("cpu_seconds", 0.0);
         return result;
     } catch (const std::exception &error) {
         std::fprintf(stderr, "pytorch: unreadable output (%s): %s\n", error.what(), output.c_str());
@@ -265,7 +402,8 @@ Overhead benchOverhead(const Options &options)
 void usage()
 {
     std::printf("usage: loaderlab_bench_loader [--root DIR] [--batch-size N] [--workers W]\n"
-                "         [--epochs N] [--warmup-epochs N] [--skip-pytorch] [--json FILE]\n"
+                "         [--epochs N] [--warmup-epochs N] [--rounds N] [--skip-pytorch]\n"
+                "         [--json FILE]\n"
                 "         [--python PATH] [--script PATH] [--overhead-batches N]\n");
 }
 
@@ -291,6 +429,8 @@ std::optional<Options> parseArgs(int argc, char **argv)
             options.epochs = std::stoi(value());
         else if (arg == "--warmup-epochs")
             options.warmupEpochs = std::stoi(value());
+        else if (arg == "--rounds")
+            options.rounds = std::stoi(value());
         else if (arg == "--skip-pytorch")
             options.skipPytorch = true;
         else if (arg == "--json")
@@ -306,12 +446,101 @@ std::optional<Options> parseArgs(int argc, char **argv)
         else
             throw std::invalid_argument("unknown option " + arg);
     }
-    if (options.batchSize < 1 || options.workers < 0 || options.epochs < 1
+    if (options.batchSize < 1 || options.workers < 0 || options.epochs < 1 || options.rounds < 1
         || options.warmupEpochs < 0 || options.overheadBatches < 1)
-        throw std::invalid_argument("batch size, epochs and overhead batches must be >= 1, "
+        throw std::invalid_argument("batch size, epochs, rounds and overhead batches must be >= 1, "
                                     "workers and warm-up epochs >= 0");
     return options;
 }
+
+// What the figures were measured on and with: printed with every result.
+std::string commandOutput(const std::string &command)
+{
+    std::string output;
+    if (std::FILE *pipe = popen(command.c_str(), "r")) {
+        char buffer[256];
+        while (std::size_t n = std::fread(buffer, 1, sizeof buffer, pipe))
+            output.append(buffer, n);
+        pclose(pipe);
+    }
+    while (!output.empty() && (output.back() == '\n' || output.back() == ' '))
+        output.pop_back();
+    return output;
+}
+
+std::string cpuModel()
+{
+    std::ifstream cpuinfo("/proc/cpuinfo");
+    for (std::string line; std::getline(cpuinfo, line);) {
+        if (line.starts_with("model name")) {
+            const std::size_t colon = line.find(':');
+            return colon == std::string::npos ? line : line.substr(colon + 2);
+        }
+    }
+    return "unknown CPU";
+}
+
+std::string loadAverage()
+{
+    std::ifstream file("/proc/loadavg");
+    std::string one, five, fifteen;
+    file >> one >> five >> fifteen;
+    return one + " " + five + " " + fifteen;
+}
+
+// Figures of all rounds by name, in the order first recorded.
+class Rounds
+{
+public:
+    void add(const std::string &name, double value)
+    {
+        if (!m_values.contains(name))
+            m_order.push_back(name);
+        m_values[name].push_back(value);
+    }
+    void print() const
+    {
+        std::printf("\n%-46s %10s %10s %10s  %s\n", "measurement (over rounds)", "min", "median",
+                    "max", "per round");
+        for (const std::string &name : m_order) {
+            std::vector<double> v = m_values.at(name);
+            std::string each;
+            for (double x : v)
+                each += (each.empty() ? "" : " ") + format(x);
+            std::sort(v.begin(), v.end());
+            std::printf("%-46s %10s %10s %10s  %s\n", name.c_str(), format(v.front()).c_str(),
+                        format(median(v)).c_str(), format(v.back()).c_str(), each.c_str());
+        }
+    }
+    nlohmann::json toJson() const
+    {
+        nlohmann::json out = nlohmann::json::object();
+        for (const auto &[name, v] : m_values) {
+            std::vector<double> sorted = v;
+            std::sort(sorted.begin(), sorted.end());
+            out[name] = {{"rounds", v},
+                         {"min", sorted.front()},
+                         {"median", median(sorted)},
+                         {"max", sorted.back()}};
+        }
+        return out;
+    }
+
+private:
+    static double median(const std::vector<double> &sorted)
+    {
+        const std::size_t n = sorted.size();
+        return n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+    }
+    static std::string format(double x)
+    {
+        char text[32];
+        std::snprintf(text, sizeof text, std::abs(x) >= 100 ? "%.1f" : "%.2f", x);
+        return text;
+    }
+    std::vector<std::string> m_order;
+    std::map<std::string, std::vector<double>> m_values;
+};
 
 } // namespace
 
@@ -332,73 +561,137 @@ int main(int argc, char **argv)
     const Options &options = *parsed;
     try {
         ensureImageFolder(options.root);
-        DatasetConfig datasetConfig;
-        datasetConfig.kind = DatasetKind::ImageFolder;
-        datasetConfig.path = options.root;
-        const DatasetPtr dataset = openDataset(datasetConfig);
-        const ImageFolderDataset single(datasetConfig);
+        DatasetConfig exactConfig;
+        exactConfig.kind = DatasetKind::ImageFolder;
+        exactConfig.path = options.root;
+        DatasetConfig fastConfig = exactConfig;
+        fastConfig.decode = DecodeMode::Fast;
+        const DatasetPtr exactDataset = openDataset(exactConfig);
+        const DatasetPtr fastDataset = openDataset(fastConfig);
+        const ImageFolderDataset exactSingle(exactConfig);
+        const ImageFolderDataset fastSingle(fastConfig);
         const int w = options.workers;
-        std::printf("dataset: %s\n", dataset->description().c_str());
-        std::printf("batch size %d, workers %d, %d timed epoch(s) after %d warm-up\n\n",
-                    options.batchSize, w, options.epochs, options.warmupEpochs);
+        const std::string commit = commandOutput(
+            "git -C '" LOADERLAB_SOURCE_DIR "' describe --always --dirty --abbrev=12 2>/dev/null");
+        std::printf("commit:  %s\n", commit.empty() ? "unknown" : commit.c_str());
+        std::printf("machine: %s, %u CPUs, %s\n", cpuModel().c_str(),
+                    std::thread::hardware_concurrency(), commandOutput("uname -sr").c_str());
+        std::printf("resampler kernels: %s\n", resampleIsaName());
+        std::printf("dataset: %s\n", exactDataset->description().c_str());
+        std::printf("batch size %d, workers %d, %d timed epoch(s) after %d warm-up, %d rounds\n",
+                    options.batchSize, w, options.epochs, options.warmupEpochs, options.rounds);
+        std::printf("load average at start: %s\n\n", loadAverage().c_str());
         std::fflush(stdout);
 
-        const Throughput loader = benchLoader(dataset, options);
-        std::printf("(a) LoaderLab loader:        %8.1f images/s\n", loader.perSecond());
-        std::fflush(stdout);
-        std::optional<Throughput> pytorch;
-        if (!options.skipPytorch)
-            pytorch = benchPytorch(options.root, options);
-        if (pytorch)
-            std::printf("(b) PyTorch DataLoader:      %8.1f images/s\n", pytorch->perSecond());
-        else
-            std::printf("(b) PyTorch DataLoader:           n/a\n");
-        std::fflush(stdout);
-        const Throughput perCore = benchSingleThread(single, options);
-        std::printf("(c) one thread, no loader:   %8.1f images/s (per-core limit)\n",
-                    perCore.perSecond());
-        std::fflush(stdout);
+        Rounds rounds;
+        const std::string perCore = "(c) exact, 1 thread, images/s";
+        for (int round = 0; round < options.rounds; ++round) {
+            std::map<char, double> r;
+            std::map<char, double> cpu; // one-thread loops: images per CPU second
+            const auto measure = [&](char id) {
+                switch (id) {
+                case 'a': {
+                    const Throughput t = benchLoader(exactDataset, options);
+                    r[id] = t.perSecond();
+                    cpu[id] = t.perCpuSecond();
+                    break;
+                }
+                case 'b':
+                    if (!options.skipPytorch) {
+                        if (const auto pytorch = benchPytorch(options.root, options)) {
+                            r[id] = pytorch->perSecond();
+                            cpu[id] = pytorch->perCpuSecond();
+                        }
+                    }
+                    break;
+                case 'c':
+                case 'd':
+                case 'e': {
+                    const Throughput t = id == 'c'   ? benchSingleThread(exactSingle, options)
+                                         : id == 'e' ? benchSingleThread(fastSingle, options)
+                                                     : benchPlainOpenCvLoop(exactSingle, options,
+                                                                            exactConfig.resizeSize,
+                                                                            exactConfig.cropSize);
+                    r[id] = t.perSecond();
+                    cpu[id] = t.perCpuSecond();
+                    break;
+                }
+                case 'f':
+                    r[id] = benchLoader(fastDataset, options).perSecond();
+                    break;
+                }
+            };
+            // Alternate the order so that drift in the machine's load favours no one.
+            std::string order = "abcdef";
+            if (round % 2)
+                std::reverse(order.begin(), order.end());
+            for (char id : order)
+                measure(id);
+            std::printf("round %d (%s): loaderlab %.1f, pytorch %s, 1 thread %.1f, plain loop "
+                        "%.1f, fast 1 thread %.1f, fast loaderlab %.1f images/s; load %s\n",
+                        round + 1, order.c_str(), r['a'],
+                        r.contains('b') ? std::to_string(r['b']).c_str() : "n/a", r['c'], r['d'],
+                        r['e'], r['f'], loadAverage().c_str());
+            std::fflush(stdout);
+            rounds.add("(a) LoaderLab, W workers, images/s", r['a']);
+            if (r.contains('b'))
+                rounds.add("(b) PyTorch DataLoader, images/s", r['b']);
+            rounds.add(perCore, r['c']);
+            rounds.add("(d) plain OpenCV loop, 1 thread, images/s", r['d']);
+            rounds.add("(e) fast decode, 1 thread, images/s", r['e']);
+            rounds.add("(f) LoaderLab fast decode, W workers, images/s", r['f']);
+            if (r.contains('b')) {
+                rounds.add("LoaderLab / PyTorch", r['a'] / r['b']);
+                rounds.add("(a) LoaderLab, images per CPU s", cpu['a']);
+                rounds.add("(b) PyTorch, images per CPU s", cpu['b']);
+                rounds.add("LoaderLab / PyTorch, per CPU s", cpu['a'] / cpu['b']);
+            }
+            rounds.add("LoaderLab / (" + std::to_string(std::max(1, w)) + " x 1 thread)",
+                       r['a'] / (std::max(1, w) * r['c']));
+            rounds.add("(c) exact, 1 thread, images per CPU s", cpu['c']);
+            rounds.add("(d) plain OpenCV loop, images per CPU s", cpu['d']);
+            rounds.add("(e) fast decode, 1 thread, images per CPU s", cpu['e']);
+            rounds.add("exact 1 thread / plain OpenCV loop", r['c'] / r['d']);
+            rounds.add("exact / plain OpenCV loop, per CPU s", cpu['c'] / cpu['d']);
+            rounds.add("fast / exact, 1 thread", r['e'] / r['c']);
+            rounds.add("fast / exact, 1 thread, per CPU s", cpu['e'] / cpu['c']);
+            rounds.add("fast / exact, W workers", r['f'] / r['a']);
+            if (r.contains('b'))
+                rounds.add("LoaderLab fast / PyTorch", r['f'] / r['b']);
+        }
+        rounds.print();
+        std::printf("load average at end: %s\n", loadAverage().c_str());
+
+        const PixelError error = fastDecodeError(exactSingle, fastSingle);
+        std::printf("\nfast decode vs exact: mean abs error %.2f levels, max %.0f (of 255); "
+                    "%.0f%% of the images decoded at a reduced scale\n",
+                    error.mean, error.max, 100 * error.scaledShare);
         const Overhead overhead = benchOverhead(options);
-
-        const double ideal = std::max(1, w) * perCore.perSecond();
-        std::printf("\n%-44s %10s\n", "measurement", "value");
-        std::printf("%-44s %10.1f\n", "LoaderLab images/s", loader.perSecond());
-        if (pytorch)
-            std::printf("%-44s %10.1f\n", "PyTorch DataLoader images/s", pytorch->perSecond());
-        std::printf("%-44s %10.1f\n", "per-core limit images/s (1 thread)", perCore.perSecond());
-        std::printf(
-            "%-44s %10.2f\n",
-            ("LoaderLab / (" + std::to_string(std::max(1, w)) + " x per-core limit)").c_str(),
-            loader.perSecond() / ideal);
-        if (pytorch)
-            std::printf("%-44s %10.2f\n", "LoaderLab / PyTorch",
-                        loader.perSecond() / pytorch->perSecond());
-        std::printf("%-44s %10.1f\n", "overhead us/batch (1x1x1, batch 1)", overhead.tinyUs);
-        std::printf("%-44s %10.1f\n", "us/batch (3x224x224, batch 32)", overhead.bigBatchUs);
-        std::printf("%-44s %10.1f\n", "memcpy us/batch, same bytes, W copies at once",
+        std::printf("\n%-46s %10.1f\n", "(g) overhead us/batch (1x1x1, batch 1)", overhead.tinyUs);
+        std::printf("%-46s %10.1f\n", "us/batch (3x224x224, batch 32)", overhead.bigBatchUs);
+        std::printf("%-46s %10.1f\n", "memcpy us/batch, same bytes, W copies at once",
                     overhead.memcpyUs);
-        std::printf("%-44s %10.1f\n", "overhead us/batch (3x224x224 minus memcpy)",
+        std::printf("%-46s %10.1f\n", "overhead us/batch (3x224x224 minus memcpy)",
                     overhead.bigBatchUs - overhead.memcpyUs);
 
         if (!options.json.empty()) {
             nlohmann::json out = {
+                {"commit", commit},
+                {"machine", cpuModel()},
+                {"cpus", std::thread::hardware_concurrency()},
                 {"root", options.root},
                 {"batch_size", options.batchSize},
                 {"workers", w},
                 {"epochs", options.epochs},
                 {"warmup_epochs", options.warmupEpochs},
-                {"loaderlab_images_per_sec", loader.perSecond()},
-                {"per_core_images_per_sec", perCore.perSecond()},
-                {"loaderlab_vs_ideal", loader.perSecond() / ideal},
+                {"rounds", rounds.toJson()},
+                {"fast_decode_mean_abs_error_levels", error.mean},
+                {"fast_decode_max_abs_error_levels", error.max},
                 {"overhead_us_per_batch_tiny", overhead.tinyUs},
                 {"us_per_batch_3x224x224_b32", overhead.bigBatchUs},
                 {"memcpy_us_3x224x224_b32", overhead.memcpyUs},
                 {"overhead_us_per_batch_3x224x224_b32", overhead.bigBatchUs - overhead.memcpyUs},
             };
-            if (pytorch) {
-                out["pytorch_images_per_sec"] = pytorch->perSecond();
-                out["loaderlab_vs_pytorch"] = loader.perSecond() / pytorch->perSecond();
-            }
             std::ofstream file(options.json);
             file << out.dump(2) << '\n';
             if (!file)

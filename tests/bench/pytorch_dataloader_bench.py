@@ -6,6 +6,7 @@ worker count and epochs. Prints one JSON line with images_per_sec on stdout."""
 
 import argparse
 import json
+import resource
 import sys
 import time
 
@@ -21,6 +22,16 @@ def worker_init(_worker_id):
     # One intra-op thread per worker, like LoaderLab's one thread per worker;
     # otherwise each worker process would spread its tensor ops over every core.
     torch.set_num_threads(1)
+
+
+def cpu_seconds():
+    """CPU time of this process and of its reaped children: the worker processes
+    of each epoch are joined when the epoch ends, so a whole epoch is counted."""
+    total = 0.0
+    for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN):
+        usage = resource.getrusage(who)
+        total += usage.ru_utime + usage.ru_stime
+    return total
 
 
 def run_epochs(loader, epochs):
@@ -53,14 +64,17 @@ def main():
                         worker_init_fn=worker_init if args.workers > 0 else None)
 
     run_epochs(loader, args.warmup_epochs)
+    cpu_start = cpu_seconds()
     start = time.perf_counter()
     images = run_epochs(loader, args.epochs)
     seconds = time.perf_counter() - start
+    cpu = cpu_seconds() - cpu_start
 
     print(json.dumps({
         "images": images,
         "seconds": seconds,
         "images_per_sec": images / seconds if seconds > 0 else 0.0,
+        "cpu_seconds": cpu,
         "batch_size": args.batch_size,
         "workers": args.workers,
         "epochs": args.epochs,
