@@ -90,7 +90,9 @@ void Autotuner::loop(std::stop_token stop)
             loader.batchSize = want.batchSize;
             try {
                 m_run.reconfigure(loader, current.consumer, MarkerKind::Autotune,
-                                  pendingMove ? pendingMove->detail : std::string("trying"));
+                                  pendingMove                  ? pendingMove->detail
+                                  : want == search.incumbent() ? std::string("back")
+                                                               : std::string("trying"));
             } catch (const std::exception &) {
                 // Refused (the memory budget): measure the incumbent instead.
                 search.report(0.0);
