@@ -125,22 +125,11 @@ int lessonCommand(const QStringList &arguments)
                 lesson->expected.c_str());
     std::fflush(stdout);
     const StopSignals handlers;
-    std::stop_source stop;
-    int signal = 0;
-    std::jthread watcher([&stop, &signal](std::stop_token done) {
-        while (!done.stop_requested()) {
-            if (const int s = takeStopSignal(); s != 0) {
-                signal = s;
-                stop.request_stop();
-                return;
-            }
-            std::this_thread::sleep_for(std::chrono::milliseconds(50));
-        }
-    });
+    SignalStop stop; // the work runs on this thread; a signal stops it
     std::vector<loaderlab::LessonPhaseResult> phases;
     try {
         phases = loaderlab::runLesson(
-            *lesson, base, stop.get_token(), [&](const loaderlab::LessonProgress &p) {
+            *lesson, base, stop.token(), [&](const loaderlab::LessonProgress &p) {
                 if (!p.note.empty()) {
                     std::fprintf(stderr, "%s\n", escapeForTerminal(p.note).c_str());
                 } else if (!p.result) {
@@ -156,8 +145,7 @@ int lessonCommand(const QStringList &arguments)
         std::fprintf(stderr, "loaderlab lesson: %s\n", escapeForTerminal(e.what()).c_str());
         return kFailed;
     }
-    watcher.request_stop();
-    if (signal != 0) {
+    if (const int signal = stop.signal(); signal != 0) {
         std::fprintf(stderr, "loaderlab lesson: stopped by signal %d\n", signal);
         return kInterruptedBase + signal;
     }

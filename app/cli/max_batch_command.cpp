@@ -196,22 +196,13 @@ int maxBatchCommand(const QStringList &arguments)
         // Ctrl-C, SIGTERM, SIGHUP: the attempt under way ends (a step is not cut
         // short), nothing is written, and the exit code says which signal.
         const StopSignals handlers;
-        std::stop_source stop;
-        std::jthread watcher([&stop, &signal](std::stop_token done) {
-            while (!done.stop_requested()) {
-                if (const int s = takeStopSignal(); s != 0) {
-                    signal = s;
-                    stop.request_stop();
-                    return;
-                }
-                std::this_thread::sleep_for(std::chrono::milliseconds(50));
-            }
-        });
+        SignalStop stop; // the work runs on this thread; a signal stops it
         report = loaderlab::torchmodels::findMaxBatch(
-            request, stop.get_token(), [](const BatchAttempt &a) {
+            request, stop.token(), [](const BatchAttempt &a) {
                 std::fprintf(stderr, "%s\n", attemptLine(a).c_str());
                 std::fflush(stderr);
             });
+        signal = stop.signal();
     } catch (const std::invalid_argument &e) {
         std::fprintf(stderr, "loaderlab max-batch: %s\n",
                      loaderlab::escapeForTerminal(e.what()).c_str());

@@ -4,6 +4,7 @@
 #include "core/tools/default_dataset.h"
 
 #include <atomic>
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <vector>
@@ -72,5 +73,21 @@ void printRunProgress(const loaderlab::TraceLog &trace, bool tty)
                  static_cast<long long>(n), span > 0 ? samples / span : 0.0, last.size(),
                  tty ? "   " : "\n");
 }
+
+SignalStop::SignalStop()
+    : m_watcher([this](std::stop_token done) {
+        while (!done.stop_requested()) {
+            if (const int s = takeStopSignal(); s != 0) {
+                m_signal = s;
+                m_stop.request_stop();
+                return;
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        }
+    })
+{
+}
+
+SignalStop::~SignalStop() = default; // the jthread asks its loop to end and joins
 
 } // namespace Cli

@@ -9,6 +9,10 @@
 
 #include <QCommandLineParser>
 
+#include <atomic>
+#include <stop_token>
+#include <thread>
+
 namespace Cli {
 
 // Installs the handlers for its lifetime and restores the defaults after. A signal
@@ -25,6 +29,26 @@ public:
 
 // The signal received since the last call, or 0.
 int takeStopSignal();
+
+// For commands whose work takes a std::stop_token (sweep, lesson, max-batch): a
+// thread that turns the first stop signal into a stop request. Install StopSignals
+// first.
+class SignalStop
+{
+public:
+    SignalStop();
+    ~SignalStop(); // joins
+    SignalStop(const SignalStop &) = delete;
+    SignalStop &operator=(const SignalStop &) = delete;
+
+    std::stop_token token() const { return m_stop.get_token(); }
+    int signal() const { return m_signal.load(); } // 0 while none came
+
+private:
+    std::stop_source m_stop;
+    std::atomic<int> m_signal{0};
+    std::jthread m_watcher;
+};
 
 // A folder run without a path gets the default dataset (generated on first use,
 // with progress on stderr).

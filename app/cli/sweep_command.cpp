@@ -230,24 +230,12 @@ int runSweep(const QCommandLineParser &parser)
 
     const bool quiet = parser.isSet(QStringLiteral("quiet"));
     const StopSignals handlers;
-    std::stop_source stop;
-    int signal = 0;
-    // The cells run on this thread; this one turns a signal into a stop.
-    std::jthread watcher([&stop, &signal](std::stop_token done) {
-        while (!done.stop_requested()) {
-            if (const int s = takeStopSignal(); s != 0) {
-                signal = s;
-                stop.request_stop();
-                return;
-            }
-            std::this_thread::sleep_for(std::chrono::milliseconds(50));
-        }
-    });
+    SignalStop stop; // the work runs on this thread; a signal stops it
     if (!quiet && options.shard.count > 1)
         std::fprintf(stderr, "shard %d/%d\n", options.shard.index + 1, options.shard.count);
     loaderlab::SweepOutcome outcome;
     try {
-        outcome = runner->run(stop.get_token(), [&](const loaderlab::SweepProgress &p) {
+        outcome = runner->run(stop.token(), [&](const loaderlab::SweepProgress &p) {
             if (quiet)
                 return;
             if (!p.record) {
@@ -266,15 +254,13 @@ int runSweep(const QCommandLineParser &parser)
         std::fprintf(stderr, "loaderlab sweep: %s\n", escapeForTerminal(e.what()).c_str());
         return kFailed;
     }
-    watcher.request_stop();
-    watcher.join();
 
     const auto analysis = loaderlab::analyzeSweep(definition, runner->results().records());
     std::fputs(sweepTable(analysis, scalingKey).c_str(), stdout);
     std::fprintf(stderr, "%s: ran %d cells (%d failed), %d found done; results in %s\n",
                  outcome.stopped ? "stopped" : "done", outcome.ran, outcome.failed, outcome.skipped,
                  escapeForTerminal(runner->results().dir()).c_str());
-    if (signal != 0)
+    if (const int signal = stop.signal(); signal != 0)
         return kInterruptedBase + signal;
     return outcome.stopped ? kFailed : kOk;
 }

@@ -47,22 +47,18 @@ std::string regularFileProblem(const std::string &path)
     return kindProblem(info.st_mode);
 }
 
-int openRegularFile(const std::string &path, std::string &reason, std::int64_t *size)
+namespace {
+
+// open() (O_NONBLOCK: a FIFO put in place must not make it wait for a writer), then
+// fstat() refusing anything but a regular file; -1 with the reason.
+int openAndCheck(const std::string &path, int extraFlags, std::string &reason, struct stat &info)
 {
-    reason = regularFileProblem(path);
-    if (!reason.empty())
-        return -1;
-    // O_NONBLOCK: if a FIFO was put in place since the stat, open() must not wait for
-    // a writer; the fstat below then refuses it.
-    const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | extraFlags);
     if (fd < 0) {
         reason = errno == ENOENT ? statProblem(errno)
                                  : std::string("cannot open: ") + std::strerror(errno);
         return -1;
     }
-    struct stat info
-    {
-    };
     if (::fstat(fd, &info) != 0) {
         reason = std::string("cannot stat: ") + std::strerror(errno);
         ::close(fd);
@@ -73,6 +69,22 @@ int openRegularFile(const std::string &path, std::string &reason, std::int64_t *
         ::close(fd);
         return -1;
     }
+    return fd;
+}
+
+} // namespace
+
+int openRegularFile(const std::string &path, std::string &reason, std::int64_t *size)
+{
+    reason = regularFileProblem(path);
+    if (!reason.empty())
+        return -1;
+    struct stat info
+    {
+    };
+    const int fd = openAndCheck(path, 0, reason, info);
+    if (fd < 0)
+        return -1;
     const int flags = ::fcntl(fd, F_GETFL);
     if (flags < 0 || ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {
         reason = std::string("cannot set blocking mode: ") + std::strerror(errno);
@@ -86,25 +98,12 @@ int openRegularFile(const std::string &path, std::string &reason, std::int64_t *
 
 int openListedRegularFile(const std::string &path, std::string &reason, std::int64_t *size)
 {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-    if (fd < 0) {
-        reason = errno == ENOENT ? statProblem(errno)
-                                 : std::string("cannot open: ") + std::strerror(errno);
-        return -1;
-    }
     struct stat info
     {
     };
-    if (::fstat(fd, &info) != 0) {
-        reason = std::string("cannot stat: ") + std::strerror(errno);
-        ::close(fd);
+    const int fd = openAndCheck(path, O_NOCTTY, reason, info);
+    if (fd < 0)
         return -1;
-    }
-    reason = kindProblem(info.st_mode);
-    if (!reason.empty()) {
-        ::close(fd);
-        return -1;
-    }
     if (size)
         *size = static_cast<std::int64_t>(info.st_size);
     return fd;

@@ -1,56 +1,17 @@
 // The verdicts: each reads the phases' traces and says what happened here.
 #include "core/lessons/lesson.h"
+#include "core/lessons/verdict_support.h"
 
 #include <algorithm>
-#include <cstdarg>
-#include <cstdio>
 
 namespace loaderlab {
-namespace {
-
-std::string format(const char *pattern, ...)
-{
-    char text[1024];
-    va_list args;
-    va_start(args, pattern);
-    std::vsnprintf(text, sizeof text, pattern, args);
-    va_end(args);
-    return text;
-}
-
-double ratio(double a, double b)
-{
-    return b > 0 ? a / b : 0.0;
-}
-
-// A phase that failed, or too short to say anything, ends the verdict early.
-bool unusable(const std::vector<LessonPhaseResult> &phases, std::size_t needed, LessonVerdict &v)
-{
-    if (phases.size() < needed) {
-        v.text = format("Not enough phases ran (%zu of %zu): the lesson was stopped.",
-                        phases.size(), needed);
-        return true;
-    }
-    for (const auto &p : phases) {
-        if (!p.error.empty()) {
-            v.text = "A phase failed: " + p.error;
-            return true;
-        }
-        if (p.waits.batches < 4) {
-            v.text = format("A phase ran only %lld batches: too few to read a pattern.",
-                            static_cast<long long>(p.waits.batches));
-            return true;
-        }
-    }
-    return false;
-}
-
-} // namespace
+using verdict::format;
+using verdict::ratio;
 
 LessonVerdict firstBatchVerdict(const std::vector<LessonPhaseResult> &phases)
 {
     LessonVerdict v;
-    if (unusable(phases, 1, v))
+    if (!verdict::phasesUsable(phases, 1, 4, v))
         return v;
     const WaitPattern &w = phases[0].waits;
     v.figures = {{"first_wait_ms", w.firstMs},
@@ -90,7 +51,7 @@ LessonVerdict firstBatchVerdict(const std::vector<LessonPhaseResult> &phases)
 LessonVerdict periodVerdict(const std::vector<LessonPhaseResult> &phases)
 {
     LessonVerdict v;
-    if (unusable(phases, 2, v))
+    if (!verdict::phasesUsable(phases, 2, 4, v))
         return v;
     std::string seen;
     bool all = true;
@@ -127,7 +88,7 @@ LessonVerdict periodVerdict(const std::vector<LessonPhaseResult> &phases)
 LessonVerdict slowModelVerdict(const std::vector<LessonPhaseResult> &phases)
 {
     LessonVerdict v;
-    if (unusable(phases, 1, v))
+    if (!verdict::phasesUsable(phases, 1, 4, v))
         return v;
     const WaitPattern &w = phases[0].waits;
     v.figures = {{"first_wait_ms", w.firstMs},
@@ -151,7 +112,7 @@ LessonVerdict slowModelVerdict(const std::vector<LessonPhaseResult> &phases)
 LessonVerdict biggerBatchVerdict(const std::vector<LessonPhaseResult> &phases)
 {
     LessonVerdict v;
-    if (unusable(phases, 2, v))
+    if (!verdict::phasesUsable(phases, 2, 4, v))
         return v;
     const auto &small = phases.front();
     const auto &big = phases.back();
@@ -179,7 +140,7 @@ LessonVerdict biggerBatchVerdict(const std::vector<LessonPhaseResult> &phases)
 LessonVerdict tensorVerdict(const std::vector<LessonPhaseResult> &phases)
 {
     LessonVerdict v;
-    if (unusable(phases, 2, v))
+    if (!verdict::phasesUsable(phases, 2, 4, v))
         return v;
     const auto &jpeg = phases[0];
     const auto &tensor = phases[1];

@@ -2,51 +2,18 @@
 // sample-parallel loading, and what precision, channels-last and checkpointing
 // trade on a real model.
 #include "core/lessons/lesson.h"
+#include "core/lessons/verdict_support.h"
 
 #include <algorithm>
-#include <cstdarg>
-#include <cstdio>
 
 namespace loaderlab {
-namespace {
-
-std::string format(const char *pattern, ...)
-{
-    char text[1024];
-    va_list args;
-    va_start(args, pattern);
-    std::vsnprintf(text, sizeof text, pattern, args);
-    va_end(args);
-    return text;
-}
-
-double ratio(double a, double b)
-{
-    return b > 0 ? a / b : 0.0;
-}
-
-bool failed(const std::vector<LessonPhaseResult> &phases, std::size_t needed, LessonVerdict &v)
-{
-    if (phases.size() < needed) {
-        v.text = format("Not enough phases ran (%zu of %zu): the lesson was stopped.",
-                        phases.size(), needed);
-        return true;
-    }
-    for (const auto &p : phases) {
-        if (!p.error.empty()) {
-            v.text = "A phase failed: " + p.error;
-            return true;
-        }
-    }
-    return false;
-}
-
-} // namespace
+using verdict::format;
+using verdict::ratio;
 
 LessonVerdict zeroWorkerVerdict(const std::vector<LessonPhaseResult> &phases)
 {
     LessonVerdict v;
-    if (failed(phases, 2, v))
+    if (!verdict::phasesUsable(phases, 2, 0, v))
         return v;
     const WaitPattern &zero = phases[0].waits;
     const WaitPattern &one = phases[1].waits;
@@ -69,7 +36,7 @@ LessonVerdict zeroWorkerVerdict(const std::vector<LessonPhaseResult> &phases)
 LessonVerdict oversubscribedVerdict(const std::vector<LessonPhaseResult> &phases)
 {
     LessonVerdict v;
-    if (failed(phases, 2, v))
+    if (!verdict::phasesUsable(phases, 2, 0, v))
         return v;
     std::string seen;
     nlohmann::json list = nlohmann::json::array();
@@ -102,7 +69,7 @@ LessonVerdict oversubscribedVerdict(const std::vector<LessonPhaseResult> &phases
 LessonVerdict sampleParallelVerdict(const std::vector<LessonPhaseResult> &phases)
 {
     LessonVerdict v;
-    if (failed(phases, 2, v))
+    if (!verdict::phasesUsable(phases, 2, 0, v))
         return v;
     const WaitPattern &perWorker = phases[0].waits;
     const WaitPattern &shared = phases[1].waits;
@@ -136,7 +103,7 @@ LessonVerdict sampleParallelVerdict(const std::vector<LessonPhaseResult> &phases
 LessonVerdict modelTradeVerdict(const std::vector<LessonPhaseResult> &phases)
 {
     LessonVerdict v;
-    if (failed(phases, 2, v))
+    if (!verdict::phasesUsable(phases, 2, 0, v))
         return v;
     const auto &base = phases[0].summary;
     if (base.computeMeanMs <= 0 || base.peakMemoryBytes <= 0) {
