@@ -57,19 +57,6 @@ QString valueText(const std::string &key, const json &value)
     return QString::fromStdString(configValueText(*findConfigField(key), value));
 }
 
-const char *budgetKindName(SweepBudget::Kind kind)
-{
-    switch (kind) {
-    case SweepBudget::Kind::Samples:
-        return "samples";
-    case SweepBudget::Kind::Batches:
-        return "batches";
-    case SweepBudget::Kind::Seconds:
-        return "seconds";
-    }
-    return "";
-}
-
 } // namespace
 
 SweepAxesEditor::SweepAxesEditor(QWidget *parent)
@@ -283,7 +270,8 @@ void SweepAxesEditor::addFromEdit()
 
 void SweepAxesEditor::setBudget(const SweepBudget &budget)
 {
-    formhelpers::selectData(m_budgetKind, QString::fromLatin1(budgetKindName(budget.kind)));
+    formhelpers::selectData(m_budgetKind,
+                            QString::fromLatin1(loaderlab::sweepBudgetKindName(budget.kind)));
     m_budget->setValue(budget.amount);
 }
 

@@ -19,24 +19,11 @@ using nlohmann::json;
 constexpr int kMaxRepeats = 1'000;
 constexpr std::int64_t kMaxCells = 1'000'000;
 
-const char *budgetKindName(SweepBudget::Kind kind)
-{
-    switch (kind) {
-    case SweepBudget::Kind::Samples:
-        return "samples";
-    case SweepBudget::Kind::Batches:
-        return "batches";
-    case SweepBudget::Kind::Seconds:
-        return "seconds";
-    }
-    return "";
-}
-
 SweepBudget::Kind budgetKindFromName(const std::string &name)
 {
     for (auto kind :
          {SweepBudget::Kind::Samples, SweepBudget::Kind::Batches, SweepBudget::Kind::Seconds}) {
-        if (name == budgetKindName(kind))
+        if (name == sweepBudgetKindName(kind))
             return kind;
     }
     throw std::invalid_argument("budget.kind: '" + name + "' is not samples, batches or seconds");
@@ -46,7 +33,8 @@ void checkBudget(const SweepBudget &budget)
 {
     if (!(budget.amount > 0) || !std::isfinite(budget.amount) || budget.amount > 1e15)
         throw std::invalid_argument("budget: " + std::to_string(budget.amount) + " "
-                                    + budgetKindName(budget.kind) + " is not a positive amount");
+                                    + sweepBudgetKindName(budget.kind)
+                                    + " is not a positive amount");
 }
 
 void applyBudget(RunConfig &config, const SweepBudget &budget)
@@ -203,10 +191,23 @@ bool sweepShardFromSlurm(SweepShard &shard)
     return true;
 }
 
+const char *sweepBudgetKindName(SweepBudget::Kind kind)
+{
+    switch (kind) {
+    case SweepBudget::Kind::Samples:
+        return "samples";
+    case SweepBudget::Kind::Batches:
+        return "batches";
+    case SweepBudget::Kind::Seconds:
+        return "seconds";
+    }
+    return "";
+}
+
 std::string sweepBudgetText(const SweepBudget &budget)
 {
     char text[64];
-    std::snprintf(text, sizeof text, "%g %s", budget.amount, budgetKindName(budget.kind));
+    std::snprintf(text, sizeof text, "%g %s", budget.amount, sweepBudgetKindName(budget.kind));
     return text;
 }
 
@@ -215,12 +216,12 @@ json toJson(const SweepDefinition &definition)
     json axes = json::array();
     for (const auto &axis : definition.axes)
         axes.push_back({{"key", axis.key}, {"values", axis.values}});
-    return {
-        {"base", toJson(definition.base)},
-        {"axes", axes},
-        {"budget",
-         {{"kind", budgetKindName(definition.budget.kind)}, {"amount", definition.budget.amount}}},
-        {"repeats", definition.repeats}};
+    return {{"base", toJson(definition.base)},
+            {"axes", axes},
+            {"budget",
+             {{"kind", sweepBudgetKindName(definition.budget.kind)},
+              {"amount", definition.budget.amount}}},
+            {"repeats", definition.repeats}};
 }
 
 SweepDefinition sweepFromJson(const json &j)

@@ -72,7 +72,8 @@ SweepShard parseSweepShard(const std::string &text);
 // false when they are not set.
 bool sweepShardFromSlurm(SweepShard &shard);
 
-std::string sweepBudgetText(const SweepBudget &budget); // "10240 samples", "30 s"
+std::string sweepBudgetText(const SweepBudget &budget);  // "10240 samples", "30 s"
+const char *sweepBudgetKindName(SweepBudget::Kind kind); // "samples", "batches", "seconds"
 
 nlohmann::json toJson(const SweepDefinition &definition);
 // Throws ConfigError / std::invalid_argument naming the key.
