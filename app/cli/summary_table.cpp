@@ -1,5 +1,6 @@
 #include "app/cli/summary_table.h"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace Cli {
@@ -39,8 +40,13 @@ std::string summaryTable(const loaderlab::RunSummary &s)
     if (s.peakMemoryBytes > 0)
         row(out, "peak memory (step)", "%.1f MiB",
             static_cast<double>(s.peakMemoryBytes) / 1048576.0);
+    // With several ranks the lanes are rank-major: rank r's worker w is lane r * W + w.
+    const std::size_t ranks = std::max<std::size_t>(s.ranks.size(), 1);
+    const std::size_t perRank = s.workerUtilisation.size() / ranks;
     for (std::size_t w = 0; w < s.workerUtilisation.size(); ++w) {
-        const std::string name = "worker " + std::to_string(w) + " utilisation";
+        const std::string name =
+            (ranks > 1 && perRank > 0 ? "rank " + std::to_string(w / perRank) + " " : "")
+            + "worker " + std::to_string(perRank > 0 ? w % perRank : w) + " utilisation";
         row(out, name.c_str(), "%.1f %%", s.workerUtilisation[w] * 100.0);
     }
     if (s.droppedRecords > 0 || s.droppedSpans > 0) {
@@ -49,6 +55,18 @@ std::string summaryTable(const loaderlab::RunSummary &s)
     }
     out += "  " + std::string(loaderlab::inputBoundBandName(s.band)) + ": "
            + loaderlab::adviceFor(s) + "\n";
+    if (!s.ranks.empty()) {
+        out += "ranks (data-parallel devices; samples/s above is their total)\n"
+               "  rank  batches  samples  samples/s  wait mean  input-bound\n";
+        for (const auto &r : s.ranks) {
+            char line[160];
+            std::snprintf(line, sizeof line, "  %4d  %7lld  %7lld  %9.1f  %6.3f ms  %9.1f %%\n",
+                          r.rank, static_cast<long long>(r.batches),
+                          static_cast<long long>(r.samples), r.samplesPerSecMean, r.waitMeanMs,
+                          r.inputBoundShare * 100.0);
+            out += line;
+        }
+    }
     if (s.segments.size() > 1) {
         out += "segments (one per live reconfiguration)\n"
                "  version  first batch  batches  workers  samples/s  input-bound  utilisation\n";

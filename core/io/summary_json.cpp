@@ -28,6 +28,14 @@ json toJson(const RunSummary &s)
                             {"input_bound_share", g.inputBoundShare},
                             {"worker_utilisation", g.workerUtilisation},
                             {"mean_worker_utilisation", g.meanWorkerUtilisation}});
+    json ranks = json::array();
+    for (const RankSummary &r : s.ranks)
+        ranks.push_back({{"rank", r.rank},
+                         {"batches", r.batches},
+                         {"samples", r.samples},
+                         {"samples_per_sec_mean", r.samplesPerSecMean},
+                         {"wait_mean_ms", r.waitMeanMs},
+                         {"input_bound_share", r.inputBoundShare}});
     return json{
         {"batches", s.batches},
         {"samples", s.samples},
@@ -54,6 +62,7 @@ json toJson(const RunSummary &s)
         {"dropped_batches", s.droppedRecords},
         {"dropped_worker_spans", s.droppedSpans},
         {"segments", segments},
+        {"ranks", ranks},
     };
 }
 

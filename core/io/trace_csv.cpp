@@ -24,21 +24,24 @@ constexpr std::array kColumns{
     "request_ns",     "delivery_ns",
     "wait_ns",        "copy_start_ns",
     "copy_end_ns",    "compute_start_ns",
-    "compute_end_ns",
+    "compute_end_ns", "rank",
 };
+// Files written before data-parallel runs lack the last column ("rank"): rank 0.
+constexpr std::size_t kColumnsWithoutRank = kColumns.size() - 1;
 
-// One row's fields, in kColumns order; false if a field is not an integer or the
-// count is wrong.
-bool parseRow(const std::string &line, std::array<std::int64_t, kColumns.size()> &fields)
+// One row's first `count` fields, in kColumns order; false if a field is not an
+// integer or the count is wrong.
+bool parseRow(const std::string &line, std::array<std::int64_t, kColumns.size()> &fields,
+              std::size_t count)
 {
     const char *p = line.data();
     const char *end = p + line.size();
-    for (std::size_t i = 0; i < fields.size(); ++i) {
+    for (std::size_t i = 0; i < count; ++i) {
         const auto [next, ec] = std::from_chars(p, end, fields[i]);
         if (ec != std::errc())
             return false;
         p = next;
-        if (i + 1 < fields.size()) {
+        if (i + 1 < count) {
             if (p == end || *p != ',')
                 return false;
             ++p;
@@ -53,17 +56,22 @@ std::int32_t narrow(std::int64_t value, bool &ok)
     return static_cast<std::int32_t>(value);
 }
 
+std::string headerOf(std::size_t columns)
+{
+    std::string header;
+    for (std::size_t i = 0; i < columns; ++i) {
+        if (!header.empty())
+            header += ',';
+        header += kColumns[i];
+    }
+    return header;
+}
+
 } // namespace
 
 std::string traceCsvHeader()
 {
-    std::string header;
-    for (const char *column : kColumns) {
-        if (!header.empty())
-            header += ',';
-        header += column;
-    }
-    return header;
+    return headerOf(kColumns.size());
 }
 
 void writeTraceCsv(std::ostream &out, const std::vector<TraceRecord> &records)
@@ -80,7 +88,8 @@ void writeTraceCsvRows(std::ostream &out, const std::vector<TraceRecord> &record
             << r.loadEndNs << ',' << r.readNs << ',' << r.decodeNs << ',' << r.transformNs << ','
             << r.collateNs << ',' << r.readyNs << ',' << r.pinStartNs << ',' << r.pinEndNs << ','
             << r.requestNs << ',' << r.deliveryNs << ',' << r.waitNs() << ',' << r.copyStartNs
-            << ',' << r.copyEndNs << ',' << r.computeStartNs << ',' << r.computeEndNs << '\n';
+            << ',' << r.copyEndNs << ',' << r.computeStartNs << ',' << r.computeEndNs << ','
+            << r.rank << '\n';
     }
 }
 
@@ -92,14 +101,22 @@ void saveTraceCsv(const std::string &path, const std::vector<TraceRecord> &recor
 std::vector<TraceRecord> readTraceCsv(std::istream &in, const std::string &source)
 {
     std::string line;
-    if (!std::getline(in, line) || line != traceCsvHeader())
+    if (!std::getline(in, line))
+        throw std::runtime_error(source + ": not a LoaderLab per-batch CSV (header differs)");
+    std::size_t columns = 0;
+    if (line == traceCsvHeader())
+        columns = kColumns.size();
+    else if (line == headerOf(kColumnsWithoutRank))
+        columns = kColumnsWithoutRank;
+    else
         throw std::runtime_error(source + ": not a LoaderLab per-batch CSV (header differs)");
     std::vector<TraceRecord> records;
     std::array<std::int64_t, kColumns.size()> f{};
     for (std::size_t number = 2; std::getline(in, line); ++number) {
         if (line.empty())
             continue;
-        bool ok = parseRow(line, f);
+        f[kColumnsWithoutRank] = 0;
+        bool ok = parseRow(line, f, columns);
         TraceRecord r;
         r.index = f[0];
         r.epoch = narrow(f[1], ok);
@@ -116,10 +133,11 @@ std::vector<TraceRecord> readTraceCsv(std::istream &in, const std::string &sourc
         r.copyEndNs = f[20];
         r.computeStartNs = f[21];
         r.computeEndNs = f[22];
-        if (!ok || f[18] != r.waitNs())
-            throw std::runtime_error(source + ": line " + std::to_string(number)
-                                     + ": not a row of 23 integers with wait_ns = delivery_ns - "
-                                       "request_ns");
+        r.rank = narrow(f[23], ok);
+        if (!ok || f[18] != r.waitNs() || r.rank < 0)
+            throw std::runtime_error(source + ": line " + std::to_string(number) + ": not a row of "
+                                     + std::to_string(columns)
+                                     + " integers with wait_ns = delivery_ns - request_ns");
         records.push_back(r);
     }
     return records;

@@ -2,6 +2,8 @@
 #include "core/system/splitmix64.h"
 
 #include <numeric>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace loaderlab {
@@ -21,6 +23,25 @@ std::vector<std::int64_t> epochOrder(std::int64_t datasetSize, bool shuffle, std
         std::swap(order[i - 1], order[j]);
     }
     return order;
+}
+
+std::vector<std::int64_t> shardOrder(const std::vector<std::int64_t> &order, Shard shard)
+{
+    if (shard.count < 1 || shard.rank < 0 || shard.rank >= shard.count)
+        throw std::invalid_argument("rank " + std::to_string(shard.rank) + " of "
+                                    + std::to_string(shard.count) + ": expected 0 <= rank < ranks");
+    if (shard.count == 1 || order.empty())
+        return order;
+    const auto n = order.size();
+    const auto ranks = static_cast<std::size_t>(shard.count);
+    const std::size_t perRank = (n + ranks - 1) / ranks;
+    std::vector<std::int64_t> part;
+    part.reserve(perRank);
+    // Position p of the padded order is order[p mod n]: the padding repeats the head,
+    // wrapping again when there are more ranks than samples.
+    for (std::size_t p = static_cast<std::size_t>(shard.rank); p < perRank * ranks; p += ranks)
+        part.push_back(order[p % n]);
+    return part;
 }
 
 } // namespace loaderlab

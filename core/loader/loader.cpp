@@ -410,10 +410,11 @@ Loader::Loader(DatasetPtr dataset, LoaderConfig config, std::int64_t originNs)
 
 Loader::~Loader() = default;
 
-void Loader::startEpoch(int epoch)
+void Loader::startEpoch(int epoch, Shard shard)
 {
     const auto &c = m_impl->config;
-    m_impl->begin(epoch, epochOrder(m_impl->dataset->size(), c.shuffle, c.seed, epoch));
+    m_impl->begin(epoch,
+                  shardOrder(epochOrder(m_impl->dataset->size(), c.shuffle, c.seed, epoch), shard));
 }
 
 void Loader::resumeEpoch(int epoch, std::vector<std::int64_t> indices)

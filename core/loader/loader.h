@@ -38,6 +38,14 @@ public:
     }
 };
 
+// One data-parallel rank's share of every epoch, as PyTorch's DistributedSampler
+// (drop_last=False) gives it: see shardOrder().
+struct Shard
+{
+    int rank = 0;
+    int count = 1;
+};
+
 class Loader
 {
 public:
@@ -48,9 +56,9 @@ public:
     Loader(const Loader &) = delete;
     Loader &operator=(const Loader &) = delete;
 
-    // Begins an epoch in its (possibly shuffled) order. Non-persistent workers are
-    // started here and joined when the epoch ends.
-    void startEpoch(int epoch);
+    // Begins an epoch in its (possibly shuffled) order, or the `shard` of it. Non-persistent
+    // workers are started here and joined when the epoch ends.
+    void startEpoch(int epoch, Shard shard = {});
     // Begins an epoch that visits only `indices` (in that order): how a run resumes
     // an epoch after a reconfiguration.
     void resumeEpoch(int epoch, std::vector<std::int64_t> indices);
@@ -82,5 +90,11 @@ private:
 // it that depends only on (seed, epoch).
 std::vector<std::int64_t> epochOrder(std::int64_t datasetSize, bool shuffle, std::uint64_t seed,
                                      int epoch);
+
+// One rank's part of an epoch order, as DistributedSampler: the order is padded with
+// its own first indices up to a multiple of `shard.count` (so every rank gets the same
+// number of samples, ceil(n / count)), and rank r takes positions r, r + count, ...
+// Throws std::invalid_argument for a rank outside [0, count).
+std::vector<std::int64_t> shardOrder(const std::vector<std::int64_t> &order, Shard shard);
 
 } // namespace loaderlab

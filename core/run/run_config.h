@@ -20,6 +20,12 @@ struct RunConfig
     std::int64_t maxBatches = 0; // 0: no limit
     double maxSeconds = 0.0;     // 0: no limit
     int warmupBatches = 5;
+    // Data-parallel ranks on this host (core/run/run_controller.h): each has its own
+    // loader over a DistributedSampler-like shard, its own workers and consumer.
+    int devices = 1;
+    // Every step of every rank waits for all ranks, as DDP's gradient all-reduce does;
+    // false: ranks run independently (inference).
+    bool syncDevices = true;
     // Host memory the run may plan to use (core/run/memory_budget.h); 0: the default
     // share of the machine's memory.
     std::int64_t memoryBudgetMb = 0;

@@ -5,6 +5,14 @@
 // while running: the loader is rebuilt with the new settings and resumes at the same
 // sample of the epoch, so every sample is still delivered once per epoch, and the
 // trace gets a marker. Nothing here blocks on a reader of the trace.
+//
+// With RunConfig::devices = N > 1 the run is data-parallel on this host: N ranks,
+// each with its own loader over its shard of every epoch (as DistributedSampler:
+// padded to equal length, seeded shuffle), its own workers and its own consumer
+// (core/run/rank_config.h); with syncDevices every step waits for every rank. The
+// ranks share one trace (records and worker spans carry their rank), the batch limit
+// counts the batches of all ranks, a failing rank stops the run with its reason, and a
+// reconfiguration applies to every rank at its next batch.
 
 #include "core/run/run_config.h"
 #include "core/trace/trace_log.h"
@@ -14,6 +22,8 @@
 #include <string>
 
 namespace loaderlab {
+
+inline constexpr int kMaxDevices = 64; // RunConfig::devices
 
 enum class RunState { Idle, Running, Paused, Finished, Stopped, Failed };
 

@@ -74,7 +74,7 @@ std::string dominantSetting(const LoaderConfig &loader, const DatasetFootprint &
     return dataset.shapeSetting;
 }
 
-std::string describe(const LoaderConfig &loader, const DatasetFootprint &dataset,
+std::string describe(const LoaderConfig &loader, int devices, const DatasetFootprint &dataset,
                      const MemoryEstimate &e)
 {
     std::string text = "batch buffers: loader.batch_size " + std::to_string(loader.batchSize)
@@ -88,6 +88,8 @@ std::string describe(const LoaderConfig &loader, const DatasetFootprint &dataset
     } else {
         text += "loader.num_workers 0: the one the consumer loads";
     }
+    if (devices > 1)
+        text += ", x devices " + std::to_string(devices);
     text += std::string(loader.pinMemory ? ", x 2 for pin_memory copies" : "")
             + ") = " + formatBytes(e.batchBuffersBytes);
     if (e.datasetBytes > 0)
@@ -102,7 +104,7 @@ std::string describe(const LoaderConfig &loader, const DatasetFootprint &dataset
 void checkEstimate(const RunConfig &config, const DatasetFootprint &dataset,
                    std::int64_t budgetBytes)
 {
-    const MemoryEstimate e = estimateRunMemory(config.loader, dataset);
+    const MemoryEstimate e = estimateRunMemory(config.loader, dataset, config.devices);
     if (e.totalBytes <= budgetBytes)
         return;
     throw std::invalid_argument(
@@ -110,12 +112,13 @@ void checkEstimate(const RunConfig &config, const DatasetFootprint &dataset,
         + formatBytes(e.totalBytes) + " of host memory, over the memory budget of "
         + formatBytes(budgetBytes)
         + " (set --memory-budget MB or memory_budget_mb in the config). Estimate: "
-        + describe(config.loader, dataset, e));
+        + describe(config.loader, config.devices, dataset, e));
 }
 
 } // namespace
 
-MemoryEstimate estimateRunMemory(const LoaderConfig &loader, const DatasetFootprint &dataset)
+MemoryEstimate estimateRunMemory(const LoaderConfig &loader, const DatasetFootprint &dataset,
+                                 int devices)
 {
     MemoryEstimate e;
     e.sampleBytes = sampleBytesOf(dataset.shape, dataset.dtype);
@@ -126,12 +129,15 @@ MemoryEstimate estimateRunMemory(const LoaderConfig &loader, const DatasetFootpr
     // its page-locked copy (the pinned pool has the same bound).
     const std::int64_t workers = std::max(loader.numWorkers, 0);
     const std::int64_t window = saturatingMul(workers, std::max(loader.prefetchFactor, 0));
-    e.batchesInFlight = saturatingMul(workers > 0 ? saturatingAdd(window, 1) : 1,
-                                      loader.pinMemory ? 2 : 1);
+    // Every data-parallel rank has a loader of its own.
+    e.batchesInFlight = saturatingMul(
+        saturatingMul(workers > 0 ? saturatingAdd(window, 1) : 1, loader.pinMemory ? 2 : 1),
+        std::max(devices, 1));
     e.batchBuffersBytes = saturatingMul(e.batchesInFlight, e.batchBytes);
     e.datasetBytes = dataset.residentBytes;
-    e.scratchBytes = saturatingMul(std::max<std::int64_t>(workers, 1),
-                                   dataset.scratchPerThreadBytes);
+    e.scratchBytes = saturatingMul(
+        saturatingMul(std::max<std::int64_t>(workers, 1), std::max(devices, 1)),
+        dataset.scratchPerThreadBytes);
     e.indexBytes = saturatingMul(dataset.samples, kIndexBytes);
     e.totalBytes = saturatingAdd(saturatingAdd(e.batchBuffersBytes, e.datasetBytes),
                                  saturatingAdd(e.scratchBytes, e.indexBytes));

@@ -35,7 +35,9 @@ struct MemoryEstimate
     std::int64_t totalBytes = 0;
 };
 
-MemoryEstimate estimateRunMemory(const LoaderConfig &loader, const DatasetFootprint &dataset);
+// `devices`: data-parallel ranks, each with its own loader (buffers and scratch).
+MemoryEstimate estimateRunMemory(const LoaderConfig &loader, const DatasetFootprint &dataset,
+                                 int devices = 1);
 
 // Throws std::invalid_argument naming the setting that dominates, the estimate and
 // the budget when the run's estimate is over `budgetBytes`, and for an image-folder

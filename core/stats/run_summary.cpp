@@ -52,6 +52,10 @@ RunSummary summarize(const std::vector<TraceRecord> &records, const std::vector<
                      std::int64_t skippedSamples)
 {
     SummaryAccumulator accumulator(warmupBatches, workersByVersion);
+    int ranks = 1;
+    for (const TraceRecord &r : records)
+        ranks = std::max(ranks, r.rank + 1);
+    accumulator.setRanks(ranks);
     std::size_t k = 0;
     for (const TraceRecord &r : records) {
         // Spans are in batch order; each batch's spans go in just before its record.

@@ -43,9 +43,20 @@ struct SegmentSummary
     double samplesPerSecMedian = 0.0;
     double waitMeanMs = 0.0;
     double waitP95Ms = 0.0;
-    double inputBoundShare = 0.0;
-    std::vector<double> workerUtilisation; // one per worker of this segment
+    double inputBoundShare = 0.0;          // mean over the ranks when there are several
+    std::vector<double> workerUtilisation; // one per worker of this segment (of each rank)
     double meanWorkerUtilisation = 0.0;
+};
+
+// The figures of one data-parallel rank (RunConfig::devices), after its own warm-up.
+struct RankSummary
+{
+    int rank = 0;
+    std::int64_t batches = 0;
+    std::int64_t samples = 0;
+    double samplesPerSecMean = 0.0;
+    double waitMeanMs = 0.0;
+    double inputBoundShare = 0.0; // 0..1: the rank's waits over its steady window
 };
 
 struct RunSummary
@@ -76,6 +87,10 @@ struct RunSummary
     std::int64_t droppedRecords = 0;
     std::int64_t droppedSpans = 0;
     std::vector<SegmentSummary> segments; // in run order; one when never reconfigured
+    // One per data-parallel rank; empty for a run on one device. With ranks, the run's
+    // figures are of all of them: samples/s the total, the input-bound share the mean
+    // of the ranks', worker utilisation one entry per worker of each rank (rank-major).
+    std::vector<RankSummary> ranks;
 };
 
 // Linear-interpolated percentile (q in 0..100) of unsorted values; 0 when empty.

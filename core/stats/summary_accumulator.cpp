@@ -31,6 +31,11 @@ void SummaryAccumulator::setWorkers(std::int32_t version, int workers)
     m_workersByVersion[v] = workers;
 }
 
+void SummaryAccumulator::setRanks(int ranks)
+{
+    m_ranks = std::max({m_ranks, ranks, 1});
+}
+
 int SummaryAccumulator::workersOf(std::int32_t version) const
 {
     if (m_workersByVersion.empty())
@@ -41,11 +46,11 @@ int SummaryAccumulator::workersOf(std::int32_t version) const
 
 void SummaryAccumulator::Steady::add(const TraceRecord &r)
 {
-    if (count == 0)
-        firstRequestNs = r.requestNs;
+    // Min and max: batches of several ranks are not in time order.
+    firstRequestNs = count == 0 ? r.requestNs : std::min(firstRequestNs, r.requestNs);
     ++count;
     samples += r.samples;
-    lastComputeEndNs = r.computeEndNs;
+    lastComputeEndNs = std::max(lastComputeEndNs, r.computeEndNs);
     waitSumNs += static_cast<double>(r.waitNs());
     computeSumNs += static_cast<double>(r.computeNs());
     copySumNs += static_cast<double>(r.copyEndNs - r.copyStartNs);
@@ -68,18 +73,18 @@ void SummaryAccumulator::closeRound(Segment &segment, std::int64_t endNs)
     r.samples = 0;
 }
 
-void SummaryAccumulator::addSteady(Segment &segment, const TraceRecord &r)
+void SummaryAccumulator::addSteady(Segment &segment, const TraceRecord &r, int ranks)
 {
     segment.steady.add(r);
     Rounds &rounds = segment.rounds;
-    const int roundSize = std::max(segment.out.numWorkers, 1);
+    const int roundSize = std::max(segment.out.numWorkers, 1) * ranks;
     if (rounds.size == roundSize)
         closeRound(segment, r.requestNs);
     if (rounds.size == 0)
         rounds.startNs = r.requestNs;
     ++rounds.size;
     rounds.samples += r.samples;
-    rounds.lastComputeEndNs = r.computeEndNs;
+    rounds.lastComputeEndNs = std::max(rounds.lastComputeEndNs, r.computeEndNs);
     if (rounds.size == roundSize)
         ++rounds.completed;
 }
@@ -88,9 +93,27 @@ void SummaryAccumulator::addRecord(const TraceRecord &r)
 {
     if (m_batches == 0)
         m_firstDeliveryNs = r.deliveryNs;
-    if (m_open.empty() || m_open.back().out.configVersion != r.configVersion) {
+    setRanks(r.rank + 1);
+    if (m_rankTallies.size() < static_cast<std::size_t>(m_ranks))
+        m_rankTallies.resize(static_cast<std::size_t>(m_ranks));
+    RankTally &tally = m_rankTallies[static_cast<std::size_t>(std::max(r.rank, 0))];
+    // The warm-up is each rank's own: every rank's first batch is a cold start.
+    const bool steady = tally.batches >= m_warmup;
+    ++tally.batches;
+    tally.samples += r.samples;
+    if (steady) {
+        tally.firstRequestNs = tally.steadyCount == 0 ? r.requestNs
+                                                      : std::min(tally.firstRequestNs, r.requestNs);
+        ++tally.steadyCount;
+        tally.steadySamples += r.samples;
+        tally.lastComputeEndNs = std::max(tally.lastComputeEndNs, r.computeEndNs);
+        tally.waitSumNs += static_cast<double>(r.waitNs());
+    }
+    // Versions only grow; a data-parallel rank that applies a change a batch after the
+    // others counts in the newer segment.
+    if (m_open.empty() || m_open.back().out.configVersion < r.configVersion) {
         if (!m_open.empty()) {
-            finish(m_open.back(), r.requestNs, m_rates, m_busyNs, m_capacityNs);
+            finish(m_open.back(), r.requestNs, m_rates, m_busyNs, m_capacityNs, m_ranks);
             m_finished.push_back(std::move(m_open.back().out));
             m_open.clear();
         }
@@ -100,34 +123,38 @@ void SummaryAccumulator::addRecord(const TraceRecord &r)
         seg.out.numWorkers = workersOf(r.configVersion);
         seg.firstRequestNs = r.requestNs;
         seg.dispatchMinNs = r.dispatchNs;
-        seg.busyNs.assign(static_cast<std::size_t>(std::max(seg.out.numWorkers, 0)), 0.0);
+        seg.busyNs.assign(static_cast<std::size_t>(std::max(seg.out.numWorkers, 0) * m_ranks), 0.0);
     }
     Segment &seg = m_open.back();
     ++seg.out.batches;
     seg.out.samples += r.samples;
-    seg.lastComputeEndNs = r.computeEndNs;
+    seg.lastComputeEndNs = std::max(seg.lastComputeEndNs, r.computeEndNs);
     seg.dispatchMinNs = std::min(seg.dispatchMinNs, r.dispatchNs);
     seg.loadEndMaxNs = std::max(seg.loadEndMaxNs, r.loadEndNs);
     for (const WorkerSpan &span : m_pendingSpans) {
-        if (span.batch == r.index && span.worker >= 0 && span.worker < seg.out.numWorkers)
-            seg.busyNs[static_cast<std::size_t>(span.worker)] += static_cast<double>(
-                span.endNs - span.startNs);
+        const std::size_t lane = static_cast<std::size_t>(span.rank * seg.out.numWorkers
+                                                          + span.worker);
+        if (span.batch == r.index && span.worker >= 0 && span.worker < seg.out.numWorkers
+            && span.rank >= 0 && lane < seg.busyNs.size())
+            seg.busyNs[lane] += static_cast<double>(span.endNs - span.startNs);
     }
     m_pendingSpans.clear();
-    if (m_batches >= m_warmup) {
+    if (steady) {
         m_steady.add(r);
-        addSteady(seg, r);
+        addSteady(seg, r, m_ranks);
     }
     ++m_batches;
     m_samples += r.samples;
     m_last = r;
+    m_lastComputeEndNs = std::max(m_lastComputeEndNs, r.computeEndNs);
 }
 
 void SummaryAccumulator::finish(Segment &segment, std::int64_t nextRequestNs, QuantileSketch &rates,
-                                std::vector<double> &busyNs, std::vector<double> &capacityNs)
+                                std::vector<double> &busyNs, std::vector<double> &capacityNs,
+                                int ranks)
 {
     const Rounds &rounds = segment.rounds;
-    const int roundSize = std::max(segment.out.numWorkers, 1);
+    const int roundSize = std::max(segment.out.numWorkers, 1) * ranks;
     // A full round waiting for the next request; or, when the segment had fewer
     // steady batches than one round, one partial round rather than no figure.
     if (rounds.size == roundSize || (rounds.completed == 0 && rounds.size > 0))
@@ -142,7 +169,8 @@ void SummaryAccumulator::finish(Segment &segment, std::int64_t nextRequestNs, Qu
     const auto windowNs = static_cast<double>(steady.lastComputeEndNs - steady.firstRequestNs);
     if (steady.count > 0 && windowNs > 0) {
         out.samplesPerSecMean = static_cast<double>(steady.samples) / (windowNs / kNsPerS);
-        out.inputBoundShare = std::clamp(steady.waitSumNs / windowNs, 0.0, 1.0);
+        // Every rank waits within the window: the mean share per rank.
+        out.inputBoundShare = std::clamp(steady.waitSumNs / windowNs / ranks, 0.0, 1.0);
     }
     if (steady.count > 0)
         out.waitMeanMs = steady.waitSumNs / kNsPerMs / static_cast<double>(steady.count);
@@ -167,6 +195,26 @@ void SummaryAccumulator::finish(Segment &segment, std::int64_t nextRequestNs, Qu
     }
 }
 
+std::vector<RankSummary> SummaryAccumulator::rankSummaries() const
+{
+    std::vector<RankSummary> out;
+    for (std::size_t k = 0; k < m_rankTallies.size(); ++k) {
+        const RankTally &t = m_rankTallies[k];
+        RankSummary r;
+        r.rank = static_cast<int>(k);
+        r.batches = t.batches;
+        r.samples = t.samples;
+        const auto windowNs = static_cast<double>(t.lastComputeEndNs - t.firstRequestNs);
+        if (t.steadyCount > 0 && windowNs > 0) {
+            r.samplesPerSecMean = static_cast<double>(t.steadySamples) / (windowNs / kNsPerS);
+            r.inputBoundShare = std::clamp(t.waitSumNs / windowNs, 0.0, 1.0);
+            r.waitMeanMs = t.waitSumNs / kNsPerMs / static_cast<double>(t.steadyCount);
+        }
+        out.push_back(r);
+    }
+    return out;
+}
+
 RunSummary SummaryAccumulator::summary(std::int64_t skippedSamples) const
 {
     RunSummary s;
@@ -176,22 +224,22 @@ RunSummary SummaryAccumulator::summary(std::int64_t skippedSamples) const
         return s;
     s.samples = m_samples;
     s.firstBatchLatencyMs = static_cast<double>(m_firstDeliveryNs) / kNsPerMs;
-    s.wallSeconds = static_cast<double>(m_last.computeEndNs) / kNsPerS;
+    s.wallSeconds = static_cast<double>(m_lastComputeEndNs) / kNsPerS;
     // Keep at least one batch even when the run is shorter than the warm-up: then
     // the last batch alone is the steady part (of the run and of its segment).
-    s.warmupBatches = std::min<std::int64_t>(m_warmup, m_batches - 1);
+    const bool allWarmup = m_steady.count == 0;
+    s.warmupBatches = allWarmup ? m_batches - 1 : m_batches - m_steady.count;
 
     Segment open = m_open.back();
     Steady lastOnly(1);
-    const bool allWarmup = m_batches <= m_warmup;
     if (allWarmup) {
         lastOnly.add(m_last);
-        addSteady(open, m_last);
+        addSteady(open, m_last, m_ranks);
     }
     QuantileSketch rates = m_rates;
     std::vector<double> busyNs = m_busyNs;
     std::vector<double> capacityNs = m_capacityNs;
-    finish(open, 0, rates, busyNs, capacityNs);
+    finish(open, 0, rates, busyNs, capacityNs, m_ranks);
     s.segments = m_finished;
     s.segments.push_back(std::move(open.out));
 
@@ -199,7 +247,7 @@ RunSummary SummaryAccumulator::summary(std::int64_t skippedSamples) const
     const auto windowNs = static_cast<double>(steady.lastComputeEndNs - steady.firstRequestNs);
     if (windowNs > 0) {
         s.samplesPerSecMean = static_cast<double>(steady.samples) / (windowNs / kNsPerS);
-        s.inputBoundShare = std::clamp(steady.waitSumNs / windowNs, 0.0, 1.0);
+        s.inputBoundShare = std::clamp(steady.waitSumNs / windowNs / m_ranks, 0.0, 1.0);
     }
     const auto n = static_cast<double>(steady.count);
     s.samplesPerSecMedian = rates.quantile(50);
@@ -221,6 +269,8 @@ RunSummary SummaryAccumulator::summary(std::int64_t skippedSamples) const
     }
     if (capacityTotal > 0)
         s.meanWorkerUtilisation = std::clamp(busyTotal / capacityTotal, 0.0, 1.0);
+    if (m_ranks > 1)
+        s.ranks = rankSummaries();
     return s;
 }
 

@@ -26,6 +26,10 @@ public:
 
     // The worker count of `version` (a version added while the run goes on).
     void setWorkers(std::int32_t version, int workers);
+    // Data-parallel ranks whose batches are interleaved in the record order (a record's
+    // `rank` past the count raises it). The warm-up then applies to each rank, rounds
+    // span W x ranks batches, and worker k of rank r is worker r x W + k.
+    void setRanks(int ranks);
     // A span of the batch whose record comes next; spans of other batches are ignored.
     void addSpan(const WorkerSpan &span);
     void addRecord(const TraceRecord &record);
@@ -80,22 +84,38 @@ private:
         QuantileSketch rates;
     };
 
+    // One rank's own figures.
+    struct RankTally
+    {
+        std::int64_t batches = 0;
+        std::int64_t samples = 0;
+        std::int64_t steadyCount = 0;
+        std::int64_t steadySamples = 0;
+        std::int64_t firstRequestNs = 0;
+        std::int64_t lastComputeEndNs = 0;
+        double waitSumNs = 0.0;
+    };
+
     int workersOf(std::int32_t version) const;
-    static void addSteady(Segment &segment, const TraceRecord &r);
+    std::vector<RankSummary> rankSummaries() const;
+    static void addSteady(Segment &segment, const TraceRecord &r, int ranks);
     // Closes the open round at `endNs` (the next batch's request, or 0 at the end).
     static void closeRound(Segment &segment, std::int64_t endNs);
     // Ends the segment: its last rounds, its figures; adds them to the run's.
     static void finish(Segment &segment, std::int64_t nextRequestNs, QuantileSketch &rates,
-                       std::vector<double> &busyNs, std::vector<double> &capacityNs);
+                       std::vector<double> &busyNs, std::vector<double> &capacityNs, int ranks);
 
     int m_warmup;
+    int m_ranks = 1;
     std::vector<int> m_workersByVersion;
+    std::vector<RankTally> m_rankTallies;
     std::vector<WorkerSpan> m_pendingSpans;
 
     std::int64_t m_batches = 0;
     std::int64_t m_samples = 0;
     std::int64_t m_firstDeliveryNs = 0;
     TraceRecord m_last;
+    std::int64_t m_lastComputeEndNs = 0;
     Steady m_steady;
     QuantileSketch m_rates;           // of finished segments
     std::vector<double> m_busyNs;     // per worker, finished segments

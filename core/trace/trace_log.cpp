@@ -49,6 +49,7 @@ void TraceLog::addConfigVersion(ConfigVersion version)
         std::lock_guard lock(m_summaryMutex);
         if (version.version == 0 && m_summary.batches() == 0)
             m_summary = SummaryAccumulator(version.config.warmupBatches);
+        m_summary.setRanks(version.config.devices);
         m_summary.setWorkers(version.version, version.config.loader.numWorkers);
     }
     std::lock_guard lock(m_mutex);

@@ -22,7 +22,7 @@ struct TraceRecord
     std::int32_t samples = 0;              // samples delivered in the batch
     std::int32_t skipped = 0;              // samples dropped by the skip policy
     std::int32_t configVersion = 0;        // bumps on every reconfigure
-    std::int32_t reserved = 0;
+    std::int32_t rank = 0;                 // data-parallel rank (device) that consumed it
 
     std::int64_t dispatchNs = 0; // indices handed to a worker
     std::int64_t loadStartNs = 0;
@@ -50,8 +50,8 @@ struct TraceRecord
 struct WorkerSpan
 {
     std::int64_t batch = 0;
-    std::int32_t worker = 0; // worker number, or kConsumerThread
-    std::int32_t reserved = 0;
+    std::int32_t worker = 0; // worker number (within its rank), or kConsumerThread
+    std::int32_t rank = 0;   // data-parallel rank whose loader the worker belongs to
     std::int64_t startNs = 0;
     std::int64_t endNs = 0;
 };

@@ -30,7 +30,7 @@ QStringList fastEndlessRun(const QString &limit, const QString &value)
            << value << QStringLiteral("--quiet");
 }
 
-// Rows of a CSV file, and whether each is a whole row (23 columns, batch indices
+// Rows of a CSV file, and whether each is a whole row (the header's columns, batch indices
 // counting up from 0 without a gap).
 struct CsvCheck
 {
@@ -49,14 +49,14 @@ CsvCheck checkCsv(const QString &path, bool lastLineMayBeCut)
         c.problem = QStringLiteral("no header");
         return c;
     }
-    std::string previous;
+    const auto columns = std::count(line.begin(), line.end(), ',');
     while (std::getline(in, line)) {
         const bool last = in.peek() == std::char_traits<char>::eof();
         if (last && lastLineMayBeCut && (in.eof() || line.empty()))
             break;
         const auto commas = std::count(line.begin(), line.end(), ',');
         const std::int64_t index = std::stoll(line.substr(0, line.find(',')));
-        if (commas != 22 || index != c.rows) {
+        if (commas != columns || index != c.rows) {
             c.whole = false;
             c.problem =
                 QStringLiteral("row %1: '%2'").arg(c.rows).arg(QString::fromStdString(line));
