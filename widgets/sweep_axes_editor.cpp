@@ -41,6 +41,7 @@ const std::vector<DefaultAxis> &defaultAxes()
         {"loader.prefetch_factor", {1, 2, 4}, {}},
         {"consumer.sleep_per_batch_ms", {0.0, 5.0, 10.0, 20.0}, {}},
         {"dataset.kind", {"synthetic", "tensor", "folder", "idx", "cifar10"}, {}},
+        {"devices", {1, 2, 4}, {}},
     };
     return axes;
 }

@@ -210,32 +210,34 @@ void SweepLinePlots::plotSweep(const SweepDefinition &d, const SweepAnalysis &an
         plot->clearGraphs();
     const int workers = axisIndex(d, "loader.num_workers");
     const int batch = axisIndex(d, "loader.batch_size");
-    if (workers < 0) {
-        for (QCustomPlot *plot : {m_endToEnd, m_step, m_scaling})
-            plot->replot(QCustomPlot::rpQueuedReplot);
-        return;
+    // Speedup and efficiency along the devices when they are swept (data-parallel
+    // scaling), else along the workers.
+    const int devices = axisIndex(d, "devices");
+    const int scalingAxis = devices >= 0 ? devices : workers;
+
+    if (workers >= 0) {
+        const auto e2e = linesAlong(d, analysis, workers,
+                                    [](const SweepCellStats &c) { return c.endToEndMean; });
+        for (std::size_t i = 0; i < e2e.size(); ++i)
+            addLine(m_endToEnd, e2e[i], i, m_endToEnd->yAxis, Qt::SolidLine);
+        setXAxis(m_endToEnd, d.axes[static_cast<std::size_t>(workers)]);
+        fitY(m_endToEnd->yAxis, true);
+    }
+    if (workers >= 0 && batch >= 0) {
+        const auto steps = stepPerSample(records);
+        const auto perSample = linesAlong(d, analysis, batch, [&steps](const SweepCellStats &c) {
+            const auto it = steps.find(c.grid);
+            return it == steps.end() ? std::nan("") : it->second;
+        });
+        for (std::size_t i = 0; i < perSample.size(); ++i)
+            addLine(m_step, perSample[i], i, m_step->yAxis, Qt::SolidLine);
+        setXAxis(m_step, d.axes[static_cast<std::size_t>(batch)]);
+        fitY(m_step->yAxis, true);
     }
 
-    const auto e2e = linesAlong(d, analysis, workers,
-                                [](const SweepCellStats &c) { return c.endToEndMean; });
-    for (std::size_t i = 0; i < e2e.size(); ++i)
-        addLine(m_endToEnd, e2e[i], i, m_endToEnd->yAxis, Qt::SolidLine);
-    setXAxis(m_endToEnd, d.axes[static_cast<std::size_t>(workers)]);
-    fitY(m_endToEnd->yAxis, true);
-
-    const auto steps = stepPerSample(records);
-    const auto perSample = linesAlong(d, analysis, batch, [&steps](const SweepCellStats &c) {
-        const auto it = steps.find(c.grid);
-        return it == steps.end() ? std::nan("") : it->second;
-    });
-    for (std::size_t i = 0; i < perSample.size(); ++i)
-        addLine(m_step, perSample[i], i, m_step->yAxis, Qt::SolidLine);
-    setXAxis(m_step, d.axes[static_cast<std::size_t>(batch)]);
-    fitY(m_step->yAxis, true);
-
     // Speedup needs a number to divide by: only along a numeric axis.
-    const SweepAxis &along = d.axes[static_cast<std::size_t>(workers)];
-    if (numericAxis(along)) {
+    if (scalingAxis >= 0 && numericAxis(d.axes[static_cast<std::size_t>(scalingAxis)])) {
+        const SweepAxis &along = d.axes[static_cast<std::size_t>(scalingAxis)];
         const auto scaling = scalingAlong(analysis, along.key);
         for (std::size_t i = 0; i < scaling.size(); ++i) {
             Line speedup{QString::fromStdString(scaling[i].label), {}, {}};

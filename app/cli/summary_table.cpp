@@ -9,7 +9,7 @@ namespace {
 void row(std::string &out, const char *name, const char *format, double value)
 {
     char text[160];
-    std::snprintf(text, sizeof text, "  %-26s", name);
+    std::snprintf(text, sizeof text, "  %-25s ", name); // a longer name still gets a space
     out += text;
     std::snprintf(text, sizeof text, format, value);
     out += text;

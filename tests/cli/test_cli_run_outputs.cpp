@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include <fstream>
+#include <map>
 
 #include <sys/stat.h>
 
@@ -51,6 +52,7 @@ private Q_SLOTS:
     void setOptionReachesAnyField();
     void strayArgumentsAreRefused();
     void pathThatIsNotUtf8Works();
+    void devicesReportEveryRank();
 
 private:
     QTemporaryDir m_dir;
@@ -152,6 +154,8 @@ void TestCliRunOutputs::absurdNumbersAreRefused()
             "--lr: consumer.model.learning_rate: 0.0 is out of range");
     refused({QStringLiteral("--epochs"), QStringLiteral("-1")},
             "--epochs: epochs: -1 is out of range");
+    refused({QStringLiteral("--devices"), QStringLiteral("0")},
+            "--devices: devices: 0 is out of range");
     refused({QStringLiteral("--workers"), QStringLiteral("two")},
             "--workers: loader.num_workers: expected an integer");
 }
@@ -266,6 +270,41 @@ void TestCliRunOutputs::pathThatIsNotUtf8Works()
         summary["config"]["dataset"]["path"].get<std::string>().ends_with("/caf\\xE9\\xFF.bin"),
         summary["config"]["dataset"]["path"].get<std::string>().c_str());
     ::unlink(raw.constData());
+}
+
+void TestCliRunOutputs::devicesReportEveryRank()
+{
+    // 3 ranks over 100 samples: 34 each (DistributedSampler's padding), every output
+    // with the ranks: the table's per-rank rows, the CSV's rank column, the JSON's ranks.
+    const QString csv = m_dir.filePath(QStringLiteral("ranks.csv"));
+    const QString json = m_dir.filePath(QStringLiteral("ranks.json"));
+    const Result r = runLoaderlab(
+        {QStringLiteral("run"), QStringLiteral("--shape"), QStringLiteral("1x4x4"),
+         QStringLiteral("--samples"), QStringLiteral("100"), QStringLiteral("--batch-size"),
+         QStringLiteral("10"), QStringLiteral("--devices"), QStringLiteral("3"),
+         QStringLiteral("--csv"), csv, QStringLiteral("--json"), json, QStringLiteral("--quiet")});
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY2(r.out.contains(QStringLiteral("ranks (data-parallel devices")), qPrintable(r.out));
+    for (int rank = 0; rank < 3; ++rank)
+        QVERIFY2(r.out.contains(QRegularExpression(QStringLiteral("\\n +%1 +4 +34 ").arg(rank))),
+                 qPrintable(r.out));
+    const nlohmann::json summary = readJson(json)["summary"];
+    QCOMPARE(summary["samples"].get<int>(), 102);
+    QCOMPARE(summary["ranks"].size(), std::size_t{3});
+    for (int rank = 0; rank < 3; ++rank) {
+        QCOMPARE(summary["ranks"][rank]["rank"].get<int>(), rank);
+        QCOMPARE(summary["ranks"][rank]["samples"].get<int>(), 34);
+    }
+    QFile file(csv);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QList<QByteArray> lines = file.readAll().trimmed().split('\n');
+    QVERIFY(lines[0].endsWith(",rank"));
+    std::map<QByteArray, int> batchesOf;
+    for (qsizetype i = 1; i < lines.size(); ++i)
+        ++batchesOf[lines[i].split(',').last()];
+    QCOMPARE(batchesOf.size(), std::size_t{3});
+    for (const auto &[rank, batches] : batchesOf)
+        QCOMPARE(batches, 4);
 }
 
 QTEST_GUILESS_MAIN(TestCliRunOutputs)

@@ -31,6 +31,7 @@
 #include <cmath>
 #include <csignal>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include <sys/resource.h>
@@ -108,6 +109,7 @@ private Q_SLOTS:
     void axesEditorChecksValues();
     void cellTraceReadsBackFromCsv();
     void maxBatchWithoutLibTorchSaysWhy();
+    void devicesSweepPlotsSpeedupAndEfficiency();
 
 private:
     // The folder of the finished 2 x 2 sweep the tests share.
@@ -571,6 +573,47 @@ void TestExperimentsView::maxBatchWithoutLibTorchSaysWhy()
     QString error;
     QVERIFY(!panel->start(&error));
     QCOMPARE(error, find->toolTip());
+}
+
+void TestExperimentsView::devicesSweepPlotsSpeedupAndEfficiency()
+{
+    // 1 and 2 simulated devices, one worker each: the scaling plot is along the
+    // devices, speedup = samples/s over that of 1 device, efficiency = speedup / N.
+    ExperimentsView view;
+    view.setConfigSource([] {
+        RunConfig c = baseConfig(5.0);
+        c.loader.numWorkers = 1;
+        c.loader.batchSize = 16;
+        return c;
+    });
+    SweepAxesEditor *editor = view.axesEditor();
+    editor->setDefinition({});
+    QVERIFY(editor->setAxisValues("devices", {1, 2}));
+    editor->setBudget({SweepBudget::Kind::Samples, 640});
+    editor->setRepeats(1);
+    const QString dir = m_dir.filePath(QStringLiteral("devices"));
+    view.setResultsFolder(dir);
+    QString error;
+    QVERIFY2(view.start(&error), qPrintable(error));
+    QTRY_VERIFY_WITH_TIMEOUT(!view.running(), 120'000);
+    QVERIFY2(view.errorText().isEmpty(), qPrintable(view.errorText()));
+
+    const SweepAnalysis analysis = analysisOf(dir);
+    QCOMPARE(analysis.cells.size(), std::size_t{2});
+    std::map<int, double> throughput;
+    for (const SweepCellStats &c : analysis.cells)
+        throughput[c.values[0].get<int>()] = c.throughputMean;
+    QCustomPlot *plot = view.linePlots()->scalingPlot();
+    QCOMPARE(plot->xAxis->label().contains(QStringLiteral("devices"), Qt::CaseInsensitive), true);
+    QCOMPARE(plot->graphCount(), 2); // speedup (left axis) and efficiency (right)
+    QCPGraph *speedup = plot->graph(0);
+    QCPGraph *efficiency = plot->graph(1);
+    QCOMPARE(speedup->dataCount(), 2);
+    QCOMPARE(speedup->data()->at(0)->key, 1.0);
+    QCOMPARE(speedup->data()->at(1)->key, 2.0);
+    QVERIFY(close(speedup->data()->at(1)->value, throughput[2] / throughput[1]));
+    QVERIFY(close(efficiency->data()->at(1)->value, 100.0 * throughput[2] / throughput[1] / 2));
+    QVERIFY(plot->yAxis2->visible());
 }
 
 QTEST_MAIN(TestExperimentsView)
