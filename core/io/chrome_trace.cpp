@@ -30,13 +30,14 @@ struct Event
 class Builder
 {
 public:
-    void slice(int tid, const std::string &name, std::int64_t startNs, std::int64_t endNs,
+    // `pid`: a process per data-parallel rank, 1 + rank.
+    void slice(int pid, int tid, const std::string &name, std::int64_t startNs, std::int64_t endNs,
                int depth, json args = json::object())
     {
         if (endNs < startNs || startNs < 0)
             return;
         json e = {{"ph", "X"},
-                  {"pid", 1},
+                  {"pid", pid},
                   {"tid", tid},
                   {"name", name},
                   {"ts", micros(startNs)},
@@ -44,7 +45,7 @@ public:
         if (!args.empty())
             e["args"] = std::move(args);
         m_events.push_back({startNs, endNs - startNs, depth, std::move(e)});
-        m_tids.insert(tid);
+        m_tracks.insert({pid, tid});
     }
 
     void instant(const std::string &name, std::int64_t timeNs, json args)
@@ -73,7 +74,7 @@ public:
                              {"args", std::move(args)}}});
     }
 
-    const std::set<int> &tids() const { return m_tids; }
+    const std::set<std::pair<int, int>> &tracks() const { return m_tracks; }
 
     json take()
     {
@@ -93,11 +94,11 @@ public:
 
 private:
     std::vector<Event> m_events;
-    std::set<int> m_tids;
+    std::set<std::pair<int, int>> m_tracks; // (pid, tid)
 };
 
 // The stages of a batch, back to back from `startNs`, each cut at `endNs`.
-void stageSlices(Builder &b, int tid, const TraceRecord &r, std::int64_t startNs,
+void stageSlices(Builder &b, int pid, int tid, const TraceRecord &r, std::int64_t startNs,
                  std::int64_t endNs)
 {
     const std::pair<const char *, std::int64_t> stages[] = {{"read", r.readNs},
@@ -109,7 +110,7 @@ void stageSlices(Builder &b, int tid, const TraceRecord &r, std::int64_t startNs
         if (ns <= 0 || at >= endNs)
             continue;
         const std::int64_t end = std::min(endNs, at + ns);
-        b.slice(tid, name, at, end, 1,
+        b.slice(pid, tid, name, at, end, 1,
                 {{"sum_over_samples_ms", static_cast<double>(ns) / 1e6}, {"samples", r.samples}});
         at = end;
     }
@@ -145,34 +146,37 @@ json chromeTrace(const RunReport &report, const std::vector<TraceRecord> &record
         if (s.worker < 0)
             continue;
         const int tid = Tracks::kFirstWorker + s.worker;
+        const int pid = 1 + s.rank;
         const auto found = byBatch.find(s.batch);
         const TraceRecord *r = found == byBatch.end() ? nullptr : found->second;
         json args = {{"batch", s.batch}};
         if (r)
             args["samples"] = r->samples;
-        b.slice(tid, "batch " + std::to_string(s.batch), s.startNs, s.endNs, 0, std::move(args));
-        if (r && r->worker == s.worker)
-            stageSlices(b, tid, *r, s.startNs, s.endNs);
+        b.slice(pid, tid, "batch " + std::to_string(s.batch), s.startNs, s.endNs, 0,
+                std::move(args));
+        if (r && r->worker == s.worker && r->rank == s.rank)
+            stageSlices(b, pid, tid, *r, s.startNs, s.endNs);
     }
 
     constexpr std::size_t kRateWindow = 8;
     std::vector<const TraceRecord *> delivered;
     for (const TraceRecord &r : records) {
         const json batch = {{"batch", r.index}, {"samples", r.samples}, {"epoch", r.epoch}};
+        const int pid = 1 + r.rank;
         if (r.worker == kConsumerThread && r.loadEndNs > r.loadStartNs) {
-            b.slice(Tracks::kConsumerLoading, "batch " + std::to_string(r.index), r.loadStartNs,
-                    r.loadEndNs, 0, batch);
-            stageSlices(b, Tracks::kConsumerLoading, r, r.loadStartNs, r.loadEndNs);
+            b.slice(pid, Tracks::kConsumerLoading, "batch " + std::to_string(r.index),
+                    r.loadStartNs, r.loadEndNs, 0, batch);
+            stageSlices(b, pid, Tracks::kConsumerLoading, r, r.loadStartNs, r.loadEndNs);
         }
         if (r.pinEndNs > r.pinStartNs && r.pinStartNs > 0)
-            b.slice(Tracks::kPin, "pin " + std::to_string(r.index), r.pinStartNs, r.pinEndNs, 0,
-                    batch);
+            b.slice(pid, Tracks::kPin, "pin " + std::to_string(r.index), r.pinStartNs, r.pinEndNs,
+                    0, batch);
         if (r.deliveryNs > r.requestNs)
-            b.slice(Tracks::kConsumer, "wait", r.requestNs, r.deliveryNs, 0, batch);
+            b.slice(pid, Tracks::kConsumer, "wait", r.requestNs, r.deliveryNs, 0, batch);
         if (r.copyEndNs > r.copyStartNs && r.copyStartNs > 0)
-            b.slice(Tracks::kConsumer, "copy", r.copyStartNs, r.copyEndNs, 0, batch);
+            b.slice(pid, Tracks::kConsumer, "copy", r.copyStartNs, r.copyEndNs, 0, batch);
         if (r.computeEndNs > r.computeStartNs)
-            b.slice(Tracks::kConsumer, "step", r.computeStartNs, r.computeEndNs, 0, batch);
+            b.slice(pid, Tracks::kConsumer, "step", r.computeStartNs, r.computeEndNs, 0, batch);
         // Samples/s over the last few deliveries.
         delivered.push_back(&r);
         if (delivered.size() > kRateWindow) {
@@ -191,18 +195,29 @@ json chromeTrace(const RunReport &report, const std::vector<TraceRecord> &record
         b.instant(markerText(m), m.timeNs, {{"batch", m.batch}, {"kind", markerKindName(m.kind)}});
 
     json events = json::array();
-    events.push_back({{"ph", "M"},
-                      {"pid", 1},
-                      {"name", "process_name"},
-                      {"args", {{"name", "LoaderLab: " + report.dataset}}}});
-    for (const int tid : b.tids()) {
+    std::set<int> pids{1};
+    for (const auto &track : b.tracks())
+        pids.insert(track.first);
+    for (const int pid : pids) {
+        // One process per data-parallel rank; a one-device run is one process.
+        const std::string rank = pids.size() > 1 ? " rank " + std::to_string(pid - 1) : "";
         events.push_back({{"ph", "M"},
-                          {"pid", 1},
+                          {"pid", pid},
+                          {"name", "process_name"},
+                          {"args", {{"name", "LoaderLab" + rank + ": " + report.dataset}}}});
+        events.push_back({{"ph", "M"},
+                          {"pid", pid},
+                          {"name", "process_sort_index"},
+                          {"args", {{"sort_index", pid}}}});
+    }
+    for (const auto &[pid, tid] : b.tracks()) {
+        events.push_back({{"ph", "M"},
+                          {"pid", pid},
                           {"tid", tid},
                           {"name", "thread_name"},
                           {"args", {{"name", trackName(tid)}}}});
         events.push_back({{"ph", "M"},
-                          {"pid", 1},
+                          {"pid", pid},
                           {"tid", tid},
                           {"name", "thread_sort_index"},
                           {"args", {{"sort_index", tid}}}});

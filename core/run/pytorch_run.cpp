@@ -158,6 +158,9 @@ std::string pytorchConfigProblem(const RunConfig &config)
         return "the PyTorch engine runs the simulated step (sleep) or none, not a model";
     if (config.loader.strategy == Strategy::SampleParallel)
         return "PyTorch's DataLoader builds each batch in one worker: no sample-parallel";
+    if (config.devices > 1)
+        return "the PyTorch engine runs one device: data-parallel runs (devices "
+               + std::to_string(config.devices) + ") are LoaderLab's engine only";
     return {};
 }
 

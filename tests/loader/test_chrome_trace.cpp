@@ -54,6 +54,15 @@ json runAndRead(const RunConfig &config, const QString &path, RunReport *reportO
     return json::parse(in); // throws if it does not parse
 }
 
+// A track's key in checkStructure's map: the tid for process 1, and further
+// processes (data-parallel ranks) above it.
+constexpr int kProcessStride = 100000;
+
+int trackKey(const json &e)
+{
+    return (e.at("pid").get<int>() - 1) * kProcessStride + e.at("tid").get<int>();
+}
+
 // Every check that holds for any trace; returns the slices per track.
 std::map<int, std::vector<json>> checkStructure(const json &trace)
 {
@@ -64,7 +73,7 @@ std::map<int, std::vector<json>> checkStructure(const json &trace)
         const std::string ph = e.at("ph").get<std::string>();
         if (ph == "M") {
             if (e.at("name") == "thread_name")
-                names[e.at("tid").get<int>()] = e.at("args").at("name").get<std::string>();
+                names[trackKey(e)] = e.at("args").at("name").get<std::string>();
             continue;
         }
         const double ts = e.at("ts").get<double>();
@@ -74,7 +83,7 @@ std::map<int, std::vector<json>> checkStructure(const json &trace)
         if (ph == "X") {
             if (e.at("dur").get<double>() < 0)
                 qFatal("negative duration");
-            slices[e.at("tid").get<int>()].push_back(e);
+            slices[trackKey(e)].push_back(e);
         }
     }
     for (const auto &[tid, list] : slices) {
@@ -115,6 +124,7 @@ private Q_SLOTS:
     void zeroWorkersLoadOnTheConsumersThread();
     void sampleParallelSpansHaveNoStages();
     void badPathIsRefusedBeforeTheRun();
+    void dataParallelRunHasAProcessPerRank();
 
 private:
     QTemporaryDir m_dir;
@@ -192,6 +202,30 @@ void TestChromeTrace::badPathIsRefusedBeforeTheRun()
     outputs.traceJsonPath = m_dir.filePath(QStringLiteral("no-such-dir/t.json")).toStdString();
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, service.start(smallRun(1), outputs));
     QCOMPARE(service.state(), RunState::Idle);
+}
+
+void TestChromeTrace::dataParallelRunHasAProcessPerRank()
+{
+    RunConfig config = smallRun(1);
+    config.devices = 2;
+    const json trace = runAndRead(config, m_dir.filePath(QStringLiteral("ranks.json")));
+    const auto slices = checkStructure(trace);
+    std::map<int, std::string> processes;
+    for (const json &e : trace.at("traceEvents"))
+        if (e.at("ph") == "M" && e.at("name") == "process_name")
+            processes[e.at("pid").get<int>()] = e.at("args").at("name").get<std::string>();
+    QCOMPARE(processes.size(), std::size_t{2});
+    QVERIFY2(processes[1].starts_with("LoaderLab rank 0: "), processes[1].c_str());
+    QVERIFY2(processes[2].starts_with("LoaderLab rank 1: "), processes[2].c_str());
+    for (int rank = 0; rank < 2; ++rank) {
+        // 80 samples over 2 ranks, batch 8, 2 epochs: 10 steps and 10 batches each.
+        const int base = rank * kProcessStride;
+        QCOMPARE(countNamed(slices.at(base + ChromeTraceTracks::kConsumer), "step"), 10);
+        int batches = 0;
+        for (const json &s : slices.at(base + ChromeTraceTracks::kFirstWorker))
+            batches += s.at("name").get<std::string>().starts_with("batch ");
+        QCOMPARE(batches, 10);
+    }
 }
 
 QTEST_GUILESS_MAIN(TestChromeTrace)

@@ -131,6 +131,9 @@ void TestPyTorchRun::unsupportedSettingsAreRefused()
     config = folderRun(2);
     config.consumer.kind = ConsumerKind::Model;
     QVERIFY(!pytorchConfigProblem(config).empty());
+    config = folderRun(2);
+    config.devices = 2;
+    QVERIFY(pytorchConfigProblem(config).find("devices 2") != std::string::npos);
     QVERIFY(pytorchEngineProblem("/nonexistent/python3").find("/nonexistent/python3")
             != std::string::npos);
     PyTorchRun missing("/nonexistent/python3");
