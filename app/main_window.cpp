@@ -24,6 +24,7 @@
 #include <QCloseEvent>
 #include <QCoreApplication>
 #include <QDir>
+#include <QDockWidget>
 #include <QFileDialog>
 #include <QLabel>
 #include <QMenuBar>
@@ -191,6 +192,7 @@ void MainWindow::buildMenus()
                     [this] { showExperiments(false); });
     view->addAction(tr("&Experiments (sweeps)"), QKeySequence(Qt::CTRL | Qt::Key_2), this,
                     [this] { showExperiments(true); });
+    view->addAction(m_runsDock->toggleViewAction());
     view->addSeparator();
     m_followAction = view->addAction(tr("&Follow newest data"));
     m_followAction->setCheckable(true);
@@ -329,6 +331,11 @@ void MainWindow::onDatasetSettingsChanged()
 
 void MainWindow::onPauseToggled(bool paused)
 {
+    if (m_session->runEngine() == RunSession::Engine::PyTorch && m_session->running()) {
+        m_controls->setRunState(m_session->state()); // the button back as it was
+        report(tr("PyTorch's DataLoader cannot pause; Stop ends the run."));
+        return;
+    }
     if (paused)
         m_session->pause();
     else

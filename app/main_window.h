@@ -13,6 +13,7 @@
 #include <vector>
 
 class ControlPanel;
+class QDockWidget;
 class EngineChoice;
 class RunListView;
 class ExperimentsView;
@@ -99,6 +100,7 @@ private:
     QSplitter *m_plotSplitter = nullptr;
     QTabWidget *m_tabs = nullptr;
     RunListView *m_runListView = nullptr;
+    QDockWidget *m_runsDock = nullptr;
     EngineChoice *m_engineChoice = nullptr;
     ExperimentsView *m_experiments = nullptr;
     QAction *m_followAction = nullptr;

@@ -23,10 +23,14 @@ void MainWindow::buildRunViews()
     m_engineChoice->setObjectName(QStringLiteral("engineChoice"));
     m_runListView = new RunListView(m_session->runs());
     m_runListView->setObjectName(QStringLiteral("runListView"));
-    auto *dock = new QDockWidget(tr("Runs"), this);
-    dock->setObjectName(QStringLiteral("runsDock"));
-    dock->setWidget(m_runListView);
-    addDockWidget(Qt::RightDockWidgetArea, dock);
+    // Below the plots: the figures table is wide, the plots want the width.
+    m_runsDock = new QDockWidget(tr("Runs"), this);
+    m_runsDock->setObjectName(QStringLiteral("runsDock"));
+    m_runsDock->setWidget(m_runListView);
+    m_runsDock->toggleViewAction()->setText(tr("&Runs and their figures"));
+    addDockWidget(Qt::BottomDockWidgetArea, m_runsDock);
+    // About five rows: the plots keep most of the height (a saved layout wins).
+    resizeDocks({m_runsDock}, {8 * (fontMetrics().height() + 6)}, Qt::Vertical);
     connect(m_session->runs(), &RunList::overlaysChanged, this, &MainWindow::onRunsChanged);
 }
 

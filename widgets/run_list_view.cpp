@@ -4,6 +4,7 @@
 #include "widgets/stats_panel.h"
 
 #include <QFileInfo>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QPixmap>
@@ -40,6 +41,7 @@ RunListView::RunListView(RunList *runs, QWidget *parent)
     m_runsTable = new QTableWidget(0, ColumnCount);
     m_runsTable->setObjectName(QStringLiteral("runsTable"));
     m_runsTable->setHorizontalHeaderLabels({tr("Show"), tr("Name"), tr("From"), QString()});
+    m_runsTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_runsTable->horizontalHeader()->setSectionResizeMode(NameColumn, QHeaderView::Stretch);
     m_runsTable->horizontalHeader()->setSectionResizeMode(SourceColumn,
                                                           QHeaderView::ResizeToContents);
@@ -63,12 +65,22 @@ RunListView::RunListView(RunList *runs, QWidget *parent)
                                 "the run spent waiting, the first batch's wait. The live run's "
                                 "cover its most recent batches while it runs."));
 
-    auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(4, 4, 4, 4);
-    layout->addWidget(new QLabel(tr("Runs")));
-    layout->addWidget(m_runsTable, 1);
-    layout->addWidget(new QLabel(tr("Figures of the visible runs")));
-    layout->addWidget(m_statsTable, 2);
+    // Side by side: the list on the left, the figures of the ticked runs on the right.
+    auto *layout = new QHBoxLayout(this);
+    layout->setContentsMargins(4, 0, 4, 4);
+    const auto column = [layout](const QString &title, QTableWidget *table, int stretch) {
+        auto *box = new QVBoxLayout;
+        box->setSpacing(2);
+        box->addWidget(new QLabel(title));
+        box->addWidget(table);
+        layout->addLayout(box, stretch);
+    };
+    column(tr("Tick a run to draw it on every plot"), m_runsTable, 2);
+    column(tr("Figures of the ticked runs"), m_statsTable, 3);
+    for (QTableWidget *table : {m_runsTable, m_statsTable}) {
+        table->verticalHeader()->setDefaultSectionSize(table->fontMetrics().height() + 6);
+        table->setMinimumHeight(3 * (table->fontMetrics().height() + 6));
+    }
 
     connect(m_runsTable, &QTableWidget::itemChanged, this, &RunListView::onItemChanged);
     connect(m_runs, &RunList::overlaysChanged, this, [this] {

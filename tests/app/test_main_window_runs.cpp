@@ -9,6 +9,7 @@
 #include "core/io/trace_csv.h"
 #include "core/run/pytorch_run.h"
 #include "core/run/run_service.h"
+#include "widgets/control_panel.h"
 #include "widgets/engine_choice.h"
 #include "widgets/live_plot.h"
 #include "widgets/run_list.h"
@@ -23,6 +24,7 @@
 #include <QtTest>
 
 #include <QComboBox>
+#include <QPushButton>
 #include <QTableWidget>
 
 #include <fstream>
@@ -282,6 +284,23 @@ void TestMainWindowRuns::pytorchEngineRunsInTheWindow()
     QVERIFY(window.session()->keepRun() > 0);
     QVERIFY2(window.session()->runs()->runs().back().name.contains(QStringLiteral("PyTorch")),
              qPrintable(window.session()->runs()->runs().back().name));
+
+    // Until stopped: Pause cannot hold PyTorch's DataLoader (it says so and the run goes
+    // on); Stop ends it, worker processes and all.
+    config.maxBatches = 0;
+    window.applyConfig(config);
+    QVERIFY(window.startRun());
+    QTRY_VERIFY_WITH_TIMEOUT(window.session()->trace()->size() > 5, 60'000);
+    auto *pause = window.controlPanel()->findChild<QPushButton *>(QStringLiteral("pauseButton"));
+    QVERIFY(pause && pause->isEnabled());
+    pause->click();
+    QVERIFY(!pause->isChecked());
+    QCOMPARE(window.session()->state(), RunState::Running);
+    const std::size_t before = window.session()->trace()->size();
+    QTRY_VERIFY(window.session()->trace()->size() > before);
+    window.session()->stop();
+    QTRY_VERIFY_WITH_TIMEOUT(window.session()->finished(), 5'000);
+    QTRY_VERIFY(!window.session()->running());
 
     // Back on LoaderLab's engine, the next Start runs it.
     engine->combo()->setCurrentIndex(0);
