@@ -75,9 +75,10 @@ bool MainWindow::openRun(const QString &first, const QString &second, QString *e
     }
     m_session->addOpenedRun(run);
     showExperiments(false);
-    // The opened run whole, not the newest batches of the live one.
-    for (LivePlot *plot : m_plots)
-        plot->showWholeRun();
+    // The opened run whole, unless a live run is being followed.
+    if (!m_session->running())
+        for (LivePlot *plot : m_plots)
+            plot->showWholeRun();
     report(tr("Opened %1 and %2").arg(csv, json));
     return true;
 }

@@ -40,10 +40,8 @@ bool RunSession::start(const RunConfig &config, QString *error)
             m_pytorch = std::move(run);
             m_pytorchConfig = config;
         } else {
-            if (m_pytorch)
-                m_pytorch->stop();
-            m_service.start(config);
-            m_pytorch.reset();
+            m_service.start(config); // throws before the PyTorch run is touched
+            m_pytorch.reset();       // stops its Python process group and joins
         }
     } catch (const std::exception &e) {
         if (error)
@@ -200,7 +198,7 @@ int RunSession::addOpenedRun(const OpenedRun &run)
     entry.trace = run.trace;
     entry.summary = run.report.summary;
     entry.config = run.report.config;
-    entry.workers = std::max(run.maxWorkers, 1);
+    entry.workers = run.maxWorkers; // 0: loaded in the consumer thread, as live
     const auto engine = run.report.machine.versions.find("engine");
     entry.name = RunList::nameFor(entry.config, engine != run.report.machine.versions.end()
                                                     && engine->second == "pytorch");

@@ -91,6 +91,8 @@ void WorkerTimelinePlot::updateLanes()
     for (std::size_t i = 0; i < m_overlayTimelines.size(); ++i) {
         const TimelinePlottable *overlay = m_overlayTimelines[i];
         const double offset = overlay->laneOffset();
+        if (overlay->workerLanes() == 0)
+            m_laneTicker->addTick(offset, tr("consumer (loads)"));
         for (int w = 0; w < overlay->workerLanes(); ++w)
             m_laneTicker->addTick(offset + w, tr("worker %1").arg(w));
         m_laneTicker->addTick(offset + overlay->consumerLane(), overlays()[i].name);
