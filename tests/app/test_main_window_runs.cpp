@@ -24,6 +24,7 @@
 #include <QtTest>
 
 #include <QComboBox>
+#include <QLabel>
 #include <QPushButton>
 #include <QTableWidget>
 
@@ -261,7 +262,18 @@ void TestMainWindowRuns::pytorchEngineRunsInTheWindow()
         QSKIP(qPrintable(QStringLiteral("no PyTorch engine here: ") + engine->pytorchProblem()));
     engine->combo()->setCurrentIndex(1);
     QVERIFY(engine->pytorchChosen());
+    // What PyTorch's DataLoader cannot do is refused at Start, with the reason.
     RunConfig config = smallRun(2, 40);
+    config.loader.strategy = Strategy::SampleParallel;
+    window.applyConfig(config);
+    QVERIFY(!window.startRun());
+    auto *datasetError = window.controlPanel()->findChild<QLabel *>(
+        QStringLiteral("datasetErrorLabel"));
+    QVERIFY2(datasetError->text().contains(QStringLiteral("sample-parallel")),
+             qPrintable(datasetError->text()));
+    QVERIFY(!window.session()->trace());
+
+    config.loader.strategy = Strategy::PerWorkerBatch;
     config.maxBatches = 40; // the window's runs have no epoch limit
     window.applyConfig(config);
     QVERIFY(window.startRun());
