@@ -9,8 +9,10 @@
 #include "core/system/torch_info.h"
 
 #include "widgets/control_panel.h"
+#include "widgets/engine_choice.h"
 #include "widgets/experiments_view.h"
 #include "widgets/model_panel.h"
+#include "widgets/run_list.h"
 #include "widgets/run_session.h"
 #include "widgets/stats_panel.h"
 #include "widgets/throughput_plot.h"
@@ -22,6 +24,7 @@
 #include <QCloseEvent>
 #include <QCoreApplication>
 #include <QDir>
+#include <QDockWidget>
 #include <QFileDialog>
 #include <QLabel>
 #include <QMenuBar>
@@ -62,9 +65,11 @@ MainWindow::MainWindow(QWidget *parent)
 
     m_controls = new ControlPanel;
     m_stats = new StatsPanel;
+    buildRunViews();
     auto *side = new QWidget;
     auto *sideLayout = new QVBoxLayout(side);
     sideLayout->setContentsMargins(4, 4, 4, 4);
+    sideLayout->addWidget(m_engineChoice);
     sideLayout->addWidget(m_controls);
     sideLayout->addWidget(m_stats);
     sideLayout->addStretch();
@@ -117,7 +122,6 @@ MainWindow::MainWindow(QWidget *parent)
     connect(m_session, &RunSession::traceReplaced, this, &MainWindow::onTraceReplaced);
     connect(m_session, &RunSession::tick, this, &MainWindow::onTick);
     connect(m_session, &RunSession::stateChanged, this, &MainWindow::onStateChanged);
-    connect(m_session, &RunSession::referenceChanged, this, &MainWindow::onReferenceChanged);
     connect(m_controls, &ControlPanel::loaderSettingsChanged, this,
             &MainWindow::onLoaderSettingsChanged);
     connect(m_controls, &ControlPanel::datasetSettingsChanged, this,
@@ -167,6 +171,8 @@ void MainWindow::buildMenus()
     file->addAction(tr("&Open configuration…"), QKeySequence::Open, this, &MainWindow::openConfig);
     file->addAction(tr("&Save configuration…"), QKeySequence::Save, this, &MainWindow::saveConfig);
     file->addSeparator();
+    file->addAction(tr("Open &run…"), this, &MainWindow::openRunDialog);
+    file->addSeparator();
     file->addAction(tr("Export trace as &CSV…"), this, &MainWindow::exportTraceDialog);
     file->addAction(tr("Export summary as &JSON…"), this, &MainWindow::exportSummaryDialog);
     file->addAction(tr("Export &plots…"), this, &MainWindow::exportPlotsDialog);
@@ -178,14 +184,15 @@ void MainWindow::buildMenus()
     run->addAction(tr("S&top"), m_session, &RunSession::stop);
     run->addAction(tr("&Reset"), m_session, &RunSession::reset);
     run->addSeparator();
-    run->addAction(tr("&Keep as reference"), m_session, &RunSession::keepAsReference);
-    run->addAction(tr("&Clear reference"), m_session, &RunSession::clearReference);
+    run->addAction(tr("&Keep run for comparison"), this, &MainWindow::keepRun);
+    run->addAction(tr("&Remove kept and opened runs"), m_session->runs(), &RunList::clearKept);
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
     view->addAction(tr("&Live plots"), QKeySequence(Qt::CTRL | Qt::Key_1), this,
                     [this] { showExperiments(false); });
     view->addAction(tr("&Experiments (sweeps)"), QKeySequence(Qt::CTRL | Qt::Key_2), this,
                     [this] { showExperiments(true); });
+    view->addAction(m_runsDock->toggleViewAction());
     view->addSeparator();
     m_followAction = view->addAction(tr("&Follow newest data"));
     m_followAction->setCheckable(true);
@@ -221,7 +228,7 @@ void MainWindow::buildMenus()
     QToolBar *toolbar = addToolBar(tr("Run"));
     toolbar->setObjectName(QStringLiteral("runToolbar"));
     toolbar->addAction(m_followAction);
-    toolbar->addAction(tr("Keep as reference"), m_session, &RunSession::keepAsReference);
+    toolbar->addAction(tr("Keep run"), this, &MainWindow::keepRun);
     toolbar->addAction(tr("Export plots…"), this, &MainWindow::exportPlotsDialog);
 }
 
@@ -229,6 +236,8 @@ bool MainWindow::startRun()
 {
     RunConfig config = m_controls->config();
     config.epochs = 0; // the window runs until stopped
+    m_session->setEngine(m_engineChoice->pytorchChosen() ? RunSession::Engine::PyTorch
+                                                         : RunSession::Engine::LoaderLab);
     QString error;
     if (!m_session->start(config, &error)) {
         m_controls->showDatasetError(error);
@@ -266,10 +275,12 @@ void MainWindow::onTick()
     for (LivePlot *plot : m_plots)
         plot->refresh();
     // Figures at ~4 Hz: enough to read, and summarising is not free.
-    if (++m_ticks % 8 == 0 || m_session->controller().finished()) {
+    if (++m_ticks % 8 == 0 || m_session->finished()) {
         const bool live = m_session->running();
         const RunSummary summary = m_session->summary(live ? kLiveSummaryWindow : 0);
         m_stats->showSummary(summary);
+        if (m_session->trace())
+            m_session->runs()->setLiveSummary(summary);
         const auto trace = m_session->trace();
         QString status =
             tr("%1 — %2 batches").arg(stateText(m_session->state())).arg(trace ? trace->size() : 0);
@@ -301,6 +312,11 @@ void MainWindow::onLoaderSettingsChanged()
     m_controls->modelPanel()->clearError();
     if (!m_session->running())
         return;
+    if (m_session->runEngine() == RunSession::Engine::PyTorch) {
+        report(tr("PyTorch's DataLoader cannot change settings while it runs; they apply at "
+                  "the next Start."));
+        return;
+    }
     const RunConfig config = m_controls->config();
     m_session->requestReconfigure(config.loader, config.consumer);
 }
@@ -315,18 +331,15 @@ void MainWindow::onDatasetSettingsChanged()
 
 void MainWindow::onPauseToggled(bool paused)
 {
+    if (m_session->runEngine() == RunSession::Engine::PyTorch && m_session->running()) {
+        m_controls->setRunState(m_session->state()); // the button back as it was
+        report(tr("PyTorch's DataLoader cannot pause; Stop ends the run."));
+        return;
+    }
     if (paused)
         m_session->pause();
     else
         m_session->resume();
-}
-
-void MainWindow::onReferenceChanged()
-{
-    const auto reference = m_session->reference();
-    for (LivePlot *plot : m_plots)
-        plot->setReference(reference, m_session->referenceWorkers());
-    m_stats->showReference(m_session->referenceSummary());
 }
 
 QString MainWindow::stateText(RunState state)

@@ -2,7 +2,7 @@
 
 // MainWindow: hosts the control panel, the stats panel and two tabs: the live plots,
 // wired to a RunSession, and the Experiments view (sweeps over the panel's config).
-// Menus for configs, exports, comparison and language.
+// Menus for configs, runs (open, keep, compare), exports and language.
 
 #include "core/run/run_config.h"
 #include "core/run/run_controller.h"
@@ -13,6 +13,9 @@
 #include <vector>
 
 class ControlPanel;
+class QDockWidget;
+class EngineChoice;
+class RunListView;
 class ExperimentsView;
 class LivePlot;
 class RunSession;
@@ -38,12 +41,19 @@ public:
     ControlPanel *controlPanel() const { return m_controls; }
     const std::vector<LivePlot *> &plots() const { return m_plots; }
     ExperimentsView *experimentsView() const { return m_experiments; }
+    RunListView *runListView() const { return m_runListView; }
+    EngineChoice *engineChoice() const { return m_engineChoice; }
     // Brings the Experiments tab (or the live plots) to the front.
     void showExperiments(bool experiments);
 
     // Starts a run with the panel's settings; false (and the error shown) on failure.
     bool startRun();
     void applyConfig(const loaderlab::RunConfig &config);
+
+    // Adds a run written by `loaderlab run --csv F --json G` to the run list: the CSV
+    // and the JSON in either order, or one of them with the other beside it (same
+    // base name). False with the reason (naming the file) and nothing changed.
+    bool openRun(const QString &first, const QString &second, QString *error);
 
     bool exportTraceCsv(const QString &path, QString *error);
     bool exportSummaryJson(const QString &path, QString *error);
@@ -62,7 +72,11 @@ private:
     void onLoaderSettingsChanged();
     void onDatasetSettingsChanged();
     void onPauseToggled(bool paused);
-    void onReferenceChanged();
+    // main_window_runs.cpp
+    void buildRunViews();
+    void onRunsChanged();
+    void openRunDialog();
+    void keepRun();
     void openConfig();
     void saveConfig();
     void exportTraceDialog();
@@ -85,6 +99,9 @@ private:
     std::vector<LivePlot *> m_plots;
     QSplitter *m_plotSplitter = nullptr;
     QTabWidget *m_tabs = nullptr;
+    RunListView *m_runListView = nullptr;
+    QDockWidget *m_runsDock = nullptr;
+    EngineChoice *m_engineChoice = nullptr;
     ExperimentsView *m_experiments = nullptr;
     QAction *m_followAction = nullptr;
     QLabel *m_statusLabel = nullptr;

@@ -460,6 +460,25 @@
     </message>
 </context>
 <context>
+    <name>EngineChoice</name>
+    <message>
+        <source>Engine</source>
+        <translation>Engine</translation>
+    </message>
+    <message>
+        <source>LoaderLab</source>
+        <translation>LoaderLab</translation>
+    </message>
+    <message>
+        <source>PyTorch DataLoader</source>
+        <translation>PyTorch-DataLoader</translation>
+    </message>
+    <message>
+        <source>PyTorch DataLoader not available: %1</source>
+        <translation>PyTorch-DataLoader nicht verfügbar: %1</translation>
+    </message>
+</context>
+<context>
     <name>ExperimentsView</name>
     <message>
         <source>Sweep</source>
@@ -753,12 +772,12 @@
         <translation>&amp;Zurücksetzen</translation>
     </message>
     <message>
-        <source>&amp;Keep as reference</source>
-        <translation>Als Referenz &amp;behalten</translation>
+        <source>&amp;Keep run for comparison</source>
+        <translation>Lauf zum &amp;Vergleich behalten</translation>
     </message>
     <message>
-        <source>&amp;Clear reference</source>
-        <translation>Referenz &amp;löschen</translation>
+        <source>&amp;Remove kept and opened runs</source>
+        <translation>Behaltene und geöffnete Läufe &amp;entfernen</translation>
     </message>
     <message>
         <source>&amp;View</source>
@@ -785,8 +804,8 @@
         <translation>Lauf</translation>
     </message>
     <message>
-        <source>Keep as reference</source>
-        <translation>Als Referenz behalten</translation>
+        <source>Keep run</source>
+        <translation>Lauf behalten</translation>
     </message>
     <message>
         <source>Export plots…</source>
@@ -935,6 +954,38 @@
     <message>
         <source>&amp;Experiments (sweeps)</source>
         <translation>&amp;Experimente (Sweeps)</translation>
+    </message>
+    <message>
+        <source>Open &amp;run…</source>
+        <translation>&amp;Lauf öffnen…</translation>
+    </message>
+    <message>
+        <source>Open run</source>
+        <translation>Lauf öffnen</translation>
+    </message>
+    <message>
+        <source>Runs</source>
+        <translation>Läufe</translation>
+    </message>
+    <message>
+        <source>&amp;Runs and their figures</source>
+        <translation>&amp;Läufe und ihre Kennzahlen</translation>
+    </message>
+    <message>
+        <source>There is no run to keep yet.</source>
+        <translation>Es gibt noch keinen Lauf zum Behalten.</translation>
+    </message>
+    <message>
+        <source>Opened %1 and %2</source>
+        <translation>%1 und %2 geöffnet</translation>
+    </message>
+    <message>
+        <source>PyTorch's DataLoader cannot pause; Stop ends the run.</source>
+        <translation>PyTorchs DataLoader kann nicht pausieren; Stoppen beendet den Lauf.</translation>
+    </message>
+    <message>
+        <source>PyTorch's DataLoader cannot change settings while it runs; they apply at the next Start.</source>
+        <translation>PyTorchs DataLoader kann Einstellungen nicht während des Laufs ändern; sie gelten beim nächsten Start.</translation>
     </message>
 </context>
 <context>
@@ -1245,6 +1296,72 @@
     <message>
         <source>only %1 of %2 bytes written (disk full?)</source>
         <translation>nur %1 von %2 Bytes geschrieben (Datenträger voll?)</translation>
+    </message>
+</context>
+<context>
+    <name>RunList</name>
+    <message>
+        <source>live run</source>
+        <translation>laufender Lauf</translation>
+    </message>
+    <message>
+        <source>1 worker, batch %1</source>
+        <translation>1 Worker, Batch %1</translation>
+    </message>
+    <message>
+        <source>%1 workers, batch %2</source>
+        <translation>%1 Worker, Batch %2</translation>
+    </message>
+    <message>
+        <source>, PyTorch</source>
+        <translation>, PyTorch</translation>
+    </message>
+</context>
+<context>
+    <name>RunListView</name>
+    <message>
+        <source>Show</source>
+        <translation>Zeigen</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>Name</translation>
+    </message>
+    <message>
+        <source>From</source>
+        <translation>Herkunft</translation>
+    </message>
+    <message>
+        <source>this window</source>
+        <translation>dieses Fenster</translation>
+    </message>
+    <message>
+        <source>kept</source>
+        <translation>behalten</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>Entfernen</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>Lauf</translation>
+    </message>
+    <message>
+        <source>Samples/s</source>
+        <translation>Samples/s</translation>
+    </message>
+    <message>
+        <source>Batches</source>
+        <translation>Batches</translation>
+    </message>
+    <message>
+        <source>Tick a run to draw it on every plot</source>
+        <translation>Einen Lauf anhaken, um ihn in jedem Plot zu zeigen</translation>
+    </message>
+    <message>
+        <source>Figures of the ticked runs</source>
+        <translation>Kennzahlen der angehakten Läufe</translation>
     </message>
 </context>
 <context>

@@ -32,11 +32,17 @@ void LivePlot::setTrace(std::shared_ptr<const loaderlab::TraceLog> log, int work
     replot(QCustomPlot::rpQueuedReplot);
 }
 
-void LivePlot::setReference(std::shared_ptr<const loaderlab::TraceLog> reference, int workers)
+void LivePlot::setOverlays(std::vector<PlotOverlay> overlays)
 {
-    m_reference = std::move(reference);
-    m_referenceWorkers = workers;
-    setReferenceData(m_reference.get());
+    m_overlays = std::move(overlays);
+    setOverlayData(m_overlays);
+    replot(QCustomPlot::rpQueuedReplot);
+}
+
+void LivePlot::setLiveVisible(bool visible)
+{
+    m_liveVisible = visible;
+    showLiveSeries(visible);
     replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -92,6 +98,8 @@ void LivePlot::fitValueAxis()
     bool found = false;
     QCPRange range;
     for (int i = 0; i < plottableCount(); ++i) {
+        if (!plottable(i)->visible())
+            continue;
         const QCPRange r = plottable(i)->getValueRange(found, QCP::sdBoth, xAxis->range());
         if (found)
             range.expand(r);

@@ -4,14 +4,27 @@
 // directly (it is append-only and safe to read while the run goes on) and append
 // only what is new on each refresh, so a refresh costs what arrived since the last
 // one. The base handles following the newest data, zoom/pan by the user (which
-// stops following), reconfiguration markers, a reference run and export.
+// stops following), reconfiguration markers, finished runs drawn over the live one
+// for comparison (overlays, each in its colour) and export.
 
 #include "core/trace/trace_log.h"
 
 #include "widgets/qcustomplot_include.h"
 
+#include <QColor>
+#include <QString>
+
 #include <memory>
 #include <vector>
+
+// A finished run drawn over the live one: its trace, worker count, colour and name.
+struct PlotOverlay
+{
+    std::shared_ptr<const loaderlab::TraceLog> trace;
+    int workers = 0;
+    QColor colour;
+    QString name;
+};
 
 class LivePlot : public QCustomPlot
 {
@@ -22,8 +35,12 @@ public:
 
     // Forgets all data; the next refresh starts from the beginning of `log`.
     void setTrace(std::shared_ptr<const loaderlab::TraceLog> log, int numWorkers);
-    // A finished run drawn behind the current one for comparison; nullptr removes it.
-    void setReference(std::shared_ptr<const loaderlab::TraceLog> reference, int numWorkers);
+    // Runs drawn with the live one for comparison, in their colours; empty removes them.
+    void setOverlays(std::vector<PlotOverlay> overlays);
+    const std::vector<PlotOverlay> &overlays() const { return m_overlays; }
+    // Shows or hides the live run's own series (its checkbox in the run list).
+    void setLiveVisible(bool visible);
+    bool liveVisible() const { return m_liveVisible; }
 
     // Called by the window's refresh timer (~30 Hz): appends new data, updates the
     // markers, follows the newest data if following, and queues one replot.
@@ -46,8 +63,10 @@ protected:
     virtual void appendData(const loaderlab::TraceLog &log, std::size_t from,
                             std::size_t spanFrom) = 0;
     virtual void clearData() = 0;
-    // Draws the reference run (called once when it is set); default: nothing.
-    virtual void setReferenceData(const loaderlab::TraceLog *reference) { Q_UNUSED(reference) }
+    // Draws the overlays (called once whenever they change).
+    virtual void setOverlayData(const std::vector<PlotOverlay> &overlays) = 0;
+    // Shows or hides the series of the live run.
+    virtual void showLiveSeries(bool visible) = 0;
     // Where a marker sits on this plot's key axis (batch index or seconds).
     virtual double markerKey(const loaderlab::TraceMarker &marker) const = 0;
     // The key range shown while following, given the newest key.
@@ -58,7 +77,6 @@ protected:
     virtual void fitValueAxis();
 
     int numWorkers() const { return m_numWorkers; }
-    int referenceWorkers() const { return m_referenceWorkers; }
     const loaderlab::TraceLog *trace() const { return m_trace.get(); }
 
     void wheelEvent(QWheelEvent *event) override;
@@ -68,9 +86,9 @@ private:
     void updateMarkers();
 
     std::shared_ptr<const loaderlab::TraceLog> m_trace;
-    std::shared_ptr<const loaderlab::TraceLog> m_reference;
+    std::vector<PlotOverlay> m_overlays;
     int m_numWorkers = 0;
-    int m_referenceWorkers = 0;
+    bool m_liveVisible = true;
     std::size_t m_recordsSeen = 0;
     std::size_t m_spansSeen = 0;
     std::size_t m_markersShown = 0;

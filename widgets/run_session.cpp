@@ -25,20 +25,33 @@ RunSession::RunSession(QObject *parent)
 RunSession::~RunSession()
 {
     m_controller.stop();
+    // ~PyTorchRun stops its Python process group and joins the reader.
 }
 
 bool RunSession::start(const RunConfig &config, QString *error)
 {
     m_debounce.stop();
     try {
-        m_service.start(config);
+        if (m_nextEngine == Engine::PyTorch) {
+            // Made before the running one goes, so a run that cannot start keeps it.
+            auto run = std::make_unique<PyTorchRun>();
+            run->start(config);
+            m_controller.stop();
+            m_pytorch = std::move(run);
+            m_pytorchConfig = config;
+        } else {
+            m_service.start(config); // throws before the PyTorch run is touched
+            m_pytorch.reset();       // stops its Python process group and joins
+        }
     } catch (const std::exception &e) {
         if (error)
             *error = QString::fromStdString(e.what());
         return false;
     }
-    m_trace = m_controller.trace();
+    m_engine = m_nextEngine;
+    m_trace = m_pytorch ? m_pytorch->trace() : m_controller.trace();
     m_maxWorkers = config.loader.numWorkers;
+    m_runs.setLive(m_trace, config, m_maxWorkers);
     Q_EMIT traceReplaced();
     setState(RunState::Running);
     m_refresh.start();
@@ -54,7 +67,7 @@ void RunSession::requestReconfigure(const LoaderConfig &loader, const ConsumerCo
 
 void RunSession::applyPendingReconfigure()
 {
-    if (!running())
+    if (!running() || m_engine == Engine::PyTorch)
         return;
     try {
         m_controller.reconfigure(m_pendingLoader, m_pendingConsumer);
@@ -68,12 +81,16 @@ void RunSession::applyPendingReconfigure()
 
 void RunSession::pause()
 {
+    if (m_engine == Engine::PyTorch)
+        return; // PyTorch's DataLoader cannot pause
     m_controller.pause();
     setState(m_controller.state());
 }
 
 void RunSession::resume()
 {
+    if (m_engine == Engine::PyTorch)
+        return;
     m_controller.resume();
     setState(m_controller.state());
 }
@@ -82,6 +99,9 @@ void RunSession::stop()
 {
     m_debounce.stop();
     m_controller.stop();
+    // The Python process group ends within 3 s; the refresh timer sees the end.
+    if (m_pytorch)
+        m_pytorch->stop();
     onTimer();
 }
 
@@ -90,6 +110,7 @@ void RunSession::reset()
     stop();
     m_trace.reset();
     m_maxWorkers = 0;
+    m_runs.setLive(nullptr, {}, 0);
     Q_EMIT traceReplaced();
     setState(RunState::Idle);
 }
@@ -104,23 +125,39 @@ bool RunSession::running() const
     return m_state == RunState::Running || m_state == RunState::Paused;
 }
 
+bool RunSession::finished() const
+{
+    if (m_engine == Engine::PyTorch)
+        return m_pytorch && m_pytorch->state() != RunState::Running;
+    return m_controller.finished();
+}
+
 RunConfig RunSession::config() const
 {
-    return m_controller.config();
+    return m_engine == Engine::PyTorch ? m_pytorchConfig : m_controller.config();
 }
 
 QString RunSession::datasetDescription() const
 {
+    if (m_engine == Engine::PyTorch)
+        return m_pytorch ? QString::fromStdString(m_pytorch->report().dataset) : QString();
     return QString::fromStdString(m_controller.datasetDescription());
 }
 
 QString RunSession::error() const
 {
+    if (m_engine == Engine::PyTorch)
+        return m_pytorch ? QString::fromStdString(m_pytorch->error()) : QString();
     return QString::fromStdString(m_controller.error());
 }
 
 RunReport RunSession::report() const
 {
+    if (m_engine == Engine::PyTorch && m_pytorch) {
+        RunReport report = m_pytorch->report();
+        report.machine.versions["qt"] = qVersion();
+        return report;
+    }
     return m_service.report();
 }
 
@@ -131,10 +168,10 @@ RunSummary RunSession::summary(std::size_t window) const
     const std::size_t n = m_trace->size();
     const std::size_t from = window > 0 && n > window ? n - window : 0;
     const std::size_t spanFrom = m_trace->firstSpanOfBatch(static_cast<std::int64_t>(from));
-    RunSummary s = summarize(
-        m_trace->records(from, n), m_trace->spans(spanFrom), m_trace->workersByVersion(),
-        from == 0 ? m_controller.config().warmupBatches : 0, m_trace->skippedCount());
-    s.peakMemoryBytes = m_controller.peakMemoryBytes();
+    RunSummary s = summarize(m_trace->records(from, n), m_trace->spans(spanFrom),
+                             m_trace->workersByVersion(), from == 0 ? config().warmupBatches : 0,
+                             m_trace->skippedCount());
+    s.peakMemoryBytes = m_engine == Engine::PyTorch ? 0 : m_controller.peakMemoryBytes();
     s.droppedRecords = m_trace->droppedRecords();
     s.droppedSpans = m_trace->droppedSpans();
     if (from > 0)
@@ -142,25 +179,31 @@ RunSummary RunSession::summary(std::size_t window) const
     return s;
 }
 
-void RunSession::keepAsReference()
+int RunSession::keepRun()
 {
     if (!m_trace || m_trace->size() == 0)
-        return;
-    m_reference = m_trace;
-    m_referenceSummary = summary();
-    m_referenceWorkers = m_maxWorkers;
-    Q_EMIT referenceChanged();
+        return -1;
+    RunEntry entry;
+    entry.trace = m_trace;
+    entry.summary = summary();
+    entry.config = config();
+    entry.workers = m_maxWorkers;
+    entry.name = RunList::nameFor(entry.config, m_engine == Engine::PyTorch);
+    return m_runs.add(std::move(entry));
 }
 
-void RunSession::clearReference()
+int RunSession::addOpenedRun(const OpenedRun &run)
 {
-    m_reference.reset();
-    Q_EMIT referenceChanged();
-}
-
-const RunSummary *RunSession::referenceSummary() const
-{
-    return m_reference ? &m_referenceSummary : nullptr;
+    RunEntry entry;
+    entry.trace = run.trace;
+    entry.summary = run.report.summary;
+    entry.config = run.report.config;
+    entry.workers = run.maxWorkers; // 0: loaded in the consumer thread, as live
+    const auto engine = run.report.machine.versions.find("engine");
+    entry.name = RunList::nameFor(entry.config, engine != run.report.machine.versions.end()
+                                                    && engine->second == "pytorch");
+    entry.source = QString::fromStdString(run.csvPath);
+    return m_runs.add(std::move(entry));
 }
 
 void RunSession::onTimer()
@@ -169,19 +212,21 @@ void RunSession::onTimer()
     // refresh the governor skips.
     if (const std::string why = m_controller.takeReconfigureError(); !why.empty())
         Q_EMIT reconfigureFailed(QString::fromStdString(why));
-    const RunState engine = m_controller.state();
-    if (!m_governor.shouldRefresh() && engine == m_state && !m_controller.finished())
+    const RunState engine = m_engine == Engine::PyTorch && m_pytorch ? m_pytorch->state()
+                                                                     : m_controller.state();
+    const bool ended = finished();
+    if (!m_governor.shouldRefresh() && engine == m_state && !ended)
         return;
     Q_EMIT tick();
     if (engine != m_state)
         setState(engine);
-    if (m_controller.finished())
+    if (ended)
         m_refresh.stop();
 }
 
 void RunSession::onEngineEnded()
 {
-    if (m_controller.finished())
+    if (finished())
         onTimer();
 }
 

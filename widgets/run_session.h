@@ -4,12 +4,17 @@
 // service the command line uses, so reports are made one way), paces the
 // view with a ~30 Hz timer that a RefreshGovernor slows down when the CPU is
 // saturated (plots pull what is new from the trace; the engine never waits on the
-// UI), debounces live reconfiguration, and keeps a finished run as the
-// reference for comparison.
+// UI), debounces live reconfiguration, and holds the run list (widgets/run_list.h):
+// the live run and the runs kept or opened for comparison. A run goes either to
+// LoaderLab's engine or to PyTorch's DataLoader (core/run/pytorch_run.h), which
+// cannot pause or be reconfigured live.
 
+#include "core/io/run_reader.h"
+#include "core/run/pytorch_run.h"
 #include "core/run/run_service.h"
 #include "core/stats/run_summary.h"
 #include "widgets/refresh_governor.h"
+#include "widgets/run_list.h"
 
 #include <QObject>
 #include <QTimer>
@@ -21,14 +26,24 @@ class RunSession : public QObject
     Q_OBJECT
 
 public:
+    enum class Engine { LoaderLab, PyTorch };
+
     explicit RunSession(QObject *parent = nullptr);
     ~RunSession() override;
 
-    // Starts a new run. On failure (dataset cannot be opened, bad settings) returns
-    // false with the reason, and the previous run and its trace stay as they were.
+    // The engine of the runs started from now on.
+    void setEngine(Engine engine) { m_nextEngine = engine; }
+    Engine engine() const { return m_nextEngine; }
+    // The engine of the current (or last) run.
+    Engine runEngine() const { return m_engine; }
+
+    // Starts a new run on engine(). On failure (dataset cannot be opened, bad settings,
+    // a setting the PyTorch engine cannot run, no torch) returns false with the
+    // reason, and the previous run and its trace stay as they were.
     bool start(const loaderlab::RunConfig &config, QString *error);
     // Applied to the running engine 200 ms after the last call (sliders move fast). A
-    // model step that cannot be built there is reported by reconfigureFailed().
+    // model step that cannot be built there is reported by reconfigureFailed(). Not
+    // possible on the PyTorch engine: ignored there.
     void requestReconfigure(const loaderlab::LoaderConfig &loader,
                             const loaderlab::ConsumerConfig &consumer);
     void pause();
@@ -39,6 +54,8 @@ public:
 
     loaderlab::RunState state() const;
     bool running() const;
+    // The engine has ended the run (finished, stopped or failed).
+    bool finished() const;
     std::shared_ptr<const loaderlab::TraceLog> trace() const { return m_trace; }
     loaderlab::RunConfig config() const;
     QString datasetDescription() const;
@@ -53,11 +70,13 @@ public:
     // (summarising 10^6 batches at every refresh would cost more than the refresh).
     loaderlab::RunSummary summary(std::size_t window = 0) const;
 
-    void keepAsReference();
-    void clearReference();
-    std::shared_ptr<const loaderlab::TraceLog> reference() const { return m_reference; }
-    const loaderlab::RunSummary *referenceSummary() const;
-    int referenceWorkers() const { return m_referenceWorkers; }
+    // Adds the live run to the run list as a kept run (its trace and figures as they
+    // are now); returns its id, or -1 when there is no run to keep.
+    int keepRun();
+    // Adds a run read from files; returns its id.
+    int addOpenedRun(const loaderlab::OpenedRun &run);
+    RunList *runs() { return &m_runs; }
+    const RunList *runs() const { return &m_runs; }
 
     loaderlab::RunController &controller() { return m_service.controller(); }
 
@@ -65,7 +84,6 @@ Q_SIGNALS:
     void traceReplaced(); // a new run: views start over
     void tick();          // new data may be there
     void stateChanged(loaderlab::RunState state);
-    void referenceChanged();
     // A live change of the model step could not be applied; the run goes on with the
     // previous step.
     void reconfigureFailed(const QString &reason);
@@ -79,9 +97,11 @@ private:
     loaderlab::RunService m_service;
     loaderlab::RunController &m_controller = m_service.controller();
     std::shared_ptr<const loaderlab::TraceLog> m_trace;
-    std::shared_ptr<const loaderlab::TraceLog> m_reference;
-    loaderlab::RunSummary m_referenceSummary;
-    int m_referenceWorkers = 0;
+    std::unique_ptr<loaderlab::PyTorchRun> m_pytorch; // the PyTorch engine's run
+    loaderlab::RunConfig m_pytorchConfig;
+    Engine m_engine = Engine::LoaderLab;
+    Engine m_nextEngine = Engine::LoaderLab;
+    RunList m_runs;
     loaderlab::RunState m_state = loaderlab::RunState::Idle;
     int m_maxWorkers = 0;
     QTimer m_refresh;

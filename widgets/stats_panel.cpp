@@ -1,7 +1,6 @@
 #include "widgets/stats_panel.h"
 
 #include <QFormLayout>
-#include <QHBoxLayout>
 #include <QLabel>
 
 namespace {
@@ -34,8 +33,7 @@ StatsPanel::StatsPanel(QWidget *parent)
     m_samplesPerSecLabel = addRow(
         tr("Samples/s"), "samplesPerSecLabel",
         tr("Throughput after warm-up: mean over the run and median over rounds of "
-           "one batch per worker."),
-        &m_refSamplesPerSecLabel);
+           "one batch per worker."));
     m_computeLabel = addRow(tr("Per batch"), "computeLabel",
                             tr("Mean time the model step took per batch, next to the mean "
                                "time it waited for the batch: a step much longer than the "
@@ -52,8 +50,7 @@ StatsPanel::StatsPanel(QWidget *parent)
     m_waitPercentilesLabel->setWordWrap(true); // the longest line: let a narrow panel wrap it
     m_inputBoundLabel = addRow(tr("Input-bound"), "inputBoundLabel",
                                tr("Share of the run the model spent waiting for data: "
-                                  "under 5 % fine, 5-20 % moderate, 20 % or more high."),
-                               &m_refInputBoundLabel);
+                                  "under 5 % fine, 5-20 % moderate, 20 % or more high."));
     m_adviceLabel = new QLabel;
     m_adviceLabel->setObjectName(QStringLiteral("adviceLabel"));
     m_adviceLabel->setWordWrap(true);
@@ -67,34 +64,15 @@ StatsPanel::StatsPanel(QWidget *parent)
     m_skippedLabel = addRow(tr("Skipped"), "skippedLabel",
                             tr("Samples left out because they could not be read or decoded."));
     clear();
-    showReference(nullptr);
 }
 
-QLabel *StatsPanel::addRow(const QString &title, const char *objectName, const QString &toolTip,
-                           QLabel **reference)
+QLabel *StatsPanel::addRow(const QString &title, const char *objectName, const QString &toolTip)
 {
     auto *label = new QLabel;
     label->setObjectName(QString::fromLatin1(objectName));
     label->setToolTip(toolTip);
     label->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    if (!reference) {
-        m_form->addRow(title, label);
-        return label;
-    }
-    auto *row = new QWidget;
-    auto *layout = new QHBoxLayout(row);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(label);
-    *reference = new QLabel;
-    (*reference)
-        ->setObjectName(QStringLiteral("ref") + label->objectName().at(0).toUpper()
-                        + label->objectName().mid(1));
-    (*reference)->setToolTip(tr("The same figure for the reference run."));
-    // Grey: it is context, not the current run.
-    (*reference)->setStyleSheet(QStringLiteral("color: gray;"));
-    layout->addWidget(*reference);
-    layout->addStretch(1);
-    m_form->addRow(title, row);
+    m_form->addRow(title, label);
     return label;
 }
 
@@ -143,16 +121,6 @@ void StatsPanel::clear()
         label->setStyleSheet(QString());
     }
     m_adviceLabel->clear();
-}
-
-void StatsPanel::showReference(const loaderlab::RunSummary *reference)
-{
-    m_refSamplesPerSecLabel->setVisible(reference != nullptr);
-    m_refInputBoundLabel->setVisible(reference != nullptr);
-    if (!reference)
-        return;
-    m_refSamplesPerSecLabel->setText(tr("ref: %1").arg(number(reference->samplesPerSecMean)));
-    m_refInputBoundLabel->setText(tr("ref: %1").arg(percent(reference->inputBoundShare)));
 }
 
 QColor StatsPanel::bandColour(loaderlab::InputBoundBand band)

@@ -2,7 +2,7 @@
 
 // StatsPanel: the figures a run is judged by (docs/metrics.md), shown as text next to
 // the plots, with the input-bound share coloured by its band and the matching advice.
-// A reference run's throughput and input-bound share can be shown beside them.
+// Other runs' figures sit side by side in the run list's table (widgets/run_list_view.h).
 
 #include "core/stats/run_summary.h"
 
@@ -20,10 +20,8 @@ public:
     explicit StatsPanel(QWidget *parent = nullptr);
 
     void showSummary(const loaderlab::RunSummary &summary);
-    // Back to "no run yet"; a reference stays shown.
+    // Back to "no run yet".
     void clear();
-    // Shows the reference run's samples/s and input-bound share; nullptr hides them.
-    void showReference(const loaderlab::RunSummary *reference);
 
     // Text colour of each input-bound band: green, amber, red.
     static QColor bandColour(loaderlab::InputBoundBand band);
@@ -31,18 +29,14 @@ public:
     static QString adviceText(const loaderlab::RunSummary &summary);
 
 private:
-    // A value label in a new form row; `reference`, when given, gets a "ref: …" label
-    // beside it.
-    QLabel *addRow(const QString &title, const char *objectName, const QString &toolTip,
-                   QLabel **reference = nullptr);
+    // A value label in a new form row.
+    QLabel *addRow(const QString &title, const char *objectName, const QString &toolTip);
 
     QLabel *m_samplesPerSecLabel = nullptr;
-    QLabel *m_refSamplesPerSecLabel = nullptr;
     QLabel *m_firstBatchLabel = nullptr;
     QLabel *m_waitPercentilesLabel = nullptr;
     QLabel *m_computeLabel = nullptr;
     QLabel *m_inputBoundLabel = nullptr;
-    QLabel *m_refInputBoundLabel = nullptr;
     QLabel *m_adviceLabel = nullptr;
     QLabel *m_peakMemoryLabel = nullptr;
     QLabel *m_countsLabel = nullptr;

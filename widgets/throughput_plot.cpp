@@ -10,7 +10,6 @@ constexpr double kPixelsPerDot = 3.0;
 
 const QColor kRateColor(0, 114, 178);  // Okabe-Ito blue
 const QColor kMedianColor(213, 94, 0); // Okabe-Ito vermillion
-const QColor kReferenceColor(160, 160, 160);
 
 } // namespace
 
@@ -51,19 +50,10 @@ ThroughputPlot::ThroughputPlot(QWidget *parent)
     xAxis->setLabel(tr("time (s)"));
     yAxis->setLabel(tr("samples/s"));
 
-    m_reference = addGraph();
-    m_reference->setName(tr("reference"));
-    m_reference->setPen(QPen(kReferenceColor, 1));
-    m_reference->removeFromLegend();
-
     m_rate = addGraph();
     m_rate->setName(tr("samples/s per round of workers"));
     m_rate->setPen(QPen(kRateColor, 1));
     m_rate->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 3));
-
-    m_referenceMedianLine = new QCPItemStraightLine(this);
-    m_referenceMedianLine->setPen(QPen(kReferenceColor, 1, Qt::DashLine));
-    m_referenceMedianLine->setVisible(false);
 
     m_medianLine = new QCPItemStraightLine(this);
     m_medianLine->setPen(QPen(kMedianColor, 2, Qt::DashLine));
@@ -80,7 +70,6 @@ ThroughputPlot::ThroughputPlot(QWidget *parent)
     legend->setBrush(QBrush(QColor(255, 255, 255, 200)));
     axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
 
-    m_reference->setData(m_referenceSeries.full());
     m_rate->setData(m_rateSeries.full());
     // After the layout, so the axis rect's width is that of this replot or export.
     connect(this, &QCustomPlot::afterLayout, this, &ThroughputPlot::chooseDetail);
@@ -99,9 +88,11 @@ void ThroughputPlot::chooseDetail()
     const bool dots = m_rateSeries.visibleCount(range) * kPixelsPerDot <= pixels;
     m_rate->setScatterStyle(dots ? QCPScatterStyle(QCPScatterStyle::ssDisc, 3)
                                  : QCPScatterStyle(QCPScatterStyle::ssNone));
-    data = m_referenceSeries.forView(range, pixels);
-    if (m_reference->data() != data)
-        m_reference->setData(data);
+    for (std::size_t i = 0; i < m_overlayGraphs.size(); ++i) {
+        data = m_overlaySeries[i]->forView(range, pixels);
+        if (m_overlayGraphs[i]->data() != data)
+            m_overlayGraphs[i]->setData(data);
+    }
 }
 
 void ThroughputPlot::collectRounds(const loaderlab::TraceLog &log, int fallbackWorkers,
@@ -169,7 +160,7 @@ void ThroughputPlot::clearData()
 
 void ThroughputPlot::updateMedianLine()
 {
-    const bool any = !m_rateSeries.full()->isEmpty();
+    const bool any = liveVisible() && !m_rateSeries.full()->isEmpty();
     const double median = m_median.median();
     m_medianLine->setVisible(any);
     m_medianLabel->setVisible(any);
@@ -179,26 +170,44 @@ void ThroughputPlot::updateMedianLine()
     m_medianLabel->setText(tr("median %1 samples/s").arg(median, 0, 'f', 0));
 }
 
-void ThroughputPlot::setReferenceData(const loaderlab::TraceLog *reference)
+void ThroughputPlot::setOverlayData(const std::vector<PlotOverlay> &overlays)
 {
-    m_referenceSeries.clear();
-    m_referenceMedianLine->setVisible(false);
-    m_reference->removeFromLegend();
-    if (!reference)
-        return;
-    QVector<QCPGraphData> rates;
-    std::size_t start = 0;
-    collectRounds(*reference, referenceWorkers(), &start, &rates);
-    if (rates.isEmpty())
-        return;
-    RunningMedian median;
-    for (const QCPGraphData &d : std::as_const(rates))
-        median.add(d.value);
-    m_referenceSeries.append(rates);
-    m_reference->addToLegend();
-    m_referenceMedianLine->point1->setCoords(0.0, median.median());
-    m_referenceMedianLine->point2->setCoords(1.0, median.median());
-    m_referenceMedianLine->setVisible(true);
+    for (QCPGraph *graph : m_overlayGraphs)
+        removeGraph(graph);
+    for (QCPItemStraightLine *line : m_overlayMedianLines)
+        removeItem(line);
+    m_overlayGraphs.clear();
+    m_overlaySeries.clear();
+    m_overlayMedianLines.clear();
+    for (const PlotOverlay &overlay : overlays) {
+        QVector<QCPGraphData> rates;
+        std::size_t start = 0;
+        collectRounds(*overlay.trace, overlay.workers, &start, &rates);
+        RunningMedian median;
+        for (const QCPGraphData &d : std::as_const(rates))
+            median.add(d.value);
+        auto series = std::make_unique<DecimatedSeries>();
+        series->append(rates);
+        QCPGraph *graph = addGraph();
+        graph->setName(overlay.name);
+        graph->setPen(QPen(overlay.colour, 1));
+        graph->setLayer(QStringLiteral("grid")); // behind the live run, above the grid
+        graph->setData(series->full());
+        auto *line = new QCPItemStraightLine(this);
+        line->setPen(QPen(overlay.colour, 1, Qt::DashLine));
+        line->point1->setCoords(0.0, median.median());
+        line->point2->setCoords(1.0, median.median());
+        line->setVisible(!rates.isEmpty());
+        m_overlayGraphs.push_back(graph);
+        m_overlaySeries.push_back(std::move(series));
+        m_overlayMedianLines.push_back(line);
+    }
+}
+
+void ThroughputPlot::showLiveSeries(bool visible)
+{
+    m_rate->setVisible(visible);
+    updateMedianLine();
 }
 
 double ThroughputPlot::markerKey(const loaderlab::TraceMarker &marker) const

@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <queue>
 #include <vector>
 
@@ -24,7 +25,8 @@ public:
     explicit ThroughputPlot(QWidget *parent = nullptr);
 
     QCPGraph *rateGraph() const { return m_rate; }
-    QCPGraph *referenceGraph() const { return m_reference; }
+    // One rate graph per overlay, in the overlay's order and colour.
+    const std::vector<QCPGraph *> &overlayGraphs() const { return m_overlayGraphs; }
     // Median over all rounds so far (0 when none).
     double median() const { return m_median.median(); }
 
@@ -32,7 +34,8 @@ protected:
     void appendData(const loaderlab::TraceLog &log, std::size_t from,
                     std::size_t spanFrom) override;
     void clearData() override;
-    void setReferenceData(const loaderlab::TraceLog *reference) override;
+    void setOverlayData(const std::vector<PlotOverlay> &overlays) override;
+    void showLiveSeries(bool visible) override;
     double markerKey(const loaderlab::TraceMarker &marker) const override;
     QCPRange followRange(double newestKey) const override;
     double newestKey() const override;
@@ -60,12 +63,12 @@ private:
     // its view needs.
     void chooseDetail();
 
-    QCPGraph *m_reference = nullptr;
+    std::vector<QCPGraph *> m_overlayGraphs;
+    std::vector<std::unique_ptr<DecimatedSeries>> m_overlaySeries;
+    std::vector<QCPItemStraightLine *> m_overlayMedianLines;
     QCPGraph *m_rate = nullptr;
     QCPItemStraightLine *m_medianLine = nullptr;
     QCPItemText *m_medianLabel = nullptr;
-    QCPItemStraightLine *m_referenceMedianLine = nullptr;
-    DecimatedSeries m_referenceSeries;
     DecimatedSeries m_rateSeries;
     RunningMedian m_median;
     std::size_t m_roundStart = 0; // first record of the round not yet plotted

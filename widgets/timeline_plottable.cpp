@@ -120,13 +120,20 @@ QCPRange TimelinePlottable::getKeyRange(bool &foundRange, QCP::SignDomain inSign
 QCPRange TimelinePlottable::getValueRange(bool &foundRange, QCP::SignDomain, const QCPRange &) const
 {
     foundRange = true;
-    return {-0.5, static_cast<double>(m_loaderLanes) + 0.5};
+    return {m_offset - 0.5, m_offset + static_cast<double>(m_loaderLanes) + 0.5};
 }
 
 QColor TimelinePlottable::batchColor(std::int64_t batch)
 {
     const auto n = static_cast<std::int64_t>(kBatchColors.size());
     return kBatchColors[static_cast<std::size_t>(((batch % n) + n) % n)];
+}
+
+QColor TimelinePlottable::boxColor(std::int64_t batch) const
+{
+    if (!m_tint.isValid())
+        return batchColor(batch);
+    return batch % 2 == 0 ? m_tint : m_tint.lighter(135);
 }
 
 QColor TimelinePlottable::waitColor()
@@ -172,9 +179,11 @@ void TimelinePlottable::draw(QCPPainter *painter)
     TimelineRectPainter out(painter, fromNs, x0, pxPerNs, clip.left() - 2.0, clip.right() + 2.0,
                             m_streams.size());
     for (int lane = 0; lane < m_loaderLanes; ++lane)
-        out.setRow(static_cast<std::size_t>(lane), values->coordToPixel(lane + kLaneHalf),
-                   values->coordToPixel(lane - kLaneHalf), kLoaderMerged);
-    const auto consumer = static_cast<double>(m_loaderLanes);
+        out.setRow(static_cast<std::size_t>(lane),
+                   values->coordToPixel(m_offset + lane + kLaneHalf),
+                   values->coordToPixel(m_offset + lane - kLaneHalf),
+                   m_tint.isValid() ? m_tint : kLoaderMerged);
+    const double consumer = m_offset + static_cast<double>(m_loaderLanes);
     const auto waitStream = static_cast<std::size_t>(m_loaderLanes);
     out.setRow(waitStream, values->coordToPixel(consumer),
                values->coordToPixel(consumer - kLaneHalf), kWait);
@@ -222,7 +231,7 @@ void TimelinePlottable::drawDetail(TimelineRectPainter &out, std::int64_t fromNs
         const int lane = laneOf(span.worker);
         if (lane < 0 || span.endNs < fromNs || span.startNs > toNs || span.endNs < span.startNs)
             continue;
-        out.box(static_cast<std::size_t>(lane), span.startNs, span.endNs, batchColor(span.batch),
+        out.box(static_cast<std::size_t>(lane), span.startNs, span.endNs, boxColor(span.batch),
                 span.batch);
     }
 }
@@ -244,6 +253,6 @@ void TimelinePlottable::drawBlocks(TimelineRectPainter &out, std::int64_t fromNs
 void TimelinePlottable::drawLegendIcon(QCPPainter *painter, const QRectF &rect) const
 {
     const QRectF left(rect.left(), rect.top(), rect.width() / 2.0, rect.height());
-    painter->fillRect(left, batchColor(0));
-    painter->fillRect(left.translated(left.width(), 0.0), batchColor(1));
+    painter->fillRect(left, boxColor(0));
+    painter->fillRect(left.translated(left.width(), 0.0), boxColor(1));
 }

@@ -32,6 +32,13 @@ public:
     void setTrace(const loaderlab::TraceLog *log, int numWorkers);
     // Indexes records and spans appended since the last sync.
     void sync();
+    // Draws the lanes from `offset` up on the value axis (runs stacked for comparison).
+    void setLaneOffset(double offset) { m_offset = offset; }
+    double laneOffset() const { return m_offset; }
+    // An overlaid run's loader boxes in its own colour (two tones, alternating by
+    // batch) instead of the batch palette; an invalid colour: the palette.
+    void setTint(const QColor &tint) { m_tint = tint; }
+    QColor tint() const { return m_tint; }
 
     int loaderLanes() const { return m_loaderLanes; }
     int consumerLane() const { return m_loaderLanes; }
@@ -75,10 +82,13 @@ private:
                     std::size_t first, std::size_t last);
     void drawBlocks(TimelineRectPainter &out, std::int64_t fromNs, std::int64_t toNs);
     std::size_t firstRecordAfter(std::int64_t ns, bool inclusive) const;
+    QColor boxColor(std::int64_t batch) const;
 
     const loaderlab::TraceLog *m_log = nullptr;
     int m_numWorkers = 0;
     int m_loaderLanes = 1;
+    double m_offset = 0.0;
+    QColor m_tint;
     std::size_t m_records = 0;
     std::size_t m_spans = 0;
     std::int64_t m_minNs = 0;

@@ -9,7 +9,6 @@ constexpr double kNsPerUs = 1e3;
 constexpr double kUsPerMs = 1e3;
 
 const QColor kBarColor(0, 114, 178); // Okabe-Ito blue
-const QColor kReferenceColor(160, 160, 160, 170);
 
 // First and last non-empty bin, or {0, -1} when all are empty.
 std::pair<int, int> usedBins(const std::vector<std::int64_t> &counts)
@@ -37,13 +36,6 @@ WaitHistogramPlot::WaitHistogramPlot(QWidget *parent)
     m_ticker->setSubTickCount(kBinsPerDecade - 1);
     xAxis->setTicker(m_ticker);
     xAxis->grid()->setVisible(false);
-
-    m_referenceBars = new QCPBars(xAxis, yAxis);
-    m_referenceBars->setName(tr("reference run"));
-    m_referenceBars->setWidth(1.0);
-    m_referenceBars->setPen(Qt::NoPen);
-    m_referenceBars->setBrush(kReferenceColor);
-    m_referenceBars->removeFromLegend();
 
     m_bars = new QCPBars(xAxis, yAxis);
     m_bars->setName(tr("this run"));
@@ -102,23 +94,48 @@ void WaitHistogramPlot::clearData()
     m_bars->data()->clear();
 }
 
-void WaitHistogramPlot::setReferenceData(const loaderlab::TraceLog *reference)
+void WaitHistogramPlot::setOverlayData(const std::vector<PlotOverlay> &overlays)
 {
-    m_referenceCounts.clear();
-    m_referenceBars->data()->clear();
-    m_referenceBars->removeFromLegend();
-    if (reference && reference->size() > 0) {
-        for (std::size_t i = 0; i < reference->size(); ++i) {
-            const auto bin = static_cast<std::size_t>(binOf((*reference)[i].waitNs()));
-            if (bin >= m_referenceCounts.size())
-                m_referenceCounts.resize(bin + 1, 0);
-            ++m_referenceCounts[bin];
+    for (QCPGraph *graph : m_overlayGraphs)
+        removeGraph(graph);
+    m_overlayGraphs.clear();
+    m_overlayBins.clear();
+    for (const PlotOverlay &overlay : overlays) {
+        const loaderlab::TraceLog &log = *overlay.trace;
+        std::vector<std::int64_t> counts;
+        for (std::size_t i = 0; i < log.size(); ++i) {
+            const auto bin = static_cast<std::size_t>(binOf(log[i].waitNs()));
+            if (bin >= counts.size())
+                counts.resize(bin + 1, 0);
+            ++counts[bin];
         }
-        setShares(m_referenceBars, m_referenceCounts, static_cast<std::int64_t>(reference->size()));
-        m_referenceBars->addToLegend();
+        const auto [first, last] = usedBins(counts);
+        // An outline over every bin from the first to the last, zeros included, and a
+        // zero on either side so it closes on the axis.
+        QVector<QCPGraphData> data;
+        for (int bin = first - 1; bin <= last + 1 && last >= 0; ++bin) {
+            const bool inside = bin >= 0 && bin < static_cast<int>(counts.size());
+            const double share = inside ? 100.0 * static_cast<double>(counts[bin])
+                                              / static_cast<double>(log.size())
+                                        : 0.0;
+            data.push_back(QCPGraphData(bin, share));
+        }
+        QCPGraph *graph = addGraph(xAxis, yAxis);
+        graph->setName(overlay.name);
+        graph->setPen(QPen(overlay.colour, 2));
+        graph->setLineStyle(QCPGraph::lsStepCenter);
+        graph->setLayer(QStringLiteral("main"));
+        graph->data()->set(data, true);
+        m_overlayGraphs.push_back(graph);
+        m_overlayBins.emplace_back(first, last);
     }
     xAxis->setRange(followRange(newestKey()));
     fitValueAxis();
+}
+
+void WaitHistogramPlot::showLiveSeries(bool visible)
+{
+    m_bars->setVisible(visible);
 }
 
 void WaitHistogramPlot::setShares(QCPBars *bars, const std::vector<std::int64_t> &counts,
@@ -160,10 +177,11 @@ double WaitHistogramPlot::markerKey(const loaderlab::TraceMarker &) const
 QCPRange WaitHistogramPlot::followRange(double) const
 {
     auto [first, last] = usedBins(m_counts);
-    const auto [refFirst, refLast] = usedBins(m_referenceCounts);
-    if (refLast >= 0) {
-        first = last >= 0 ? std::min(first, refFirst) : refFirst;
-        last = std::max(last, refLast);
+    for (const auto &[overlayFirst, overlayLast] : m_overlayBins) {
+        if (overlayLast < 0)
+            continue;
+        first = last >= 0 ? std::min(first, overlayFirst) : overlayFirst;
+        last = std::max(last, overlayLast);
     }
     if (last < 0)
         return {-0.5, 3.0 * kBinsPerDecade - 0.5};

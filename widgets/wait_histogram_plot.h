@@ -4,7 +4,8 @@
 // decades (a few microseconds when prefetch keeps up, seconds for the first batch),
 // so bins are log-spaced, 10 per decade from 1 us up, and fixed: counts are kept
 // incrementally and nothing is ever rebinned. Bars show the share of batches (%)
-// so a finished reference run and the growing current run compare directly.
+// so finished runs (overlays, drawn as outlines in their colours) and the growing
+// live run compare directly.
 //
 // Markers (reconfigurations) have no place on a wait axis: this plot moves the
 // base class's marker items onto a hidden layer, and markerKey() is meaningless.
@@ -32,13 +33,15 @@ public:
     std::int64_t totalCount() const { return m_total; }
     const std::vector<std::int64_t> &counts() const { return m_counts; }
     QCPBars *bars() const { return m_bars; }
-    QCPBars *referenceBars() const { return m_referenceBars; }
+    // One outline (a step graph of the shares) per overlay, in its order and colour.
+    const std::vector<QCPGraph *> &overlayGraphs() const { return m_overlayGraphs; }
 
 protected:
     void appendData(const loaderlab::TraceLog &log, std::size_t from,
                     std::size_t spanFrom) override;
     void clearData() override;
-    void setReferenceData(const loaderlab::TraceLog *reference) override;
+    void setOverlayData(const std::vector<PlotOverlay> &overlays) override;
+    void showLiveSeries(bool visible) override;
     double markerKey(const loaderlab::TraceMarker &marker) const override;
     QCPRange followRange(double newestKey) const override;
     double newestKey() const override;
@@ -48,10 +51,11 @@ private:
                           std::int64_t total);
     void updateTicks();
 
-    QCPBars *m_referenceBars = nullptr;
+    std::vector<QCPGraph *> m_overlayGraphs;
     QCPBars *m_bars = nullptr;
     QSharedPointer<QCPAxisTickerText> m_ticker;
     std::vector<std::int64_t> m_counts;
     std::int64_t m_total = 0;
-    std::vector<std::int64_t> m_referenceCounts;
+    // The overlays' first and last non-empty bins, for the key range.
+    std::vector<std::pair<int, int>> m_overlayBins;
 };

@@ -1,7 +1,6 @@
 #include "widgets/wait_time_plot.h"
 
 #include <algorithm>
-#include <array>
 #include <utility>
 
 namespace {
@@ -15,7 +14,6 @@ const QColor kWaitColor(0, 114, 178);    // blue
 const QColor kMeanColor(213, 94, 0);     // vermillion
 const QColor kComputeColor(0, 158, 115); // bluish green
 const QColor kFirstColor(204, 0, 0);     // red: stands out from the palette on purpose
-const QColor kReferenceColor(160, 160, 160);
 
 QCPGraph *makeGraph(QCustomPlot *plot, const QString &name, const QPen &pen)
 {
@@ -33,10 +31,6 @@ WaitTimePlot::WaitTimePlot(QWidget *parent)
 {
     xAxis->setLabel(tr("batch"));
     yAxis->setLabel(tr("wait and step (ms)"));
-
-    // Created first so it is drawn behind the current run.
-    m_reference = makeGraph(this, tr("reference wait"), QPen(kReferenceColor, 1));
-    m_reference->removeFromLegend();
 
     QColor computeLight = kComputeColor;
     computeLight.setAlpha(150);
@@ -66,7 +60,6 @@ WaitTimePlot::WaitTimePlot(QWidget *parent)
     legend->setBrush(QBrush(QColor(255, 255, 255, 200)));
     axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
 
-    m_reference->setData(m_referenceSeries.full());
     m_compute->setData(m_computeSeries.full());
     m_wait->setData(m_waitSeries.full());
     m_mean->setData(m_meanSeries.full());
@@ -78,11 +71,10 @@ void WaitTimePlot::chooseDetail()
 {
     const QCPRange range = xAxis->range();
     const double pixels = axisRect()->width();
-    const std::array<std::pair<QCPGraph *, const DecimatedSeries *>, 4> graphs{
-        {{m_reference, &m_referenceSeries},
-         {m_compute, &m_computeSeries},
-         {m_wait, &m_waitSeries},
-         {m_mean, &m_meanSeries}}};
+    std::vector<std::pair<QCPGraph *, const DecimatedSeries *>> graphs{
+        {m_compute, &m_computeSeries}, {m_wait, &m_waitSeries}, {m_mean, &m_meanSeries}};
+    for (std::size_t i = 0; i < m_overlayGraphs.size(); ++i)
+        graphs.emplace_back(m_overlayGraphs[i], m_overlaySeries[i].get());
     for (const auto &[graph, series] : graphs) {
         auto data = series->forView(range, pixels);
         if (graph->data() != data)
@@ -128,7 +120,7 @@ void WaitTimePlot::appendData(const loaderlab::TraceLog &log, std::size_t from, 
         if (r.index == 0) {
             m_first->data()->set(QVector<QCPGraphData>{waits[q]}, true);
             m_firstLabel->position->setCoords(key, waits[q].value);
-            m_firstLabel->setVisible(true);
+            m_firstLabel->setVisible(liveVisible());
         }
     }
     m_waitSeries.append(waits);
@@ -150,22 +142,36 @@ void WaitTimePlot::clearData()
     m_newest = 0.0;
 }
 
-void WaitTimePlot::setReferenceData(const loaderlab::TraceLog *reference)
+void WaitTimePlot::setOverlayData(const std::vector<PlotOverlay> &overlays)
 {
-    m_referenceSeries.clear();
-    if (!reference || reference->size() == 0) {
-        m_reference->removeFromLegend();
-        return;
+    for (QCPGraph *graph : m_overlayGraphs)
+        removeGraph(graph);
+    m_overlayGraphs.clear();
+    m_overlaySeries.clear();
+    for (const PlotOverlay &overlay : overlays) {
+        auto series = std::make_unique<DecimatedSeries>();
+        const loaderlab::TraceLog &log = *overlay.trace;
+        QVector<QCPGraphData> waits(static_cast<qsizetype>(log.size()));
+        for (std::size_t i = 0; i < log.size(); ++i)
+            waits[static_cast<qsizetype>(i)] = QCPGraphData(
+                static_cast<double>(log[i].index), static_cast<double>(log[i].waitNs()) / kNsPerMs);
+        series->append(waits);
+        QCPGraph *graph = makeGraph(this, tr("wait: %1").arg(overlay.name),
+                                    QPen(overlay.colour, 1));
+        graph->setData(series->full());
+        m_overlayGraphs.push_back(graph);
+        m_overlaySeries.push_back(std::move(series));
     }
-    const std::size_t n = reference->size();
-    QVector<QCPGraphData> waits(static_cast<qsizetype>(n));
-    for (std::size_t i = 0; i < n; ++i) {
-        const loaderlab::TraceRecord &r = (*reference)[i];
-        waits[static_cast<qsizetype>(i)] = QCPGraphData(static_cast<double>(r.index),
-                                                        static_cast<double>(r.waitNs()) / kNsPerMs);
-    }
-    m_referenceSeries.append(waits);
-    m_reference->addToLegend();
+    // Behind the live run's series, above the grid.
+    for (QCPGraph *graph : m_overlayGraphs)
+        graph->setLayer(QStringLiteral("grid"));
+}
+
+void WaitTimePlot::showLiveSeries(bool visible)
+{
+    for (QCPGraph *graph : {m_compute, m_wait, m_mean, m_first})
+        graph->setVisible(visible);
+    m_firstLabel->setVisible(visible && !m_first->data()->isEmpty());
 }
 
 double WaitTimePlot::markerKey(const loaderlab::TraceMarker &marker) const

@@ -9,6 +9,7 @@
 #include "widgets/live_plot.h"
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 class WaitTimePlot : public LivePlot
@@ -22,7 +23,8 @@ public:
     QCPGraph *meanGraph() const { return m_mean; }
     QCPGraph *computeGraph() const { return m_compute; }
     QCPGraph *firstBatchGraph() const { return m_first; }
-    QCPGraph *referenceGraph() const { return m_reference; }
+    // One wait graph per overlay, in the overlay's order and colour.
+    const std::vector<QCPGraph *> &overlayGraphs() const { return m_overlayGraphs; }
     // Batches averaged by the rolling mean: 4 rounds of max(W, 1) batches.
     int meanWindow() const { return m_window; }
 
@@ -30,7 +32,8 @@ protected:
     void appendData(const loaderlab::TraceLog &log, std::size_t from,
                     std::size_t spanFrom) override;
     void clearData() override;
-    void setReferenceData(const loaderlab::TraceLog *reference) override;
+    void setOverlayData(const std::vector<PlotOverlay> &overlays) override;
+    void showLiveSeries(bool visible) override;
     double markerKey(const loaderlab::TraceMarker &marker) const override;
     QCPRange followRange(double newestKey) const override;
     double newestKey() const override;
@@ -40,13 +43,13 @@ private:
     // its view needs.
     void chooseDetail();
 
-    QCPGraph *m_reference = nullptr;
+    std::vector<QCPGraph *> m_overlayGraphs;
+    std::vector<std::unique_ptr<DecimatedSeries>> m_overlaySeries;
     QCPGraph *m_compute = nullptr;
     QCPGraph *m_wait = nullptr;
     QCPGraph *m_mean = nullptr;
     QCPGraph *m_first = nullptr;
     QCPItemText *m_firstLabel = nullptr;
-    DecimatedSeries m_referenceSeries;
     DecimatedSeries m_computeSeries;
     DecimatedSeries m_waitSeries;
     DecimatedSeries m_meanSeries;

@@ -73,6 +73,12 @@ void WorkerTimelinePlot::setWorkerLanes(int workers)
 
 void WorkerTimelinePlot::updateLanes()
 {
+    // Overlays stack above the live run's lanes, which may have grown.
+    double base = m_timeline->consumerLane() + 1.5;
+    for (TimelinePlottable *overlay : m_overlayTimelines) {
+        overlay->setLaneOffset(base);
+        base += overlay->consumerLane() + 1.5;
+    }
     m_laneTicker->clear();
     const int workers = m_timeline->workerLanes();
     if (workers == 0) {
@@ -82,12 +88,50 @@ void WorkerTimelinePlot::updateLanes()
             m_laneTicker->addTick(w, tr("worker %1").arg(w));
     }
     m_laneTicker->addTick(m_timeline->consumerLane(), tr("consumer"));
+    for (std::size_t i = 0; i < m_overlayTimelines.size(); ++i) {
+        const TimelinePlottable *overlay = m_overlayTimelines[i];
+        const double offset = overlay->laneOffset();
+        if (overlay->workerLanes() == 0)
+            m_laneTicker->addTick(offset, tr("consumer (loads)"));
+        for (int w = 0; w < overlay->workerLanes(); ++w)
+            m_laneTicker->addTick(offset + w, tr("worker %1").arg(w));
+        m_laneTicker->addTick(offset + overlay->consumerLane(), overlays()[i].name);
+    }
     fitValueAxis();
+}
+
+double WorkerTimelinePlot::topLane() const
+{
+    if (m_overlayTimelines.empty())
+        return m_timeline->consumerLane();
+    const TimelinePlottable *last = m_overlayTimelines.back();
+    return last->laneOffset() + last->consumerLane();
 }
 
 void WorkerTimelinePlot::fitValueAxis()
 {
-    yAxis->setRange(-0.6, m_timeline->consumerLane() + 0.6);
+    yAxis->setRange(-0.6, topLane() + 0.6);
+}
+
+void WorkerTimelinePlot::setOverlayData(const std::vector<PlotOverlay> &overlays)
+{
+    for (TimelinePlottable *overlay : m_overlayTimelines)
+        removePlottable(overlay);
+    m_overlayTimelines.clear();
+    for (const PlotOverlay &overlay : overlays) {
+        auto *timeline = new TimelinePlottable(xAxis, yAxis);
+        timeline->setName(overlay.name);
+        timeline->setTint(overlay.colour);
+        timeline->setTrace(overlay.trace.get(), overlay.workers);
+        timeline->sync();
+        m_overlayTimelines.push_back(timeline);
+    }
+    updateLanes();
+}
+
+void WorkerTimelinePlot::showLiveSeries(bool visible)
+{
+    m_timeline->setVisible(visible);
 }
 
 double WorkerTimelinePlot::markerKey(const loaderlab::TraceMarker &marker) const

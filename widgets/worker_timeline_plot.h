@@ -3,8 +3,11 @@
 // WorkerTimelinePlot: what every worker and the consumer were doing over time, one
 // lane each, so idle workers, stalls and the consumer's waits line up visually.
 // The boxes come from a TimelinePlottable that draws straight from the TraceLog.
+// Overlaid runs get lanes of their own above the live run's, in their colour.
 
 #include "widgets/live_plot.h"
+
+#include <vector>
 
 class TimelinePlottable;
 
@@ -19,11 +22,15 @@ public:
     void setWorkerLanes(int workers);
 
     TimelinePlottable *timeline() const { return m_timeline; }
+    // One per overlay, in the overlay's order.
+    const std::vector<TimelinePlottable *> &overlayTimelines() const { return m_overlayTimelines; }
 
 protected:
     void appendData(const loaderlab::TraceLog &log, std::size_t from,
                     std::size_t spanFrom) override;
     void clearData() override;
+    void setOverlayData(const std::vector<PlotOverlay> &overlays) override;
+    void showLiveSeries(bool visible) override;
     double markerKey(const loaderlab::TraceMarker &marker) const override;
     QCPRange followRange(double newestKey) const override;
     double newestKey() const override;
@@ -32,7 +39,10 @@ protected:
 
 private:
     void updateLanes();
+    // Top of the highest lane, overlays included.
+    double topLane() const;
 
     TimelinePlottable *m_timeline = nullptr;
+    std::vector<TimelinePlottable *> m_overlayTimelines;
     QSharedPointer<QCPAxisTickerText> m_laneTicker;
 };

@@ -42,6 +42,11 @@ void TestTranslation::germanTranslatesTheMenus()
              QStringLiteral("Datei"));
     QCOMPARE(QCoreApplication::translate("MainWindow", "&Help").remove(QLatin1Char('&')),
              QStringLiteral("Hilfe"));
+    // The run list's menu entries and the engine choice.
+    QCOMPARE(QCoreApplication::translate("MainWindow", "Open &run…").remove(QLatin1Char('&')),
+             QStringLiteral("Lauf öffnen…"));
+    QCOMPARE(QCoreApplication::translate("EngineChoice", "PyTorch DataLoader"),
+             QStringLiteral("PyTorch-DataLoader"));
     // The two tabs: the live plots and the Experiments view.
     auto *tabs = window.findChild<QTabWidget *>(QStringLiteral("viewTabs"));
     QVERIFY(tabs);

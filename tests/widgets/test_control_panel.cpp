@@ -63,7 +63,6 @@ private Q_SLOTS:
     void datasetErrorShownAndCleared();
     void statsPanelShowsFigures();
     void statsPanelBandColours();
-    void statsPanelReference();
 };
 
 void TestControlPanel::allControlsAreNamed()
@@ -494,37 +493,6 @@ void TestControlPanel::statsPanelBandColours()
     QVERIFY(amber != red && amber != green);
     QCOMPARE(colourFor(0.20), red); // 20 % is already highly input-bound
     QCOMPARE(colourFor(0.05), amber);
-}
-
-void TestControlPanel::statsPanelReference()
-{
-    StatsPanel panel;
-    auto *current = find<QLabel>(panel, "samplesPerSecLabel");
-    const auto refLabels = [&] {
-        QList<QLabel *> labels;
-        for (QLabel *label : panel.findChildren<QLabel *>()) {
-            const bool reference = label->text().startsWith(QStringLiteral("ref:"));
-            if (label != current && !label->isHidden() && reference)
-                labels.append(label);
-        }
-        return labels;
-    };
-    QVERIFY(refLabels().isEmpty());
-
-    RunSummary reference;
-    reference.samplesPerSecMean = 987.6;
-    reference.inputBoundShare = 0.125;
-    panel.showReference(&reference);
-    const QList<QLabel *> shown = refLabels();
-    QCOMPARE(shown.size(), 2);
-    QString joined;
-    for (QLabel *label : shown)
-        joined += label->text() + QLatin1Char('|');
-    QVERIFY2(joined.contains(QStringLiteral("987.6")), qPrintable(joined));
-    QVERIFY2(joined.contains(QStringLiteral("12.5 %")), qPrintable(joined));
-
-    panel.showReference(nullptr);
-    QVERIFY(refLabels().isEmpty());
 }
 
 QTEST_MAIN(TestControlPanel)

@@ -158,7 +158,7 @@ private Q_SLOTS:
     void zoomedOutGraphsKeepSpikes();
     void decimationIsIncremental();
     void newTraceClearsData();
-    void referenceIsDrawnInGrey();
+    void overlaysDrawnInTheirColours();
     void markersSitAtTheirKeys();
     void throughputIsRateOverRounds();
     void throughputCarriesPartialRounds();
@@ -378,29 +378,82 @@ void TestPlots::newTraceClearsData()
     QCOMPARE(timeline.timeline()->syncedSpans(), std::size_t(4));
 }
 
-void TestPlots::referenceIsDrawnInGrey()
+void TestPlots::overlaysDrawnInTheirColours()
 {
-    WaitTimePlot plot;
-    plot.setTrace(makeLog(5, 2), 2);
-    plot.setReference(makeLog(12, 2), 2);
-    QCOMPARE(plot.referenceGraph()->dataCount(), 12);
-    QCOMPARE(values(plot.referenceGraph())[3], 1.5);
-    QCOMPARE(plot.referenceGraph()->pen().color().saturation(), 0);
-    QVERIFY(plot.legend->hasItemWithPlottable(plot.referenceGraph()));
-    plot.refresh(); // the run's own refreshes leave the reference alone
-    QCOMPARE(plot.referenceGraph()->dataCount(), 12);
-    plot.setReference(nullptr, 0);
-    QCOMPARE(plot.referenceGraph()->dataCount(), 0);
-    QVERIFY(!plot.legend->hasItemWithPlottable(plot.referenceGraph()));
+    const QColor orange(230, 159, 0);
+    const QColor purple(204, 121, 167);
+    const std::vector<PlotOverlay> two{{makeLog(12, 2), 2, orange, QStringLiteral("run A")},
+                                       {makeLog(7, 3), 3, purple, QStringLiteral("run B")}};
+
+    WaitTimePlot waits;
+    waits.setTrace(makeLog(5, 2), 2);
+    const int ownGraphs = waits.graphCount();
+    waits.setOverlays(two);
+    QCOMPARE(waits.graphCount(), ownGraphs + 2);
+    QCOMPARE(waits.overlayGraphs().size(), std::size_t(2));
+    QCOMPARE(waits.overlayGraphs()[0]->dataCount(), 12);
+    QCOMPARE(waits.overlayGraphs()[1]->dataCount(), 7);
+    QCOMPARE(values(waits.overlayGraphs()[0])[3], 1.5);
+    QCOMPARE(waits.overlayGraphs()[0]->pen().color(), orange);
+    QCOMPARE(waits.overlayGraphs()[1]->pen().color(), purple);
+    QVERIFY(waits.legend->hasItemWithPlottable(waits.overlayGraphs()[1]));
+    waits.refresh(); // the live run's refreshes leave the overlays alone
+    QCOMPARE(waits.overlayGraphs()[0]->dataCount(), 12);
+    waits.setOverlays({two[1]});
+    QCOMPARE(waits.graphCount(), ownGraphs + 1);
+    QCOMPARE(waits.overlayGraphs()[0]->pen().color(), purple);
+    waits.setOverlays({});
+    QCOMPARE(waits.graphCount(), ownGraphs);
+
+    // The live run's checkbox hides its series, not the overlays'.
+    waits.setOverlays(two);
+    waits.setLiveVisible(false);
+    QVERIFY(!waits.waitGraph()->visible());
+    QVERIFY(!waits.meanGraph()->visible());
+    QVERIFY(waits.overlayGraphs()[0]->visible());
+    waits.setLiveVisible(true);
+    QVERIFY(waits.waitGraph()->visible());
 
     WaitHistogramPlot histogram;
     histogram.setTrace(makeLog(5, 2), 2);
-    histogram.setReference(makeLog(12, 2), 2);
-    double share = 0;
-    for (auto it = histogram.referenceBars()->data()->constBegin();
-         it != histogram.referenceBars()->data()->constEnd(); ++it)
-        share += it->value;
-    QVERIFY(qFuzzyCompare(share, 100.0));
+    histogram.setOverlays(two);
+    QCOMPARE(histogram.overlayGraphs().size(), std::size_t(2));
+    for (const QCPGraph *graph : histogram.overlayGraphs()) {
+        double share = 0;
+        for (auto it = graph->data()->constBegin(); it != graph->data()->constEnd(); ++it)
+            share += it->value;
+        QVERIFY(qFuzzyCompare(share, 100.0));
+    }
+    QCOMPARE(histogram.overlayGraphs()[1]->pen().color(), purple);
+    histogram.setLiveVisible(false);
+    QVERIFY(!histogram.bars()->visible());
+
+    ThroughputPlot throughput;
+    throughput.setTrace(makeLog(5, 2), 2);
+    throughput.setOverlays(two);
+    QCOMPARE(throughput.overlayGraphs().size(), std::size_t(2));
+    // 12 batches in rounds of 2 workers: 5 closed rounds (the first starts the clock).
+    QVERIFY(throughput.overlayGraphs()[0]->dataCount() > 0);
+    QCOMPARE(throughput.overlayGraphs()[0]->pen().color(), orange);
+    throughput.setOverlays({});
+    QVERIFY(throughput.overlayGraphs().empty());
+
+    WorkerTimelinePlot timeline;
+    timeline.setTrace(makeLog(5, 2), 2);
+    timeline.refresh();
+    timeline.setOverlays(two);
+    QCOMPARE(timeline.overlayTimelines().size(), std::size_t(2));
+    // Stacked above the live run's 2 worker lanes and consumer lane, each its own.
+    const TimelinePlottable *a = timeline.overlayTimelines()[0];
+    const TimelinePlottable *b = timeline.overlayTimelines()[1];
+    QVERIFY(a->laneOffset() > timeline.timeline()->consumerLane());
+    QVERIFY(b->laneOffset() > a->laneOffset() + a->consumerLane());
+    QCOMPARE(b->tint(), purple);
+    QCOMPARE(a->syncedSpans(), std::size_t(12));
+    QVERIFY(timeline.yAxis->range().upper > b->laneOffset() + b->consumerLane());
+    timeline.setOverlays({});
+    QVERIFY(timeline.overlayTimelines().empty());
+    QCOMPARE(timeline.yAxis->range().upper, timeline.timeline()->consumerLane() + 0.6);
 }
 
 void TestPlots::markersSitAtTheirKeys()

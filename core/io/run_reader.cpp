@@ -1,0 +1,162 @@
+#include "core/io/run_reader.h"
+
+#include "core/io/regular_file.h"
+#include "core/io/trace_csv.h"
+#include "core/run/run_config_json.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+
+namespace loaderlab {
+
+using nlohmann::json;
+
+namespace {
+
+const char *const kFormat = "loaderlab-summary-2";
+
+std::string replaceExtension(const std::string &path, const char *extension)
+{
+    std::filesystem::path p(path);
+    p.replace_extension(extension);
+    const std::string other = p.string();
+    return other != path && regularFileProblem(other).empty() ? other : std::string();
+}
+
+} // namespace
+
+RunReport runReportFromJson(const json &j, const std::string &source)
+{
+    if (!j.is_object() || j.value("format", std::string()) != kFormat)
+        throw std::runtime_error(source + ": not a LoaderLab run summary (\"format\" is not \""
+                                 + kFormat + "\")");
+    RunReport r;
+    try {
+        r.config = runConfigFromJson(j.at("config"));
+        for (const json &v : j.at("config_versions")) {
+            ConfigVersion version;
+            version.version = v.at("version").get<std::int32_t>();
+            version.firstBatch = v.at("first_batch").get<std::int64_t>();
+            version.timeNs = v.at("time_ns").get<std::int64_t>();
+            version.config = runConfigFromJson(v.at("config"));
+            if (version.version != static_cast<std::int32_t>(r.configVersions.size()))
+                throw std::invalid_argument("config_versions: version "
+                                            + std::to_string(version.version) + " out of order");
+            r.configVersions.push_back(std::move(version));
+        }
+        r.dataset = j.value("dataset", std::string());
+        r.state = j.value("state", std::string());
+        r.error = j.value("error", std::string());
+        const json &summary = j.at("summary");
+        r.summary.peakMemoryBytes = summary.value("peak_memory_bytes", std::int64_t{0});
+        r.summary.skippedSamples = summary.value("skipped_samples", std::int64_t{0});
+        for (const json &s : j.value("skipped", json::array()))
+            r.skipped.push_back(
+                {s.at("batch").get<std::int64_t>(), s.at("sample").get<std::int64_t>(),
+                 s.value("source", std::string()), s.value("reason", std::string())});
+        for (const json &m : j.value("markers", json::array()))
+            r.markers.push_back(markerFromJson(m));
+        if (const auto machine = j.find("machine"); machine != j.end() && machine->is_object()) {
+            r.machine.cpuModel = machine->value("cpu_model", std::string());
+            r.machine.hostname = machine->value("hostname", std::string());
+            r.machine.os = machine->value("os", std::string());
+            if (const auto v = machine->find("versions"); v != machine->end() && v->is_object())
+                for (const auto &[name, version] : v->items())
+                    if (version.is_string())
+                        r.machine.versions[name] = version.get<std::string>();
+        }
+    } catch (const std::exception &e) {
+        throw std::runtime_error(source + ": " + e.what());
+    }
+    if (r.configVersions.empty())
+        r.configVersions.push_back({0, 0, 0, r.config});
+    return r;
+}
+
+RunReport loadRunReport(const std::string &path)
+{
+    if (const std::string problem = regularFileProblem(path); !problem.empty())
+        throw std::runtime_error(path + ": cannot read: " + problem);
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw std::runtime_error(path + ": cannot open");
+    json j;
+    try {
+        j = parseConfigJson(in);
+    } catch (const std::exception &e) {
+        throw std::runtime_error(path + ": " + e.what());
+    }
+    return runReportFromJson(j, path);
+}
+
+std::shared_ptr<TraceLog> traceFromRecords(const std::vector<TraceRecord> &records,
+                                           const RunReport &report)
+{
+    auto log = std::make_shared<TraceLog>();
+    // Versions first: version 0 sets the summary's warm-up, each its worker count.
+    for (const ConfigVersion &v : report.configVersions)
+        log->addConfigVersion(v);
+    const auto workersOf = [&report](std::int32_t version) {
+        const auto &versions = report.configVersions;
+        const auto v = std::clamp<std::size_t>(static_cast<std::size_t>(std::max(version, 0)), 0,
+                                               versions.size() - 1);
+        return versions[v].config.loader.numWorkers;
+    };
+    for (const TraceRecord &r : records) {
+        if (r.worker == kAllWorkers) {
+            for (int w = 0; w < workersOf(r.configVersion); ++w)
+                log->appendSpan({r.index, w, 0, r.loadStartNs, r.loadEndNs});
+        } else {
+            log->appendSpan({r.index, r.worker, 0, r.loadStartNs, r.loadEndNs});
+        }
+        log->append(r);
+    }
+    for (const TraceMarker &m : report.markers)
+        log->addMarker(m);
+    for (const SkippedSample &s : report.skipped)
+        log->addSkipped(s);
+    return log;
+}
+
+OpenedRun openRun(const std::string &csvPath, const std::string &jsonPath)
+{
+    OpenedRun run;
+    run.csvPath = csvPath;
+    run.jsonPath = jsonPath;
+    // Both read before anything is built: a bad file changes nothing.
+    run.report = loadRunReport(jsonPath);
+    const std::vector<TraceRecord> records = loadTraceCsv(csvPath);
+    for (std::size_t i = 0; i < records.size(); ++i) {
+        const TraceRecord &r = records[i];
+        if (r.configVersion < 0
+            || static_cast<std::size_t>(r.configVersion) >= run.report.configVersions.size())
+            throw std::runtime_error(csvPath + ": line " + std::to_string(i + 2)
+                                     + ": config version " + std::to_string(r.configVersion)
+                                     + " is not in " + jsonPath);
+    }
+    const RunSummary stored = run.report.summary;
+    auto trace = traceFromRecords(records, run.report);
+    run.report.summary = trace->summary();
+    run.report.summary.peakMemoryBytes = stored.peakMemoryBytes;
+    // The JSON lists at most 10,000 skipped samples but counts all of them.
+    run.report.summary.skippedSamples = std::max(run.report.summary.skippedSamples,
+                                                 stored.skippedSamples);
+    run.trace = trace;
+    for (const ConfigVersion &v : run.report.configVersions)
+        run.maxWorkers = std::max(run.maxWorkers, v.config.loader.numWorkers);
+    return run;
+}
+
+std::string summaryJsonBeside(const std::string &csvPath)
+{
+    return replaceExtension(csvPath, ".json");
+}
+
+std::string traceCsvBeside(const std::string &jsonPath)
+{
+    return replaceExtension(jsonPath, ".csv");
+}
+
+} // namespace loaderlab

@@ -1,0 +1,52 @@
+#pragma once
+
+// Reading a finished run back from the files `loaderlab run --csv F --json G` (or the
+// window's exports) wrote, e.g. on a GPU server, to look at it in the window as if it
+// had run here. The figures are recomputed from the per-batch CSV with the same
+// summary code a live run uses; the config, its versions, the markers, the skipped
+// samples, the dataset's description, the state, the peak memory and the machine's
+// versions come from the summary JSON (they are not in the CSV).
+
+#include "core/io/summary_json.h"
+#include "core/trace/trace_log.h"
+
+#include <nlohmann/json.hpp>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace loaderlab {
+
+// The report a summary JSON (format "loaderlab-summary-2") holds; `summary` gets only
+// what the CSV cannot give (peak memory, skipped count). Throws std::runtime_error
+// naming `source` and what is missing or wrong.
+RunReport runReportFromJson(const nlohmann::json &json, const std::string &source);
+RunReport loadRunReport(const std::string &path);
+
+// A TraceLog holding `records`, with worker spans rebuilt from each batch's load start
+// and end (the CSV has no spans: a sample-parallel batch, built by every worker,
+// counts as one span per worker over the batch's whole load time), the report's
+// config versions, markers and skipped samples.
+std::shared_ptr<TraceLog> traceFromRecords(const std::vector<TraceRecord> &records,
+                                           const RunReport &report);
+
+struct OpenedRun
+{
+    std::string csvPath;
+    std::string jsonPath;
+    RunReport report; // summary recomputed from the trace, plus the JSON's peak memory
+    std::shared_ptr<const TraceLog> trace;
+    int maxWorkers = 0; // over every config version
+};
+
+// Loads both files; throws std::runtime_error naming the file and the reason (the
+// CSV's line number for a bad row), or a CSV and a JSON that are not of one run.
+OpenedRun openRun(const std::string &csvPath, const std::string &jsonPath);
+
+// The summary JSON beside a CSV (same folder and base name, ".json"), or the CSV
+// beside a JSON; "" when there is no such regular file.
+std::string summaryJsonBeside(const std::string &csvPath);
+std::string traceCsvBeside(const std::string &jsonPath);
+
+} // namespace loaderlab

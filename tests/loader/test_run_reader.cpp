@@ -1,0 +1,190 @@
+// Reading a run back from its per-batch CSV and summary JSON (core/io/run_reader.h):
+// a real run written the way `loaderlab run --csv --json` writes it opens with the
+// same figures, and broken or mismatched files are refused naming the file.
+
+#include "core/io/run_reader.h"
+#include "core/io/trace_csv.h"
+#include "core/run/run_service.h"
+
+#include <QtTest>
+
+#include <fstream>
+#include <sstream>
+
+using namespace loaderlab;
+
+namespace {
+
+std::string readAll(const std::string &path)
+{
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+void writeAll(const std::string &path, const std::string &text)
+{
+    std::ofstream(path, std::ios::binary) << text;
+}
+
+// A short real run: synthetic samples, a 1 ms simulated step, its CSV and JSON
+// written by RunService as the CLI writes them.
+RunReport writeRun(const RunConfig &config, const std::string &csv, const std::string &json)
+{
+    RunService service;
+    service.start(config, RunOutputs{csv, json, {}});
+    if (!service.wait(60'000))
+        throw std::runtime_error("the run did not end");
+    const RunReport report = service.report();
+    const auto problems = service.writeOutputs(report);
+    if (!problems.empty())
+        throw std::runtime_error(problems.front());
+    return report;
+}
+
+RunConfig smallRun(int workers, Strategy strategy)
+{
+    RunConfig c;
+    c.dataset.syntheticShape = {3, 16, 16};
+    c.dataset.syntheticSamples = 8 * 60;
+    c.loader.numWorkers = workers;
+    c.loader.batchSize = 8;
+    c.loader.strategy = strategy;
+    c.consumer.kind = ConsumerKind::Sleep;
+    c.consumer.sleepPerBatchMs = 1.0;
+    c.warmupBatches = 3;
+    return c;
+}
+
+} // namespace
+
+class TestRunReader : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void openedRunHasTheRunsFigures_data();
+    void openedRunHasTheRunsFigures();
+    void partnerFileIsFoundBeside();
+    void errorsNameTheFileAndReason();
+
+private:
+    QTemporaryDir m_dir;
+    std::string path(const char *name) const
+    {
+        return m_dir.filePath(QString::fromLatin1(name)).toStdString();
+    }
+};
+
+void TestRunReader::openedRunHasTheRunsFigures_data()
+{
+    QTest::addColumn<int>("workers");
+    QTest::addColumn<int>("strategy");
+    QTest::newRow("2 workers, per-worker") << 2 << static_cast<int>(Strategy::PerWorkerBatch);
+    QTest::newRow("3 workers, sample-parallel") << 3 << static_cast<int>(Strategy::SampleParallel);
+    QTest::newRow("in the consumer thread") << 0 << static_cast<int>(Strategy::PerWorkerBatch);
+}
+
+void TestRunReader::openedRunHasTheRunsFigures()
+{
+    QFETCH(int, workers);
+    QFETCH(int, strategy);
+    const RunConfig config = smallRun(workers, static_cast<Strategy>(strategy));
+    const std::string csv = path("run.csv");
+    const std::string json = path("run.json");
+    const RunReport written = writeRun(config, csv, json);
+    QCOMPARE(written.state, std::string("finished"));
+    const RunSummary &expected = written.summary;
+    QCOMPARE(expected.batches, std::int64_t{60});
+
+    const OpenedRun opened = openRun(csv, json);
+    const RunSummary &got = opened.report.summary;
+    QCOMPARE(opened.trace->size(), std::size_t{60});
+    QCOMPARE(got.batches, expected.batches);
+    QCOMPARE(got.samples, expected.samples);
+    QCOMPARE(got.warmupBatches, expected.warmupBatches);
+    // The CSV holds integer nanoseconds, the same ones the run summarised.
+    QCOMPARE(got.samplesPerSecMean, expected.samplesPerSecMean);
+    QCOMPARE(got.samplesPerSecMedian, expected.samplesPerSecMedian);
+    QCOMPARE(got.waitMeanMs, expected.waitMeanMs);
+    QCOMPARE(got.waitP95Ms, expected.waitP95Ms);
+    QCOMPARE(got.firstBatchLatencyMs, expected.firstBatchLatencyMs);
+    QCOMPARE(got.inputBoundShare, expected.inputBoundShare);
+    QCOMPARE(got.band, expected.band);
+    QCOMPARE(got.peakMemoryBytes, expected.peakMemoryBytes);
+    QCOMPARE(opened.maxWorkers, workers);
+    QCOMPARE(opened.report.config.loader.batchSize, 8);
+    QCOMPARE(opened.report.config.loader.strategy, config.loader.strategy);
+    QCOMPARE(opened.report.dataset, written.dataset);
+    QCOMPARE(opened.report.configVersions.size(), written.configVersions.size());
+    // Worker spans rebuilt from the CSV: one per batch, or one per worker of a
+    // sample-parallel batch, each over the batch's load.
+    const std::size_t spansPerBatch = config.loader.strategy == Strategy::SampleParallel
+                                          ? std::size_t(workers)
+                                          : 1;
+    QCOMPARE(opened.trace->spanCount(), 60 * spansPerBatch);
+    const auto records = opened.trace->records();
+    const auto spans = opened.trace->spans(0);
+    QCOMPARE(spans.back().endNs, records.back().loadEndNs);
+}
+
+void TestRunReader::partnerFileIsFoundBeside()
+{
+    const std::string csv = path("beside.csv");
+    const std::string json = path("beside.json");
+    writeRun(smallRun(1, Strategy::PerWorkerBatch), csv, json);
+    QCOMPARE(summaryJsonBeside(csv), json);
+    QCOMPARE(traceCsvBeside(json), csv);
+    QCOMPARE(summaryJsonBeside(path("nothing-beside.csv")), std::string());
+}
+
+void TestRunReader::errorsNameTheFileAndReason()
+{
+    const std::string csv = path("good.csv");
+    const std::string json = path("good.json");
+    writeRun(smallRun(2, Strategy::PerWorkerBatch), csv, json);
+    const auto messageOf = [](const std::string &c, const std::string &j) -> std::string {
+        try {
+            openRun(c, j);
+        } catch (const std::runtime_error &e) {
+            return e.what();
+        }
+        return "(opened)";
+    };
+    const auto check = [](const std::string &message, const std::string &file,
+                          const std::string &reason) {
+        QVERIFY2(message.rfind(file, 0) == 0, message.c_str());
+        QVERIFY2(message.find(reason) != std::string::npos, message.c_str());
+    };
+
+    check(messageOf(path("missing.csv"), json), path("missing.csv"), "cannot");
+    check(messageOf(csv, path("missing.json")), path("missing.json"), "cannot read");
+
+    // A row cut short: the CSV's reader names the line.
+    std::string text = readAll(csv);
+    const std::string bad = path("cut.csv");
+    const std::size_t third = text.find('\n', text.find('\n', text.find('\n') + 1) + 1);
+    writeAll(bad, text.substr(0, third + 1) + "7,0,1\n" + text.substr(third + 1));
+    check(messageOf(bad, json), bad, "line 4");
+
+    // Not a summary at all, and truncated JSON.
+    const std::string notSummary = path("config.json");
+    writeAll(notSummary, "{\"format\": \"something-else\"}");
+    check(messageOf(csv, notSummary), notSummary, "not a LoaderLab run summary");
+    const std::string cut = path("cut.json");
+    const std::string jsonText = readAll(json);
+    writeAll(cut, jsonText.substr(0, jsonText.size() / 2));
+    check(messageOf(csv, cut), cut, "");
+
+    // A CSV whose rows name a config version the JSON does not have.
+    std::istringstream in(readAll(csv));
+    std::vector<TraceRecord> records = readTraceCsv(in, csv);
+    records[5].configVersion = 3;
+    const std::string otherRun = path("other.csv");
+    saveTraceCsv(otherRun, records);
+    check(messageOf(otherRun, json), otherRun, "config version 3");
+}
+
+QTEST_GUILESS_MAIN(TestRunReader)
+#include "test_run_reader.moc"

@@ -1,0 +1,87 @@
+#include "widgets/engine_choice.h"
+
+#include "core/run/pytorch_run.h"
+
+#include <QComboBox>
+#include <QLabel>
+#include <QStandardItemModel>
+#include <QVBoxLayout>
+
+EngineChoice::EngineChoice(QWidget *parent)
+    : QGroupBox(tr("Engine"), parent)
+{
+    m_combo = new QComboBox;
+    m_combo->setObjectName(QStringLiteral("engineCombo"));
+    m_combo->addItem(tr("LoaderLab"));
+    m_combo->addItem(tr("PyTorch DataLoader"));
+    m_combo->setToolTip(tr("LoaderLab's loader, or the same settings on PyTorch's own "
+                           "DataLoader (worker processes) as a reference."));
+    m_note = new QLabel;
+    m_note->setObjectName(QStringLiteral("engineNote"));
+    m_note->setWordWrap(true);
+    m_note->setStyleSheet(QStringLiteral("color: gray;"));
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(m_combo);
+    layout->addWidget(m_note);
+
+    connect(m_combo, &QComboBox::currentIndexChanged, this, [this](int index) {
+        // A greyed entry cannot be clicked, but it can be set from code: not taken.
+        if (index == 1 && !pytorchAvailable()) {
+            m_combo->setCurrentIndex(0);
+            return;
+        }
+        updateNote();
+        Q_EMIT pytorchChosenChanged(pytorchChosen());
+    });
+    onProbed(tr("Checking whether Python can import torch…"));
+    m_probed = false;
+    // Runs Python once; the answer comes back as a queued call, dropped if this
+    // widget is gone by then (the destructor joins first anyway).
+    m_probe = std::jthread([this] {
+        const std::string python = loaderlab::pytorchEnginePython();
+        const QString problem = QString::fromStdString(loaderlab::pytorchEngineProblem(python));
+        QMetaObject::invokeMethod(
+            this,
+            [this, problem, python] {
+                m_probed = true;
+                m_python = QString::fromStdString(python);
+                onProbed(problem);
+                Q_EMIT probeDone();
+            },
+            Qt::QueuedConnection);
+    });
+}
+
+EngineChoice::~EngineChoice() = default;
+
+bool EngineChoice::pytorchChosen() const
+{
+    return m_combo->currentIndex() == 1 && pytorchAvailable();
+}
+
+void EngineChoice::onProbed(const QString &problem)
+{
+    m_problem = problem;
+    auto *model = qobject_cast<QStandardItemModel *>(m_combo->model());
+    QStandardItem *item = model->item(1);
+    item->setEnabled(problem.isEmpty());
+    item->setToolTip(problem.isEmpty() ? tr("Python %1 with torch").arg(m_python) : problem);
+    if (!problem.isEmpty() && m_combo->currentIndex() == 1)
+        m_combo->setCurrentIndex(0);
+    updateNote();
+}
+
+void EngineChoice::updateNote()
+{
+    if (pytorchChosen()) {
+        m_note->setText(tr("Image folders and synthetic data, simulated step only. Settings "
+                           "cannot change while it runs: they apply at the next Start."));
+    } else if (!m_probed) {
+        m_note->setText(m_problem);
+    } else if (!m_problem.isEmpty()) {
+        m_note->setText(tr("PyTorch DataLoader not available: %1").arg(m_problem));
+    } else {
+        m_note->clear();
+    }
+    m_note->setVisible(!m_note->text().isEmpty());
+}
