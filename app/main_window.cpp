@@ -2,6 +2,7 @@
 
 #include "app/language.h"
 
+#include "core/autotune/autotuner.h"
 #include "core/consumer/model_consumer_factory.h"
 #include "core/io/summary_json.h"
 #include "core/io/trace_csv.h"
@@ -10,6 +11,7 @@
 
 #include "widgets/control_panel.h"
 #include "widgets/experiments_view.h"
+#include "widgets/lesson_panel.h"
 #include "widgets/model_panel.h"
 #include "widgets/run_session.h"
 #include "widgets/stats_panel.h"
@@ -26,8 +28,6 @@
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QScrollArea>
-#include <QScrollBar>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
@@ -62,21 +62,15 @@ MainWindow::MainWindow(QWidget *parent)
 
     m_controls = new ControlPanel;
     m_stats = new StatsPanel;
+    // The controls scroll within their part of the column; the stats below them
+    // stay in view at any window height.
     auto *side = new QWidget;
+    side->setObjectName(QStringLiteral("sidePanel"));
     auto *sideLayout = new QVBoxLayout(side);
     sideLayout->setContentsMargins(4, 4, 4, 4);
-    sideLayout->addWidget(m_controls);
+    sideLayout->addWidget(m_controls, 1);
     sideLayout->addWidget(m_stats);
-    sideLayout->addStretch();
-    auto *scroll = new QScrollArea;
-    scroll->setWidget(side);
-    scroll->setWidgetResizable(true);
-    // As wide as the panel needs (German labels are longer), so the Experiments tab
-    // beside it cannot squeeze the controls.
-    scroll->setMinimumWidth(std::max(320, side->minimumSizeHint().width()
-                                              + scroll->verticalScrollBar()->sizeHint().width()
-                                              + 2 * scroll->frameWidth()));
-    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    side->setMinimumWidth(std::max(320, side->minimumSizeHint().width()));
 
     buildPlots();
     m_experiments = new ExperimentsView;
@@ -88,13 +82,14 @@ MainWindow::MainWindow(QWidget *parent)
     m_tabs->addTab(m_plotSplitter, tr("Live"));
     m_tabs->addTab(m_experiments, tr("Experiments"));
     auto *splitter = new QSplitter(Qt::Horizontal);
-    splitter->addWidget(scroll);
+    splitter->addWidget(side);
     splitter->addWidget(m_tabs);
     splitter->setStretchFactor(1, 1);
     setCentralWidget(splitter);
 
     m_statusLabel = new QLabel;
     statusBar()->addWidget(m_statusLabel, 1);
+    buildLessonDock();
     buildMenus();
 
     const TorchInfo torch = torchInfo();
@@ -126,6 +121,7 @@ MainWindow::MainWindow(QWidget *parent)
     connect(m_controls, &ControlPanel::pauseToggled, this, &MainWindow::onPauseToggled);
     connect(m_controls, &ControlPanel::stopRequested, m_session, &RunSession::stop);
     connect(m_controls, &ControlPanel::resetRequested, m_session, &RunSession::reset);
+    connect(m_controls, &ControlPanel::autotuneChanged, this, &MainWindow::updateAutotune);
 
     restoreSettings();
     onStateChanged();
@@ -169,6 +165,8 @@ void MainWindow::buildMenus()
     file->addSeparator();
     file->addAction(tr("Export trace as &CSV…"), this, &MainWindow::exportTraceDialog);
     file->addAction(tr("Export summary as &JSON…"), this, &MainWindow::exportSummaryDialog);
+    file->addAction(tr("Export trace for Per&fetto…"), this, &MainWindow::exportChromeTraceDialog)
+        ->setObjectName(QStringLiteral("exportPerfettoAction"));
     file->addAction(tr("Export &plots…"), this, &MainWindow::exportPlotsDialog);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
@@ -186,6 +184,10 @@ void MainWindow::buildMenus()
                     [this] { showExperiments(false); });
     view->addAction(tr("&Experiments (sweeps)"), QKeySequence(Qt::CTRL | Qt::Key_2), this,
                     [this] { showExperiments(true); });
+    QAction *lessons = m_lessonDock->toggleViewAction();
+    lessons->setText(tr("&Lessons"));
+    lessons->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
+    view->addAction(lessons);
     view->addSeparator();
     m_followAction = view->addAction(tr("&Follow newest data"));
     m_followAction->setCheckable(true);
@@ -221,6 +223,7 @@ void MainWindow::buildMenus()
     QToolBar *toolbar = addToolBar(tr("Run"));
     toolbar->setObjectName(QStringLiteral("runToolbar"));
     toolbar->addAction(m_followAction);
+    toolbar->addAction(lessons);
     toolbar->addAction(tr("Keep as reference"), m_session, &RunSession::keepAsReference);
     toolbar->addAction(tr("Export plots…"), this, &MainWindow::exportPlotsDialog);
 }
@@ -230,12 +233,14 @@ bool MainWindow::startRun()
     RunConfig config = m_controls->config();
     config.epochs = 0; // the window runs until stopped
     QString error;
+    stopAutotune(); // a new run on the same controller: the old tuner must not touch it
     if (!m_session->start(config, &error)) {
         m_controls->showDatasetError(error);
         report(tr("Cannot start: %1").arg(error));
         return false;
     }
     m_controls->clearDatasetError();
+    updateAutotune();
     return true;
 }
 
@@ -257,6 +262,7 @@ void MainWindow::onTraceReplaced()
         plot->setTrace(m_session->trace(), lanes);
     if (!m_session->trace())
         m_stats->clear();
+    m_lessons->setTrace(m_session->trace());
     m_followAction->setChecked(true);
 }
 
@@ -265,11 +271,13 @@ void MainWindow::onTick()
     m_timelinePlot->setWorkerLanes(m_session->maxWorkers());
     for (LivePlot *plot : m_plots)
         plot->refresh();
+    followAutotune();
     // Figures at ~4 Hz: enough to read, and summarising is not free.
     if (++m_ticks % 8 == 0 || m_session->controller().finished()) {
         const bool live = m_session->running();
         const RunSummary summary = m_session->summary(live ? kLiveSummaryWindow : 0);
         m_stats->showSummary(summary);
+        m_lessons->refresh();
         const auto trace = m_session->trace();
         QString status =
             tr("%1 — %2 batches").arg(stateText(m_session->state())).arg(trace ? trace->size() : 0);
@@ -291,6 +299,7 @@ void MainWindow::onTick()
 void MainWindow::onStateChanged()
 {
     m_controls->setRunState(m_session->state());
+    updateAutotune();
     if (m_session->state() == RunState::Failed)
         report(tr("The run failed: %1").arg(m_session->error()));
     onTick();

@@ -10,9 +10,16 @@
 #include <QMainWindow>
 #include <QTimer>
 
+#include <memory>
+#include <thread>
 #include <vector>
 
+namespace loaderlab {
+class Autotuner;
+}
+
 class ControlPanel;
+class LessonPanel;
 class ExperimentsView;
 class LivePlot;
 class RunSession;
@@ -22,6 +29,7 @@ class WaitHistogramPlot;
 class WaitTimePlot;
 class WorkerTimelinePlot;
 class QAction;
+class QDockWidget;
 class QLabel;
 class QSplitter;
 class QTabWidget;
@@ -38,6 +46,10 @@ public:
     ControlPanel *controlPanel() const { return m_controls; }
     const std::vector<LivePlot *> &plots() const { return m_plots; }
     ExperimentsView *experimentsView() const { return m_experiments; }
+    LessonPanel *lessonPanel() const { return m_lessons; }
+    QDockWidget *lessonDock() const { return m_lessonDock; }
+    // The autotuner driving the run, or nullptr (Autotune off, or no run going).
+    const loaderlab::Autotuner *autotuner() const { return m_autotuner.get(); }
     // Brings the Experiments tab (or the live plots) to the front.
     void showExperiments(bool experiments);
 
@@ -47,6 +59,9 @@ public:
 
     bool exportTraceCsv(const QString &path, QString *error);
     bool exportSummaryJson(const QString &path, QString *error);
+    // The run as a Chrome JSON trace for Perfetto (as `loaderlab run --trace-json`);
+    // false with the error, which names the file and the reason.
+    bool exportChromeTrace(const QString &path, QString *error);
     // Writes every plot as <dir>/<plot>.<format>; false with the first error.
     bool exportPlots(const QString &dir, const QString &format, QString *error);
 
@@ -56,6 +71,14 @@ protected:
 private:
     void buildPlots();
     void buildMenus();
+    void buildLessonDock();
+    void startLesson(const loaderlab::RunConfig &config);
+    void applyLessonStep(const loaderlab::RunConfig &target);
+    void applyLessonConfig(loaderlab::RunConfig config, bool datasetChanged);
+    // Starts or stops the autotuner as the Autotune box and the run's state say.
+    void updateAutotune();
+    void stopAutotune();
+    void followAutotune();
     void onTraceReplaced();
     void onTick();
     void onStateChanged();
@@ -67,6 +90,7 @@ private:
     void saveConfig();
     void exportTraceDialog();
     void exportSummaryDialog();
+    void exportChromeTraceDialog();
     void exportPlotsDialog();
     void chooseLanguage(const QString &language);
     void showAbout();
@@ -88,5 +112,10 @@ private:
     ExperimentsView *m_experiments = nullptr;
     QAction *m_followAction = nullptr;
     QLabel *m_statusLabel = nullptr;
+    LessonPanel *m_lessons = nullptr;
+    QDockWidget *m_lessonDock = nullptr;
+    std::unique_ptr<loaderlab::Autotuner> m_autotuner;
+    bool m_autotuneBatch = false;  // the running autotuner's option
+    std::jthread m_lessonPreparer; // makes a lesson's tensor file
     int m_ticks = 0;
 };

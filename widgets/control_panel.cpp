@@ -11,9 +11,12 @@
 #include <QFormLayout>
 #include <QGridLayout>
 #include <QGroupBox>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSignalBlocker>
 #include <QSlider>
 #include <QSpinBox>
@@ -61,14 +64,30 @@ ControlPanel::ControlPanel(QWidget *parent)
     : QWidget(parent)
 {
     m_config.epochs = 0;
-    auto *layout = new QVBoxLayout(this);
-    layout->addWidget(buildLoaderGroup());
-    layout->addWidget(buildModelGroup());
+    // The settings scroll when the window is short; the Run buttons stay below them,
+    // always in view (as does whatever the window puts under the panel).
+    auto *settings = new QWidget;
+    auto *settingsLayout = new QVBoxLayout(settings);
+    settingsLayout->setContentsMargins(0, 0, 0, 0);
+    settingsLayout->addWidget(buildLoaderGroup());
+    settingsLayout->addWidget(buildModelGroup());
     m_modelPanel = new ModelPanel;
-    layout->addWidget(m_modelPanel);
-    layout->addWidget(buildDatasetGroup());
+    settingsLayout->addWidget(m_modelPanel);
+    settingsLayout->addWidget(buildDatasetGroup());
+    settingsLayout->addStretch(1);
+    auto *scroll = new QScrollArea;
+    scroll->setObjectName(QStringLiteral("settingsScroll"));
+    scroll->setWidget(settings);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    // As wide as the settings need (German labels are longer), scroll bar included.
+    scroll->setMinimumWidth(settings->minimumSizeHint().width()
+                            + scroll->verticalScrollBar()->sizeHint().width());
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(scroll, 1);
     layout->addWidget(buildRunGroup());
-    layout->addStretch(1);
     connectLoaderControls();
     connectDatasetControls();
     setConfig(m_config);
@@ -123,6 +142,28 @@ QWidget *ControlPanel::buildLoaderGroup()
     grid->addWidget(m_persistentCheck, 1, 1);
     grid->addWidget(m_outOfOrderCheck, 2, 0, 1, 2);
     form->addRow(checks);
+
+    m_autotuneCheck = named(new QCheckBox(tr("Autotune workers and prefetch")), "autotuneCheck",
+                            tr("While the run goes, measure samples/s and move workers and "
+                               "prefetch one step at a time where it gains more than the "
+                               "noise (as loaderlab run --autotune); each trial and move is a "
+                               "marker on the plots."));
+    m_autotuneBatchCheck = named(new QCheckBox(tr("and the batch size")), "autotuneBatchCheck",
+                                 tr("Let the autotuner double or halve the batch size too (as "
+                                    "--autotune-batch)."));
+    m_autotuneBatchCheck->setEnabled(false);
+    auto *tune = new QWidget;
+    auto *tuneRow = new QHBoxLayout(tune);
+    tuneRow->setContentsMargins(0, 0, 0, 0);
+    tuneRow->addWidget(m_autotuneCheck);
+    tuneRow->addWidget(m_autotuneBatchCheck);
+    tuneRow->addStretch(1);
+    form->addRow(tune);
+    connect(m_autotuneCheck, &QCheckBox::toggled, this, [this](bool on) {
+        m_autotuneBatchCheck->setEnabled(on);
+        Q_EMIT autotuneChanged();
+    });
+    connect(m_autotuneBatchCheck, &QCheckBox::toggled, this, &ControlPanel::autotuneChanged);
     return box;
 }
 
@@ -354,6 +395,52 @@ void ControlPanel::setRunState(RunState state)
         m_pauseButton->setChecked(state == RunState::Paused);
     }
     updatePauseText();
+}
+
+bool ControlPanel::autotuneEnabled() const
+{
+    return m_autotuneCheck->isChecked();
+}
+
+bool ControlPanel::autotuneBatch() const
+{
+    return m_autotuneCheck->isChecked() && m_autotuneBatchCheck->isChecked();
+}
+
+void ControlPanel::setAutotuneEnabled(bool enabled)
+{
+    m_autotuneCheck->setChecked(enabled);
+}
+
+void ControlPanel::setTuning(bool tuning, bool batchToo)
+{
+    const QString why = tr("Set by the autotuner while it runs; uncheck Autotune to set it by "
+                           "hand.");
+    const auto lock = [&](QWidget *control, bool locked) {
+        // The control's own tooltip is kept aside while it is locked.
+        const char *const kOwn = "untunedToolTip";
+        if (!control->property(kOwn).isValid())
+            control->setProperty(kOwn, control->toolTip());
+        control->setEnabled(!locked);
+        control->setToolTip(locked ? why : control->property(kOwn).toString());
+    };
+    for (QWidget *control :
+         {static_cast<QWidget *>(m_workersSpin), static_cast<QWidget *>(m_workersSlider),
+          static_cast<QWidget *>(m_prefetchSpin)})
+        lock(control, tuning);
+    lock(m_batchSpin, tuning && batchToo);
+    lock(m_batchSlider, tuning && batchToo);
+}
+
+void ControlPanel::showTuned(int workers, int prefetch, int batchSize)
+{
+    const QSignalBlocker b1(m_workersSpin), b2(m_workersSlider), b3(m_prefetchSpin),
+        b4(m_batchSpin), b5(m_batchSlider);
+    m_workersSpin->setValue(workers);
+    m_workersSlider->setValue(workers);
+    m_prefetchSpin->setValue(prefetch);
+    m_batchSpin->setValue(batchSize);
+    m_batchSlider->setValue(batchSliderPosition(batchSize));
 }
 
 void ControlPanel::showDatasetError(const QString &message)
