@@ -64,11 +64,17 @@ MainWindow::MainWindow(QWidget *parent)
     m_stats = new StatsPanel;
     // The controls scroll within their part of the column; the stats below them
     // stay in view at any window height.
+    // The lessons are a tab beside the controls: the plots keep their width.
+    m_sideTabs = new QTabWidget;
+    m_sideTabs->setObjectName(QStringLiteral("sideTabs"));
+    m_sideTabs->setDocumentMode(true);
+    m_sideTabs->addTab(m_controls, tr("Settings"));
+    m_sideTabs->addTab(buildLessonPanel(), tr("Lessons"));
     auto *side = new QWidget;
     side->setObjectName(QStringLiteral("sidePanel"));
     auto *sideLayout = new QVBoxLayout(side);
     sideLayout->setContentsMargins(4, 4, 4, 4);
-    sideLayout->addWidget(m_controls, 1);
+    sideLayout->addWidget(m_sideTabs, 1);
     sideLayout->addWidget(m_stats);
     side->setMinimumWidth(std::max(320, side->minimumSizeHint().width()));
 
@@ -89,7 +95,6 @@ MainWindow::MainWindow(QWidget *parent)
 
     m_statusLabel = new QLabel;
     statusBar()->addWidget(m_statusLabel, 1);
-    buildLessonDock();
     buildMenus();
 
     const TorchInfo torch = torchInfo();
@@ -184,10 +189,8 @@ void MainWindow::buildMenus()
                     [this] { showExperiments(false); });
     view->addAction(tr("&Experiments (sweeps)"), QKeySequence(Qt::CTRL | Qt::Key_2), this,
                     [this] { showExperiments(true); });
-    QAction *lessons = m_lessonDock->toggleViewAction();
-    lessons->setText(tr("&Lessons"));
-    lessons->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
-    view->addAction(lessons);
+    QAction *lessons = view->addAction(tr("&Lessons"), QKeySequence(Qt::CTRL | Qt::Key_L), this,
+                                       [this] { showLessons(true); });
     view->addSeparator();
     m_followAction = view->addAction(tr("&Follow newest data"));
     m_followAction->setCheckable(true);
@@ -242,6 +245,11 @@ bool MainWindow::startRun()
     m_controls->clearDatasetError();
     updateAutotune();
     return true;
+}
+
+void MainWindow::showLessons(bool lessons)
+{
+    m_sideTabs->setCurrentIndex(lessons ? 1 : 0);
 }
 
 void MainWindow::showExperiments(bool experiments)

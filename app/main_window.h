@@ -29,7 +29,6 @@ class WaitHistogramPlot;
 class WaitTimePlot;
 class WorkerTimelinePlot;
 class QAction;
-class QDockWidget;
 class QLabel;
 class QSplitter;
 class QTabWidget;
@@ -47,7 +46,8 @@ public:
     const std::vector<LivePlot *> &plots() const { return m_plots; }
     ExperimentsView *experimentsView() const { return m_experiments; }
     LessonPanel *lessonPanel() const { return m_lessons; }
-    QDockWidget *lessonDock() const { return m_lessonDock; }
+    // Brings the Lessons tab (or the settings) to the front of the side panel.
+    void showLessons(bool lessons);
     // The autotuner driving the run, or nullptr (Autotune off, or no run going).
     const loaderlab::Autotuner *autotuner() const { return m_autotuner.get(); }
     // Brings the Experiments tab (or the live plots) to the front.
@@ -71,7 +71,7 @@ protected:
 private:
     void buildPlots();
     void buildMenus();
-    void buildLessonDock();
+    QWidget *buildLessonPanel();
     void startLesson(const loaderlab::RunConfig &config);
     void applyLessonStep(const loaderlab::RunConfig &target);
     void applyLessonConfig(loaderlab::RunConfig config, bool datasetChanged);
@@ -113,7 +113,7 @@ private:
     QAction *m_followAction = nullptr;
     QLabel *m_statusLabel = nullptr;
     LessonPanel *m_lessons = nullptr;
-    QDockWidget *m_lessonDock = nullptr;
+    QTabWidget *m_sideTabs = nullptr;
     std::unique_ptr<loaderlab::Autotuner> m_autotuner;
     bool m_autotuneBatch = false;  // the running autotuner's option
     std::jthread m_lessonPreparer; // makes a lesson's tensor file

@@ -1,7 +1,7 @@
-// MainWindow's lessons: the dock with the LessonPanel. A lesson's preset goes into
-// the control panel and starts a run; its steps are applied like any change of the
-// controls (live, with a marker; a new run for another dataset); when every phase
-// ran, the run stops so the plots stay on the lesson.
+// MainWindow's lessons: the side panel's Lessons tab with the LessonPanel. A lesson's preset goes
+// into the control panel and starts a run; its steps are applied like any change of the controls
+// (live, with a marker; a new run for another dataset); when every phase ran, the run stops so the
+// plots stay on the lesson.
 
 #include "app/main_window.h"
 
@@ -17,12 +17,11 @@
 #include "widgets/run_session.h"
 
 #include <QApplication>
-#include <QDockWidget>
 #include <QScrollArea>
 
 using namespace loaderlab;
 
-void MainWindow::buildLessonDock()
+QWidget *MainWindow::buildLessonPanel()
 {
     m_lessons = new LessonPanel;
     m_lessons->setObjectName(QStringLiteral("lessonPanel"));
@@ -31,20 +30,16 @@ void MainWindow::buildLessonDock()
     auto *scroll = new QScrollArea;
     scroll->setWidget(m_lessons);
     scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    m_lessonDock = new QDockWidget(tr("Lessons"), this);
-    m_lessonDock->setObjectName(QStringLiteral("lessonDock"));
-    m_lessonDock->setWidget(scroll);
-    m_lessonDock->setMinimumWidth(300);
-    addDockWidget(Qt::RightDockWidgetArea, m_lessonDock);
-    m_lessonDock->hide(); // View -> Lessons (Ctrl+L); the window remembers it
 
     connect(m_lessons, &LessonPanel::startRequested, this, &MainWindow::startLesson);
     connect(m_lessons, &LessonPanel::stepRequested, this, &MainWindow::applyLessonStep);
     connect(m_lessons, &LessonPanel::finished, this, [this] {
         m_session->stop();
-        report(tr("Lesson done: the verdict is in the Lessons panel."));
+        report(tr("Lesson done: the verdict is in the Lessons tab."));
     });
+    return scroll;
 }
 
 void MainWindow::startLesson(const RunConfig &lessonConfig)

@@ -39,8 +39,11 @@ LessonPanel::LessonPanel(QWidget *parent)
     for (const loaderlab::Lesson &lesson : loaderlab::lessons()) {
         auto *item = new QListWidgetItem(text(lesson.title), m_list);
         item->setData(Qt::UserRole, text(lesson.name));
-        item->setToolTip(text(lesson.name));
+        item->setToolTip(text(lesson.title) + QStringLiteral(" (") + text(lesson.name)
+                         + QLatin1Char(')'));
     }
+    m_list->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_list->setTextElideMode(Qt::ElideRight);
     m_list->setMaximumHeight(m_list->sizeHintForRow(0) * 6 + 2 * m_list->frameWidth());
     layout->addWidget(m_list);
 
