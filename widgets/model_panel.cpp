@@ -299,10 +299,12 @@ void ModelPanel::clearError()
 
 void ModelPanel::updateEnabled()
 {
-    // Folded: only the title's check box, no empty frame.
-    m_body->setVisible(isChecked());
-    setFlat(!isChecked());
-    layout()->setContentsMargins(isChecked() ? m_bodyMargins : QMargins());
+    // Folded: only the title's check box, no empty frame under it.
+    const bool open = isChecked();
+    m_body->setVisible(open);
+    setFlat(!open);
+    layout()->setContentsMargins(open ? m_bodyMargins : QMargins());
+    setMaximumHeight(open ? QWIDGETSIZE_MAX : fontMetrics().height() + 4);
     const bool train = m_modeCombo->currentData().value<ModelMode>() == ModelMode::Train;
     m_optimizerCombo->setEnabled(train);
     m_checkpointCheck->setEnabled(train);
