@@ -276,7 +276,13 @@ void MainWindow::onTraceReplaced()
 
 void MainWindow::onTick()
 {
-    m_timelinePlot->setWorkerLanes(m_session->maxWorkers());
+    // A lane for every worker the run had, also those the autotuner added.
+    int lanes = m_session->maxWorkers();
+    if (const auto trace = m_session->trace()) {
+        for (const int workers : trace->workersByVersion())
+            lanes = std::max(lanes, workers);
+    }
+    m_timelinePlot->setWorkerLanes(lanes);
     for (LivePlot *plot : m_plots)
         plot->refresh();
     followAutotune();

@@ -8,6 +8,8 @@
 #include "widgets/control_panel.h"
 #include "widgets/live_plot.h"
 #include "widgets/run_session.h"
+#include "widgets/timeline_plottable.h"
+#include "widgets/worker_timeline_plot.h"
 
 #include <QtTest>
 
@@ -213,6 +215,16 @@ void TestWindowTools::autotuneDrivesTheRunAndTheSliders()
         return false;
     };
     QTRY_VERIFY(markerDrawn());
+    // The timeline has a lane for every worker the tuner ran (not only the
+    // controls' count at the start).
+    auto *timeline = window.findChild<WorkerTimelinePlot *>(QStringLiteral("workerTimelinePlot"));
+    const auto mostWorkers = [&] {
+        int most = 0;
+        for (const int w : trace->workersByVersion())
+            most = std::max(most, w);
+        return most;
+    };
+    QTRY_VERIFY(timeline->timeline()->workerLanes() >= mostWorkers());
     saveScreenshot(window, QStringLiteral("autotune.png"));
 
     // Off: the tuner stops, the controls are the user's again and apply as before.
