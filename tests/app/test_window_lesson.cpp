@@ -14,6 +14,7 @@
 
 #include <QtTest>
 
+#include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QLineEdit>
 #include <QPushButton>
@@ -61,6 +62,7 @@ private Q_SLOTS:
     void initTestCase();
     void firstBatchLessonEndToEnd();
     void guidedStepAppliedLive();
+    void datasetStepStartsANewRun();
 
 private:
     QTemporaryDir m_dir;
@@ -70,6 +72,8 @@ private:
 void TestWindowLesson::initTestCase()
 {
     QVERIFY(m_dir.isValid());
+    // The tensor file a lesson prepares goes to the cache: the test's own.
+    qputenv("LOADERLAB_CACHE_DIR", m_dir.filePath(QStringLiteral("cache")).toUtf8());
     QStandardPaths::setTestModeEnabled(true);
     QCoreApplication::setOrganizationName(QStringLiteral("LoaderLabTests"));
     // A small folder of small JPEGs: a lesson's phases take seconds.
@@ -167,6 +171,42 @@ void TestWindowLesson::guidedStepAppliedLive()
     const QString dir = qEnvironmentVariable("LOADERLAB_SCREENSHOT_DIR");
     if (!dir.isEmpty())
         QVERIFY(window.grab().save(QDir(dir).filePath(QStringLiteral("lesson-spikes.png"))));
+}
+
+void TestWindowLesson::datasetStepStartsANewRun()
+{
+    MainWindow window;
+    RunConfig mine;
+    mine.dataset.kind = DatasetKind::ImageFolder;
+    mine.dataset.path = m_images.toStdString();
+    window.applyConfig(mine);
+    window.show();
+    LessonPanel *panel = window.lessonPanel();
+    QVERIFY(panel->chooseLesson(QStringLiteral("tensors-vs-jpeg")));
+    const Lesson &lesson = *findLesson("tensors-vs-jpeg");
+    child<QPushButton>(panel, "startLessonButton")->click();
+    QTRY_COMPARE_WITH_TIMEOUT(panel->tracker().state(), LessonTracker::State::WaitingForStep,
+                              60'000);
+    const auto jpegTrace = window.session()->trace();
+    child<QPushButton>(panel, "applyStepButton")->click();
+    // The folder is preprocessed on a thread, then the run starts over on the file.
+    QTRY_VERIFY_WITH_TIMEOUT(window.session()->trace() != jpegTrace, 60'000);
+    const RunConfig tensor = window.session()->config();
+    QCOMPARE(tensor.dataset.kind, DatasetKind::TensorFile);
+    QVERIFY(QFileInfo(QString::fromStdString(tensor.dataset.path))
+                .absolutePath()
+                .startsWith(m_dir.filePath(QStringLiteral("cache"))));
+    QCOMPARE(child<QComboBox>(window.controlPanel(), "datasetKindCombo")->currentData().toString(),
+             QStringLiteral("tensor"));
+    QTRY_COMPARE_WITH_TIMEOUT(panel->tracker().state(), LessonTracker::State::Done, 60'000);
+
+    LessonPhaseResult jpeg = phaseFromTrace(*jpegTrace, lesson, 0, 0);
+    LessonPhaseResult file = phaseFromTrace(*window.session()->trace(), lesson, 1, 0);
+    QVERIFY(jpeg.datasetBytes > 0);
+    QVERIFY(file.datasetBytes > 0);
+    const LessonVerdict verdict = lesson.verdict({std::move(jpeg), std::move(file)});
+    QCOMPARE(panel->verdictText(),
+             QStringLiteral("Verdict: ") + QString::fromStdString(verdict.text));
 }
 
 QTEST_MAIN(TestWindowLesson)
