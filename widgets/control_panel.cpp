@@ -11,7 +11,6 @@
 #include <QFormLayout>
 #include <QGridLayout>
 #include <QGroupBox>
-#include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
@@ -152,12 +151,14 @@ QWidget *ControlPanel::buildLoaderGroup()
                                  tr("Let the autotuner double or halve the batch size too (as "
                                     "--autotune-batch)."));
     m_autotuneBatchCheck->setEnabled(false);
+    // Two rows, the batch option indented under the box it belongs to: one row
+    // would widen the panel in German.
     auto *tune = new QWidget;
-    auto *tuneRow = new QHBoxLayout(tune);
-    tuneRow->setContentsMargins(0, 0, 0, 0);
-    tuneRow->addWidget(m_autotuneCheck);
-    tuneRow->addWidget(m_autotuneBatchCheck);
-    tuneRow->addStretch(1);
+    auto *tuneRows = new QGridLayout(tune);
+    tuneRows->setContentsMargins(0, 0, 0, 0);
+    tuneRows->addWidget(m_autotuneCheck, 0, 0, 1, 2);
+    tuneRows->setColumnMinimumWidth(0, 20);
+    tuneRows->addWidget(m_autotuneBatchCheck, 1, 1);
     form->addRow(tune);
     connect(m_autotuneCheck, &QCheckBox::toggled, this, [this](bool on) {
         m_autotuneBatchCheck->setEnabled(on);
