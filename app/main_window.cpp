@@ -62,9 +62,10 @@ MainWindow::MainWindow(QWidget *parent)
 
     m_controls = new ControlPanel;
     m_stats = new StatsPanel;
-    // The controls scroll within their part of the column; the stats below them
-    // stay in view at any window height.
-    // The lessons are a tab beside the controls: the plots keep their width.
+    // The side column: the settings (which scroll within their part of it) and the
+    // lessons as two tabs, the stats below them in view at any window height. The
+    // column is as wide as its content needs (German labels are longer), so the
+    // Experiments tab beside it cannot squeeze the controls.
     m_sideTabs = new QTabWidget;
     m_sideTabs->setObjectName(QStringLiteral("sideTabs"));
     m_sideTabs->setDocumentMode(true);
@@ -240,6 +241,7 @@ bool MainWindow::startRun()
     if (!m_session->start(config, &error)) {
         m_controls->showDatasetError(error);
         report(tr("Cannot start: %1").arg(error));
+        updateAutotune(); // the previous run goes on: so does its tuning
         return false;
     }
     m_controls->clearDatasetError();
