@@ -73,6 +73,7 @@ private:
     QWidget *buildModelGroup();
     QWidget *buildDatasetGroup();
     QWidget *buildRunGroup();
+    QWidget *buildAutotuneRows(); // control_panel_autotune.cpp
     void connectLoaderControls();
     void connectDatasetControls();
 
