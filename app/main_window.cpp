@@ -2,6 +2,7 @@
 
 #include "app/language.h"
 
+#include "core/autotune/autotuner.h"
 #include "core/consumer/model_consumer_factory.h"
 #include "core/io/summary_json.h"
 #include "core/io/trace_csv.h"
@@ -11,6 +12,7 @@
 #include "widgets/control_panel.h"
 #include "widgets/engine_choice.h"
 #include "widgets/experiments_view.h"
+#include "widgets/lesson_panel.h"
 #include "widgets/model_panel.h"
 #include "widgets/run_list.h"
 #include "widgets/run_session.h"
@@ -29,8 +31,6 @@
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QScrollArea>
-#include <QScrollBar>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
@@ -66,22 +66,23 @@ MainWindow::MainWindow(QWidget *parent)
     m_controls = new ControlPanel;
     m_stats = new StatsPanel;
     buildRunViews();
+    // The side column: the settings (which scroll within their part of it) and the
+    // lessons as two tabs, the stats below them in view at any window height. The
+    // column is as wide as its content needs (German labels are longer), so the
+    // Experiments tab beside it cannot squeeze the controls.
+    m_sideTabs = new QTabWidget;
+    m_sideTabs->setObjectName(QStringLiteral("sideTabs"));
+    m_sideTabs->setDocumentMode(true);
+    m_sideTabs->addTab(m_controls, tr("Settings"));
+    m_sideTabs->addTab(buildLessonPanel(), tr("Lessons"));
     auto *side = new QWidget;
+    side->setObjectName(QStringLiteral("sidePanel"));
     auto *sideLayout = new QVBoxLayout(side);
     sideLayout->setContentsMargins(4, 4, 4, 4);
     sideLayout->addWidget(m_engineChoice);
-    sideLayout->addWidget(m_controls);
+    sideLayout->addWidget(m_sideTabs, 1);
     sideLayout->addWidget(m_stats);
-    sideLayout->addStretch();
-    auto *scroll = new QScrollArea;
-    scroll->setWidget(side);
-    scroll->setWidgetResizable(true);
-    // As wide as the panel needs (German labels are longer), so the Experiments tab
-    // beside it cannot squeeze the controls.
-    scroll->setMinimumWidth(std::max(320, side->minimumSizeHint().width()
-                                              + scroll->verticalScrollBar()->sizeHint().width()
-                                              + 2 * scroll->frameWidth()));
-    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    side->setMinimumWidth(std::max(320, side->minimumSizeHint().width()));
 
     buildPlots();
     m_experiments = new ExperimentsView;
@@ -93,7 +94,7 @@ MainWindow::MainWindow(QWidget *parent)
     m_tabs->addTab(m_plotSplitter, tr("Live"));
     m_tabs->addTab(m_experiments, tr("Experiments"));
     auto *splitter = new QSplitter(Qt::Horizontal);
-    splitter->addWidget(scroll);
+    splitter->addWidget(side);
     splitter->addWidget(m_tabs);
     splitter->setStretchFactor(1, 1);
     setCentralWidget(splitter);
@@ -130,6 +131,7 @@ MainWindow::MainWindow(QWidget *parent)
     connect(m_controls, &ControlPanel::pauseToggled, this, &MainWindow::onPauseToggled);
     connect(m_controls, &ControlPanel::stopRequested, m_session, &RunSession::stop);
     connect(m_controls, &ControlPanel::resetRequested, m_session, &RunSession::reset);
+    connect(m_controls, &ControlPanel::autotuneChanged, this, &MainWindow::updateAutotune);
 
     restoreSettings();
     onStateChanged();
@@ -175,6 +177,8 @@ void MainWindow::buildMenus()
     file->addSeparator();
     file->addAction(tr("Export trace as &CSV…"), this, &MainWindow::exportTraceDialog);
     file->addAction(tr("Export summary as &JSON…"), this, &MainWindow::exportSummaryDialog);
+    file->addAction(tr("Export trace for Per&fetto…"), this, &MainWindow::exportChromeTraceDialog)
+        ->setObjectName(QStringLiteral("exportPerfettoAction"));
     file->addAction(tr("Export &plots…"), this, &MainWindow::exportPlotsDialog);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
@@ -193,6 +197,8 @@ void MainWindow::buildMenus()
     view->addAction(tr("&Experiments (sweeps)"), QKeySequence(Qt::CTRL | Qt::Key_2), this,
                     [this] { showExperiments(true); });
     view->addAction(m_runsDock->toggleViewAction());
+    QAction *lessons = view->addAction(tr("&Lessons"), QKeySequence(Qt::CTRL | Qt::Key_L), this,
+                                       [this] { showLessons(true); });
     view->addSeparator();
     m_followAction = view->addAction(tr("&Follow newest data"));
     m_followAction->setCheckable(true);
@@ -228,6 +234,7 @@ void MainWindow::buildMenus()
     QToolBar *toolbar = addToolBar(tr("Run"));
     toolbar->setObjectName(QStringLiteral("runToolbar"));
     toolbar->addAction(m_followAction);
+    toolbar->addAction(lessons);
     toolbar->addAction(tr("Keep run"), this, &MainWindow::keepRun);
     toolbar->addAction(tr("Export plots…"), this, &MainWindow::exportPlotsDialog);
 }
@@ -239,13 +246,21 @@ bool MainWindow::startRun()
     m_session->setEngine(m_engineChoice->pytorchChosen() ? RunSession::Engine::PyTorch
                                                          : RunSession::Engine::LoaderLab);
     QString error;
+    stopAutotune(); // a new run on the same controller: the old tuner must not touch it
     if (!m_session->start(config, &error)) {
         m_controls->showDatasetError(error);
         report(tr("Cannot start: %1").arg(error));
+        updateAutotune(); // the previous run goes on: so does its tuning
         return false;
     }
     m_controls->clearDatasetError();
+    updateAutotune();
     return true;
+}
+
+void MainWindow::showLessons(bool lessons)
+{
+    m_sideTabs->setCurrentIndex(lessons ? 1 : 0);
 }
 
 void MainWindow::showExperiments(bool experiments)
@@ -266,14 +281,22 @@ void MainWindow::onTraceReplaced()
         plot->setTrace(m_session->trace(), lanes);
     if (!m_session->trace())
         m_stats->clear();
+    m_lessons->setTrace(m_session->trace());
     m_followAction->setChecked(true);
 }
 
 void MainWindow::onTick()
 {
-    m_timelinePlot->setWorkerLanes(m_session->maxWorkers());
+    // A lane for every worker the run had, also those the autotuner added.
+    int lanes = m_session->maxWorkers();
+    if (const auto trace = m_session->trace()) {
+        for (const int workers : trace->workersByVersion())
+            lanes = std::max(lanes, workers);
+    }
+    m_timelinePlot->setWorkerLanes(lanes);
     for (LivePlot *plot : m_plots)
         plot->refresh();
+    followAutotune();
     // Figures at ~4 Hz: enough to read, and summarising is not free.
     if (++m_ticks % 8 == 0 || m_session->finished()) {
         const bool live = m_session->running();
@@ -281,6 +304,7 @@ void MainWindow::onTick()
         m_stats->showSummary(summary);
         if (m_session->trace())
             m_session->runs()->setLiveSummary(summary);
+        m_lessons->refresh();
         const auto trace = m_session->trace();
         QString status =
             tr("%1 — %2 batches").arg(stateText(m_session->state())).arg(trace ? trace->size() : 0);
@@ -302,6 +326,7 @@ void MainWindow::onTick()
 void MainWindow::onStateChanged()
 {
     m_controls->setRunState(m_session->state());
+    updateAutotune();
     if (m_session->state() == RunState::Failed)
         report(tr("The run failed: %1").arg(m_session->error()));
     onTick();

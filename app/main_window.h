@@ -10,12 +10,19 @@
 #include <QMainWindow>
 #include <QTimer>
 
+#include <memory>
+#include <thread>
 #include <vector>
+
+namespace loaderlab {
+class Autotuner;
+}
 
 class ControlPanel;
 class QDockWidget;
 class EngineChoice;
 class RunListView;
+class LessonPanel;
 class ExperimentsView;
 class LivePlot;
 class RunSession;
@@ -43,6 +50,11 @@ public:
     ExperimentsView *experimentsView() const { return m_experiments; }
     RunListView *runListView() const { return m_runListView; }
     EngineChoice *engineChoice() const { return m_engineChoice; }
+    LessonPanel *lessonPanel() const { return m_lessons; }
+    // Brings the Lessons tab (or the settings) to the front of the side panel.
+    void showLessons(bool lessons);
+    // The autotuner driving the run, or nullptr (Autotune off, or no run going).
+    const loaderlab::Autotuner *autotuner() const { return m_autotuner.get(); }
     // Brings the Experiments tab (or the live plots) to the front.
     void showExperiments(bool experiments);
 
@@ -57,6 +69,9 @@ public:
 
     bool exportTraceCsv(const QString &path, QString *error);
     bool exportSummaryJson(const QString &path, QString *error);
+    // The run as a Chrome JSON trace for Perfetto (as `loaderlab run --trace-json`);
+    // false with the error, which names the file and the reason.
+    bool exportChromeTrace(const QString &path, QString *error);
     // Writes every plot as <dir>/<plot>.<format>; false with the first error.
     bool exportPlots(const QString &dir, const QString &format, QString *error);
 
@@ -66,6 +81,14 @@ protected:
 private:
     void buildPlots();
     void buildMenus();
+    QWidget *buildLessonPanel();
+    void startLesson(const loaderlab::RunConfig &config);
+    void applyLessonStep(const loaderlab::RunConfig &target);
+    void applyLessonConfig(loaderlab::RunConfig config, bool datasetChanged);
+    // Starts or stops the autotuner as the Autotune box and the run's state say.
+    void updateAutotune();
+    void stopAutotune();
+    void followAutotune();
     void onTraceReplaced();
     void onTick();
     void onStateChanged();
@@ -81,6 +104,7 @@ private:
     void saveConfig();
     void exportTraceDialog();
     void exportSummaryDialog();
+    void exportChromeTraceDialog();
     void exportPlotsDialog();
     void chooseLanguage(const QString &language);
     void showAbout();
@@ -105,5 +129,10 @@ private:
     ExperimentsView *m_experiments = nullptr;
     QAction *m_followAction = nullptr;
     QLabel *m_statusLabel = nullptr;
+    LessonPanel *m_lessons = nullptr;
+    QTabWidget *m_sideTabs = nullptr;
+    std::unique_ptr<loaderlab::Autotuner> m_autotuner;
+    bool m_autotuneBatch = false;  // the running autotuner's option
+    std::jthread m_lessonPreparer; // makes a lesson's tensor file
     int m_ticks = 0;
 };

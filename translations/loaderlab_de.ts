@@ -458,6 +458,26 @@
         <source>Applied on Return.</source>
         <translation>Wird mit der Eingabetaste übernommen.</translation>
     </message>
+    <message>
+        <source>Autotune workers and prefetch</source>
+        <translation>Worker und Prefetch automatisch abstimmen</translation>
+    </message>
+    <message>
+        <source>While the run goes, measure samples/s and move workers and prefetch one step at a time where it gains more than the noise (as loaderlab run --autotune); each trial and move is a marker on the plots.</source>
+        <translation>Während der Lauf geht, Samples/s messen und Worker und Prefetch Schritt für Schritt dorthin verstellen, wo es mehr als das Rauschen bringt (wie loaderlab run --autotune); jeder Versuch und jede Änderung ist eine Markierung in den Plots.</translation>
+    </message>
+    <message>
+        <source>and the batch size</source>
+        <translation>und die Batchgröße</translation>
+    </message>
+    <message>
+        <source>Let the autotuner double or halve the batch size too (as --autotune-batch).</source>
+        <translation>Die automatische Abstimmung darf auch die Batchgröße verdoppeln oder halbieren (wie --autotune-batch).</translation>
+    </message>
+    <message>
+        <source>Set by the autotuner while it runs; uncheck Autotune to set it by hand.</source>
+        <translation>Wird von der automatischen Abstimmung gesetzt; zum Einstellen von Hand die Abstimmung abwählen.</translation>
+    </message>
 </context>
 <context>
     <name>EngineChoice</name>
@@ -535,10 +555,6 @@
     <message>
         <source>Check at least one value of an axis.</source>
         <translation>Mindestens einen Wert einer Achse anhaken.</translation>
-    </message>
-    <message>
-        <source>Click a cell in the table or the heatmap to see its batches.</source>
-        <translation>Eine Zelle in der Tabelle oder der Heatmap anklicken, um ihre Batches zu sehen.</translation>
     </message>
     <message>
         <source>Starting: %1 of %2 cells found done in %3</source>
@@ -711,6 +727,96 @@
     <message>
         <source>Default dataset ready: %1</source>
         <translation>Standarddatensatz bereit: %1</translation>
+    </message>
+</context>
+<context>
+    <name>LessonPanel</name>
+    <message>
+        <source>Start lesson</source>
+        <translation>Lektion starten</translation>
+    </message>
+    <message>
+        <source>Put the lesson&apos;s settings into the controls and start a run.</source>
+        <translation>Die Einstellungen der Lektion übernehmen und einen Lauf starten.</translation>
+    </message>
+    <message>
+        <source>Apply step</source>
+        <translation>Schritt ausführen</translation>
+    </message>
+    <message>
+        <source>Make the next step&apos;s change for you (or make it in the controls).</source>
+        <translation>Die Änderung des nächsten Schritts für Sie vornehmen (oder in den Einstellungen selbst).</translation>
+    </message>
+    <message>
+        <source>Stop lesson</source>
+        <translation>Lektion beenden</translation>
+    </message>
+    <message>
+        <source>Stop following the lesson; the run goes on.</source>
+        <translation>Der Lektion nicht mehr folgen; der Lauf geht weiter.</translation>
+    </message>
+    <message>
+        <source>Choose a lesson above.</source>
+        <translation>Oben eine Lektion auswählen.</translation>
+    </message>
+    <message>
+        <source>Look for: %1</source>
+        <translation>Darauf achten: %1</translation>
+    </message>
+    <message>
+        <source>Needs a LibTorch model step, which this build does not have; `loaderlab lesson %1` neither.</source>
+        <translation>Braucht einen LibTorch-Modellschritt, den dieser Build nicht hat; `loaderlab lesson %1` ebenso wenig.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Steps&lt;/b&gt;</source>
+        <translation>&lt;b&gt;Schritte&lt;/b&gt;</translation>
+    </message>
+    <message numerus="yes">
+        <source> (%n batches)</source>
+        <translation>
+            <numerusform> (%n Batch)</numerusform>
+            <numerusform> (%n Batches)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source> — done</source>
+        <translation> — erledigt</translation>
+    </message>
+    <message>
+        <source>spikes every %1 batches</source>
+        <translation>Spitzen alle %1 Batches</translation>
+    </message>
+    <message>
+        <source>no regular spikes</source>
+        <translation>keine regelmäßigen Spitzen</translation>
+    </message>
+    <message>
+        <source>%1: %2 batches, first wait %3 ms, then median %4 ms, p95 %5 ms; %6; %7 samples/s</source>
+        <translation>%1: %2 Batches, erste Wartezeit %3 ms, danach Median %4 ms, p95 %5 ms; %6; %7 Samples/s</translation>
+    </message>
+    <message>
+        <source>Phase %1 of %2: %3 of %4 batches</source>
+        <translation>Phase %1 von %2: %3 von %4 Batches</translation>
+    </message>
+    <message>
+        <source>Waiting for the run with the lesson&apos;s settings (press Start).</source>
+        <translation>Warte auf den Lauf mit den Einstellungen der Lektion (Start drücken).</translation>
+    </message>
+    <message>
+        <source>Next step: %1</source>
+        <translation>Nächster Schritt: %1</translation>
+    </message>
+    <message>
+        <source>Every phase ran.</source>
+        <translation>Alle Phasen sind gelaufen.</translation>
+    </message>
+    <message>
+        <source>Verdict:</source>
+        <translation>Ergebnis:</translation>
+    </message>
+    <message>
+        <source>Verdict so far:</source>
+        <translation>Bisheriges Ergebnis:</translation>
     </message>
 </context>
 <context>
@@ -986,6 +1092,58 @@
     <message>
         <source>PyTorch's DataLoader cannot change settings while it runs; they apply at the next Start.</source>
         <translation>PyTorchs DataLoader kann Einstellungen nicht während des Laufs ändern; sie gelten beim nächsten Start.</translation>
+    </message>
+    <message>
+        <source>Settings</source>
+        <translation>Einstellungen</translation>
+    </message>
+    <message>
+        <source>Lessons</source>
+        <translation>Lektionen</translation>
+    </message>
+    <message>
+        <source>Export trace for Per&amp;fetto…</source>
+        <translation>Trace für Per&amp;fetto exportieren…</translation>
+    </message>
+    <message>
+        <source>&amp;Lessons</source>
+        <translation>Le&amp;ktionen</translation>
+    </message>
+    <message>
+        <source>Autotune on: workers, prefetch and batch size</source>
+        <translation>Automatische Abstimmung an: Worker, Prefetch und Batchgröße</translation>
+    </message>
+    <message>
+        <source>Autotune on: workers and prefetch</source>
+        <translation>Automatische Abstimmung an: Worker und Prefetch</translation>
+    </message>
+    <message>
+        <source>Lesson done: the verdict is in the Lessons tab.</source>
+        <translation>Lektion fertig: das Ergebnis steht im Reiter Lektionen.</translation>
+    </message>
+    <message>
+        <source>Cannot start the lesson: %1</source>
+        <translation>Lektion kann nicht starten: %1</translation>
+    </message>
+    <message>
+        <source>Preparing the lesson&apos;s tensor file…</source>
+        <translation>Tensordatei der Lektion wird vorbereitet…</translation>
+    </message>
+    <message>
+        <source>Cannot prepare the tensor file: %1</source>
+        <translation>Tensordatei kann nicht vorbereitet werden: %1</translation>
+    </message>
+    <message>
+        <source>Export trace for Perfetto</source>
+        <translation>Trace für Perfetto exportieren</translation>
+    </message>
+    <message>
+        <source>Chrome JSON trace (*.json)</source>
+        <translation>Chrome-JSON-Trace (*.json)</translation>
+    </message>
+    <message>
+        <source>Wrote %1 (open it in ui.perfetto.dev or chrome://tracing)</source>
+        <translation>%1 geschrieben (in ui.perfetto.dev oder chrome://tracing öffnen)</translation>
     </message>
 </context>
 <context>

@@ -14,6 +14,8 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSignalBlocker>
 #include <QSlider>
 #include <QSpinBox>
@@ -61,14 +63,30 @@ ControlPanel::ControlPanel(QWidget *parent)
     : QWidget(parent)
 {
     m_config.epochs = 0;
-    auto *layout = new QVBoxLayout(this);
-    layout->addWidget(buildLoaderGroup());
-    layout->addWidget(buildModelGroup());
+    // The settings scroll when the window is short; the Run buttons stay below them,
+    // always in view (as does whatever the window puts under the panel).
+    auto *settings = new QWidget;
+    auto *settingsLayout = new QVBoxLayout(settings);
+    settingsLayout->setContentsMargins(0, 0, 0, 0);
+    settingsLayout->addWidget(buildLoaderGroup());
+    settingsLayout->addWidget(buildModelGroup());
     m_modelPanel = new ModelPanel;
-    layout->addWidget(m_modelPanel);
-    layout->addWidget(buildDatasetGroup());
+    settingsLayout->addWidget(m_modelPanel);
+    settingsLayout->addWidget(buildDatasetGroup());
+    settingsLayout->addStretch(1);
+    auto *scroll = new QScrollArea;
+    scroll->setObjectName(QStringLiteral("settingsScroll"));
+    scroll->setWidget(settings);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    // As wide as the settings need (German labels are longer), scroll bar included.
+    scroll->setMinimumWidth(settings->minimumSizeHint().width()
+                            + scroll->verticalScrollBar()->sizeHint().width());
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(scroll, 1);
     layout->addWidget(buildRunGroup());
-    layout->addStretch(1);
     connectLoaderControls();
     connectDatasetControls();
     setConfig(m_config);
@@ -123,6 +141,8 @@ QWidget *ControlPanel::buildLoaderGroup()
     grid->addWidget(m_persistentCheck, 1, 1);
     grid->addWidget(m_outOfOrderCheck, 2, 0, 1, 2);
     form->addRow(checks);
+
+    form->addRow(buildAutotuneRows());
     return box;
 }
 
@@ -354,6 +374,17 @@ void ControlPanel::setRunState(RunState state)
         m_pauseButton->setChecked(state == RunState::Paused);
     }
     updatePauseText();
+}
+
+void ControlPanel::showTuned(int workers, int prefetch, int batchSize)
+{
+    const QSignalBlocker b1(m_workersSpin), b2(m_workersSlider), b3(m_prefetchSpin),
+        b4(m_batchSpin), b5(m_batchSlider);
+    m_workersSpin->setValue(workers);
+    m_workersSlider->setValue(workers);
+    m_prefetchSpin->setValue(prefetch);
+    m_batchSpin->setValue(batchSize);
+    m_batchSlider->setValue(batchSliderPosition(batchSize));
 }
 
 void ControlPanel::showDatasetError(const QString &message)

@@ -48,6 +48,17 @@ public:
     void showDatasetError(const QString &message);
     void clearDatasetError();
 
+    // Autotune (core/autotune): on, the window lets the autotuner set workers and
+    // prefetch (and the batch size when allowed) of the running run.
+    bool autotuneEnabled() const;
+    bool autotuneBatch() const;
+    void setAutotuneEnabled(bool enabled); // emits autotuneChanged
+    // While the autotuner drives the run: the tuned controls follow it (showTuned)
+    // and are read-only, saying why.
+    void setTuning(bool tuning, bool batchToo);
+    // Shows the run's tuned settings without emitting any change signal.
+    void showTuned(int workers, int prefetch, int batchSize);
+
 Q_SIGNALS:
     void loaderSettingsChanged();
     void datasetSettingsChanged();
@@ -55,12 +66,14 @@ Q_SIGNALS:
     void pauseToggled(bool paused);
     void stopRequested();
     void resetRequested();
+    void autotuneChanged();
 
 private:
     QWidget *buildLoaderGroup();
     QWidget *buildModelGroup();
     QWidget *buildDatasetGroup();
     QWidget *buildRunGroup();
+    QWidget *buildAutotuneRows(); // control_panel_autotune.cpp
     void connectLoaderControls();
     void connectDatasetControls();
 
@@ -88,6 +101,8 @@ private:
     QCheckBox *m_pinMemoryCheck = nullptr;
     QCheckBox *m_persistentCheck = nullptr;
     QCheckBox *m_outOfOrderCheck = nullptr;
+    QCheckBox *m_autotuneCheck = nullptr;
+    QCheckBox *m_autotuneBatchCheck = nullptr;
 
     QGroupBox *m_sleepGroup = nullptr;
     ModelPanel *m_modelPanel = nullptr;

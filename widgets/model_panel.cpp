@@ -13,6 +13,7 @@
 #include <QStandardItemModel>
 #include <QThread>
 #include <QToolButton>
+#include <QVBoxLayout>
 
 #include <algorithm>
 #include <vector>
@@ -61,7 +62,15 @@ ModelPanel::ModelPanel(QWidget *parent)
 
 void ModelPanel::buildControls()
 {
-    QFormLayout *form = formFor(this);
+    // The controls sit in a body that is folded away while the group is unchecked
+    // (the simulated step is used): the side panel keeps its stats in view.
+    auto *layout = new QVBoxLayout(this);
+    m_bodyMargins = layout->contentsMargins();
+    m_body = new QWidget;
+    m_body->setObjectName(QStringLiteral("modelPanelBody"));
+    layout->addWidget(m_body);
+    QFormLayout *form = formFor(m_body);
+    form->setContentsMargins(0, 0, 0, 0);
 
     m_modelCombo = named(new QComboBox, "modelCombo",
                          tr("A built-in architecture with random weights (torchvision's "
@@ -290,6 +299,12 @@ void ModelPanel::clearError()
 
 void ModelPanel::updateEnabled()
 {
+    // Folded: only the title's check box, no empty frame under it.
+    const bool open = isChecked();
+    m_body->setVisible(open);
+    setFlat(!open);
+    layout()->setContentsMargins(open ? m_bodyMargins : QMargins());
+    setMaximumHeight(open ? QWIDGETSIZE_MAX : fontMetrics().height() + 4);
     const bool train = m_modeCombo->currentData().value<ModelMode>() == ModelMode::Train;
     m_optimizerCombo->setEnabled(train);
     m_checkpointCheck->setEnabled(train);

@@ -10,6 +10,7 @@
 #include "core/consumer/model_consumer_factory.h"
 
 #include <QGroupBox>
+#include <QMargins>
 
 class QCheckBox;
 class QComboBox;
@@ -74,4 +75,6 @@ private:
     QSpinBox *m_threadsSpin = nullptr;
     QCheckBox *m_checkpointCheck = nullptr;
     QLabel *m_errorLabel = nullptr;
+    QWidget *m_body = nullptr; // the controls, shown while the group is checked
+    QMargins m_bodyMargins;
 };

@@ -1,0 +1,263 @@
+// LessonPanel and its LessonTracker on traces written here, whose phases and
+// waits are known: which batches make each phase, when the panel waits for a step,
+// what it asks the window to apply, and that the verdict shown is the core's.
+
+#include "core/lessons/lesson.h"
+#include "core/trace/trace_log.h"
+#include "widgets/lesson_panel.h"
+
+#include <QtTest>
+
+#include <QLabel>
+#include <QPushButton>
+#include <QSignalSpy>
+
+using namespace loaderlab;
+using State = LessonTracker::State;
+
+Q_DECLARE_METATYPE(loaderlab::RunConfig)
+
+namespace {
+
+RunConfig baseConfig()
+{
+    RunConfig c;
+    c.dataset.kind = DatasetKind::ImageFolder;
+    c.dataset.path = "/data/images";
+    c.loader.numWorkers = 5;
+    c.loader.batchSize = 8;
+    return c;
+}
+
+// Batches `count` more batches: a 10 ms step, and a wait that spikes (8 ms) on every
+// `period`-th batch, ~0.1 ms otherwise; the first batch of a run waits 50 ms.
+void appendBatches(TraceLog &log, int count, int period, std::int32_t version)
+{
+    static std::int64_t now = 0;
+    for (int i = 0; i < count; ++i) {
+        TraceRecord r;
+        r.index = static_cast<std::int64_t>(log.size());
+        r.worker = static_cast<std::int32_t>(r.index % std::max(period, 1));
+        r.samples = 32;
+        r.configVersion = version;
+        const std::int64_t wait = r.index == 0            ? 50'000'000
+                                  : r.index % period == 0 ? 8'000'000
+                                                          : 100'000 + 1'000 * (r.index % 7);
+        r.loadStartNs = now;
+        r.loadEndNs = now + 20'000'000;
+        r.requestNs = now;
+        r.deliveryNs = now + wait;
+        r.computeStartNs = r.deliveryNs;
+        r.computeEndNs = r.deliveryNs + 10'000'000;
+        now = r.computeEndNs;
+        log.append(r);
+        log.appendSpan({r.index, r.worker, 0, r.loadStartNs, r.loadEndNs});
+    }
+}
+
+void addVersion(TraceLog &log, std::int32_t version, const RunConfig &config)
+{
+    log.addConfigVersion({version, static_cast<std::int64_t>(log.size()), 0, config});
+}
+
+QString label(LessonPanel &panel, const char *name)
+{
+    auto *l = panel.findChild<QLabel *>(QLatin1String(name));
+    if (!l)
+        qFatal("no label %s", name);
+    return l->text();
+}
+
+QPushButton *button(LessonPanel &panel, const char *name)
+{
+    auto *b = panel.findChild<QPushButton *>(QLatin1String(name));
+    if (!b)
+        qFatal("no button %s", name);
+    return b;
+}
+
+} // namespace
+
+class TestLessonPanel : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase() { qRegisterMetaType<loaderlab::RunConfig>(); }
+    void choosingShowsTheLesson();
+    void phasesFollowTheTraceAndTheSteps();
+    void aWrongStepKeepsWaiting();
+    void aNewRunRestartsThePhase();
+    void modelLessonNeedsAModel();
+};
+
+void TestLessonPanel::choosingShowsTheLesson()
+{
+    LessonPanel panel;
+    QVERIFY(!button(panel, "startLessonButton")->isEnabled());
+    QVERIFY(!panel.chooseLesson(QStringLiteral("no-such-lesson")));
+    QVERIFY(panel.chooseLesson(QStringLiteral("spikes-every-w")));
+    const Lesson *lesson = findLesson("spikes-every-w");
+    QCOMPARE(panel.chosenLesson(), lesson);
+    QCOMPARE(label(panel, "lessonTitle"), QString::fromStdString(lesson->title));
+    QCOMPARE(label(panel, "lessonExplanation"), QString::fromStdString(lesson->explanation));
+    QVERIFY(label(panel, "lessonExpected").contains(QString::fromStdString(lesson->expected)));
+    QVERIFY(label(panel, "lessonSteps").contains(QStringLiteral("Now set workers to 3.")));
+    QVERIFY(button(panel, "startLessonButton")->isEnabled());
+    QVERIFY(!button(panel, "applyStepButton")->isEnabled());
+    QCOMPARE(panel.tracker().state(), State::Idle);
+}
+
+void TestLessonPanel::phasesFollowTheTraceAndTheSteps()
+{
+    const Lesson *lesson = findLesson("spikes-every-w");
+    LessonPanel panel;
+    panel.setConfigSource(baseConfig);
+    QSignalSpy started(&panel, &LessonPanel::startRequested);
+    QSignalSpy step(&panel, &LessonPanel::stepRequested);
+    QSignalSpy finished(&panel, &LessonPanel::finished);
+    QVERIFY(panel.chooseLesson(QStringLiteral("spikes-every-w")));
+    button(panel, "startLessonButton")->click();
+
+    // The preset over the side panel's settings, to run until the lesson ends.
+    QCOMPARE(started.size(), 1);
+    const auto preset = started.at(0).at(0).value<RunConfig>();
+    QCOMPARE(preset.loader.numWorkers, 2);
+    QCOMPARE(preset.loader.batchSize, 32);
+    QCOMPARE(preset.consumer.sleepPerBatchMs, 10.0);
+    QCOMPARE(preset.maxBatches, std::int64_t(0));
+    QCOMPARE(preset.dataset.path, std::string("/data/images")); // the user's folder kept
+    QCOMPARE(panel.tracker().state(), State::Running);
+
+    auto log = std::make_shared<TraceLog>();
+    addVersion(*log, 0, preset);
+    panel.setTrace(log);
+    appendBatches(*log, 30, 2, 0);
+    panel.refresh();
+    QCOMPARE(panel.tracker().phase(), std::size_t(0));
+    QCOMPARE(panel.tracker().phaseBatches(), std::int64_t(30));
+    QVERIFY(label(panel, "lessonProgress").contains(QStringLiteral("30 of 60")));
+    QVERIFY(panel.verdictText().isEmpty()); // no verdict before the last phase
+
+    appendBatches(*log, 40, 2, 0); // 10 more than the phase needs
+    panel.refresh();
+    QCOMPARE(panel.tracker().state(), State::WaitingForStep);
+    QCOMPARE(panel.tracker().phase(), std::size_t(1));
+    QCOMPARE(panel.tracker().finishedPhases().size(), std::size_t(1));
+    QCOMPARE(panel.tracker().finishedPhases()[0].records.size(), std::size_t(60));
+    QCOMPARE(panel.tracker().finishedPhases()[0].waits.period, 2);
+    QVERIFY(label(panel, "lessonProgress").contains(QStringLiteral("Now set workers to 3.")));
+    QVERIFY(button(panel, "applyStepButton")->isEnabled());
+    button(panel, "applyStepButton")->click();
+    QCOMPARE(step.size(), 1);
+    QCOMPARE(step.at(0).at(0).value<RunConfig>().loader.numWorkers, 3);
+
+    // The step made (as the window does: a new config version), then a change of
+    // another setting mid-phase: the phase starts again there.
+    RunConfig three = preset;
+    three.loader.numWorkers = 3;
+    addVersion(*log, 1, three);
+    appendBatches(*log, 20, 3, 1);
+    panel.refresh();
+    QCOMPARE(panel.tracker().state(), State::Running);
+    QCOMPARE(panel.tracker().phaseBatches(), std::int64_t(20));
+    three.consumer.sleepPerBatchMs = 12.0;
+    const std::size_t restart = log->size();
+    addVersion(*log, 2, three);
+    appendBatches(*log, 10, 3, 2);
+    panel.refresh();
+    QCOMPARE(panel.tracker().phaseBatches(), std::int64_t(10));
+    // The last phase running: the core's verdict over what there is so far.
+    const LessonVerdict soFar = lesson->verdict(panel.tracker().phasesSoFar());
+    QCOMPARE(panel.verdictText(),
+             QStringLiteral("Verdict so far: ") + QString::fromStdString(soFar.text));
+    QCOMPARE(finished.size(), 0);
+
+    appendBatches(*log, 55, 3, 2);
+    panel.refresh();
+    QCOMPARE(panel.tracker().state(), State::Done);
+    QCOMPARE(finished.size(), 1);
+    const auto &phases = panel.tracker().finishedPhases();
+    QCOMPARE(phases.size(), std::size_t(2));
+    QCOMPARE(phases[1].records.front().index, static_cast<std::int64_t>(restart));
+    QCOMPARE(phases[1].records.size(), std::size_t(60));
+    QCOMPARE(phases[1].config.loader.numWorkers, 3);
+    const LessonVerdict verdict = lesson->verdict(phases);
+    QVERIFY2(verdict.observed, verdict.text.c_str()); // the spikes written: every 2, every 3
+    QCOMPARE(panel.verdictText(),
+             QStringLiteral("Verdict: ") + QString::fromStdString(verdict.text));
+    panel.refresh(); // done: nothing more
+    QCOMPARE(finished.size(), 1);
+}
+
+void TestLessonPanel::aWrongStepKeepsWaiting()
+{
+    LessonPanel panel;
+    panel.setConfigSource(baseConfig);
+    QSignalSpy started(&panel, &LessonPanel::startRequested);
+    panel.chooseLesson(QStringLiteral("spikes-every-w"));
+    panel.startLesson();
+    const auto preset = started.at(0).at(0).value<RunConfig>();
+    auto log = std::make_shared<TraceLog>();
+    addVersion(*log, 0, preset);
+    panel.setTrace(log);
+    appendBatches(*log, 60, 2, 0);
+    panel.refresh();
+    QCOMPARE(panel.tracker().state(), State::WaitingForStep);
+    RunConfig four = preset;
+    four.loader.numWorkers = 4; // not the step's 3
+    addVersion(*log, 1, four);
+    appendBatches(*log, 80, 4, 1);
+    panel.refresh();
+    QCOMPARE(panel.tracker().state(), State::WaitingForStep);
+    QCOMPARE(panel.tracker().phase(), std::size_t(1));
+    // Stopping the lesson forgets it; the chosen lesson stays on screen.
+    button(panel, "stopLessonButton")->click();
+    QCOMPARE(panel.tracker().state(), State::Idle);
+    QVERIFY(label(panel, "lessonProgress").isEmpty());
+    QCOMPARE(panel.chosenLesson(), findLesson("spikes-every-w"));
+}
+
+void TestLessonPanel::aNewRunRestartsThePhase()
+{
+    LessonPanel panel;
+    panel.setConfigSource(baseConfig);
+    QSignalSpy started(&panel, &LessonPanel::startRequested);
+    panel.chooseLesson(QStringLiteral("first-batch"));
+    panel.startLesson();
+    const auto preset = started.at(0).at(0).value<RunConfig>();
+    auto first = std::make_shared<TraceLog>();
+    addVersion(*first, 0, preset);
+    panel.setTrace(first);
+    appendBatches(*first, 20, 2, 0);
+    panel.refresh();
+    QCOMPARE(panel.tracker().phaseBatches(), std::int64_t(20));
+    // Started again (Start pressed): the phase counts on the new run only.
+    auto second = std::make_shared<TraceLog>();
+    addVersion(*second, 0, preset);
+    panel.setTrace(second);
+    appendBatches(*second, 5, 2, 0);
+    panel.refresh();
+    QCOMPARE(panel.tracker().phaseBatches(), std::int64_t(5));
+    appendBatches(*second, 25, 2, 0);
+    panel.refresh();
+    QCOMPARE(panel.tracker().state(), State::Done);
+    const LessonVerdict verdict =
+        findLesson("first-batch")->verdict(panel.tracker().finishedPhases());
+    QCOMPARE(panel.verdictText(),
+             QStringLiteral("Verdict: ") + QString::fromStdString(verdict.text));
+}
+
+void TestLessonPanel::modelLessonNeedsAModel()
+{
+    LessonPanel panel;
+    QVERIFY(panel.chooseLesson(QStringLiteral("model-trade")));
+    QVERIFY(!button(panel, "startLessonButton")->isEnabled());
+    QVERIFY(!label(panel, "lessonUnavailable").isEmpty());
+    panel.setModelAvailable(true);
+    QVERIFY(button(panel, "startLessonButton")->isEnabled());
+    QVERIFY(label(panel, "lessonUnavailable").isEmpty());
+}
+
+QTEST_MAIN(TestLessonPanel)
+#include "test_lesson_panel.moc"

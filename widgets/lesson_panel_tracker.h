@@ -1,0 +1,78 @@
+#pragma once
+
+// LessonTracker: a guided lesson followed on the window's live run (no Qt). The
+// lesson's phases are stretches of the live trace: phase i is the first
+// `phase.batches` batches run with phase i's settings (the lesson's setting keys as
+// the phase wants them) in one config version, after the previous phase ended. A
+// change of settings in the middle of a phase starts the phase again at the new
+// config version (a phase measures one setting); settings that are not the phase's
+// leave the phase waiting for its step. A new run (a new trace: the dataset changed)
+// starts the phase in progress again on it. When every phase has its batches the
+// verdict is the core's (Lesson::verdict) over the phases' traces; while the last
+// phase runs, the same verdict over what it has so far.
+
+#include "core/lessons/lesson.h"
+#include "core/trace/trace_log.h"
+
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace loaderlab {
+
+class LessonTracker
+{
+public:
+    enum class State {
+        Idle,           // no lesson going
+        Running,        // the current phase is collecting batches
+        WaitingForStep, // the run's settings are not the current phase's yet
+        Done,           // every phase ran: verdict() is final
+    };
+
+    // Follows `lesson` from its first phase; `base` is the config the preset was
+    // applied over (lessonPhaseConfig). The trace comes with setTrace.
+    void start(const Lesson &lesson, const RunConfig &base);
+    void stop(); // back to Idle, the lesson forgotten
+    // A new run: the phase in progress starts over on it (finished phases are kept).
+    void setTrace(std::shared_ptr<const TraceLog> trace);
+    // Reads what the trace gained; true when the state or the phase changed.
+    bool update();
+
+    State state() const { return m_state; }
+    const Lesson *lesson() const { return m_lesson; }
+    std::size_t phase() const { return m_phase; } // the current one; phases().size() when done
+    // Batches the current phase has so far (0 while waiting for its step).
+    std::int64_t phaseBatches() const;
+    // The phases that ended, then (while running) the current phase so far.
+    std::vector<LessonPhaseResult> phasesSoFar() const;
+    const std::vector<LessonPhaseResult> &finishedPhases() const { return m_done; }
+    // Phase i's settings over the base (the preset and the phase's changes).
+    RunConfig phaseConfig(std::size_t i) const;
+    // The lesson's setting keys (every phase's changes).
+    const std::set<std::string> &keys() const { return m_keys; }
+    // True when `config` has phase i's values for every lesson key.
+    bool matchesPhase(const RunConfig &config, std::size_t i) const;
+    // Final when Done; while the last phase runs (with at least a few batches), the
+    // verdict over the phases so far; nothing before.
+    std::optional<LessonVerdict> verdict() const;
+
+private:
+    LessonPhaseResult resultOf(const ConfigVersion &version, std::size_t from,
+                               std::size_t to) const;
+
+    const Lesson *m_lesson = nullptr;
+    RunConfig m_base;
+    std::set<std::string> m_keys;
+    std::shared_ptr<const TraceLog> m_trace;
+    State m_state = State::Idle;
+    std::size_t m_phase = 0;
+    std::size_t m_minStart = 0; // the current phase starts at or after this batch
+    std::optional<std::size_t> m_start;
+    std::optional<ConfigVersion> m_version; // the config version the phase runs in
+    std::vector<LessonPhaseResult> m_done;
+};
+
+} // namespace loaderlab
