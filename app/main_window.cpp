@@ -127,6 +127,7 @@ MainWindow::MainWindow(QWidget *parent)
             &MainWindow::onLoaderSettingsChanged);
     connect(m_controls, &ControlPanel::datasetSettingsChanged, this,
             &MainWindow::onDatasetSettingsChanged);
+    connect(m_controls, &ControlPanel::devicesChanged, this, &MainWindow::onDevicesChanged);
     connect(m_controls, &ControlPanel::startRequested, this, &MainWindow::startRun);
     connect(m_controls, &ControlPanel::pauseToggled, this, &MainWindow::onPauseToggled);
     connect(m_controls, &ControlPanel::stopRequested, m_session, &RunSession::stop);
@@ -352,6 +353,13 @@ void MainWindow::onDatasetSettingsChanged()
     // A new dataset means a new run; if it cannot be opened the current run goes on.
     if (m_session->running())
         startRun();
+}
+
+void MainWindow::onDevicesChanged()
+{
+    // The ranks are fixed for a run: a running one is restarted with the new count.
+    if (m_session->running() && startRun())
+        report(tr("%n device(s): a new run", nullptr, m_controls->config().devices));
 }
 
 void MainWindow::onPauseToggled(bool paused)

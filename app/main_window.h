@@ -94,6 +94,7 @@ private:
     void onStateChanged();
     void onLoaderSettingsChanged();
     void onDatasetSettingsChanged();
+    void onDevicesChanged();
     void onPauseToggled(bool paused);
     // main_window_runs.cpp
     void buildRunViews();

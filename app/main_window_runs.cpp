@@ -30,7 +30,7 @@ void MainWindow::buildRunViews()
     m_runsDock->toggleViewAction()->setText(tr("&Runs and their figures"));
     addDockWidget(Qt::BottomDockWidgetArea, m_runsDock);
     // About five rows: the plots keep most of the height (a saved layout wins).
-    resizeDocks({m_runsDock}, {8 * (fontMetrics().height() + 6)}, Qt::Vertical);
+    resizeDocks({m_runsDock}, {5 * (fontMetrics().height() + 6)}, Qt::Vertical);
     connect(m_session->runs(), &RunList::overlaysChanged, this, &MainWindow::onRunsChanged);
 }
 

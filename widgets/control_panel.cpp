@@ -116,6 +116,12 @@ QWidget *ControlPanel::buildLoaderGroup()
                                     named(new QSpinBox, "prefetchSpin", {}));
     form->addRow(label("loader.prefetch_factor"), m_prefetchSpin);
 
+    // Data-parallel ranks, each with its own loader and device (docs/data-parallel.md).
+    m_devicesSpin = m_binding.bind("devices", named(new QSpinBox, "devicesSpin", {}));
+    m_devicesSlider = named(new QSlider(Qt::Horizontal), "devicesSlider", m_devicesSpin->toolTip());
+    m_devicesSlider->setRange(1, 8);
+    form->addRow(label("devices"), row(m_devicesSlider, m_devicesSpin));
+
     m_strategyCombo = named(new QComboBox, "strategyCombo", {});
     addChoice(m_strategyCombo, tr("per-worker (PyTorch)"), "per-worker");
     addChoice(m_strategyCombo, tr("sample-parallel"), "sample-parallel");
@@ -251,6 +257,12 @@ void ControlPanel::connectLoaderControls()
         m_workersSlider->setValue(workers); // clamps; the spin keeps larger values
         Q_EMIT loaderSettingsChanged();
     });
+    connect(m_devicesSlider, &QSlider::valueChanged, m_devicesSpin, &QSpinBox::setValue);
+    connect(m_devicesSpin, &QSpinBox::valueChanged, this, [this](int devices) {
+        const QSignalBlocker blocker(m_devicesSlider);
+        m_devicesSlider->setValue(devices);
+        Q_EMIT devicesChanged();
+    });
     connect(m_batchSlider, &QSlider::valueChanged, this,
             [this](int position) { m_batchSpin->setValue(1 << position); });
     connect(m_batchSpin, &QSpinBox::valueChanged, this, [this](int batchSize) {
@@ -315,7 +327,7 @@ void ControlPanel::setConfig(const loaderlab::RunConfig &config)
 {
     m_config = config;
     QList<QObject *> controls = m_binding.controls();
-    controls << m_workersSlider << m_batchSlider << m_sleepBatchSlider;
+    controls << m_workersSlider << m_batchSlider << m_sleepBatchSlider << m_devicesSlider;
     std::vector<QSignalBlocker> blockers;
     blockers.reserve(static_cast<std::size_t>(controls.size()));
     for (QObject *control : controls)
@@ -323,6 +335,7 @@ void ControlPanel::setConfig(const loaderlab::RunConfig &config)
 
     m_binding.write(config);
     m_workersSlider->setValue(config.loader.numWorkers);
+    m_devicesSlider->setValue(config.devices);
     m_batchSlider->setValue(batchSliderPosition(config.loader.batchSize));
     m_sleepBatchSlider->setValue(static_cast<int>(std::lround(config.consumer.sleepPerBatchMs)));
     m_pinMemoryCheck->setChecked(m_pinAvailable && config.loader.pinMemory);

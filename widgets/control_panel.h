@@ -5,7 +5,8 @@
 // config table, and config()/setConfig() go through it. Every control is applied live:
 // loader and model-step controls (the simulated step and the LibTorch model panel)
 // emit loaderSettingsChanged (the window debounces and reconfigures the running
-// engine), dataset controls emit datasetSettingsChanged.
+// engine), dataset controls emit datasetSettingsChanged, the devices devicesChanged
+// (both start a new run).
 
 #include "core/consumer/model_consumer_factory.h"
 #include "core/run/run_config.h"
@@ -62,6 +63,8 @@ public:
 Q_SIGNALS:
     void loaderSettingsChanged();
     void datasetSettingsChanged();
+    // The data-parallel devices: a running run cannot change them, a new run starts.
+    void devicesChanged();
     void startRequested();
     void pauseToggled(bool paused);
     void stopRequested();
@@ -95,6 +98,8 @@ private:
     QSlider *m_batchSlider = nullptr;
     QSpinBox *m_batchSpin = nullptr;
     QSpinBox *m_prefetchSpin = nullptr;
+    QSlider *m_devicesSlider = nullptr;
+    QSpinBox *m_devicesSpin = nullptr;
     QComboBox *m_strategyCombo = nullptr;
     QCheckBox *m_shuffleCheck = nullptr;
     QCheckBox *m_dropLastCheck = nullptr;

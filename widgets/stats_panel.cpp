@@ -51,6 +51,11 @@ StatsPanel::StatsPanel(QWidget *parent)
     m_inputBoundLabel = addRow(tr("Input-bound"), "inputBoundLabel",
                                tr("Share of the run the model spent waiting for data: "
                                   "under 5 % fine, 5-20 % moderate, 20 % or more high."));
+    m_ranksLabel = addRow(tr("Per device"), "ranksLabel",
+                          tr("A data-parallel run: each rank's samples/s and input-bound share "
+                             "(samples/s above is their total)."));
+    m_ranksLabel->setWordWrap(true);
+    m_form->setRowVisible(m_ranksLabel, false);
     m_adviceLabel = new QLabel;
     m_adviceLabel->setObjectName(QStringLiteral("adviceLabel"));
     m_adviceLabel->setWordWrap(true);
@@ -103,6 +108,13 @@ void StatsPanel::showSummary(const loaderlab::RunSummary &summary)
         tr("%1 (%2)").arg(percent(summary.inputBoundShare), bandText(banded.band)));
     m_inputBoundLabel->setStyleSheet(colourStyle(bandColour(banded.band)));
     m_adviceLabel->setText(adviceText(banded));
+    QStringList ranks;
+    for (const loaderlab::RankSummary &r : summary.ranks)
+        ranks << tr("%1: %2/s, %3")
+                     .arg(r.rank)
+                     .arg(number(r.samplesPerSecMean), percent(r.inputBoundShare));
+    m_ranksLabel->setText(ranks.join(QStringLiteral("; ")));
+    m_form->setRowVisible(m_ranksLabel, !ranks.isEmpty());
 
     m_countsLabel->setText(tr("%1 batches, %2 samples").arg(summary.batches).arg(summary.samples));
     m_skippedLabel->setText(QString::number(summary.skippedSamples));
@@ -116,11 +128,12 @@ void StatsPanel::clear()
 {
     for (QLabel *label :
          {m_samplesPerSecLabel, m_firstBatchLabel, m_waitPercentilesLabel, m_computeLabel,
-          m_inputBoundLabel, m_peakMemoryLabel, m_countsLabel, m_skippedLabel}) {
+          m_inputBoundLabel, m_peakMemoryLabel, m_countsLabel, m_skippedLabel, m_ranksLabel}) {
         label->setText(kNone);
         label->setStyleSheet(QString());
     }
     m_adviceLabel->clear();
+    m_form->setRowVisible(m_ranksLabel, false);
 }
 
 QColor StatsPanel::bandColour(loaderlab::InputBoundBand band)

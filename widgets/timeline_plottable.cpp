@@ -40,11 +40,12 @@ TimelinePlottable::TimelinePlottable(QCPAxis *keyAxis, QCPAxis *valueAxis)
     setTrace(nullptr, 0);
 }
 
-void TimelinePlottable::setTrace(const loaderlab::TraceLog *log, int numWorkers)
+void TimelinePlottable::setTrace(const loaderlab::TraceLog *log, int numWorkers, int ranks)
 {
     m_log = log;
     m_numWorkers = std::max(numWorkers, 0);
-    m_loaderLanes = std::max(m_numWorkers, 1);
+    m_ranks = std::max(ranks, 1);
+    m_loaderLanes = std::max(m_numWorkers, 1) * m_ranks;
     m_records = 0;
     m_spans = 0;
     m_minNs = 0;
@@ -53,11 +54,13 @@ void TimelinePlottable::setTrace(const loaderlab::TraceLog *log, int numWorkers)
     m_streams.assign(static_cast<std::size_t>(m_loaderLanes) + 2, Stream{});
 }
 
-int TimelinePlottable::laneOf(std::int32_t worker) const
+int TimelinePlottable::laneOf(std::int32_t worker, std::int32_t rank) const
 {
+    if (rank < 0 || rank >= m_ranks)
+        return -1;
     if (m_numWorkers == 0)
-        return worker == loaderlab::kConsumerThread ? 0 : -1;
-    return worker >= 0 && worker < m_numWorkers ? worker : -1;
+        return worker == loaderlab::kConsumerThread ? rank : -1;
+    return worker >= 0 && worker < m_numWorkers ? rank * m_numWorkers + worker : -1;
 }
 
 void TimelinePlottable::addToIndex(std::size_t stream, std::int64_t startNs, std::int64_t endNs)
@@ -93,7 +96,7 @@ void TimelinePlottable::sync()
     }
     for (; m_spans < spans; ++m_spans) {
         const loaderlab::WorkerSpan &span = m_log->span(m_spans);
-        const int lane = laneOf(span.worker);
+        const int lane = laneOf(span.worker, span.rank);
         if (lane >= 0 && span.endNs >= span.startNs)
             addToIndex(static_cast<std::size_t>(lane), span.startNs, span.endNs);
     }
@@ -228,7 +231,7 @@ void TimelinePlottable::drawDetail(TimelineRectPainter &out, std::int64_t fromNs
                                                  : m_spans;
     for (std::size_t s = spanBegin; s < spanEnd; ++s) {
         const loaderlab::WorkerSpan &span = log.span(s);
-        const int lane = laneOf(span.worker);
+        const int lane = laneOf(span.worker, span.rank);
         if (lane < 0 || span.endNs < fromNs || span.startNs > toNs || span.endNs < span.startNs)
             continue;
         out.box(static_cast<std::size_t>(lane), span.startNs, span.endNs, boxColor(span.batch),

@@ -10,7 +10,9 @@
 //
 // Lanes (value axis): 0..L-1 loader lanes (worker w, or the consumer's own loading
 // when W = 0), then the consumer lane at value L: waiting in its lower half, computing
-// in its upper half. The key axis is time in seconds and must be horizontal.
+// in its upper half. A data-parallel run of R ranks has R x max(W, 1) loader lanes,
+// rank-major (rank r's worker w on lane r x W + w); its ranks share the consumer lane.
+// The key axis is time in seconds and must be horizontal.
 
 #include "core/trace/trace_log.h"
 
@@ -29,7 +31,7 @@ public:
     TimelinePlottable(QCPAxis *keyAxis, QCPAxis *valueAxis);
 
     // Forgets the index; `log` must outlive this plottable or the next setTrace.
-    void setTrace(const loaderlab::TraceLog *log, int numWorkers);
+    void setTrace(const loaderlab::TraceLog *log, int numWorkers, int ranks = 1);
     // Indexes records and spans appended since the last sync.
     void sync();
     // Draws the lanes from `offset` up on the value axis (runs stacked for comparison).
@@ -42,9 +44,10 @@ public:
 
     int loaderLanes() const { return m_loaderLanes; }
     int consumerLane() const { return m_loaderLanes; }
-    int workerLanes() const { return m_numWorkers; }
-    // Lane of a span's worker, or -1 when it belongs on no lane.
-    int laneOf(std::int32_t worker) const;
+    int workerLanes() const { return m_numWorkers; } // per rank
+    int ranks() const { return m_ranks; }
+    // Lane of a span's worker of `rank`, or -1 when it belongs on no lane.
+    int laneOf(std::int32_t worker, std::int32_t rank = 0) const;
     std::size_t syncedRecords() const { return m_records; }
     std::size_t syncedSpans() const { return m_spans; }
     // Newest time seen (seconds), 0 when empty.
@@ -86,6 +89,7 @@ private:
 
     const loaderlab::TraceLog *m_log = nullptr;
     int m_numWorkers = 0;
+    int m_ranks = 1;
     int m_loaderLanes = 1;
     double m_offset = 0.0;
     QColor m_tint;

@@ -54,9 +54,43 @@ void WorkerTimelinePlot::appendData(const loaderlab::TraceLog &log, std::size_t,
     m_timeline->sync();
 }
 
+namespace {
+
+// The data-parallel ranks of a run (RunConfig::devices), from its first config.
+int ranksOf(const loaderlab::TraceLog *log)
+{
+    if (!log)
+        return 1;
+    const auto versions = log->configVersions();
+    return versions.empty() ? 1 : std::max(versions.front().config.devices, 1);
+}
+
+// "worker 1", or "rank 2 worker 1" in a data-parallel run.
+QString workerLaneName(int rank, int ranks, int worker)
+{
+    const QString name = worker < 0 ? WorkerTimelinePlot::tr("consumer (loads)")
+                                    : WorkerTimelinePlot::tr("worker %1").arg(worker);
+    return ranks > 1 ? WorkerTimelinePlot::tr("rank %1 %2").arg(rank).arg(name) : name;
+}
+
+// Ticks for a timeline's loader lanes from `offset` up.
+void addLoaderTicks(QCPAxisTickerText &ticker, const TimelinePlottable &timeline, double offset)
+{
+    const int workers = timeline.workerLanes();
+    const int ranks = timeline.ranks();
+    for (int r = 0; r < ranks; ++r) {
+        if (workers == 0)
+            ticker.addTick(offset + r, workerLaneName(r, ranks, -1));
+        for (int w = 0; w < workers; ++w)
+            ticker.addTick(offset + r * workers + w, workerLaneName(r, ranks, w));
+    }
+}
+
+} // namespace
+
 void WorkerTimelinePlot::clearData()
 {
-    m_timeline->setTrace(trace(), numWorkers());
+    m_timeline->setTrace(trace(), numWorkers(), ranksOf(trace()));
     updateLanes();
 }
 
@@ -65,7 +99,7 @@ void WorkerTimelinePlot::setWorkerLanes(int workers)
     // Lanes only grow: a run reconfigured to more workers re-indexes its trace once.
     if (!trace() || workers <= m_timeline->workerLanes())
         return;
-    m_timeline->setTrace(trace(), workers);
+    m_timeline->setTrace(trace(), workers, ranksOf(trace()));
     m_timeline->sync();
     updateLanes();
     replot(QCustomPlot::rpQueuedReplot);
@@ -80,21 +114,13 @@ void WorkerTimelinePlot::updateLanes()
         base += overlay->consumerLane() + 1.5;
     }
     m_laneTicker->clear();
-    const int workers = m_timeline->workerLanes();
-    if (workers == 0) {
-        m_laneTicker->addTick(0, tr("consumer (loads)"));
-    } else {
-        for (int w = 0; w < workers; ++w)
-            m_laneTicker->addTick(w, tr("worker %1").arg(w));
-    }
-    m_laneTicker->addTick(m_timeline->consumerLane(), tr("consumer"));
+    addLoaderTicks(*m_laneTicker, *m_timeline, 0.0);
+    m_laneTicker->addTick(m_timeline->consumerLane(),
+                          m_timeline->ranks() > 1 ? tr("consumers (all ranks)") : tr("consumer"));
     for (std::size_t i = 0; i < m_overlayTimelines.size(); ++i) {
         const TimelinePlottable *overlay = m_overlayTimelines[i];
         const double offset = overlay->laneOffset();
-        if (overlay->workerLanes() == 0)
-            m_laneTicker->addTick(offset, tr("consumer (loads)"));
-        for (int w = 0; w < overlay->workerLanes(); ++w)
-            m_laneTicker->addTick(offset + w, tr("worker %1").arg(w));
+        addLoaderTicks(*m_laneTicker, *overlay, offset);
         m_laneTicker->addTick(offset + overlay->consumerLane(), overlays()[i].name);
     }
     fitValueAxis();
@@ -122,7 +148,7 @@ void WorkerTimelinePlot::setOverlayData(const std::vector<PlotOverlay> &overlays
         auto *timeline = new TimelinePlottable(xAxis, yAxis);
         timeline->setName(overlay.name);
         timeline->setTint(overlay.colour);
-        timeline->setTrace(overlay.trace.get(), overlay.workers);
+        timeline->setTrace(overlay.trace.get(), overlay.workers, ranksOf(overlay.trace.get()));
         timeline->sync();
         m_overlayTimelines.push_back(timeline);
     }

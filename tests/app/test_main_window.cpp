@@ -22,6 +22,7 @@
 #include <nlohmann/json.hpp>
 
 #include <fstream>
+#include <set>
 
 using namespace loaderlab;
 
@@ -63,6 +64,7 @@ private Q_SLOTS:
     void exportsParseBack();
     void failedExportKeepsTheOldFile();
     void rapidSliderChangesUnderLoad();
+    void devicesSliderStartsADataParallelRun();
 
 private:
     QTemporaryDir m_dir;
@@ -219,6 +221,47 @@ void TestMainWindow::rapidSliderChangesUnderLoad()
         QCOMPARE(window.session()->controller().liveThreads(), 0);
     }
     QCOMPARE(processThreadCount(), threadsBefore);
+}
+
+void TestMainWindow::devicesSliderStartsADataParallelRun()
+{
+    MainWindow window;
+    window.applyConfig(fastConfig());
+    window.show();
+    QVERIFY(window.startRun());
+    QTRY_VERIFY(window.session()->trace()->size() > 5);
+    const auto first = window.session()->trace();
+
+    // The slider moves the spin box; a new run starts with 2 ranks.
+    auto *slider = child<QSlider>(window.controlPanel(), "devicesSlider");
+    QCOMPARE(slider->value(), 1);
+    slider->setValue(2);
+    QCOMPARE(child<QSpinBox>(window.controlPanel(), "devicesSpin")->value(), 2);
+    QTRY_VERIFY(window.session()->trace() != first);
+    QCOMPARE(window.session()->config().devices, 2);
+    QTRY_VERIFY(window.session()->trace()->size() > 40);
+    std::set<int> ranks;
+    for (const TraceRecord &r : window.session()->trace()->records())
+        ranks.insert(r.rank);
+    QCOMPARE(ranks, (std::set<int>{0, 1}));
+
+    // Timeline: a lane per worker of every rank, named by rank.
+    auto *timeline = window.findChild<WorkerTimelinePlot *>(QStringLiteral("workerTimelinePlot"));
+    QTRY_COMPARE(timeline->timeline()->ranks(), 2);
+    QCOMPARE(timeline->timeline()->loaderLanes(), 4); // 2 ranks x 2 workers
+    QCOMPARE(timeline->timeline()->laneOf(1, 1), 3);
+    auto *ticker = dynamic_cast<QCPAxisTickerText *>(timeline->yAxis->ticker().data());
+    QVERIFY(ticker);
+    QCOMPARE(ticker->ticks().value(3.0), QStringLiteral("rank 1 worker 1"));
+
+    // The stats show each rank.
+    auto *perDevice = child<QLabel>(&window, "ranksLabel");
+    QTRY_VERIFY(perDevice->isVisible());
+    QVERIFY2(perDevice->text().startsWith(QStringLiteral("0: ")), qPrintable(perDevice->text()));
+    QVERIFY2(perDevice->text().contains(QStringLiteral("; 1: ")), qPrintable(perDevice->text()));
+    window.session()->stop();
+    QTRY_VERIFY(window.session()->finished());
+    QTRY_COMPARE(window.session()->controller().liveThreads(), 0);
 }
 
 QTEST_MAIN(TestMainWindow)
