@@ -1,6 +1,7 @@
 // The window, driven through its real controls while the engine runs.
 
 #include "../loader/thread_count.h"
+#include "window_test_support.h"
 
 #include "app/main_window.h"
 
@@ -25,33 +26,7 @@
 #include <set>
 
 using namespace loaderlab;
-
-namespace {
-
-// Small synthetic samples: the engine runs flat out, the window must keep up.
-RunConfig fastConfig()
-{
-    RunConfig config;
-    config.dataset.kind = DatasetKind::Synthetic;
-    config.dataset.syntheticShape = {3, 32, 32};
-    config.dataset.syntheticSamples = 2048;
-    config.loader.numWorkers = 2;
-    config.loader.batchSize = 16;
-    config.consumer.kind = ConsumerKind::Sleep;
-    config.consumer.sleepPerBatchMs = 1.0;
-    return config;
-}
-
-template <typename T>
-T *child(QWidget *parent, const char *name)
-{
-    T *widget = parent->findChild<T *>(QLatin1String(name));
-    if (!widget)
-        qFatal("no child %s", name);
-    return widget;
-}
-
-} // namespace
+using windowtest::child;
 
 class TestMainWindow : public QObject
 {
@@ -81,7 +56,7 @@ void TestMainWindow::initTestCase()
 void TestMainWindow::workersSliderReconfiguresTheRunningEngine()
 {
     MainWindow window;
-    window.applyConfig(fastConfig());
+    window.applyConfig(windowtest::fastConfig(2, 2048));
     window.show();
     QVERIFY(window.startRun());
     QTRY_VERIFY(window.session()->trace()->size() > 20);
@@ -115,7 +90,7 @@ void TestMainWindow::workersSliderReconfiguresTheRunningEngine()
 void TestMainWindow::invalidDatasetPathShowsErrorAndKeepsTheRun()
 {
     MainWindow window;
-    window.applyConfig(fastConfig());
+    window.applyConfig(windowtest::fastConfig(2, 2048));
     window.show();
     QVERIFY(window.startRun());
     QTRY_VERIFY(window.session()->trace()->size() > 5);
@@ -145,7 +120,7 @@ void TestMainWindow::invalidDatasetPathShowsErrorAndKeepsTheRun()
 void TestMainWindow::exportsParseBack()
 {
     MainWindow window;
-    RunConfig config = fastConfig();
+    RunConfig config = windowtest::fastConfig(2, 2048);
     window.applyConfig(config);
     window.show();
     QVERIFY(window.startRun());
@@ -186,7 +161,7 @@ void TestMainWindow::exportsParseBack()
 void TestMainWindow::failedExportKeepsTheOldFile()
 {
     MainWindow window;
-    window.applyConfig(fastConfig());
+    window.applyConfig(windowtest::fastConfig(2, 2048));
     QVERIFY(window.startRun());
     QTRY_VERIFY(window.session()->trace()->size() > 3);
     window.session()->stop();
@@ -200,7 +175,7 @@ void TestMainWindow::rapidSliderChangesUnderLoad()
     const int threadsBefore = processThreadCount();
     {
         MainWindow window;
-        window.applyConfig(fastConfig());
+        window.applyConfig(windowtest::fastConfig(2, 2048));
         window.show();
         QVERIFY(window.startRun());
         QTRY_VERIFY(window.session()->trace()->size() > 5);
@@ -226,7 +201,7 @@ void TestMainWindow::rapidSliderChangesUnderLoad()
 void TestMainWindow::devicesSliderStartsADataParallelRun()
 {
     MainWindow window;
-    window.applyConfig(fastConfig());
+    window.applyConfig(windowtest::fastConfig(2, 2048));
     window.show();
     QVERIFY(window.startRun());
     QTRY_VERIFY(window.session()->trace()->size() > 5);

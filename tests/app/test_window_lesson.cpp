@@ -4,6 +4,7 @@
 // to keep a screenshot of the dock.
 
 #include "app/main_window.h"
+#include "window_test_support.h"
 
 #include "core/lessons/lesson_runner.h"
 #include "core/stats/run_summary.h"
@@ -21,17 +22,9 @@
 #include <QSpinBox>
 
 using namespace loaderlab;
+using windowtest::child;
 
 namespace {
-
-template <typename T>
-T *child(QObject *parent, const char *name)
-{
-    T *object = parent->findChild<T *>(QLatin1String(name));
-    if (!object)
-        qFatal("no child %s", name);
-    return object;
-}
 
 // The phase as the core reads it: its batches of the trace, their waits and summary.
 LessonPhaseResult phaseFromTrace(const TraceLog &trace, const Lesson &lesson, std::size_t phase,

@@ -3,6 +3,7 @@
 // at common window sizes). Set LOADERLAB_SCREENSHOT_DIR to keep the screenshots.
 
 #include "app/main_window.h"
+#include "window_test_support.h"
 
 #include "core/autotune/autotuner.h"
 #include "widgets/control_panel.h"
@@ -28,30 +29,9 @@
 #include <fstream>
 
 using namespace loaderlab;
+using windowtest::child;
 
 namespace {
-
-RunConfig fastConfig()
-{
-    RunConfig config;
-    config.dataset.kind = DatasetKind::Synthetic;
-    config.dataset.syntheticShape = {3, 32, 32};
-    config.dataset.syntheticSamples = 4096;
-    config.loader.numWorkers = 1;
-    config.loader.batchSize = 16;
-    config.consumer.kind = ConsumerKind::Sleep;
-    config.consumer.sleepPerBatchMs = 1.0;
-    return config;
-}
-
-template <typename T>
-T *child(QObject *parent, const char *name)
-{
-    T *object = parent->findChild<T *>(QLatin1String(name));
-    if (!object)
-        qFatal("no child %s", name);
-    return object;
-}
 
 QAction *menuAction(QMainWindow &window, const char *name)
 {
@@ -127,7 +107,7 @@ void TestWindowTools::initTestCase()
 void TestWindowTools::perfettoExportFromTheMenu()
 {
     MainWindow window;
-    window.applyConfig(fastConfig());
+    window.applyConfig(windowtest::fastConfig(1, 4096));
     window.show();
     QVERIFY(window.startRun());
     QTRY_VERIFY(window.session()->trace()->size() > 20);
@@ -160,7 +140,7 @@ void TestWindowTools::perfettoExportErrorNamesTheFile()
     QString error;
     QVERIFY(!window.exportChromeTrace(m_dir.filePath(QStringLiteral("none.json")), &error));
     QVERIFY(!error.isEmpty()); // no run yet
-    window.applyConfig(fastConfig());
+    window.applyConfig(windowtest::fastConfig(1, 4096));
     QVERIFY(window.startRun());
     QTRY_VERIFY(window.session()->trace()->size() > 3);
     window.session()->stop();
@@ -172,7 +152,7 @@ void TestWindowTools::perfettoExportErrorNamesTheFile()
 void TestWindowTools::autotuneDrivesTheRunAndTheSliders()
 {
     MainWindow window;
-    window.applyConfig(fastConfig());
+    window.applyConfig(windowtest::fastConfig(1, 4096));
     window.show();
     auto *controls = window.controlPanel();
     auto *autotune = child<QCheckBox>(controls, "autotuneCheck");

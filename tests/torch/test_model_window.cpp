@@ -4,6 +4,7 @@
 // goes on with the previous step. The Experiments tab's "Find max batch" runs the
 // finder main() registers on the side panel's model, shows each attempt, and stops.
 
+#include "../app/window_test_support.h"
 #include "app/main_window.h"
 
 #include "core/consumer/model_consumer_factory.h"
@@ -24,17 +25,9 @@
 #include <QtTest>
 
 using namespace loaderlab;
+using windowtest::child;
 
 namespace {
-
-template <typename T>
-T *child(QWidget *parent, const char *name)
-{
-    T *widget = parent->findChild<T *>(QLatin1String(name));
-    if (!widget)
-        qFatal("no child %s", name);
-    return widget;
-}
 
 bool hasMarker(const TraceLog &trace, const std::string &text)
 {

@@ -1,0 +1,36 @@
+#pragma once
+
+// What the window tests share: a named child looked up or the test stops, and a
+// fast run (small synthetic samples, a 1 ms simulated step).
+
+#include "core/run/run_config.h"
+
+#include <QObject>
+#include <QtGlobal>
+
+namespace windowtest {
+
+template <typename T>
+T *child(QObject *parent, const char *name)
+{
+    T *object = parent->findChild<T *>(QLatin1String(name));
+    if (!object)
+        qFatal("no child %s", name);
+    return object;
+}
+
+// Small synthetic samples: the engine runs flat out, the window must keep up.
+inline loaderlab::RunConfig fastConfig(int workers, int samples)
+{
+    loaderlab::RunConfig config;
+    config.dataset.kind = loaderlab::DatasetKind::Synthetic;
+    config.dataset.syntheticShape = {3, 32, 32};
+    config.dataset.syntheticSamples = samples;
+    config.loader.numWorkers = workers;
+    config.loader.batchSize = 16;
+    config.consumer.kind = loaderlab::ConsumerKind::Sleep;
+    config.consumer.sleepPerBatchMs = 1.0;
+    return config;
+}
+
+} // namespace windowtest
