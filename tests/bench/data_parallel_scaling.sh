@@ -22,11 +22,9 @@ loaderlab="$build_dir/app/loaderlab"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-echo "commit:  $(git -C "$(dirname "$0")" describe --always --dirty --abbrev=12)"
-echo "machine: $(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -1), $(nproc) CPUs"
-echo "folder:  $folder ($(find "$folder" -type f | wc -l) files, $(du -sh "$folder" | cut -f1))"
-"$loaderlab" preprocess "$folder" "$work/images.tensor" > /dev/null 2>&1
-echo "tensor:  $(du -h "$work/images.tensor" | cut -f1)"
+. "$(dirname "$0")/bench_header.sh"
+bench_header "$folder"
+bench_tensor "$loaderlab" "$folder" "$work/images.tensor"
 echo "runs:    1 worker per rank, batch 32, ${step_ms} ms step, ${seconds} s each, warm-up excluded"
 
 run() { # KIND DEVICES -> "samples/s worst-rank-input-bound-%"
