@@ -323,6 +323,22 @@
         <source>Host memory a run may plan to use, in MiB; a setting estimated to need more is refused before it starts. 0 = the default share of this machine&apos;s memory.</source>
         <translation>Hauptspeicher, den ein Lauf einplanen darf, in MiB; eine Einstellung, die voraussichtlich mehr braucht, wird vor dem Start abgewiesen. 0 = der Standardanteil am Speicher dieses Rechners.</translation>
     </message>
+    <message>
+        <source>Devices</source>
+        <translation>Geräte</translation>
+    </message>
+    <message>
+        <source>Data-parallel ranks on this host, each with its own loader over a shard of every epoch, its own workers and its own model step (cuda:0..N-1 for a CUDA model, the CPU threads split for a CPU model, one simulated device each for the sleep step).</source>
+        <translation>Datenparallele Ränge auf diesem Rechner, jeder mit eigenem Loader über einen Teil jeder Epoche, eigenen Workern und eigenem Modellschritt (cuda:0..N-1 für ein CUDA-Modell, die CPU-Threads aufgeteilt für ein CPU-Modell, je ein simuliertes Gerät für den Sleep-Schritt).</translation>
+    </message>
+    <message>
+        <source>Synchronised steps</source>
+        <translation>Synchronisierte Schritte</translation>
+    </message>
+    <message>
+        <source>With several devices, every step waits for all ranks, as the gradient all-reduce of distributed training does; off: ranks run independently, as for inference.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>ControlPanel</name>
@@ -496,6 +512,22 @@
     <message>
         <source>PyTorch DataLoader not available: %1</source>
         <translation>PyTorch-DataLoader nicht verfügbar: %1</translation>
+    </message>
+    <message>
+        <source>LoaderLab&apos;s loader, or the same settings on PyTorch&apos;s own DataLoader (worker processes) as a reference.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Checking whether Python can import torch…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Python %1 with torch</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Image folders and synthetic data, simulated step only. Settings cannot change while it runs: they apply at the next Start.</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1086,11 +1118,11 @@
         <translation>%1 und %2 geöffnet</translation>
     </message>
     <message>
-        <source>PyTorch's DataLoader cannot pause; Stop ends the run.</source>
+        <source>PyTorch&apos;s DataLoader cannot pause; Stop ends the run.</source>
         <translation>PyTorchs DataLoader kann nicht pausieren; Stoppen beendet den Lauf.</translation>
     </message>
     <message>
-        <source>PyTorch's DataLoader cannot change settings while it runs; they apply at the next Start.</source>
+        <source>PyTorch&apos;s DataLoader cannot change settings while it runs; they apply at the next Start.</source>
         <translation>PyTorchs DataLoader kann Einstellungen nicht während des Laufs ändern; sie gelten beim nächsten Start.</translation>
     </message>
     <message>
@@ -1144,6 +1176,29 @@
     <message>
         <source>Wrote %1 (open it in ui.perfetto.dev or chrome://tracing)</source>
         <translation>%1 geschrieben (in ui.perfetto.dev oder chrome://tracing öffnen)</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n device(s): a new run</source>
+        <translation>
+            <numerusform>%n Gerät: ein neuer Lauf</numerusform>
+            <numerusform>%n Geräte: ein neuer Lauf</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1: no per-batch CSV of the same name beside it; choose both files.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: no summary JSON of the same name beside it; choose both files.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>LoaderLab runs: per-batch CSV and summary JSON (*.csv *.json)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose one run: its CSV, its JSON, or both.</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1521,6 +1576,39 @@
         <source>Figures of the ticked runs</source>
         <translation>Kennzahlen der angehakten Läufe</translation>
     </message>
+    <message>
+        <source>Every plot draws the runs ticked here, each in its colour. Double-click a name to change it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Wait mean
+(ms)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Wait p95
+(ms)</source>
+        <translation type="unfinished">Wartezeit p95 (ms) {95
+?}</translation>
+    </message>
+    <message>
+        <source>Input-
+bound</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>First batch
+(ms)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The figures of every visible run (docs/metrics.md): mean samples/s after warm-up, the wait for a batch, the share of the run spent waiting, the first batch&apos;s wait. The live run&apos;s cover its most recent batches while it runs.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remove this run from the list and the plots.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>StatsPanel</name>
@@ -1573,10 +1661,6 @@
         <translation>Ausgelassene Samples, die nicht gelesen oder dekodiert werden konnten.</translation>
     </message>
     <message>
-        <source>The same figure for the reference run.</source>
-        <translation>Derselbe Wert für den Referenzlauf.</translation>
-    </message>
-    <message>
         <source>%1 mean, %2 median</source>
         <translation>Ø %1, Median %2</translation>
     </message>
@@ -1595,10 +1679,6 @@
     <message>
         <source>%1 batches, %2 samples</source>
         <translation>%1 Batches, %2 Samples</translation>
-    </message>
-    <message>
-        <source>ref: %1</source>
-        <translation>Ref.: %1</translation>
     </message>
     <message>
         <source>not input-bound</source>
@@ -1651,6 +1731,18 @@
     <message>
         <source>%1 MiB</source>
         <translation>%1 MiB</translation>
+    </message>
+    <message>
+        <source>Per device</source>
+        <translation>Je Gerät</translation>
+    </message>
+    <message>
+        <source>A data-parallel run: each rank&apos;s samples/s and input-bound share (samples/s above is their total).</source>
+        <translation>Ein datenparalleler Lauf: Samples/s und Input-bound-Anteil jedes Rangs (Samples/s darüber ist ihre Summe).</translation>
+    </message>
+    <message>
+        <source>%1: %2/s, %3</source>
+        <translation>%1: %2/s, %3</translation>
     </message>
 </context>
 <context>
@@ -1891,10 +1983,6 @@
         <translation>Samples/s</translation>
     </message>
     <message>
-        <source>reference</source>
-        <translation>Referenz</translation>
-    </message>
-    <message>
         <source>samples/s per round of workers</source>
         <translation>Samples/s pro Worker-Runde</translation>
     </message>
@@ -1921,10 +2009,6 @@
         <translation>Batches (%)</translation>
     </message>
     <message>
-        <source>reference run</source>
-        <translation>Referenzlauf</translation>
-    </message>
-    <message>
         <source>this run</source>
         <translation>dieser Lauf</translation>
     </message>
@@ -1946,10 +2030,6 @@
     <message>
         <source>batch</source>
         <translation>Batch</translation>
-    </message>
-    <message>
-        <source>reference wait</source>
-        <translation>Referenz-Wartezeit</translation>
     </message>
     <message>
         <source>wait</source>
@@ -1978,6 +2058,10 @@
         <source>model step</source>
         <translation>Modellschritt</translation>
     </message>
+    <message>
+        <source>wait: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>WorkerTimelinePlot</name>
@@ -2004,6 +2088,14 @@
     <message>
         <source>consumer</source>
         <translation>Modell</translation>
+    </message>
+    <message>
+        <source>rank %1 %2</source>
+        <translation>Rang %1 %2</translation>
+    </message>
+    <message>
+        <source>consumers (all ranks)</source>
+        <translation>Verbraucher (alle Ränge)</translation>
     </message>
 </context>
 </TS>
