@@ -61,6 +61,8 @@ struct Options
     int maxPrefetch = 2;
     double samples = 10'240;
     double holdTimeoutS = 600;
+    std::string logLevel = "warn"; // "debug": the autotuner's windows on stderr
+    bool onlyAutotune = false;     // (b) alone, once: to look at its windows
 };
 
 Options parse(int argc, char **argv)
@@ -91,6 +93,10 @@ Options parse(int argc, char **argv)
             o.samples = value();
         else if (a == "--hold-timeout-s")
             o.holdTimeoutS = value();
+        else if (a == "--log" && i + 1 < argc)
+            o.logLevel = argv[++i];
+        else if (a == "--only-autotune")
+            o.onlyAutotune = true;
         else
             throw std::invalid_argument("unknown option " + a);
     }
@@ -251,7 +257,7 @@ int main(int argc, char **argv)
     std::setvbuf(stdout, nullptr, _IOLBF, 0);
     try {
         const Options o = parse(argc, argv);
-        setupLogging("warn");
+        setupLogging(o.logLevel);
         const fs::path scratch = fs::temp_directory_path() / "loaderlab-bench-autotune";
         fs::remove_all(scratch);
         fs::create_directories(scratch);
@@ -291,6 +297,13 @@ int main(int argc, char **argv)
                     kThroughputTarget, kTimeTarget);
         std::printf("load average at start: %s\n\n", loadAverage().c_str());
 
+        if (o.onlyAutotune) {
+            const TuneRun tuned = runAutotune(base, tuning, o.holdTimeoutS);
+            std::printf("autotune: %s in %.1f s (%d windows, %d moves): %s\n",
+                        tuned.settled ? "held" : "did NOT settle", tuned.wallSeconds, tuned.windows,
+                        tuned.moves, settingText(tuned.held).c_str());
+            return 0;
+        }
         std::vector<double> rateRatios, timeRatios;
         int passes = 0;
         for (int r = 0; r < o.rounds; ++r) {
