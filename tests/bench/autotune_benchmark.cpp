@@ -14,9 +14,11 @@
 //   (c) Both side by side, with the ratios and PASS/FAIL against the targets.
 // Rounds alternate which of (a) and (b) goes first, so a drift of the machine
 // favours neither; the ratios' min / median / max over the rounds close the output.
+// The step: a sleep per batch whatever its size (100 ms by default: batch 32 is then
+// step-bound even on a shared machine, so a larger batch pays; docs/autotune.md).
 // Not a test: it prints figures and asserts nothing.
 //
-//   build/tests/bench/loaderlab_bench_autotune [--rounds 3] [--sleep-batch-ms 50]
+//   build/tests/bench/loaderlab_bench_autotune [--rounds 3] [--sleep-batch-ms 100]
 //       [--no-tune-batch] [--min-batch 32] [--max-batch 128] [--max-workers 3]
 //       [--max-prefetch 2] [--samples 10240]
 
@@ -53,7 +55,7 @@ constexpr double kTimeTarget = 0.20;       // autotune wall / sweep wall, below
 struct Options
 {
     int rounds = 3;
-    double sleepBatchMs = 50.0;
+    double sleepBatchMs = 100.0;
     bool tuneBatch = true;
     int minBatch = 32;
     int maxBatch = 128;
