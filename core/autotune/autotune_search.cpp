@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <set>
 
 namespace loaderlab {
 
@@ -35,6 +36,21 @@ std::vector<AutotuneSettings> AutotuneSearch::neighbours() const
             out.push_back({c.workers, c.prefetch, c.batchSize * 2});
         if (c.batchSize / 2 >= m_limits.minBatch)
             out.push_back({c.workers, c.prefetch, c.batchSize / 2});
+    }
+    if (m_movedFrom) {
+        // The change that paid last, once more, first; the way back last.
+        const AutotuneSettings &from = *m_movedFrom;
+        const auto sign = [](int d) { return (d > 0) - (d < 0); };
+        const auto continues = [&](const AutotuneSettings &n) {
+            const int dw = sign(n.workers - c.workers), dp = sign(n.prefetch - c.prefetch),
+                      db = sign(n.batchSize - c.batchSize);
+            return (dw != 0 && dw == sign(c.workers - from.workers))
+                   || (dp != 0 && dp == sign(c.prefetch - from.prefetch))
+                   || (db != 0 && db == sign(c.batchSize - from.batchSize));
+        };
+        std::stable_partition(out.begin(), out.end(), continues);
+        std::stable_partition(out.begin(), out.end(),
+                              [&](const AutotuneSettings &n) { return !(n == from); });
     }
     return out;
 }
@@ -112,6 +128,7 @@ std::optional<AutotuneMove> AutotuneSearch::report(double rate)
                               measuredNoise * 100);
                 move.detail = text;
                 move.reason = autotuneChangeText(m_incumbent, m_candidate) + ": " + move.detail;
+                m_movedFrom = m_incumbent;
                 m_incumbent = m_candidate;
                 m_incumbentRates.clear(); // measured anew at the new settings
                 m_queue.clear();
@@ -132,6 +149,40 @@ std::optional<AutotuneMove> AutotuneSearch::report(double rate)
     m_candidateRate = rate;
     m_next = m_incumbent;
     return std::nullopt;
+}
+
+namespace {
+
+// Every value reachable from `start` by doubling while at most `hi` and halving
+// (integer division, as neighbours() does) while at least `lo` and above 1; ascending.
+std::vector<int> doublings(int start, int lo, int hi)
+{
+    std::set<int> seen{start};
+    std::vector<int> todo{start};
+    while (!todo.empty()) {
+        const int v = todo.back();
+        todo.pop_back();
+        for (const int next : {v * 2 <= hi ? v * 2 : 0, v > 1 && v / 2 >= lo ? v / 2 : 0}) {
+            if (next > 0 && seen.insert(next).second)
+                todo.push_back(next);
+        }
+    }
+    return {seen.begin(), seen.end()};
+}
+
+} // namespace
+
+AutotuneSpace autotuneSpace(const AutotuneSettings &start, const AutotuneLimits &limits)
+{
+    AutotuneSpace space;
+    const int maxWorkers = std::max(1, limits.maxWorkers);
+    for (int w = std::clamp(start.workers, 0, 1); w <= maxWorkers; ++w)
+        space.workers.push_back(w);
+    space.prefetch = doublings(start.prefetch, 1, limits.maxPrefetch);
+    space.batchSizes = limits.tuneBatch
+                           ? doublings(start.batchSize, limits.minBatch, limits.maxBatch)
+                           : std::vector<int>{start.batchSize};
+    return space;
 }
 
 std::string autotuneChangeText(const AutotuneSettings &from, const AutotuneSettings &to)

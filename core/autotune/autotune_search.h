@@ -9,7 +9,9 @@
 // run-to-run noise (and at least `minGain`) twice in a row: a candidate that wins
 // once is measured again against the incumbent before the search moves. When no
 // neighbour wins it holds, and starts again when the incumbent's throughput drifts
-// by more than `driftShare`, or after `reprobeWindows` windows.
+// by more than `driftShare`, or after `reprobeWindows` windows. After a move the
+// same change is tried again first (a batch size that paid once when doubled is
+// doubled again), and the way back last.
 //
 // Objective: samples/s at the consumer (the caller measures it over a window of
 // batches after the settings took effect).
@@ -80,11 +82,25 @@ private:
     std::optional<double> m_candidateRate; // waiting for the incumbent's re-measurement
     int m_wins = 0;                        // rounds the current candidate has won
     AutotuneSettings m_candidate;
+    std::optional<AutotuneSettings> m_movedFrom; // the incumbent before the last move
     bool m_holding = false;
     double m_heldRate = 0.0;
     int m_heldWindows = 0;
     int m_windows = 0;
 };
+
+// The values of each setting the search can reach from `start` within `limits`
+// (what a sweep over the same space covers): workers from min(start, 1) to the cap
+// (it never goes down to 0 workers, only up from 0), prefetch and batch size
+// `start` times a power of 2 within their bounds (the batch size only with
+// tuneBatch). Ascending.
+struct AutotuneSpace
+{
+    std::vector<int> workers;
+    std::vector<int> prefetch;
+    std::vector<int> batchSizes;
+};
+AutotuneSpace autotuneSpace(const AutotuneSettings &start, const AutotuneLimits &limits);
 
 // "workers 2 -> 3, prefetch 2 -> 4"
 std::string autotuneChangeText(const AutotuneSettings &from, const AutotuneSettings &to);

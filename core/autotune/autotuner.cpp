@@ -31,6 +31,19 @@ int autotuneWorkerCap(const RunConfig &config, int cores)
     return std::max(1, cores - forStep);
 }
 
+AutotuneLimits autotuneLimits(const RunConfig &start, const AutotuneOptions &options, int cores)
+{
+    AutotuneLimits limits;
+    const int cap = options.maxWorkers > 0 ? options.maxWorkers
+                                           : autotuneWorkerCap(start, std::max(1, cores));
+    limits.maxWorkers = std::max(cap, start.loader.numWorkers);
+    limits.maxPrefetch = options.maxPrefetch;
+    limits.tuneBatch = options.tuneBatch;
+    limits.minBatch = options.minBatch;
+    limits.maxBatch = options.maxBatch;
+    return limits;
+}
+
 Autotuner::Autotuner(RunController &run, AutotuneOptions options, MoveCallback onMove)
     : m_run(run)
     , m_options(options)
@@ -64,17 +77,42 @@ int Autotuner::moves() const
     return m_moves;
 }
 
+bool Autotuner::holding() const
+{
+    const std::lock_guard lock(m_mutex);
+    return m_holding;
+}
+
+int Autotuner::windows() const
+{
+    const std::lock_guard lock(m_mutex);
+    return m_windows;
+}
+
+bool Autotuner::waitForHold(std::chrono::milliseconds timeout) const
+{
+    std::unique_lock lock(m_mutex);
+    m_changed.wait_for(lock, timeout, [this] { return m_holding || m_ended; });
+    return m_holding;
+}
+
 void Autotuner::loop(std::stop_token stop)
 {
+    tune(stop);
+    {
+        const std::lock_guard lock(m_mutex);
+        m_holding = false;
+        m_ended = true;
+    }
+    m_changed.notify_all();
+}
+
+void Autotuner::tune(std::stop_token stop)
+{
     const RunConfig start = m_run.config();
-    AutotuneLimits limits;
-    limits.maxWorkers = std::max(
-        autotuneWorkerCap(start,
-                          static_cast<int>(std::max(1U, std::thread::hardware_concurrency()))),
-        start.loader.numWorkers);
-    limits.maxPrefetch = m_options.maxPrefetch;
-    limits.tuneBatch = m_options.tuneBatch;
-    AutotuneSearch search(settingsOf(start), limits);
+    AutotuneSearch search(
+        settingsOf(start),
+        autotuneLimits(start, m_options, static_cast<int>(std::thread::hardware_concurrency())));
     const auto trace = m_run.trace();
     std::optional<AutotuneMove> pendingMove;
     std::size_t measuredTo = 0; // windows never overlap: the next starts after this batch
@@ -96,6 +134,7 @@ void Autotuner::loop(std::stop_token stop)
             } catch (const std::exception &) {
                 // Refused (the memory budget): measure the incumbent instead.
                 search.report(0.0);
+                publish(search, std::nullopt);
                 continue;
             }
             while (trace->configVersions().size() == versions) {
@@ -130,17 +169,25 @@ void Autotuner::loop(std::stop_token stop)
                       "batches {}..{}",
                       want.workers, want.prefetch, want.batchSize, rate, from, to);
         const auto move = search.report(rate);
+        publish(search, move);
         if (move) {
             pendingMove = move;
-            {
-                const std::lock_guard lock(m_mutex);
-                m_incumbent = move->to;
-                ++m_moves;
-            }
             if (m_onMove)
                 m_onMove(*move);
         }
     }
+}
+
+void Autotuner::publish(const AutotuneSearch &search, const std::optional<AutotuneMove> &move)
+{
+    {
+        const std::lock_guard lock(m_mutex);
+        m_incumbent = search.incumbent();
+        m_moves += move ? 1 : 0;
+        m_holding = search.holding();
+        m_windows = search.windows();
+    }
+    m_changed.notify_all();
 }
 
 } // namespace loaderlab

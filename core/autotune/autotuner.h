@@ -6,12 +6,17 @@
 // (a round of W batches plus one: a new loader starts with empty queues), measures
 // samples/s at the consumer over a window of several rounds, and reports it. Trials
 // and moves are live reconfigurations with MarkerKind::Autotune markers; a move's
-// marker says why ("+18 %, noise 3 %"), a trial's says "trying".
+// marker says why ("+18 %, noise 3 %"), a trial's says "trying". holding() says
+// when the search has settled (no neighbour of the setting won) and waitForHold()
+// waits for it.
 
 #include "core/autotune/autotune_search.h"
 
+#include <chrono>
+#include <condition_variable>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 namespace loaderlab {
@@ -25,11 +30,19 @@ struct AutotuneOptions
     int windowRounds = 4;      // a window: this many rounds of W batches ...
     int minWindowBatches = 12; // ... and at least this many batches
     int maxPrefetch = 8;
+    int maxWorkers = 0; // 0: autotuneWorkerCap of the machine's cores
+    int minBatch = 8;   // the batch size's bounds, with tuneBatch
+    int maxBatch = 512;
 };
 
 // The workers the autotuner may use: the cores, less one for a LibTorch model's
 // own threads (the step computes while the workers decode); at least 1.
 int autotuneWorkerCap(const RunConfig &config, int cores);
+
+// The limits the tuner searches within for a run that starts with `start`: the
+// workers cap (or the starting count if higher), the options' prefetch and batch
+// bounds.
+AutotuneLimits autotuneLimits(const RunConfig &start, const AutotuneOptions &options, int cores);
 
 class Autotuner
 {
@@ -46,16 +59,29 @@ public:
     void stop();
     AutotuneSettings incumbent() const;
     int moves() const;
+    // True while the search holds: the last round found no better neighbour and the
+    // run is at the incumbent. False again when a drift or a re-probe restarts it.
+    bool holding() const;
+    int windows() const; // windows measured so far
+    // Waits up to `timeout` for holding(); false on a timeout or when the tuner ended
+    // (stopped, or the run ended) without holding.
+    bool waitForHold(std::chrono::milliseconds timeout) const;
 
 private:
     void loop(std::stop_token stop);
+    void tune(std::stop_token stop); // the search loop; returns when stopped or the run ended
+    void publish(const AutotuneSearch &search, const std::optional<AutotuneMove> &move);
 
     RunController &m_run;
     AutotuneOptions m_options;
     MoveCallback m_onMove;
     mutable std::mutex m_mutex;
+    mutable std::condition_variable m_changed; // after each window, and at the end
     AutotuneSettings m_incumbent;
     int m_moves = 0;
+    bool m_holding = false;
+    int m_windows = 0;
+    bool m_ended = false;
     std::jthread m_thread;
 };
 
