@@ -17,7 +17,7 @@ build_dir=$1
 folder=$2
 rounds=${3:-5}
 seconds=${4:-8}
-step_ms=${5:-100}
+step_ms=${5:-50}
 loaderlab="$build_dir/app/loaderlab"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
