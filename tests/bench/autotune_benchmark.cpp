@@ -22,6 +22,7 @@
 //       [--no-tune-batch] [--min-batch 32] [--max-batch 128] [--max-workers 3]
 //       [--max-prefetch 2] [--samples 10240]
 
+#include "bench_machine.h"
 #include "core/autotune/autotune_search.h"
 #include "core/autotune/autotuner.h"
 #include "core/run/run_controller.h"
@@ -46,6 +47,9 @@
 
 namespace fs = std::filesystem;
 using namespace loaderlab;
+using benchmachine::commandOutput;
+using benchmachine::cpuModel;
+using benchmachine::loadAverage;
 
 namespace {
 
@@ -108,40 +112,6 @@ Options parse(int argc, char **argv)
 double secondsSince(std::chrono::steady_clock::time_point start)
 {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
-std::string commandOutput(const char *command)
-{
-    std::string output;
-    if (FILE *pipe = popen(command, "r")) {
-        char buffer[256];
-        while (std::fgets(buffer, sizeof buffer, pipe))
-            output += buffer;
-        pclose(pipe);
-    }
-    while (!output.empty() && (output.back() == '\n' || output.back() == ' '))
-        output.pop_back();
-    return output;
-}
-
-std::string cpuModel()
-{
-    std::ifstream cpuinfo("/proc/cpuinfo");
-    for (std::string line; std::getline(cpuinfo, line);) {
-        if (line.starts_with("model name")) {
-            const std::size_t colon = line.find(':');
-            return colon == std::string::npos ? line : line.substr(colon + 2);
-        }
-    }
-    return "unknown CPU";
-}
-
-std::string loadAverage()
-{
-    std::ifstream file("/proc/loadavg");
-    std::string one, five, fifteen;
-    file >> one >> five >> fifteen;
-    return one + " " + five + " " + fifteen;
 }
 
 std::string valuesText(const std::vector<int> &values)

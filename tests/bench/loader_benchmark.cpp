@@ -12,6 +12,7 @@
 // loader's own per-batch overhead on synthetic data. Not a test: numbers depend on
 // the machine, so nothing here asserts on them.
 
+#include "bench_machine.h"
 #include "core/dataset/dataset_config.h"
 #include "core/dataset/synthetic_dataset.h"
 #include "core/image/image_folder_dataset.h"
@@ -45,6 +46,9 @@
 
 namespace fs = std::filesystem;
 using namespace loaderlab;
+using benchmachine::commandOutput;
+using benchmachine::cpuModel;
+using benchmachine::loadAverage;
 
 namespace {
 
@@ -451,41 +455,6 @@ std::optional<Options> parseArgs(int argc, char **argv)
         throw std::invalid_argument("batch size, epochs, rounds and overhead batches must be >= 1, "
                                     "workers and warm-up epochs >= 0");
     return options;
-}
-
-// What the figures were measured on and with: printed with every result.
-std::string commandOutput(const std::string &command)
-{
-    std::string output;
-    if (std::FILE *pipe = popen(command.c_str(), "r")) {
-        char buffer[256];
-        while (std::size_t n = std::fread(buffer, 1, sizeof buffer, pipe))
-            output.append(buffer, n);
-        pclose(pipe);
-    }
-    while (!output.empty() && (output.back() == '\n' || output.back() == ' '))
-        output.pop_back();
-    return output;
-}
-
-std::string cpuModel()
-{
-    std::ifstream cpuinfo("/proc/cpuinfo");
-    for (std::string line; std::getline(cpuinfo, line);) {
-        if (line.starts_with("model name")) {
-            const std::size_t colon = line.find(':');
-            return colon == std::string::npos ? line : line.substr(colon + 2);
-        }
-    }
-    return "unknown CPU";
-}
-
-std::string loadAverage()
-{
-    std::ifstream file("/proc/loadavg");
-    std::string one, five, fifteen;
-    file >> one >> five >> fifteen;
-    return one + " " + five + " " + fifteen;
 }
 
 // Figures of all rounds by name, in the order first recorded.
