@@ -15,8 +15,6 @@ using nlohmann::json;
 
 namespace {
 
-const char *const kFormat = "loaderlab-summary-2";
-
 std::string replaceExtension(const std::string &path, const char *extension)
 {
     std::filesystem::path p(path);
@@ -29,9 +27,9 @@ std::string replaceExtension(const std::string &path, const char *extension)
 
 RunReport runReportFromJson(const json &j, const std::string &source)
 {
-    if (!j.is_object() || j.value("format", std::string()) != kFormat)
+    if (!j.is_object() || j.value("format", std::string()) != kSummaryJsonFormat)
         throw std::runtime_error(source + ": not a LoaderLab run summary (\"format\" is not \""
-                                 + kFormat + "\")");
+                                 + kSummaryJsonFormat + "\")");
     RunReport r;
     try {
         r.config = runConfigFromJson(j.at("config"));
@@ -107,9 +105,9 @@ std::shared_ptr<TraceLog> traceFromRecords(const std::vector<TraceRecord> &recor
     for (const TraceRecord &r : records) {
         if (r.worker == kAllWorkers) {
             for (int w = 0; w < workersOf(r.configVersion); ++w)
-                log->appendSpan({r.index, w, 0, r.loadStartNs, r.loadEndNs});
+                log->appendSpan({r.index, w, r.rank, r.loadStartNs, r.loadEndNs});
         } else {
-            log->appendSpan({r.index, r.worker, 0, r.loadStartNs, r.loadEndNs});
+            log->appendSpan({r.index, r.worker, r.rank, r.loadStartNs, r.loadEndNs});
         }
         log->append(r);
     }

@@ -129,15 +129,9 @@ json toJson(const RunReport &r)
                             {"time_ns", v.timeNs},
                             {"config", toJson(v.config)}});
     return json{
-        {"format", "loaderlab-summary-2"},
-        {"config", toJson(r.config)},
-        {"config_versions", versions},
-        {"dataset", r.dataset},
-        {"state", r.state},
-        {"error", r.error},
-        {"summary", toJson(r.summary)},
-        {"skipped", skipped},
-        {"markers", markers},
+        {"format", kSummaryJsonFormat}, {"config", toJson(r.config)}, {"config_versions", versions},
+        {"dataset", r.dataset},         {"state", r.state},           {"error", r.error},
+        {"summary", toJson(r.summary)}, {"skipped", skipped},         {"markers", markers},
         {"machine", toJson(r.machine)},
     };
 }

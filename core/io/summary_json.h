@@ -18,6 +18,9 @@
 
 namespace loaderlab {
 
+// The "format" of a summary JSON this version writes (and reads back: run_reader.h).
+inline constexpr const char *kSummaryJsonFormat = "loaderlab-summary-2";
+
 nlohmann::json toJson(const RunSummary &summary);
 nlohmann::json toJson(const MachineInfo &machine);
 nlohmann::json toJson(const TraceMarker &marker);

@@ -68,6 +68,7 @@ private Q_SLOTS:
     void openedRunHasTheRunsFigures();
     void partnerFileIsFoundBeside();
     void errorsNameTheFileAndReason();
+    void dataParallelRunKeepsItsRanks();
 
 private:
     QTemporaryDir m_dir;
@@ -184,6 +185,29 @@ void TestRunReader::errorsNameTheFileAndReason()
     const std::string otherRun = path("other.csv");
     saveTraceCsv(otherRun, records);
     check(messageOf(otherRun, json), otherRun, "config version 3");
+}
+
+void TestRunReader::dataParallelRunKeepsItsRanks()
+{
+    // 2 ranks, 2 workers each: the opened run's worker spans sit in their rank's lanes,
+    // so utilisation and the per-rank figures are the run's own.
+    RunConfig config = smallRun(2, Strategy::PerWorkerBatch);
+    config.devices = 2;
+    const std::string csv = path("ranks.csv");
+    const std::string json = path("ranks.json");
+    const RunReport written = writeRun(config, csv, json);
+    const OpenedRun opened = openRun(csv, json);
+    const RunSummary &got = opened.report.summary;
+    QCOMPARE(got.ranks.size(), std::size_t{2});
+    for (std::size_t r = 0; r < 2; ++r) {
+        QCOMPARE(got.ranks[r].samples, written.summary.ranks[r].samples);
+        QCOMPARE(got.ranks[r].samplesPerSecMean, written.summary.ranks[r].samplesPerSecMean);
+    }
+    QCOMPARE(got.workerUtilisation.size(), std::size_t{4});
+    for (std::size_t lane = 0; lane < 4; ++lane)
+        QVERIFY2(got.workerUtilisation[lane] > 0.0, qPrintable(QString::number(lane)));
+    for (const WorkerSpan &span : opened.trace->spans())
+        QCOMPARE(span.rank, (*opened.trace)[static_cast<std::size_t>(span.batch)].rank);
 }
 
 QTEST_GUILESS_MAIN(TestRunReader)
