@@ -31,6 +31,19 @@ const char *runStateName(RunState state)
     return "";
 }
 
+namespace {
+
+// What start() checks before it opens anything.
+void validateRun(const RunConfig &config)
+{
+    validate(config.loader);
+    if (config.devices < 1 || config.devices > kMaxDevices)
+        throw std::invalid_argument("devices " + std::to_string(config.devices) + ": expected 1 to "
+                                    + std::to_string(kMaxDevices));
+}
+
+} // namespace
+
 RunController::RunController()
     : m_impl(std::make_unique<Impl>())
 {
@@ -40,7 +53,7 @@ RunController::~RunController() = default;
 
 void RunController::start(const RunConfig &config)
 {
-    validate(config.loader);
+    validateRun(config);
     // Before opening: opening a synthetic or IDX dataset already allocates.
     checkRunMemory(config, memoryBudgetFromMegabytes(config.memoryBudgetMb));
     start(config, openDataset(config.dataset));
@@ -48,10 +61,7 @@ void RunController::start(const RunConfig &config)
 
 void RunController::start(const RunConfig &config, DatasetPtr dataset)
 {
-    validate(config.loader);
-    if (config.devices < 1 || config.devices > kMaxDevices)
-        throw std::invalid_argument("devices " + std::to_string(config.devices) + ": expected 1 to "
-                                    + std::to_string(kMaxDevices));
+    validateRun(config);
     if (!dataset || dataset->size() == 0)
         throw DatasetError(config.dataset.path + ": the dataset is empty");
     checkRunMemory(config, *dataset, memoryBudgetFromMegabytes(config.memoryBudgetMb));

@@ -175,7 +175,10 @@ void RunController::Impl::runRankSteps(Rank &self, RunScope &scope, std::stop_to
             record.rank = self.rank;
             record.configVersion = self.configVersion;
             consumer->consume(*batch, record, stop);
-            peakMemoryBytes = std::max(peakMemoryBytes.load(), consumer->peakMemoryBytes());
+            // Several ranks raise it at once: compare-and-swap, so no rank's peak is lost.
+            const std::int64_t peak = consumer->peakMemoryBytes();
+            std::int64_t seen = peakMemoryBytes.load();
+            while (peak > seen && !peakMemoryBytes.compare_exchange_weak(seen, peak)) { }
             std::int64_t index = 0;
             if (!appendBatch(*batch, record, cfg.maxBatches, index))
                 throw LimitReached();
