@@ -47,6 +47,20 @@ double plateau(const AutotuneSettings &s, double perWorker, double ceiling)
     return std::min(perWorker * std::max(s.workers, 1), ceiling);
 }
 
+// The default image folder, 1 worker, batch 16, a 2 ms step, until stopped.
+RunConfig folderRun()
+{
+    RunConfig config;
+    config.dataset.kind = DatasetKind::ImageFolder;
+    config.dataset.path = ensureDefaultImageFolder();
+    config.loader.numWorkers = 1;
+    config.loader.batchSize = 16;
+    config.consumer.kind = ConsumerKind::Sleep;
+    config.consumer.sleepPerBatchMs = 2.0;
+    config.epochs = 0;
+    return config;
+}
+
 } // namespace
 
 class TestAutotune : public QObject
@@ -139,14 +153,7 @@ void TestAutotune::tunesARealRun()
     // stops with the run, leaving no thread. Whether a move pays depends on what
     // else the machine runs (with the cores busy, a second worker gains nothing),
     // so moves are tested above on throughputs known in advance.
-    RunConfig config;
-    config.dataset.kind = DatasetKind::ImageFolder;
-    config.dataset.path = ensureDefaultImageFolder();
-    config.loader.numWorkers = 1;
-    config.loader.batchSize = 16;
-    config.consumer.kind = ConsumerKind::Sleep;
-    config.consumer.sleepPerBatchMs = 2.0;
-    config.epochs = 0;
+    const RunConfig config = folderRun();
     RunController run;
     run.start(config);
     std::vector<AutotuneMove> moves;
@@ -210,14 +217,7 @@ void TestAutotune::saysWhenItHolds()
     // Capped at 1 worker, the neighbours are prefetch 4 and 1: holding comes after
     // a window of the start and two windows (trial, start again) per neighbour at
     // least, with the run back at the setting it holds.
-    RunConfig config;
-    config.dataset.kind = DatasetKind::ImageFolder;
-    config.dataset.path = ensureDefaultImageFolder();
-    config.loader.numWorkers = 1;
-    config.loader.batchSize = 16;
-    config.consumer.kind = ConsumerKind::Sleep;
-    config.consumer.sleepPerBatchMs = 2.0;
-    config.epochs = 0;
+    const RunConfig config = folderRun();
     RunController run;
     run.start(config);
     AutotuneOptions options;
