@@ -3,7 +3,7 @@
 // The JSON summary of a run (CLI --json, GUI export): the config and every config
 // version of a live-reconfigured run, the dataset, the figures (whole run and per
 // segment), markers, skipped samples, machine and library versions. Documented in
-// docs/outputs.md.
+// the README ("JSON summary") and docs/metrics.md.
 
 #include "core/run/run_config.h"
 #include "core/stats/run_summary.h"
