@@ -1,13 +1,14 @@
 // Image decoding: one open, fstat and read into a reused buffer, header checks done
 // by hand before a codec sees the bytes (so bombs and truncated files are refused
-// cheaply and with a clear reason), then JPEGs straight to RGB with TurboJPEG and
-// PNGs (and CMYK JPEGs) with cv::imdecode and BGR->RGB. What the codecs say during
-// the decode is logged or made part of the error with the file's name.
+// cheaply and with a clear reason), then JPEGs straight to RGB with libjpeg-turbo
+// (only the region the caller will read, when it says which) and PNGs (and CMYK JPEGs) with
+// cv::imdecode and BGR->RGB. What the codecs say during the decode is logged or made part of the
+// error with the file's name.
 
 #include "core/image/image_decoder.h"
 
 #include "core/image/codec_messages.h"
-#include "core/image/jpeg_turbo_decoder.h"
+#include "core/image/jpeg_decoder.h"
 #include "core/io/regular_file.h"
 #include "core/io/safe_text.h"
 #include "core/loader/clock.h"
@@ -170,7 +171,7 @@ void logWarnings(const std::string &path, const std::vector<std::string> &warnin
         spdlog::warn("{}: {}", escapeForTerminal(path), escapeForTerminal(warning));
 }
 
-// cv::imdecode into `image`, then BGR->RGB: PNGs, and JPEGs TurboJPEG cannot
+// cv::imdecode into `image`, then BGR->RGB: PNGs, and JPEGs libjpeg cannot
 // convert to RGB.
 void decodeWithOpenCv(std::span<const std::uint8_t> data, const std::string &path, cv::Mat &image)
 {
@@ -197,7 +198,7 @@ void decodeWithOpenCv(std::span<const std::uint8_t> data, const std::string &pat
 } // namespace
 
 void decodeImageBytes(std::span<const std::uint8_t> data, const std::string &path,
-                      const DecodeLimits &limits, cv::Mat &image, int fastMinShortSide)
+                      const DecodeLimits &limits, ImageWindow &image, const DecodeOptions &options)
 {
     disableOpenCvThreading();
     const ImageHeaderInfo header = parseImageHeader(data, path);
@@ -214,25 +215,31 @@ void decodeImageBytes(std::span<const std::uint8_t> data, const std::string &pat
     if (data.size() > static_cast<std::size_t>(std::numeric_limits<int>::max()))
         throw SampleError(path, "file too large for the decoder (over 2 GiB)");
 
-    int expectWidth = header.width;
-    int expectHeight = header.height;
+    JpegDecodeRequest request;
+    if (header.format == ImageFormat::Jpeg)
+        request.scaleEighths = jpegScaleEighths(header.width, header.height,
+                                                options.fastMinShortSide);
+    const cv::Size decodedSize(jpegScaledSize(header.width, request.scaleEighths),
+                               jpegScaledSize(header.height, request.scaleEighths));
+    if (options.region)
+        request.region = options.region(decodedSize) & cv::Rect(cv::Point(0, 0), decodedSize);
     try {
         bool decoded = false;
         if (header.format == ImageFormat::Jpeg) {
-            const int scale = jpegScaleEighths(header.width, header.height, fastMinShortSide);
             std::vector<std::string> warnings;
-            decoded = decodeJpegTurbo(data, path, scale, image, warnings);
+            decoded = decodeJpeg(data, path, request, image, warnings);
             logWarnings(path, warnings);
-            expectWidth = jpegScaledSize(header.width, scale);
-            expectHeight = jpegScaledSize(header.height, scale);
+            if (decoded && (image.fullSize != decodedSize || !image.covers(request.region)))
+                throw SampleError(path, "decoded size differs from the declared " + dims);
         }
         if (!decoded) {
-            expectWidth = header.width;
-            expectHeight = header.height;
-            decodeWithOpenCv(data, path, image);
+            // Whole and full size: the other codecs have no region or scale.
+            decodeWithOpenCv(data, path, image.pixels);
+            image.origin = {0, 0};
+            image.fullSize = image.pixels.size();
+            if (image.fullSize != cv::Size(header.width, header.height))
+                throw SampleError(path, "decoded size differs from the declared " + dims);
         }
-        if (image.cols != expectWidth || image.rows != expectHeight)
-            throw SampleError(path, "decoded size differs from the declared " + dims);
     } catch (const cv::Exception &e) {
         throw SampleError(path, std::string("cannot decode: ") + e.what());
     } catch (const std::bad_alloc &) {
@@ -243,13 +250,13 @@ void decodeImageBytes(std::span<const std::uint8_t> data, const std::string &pat
 cv::Mat decodeImageBytes(std::span<const std::uint8_t> data, const std::string &path,
                          const DecodeLimits &limits)
 {
-    cv::Mat image;
+    ImageWindow image;
     decodeImageBytes(data, path, limits, image);
-    return image;
+    return image.pixels;
 }
 
 void decodeImageFile(const std::string &path, const DecodeLimits &limits, SampleTiming &timing,
-                     cv::Mat &image, int fastMinShortSide)
+                     ImageWindow &image, const DecodeOptions &options)
 {
     thread_local std::vector<std::uint8_t> buffer;
     const std::int64_t t0 = steadyNowNs();
@@ -257,7 +264,7 @@ void decodeImageFile(const std::string &path, const DecodeLimits &limits, Sample
         readImageFile(path, limits.maxFileBytes, buffer);
         const std::int64_t t1 = steadyNowNs();
         timing.readNs += t1 - t0;
-        decodeImageBytes(buffer, path, limits, image, fastMinShortSide);
+        decodeImageBytes(buffer, path, limits, image, options);
         timing.decodeNs += steadyNowNs() - t1;
         if (buffer.capacity() > kMaxRetainedBuffer)
             std::vector<std::uint8_t>().swap(buffer);
@@ -270,9 +277,9 @@ void decodeImageFile(const std::string &path, const DecodeLimits &limits, Sample
 
 cv::Mat decodeImageFile(const std::string &path, const DecodeLimits &limits, SampleTiming &timing)
 {
-    cv::Mat image;
+    ImageWindow image;
     decodeImageFile(path, limits, timing, image);
-    return image;
+    return image.pixels;
 }
 
 } // namespace loaderlab

@@ -190,7 +190,7 @@ std::int64_t ImageFolderDataset::load(std::int64_t index, std::span<std::byte> o
     const DecodeLimits limits{m_config.maxFileBytes, m_config.maxImagePixels};
     // The decoded and transformed images are per thread and reused: no per-sample
     // allocation once the sizes have been seen.
-    thread_local cv::Mat image;
+    thread_local ImageWindow image;
     thread_local cv::Mat transformed;
     // An unusually large image is not kept per thread afterwards (it may be up to
     // max_image_pixels x 3 bytes), however this sample ends.
@@ -198,15 +198,31 @@ std::int64_t ImageFolderDataset::load(std::int64_t index, std::span<std::byte> o
     {
         ~ReleaseLarge()
         {
-            if (image.total() * image.elemSize() > kMaxRetainedImageBytes)
-                image.release();
+            if (image.pixels.total() * image.pixels.elemSize() > kMaxRetainedImageBytes)
+                image.pixels.release();
         }
     } releaseLarge;
     const bool eval = m_config.transform == TransformKind::Eval;
-    // Fast decode scales JPEGs in the DCT domain down to the resize target at most.
-    const int fastMinShortSide = eval && m_config.decode == DecodeMode::Fast ? m_config.resizeSize
-                                                                             : 0;
-    decodeImageFile(entry.path, limits, context.timing, image, fastMinShortSide);
+    // Only the pixels the transform reads are decoded: the resize's filter
+    // windows for the center crop, or the random crop's box (drawn from the image's
+    // size before decoding, from the same per-sample generator as always).
+    DecodeOptions options;
+    std::mt19937_64 rng(sampleSeed(context.seed, context.epoch, index));
+    cv::Rect box;
+    if (eval) {
+        // Fast decode scales JPEGs in the DCT domain down to the resize target at most.
+        if (m_config.decode == DecodeMode::Fast)
+            options.fastMinShortSide = m_config.resizeSize;
+        options.region = [this](cv::Size decoded) {
+            return resizeCenterCropSourceRect(decoded, m_config.resizeSize, m_config.cropSize);
+        };
+    } else {
+        options.region = [&rng, &box](cv::Size decoded) {
+            box = randomResizedCropRect(decoded, rng);
+            return box;
+        };
+    }
+    decodeImageFile(entry.path, limits, context.timing, image, options);
 
     const std::int64_t start = steadyNowNs();
     // The batch slot is float32 storage handed over as bytes.
@@ -216,8 +232,7 @@ std::int64_t ImageFolderDataset::load(std::int64_t index, std::span<std::byte> o
         if (eval) {
             resizeCenterCropNormalized(image, m_config.resizeSize, m_config.cropSize, floats);
         } else {
-            std::mt19937_64 rng(sampleSeed(context.seed, context.epoch, index));
-            randomResizedCrop(image, m_config.cropSize, rng, transformed);
+            resizeBoxAndFlip(image, box, m_config.cropSize, rng, transformed);
             toNormalizedChw(transformed, floats);
         }
     } catch (const cv::Exception &e) {

@@ -119,31 +119,61 @@ cv::Mat centerCrop(const cv::Mat &img, int size)
     return out;
 }
 
-void resizeCenterCropNormalized(const cv::Mat &img, int resizeSize, int cropSize,
+namespace {
+
+// The crop inside the resized image, or an empty rect when the crop is larger
+// than the resized image (torchvision then pads).
+cv::Rect centerCropRoi(cv::Size resized, int cropSize)
+{
+    if (cropSize > resized.width || cropSize > resized.height)
+        return {};
+    return {centerOffset(resized.width - cropSize), centerOffset(resized.height - cropSize),
+            cropSize, cropSize};
+}
+
+} // namespace
+
+void resizeCenterCropNormalized(const ImageWindow &img, int resizeSize, int cropSize,
                                 std::span<float> out)
 {
-    checkRgb(img, "resizeCenterCropNormalized");
-    const cv::Size resized = shortSideSize(img.size(), resizeSize);
-    if (cropSize > resized.width || cropSize > resized.height) {
+    checkRgb(img.pixels, "resizeCenterCropNormalized");
+    const cv::Size resized = shortSideSize(img.fullSize, resizeSize);
+    const cv::Rect roi = centerCropRoi(resized, cropSize);
+    if (roi.empty()) {
+        if (!img.isWhole())
+            throw std::invalid_argument(
+                "resizeCenterCropNormalized: a padded crop needs the whole image");
         cv::Mat padded;
-        resizeCenterCrop(img, resizeSize, cropSize, padded);
+        resizeCenterCrop(img.pixels, resizeSize, cropSize, padded);
         toNormalizedChw(padded, out);
         return;
     }
-    const cv::Rect roi(centerOffset(resized.width - cropSize),
-                       centerOffset(resized.height - cropSize), cropSize, cropSize);
     resampleBilinearNormalized(img, resized, roi, out);
+}
+
+void resizeCenterCropNormalized(const cv::Mat &img, int resizeSize, int cropSize,
+                                std::span<float> out)
+{
+    resizeCenterCropNormalized(ImageWindow::whole(img), resizeSize, cropSize, out);
+}
+
+cv::Rect resizeCenterCropSourceRect(cv::Size in, int resizeSize, int cropSize)
+{
+    const cv::Size resized = shortSideSize(in, resizeSize);
+    const cv::Rect roi = centerCropRoi(resized, cropSize);
+    if (roi.empty())
+        return {cv::Point(0, 0), in};
+    return resampleSourceRect(in, resized, roi);
 }
 
 void resizeCenterCrop(const cv::Mat &img, int resizeSize, int cropSize, cv::Mat &dst)
 {
     const cv::Size resized = shortSideSize(img.size(), resizeSize);
-    if (cropSize > resized.width || cropSize > resized.height) {
+    const cv::Rect roi = centerCropRoi(resized, cropSize);
+    if (roi.empty()) {
         dst = centerCrop(resizeBilinear(img, resized.width, resized.height), cropSize);
         return;
     }
-    const cv::Rect roi(centerOffset(resized.width - cropSize),
-                       centerOffset(resized.height - cropSize), cropSize, cropSize);
     resampleBilinear(img, resized, roi, dst);
 }
 
@@ -183,7 +213,17 @@ void randomResizedCrop(const cv::Mat &img, int size, std::mt19937_64 &rng, cv::M
 {
     checkRgb(img, "randomResizedCrop");
     const cv::Rect box = randomResizedCropRect(img.size(), rng, options);
-    resampleBilinear(img(box), {size, size}, {0, 0, size, size}, dst);
+    resizeBoxAndFlip(ImageWindow::whole(img), box, size, rng, dst, options);
+}
+
+void resizeBoxAndFlip(const ImageWindow &img, cv::Rect box, int size, std::mt19937_64 &rng,
+                      cv::Mat &dst, const RandomResizedCropOptions &options)
+{
+    checkRgb(img.pixels, "resizeBoxAndFlip");
+    if (box.empty() || !img.covers(box))
+        throw std::invalid_argument("resizeBoxAndFlip: the window does not cover the box");
+    // The box is resized as an image of its own: no pixel outside it is read.
+    resampleBilinear(img.pixels(box - img.origin), {size, size}, {0, 0, size, size}, dst);
     if (uniform01(rng) < options.flipProbability)
         flipHorizontal(dst);
 }

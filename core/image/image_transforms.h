@@ -6,6 +6,8 @@
 // RandomResizedCrop with torchvision's offsets and rounding, and ToTensor +
 // Normalize into a caller-owned CHW buffer.
 
+#include "core/image/image_window.h"
+
 #include <opencv2/core/mat.hpp>
 
 #include <cstdint>
@@ -23,11 +25,20 @@ inline constexpr float kImageNetStd[3] = {0.229f, 0.224f, 0.225f};
 // only on its own filter window, so resize-then-crop fused this way gives exactly
 // the pixels of the full resize.
 void resampleBilinear(const cv::Mat &src, cv::Size outSize, cv::Rect outRoi, cv::Mat &dst);
+// The same from a decoded window of a larger image (src.fullSize is the input
+// size); std::invalid_argument when the window lacks a pixel the filter reads.
+void resampleBilinear(const ImageWindow &src, cv::Size outSize, cv::Rect outRoi, cv::Mat &dst);
 
 // resampleBilinear + toNormalizedChw in one pass: each output row is normalised
 // into `out` (3 * outRoi.area() floats, CHW) while it is still in cache.
 void resampleBilinearNormalized(const cv::Mat &src, cv::Size outSize, cv::Rect outRoi,
                                 std::span<float> out);
+void resampleBilinearNormalized(const ImageWindow &src, cv::Size outSize, cv::Rect outRoi,
+                                std::span<float> out);
+
+// The input pixels an inSize -> outSize resample reads to compute `outRoi`: the
+// union of their filter windows.
+cv::Rect resampleSourceRect(cv::Size inSize, cv::Size outSize, cv::Rect outRoi);
 
 // The resampler's inner loops come in several instruction sets, chosen at run time
 // (Auto: the best the CPU supports). All give the same bytes; tests and benchmarks
@@ -55,9 +66,16 @@ cv::Mat centerCrop(const cv::Mat &img, int size);
 void resizeCenterCrop(const cv::Mat &img, int resizeSize, int cropSize, cv::Mat &dst);
 
 // The eval transform and ToTensor + Normalize fused: into `out`, 3 * cropSize²
-// floats, CHW; bit-identical to resizeCenterCrop + toNormalizedChw.
+// floats, CHW; bit-identical to resizeCenterCrop + toNormalizedChw. A window must
+// cover resizeCenterCropSourceRect(img.fullSize, ...).
 void resizeCenterCropNormalized(const cv::Mat &img, int resizeSize, int cropSize,
                                 std::span<float> out);
+void resizeCenterCropNormalized(const ImageWindow &img, int resizeSize, int cropSize,
+                                std::span<float> out);
+
+// The pixels of an image of size `in` that the eval transform reads: what a
+// decoder has to produce (all of them when the crop is padded).
+cv::Rect resizeCenterCropSourceRect(cv::Size in, int resizeSize, int cropSize);
 
 struct RandomResizedCropOptions
 {
@@ -76,6 +94,11 @@ cv::Rect randomResizedCropRect(cv::Size in, std::mt19937_64 &rng,
 // Train transform: RandomResizedCrop(size) + RandomHorizontalFlip, into `dst`.
 void randomResizedCrop(const cv::Mat &img, int size, std::mt19937_64 &rng, cv::Mat &dst,
                        const RandomResizedCropOptions &options = {});
+// The same once the box has been drawn (randomResizedCropRect on the full image's
+// size, with the same `rng`): resizes `box` of a window that covers it, then
+// draws the flip. Lets a decoder produce only the box.
+void resizeBoxAndFlip(const ImageWindow &img, cv::Rect box, int size, std::mt19937_64 &rng,
+                      cv::Mat &dst, const RandomResizedCropOptions &options = {});
 cv::Mat randomResizedCrop(const cv::Mat &img, int size, std::mt19937_64 &rng,
                           const RandomResizedCropOptions &options = {});
 

@@ -18,26 +18,48 @@
 #include <stdexcept>
 #include <tuple>
 #include <unordered_map>
+#include <utility>
 
 namespace loaderlab {
 
 namespace {
 
+// The filter geometry of one axis, as Pillow's precompute_coeffs sets it up.
+struct FilterGeometry
+{
+    double scale;
+    double filterScale;
+    double support; // bilinear filter support is 1, widened by the downscale factor
+
+    FilterGeometry(int inSize, int outSize)
+        : scale(static_cast<double>(inSize) / outSize)
+        , filterScale(std::max(scale, 1.0))
+        , support(filterScale)
+    {
+    }
+
+    // Output pixel `i`'s input window: first pixel and tap count. Truncating
+    // casts, exactly as Pillow rounds the window ends.
+    std::pair<int, int> window(int i, int inSize) const
+    {
+        const double center = (i + 0.5) * scale;
+        const int xmin = std::max(static_cast<int>(center - support + 0.5), 0);
+        const int xmax = std::min(static_cast<int>(center + support + 0.5), inSize) - xmin;
+        return {xmin, xmax};
+    }
+};
+
 void computeCoeffs(AxisCoeffs &c)
 {
-    const double scale = static_cast<double>(c.inSize) / c.outSize;
-    const double filterScale = std::max(scale, 1.0);
-    const double support = 1.0 * filterScale; // bilinear filter support is 1
-    c.ksize = static_cast<int>(std::ceil(support)) * 2 + 1;
+    const FilterGeometry g(c.inSize, c.outSize);
+    c.ksize = static_cast<int>(std::ceil(g.support)) * 2 + 1;
     c.bounds.resize(static_cast<std::size_t>(c.count) * 2);
     c.weights.assign(static_cast<std::size_t>(c.count) * c.ksize, 0);
     std::vector<double> scratch(static_cast<std::size_t>(c.ksize));
     for (int i = 0; i < c.count; ++i) {
-        const double center = (c.first + i + 0.5) * scale;
-        const double ss = 1.0 / filterScale;
-        // Truncating casts, exactly as Pillow rounds the window ends.
-        const int xmin = std::max(static_cast<int>(center - support + 0.5), 0);
-        const int xmax = std::min(static_cast<int>(center + support + 0.5), c.inSize) - xmin;
+        const double center = (c.first + i + 0.5) * g.scale;
+        const double ss = 1.0 / g.filterScale;
+        const auto [xmin, xmax] = g.window(c.first + i, c.inSize);
         double sum = 0.0;
         for (int x = 0; x < xmax; ++x) {
             const double t = std::abs((x + xmin - center + 0.5) * ss);
@@ -53,7 +75,7 @@ void computeCoeffs(AxisCoeffs &c)
             const double fixed = w * (1 << kResamplePrecisionBits);
             k[x] = static_cast<std::int32_t>(w < 0 ? fixed - 0.5 : fixed + 0.5);
         }
-        c.bounds[static_cast<std::size_t>(i) * 2] = xmin;
+        c.bounds[static_cast<std::size_t>(i) * 2] = xmin - c.shift;
         c.bounds[static_cast<std::size_t>(i) * 2 + 1] = xmax;
     }
 }
@@ -149,12 +171,19 @@ void checkRgb(const cv::Mat &img, const char *what)
         throw std::invalid_argument(std::string(what) + ": expects an 8-bit 3-channel image");
 }
 
+[[noreturn]] void windowTooSmall()
+{
+    throw std::invalid_argument(
+        "resampleBilinear: the decoded window lacks pixels the filter reads");
+}
+
 // The resample itself; each finished output row y goes to rowOut(y), which
 // returns where to write it, and then to rowDone(y) (may be empty).
 template <typename RowOut, typename RowDone>
-void resampleRows(const cv::Mat &src, cv::Size outSize, cv::Rect outRoi, RowOut rowOut,
+void resampleRows(const ImageWindow &window, cv::Size outSize, cv::Rect outRoi, RowOut rowOut,
                   RowDone rowDone)
 {
+    const cv::Mat &src = window.pixels;
     checkRgb(src, "resampleBilinear");
     if (src.empty() || outSize.width <= 0 || outSize.height <= 0 || outRoi.empty()
         || (outRoi & cv::Rect(cv::Point(0, 0), outSize)) != outRoi)
@@ -162,26 +191,39 @@ void resampleRows(const cv::Mat &src, cv::Size outSize, cv::Rect outRoi, RowOut 
 
     const ResampleKernels &kernels = activeKernels();
     thread_local ResampleScratch s;
-    const AxisCoeffs &vertical = cachedAxisCoeffs(ResampleAxis::Vertical, src.rows, outSize.height,
-                                                  outRoi.y, outRoi.height);
+    const cv::Size inSize = window.fullSize;
+    const cv::Point origin = window.origin;
+    const AxisCoeffs &vertical = cachedAxisCoeffs(ResampleAxis::Vertical, inSize.height,
+                                                  outSize.height, outRoi.y, outRoi.height);
     const int lastRow = (outRoi.height - 1) * 2;
-    const int yFirst = vertical.bounds[0];
+    // Source rows read, relative to the window.
+    const int yFirst = vertical.bounds[0] - origin.y;
     const int yLast = vertical.bounds[static_cast<std::size_t>(lastRow)]
-                      + vertical.bounds[static_cast<std::size_t>(lastRow) + 1];
+                      + vertical.bounds[static_cast<std::size_t>(lastRow) + 1] - origin.y;
+    if (yFirst < 0 || yLast > src.rows)
+        windowTooSmall();
     const std::size_t rowBytes = static_cast<std::size_t>(outRoi.width) * 3;
 
     // Horizontal pass over just the source rows the vertical windows touch (the
     // rows a center crop discards are never computed). At scale 1 the filter is
     // the identity, so the source rows are used directly.
-    const bool sameWidth = src.cols == outSize.width;
+    const bool sameWidth = inSize.width == outSize.width;
     const std::uint8_t *tempBase = nullptr;
     std::size_t tempStride = rowBytes;
     if (sameWidth) {
-        tempBase = src.ptr<std::uint8_t>(yFirst) + static_cast<std::size_t>(outRoi.x) * 3;
+        const int x = outRoi.x - origin.x;
+        if (x < 0 || x + outRoi.width > src.cols)
+            windowTooSmall();
+        tempBase = src.ptr<std::uint8_t>(yFirst) + static_cast<std::size_t>(x) * 3;
         tempStride = src.step[0];
     } else {
-        const AxisCoeffs &horizontal = cachedAxisCoeffs(ResampleAxis::Horizontal, src.cols,
-                                                        outSize.width, outRoi.x, outRoi.width);
+        const AxisCoeffs &horizontal = cachedAxisCoeffs(ResampleAxis::Horizontal, inSize.width,
+                                                        outSize.width, outRoi.x, outRoi.width,
+                                                        origin.x);
+        const std::size_t lastCol = static_cast<std::size_t>(outRoi.width - 1) * 2;
+        if (horizontal.bounds[0] < 0
+            || horizontal.bounds[lastCol] + horizontal.bounds[lastCol + 1] > src.cols)
+            windowTooSmall();
         if (kernels.tapsPerVector > 0)
             expandCoeffs(const_cast<AxisCoeffs &>(horizontal), kernels.tapsPerVector);
         s.temp.resize(rowBytes * static_cast<std::size_t>(yLast - yFirst));
@@ -196,7 +238,7 @@ void resampleRows(const cv::Mat &src, cv::Size outSize, cv::Rect outRoi, RowOut 
 
     // Vertical pass, one output row at a time: a multiply-add of whole rows.
     for (int y = 0; y < outRoi.height; ++y) {
-        const int ymin = vertical.bounds[static_cast<std::size_t>(y) * 2] - yFirst;
+        const int ymin = vertical.bounds[static_cast<std::size_t>(y) * 2] - origin.y - yFirst;
         const int taps = vertical.bounds[static_cast<std::size_t>(y) * 2 + 1];
         const std::int32_t *k = &vertical.weights[static_cast<std::size_t>(y) * vertical.ksize];
         kernels.vertical(tempBase + tempStride * static_cast<std::size_t>(ymin), tempStride, k,
@@ -207,21 +249,23 @@ void resampleRows(const cv::Mat &src, cv::Size outSize, cv::Rect outRoi, RowOut 
 
 } // namespace
 
-const AxisCoeffs &cachedAxisCoeffs(ResampleAxis axis, int inSize, int outSize, int first, int count)
+const AxisCoeffs &cachedAxisCoeffs(ResampleAxis axis, int inSize, int outSize, int first, int count,
+                                   int shift)
 {
     // Bounded: a folder of many different sizes just recomputes; 256 sets of a few
     // KiB each per thread at most.
     constexpr std::size_t kMaxCached = 256;
-    using Key = std::tuple<int, int, int, int>;
+    using Key = std::tuple<int, int, int, int, int>;
     struct KeyHash
     {
         std::size_t operator()(const Key &k) const
         {
-            const auto [a, b, c, d] = k;
+            const auto [a, b, c, d, e] = k;
             std::uint64_t h = static_cast<std::uint32_t>(a);
             h = h * 0x9E3779B97F4A7C15ull ^ static_cast<std::uint32_t>(b);
             h = h * 0x9E3779B97F4A7C15ull ^ static_cast<std::uint32_t>(c);
             h = h * 0x9E3779B97F4A7C15ull ^ static_cast<std::uint32_t>(d);
+            h = h * 0x9E3779B97F4A7C15ull ^ static_cast<std::uint32_t>(e);
             return static_cast<std::size_t>(h ^ (h >> 29));
         }
     };
@@ -229,7 +273,7 @@ const AxisCoeffs &cachedAxisCoeffs(ResampleAxis axis, int inSize, int outSize, i
     // coefficients while a resample holds both.
     thread_local std::array<std::unordered_map<Key, AxisCoeffs, KeyHash>, 2> caches;
     auto &cache = caches[axis == ResampleAxis::Vertical ? 1 : 0];
-    const Key key{inSize, outSize, first, count};
+    const Key key{inSize, outSize, first, count, shift};
     if (auto it = cache.find(key); it != cache.end())
         return it->second;
     if (cache.size() >= kMaxCached)
@@ -239,6 +283,7 @@ const AxisCoeffs &cachedAxisCoeffs(ResampleAxis axis, int inSize, int outSize, i
     c.outSize = outSize;
     c.first = first;
     c.count = count;
+    c.shift = shift;
     computeCoeffs(c);
     return cache.emplace(key, std::move(c)).first->second;
 }
@@ -282,7 +327,25 @@ const char *resampleIsaName()
     return activeKernels().name;
 }
 
-void resampleBilinear(const cv::Mat &src, cv::Size outSize, cv::Rect outRoi, cv::Mat &dst)
+cv::Rect resampleSourceRect(cv::Size inSize, cv::Size outSize, cv::Rect outRoi)
+{
+    if (inSize.empty() || outRoi.empty())
+        return {};
+    // Windows only move right as the output position grows: the first and the
+    // last output pixel bound the union.
+    const auto span = [](int in, int out, int first, int count) {
+        const FilterGeometry g(in, out);
+        const auto [lo, loTaps] = g.window(first, in);
+        const auto [hi, hiTaps] = g.window(first + count - 1, in);
+        (void)loTaps;
+        return std::pair{lo, hi + hiTaps};
+    };
+    const auto [x0, x1] = span(inSize.width, outSize.width, outRoi.x, outRoi.width);
+    const auto [y0, y1] = span(inSize.height, outSize.height, outRoi.y, outRoi.height);
+    return {x0, y0, x1 - x0, y1 - y0};
+}
+
+void resampleBilinear(const ImageWindow &src, cv::Size outSize, cv::Rect outRoi, cv::Mat &dst)
 {
     dst.create(std::max(outRoi.height, 1), std::max(outRoi.width, 1), CV_8UC3);
     resampleRows(
@@ -293,7 +356,12 @@ void resampleBilinear(const cv::Mat &src, cv::Size outSize, cv::Rect outRoi, cv:
         [](int) {});
 }
 
-void resampleBilinearNormalized(const cv::Mat &src, cv::Size outSize, cv::Rect outRoi,
+void resampleBilinear(const cv::Mat &src, cv::Size outSize, cv::Rect outRoi, cv::Mat &dst)
+{
+    resampleBilinear(ImageWindow::whole(src), outSize, outRoi, dst);
+}
+
+void resampleBilinearNormalized(const ImageWindow &src, cv::Size outSize, cv::Rect outRoi,
                                 std::span<float> out)
 {
     const std::size_t plane = static_cast<std::size_t>(std::max(outRoi.area(), 0));
@@ -321,6 +389,12 @@ void resampleBilinearNormalized(const cv::Mat &src, cv::Size outSize, cv::Rect o
                 b[x] = t[2][p[2]];
             }
         });
+}
+
+void resampleBilinearNormalized(const cv::Mat &src, cv::Size outSize, cv::Rect outRoi,
+                                std::span<float> out)
+{
+    resampleBilinearNormalized(ImageWindow::whole(src), outSize, outRoi, out);
 }
 
 } // namespace loaderlab

@@ -18,15 +18,17 @@ inline constexpr int kResamplePrecisionBits = 32 - 8 - 2; // Pillow's PRECISION_
 inline constexpr std::int32_t kResampleRoundingBias = 1 << (kResamplePrecisionBits - 1);
 
 // Filter windows for output pixels [first, first + count) of one axis of an
-// inSize -> outSize resample.
+// inSize -> outSize resample, with input positions counted from `shift` (the
+// origin of a decoded window along this axis).
 struct AxisCoeffs
 {
     int inSize = 0;
     int outSize = 0;
     int first = 0;
     int count = 0;
+    int shift = 0;
     int ksize = 0;
-    std::vector<int> bounds;           // (first input pixel, tap count) per output pixel
+    std::vector<int> bounds;           // (first input pixel - shift, tap count) per output pixel
     std::vector<std::int32_t> weights; // ksize per output pixel, fixed point
     // Weights laid out for the SIMD horizontal kernels: per output pixel, groups of
     // `lanesPerTap`-wide vectors holding each tap's weight for R, G, B and 0 for the
@@ -38,11 +40,11 @@ struct AxisCoeffs
 };
 
 // The coefficients of one axis, cached per thread by (inSize, outSize, first,
-// count): the same image sizes come back again and again in a dataset. The
+// count, shift): the same image sizes come back again and again in a dataset. The
 // reference stays valid until the next call for the same axis on this thread.
 enum class ResampleAxis { Horizontal, Vertical };
-const AxisCoeffs &cachedAxisCoeffs(ResampleAxis axis, int inSize, int outSize, int first,
-                                   int count);
+const AxisCoeffs &cachedAxisCoeffs(ResampleAxis axis, int inSize, int outSize, int first, int count,
+                                   int shift = 0);
 
 // Fills c.expanded for SIMD kernels that take `tapsPerVector` taps per vector of
 // 4 * tapsPerVector int32 lanes (once per cached coefficient set).

@@ -74,8 +74,12 @@ void TestCliNames::initTestCase()
     QFile good(folder.filePath(classDir) + QLatin1Char('/') + goodName);
     QVERIFY(good.open(QIODevice::ReadOnly));
     QByteArray damaged = good.readAll();
-    // Junk before EOI: "Corrupt JPEG data: N extraneous bytes before marker 0xd9".
-    damaged.insert(damaged.size() - 2, QByteArray(64, '\x11'));
+    // Junk before the scan: "Corrupt JPEG data: N extraneous bytes before marker
+    // 0xda", raised while the header is read, so also by a decode of only the
+    // crop's rows (junk before EOI would lie past the last row it reads).
+    const qsizetype scan = damaged.indexOf(QByteArray("\xFF\xDA", 2));
+    QVERIFY(scan > 0);
+    damaged.insert(scan, QByteArray(64, '\x11'));
 
     // Not UTF-8 (0xE9, 0xFF) and not decodable: a skipped sample named in the JSON.
     m_rawFiles = {classPath + "/bad_\xE9\xFF.jpg", classPath + "/warn_\x1B[31m.jpg"};
