@@ -1,9 +1,9 @@
 // Image decoding: one open, fstat and read into a reused buffer, header checks done
 // by hand before a codec sees the bytes (so bombs and truncated files are refused
 // cheaply and with a clear reason), then JPEGs straight to RGB with libjpeg-turbo
-// (only the region the caller will read, when it says which) and PNGs (and CMYK JPEGs) with
-// cv::imdecode and BGR->RGB. What the codecs say during the decode is logged or made part of the
-// error with the file's name.
+// (only the region the caller will read, when it says which) and PNGs with
+// cv::imdecode and BGR->RGB. What the codecs say during the decode is logged or
+// made part of the error with the file's name.
 
 #include "core/image/image_decoder.h"
 
@@ -171,8 +171,7 @@ void logWarnings(const std::string &path, const std::vector<std::string> &warnin
         spdlog::warn("{}: {}", escapeForTerminal(path), escapeForTerminal(warning));
 }
 
-// cv::imdecode into `image`, then BGR->RGB: PNGs, and JPEGs libjpeg cannot
-// convert to RGB.
+// cv::imdecode into `image`, then BGR->RGB: PNGs.
 void decodeWithOpenCv(std::span<const std::uint8_t> data, const std::string &path, cv::Mat &image)
 {
     // imdecode only reads the buffer; the Mat header just wraps it, no copy.
@@ -224,16 +223,14 @@ void decodeImageBytes(std::span<const std::uint8_t> data, const std::string &pat
     if (options.region)
         request.region = options.region(decodedSize) & cv::Rect(cv::Point(0, 0), decodedSize);
     try {
-        bool decoded = false;
         if (header.format == ImageFormat::Jpeg) {
             std::vector<std::string> warnings;
-            decoded = decodeJpeg(data, path, request, image, warnings);
+            decodeJpeg(data, path, request, image, warnings);
             logWarnings(path, warnings);
-            if (decoded && (image.fullSize != decodedSize || !image.covers(request.region)))
+            if (image.fullSize != decodedSize || !image.covers(request.region))
                 throw SampleError(path, "decoded size differs from the declared " + dims);
-        }
-        if (!decoded) {
-            // Whole and full size: the other codecs have no region or scale.
+        } else {
+            // Whole and full size: PNGs have no region or scale.
             decodeWithOpenCv(data, path, image.pixels);
             image.origin = {0, 0};
             image.fullSize = image.pixels.size();

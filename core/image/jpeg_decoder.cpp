@@ -52,7 +52,7 @@ void onMessage(j_common_ptr cinfo, int level)
     }
 }
 
-// This thread's decompressor.
+// This thread's decompressor, and its row buffer for CMYK images.
 class Decompressor
 {
 public:
@@ -77,11 +77,13 @@ public:
     bool created() const { return m_created; }
     jpeg_decompress_struct &cinfo() { return m_cinfo; }
     ErrorManager &errors() { return m_err; }
+    std::vector<JSAMPLE> &cmykRows() { return m_cmykRows; }
 
 private:
     jpeg_decompress_struct m_cinfo{};
     ErrorManager m_err;
     bool m_created = false;
+    std::vector<JSAMPLE> m_cmykRows;
 };
 
 Decompressor &threadDecompressor(const std::string &path)
@@ -92,20 +94,50 @@ Decompressor &threadDecompressor(const std::string &path)
     return decompressor;
 }
 
-enum class Outcome { Decoded, NotRgb, Failed };
+enum class Outcome { Decoded, Failed };
 
-// Reads rows [first, end) of the output into `pixels`.
-void readRows(jpeg_decompress_struct &cinfo, cv::Mat &pixels, JDIMENSION first, JDIMENSION end)
+constexpr int kRowBatch = 16; // rows per call: libjpeg's output is at most this tall a group
+
+// Pillow's (a * b) / 255, rounded: MULDIV255 in its Convert.c.
+inline int mulDiv255(int a, int b)
 {
-    constexpr int kBatch = 16; // rows per call: libjpeg's output is at most this tall a group
-    JSAMPROW rows[kBatch];
+    const int t = a * b + 128;
+    return ((t >> 8) + t) >> 8;
+}
+
+// CMYK as libjpeg outputs it (Adobe's inverted polarity, which Pillow always
+// assumes: its raw mode "CMYK;I") to RGB with Pillow's cmyk2rgb, so the pixels are
+// PIL's: with c = 255 - stored and nk = 255 - k = stored k, nk - c * nk / 255.
+void cmykRowToRgb(const JSAMPLE *in, std::uint8_t *out, JDIMENSION width)
+{
+    for (JDIMENSION x = 0; x < width; ++x, in += 4, out += 3) {
+        const int nk = in[3];
+        out[0] = static_cast<std::uint8_t>(nk - mulDiv255(255 - in[0], nk));
+        out[1] = static_cast<std::uint8_t>(nk - mulDiv255(255 - in[1], nk));
+        out[2] = static_cast<std::uint8_t>(nk - mulDiv255(255 - in[2], nk));
+    }
+}
+
+// Reads rows [first, end) of the output into `pixels`; 4-channel CMYK output goes
+// through `cmyk` (kRowBatch rows) and is converted to RGB.
+void readRows(jpeg_decompress_struct &cinfo, cv::Mat &pixels, JDIMENSION first, JDIMENSION end,
+              std::vector<JSAMPLE> &cmyk)
+{
+    const bool isCmyk = cinfo.out_color_space == JCS_CMYK;
+    const std::size_t cmykStride = static_cast<std::size_t>(cinfo.output_width) * 4;
+    JSAMPROW rows[kRowBatch];
     while (cinfo.output_scanline < end) {
         const JDIMENSION at = cinfo.output_scanline;
-        const auto n = static_cast<int>(std::min<JDIMENSION>(end - at, kBatch));
+        const auto n = static_cast<int>(std::min<JDIMENSION>(end - at, kRowBatch));
         for (int i = 0; i < n; ++i)
-            rows[i] = pixels.ptr<JSAMPLE>(static_cast<int>(at - first) + i);
-        if (jpeg_read_scanlines(&cinfo, rows, static_cast<JDIMENSION>(n)) == 0)
+            rows[i] = isCmyk ? cmyk.data() + cmykStride * static_cast<std::size_t>(i)
+                             : pixels.ptr<JSAMPLE>(static_cast<int>(at - first) + i);
+        const JDIMENSION got = jpeg_read_scanlines(&cinfo, rows, static_cast<JDIMENSION>(n));
+        if (got == 0)
             break; // suspended: cannot happen with a memory source, but never spin
+        for (JDIMENSION i = 0; isCmyk && i < got; ++i)
+            cmykRowToRgb(rows[i], pixels.ptr<std::uint8_t>(static_cast<int>(at - first + i)),
+                         cinfo.output_width);
     }
 }
 
@@ -119,9 +151,8 @@ Outcome decodeWindow(Decompressor &d, std::span<const std::uint8_t> data,
         return Outcome::Failed;
     jpeg_mem_src(&cinfo, data.data(), static_cast<unsigned long>(data.size()));
     jpeg_read_header(&cinfo, TRUE);
-    if (cinfo.jpeg_color_space == JCS_CMYK || cinfo.jpeg_color_space == JCS_YCCK)
-        return Outcome::NotRgb;
-    cinfo.out_color_space = JCS_RGB;
+    const bool cmyk = cinfo.jpeg_color_space == JCS_CMYK || cinfo.jpeg_color_space == JCS_YCCK;
+    cinfo.out_color_space = cmyk ? JCS_CMYK : JCS_RGB;
     cinfo.scale_num = static_cast<unsigned int>(std::clamp(request.scaleEighths, 1, 8));
     cinfo.scale_denom = 8;
     // libjpeg's (and PIL's) defaults, stated: accurate integer IDCT, fancy upsampling.
@@ -151,7 +182,9 @@ Outcome decodeWindow(Decompressor &d, std::span<const std::uint8_t> data,
     out.fullSize = full;
     out.pixels.create(static_cast<int>(endRow - firstRow), static_cast<int>(cinfo.output_width),
                       CV_8UC3);
-    readRows(cinfo, out.pixels, firstRow, endRow);
+    if (cmyk)
+        d.cmykRows().resize(static_cast<std::size_t>(cinfo.output_width) * 4 * kRowBatch);
+    readRows(cinfo, out.pixels, firstRow, endRow, d.cmykRows());
     if (cinfo.output_scanline < endRow)
         jpeg_abort_decompress(&cinfo); // (unreachable with a memory source)
     else if (cinfo.output_scanline < cinfo.output_height)
@@ -184,7 +217,7 @@ int jpegScaleEighths(int width, int height, int minShortSide)
     return 8;
 }
 
-bool decodeJpeg(std::span<const std::uint8_t> data, const std::string &path,
+void decodeJpeg(std::span<const std::uint8_t> data, const std::string &path,
                 const JpegDecodeRequest &request, ImageWindow &out,
                 std::vector<std::string> &warnings)
 {
@@ -206,7 +239,6 @@ bool decodeJpeg(std::span<const std::uint8_t> data, const std::string &path,
         const std::string why = d.errors().message[0] ? d.errors().message : "incomplete data";
         throw SampleError(path, "cannot decode (" + why + ")");
     }
-    return outcome == Outcome::Decoded;
 }
 
 } // namespace loaderlab

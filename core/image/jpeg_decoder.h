@@ -4,8 +4,8 @@
 // BGR-to-RGB pass) into a caller-owned buffer, optionally scaled by M/8 in the DCT
 // domain, and optionally only the region a transform will read. It is the same
 // libjpeg-turbo that Pillow decodes with on Debian, with the same defaults
-// (accurate integer IDCT, fancy upsampling), so every pixel it produces is what
-// PIL gives for that pixel.
+// (accurate integer IDCT, fancy upsampling) and Pillow's CMYK-to-RGB arithmetic,
+// so every pixel it produces is what PIL gives for that pixel.
 //
 // A region saves work: columns outside it skip the inverse DCT, upsampling and
 // colour conversion (jpeg_crop_scanline), rows above it are entropy-decoded only
@@ -31,12 +31,11 @@ struct JpegDecodeRequest
 };
 
 // Decodes `data` (a JPEG whose header has already been checked) into `out`,
-// reallocating its pixels only when their size changes. Returns false, leaving
-// `out` alone, for colour spaces libjpeg cannot turn into RGB (CMYK, YCCK), which
-// the caller decodes another way. Throws SampleError naming `path` for a fatal
-// error; the text of each warning (the image decoded, perhaps damaged) is
+// reallocating its pixels only when their size changes. CMYK and YCCK images are
+// converted to RGB as Pillow converts them. Throws SampleError naming `path` for
+// a fatal error; the text of each warning (the image decoded, perhaps damaged) is
 // appended to `warnings` (the first few of them).
-bool decodeJpeg(std::span<const std::uint8_t> data, const std::string &path,
+void decodeJpeg(std::span<const std::uint8_t> data, const std::string &path,
                 const JpegDecodeRequest &request, ImageWindow &out,
                 std::vector<std::string> &warnings);
 

@@ -50,6 +50,7 @@ struct JpegKind
     int hSamp = 2; // luma sampling factors (chroma are 1)
     int vSamp = 2;
     bool grey = false;
+    J_COLOR_SPACE fourChannels = JCS_UNKNOWN; // JCS_CMYK or JCS_YCCK: a 4-channel file
     bool progressive = false;
     int restartRows = 0;
 };
@@ -63,14 +64,19 @@ Bytes encode(const cv::Mat &rgb, const JpegKind &kind)
     unsigned char *buffer = nullptr;
     unsigned long size = 0;
     jpeg_mem_dest(&cinfo, &buffer, &size);
+    const bool cmyk = kind.fourChannels != JCS_UNKNOWN;
     cinfo.image_width = static_cast<JDIMENSION>(rgb.cols);
     cinfo.image_height = static_cast<JDIMENSION>(rgb.rows);
-    cinfo.input_components = 3;
-    cinfo.in_color_space = JCS_RGB;
+    cinfo.input_components = cmyk ? 4 : 3;
+    cinfo.in_color_space = cmyk ? JCS_CMYK : JCS_RGB;
     jpeg_set_defaults(&cinfo);
     jpeg_set_quality(&cinfo, 90, TRUE);
     if (kind.grey)
         jpeg_set_colorspace(&cinfo, JCS_GRAYSCALE);
+    if (cmyk)
+        jpeg_set_colorspace(&cinfo, kind.fourChannels);
+    // Four channels: the pattern's R, G, B and their mean as K.
+    std::vector<JSAMPLE> row(static_cast<std::size_t>(rgb.cols) * 4);
     cinfo.comp_info[0].h_samp_factor = kind.grey ? 1 : kind.hSamp;
     cinfo.comp_info[0].v_samp_factor = kind.grey ? 1 : kind.vSamp;
     if (kind.progressive)
@@ -78,8 +84,15 @@ Bytes encode(const cv::Mat &rgb, const JpegKind &kind)
     cinfo.restart_in_rows = kind.restartRows;
     jpeg_start_compress(&cinfo, TRUE);
     while (cinfo.next_scanline < cinfo.image_height) {
-        auto *row = const_cast<JSAMPLE *>(rgb.ptr<JSAMPLE>(static_cast<int>(cinfo.next_scanline)));
-        jpeg_write_scanlines(&cinfo, &row, 1);
+        auto *in = const_cast<JSAMPLE *>(rgb.ptr<JSAMPLE>(static_cast<int>(cinfo.next_scanline)));
+        for (int x = 0; cmyk && x < rgb.cols; ++x) {
+            const JSAMPLE *p = in + x * 3;
+            std::copy(p, p + 3, &row[static_cast<std::size_t>(x) * 4]);
+            row[static_cast<std::size_t>(x) * 4 + 3] = static_cast<JSAMPLE>((p[0] + p[1] + p[2])
+                                                                            / 3);
+        }
+        JSAMPROW out = cmyk ? row.data() : in;
+        jpeg_write_scanlines(&cinfo, &out, 1);
     }
     jpeg_finish_compress(&cinfo);
     Bytes out(buffer, buffer + size);
@@ -88,12 +101,33 @@ Bytes encode(const cv::Mat &rgb, const JpegKind &kind)
     return out;
 }
 
+// The CMYK values a 4-channel JPEG stores, as libjpeg outputs them.
+cv::Mat decodeRawCmyk(const Bytes &jpeg)
+{
+    jpeg_decompress_struct cinfo{};
+    jpeg_error_mgr err{};
+    cinfo.err = jpeg_std_error(&err);
+    jpeg_create_decompress(&cinfo);
+    jpeg_mem_src(&cinfo, jpeg.data(), static_cast<unsigned long>(jpeg.size()));
+    jpeg_read_header(&cinfo, TRUE);
+    cinfo.out_color_space = JCS_CMYK;
+    jpeg_start_decompress(&cinfo);
+    cv::Mat raw(static_cast<int>(cinfo.output_height), static_cast<int>(cinfo.output_width),
+                CV_8UC4);
+    while (cinfo.output_scanline < cinfo.output_height) {
+        JSAMPROW row = raw.ptr<JSAMPLE>(static_cast<int>(cinfo.output_scanline));
+        jpeg_read_scanlines(&cinfo, &row, 1);
+    }
+    jpeg_finish_decompress(&cinfo);
+    jpeg_destroy_decompress(&cinfo);
+    return raw;
+}
+
 ImageWindow decode(const Bytes &jpeg, int scale, cv::Rect region)
 {
     std::vector<std::string> warnings;
     ImageWindow window;
-    if (!decodeJpeg(jpeg, "test.jpg", {scale, region}, window, warnings))
-        throw std::runtime_error("not decoded to RGB");
+    decodeJpeg(jpeg, "test.jpg", {scale, region}, window, warnings);
     if (!warnings.empty())
         throw std::runtime_error("warning: " + warnings.front());
     return window;
@@ -126,17 +160,21 @@ private Q_SLOTS:
         QTest::addColumn<int>("hSamp");
         QTest::addColumn<int>("vSamp");
         QTest::addColumn<bool>("grey");
+        QTest::addColumn<int>("fourChannels");
         QTest::addColumn<bool>("progressive");
         QTest::addColumn<int>("restartRows");
-        QTest::newRow("4:2:0") << 517 << 389 << 2 << 2 << false << false << 0;
-        QTest::newRow("4:4:4") << 403 << 611 << 1 << 1 << false << false << 0;
-        QTest::newRow("4:2:2") << 640 << 427 << 2 << 1 << false << false << 0;
-        QTest::newRow("4:4:0") << 333 << 500 << 1 << 2 << false << false << 0;
-        QTest::newRow("4:1:1") << 701 << 263 << 4 << 1 << false << false << 0;
-        QTest::newRow("grey") << 410 << 390 << 1 << 1 << true << false << 0;
-        QTest::newRow("progressive 4:2:0") << 480 << 363 << 2 << 2 << false << true << 0;
-        QTest::newRow("restart markers") << 529 << 301 << 2 << 2 << false << false << 1;
-        QTest::newRow("narrow") << 1000 << 67 << 2 << 2 << false << false << 0;
+        const int rgb = JCS_UNKNOWN;
+        QTest::newRow("4:2:0") << 517 << 389 << 2 << 2 << false << rgb << false << 0;
+        QTest::newRow("4:4:4") << 403 << 611 << 1 << 1 << false << rgb << false << 0;
+        QTest::newRow("4:2:2") << 640 << 427 << 2 << 1 << false << rgb << false << 0;
+        QTest::newRow("4:4:0") << 333 << 500 << 1 << 2 << false << rgb << false << 0;
+        QTest::newRow("4:1:1") << 701 << 263 << 4 << 1 << false << rgb << false << 0;
+        QTest::newRow("grey") << 410 << 390 << 1 << 1 << true << rgb << false << 0;
+        QTest::newRow("cmyk 4:2:0") << 451 << 377 << 2 << 2 << false << int{JCS_CMYK} << false << 0;
+        QTest::newRow("ycck 4:2:0") << 377 << 451 << 2 << 2 << false << int{JCS_YCCK} << false << 0;
+        QTest::newRow("progressive 4:2:0") << 480 << 363 << 2 << 2 << false << rgb << true << 0;
+        QTest::newRow("restart markers") << 529 << 301 << 2 << 2 << false << rgb << false << 1;
+        QTest::newRow("narrow") << 1000 << 67 << 2 << 2 << false << rgb << false << 0;
     }
 
     void regionEqualsTheFullDecode()
@@ -146,10 +184,12 @@ private Q_SLOTS:
         QFETCH(int, hSamp);
         QFETCH(int, vSamp);
         QFETCH(bool, grey);
+        QFETCH(int, fourChannels);
         QFETCH(bool, progressive);
         QFETCH(int, restartRows);
         const Bytes jpeg = encode(pattern(width, height, static_cast<unsigned>(width * height)),
-                                  {hSamp, vSamp, grey, progressive, restartRows});
+                                  {hSamp, vSamp, grey, static_cast<J_COLOR_SPACE>(fourChannels),
+                                   progressive, restartRows});
         std::mt19937 rng(7);
         for (int scale : {8, 4, 2, 1, 3, 6}) {
             const ImageWindow whole = decode(jpeg, scale, {});
@@ -285,6 +325,30 @@ private Q_SLOTS:
             QVERIFY_THROWS_EXCEPTION(
                 std::invalid_argument,
                 resampleBilinear(ImageWindow{image(r), r.tl(), image.size()}, resized, roi, out));
+        }
+    }
+
+    void cmykBecomesRgbAsPillowConvertsIt()
+    {
+        const Bytes jpeg = encode(pattern(97, 61, 8), {2, 2, false, JCS_CMYK, false, 0});
+        const cv::Mat rgb = decode(jpeg, 8, {}).pixels;
+        // The stored values, straight from libjpeg, through Pillow's arithmetic:
+        // raw mode "CMYK;I" (c = 255 - stored), then cmyk2rgb with nk = 255 - k:
+        // nk - MULDIV255(c, nk).
+        const cv::Mat raw = decodeRawCmyk(jpeg);
+        QCOMPARE(raw.size(), rgb.size());
+        const auto muldiv255 = [](int a, int b) {
+            const int t = a * b + 128;
+            return ((t >> 8) + t) >> 8;
+        };
+        for (int y = 0; y < rgb.rows; ++y) {
+            for (int x = 0; x < rgb.cols; ++x) {
+                const auto *in = raw.ptr<std::uint8_t>(y) + x * 4;
+                const auto *out = rgb.ptr<std::uint8_t>(y) + x * 3;
+                const int nk = 255 - (255 - in[3]);
+                for (int c = 0; c < 3; ++c)
+                    QCOMPARE(int{out[c]}, nk - muldiv255(255 - in[c], nk));
+            }
         }
     }
 

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """The independent reference for test_torchvision_exact: writes a folder of test
-images with Pillow (JPEGs of several subsamplings, progressive, greyscale, odd and
+images with Pillow (JPEGs of several subsamplings, progressive, greyscale, CMYK, odd and
 small sizes, crops of real photographs when mate-backgrounds is installed, and a
 PNG), then runs torchvision's own ImageFolder + eval transform (Resize, CenterCrop,
 ToTensor, Normalize; PIL decodes) over it and writes every sample's float32 CHW
@@ -50,6 +50,8 @@ def write_images(folder):
     pattern(480, 360, 12).save(os.path.join(folder, "a", "progressive.jpg"), quality=80,
                                progressive=True)
     pattern(410, 390, 13).convert("L").save(os.path.join(folder, "a", "grey.jpg"), quality=90)
+    # CMYK: Pillow writes Adobe's inverted polarity and reads it back the same way.
+    pattern(420, 300, 15).convert("CMYK").save(os.path.join(folder, "a", "cmyk.jpg"), quality=90)
     pattern(300, 350, 14).save(os.path.join(folder, "a", "image.png"))
     photos = sorted(glob.glob("/usr/share/backgrounds/mate/*/*.jpg"))[:6]
     for i, path in enumerate(photos):
