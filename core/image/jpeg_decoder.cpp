@@ -177,6 +177,11 @@ Outcome decodeWindow(Decompressor &d, std::span<const std::uint8_t> data,
     const auto endRow = static_cast<JDIMENSION>(want.y + want.height); // libjpeg reads ahead itself
     if (firstRow > 0)
         jpeg_skip_scanlines(&cinfo, firstRow);
+    if (cinfo.output_scanline != firstRow) {
+        std::snprintf(d.errors().message, sizeof d.errors().message, "could not skip to row %u",
+                      static_cast<unsigned>(firstRow));
+        return Outcome::Failed;
+    }
 
     out.origin = {static_cast<int>(x), static_cast<int>(firstRow)};
     out.fullSize = full;
