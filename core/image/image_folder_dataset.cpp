@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
+#include <optional>
 #include <random>
 #include <set>
 #include <stdexcept>
@@ -207,7 +208,7 @@ std::int64_t ImageFolderDataset::load(std::int64_t index, std::span<std::byte> o
     // windows for the center crop, or the random crop's box (drawn from the image's
     // size before decoding, from the same per-sample generator as always).
     DecodeOptions options;
-    std::mt19937_64 rng(sampleSeed(context.seed, context.epoch, index));
+    std::optional<std::mt19937_64> rng; // train only: seeding it is not free
     cv::Rect box;
     if (eval) {
         // Fast decode scales JPEGs in the DCT domain down to the resize target at most.
@@ -217,8 +218,9 @@ std::int64_t ImageFolderDataset::load(std::int64_t index, std::span<std::byte> o
             return resizeCenterCropSourceRect(decoded, m_config.resizeSize, m_config.cropSize);
         };
     } else {
+        rng.emplace(sampleSeed(context.seed, context.epoch, index));
         options.region = [&rng, &box](cv::Size decoded) {
-            box = randomResizedCropRect(decoded, rng);
+            box = randomResizedCropRect(decoded, *rng);
             return box;
         };
     }
@@ -232,7 +234,7 @@ std::int64_t ImageFolderDataset::load(std::int64_t index, std::span<std::byte> o
         if (eval) {
             resizeCenterCropNormalized(image, m_config.resizeSize, m_config.cropSize, floats);
         } else {
-            resizeBoxAndFlip(image, box, m_config.cropSize, rng, transformed);
+            resizeBoxAndFlip(image, box, m_config.cropSize, *rng, transformed);
             toNormalizedChw(transformed, floats);
         }
     } catch (const cv::Exception &e) {

@@ -163,7 +163,7 @@ Outcome decodeWindow(Decompressor &d, std::span<const std::uint8_t> data,
     const cv::Size full(static_cast<int>(cinfo.output_width),
                         static_cast<int>(cinfo.output_height));
     cv::Rect want = request.region & cv::Rect(cv::Point(0, 0), full);
-    if (request.region.empty() || want.empty())
+    if (want.empty())
         want = cv::Rect(cv::Point(0, 0), full);
     // One iMCU of margin on each cropped side keeps the upsampler's neighbours.
     const int marginX = cinfo.max_h_samp_factor * cinfo.min_DCT_scaled_size;
@@ -191,12 +191,12 @@ Outcome decodeWindow(Decompressor &d, std::span<const std::uint8_t> data,
         d.cmykRows().resize(static_cast<std::size_t>(cinfo.output_width) * 4 * kRowBatch);
     readRows(cinfo, out.pixels, firstRow, endRow, d.cmykRows());
     if (cinfo.output_scanline < endRow)
-        jpeg_abort_decompress(&cinfo); // (unreachable with a memory source)
-    else if (cinfo.output_scanline < cinfo.output_height)
-        jpeg_abort_decompress(&cinfo); // the rows below are not needed
-    else
+        return Outcome::Failed; // (cannot happen with a memory source)
+    // Only a full read goes on to the end-of-image checks; rows below the region
+    // are left undecoded (the caller resets the decompressor either way).
+    if (cinfo.output_scanline == cinfo.output_height)
         jpeg_finish_decompress(&cinfo);
-    return cinfo.output_scanline >= endRow ? Outcome::Decoded : Outcome::Failed;
+    return Outcome::Decoded;
 }
 
 } // namespace
