@@ -11,7 +11,9 @@
 //   loaderlab_bench_jpeg_scale FOLDER [ROUNDS]
 
 #include "bench_machine.h"
+#include "core/dataset/dataset_config.h"
 #include "core/image/image_decoder.h"
+#include "core/image/image_folder_dataset.h"
 #include "core/image/image_transforms.h"
 #include "core/image/jpeg_decoder.h"
 
@@ -19,10 +21,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
-#include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <string>
+#include <utility>
 #include <vector>
 
 using namespace loaderlab;
@@ -43,19 +43,6 @@ double threadCpuSeconds()
     return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
 }
 
-// Reads the whole file; empty when it cannot.
-std::vector<std::uint8_t> readFile(const std::filesystem::path &path)
-{
-    std::ifstream in(path, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-cv::Size fullSize(const std::vector<std::uint8_t> &jpeg, const std::string &path)
-{
-    const ImageHeaderInfo header = parseImageHeader(jpeg, path);
-    return {header.width, header.height};
-}
-
 double median(std::vector<double> v)
 {
     std::sort(v.begin(), v.end());
@@ -74,17 +61,25 @@ int main(int argc, char **argv)
     const int rounds = argc > 2 ? std::max(1, std::atoi(argv[2])) : 5;
     std::vector<std::vector<std::uint8_t>> files;
     std::vector<cv::Size> sizes;
-    for (const auto &entry : std::filesystem::recursive_directory_iterator(argv[1])) {
-        const std::string ext = entry.path().extension().string();
-        if (!entry.is_regular_file() || (ext != ".jpg" && ext != ".jpeg" && ext != ".JPEG"))
-            continue;
-        files.push_back(readFile(entry.path()));
-        try {
-            sizes.push_back(fullSize(files.back(), entry.path().string()));
-        } catch (const std::exception &e) {
-            std::fprintf(stderr, "%s\n", e.what());
-            return 1;
+    try {
+        // The folder as the image-folder dataset lists it; its JPEGs, read once.
+        DatasetConfig config;
+        config.kind = DatasetKind::ImageFolder;
+        config.path = argv[1];
+        const DecodeLimits limits;
+        const ImageFolderDataset folder(config);
+        for (const ImageEntry &entry : folder.entries()) {
+            std::vector<std::uint8_t> bytes;
+            readImageFile(entry.path, limits.maxFileBytes, bytes);
+            const ImageHeaderInfo header = parseImageHeader(bytes, entry.path);
+            if (header.format != ImageFormat::Jpeg)
+                continue;
+            sizes.emplace_back(header.width, header.height);
+            files.push_back(std::move(bytes));
         }
+    } catch (const std::exception &e) {
+        std::fprintf(stderr, "%s\n", e.what());
+        return 1;
     }
     if (files.empty()) {
         std::fprintf(stderr, "%s: no JPEG files\n", argv[1]);
