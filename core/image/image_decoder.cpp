@@ -12,6 +12,7 @@
 #include "core/io/regular_file.h"
 #include "core/io/safe_text.h"
 #include "core/loader/clock.h"
+#include "core/system/repeated_warnings.h"
 
 #include <opencv2/core.hpp>
 #include <opencv2/imgcodecs.hpp>
@@ -168,7 +169,7 @@ void logWarnings(const std::string &path, const std::vector<std::string> &warnin
     // The image decoded, possibly with damage (grey blocks): worth a look, but
     // the sample is used, as PIL would use it.
     for (const std::string &warning : warnings)
-        spdlog::warn("{}: {}", escapeForTerminal(path), escapeForTerminal(warning));
+        sampleWarnings().warn(escapeForTerminal(path) + ": " + escapeForTerminal(warning));
 }
 
 // cv::imdecode into `image`, then BGR->RGB: PNGs.

@@ -10,11 +10,14 @@
 #include "core/run/marker_text.h"
 #include "core/run/rank_config.h"
 #include "core/run/run_controller_impl.h"
+#include "core/system/repeated_warnings.h"
 
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <chrono>
+#include <stdexcept>
+#include <string>
 #include <utility>
 
 namespace loaderlab {
@@ -44,6 +47,34 @@ std::jthread startDeadline(double seconds, std::int64_t originNs, std::stop_sour
     });
 }
 
+// What one epoch delivered: an epoch whose every sample was skipped (a folder of
+// corrupt images, a truncated tensor file) ends the run, since every later epoch
+// would only skip them again and there is nothing to measure.
+struct EpochYield
+{
+    std::int64_t delivered = 0;
+    std::int64_t skipped = 0;
+    std::string lastSkip;
+
+    void add(const Batch &batch)
+    {
+        delivered += batch.size();
+        skipped += static_cast<std::int64_t>(batch.skipped.size());
+        if (!batch.skipped.empty())
+            lastSkip = batch.skipped.back().source + ": " + batch.skipped.back().reason;
+    }
+
+    void check(int epoch) const
+    {
+        if (delivered > 0 || skipped == 0)
+            return;
+        throw std::runtime_error("epoch " + std::to_string(epoch + 1) + " delivered no sample: all "
+                                 + std::to_string(skipped)
+                                 + " samples it loaded were skipped (last: " + lastSkip
+                                 + "); the run stops, as every epoch would skip them again");
+    }
+};
+
 } // namespace
 
 void RunController::Impl::run(std::stop_token threadStop, DatasetPtr dataset)
@@ -53,6 +84,7 @@ void RunController::Impl::run(std::stop_token threadStop, DatasetPtr dataset)
         std::lock_guard lock(mutex);
         cfg = config;
     }
+    sampleWarnings().reset();
     // One stop for the whole run: stop(), the limits and a failing rank all request it,
     // so the time limit also ends a long model step, which waits on this token.
     std::stop_source runStop;
@@ -104,6 +136,7 @@ void RunController::Impl::run(std::stop_token threadStop, DatasetPtr dataset)
     else if (!scope.limitHit && !deadlineHit && runStop.stop_requested())
         end = RunState::Stopped;
     --liveRankThreads;
+    sampleWarnings().flush();
     setState(end);
     std::function<void(RunState)> callback;
     {
@@ -164,13 +197,17 @@ void RunController::Impl::runRankSteps(Rank &self, RunScope &scope, std::stop_to
                               std::to_string(epoch)});
         }
         loaderOf(self.rank).startEpoch(epoch, shard);
+        EpochYield yield;
         while (true) {
             if (!waitWhilePaused(stop, self.rank))
                 throw LoaderStopped();
             applyPendingChanges(stop, self, scope, consumer, epoch);
             BatchPtr batch = loaderOf(self.rank).next();
-            if (!batch)
+            if (!batch) {
+                yield.check(epoch);
                 break;
+            }
+            yield.add(*batch);
             TraceRecord record = batch->trace;
             record.rank = self.rank;
             record.configVersion = self.configVersion;
@@ -207,8 +244,8 @@ bool RunController::Impl::appendBatch(const Batch &batch, TraceRecord record, st
     }
     for (auto skipped : batch.skipped) {
         skipped.batch = index;
-        spdlog::warn("skipped {}: {}", escapeForTerminal(skipped.source),
-                     escapeForTerminal(skipped.reason));
+        sampleWarnings().warn("skipped " + escapeForTerminal(skipped.source) + ": "
+                              + escapeForTerminal(skipped.reason));
         trace->addSkipped(std::move(skipped));
     }
     record.index = index;
