@@ -44,6 +44,29 @@ AutotuneLimits autotuneLimits(const RunConfig &start, const AutotuneOptions &opt
     return limits;
 }
 
+AutotuneWindow autotuneWindow(std::int64_t firstBatch, int workers, std::size_t measuredTo,
+                              const AutotuneOptions &options)
+{
+    const int w = std::max(1, workers);
+    const std::size_t from = std::max(static_cast<std::size_t>(firstBatch) + w + 1, measuredTo + 1);
+    const std::size_t to = from
+                           + static_cast<std::size_t>(
+                               std::max(options.minWindowBatches, options.windowRounds * w));
+    return {from, to};
+}
+
+double autotuneWindowRate(std::span<const TraceRecord> records)
+{
+    if (records.size() < 2)
+        return 0.0;
+    std::int64_t samples = 0;
+    for (std::size_t i = 1; i < records.size(); ++i)
+        samples += records[i].samples;
+    const double seconds =
+        static_cast<double>(records.back().computeEndNs - records.front().computeEndNs) / 1e9;
+    return seconds > 0 ? static_cast<double>(samples) / seconds : 0.0;
+}
+
 Autotuner::Autotuner(RunController &run, AutotuneOptions options, MoveCallback onMove)
     : m_run(run)
     , m_options(options)
@@ -144,13 +167,8 @@ void Autotuner::tune(std::stop_token stop)
         }
         pendingMove.reset();
         // Settle, then measure a window.
-        const auto version = trace->configVersions().back();
-        const int w = std::max(1, want.workers);
-        const std::size_t from = std::max(static_cast<std::size_t>(version.firstBatch) + w + 1,
-                                          measuredTo + 1);
-        const std::size_t to = from
-                               + static_cast<std::size_t>(std::max(m_options.minWindowBatches,
-                                                                   m_options.windowRounds * w));
+        const auto [from, to] = autotuneWindow(trace->configVersions().back().firstBatch,
+                                               want.workers, measuredTo, m_options);
         while (trace->size() <= to) {
             if (!pause(stop, m_run))
                 return;
@@ -159,12 +177,7 @@ void Autotuner::tune(std::stop_token stop)
         const auto records = trace->records(from, to + 1);
         if (records.size() < 2)
             continue;
-        std::int64_t samples = 0;
-        for (std::size_t i = 1; i < records.size(); ++i)
-            samples += records[i].samples;
-        const double seconds =
-            static_cast<double>(records.back().computeEndNs - records.front().computeEndNs) / 1e9;
-        const double rate = seconds > 0 ? static_cast<double>(samples) / seconds : 0.0;
+        const double rate = autotuneWindowRate(records);
         spdlog::debug("autotune: workers {}, prefetch {}, batch {}: {:.1f} samples/s over "
                       "batches {}..{}",
                       want.workers, want.prefetch, want.batchSize, rate, from, to);

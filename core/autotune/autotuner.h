@@ -11,12 +11,14 @@
 // waits for it.
 
 #include "core/autotune/autotune_search.h"
+#include "core/trace/trace_record.h"
 
 #include <chrono>
 #include <condition_variable>
 #include <functional>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <thread>
 
 namespace loaderlab {
@@ -43,6 +45,24 @@ int autotuneWorkerCap(const RunConfig &config, int cores);
 // workers cap (or the starting count if higher), the options' prefetch and batch
 // bounds.
 AutotuneLimits autotuneLimits(const RunConfig &start, const AutotuneOptions &options, int cores);
+
+// The batches [from, to] a window measures for settings with `workers` workers
+// that took effect at batch `firstBatch`: the new loader's first round (W batches
+// plus one: it starts with empty queues) is left out, a window starts after the
+// last batch the previous one measured (`measuredTo`), and it spans
+// max(minWindowBatches, windowRounds x W) batches after its first.
+struct AutotuneWindow
+{
+    std::size_t from = 0;
+    std::size_t to = 0;
+};
+AutotuneWindow autotuneWindow(std::int64_t firstBatch, int workers, std::size_t measuredTo,
+                              const AutotuneOptions &options);
+
+// Samples/s at the consumer over a window's records (in batch order): the samples
+// of every batch after the first, over the time from the first's step end to the
+// last's; 0 with fewer than two records or no time between them.
+double autotuneWindowRate(std::span<const TraceRecord> records);
 
 class Autotuner
 {

@@ -222,9 +222,15 @@ void TestWindowTools::autotuneDrivesTheRunAndTheSliders()
     autotune->click();
     QVERIFY(!window.autotuner());
     QVERIFY(workersSlider->isEnabled());
-    QTest::qWait(200); // a change the tuner asked for just before applies at the next batch
+    // The tuner's thread is joined; a change it asked for just before applies at the
+    // next batch boundary, so once two more batches have been delivered every
+    // marker it will ever leave is in the trace. None comes over the next 100
+    // batches (more than a window and a trial's settling).
+    const std::size_t stoppedAt = trace->size();
+    QTRY_VERIFY_WITH_TIMEOUT(trace->size() >= stoppedAt + 2, 20'000);
     const std::size_t markers = autotuneMarkers().size();
-    QTest::qWait(300);
+    const std::size_t checkedFrom = trace->size();
+    QTRY_VERIFY_WITH_TIMEOUT(trace->size() >= checkedFrom + 100, 20'000);
     QCOMPARE(autotuneMarkers().size(), markers);
     // Stopping the run stops a tuner that was on.
     autotune->click();

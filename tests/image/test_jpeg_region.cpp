@@ -219,6 +219,54 @@ private Q_SLOTS:
         }
     }
 
+    void scaleIsTheSmallestThatKeepsTheShortSide_data()
+    {
+        QTest::addColumn<int>("width");
+        QTest::addColumn<int>("height");
+        QTest::addColumn<int>("minShortSide");
+        QTest::addColumn<int>("eighths");
+        // libjpeg rounds a scaled size up: 511 px halved is 256, 510 is 255.
+        QTest::newRow("exact mode (0)") << 2100 << 2060 << 0 << 8;
+        QTest::newRow("negative") << 2100 << 2060 << -5 << 8;
+        QTest::newRow("under the size") << 200 << 300 << 256 << 8;
+        QTest::newRow("exactly the size") << 256 << 400 << 256 << 8;
+        QTest::newRow("510: 1/2 gives 255") << 510 << 700 << 256 << 8;
+        QTest::newRow("511: 1/2 gives 256") << 511 << 700 << 256 << 4;
+        QTest::newRow("512") << 512 << 512 << 256 << 4;
+        QTest::newRow("portrait, short side 512") << 700 << 512 << 256 << 4;
+        QTest::newRow("1020: 1/4 gives 255") << 1500 << 1020 << 256 << 4;
+        QTest::newRow("1021: 1/4 gives 256") << 1021 << 1500 << 256 << 2;
+        QTest::newRow("1024") << 1024 << 1024 << 256 << 2;
+        QTest::newRow("2040: 1/8 gives 255") << 2040 << 2100 << 256 << 2;
+        QTest::newRow("2041: 1/8 gives 256") << 2100 << 2041 << 256 << 1;
+        QTest::newRow("224: 446 stays whole") << 446 << 446 << 224 << 8;
+        QTest::newRow("224: 447 is halved") << 447 << 800 << 224 << 4;
+        QTest::newRow("1 px of 8 px") << 8 << 9 << 1 << 1;
+    }
+
+    void scaleIsTheSmallestThatKeepsTheShortSide()
+    {
+        QFETCH(int, width);
+        QFETCH(int, height);
+        QFETCH(int, minShortSide);
+        QFETCH(int, eighths);
+        QCOMPARE(jpegScaleEighths(width, height, minShortSide), eighths);
+        QCOMPARE(jpegScaleEighths(height, width, minShortSide), eighths);
+        if (minShortSide <= 0)
+            return;
+        // What libjpeg itself decodes: at the chosen scale the short side is at least
+        // minShortSide (unless even the full size is not), one step smaller it is not.
+        const Bytes jpeg = encode(cv::Mat(height, width, CV_8UC3, cv::Scalar(90, 120, 150)), {});
+        const auto shortSide = [&](int scale) {
+            const cv::Size s = decode(jpeg, scale, {}).fullSize;
+            return std::min(s.width, s.height);
+        };
+        if (eighths < 8)
+            QVERIFY(shortSide(eighths) >= minShortSide);
+        if (eighths > 1)
+            QVERIFY(shortSide(eighths / 2) < minShortSide);
+    }
+
     void aCentreRegionSkipsTheBorder()
     {
         const Bytes jpeg = encode(pattern(800, 600, 3), {});

@@ -9,6 +9,7 @@
 #include "core/image/image_folder_dataset.h"
 #include "core/image/image_transforms.h"
 
+#include <QtCore/QFileInfo>
 #include <QtCore/QProcess>
 #include <QtTest/QtTest>
 
@@ -125,25 +126,48 @@ private Q_SLOTS:
         {
             double sum = 0, worst = 0;
             std::size_t values = 0;
-        } errors[2];
+        };
+        Error errors[2];
+        std::vector<Error> perImage(static_cast<std::size_t>(dataset.size()));
         for (std::size_t i = 0; i < fast.size(); ++i) {
             const auto label = dataset.entries()[i / perSample].label;
-            Error &e = errors[label == 0 ? 0 : 1];
             const double levels = std::abs(double(fast[i]) - double(m_reference[i]))
                                   * stds[(i / plane) % 3] * 255.0;
-            e.sum += levels;
-            e.worst = std::max(e.worst, levels);
-            ++e.values;
+            for (Error *e : {&errors[label == 0 ? 0 : 1], &perImage[i / perSample]}) {
+                e->sum += levels;
+                e->worst = std::max(e->worst, levels);
+                ++e->values;
+            }
         }
         const char *names[2] = {"synthetic patterns", "photographs"};
         for (int k = 0; k < 2; ++k)
             qInfo("fast decode vs exact, %s: mean abs error %.2f levels, max %.0f", names[k],
                   errors[k].sum / static_cast<double>(errors[k].values), errors[k].worst);
+        // Images whose short side is under 511 px (the synthetic patterns, at most
+        // 427 px, and the 620x410 crops of the photographs) cannot be halved
+        // without going below the resize size: decoded at full size, their pixels
+        // are torchvision's exactly.
+        for (std::size_t k = 0; k < perImage.size(); ++k) {
+            const QString path = QString::fromStdString(dataset.entries()[k].path);
+            const bool fullSize = dataset.entries()[k].label == 0
+                                  || QFileInfo(path).fileName().startsWith(QStringLiteral("crop"));
+            if (fullSize)
+                QVERIFY2(perImage[k].worst == 0.0,
+                         qPrintable(QStringLiteral("%1: fast decode differs by up to %2 levels, "
+                                                   "expected 0 (decoded at full size)")
+                                        .arg(path)
+                                        .arg(perImage[k].worst)));
+        }
         // On photographs the reduced-scale IDCT is a slightly different low-pass
-        // filter than the antialiased resize alone: close, not equal.
-        const double photoMean = errors[1].sum / static_cast<double>(errors[1].values);
+        // filter than the antialiased resize alone: close, not equal. Measured 1.77
+        // levels (the crops at 0, the 1200 px photographs at 1/2 of their size); 2.94
+        // when every image is decoded one scale smaller.
         if (errors[1].values > 0) {
-            QVERIFY2(photoMean < 5.0, "fast decode strays too far from the exact pixels");
+            const double photoMean = errors[1].sum / static_cast<double>(errors[1].values);
+            QVERIFY2(photoMean < 2.5,
+                     qPrintable(QStringLiteral("fast decode strays too far from the exact "
+                                               "pixels: mean %1 levels, bound 2.5")
+                                    .arg(photoMean)));
             QVERIFY2(photoMean > 0.0, "fast decode changed nothing: it scaled no photograph");
         }
     }
