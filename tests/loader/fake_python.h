@@ -32,8 +32,11 @@ inline QString writeFakePython(const QString &dir, const QString &name, const QS
     if (!file.open(QIODevice::WriteOnly))
         return {};
     QTextStream out(&file);
-    out << "#!/usr/bin/env python3\n"
-           "import os, sys, time\n"
+    // Debian's interpreter itself where there is one: a wrapper on the PATH (pyenv's
+    // shim) can take seconds to start on a busy machine. -S: no site packages.
+    out << (QFile::exists(QStringLiteral("/usr/bin/python3")) ? "#!/usr/bin/python3 -S\n"
+                                                              : "#!/usr/bin/env python3\n")
+        << "import os, sys, time\n"
            "PIDS = os.path.abspath(__file__) + '.pids'\n"
            "def note(pid):\n"
            "    with open(PIDS, 'a') as f:\n"
