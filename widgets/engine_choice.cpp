@@ -35,11 +35,16 @@ EngineChoice::EngineChoice(QWidget *parent)
     });
     onProbed(tr("Checking whether Python can import torch…"));
     m_probed = false;
-    // Runs Python once; the answer comes back as a queued call, dropped if this
-    // widget is gone by then (the destructor joins first anyway).
-    m_probe = std::jthread([this] {
-        const std::string python = loaderlab::pytorchEnginePython();
-        const QString problem = QString::fromStdString(loaderlab::pytorchEngineProblem(python));
+    // Runs Python once (the check has a time limit); the answer comes back as a
+    // queued call, dropped if this widget is gone by then. The destructor asks the
+    // probe to stop, which kills a Python still checking, and joins.
+    m_probe = std::jthread([this](std::stop_token stop) {
+        const auto cancelled = [&stop] { return stop.stop_requested(); };
+        const std::string python = loaderlab::pytorchEnginePython(cancelled);
+        const QString problem = QString::fromStdString(
+            loaderlab::pytorchEngineProblem(python, cancelled));
+        if (stop.stop_requested())
+            return;
         QMetaObject::invokeMethod(
             this,
             [this, problem, python] {

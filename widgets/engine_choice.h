@@ -2,8 +2,8 @@
 
 // EngineChoice: which engine Start runs: LoaderLab's loader or PyTorch's own DataLoader
 // (core/run/pytorch_run.h). Whether Python can import torch is probed once on a thread
-// of its own (about a second); until then, and for good when it cannot, the PyTorch
-// entry is greyed out with the reason as its tooltip and below the choice.
+// of its own (about a second, 30 s at most); until then, and for good when it cannot,
+// the PyTorch entry is greyed out with the reason as its tooltip and below the choice.
 
 #include <QGroupBox>
 
@@ -18,7 +18,7 @@ class EngineChoice : public QGroupBox
 
 public:
     explicit EngineChoice(QWidget *parent = nullptr);
-    ~EngineChoice() override; // joins the probe
+    ~EngineChoice() override; // stops the probe (killing its Python) and joins
 
     bool pytorchChosen() const;
     // Known once the probe is done (probeDone()).

@@ -16,6 +16,7 @@
 
 #include <cstdio>
 #include <cstring>
+#include <optional>
 
 #include <unistd.h>
 
@@ -29,28 +30,41 @@ int runWithPytorch(const QCommandLineParser &parser)
     };
     const std::string csv = path("csv"), json = path("json"), traceJson = path("trace-json");
     loaderlab::PyTorchRun run;
+    // Installed before the import check, which a stop signal cuts short (its
+    // Python, in a process group of its own, would not see the terminal's Ctrl-C).
+    std::optional<StopSignals> handlers;
+    int signal = 0;
+    const auto stopSignal = [&] {
+        if (signal == 0)
+            signal = takeStopSignal();
+        return signal != 0;
+    };
     try {
         loaderlab::setupLogging(parser.value(QStringLiteral("log-level")).toStdString());
         loaderlab::RunConfig config = runConfigFromOptions(parser);
         ensureDefaultDataset(config);
         loaderlab::checkOutputPaths({{"--csv", csv}, {"--json", json}, {"--trace-json", traceJson}},
                                     {config.dataset.path});
-        run.start(config);
+        handlers.emplace();
+        run.start(config, stopSignal);
     } catch (const std::invalid_argument &e) {
         std::fprintf(stderr, "loaderlab run: %s\n", escapeForTerminal(e.what()).c_str());
         return kUsage;
     } catch (const std::exception &e) {
+        if (signal != 0) {
+            std::fprintf(stderr, "loaderlab run: stopped (%s) before the run started\n",
+                         strsignal(signal));
+            return kInterruptedBase + signal;
+        }
         std::fprintf(stderr, "loaderlab run: %s\n", escapeForTerminal(e.what()).c_str());
         return kFailed;
     }
 
-    const StopSignals handlers;
     const bool quiet = parser.isSet(QStringLiteral("quiet"));
     const bool tty = isatty(STDERR_FILENO) != 0;
-    int signal = 0;
     int ticks = 0;
     while (!run.wait(100)) {
-        if ((signal = takeStopSignal()) != 0) {
+        if (stopSignal()) {
             std::fprintf(stderr, "\nstopping (%s); writing what was measured\n", strsignal(signal));
             run.stop();
             run.wait();

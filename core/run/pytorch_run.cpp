@@ -6,64 +6,22 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cerrno>
+#include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <map>
 #include <stdexcept>
 #include <vector>
 
 #include <csignal>
-#include <fcntl.h>
 #include <poll.h>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-extern char **environ;
 
 namespace loaderlab {
 namespace {
 
 using json = nlohmann::json;
-
-// Starts `argv` in a process group of its own with stdout and stderr on pipes.
-int spawn(const std::vector<std::string> &args, int *out, int *err)
-{
-    int outPipe[2], errPipe[2];
-    if (pipe2(outPipe, O_CLOEXEC) != 0)
-        throw std::runtime_error("cannot start Python: no pipe");
-    if (pipe2(errPipe, O_CLOEXEC) != 0) {
-        close(outPipe[0]);
-        close(outPipe[1]);
-        throw std::runtime_error("cannot start Python: no pipe");
-    }
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1);
-    posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2);
-    posix_spawnattr_t attributes;
-    posix_spawnattr_init(&attributes);
-    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
-    posix_spawnattr_setpgroup(&attributes, 0);
-    std::vector<char *> argv;
-    for (const std::string &a : args)
-        argv.push_back(const_cast<char *>(a.c_str()));
-    argv.push_back(nullptr);
-    pid_t pid = -1;
-    const int failed = posix_spawnp(&pid, argv[0], &actions, &attributes, argv.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
-    posix_spawnattr_destroy(&attributes);
-    close(outPipe[1]);
-    close(errPipe[1]);
-    if (failed != 0) {
-        close(outPipe[0]);
-        close(errPipe[0]);
-        throw std::runtime_error("cannot start " + args[0] + ": " + std::strerror(failed));
-    }
-    *out = outPipe[0];
-    *err = errPipe[0];
-    return pid;
-}
 
 json settingsJson(const RunConfig &c)
 {
@@ -95,7 +53,7 @@ json settingsJson(const RunConfig &c)
 
 } // namespace
 
-std::string pytorchEngineProblem(const std::string &python)
+std::string pytorchEngineProblem(const std::string &python, const EngineCancel &cancelled)
 {
     static std::mutex mutex;
     static std::map<std::string, std::string> known;
@@ -103,27 +61,24 @@ std::string pytorchEngineProblem(const std::string &python)
     if (const auto it = known.find(python); it != known.end())
         return it->second;
     std::string problem;
+    const double seconds = engineCheckSeconds();
     try {
-        int out = -1, err = -1;
-        const int pid = spawn({python, "-c", "import torch, torchvision"}, &out, &err);
-        char buffer[512];
-        std::string message;
-        ssize_t n = 0;
-        while ((n = read(err, buffer, sizeof buffer)) > 0)
-            message.append(buffer, static_cast<std::size_t>(n));
-        close(out);
-        close(err);
-        int status = 0;
-        waitpid(pid, &status, 0);
+        const EngineCheck check = runEngineCheck({python, "-c", "import torch, torchvision"},
+                                                 static_cast<std::int64_t>(seconds * 1000),
+                                                 cancelled);
+        char limit[32];
+        std::snprintf(limit, sizeof limit, "%g", seconds);
+        if (check.timedOut)
+            return python + " cannot import torch and torchvision: timed out after " + limit
+                   + " s (LOADERLAB_PYTORCH_CHECK_SECONDS sets the limit)";
+        if (check.cancelled)
+            return python + ": the check for torch and torchvision was stopped";
+        const int status = check.status;
         if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-            const auto last = message.find_last_not_of('\n');
-            const auto lineStart = message.rfind('\n', last == std::string::npos ? 0 : last);
-            problem = python + " cannot import torch and torchvision ("
-                      + message.substr(lineStart == std::string::npos ? 0 : lineStart + 1,
-                                       last == std::string::npos ? 0 : last - lineStart)
-                      + "); on Debian: apt-get install python3-torch python3-torchvision";
-            if (message.empty())
-                problem = python + " cannot import torch and torchvision";
+            const std::string last = lastLine(check.errTail);
+            problem = python + " cannot import torch and torchvision"
+                      + (last.empty() ? "" : " (" + last.substr(0, 300) + ")")
+                      + "; on Debian: apt-get install python3-torch python3-torchvision";
         }
     } catch (const std::exception &e) {
         problem = std::string(e.what())
@@ -134,18 +89,22 @@ std::string pytorchEngineProblem(const std::string &python)
     return problem;
 }
 
-std::string pytorchEnginePython()
+std::string pytorchEnginePython(const EngineCancel &cancelled)
 {
     if (const char *chosen = std::getenv("LOADERLAB_PYTHON"); chosen && *chosen)
         return chosen;
-    static const std::string found = [] {
-        for (const char *candidate : {"python3", "/usr/bin/python3"}) {
-            if (pytorchEngineProblem(candidate).empty())
-                return std::string(candidate);
-        }
-        return std::string("python3");
-    }();
-    return found;
+    static std::mutex mutex;
+    static std::string found;
+    const std::lock_guard lock(mutex);
+    if (!found.empty())
+        return found;
+    for (const char *candidate : {"python3", "/usr/bin/python3"}) {
+        if (pytorchEngineProblem(candidate, cancelled).empty())
+            return found = candidate;
+        if (cancelled && cancelled())
+            return "python3"; // not remembered: the next call looks again
+    }
+    return found = "python3";
 }
 
 std::string pytorchConfigProblem(const RunConfig &config)
@@ -177,11 +136,11 @@ PyTorchRun::~PyTorchRun()
         m_reader.join();
 }
 
-void PyTorchRun::start(const RunConfig &config)
+void PyTorchRun::start(const RunConfig &config, const EngineCancel &cancelled)
 {
     if (const std::string why = pytorchConfigProblem(config); !why.empty())
         throw std::invalid_argument(why);
-    if (const std::string why = pytorchEngineProblem(m_python); !why.empty())
+    if (const std::string why = pytorchEngineProblem(m_python, cancelled); !why.empty())
         throw std::runtime_error(why);
     m_config = config;
     m_trace = std::make_shared<TraceLog>();
@@ -190,48 +149,76 @@ void PyTorchRun::start(const RunConfig &config)
                     + (config.dataset.kind == DatasetKind::ImageFolder
                            ? "image folder " + config.dataset.path
                            : "synthetic data");
-    int out = -1, err = -1;
     m_startNs = steadyNowNs();
-    m_pid = spawn({m_python, "-c", kPyTorchEngineScript, settingsJson(config).dump()}, &out, &err);
+    m_channel = {};
+    m_channel.earliestNs = m_startNs;
+    m_channel.batchSize = config.loader.batchSize;
+    m_channel.workers = config.loader.numWorkers;
+    m_channel.epochs = config.epochs;
+    m_channel.maxBatches = config.maxBatches;
+    m_lineNumber = 0;
+    const EngineProcess child = spawnEngineProcess(
+        {m_python, "-c", kPyTorchEngineScript, settingsJson(config).dump()});
+    m_pid = child.pid;
     {
         const std::lock_guard lock(m_mutex);
         m_state = RunState::Running;
     }
-    m_reader = std::jthread([this, out, err] { readOutput(out, err); });
+    m_reader = std::jthread([this, child] { readOutput(child); });
 }
 
-void PyTorchRun::readOutput(int out, int err)
+namespace {
+
+// After a stop's SIGTERM, SIGKILL; after Python's exit, the pipes' last bytes.
+constexpr std::int64_t kGraceNs = 3'000'000'000;
+constexpr std::int64_t kDrainNs = 500'000'000;
+
+} // namespace
+
+void PyTorchRun::readOutput(EngineProcess child)
 {
-    std::string pending;
-    bool outOpen = true, errOpen = true;
-    std::int64_t stopAt = 0;
-    char buffer[65536];
-    while (outOpen || errOpen) {
-        pollfd fds[2] = {{out, POLLIN, 0}, {err, POLLIN, 0}};
-        poll(fds, 2, 100);
-        for (int k = 0; k < 2; ++k) {
-            if (!(fds[k].revents & (POLLIN | POLLHUP | POLLERR)) || !(k ? errOpen : outOpen))
-                continue;
-            const ssize_t n = read(fds[k].fd, buffer, sizeof buffer);
-            if (n <= 0) {
-                (k ? errOpen : outOpen) = false;
-                continue;
-            }
-            if (k == 1) {
-                const std::lock_guard lock(m_mutex);
-                m_errTail.append(buffer, static_cast<std::size_t>(n));
-                if (m_errTail.size() > 4096)
-                    m_errTail.erase(0, m_errTail.size() - 4096);
-                continue;
-            }
-            pending.append(buffer, static_cast<std::size_t>(n));
-            for (auto eol = pending.find('\n'); eol != std::string::npos;
-                 eol = pending.find('\n')) {
-                handleLine(pending.substr(0, eol));
-                pending.erase(0, eol + 1);
+    EngineLineSplitter lines;
+    bool outOpen = true, errOpen = true, exited = false;
+    std::int64_t stopAt = 0, drainUntil = 0;
+    std::vector<char> buffer(65536);
+    while (true) {
+        pollfd fds[2] = {{outOpen ? child.out : -1, POLLIN, 0},
+                         {errOpen ? child.err : -1, POLLIN, 0}};
+        if (poll(fds, 2, 50) > 0) {
+            for (int k = 0; k < 2; ++k) {
+                if (!(fds[k].revents & (POLLIN | POLLHUP | POLLERR)))
+                    continue;
+                const ssize_t n = read(fds[k].fd, buffer.data(), buffer.size());
+                if (n <= 0) {
+                    if (!(n < 0 && errno == EINTR))
+                        (k ? errOpen : outOpen) = false;
+                    continue;
+                }
+                const std::string_view bytes(buffer.data(), static_cast<std::size_t>(n));
+                if (k == 1) {
+                    const std::lock_guard lock(m_mutex);
+                    appendTail(m_errTail, bytes);
+                } else if (!m_outputRefused) {
+                    try {
+                        lines.feed(bytes, [this](std::string_view line) { handleLine(line); });
+                    } catch (const EngineChannelError &e) {
+                        // The splitter's refusal: the line in progress is too long.
+                        refuseOutput("line " + std::to_string(m_lineNumber + 1) + " (" + e.what()
+                                     + "): " + quoteEngineLine(lines.pending()));
+                    }
+                }
             }
         }
         const std::int64_t now = steadyNowNs();
+        if (!exited && engineProcessExited(child.pid)) {
+            // Python is gone: end what it left in its group, then read what is in
+            // the pipes, but not for ever (a process outside the group may hold them).
+            exited = true;
+            drainUntil = now + kDrainNs;
+            signalEngineGroup(child.pid, SIGKILL);
+        }
+        if (exited && ((!outOpen && !errOpen) || now > drainUntil))
+            break;
         bool stopping = false;
         {
             const std::lock_guard lock(m_mutex);
@@ -240,62 +227,72 @@ void PyTorchRun::readOutput(int out, int err)
                 m_stopRequested = true; // the time limit: a stop, but the run finished
             stopping = m_stopRequested;
         }
-        if (stopping && stopAt == 0) {
+        if (exited || !stopping)
+            continue;
+        if (stopAt == 0) {
             stopAt = now;
-            kill(-m_pid, SIGTERM);
-        } else if (stopping && now - stopAt > 3'000'000'000LL) {
-            kill(-m_pid, SIGKILL);
-            stopAt = now; // again every 3 s until the pipes close
+            signalEngineGroup(child.pid, SIGTERM);
+        } else if (now - stopAt > kGraceNs) {
+            signalEngineGroup(child.pid, SIGKILL);
+            stopAt = now; // again every 3 s until Python has exited
         }
     }
-    close(out);
-    close(err);
-    int status = 0;
-    waitpid(m_pid, &status, 0);
-    kill(-m_pid, SIGKILL); // workers left behind by a killed main process
-    finish(status);
+    close(child.out);
+    close(child.err);
+    finish(reapEngineProcess(child.pid));
 }
 
-void PyTorchRun::handleLine(const std::string &line)
+void PyTorchRun::refuseOutput(const std::string &why)
 {
-    json j;
+    m_outputRefused = true;
+    const std::lock_guard lock(m_mutex);
+    m_error = "the PyTorch engine (" + m_python + ") sent a bad record on " + why;
+    m_stopRequested = true; // ends the process group; the state is Failed
+}
+
+void PyTorchRun::handleLine(std::string_view line)
+{
+    ++m_lineNumber;
+    if (m_outputRefused)
+        return;
+    m_channel.latestNs = steadyNowNs();
+    EngineRecord record;
     try {
-        j = json::parse(line);
-    } catch (const std::exception &) {
-        return; // not ours (a library printing on stdout)
+        record = parseEngineRecord(line, m_channel);
+    } catch (const EngineChannelError &e) {
+        refuseOutput("line " + std::to_string(m_lineNumber) + " (" + e.what()
+                     + "): " + quoteEngineLine(line));
+        return;
     }
-    const std::string type = j.value("type", "");
-    if (type == "start") {
-        m_startNs = j.value("t0", m_startNs); // only this thread reads it from here on
+    acceptEngineRecord(m_channel, record);
+    if (const auto *start = std::get_if<EngineStart>(&record)) {
+        m_startNs = start->t0Ns; // only this thread reads it from here on
         const std::lock_guard lock(m_mutex);
-        m_description = "PyTorch DataLoader (torch " + j.value("torch", std::string("?"))
+        m_description = "PyTorch DataLoader (torch " + start->torch
                         + "): " + m_description.substr(m_description.find(": ") + 2);
-    } else if (type == "error") {
+    } else if (const auto *failure = std::get_if<EngineFailure>(&record)) {
         const std::lock_guard lock(m_mutex);
-        m_error = j.value("message", std::string("the PyTorch engine failed"));
-    } else if (type == "end") {
+        m_error = failure->message;
+    } else if (std::holds_alternative<EngineEnd>(record)) {
         const std::lock_guard lock(m_mutex);
         m_sawEnd = true;
-    } else if (type == "batch") {
-        const auto at = [&](const char *key) { return j.value(key, std::int64_t{0}) - m_startNs; };
+    } else if (const auto *b = std::get_if<EngineBatch>(&record)) {
         TraceRecord r;
-        r.index = j.value("index", std::int64_t{0});
-        r.epoch = j.value("epoch", 0);
-        const int worker = j.value("worker", -1);
-        r.worker = worker < 0 ? kConsumerThread : worker;
-        r.samples = j.value("samples", 0);
-        r.loadStartNs = at("load_start");
-        r.loadEndNs = at("load_end");
+        r.index = b->index;
+        r.epoch = b->epoch;
+        r.worker = b->worker < 0 ? kConsumerThread : b->worker;
+        r.samples = b->samples;
+        r.loadStartNs = b->loadStartNs - m_startNs;
+        r.loadEndNs = b->loadEndNs - m_startNs;
         r.readyNs = r.loadEndNs;
-        r.readNs = j.value("read", std::int64_t{0});
-        r.decodeNs = j.value("decode", std::int64_t{0});
-        r.transformNs = j.value("transform", std::int64_t{0});
-        r.collateNs = j.value("load_end", std::int64_t{0})
-                      - j.value("collate_start", std::int64_t{0});
-        r.requestNs = at("request");
-        r.deliveryNs = at("delivery");
-        r.computeStartNs = at("compute_start");
-        r.computeEndNs = at("compute_end");
+        r.readNs = b->readNs;
+        r.decodeNs = b->decodeNs;
+        r.transformNs = b->transformNs;
+        r.collateNs = b->loadEndNs - b->collateStartNs;
+        r.requestNs = b->requestNs - m_startNs;
+        r.deliveryNs = b->deliveryNs - m_startNs;
+        r.computeStartNs = b->computeStartNs - m_startNs;
+        r.computeEndNs = b->computeEndNs - m_startNs;
         const std::size_t count = m_trace->size();
         if (count > 0 && r.epoch != (*m_trace)[count - 1].epoch)
             m_trace->addMarker(
@@ -308,7 +305,7 @@ void PyTorchRun::handleLine(const std::string &line)
 void PyTorchRun::finish(int status)
 {
     const std::lock_guard lock(m_mutex);
-    const bool clean = WIFEXITED(status) && WEXITSTATUS(status) == 0 && m_sawEnd;
+    const bool clean = WIFEXITED(status) && WEXITSTATUS(status) == 0 && m_sawEnd && m_error.empty();
     const bool timeUp = m_config.maxSeconds > 0
                         && steadyNowNs() - m_startNs
                                >= static_cast<std::int64_t>(m_config.maxSeconds * 1e9);
@@ -319,14 +316,12 @@ void PyTorchRun::finish(int status)
     } else {
         m_state = RunState::Failed;
         if (m_error.empty()) {
-            std::string tail = m_errTail;
-            while (!tail.empty() && tail.back() == '\n')
-                tail.pop_back();
-            const auto lastLine = tail.rfind('\n');
+            const std::string tail = lastLine(m_errTail);
             m_error = "the PyTorch engine ended ("
                       + (WIFSIGNALED(status) ? "signal " + std::to_string(WTERMSIG(status))
                                              : "exit " + std::to_string(WEXITSTATUS(status)))
-                      + ")" + (tail.empty() ? "" : ": " + tail.substr(lastLine + 1));
+                      + (m_sawEnd ? ")" : ") before its end record")
+                      + (tail.empty() ? "" : ": " + quoteEngineLine(tail, 300));
         }
     }
     m_ended.notify_all();

@@ -15,10 +15,13 @@
 // simulated sleep, or none).
 
 #include "core/io/summary_json.h"
+#include "core/run/engine_channel.h"
+#include "core/run/engine_process.h"
 #include "core/run/run_controller.h"
 #include "core/trace/trace_log.h"
 
 #include <condition_variable>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -26,14 +29,21 @@
 
 namespace loaderlab {
 
+// Asked now and then during a long wait (the import check): true to give up.
+using EngineCancel = std::function<bool()>;
+
 // The interpreter the engine runs: $LOADERLAB_PYTHON when set, else the first of
 // python3 on the PATH and /usr/bin/python3 (Debian's, the one python3-torch
 // installs into) that imports torch and torchvision, else python3.
-std::string pytorchEnginePython();
+std::string pytorchEnginePython(const EngineCancel &cancelled = {});
 
 // "" when `python` can import torch and torchvision; otherwise why not, in a line.
-// Runs Python once (about a second) and remembers the answer per interpreter.
-std::string pytorchEngineProblem(const std::string &python = pytorchEnginePython());
+// Runs Python once (about a second) and remembers a yes or a no per interpreter.
+// The check has a time limit (engineCheckSeconds(): 30 s, or
+// $LOADERLAB_PYTORCH_CHECK_SECONDS) and stops early when `cancelled` says so; its
+// process group is then killed, and that answer is not remembered.
+std::string pytorchEngineProblem(const std::string &python = pytorchEnginePython(),
+                                 const EngineCancel &cancelled = {});
 
 // Why `config` cannot run on the PyTorch engine; "" when it can.
 std::string pytorchConfigProblem(const RunConfig &config);
@@ -47,10 +57,13 @@ public:
     PyTorchRun &operator=(const PyTorchRun &) = delete;
 
     // Throws std::invalid_argument for a config the engine cannot run, and
-    // std::runtime_error when Python cannot be started.
-    void start(const RunConfig &config);
+    // std::runtime_error when Python cannot be started or fails the import check
+    // (which `cancelled` can cut short).
+    void start(const RunConfig &config, const EngineCancel &cancelled = {});
     bool wait(int timeoutMs = -1);
-    // The Python process group gets SIGTERM, then SIGKILL after 3 s.
+    // The Python process group gets SIGTERM, then SIGKILL after 3 s; once Python
+    // itself has exited, its pipes are read for 0.5 s at most (a process that left
+    // the group may hold them open). The same happens on a bad record.
     void stop();
     RunState state() const;
     std::string error() const;
@@ -58,8 +71,9 @@ public:
     RunReport report() const;
 
 private:
-    void readOutput(int out, int err);
-    void handleLine(const std::string &line);
+    void readOutput(EngineProcess child);
+    void handleLine(std::string_view line);
+    void refuseOutput(const std::string &why);
     void finish(int status);
 
     std::string m_python;
@@ -68,6 +82,9 @@ private:
     // CLOCK_MONOTONIC when the DataLoader was built (before that: when Python was
     // started), the trace's zero; written and read by the reader thread only.
     std::int64_t m_startNs = 0;
+    // What the next record may say; the reader thread's own, like m_lineNumber.
+    EngineChannelContext m_channel;
+    std::int64_t m_lineNumber = 0;
     int m_pid = -1;
     std::jthread m_reader;
     mutable std::mutex m_mutex;
@@ -78,6 +95,7 @@ private:
     std::string m_description;
     bool m_sawEnd = false;
     bool m_stopRequested = false;
+    bool m_outputRefused = false; // a bad record: the run failed, stdout is dropped
 };
 
 } // namespace loaderlab

@@ -7,17 +7,27 @@ and run with `python3 -c`; the settings come as one JSON argument."""
 
 import io
 import json
+import os
 import signal
 import sys
 import time
 
+RECORDS = sys.stdout
+
 
 def emit(record):
-    sys.stdout.write(json.dumps(record, separators=(",", ":")) + "\n")
-    sys.stdout.flush()
+    RECORDS.write(json.dumps(record, separators=(",", ":")) + "\n")
+    RECORDS.flush()
 
 
 def main():
+    global RECORDS
+    # The records go to a copy of stdout, and stdout itself (fd 1, which the worker
+    # processes inherit) to stderr: whatever else prints, a library or a worker,
+    # cannot put a line that is not a record in LoaderLab's channel.
+    sys.stdout.flush()
+    RECORDS = os.fdopen(os.dup(1), "w", encoding="utf-8")
+    os.dup2(2, 1)
     settings = json.loads(sys.argv[1])
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     try:

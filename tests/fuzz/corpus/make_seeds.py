@@ -146,9 +146,37 @@ def image_header():
     write("fuzz_image_header", "short.png", b"\x89PNG\r\n\x1a\n\x00\x00\x00\x0dIHD")
 
 
+def engine_channel():
+    """The PyTorch engine's stdout: one JSON record a line (core/run/engine_channel.h).
+    The fuzz target's context: times in [1000, 10^12], batch size 8, 2 workers, 3 epochs."""
+    def batch(i, epoch=0, **changes):
+        record = {"type": "batch", "index": i, "epoch": epoch, "worker": i % 2, "samples": 8,
+                  "load_start": 2000 + i * 100, "collate_start": 2050 + i * 100,
+                  "load_end": 2090 + i * 100, "read": 10, "decode": 20, "transform": 30,
+                  "request": 2000 + i * 100, "delivery": 2095 + i * 100,
+                  "compute_start": 2095 + i * 100, "compute_end": 2099 + i * 100}
+        record.update(changes)
+        return json.dumps(record, separators=(",", ":"))
+    start = '{"type":"start","torch":"1.13.1","samples":20,"t0":1500}'
+    good = [start, batch(0), batch(1), batch(2, epoch=1, samples=4), '{"type":"end","batches":3}']
+    write("fuzz_engine_channel", "run.jsonl", "\n".join(good) + "\n")
+    write("fuzz_engine_channel", "error.jsonl", start + '\n{"type":"error","message":"no torch"}\n')
+    write("fuzz_engine_channel", "number.jsonl", start + "\n" + batch(0) + "\n42\n")
+    write("fuzz_engine_channel", "null.jsonl", start + "\nnull\n")
+    write("fuzz_engine_channel", "string_index.jsonl", start + "\n" + batch(0, index="x") + "\n")
+    write("fuzz_engine_channel", "float_time.jsonl", start + "\n" + batch(0, load_end=2090.5) + "\n")
+    write("fuzz_engine_channel", "huge_time.jsonl",
+          start + "\n" + batch(0, compute_end=18446744073709551615) + "\n")
+    write("fuzz_engine_channel", "out_of_order.jsonl", start + "\n" + batch(1) + "\n")
+    write("fuzz_engine_channel", "batch_first.jsonl", batch(0) + "\n" + start + "\n")
+    write("fuzz_engine_channel", "nested.jsonl", start + '\n{"type":[[[[[["batch"]]]]]]}\n')
+    write("fuzz_engine_channel", "no_newline.jsonl", start + "\n" + "x" * 300)
+
+
 if __name__ == "__main__":
     run_config_json()
     idx()
     cifar10()
     tensor()
     image_header()
+    engine_channel()
