@@ -36,7 +36,6 @@ public:
                    const std::string &figure);
 
     QCPColorMap *colorMap() const { return m_map; }
-    QCPColorScale *colorScale() const { return m_scale; }
     QCPItemRect *bestMarker() const { return m_best; }
     // Map cell (x index, y index) of the best value; empty when no cell has one.
     std::optional<std::pair<int, int>> bestCell() const { return m_bestCell; }

@@ -7,14 +7,11 @@
 #include "core/io/atomic_file.h"
 #include "core/io/safe_text.h"
 #include "core/run/output_paths.h"
-#include "core/torch/torch_consumer.h"
+#include "core/torch/model_bench.h"
 
 #include <QCommandLineParser>
 
-#include <torch/torch.h>
-
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <sstream>
 #include <vector>
@@ -22,15 +19,7 @@
 namespace Cli {
 namespace {
 
-struct BenchRow
-{
-    int batchSize = 0;
-    double batchMsMean = 0.0;
-    double batchMsMin = 0.0;
-    double itemMs = 0.0;
-    double samplesPerSec = 0.0;
-    std::int64_t peakMemoryBytes = 0;
-};
+using loaderlab::torchmodels::ModelBenchRow;
 
 int intOption(const QCommandLineParser &p, const char *name, int min)
 {
@@ -110,34 +99,6 @@ loaderlab::ConsumerConfig configFrom(const QCommandLineParser &p)
     return config;
 }
 
-BenchRow benchOne(const loaderlab::ConsumerConfig &config, int batchSize, int imageSize, int warmup,
-                  int iterations)
-{
-    loaderlab::torchmodels::TorchConsumer consumer(config, 0);
-    torch::manual_seed(0);
-    const torch::Tensor input = torch::rand({batchSize, 3, imageSize, imageSize});
-    const torch::Tensor labels = torch::randint(0, config.model.numClasses, {batchSize});
-    for (int i = 0; i < warmup; ++i)
-        consumer.step(input, labels);
-    std::vector<double> ms;
-    for (int i = 0; i < iterations; ++i) {
-        const auto start = std::chrono::steady_clock::now();
-        consumer.step(input, labels);
-        ms.push_back(
-            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-                .count());
-    }
-    BenchRow row;
-    row.batchSize = batchSize;
-    for (const double value : ms)
-        row.batchMsMean += value / static_cast<double>(ms.size());
-    row.batchMsMin = *std::min_element(ms.begin(), ms.end());
-    row.itemMs = row.batchMsMean / batchSize;
-    row.samplesPerSec = row.batchMsMean > 0 ? 1000.0 * batchSize / row.batchMsMean : 0.0;
-    row.peakMemoryBytes = consumer.peakMemoryBytes();
-    return row;
-}
-
 } // namespace
 
 int benchModelCommand(const QStringList &arguments)
@@ -172,7 +133,7 @@ int benchModelCommand(const QStringList &arguments)
         return *code;
     if (rejectPositionals(parser, 0, "bench-model"))
         return kUsage;
-    std::vector<BenchRow> rows;
+    std::vector<ModelBenchRow> rows;
     loaderlab::ConsumerConfig config;
     try {
         config = configFrom(parser);
@@ -185,18 +146,14 @@ int benchModelCommand(const QStringList &arguments)
         loaderlab::checkOutputPaths({{"--csv", parser.value(QStringLiteral("csv")).toStdString()}},
                                     {config.model.scriptPath});
         for (const int size : sizes) {
-            rows.push_back(benchOne(config, size, imageSize, warmup, iterations));
+            rows.push_back(loaderlab::torchmodels::benchModelStep(config, size, imageSize, warmup,
+                                                                  iterations));
             std::fprintf(stderr, "batch %d done\n", size);
         }
     } catch (const std::invalid_argument &e) {
         std::fprintf(stderr, "loaderlab bench-model: %s\n",
                      loaderlab::escapeForTerminal(e.what()).c_str());
         return kUsage;
-    } catch (const c10::Error &e) {
-        // what() carries a C++ stack trace of several KB; the first line is the reason.
-        std::fprintf(stderr, "loaderlab bench-model: %s\n",
-                     firstLine(e.what_without_backtrace()).c_str());
-        return kFailed;
     } catch (const std::exception &e) {
         std::fprintf(stderr, "loaderlab bench-model: %s\n", firstLine(e.what()).c_str());
         return kFailed;
@@ -205,7 +162,8 @@ int benchModelCommand(const QStringList &arguments)
                                                              : config.model.scriptPath;
     std::printf("%s %s, %s, %d threads%s%s\n", loaderlab::escapeForTerminal(name).c_str(),
                 loaderlab::modelModeName(config.model.mode),
-                loaderlab::modelPrecisionName(config.model.precision), at::get_num_threads(),
+                loaderlab::modelPrecisionName(config.model.precision),
+                loaderlab::torchmodels::intraOpThreads(),
                 config.model.channelsLast ? ", channels-last" : "",
                 config.model.checkpointing ? ", checkpointing" : "");
     std::printf("%8s %12s %12s %10s %12s %12s\n", "batch", "ms/batch", "min ms", "ms/item",
@@ -220,9 +178,9 @@ int benchModelCommand(const QStringList &arguments)
         csv << loaderlab::csvField(name) << ',' << loaderlab::modelModeName(config.model.mode)
             << ',' << loaderlab::modelPrecisionName(config.model.precision) << ','
             << config.model.channelsLast << ',' << config.model.checkpointing << ','
-            << at::get_num_threads() << ',' << r.batchSize << ',' << r.batchMsMean << ','
-            << r.batchMsMin << ',' << r.itemMs << ',' << r.samplesPerSec << ',' << r.peakMemoryBytes
-            << '\n';
+            << loaderlab::torchmodels::intraOpThreads() << ',' << r.batchSize << ','
+            << r.batchMsMean << ',' << r.batchMsMin << ',' << r.itemMs << ',' << r.samplesPerSec
+            << ',' << r.peakMemoryBytes << '\n';
     }
     if (parser.isSet(QStringLiteral("csv"))) {
         const std::string path = parser.value(QStringLiteral("csv")).toStdString();

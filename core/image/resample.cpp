@@ -305,11 +305,6 @@ void expandCoeffs(AxisCoeffs &c, int tapsPerVector)
     c.expandedTapsPerVector = tapsPerVector;
 }
 
-const ResampleKernels &scalarResampleKernels()
-{
-    return kScalar;
-}
-
 bool resampleIsaSupported(ResampleIsa isa)
 {
     return isa == ResampleIsa::Auto || kernelsFor(isa) != nullptr;

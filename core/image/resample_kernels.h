@@ -64,8 +64,6 @@ struct ResampleKernels
                      std::uint8_t *out, std::size_t n);
 };
 
-const ResampleKernels &scalarResampleKernels();
-
 // 256-entry tables of (v / 255 - mean) / std in float32 per channel (image_transforms.cpp).
 using NormalizeTable = std::array<std::array<float, 256>, 3>;
 const NormalizeTable &normalizeTable();

@@ -32,11 +32,6 @@ std::size_t StagedModelImpl::stageCount() const
     return m_stages.size();
 }
 
-std::string StagedModelImpl::stageName(std::size_t i) const
-{
-    return i < m_stageNames.size() ? m_stageNames[i] : std::string();
-}
-
 namespace {
 
 thread_local const std::stop_token *t_buildStop = nullptr;
@@ -66,7 +61,6 @@ void StagedModelImpl::addStage(const std::string &name, torch::nn::AnyModule sta
     throwIfBuildStopped();
     register_module(name, stage.ptr());
     m_stages.push_back(std::move(stage));
-    m_stageNames.push_back(name);
 }
 
 } // namespace loaderlab::torchmodels

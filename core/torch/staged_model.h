@@ -55,7 +55,6 @@ public:
     torch::Tensor forward(torch::Tensor x); // all stages in order
     torch::Tensor forwardStage(std::size_t i, torch::Tensor x);
     std::size_t stageCount() const;
-    std::string stageName(std::size_t i) const;
 
 protected:
     // Registers the stage as a child module, so parameters appear in stage order.
@@ -63,7 +62,6 @@ protected:
 
 private:
     std::vector<torch::nn::AnyModule> m_stages;
-    std::vector<std::string> m_stageNames;
 };
 TORCH_MODULE(StagedModel);
 

@@ -102,8 +102,6 @@ public:
             out.push_back((*this)[i]);
     }
 
-    static constexpr std::size_t bytesPerElement() { return sizeof(T); }
-
 private:
     // Frees the chunks older than the last m_keepChunks before chunk `current`,
     // except those held for a reader (up to m_keepChunks more).
