@@ -54,11 +54,12 @@ void writeAll(const QString &path, const std::string &text)
     std::ofstream(path.toStdString(), std::ios::binary | std::ios::trunc) << text;
 }
 
-// The folder's cells.jsonl lines as JSON.
-std::vector<nlohmann::json> records(const QString &dir)
+// The lines of the folder's cells.jsonl (or another cells file) as JSON.
+std::vector<nlohmann::json> records(const QString &dir,
+                                    const QString &name = QStringLiteral("cells.jsonl"))
 {
     std::vector<nlohmann::json> lines;
-    std::istringstream in(readAll(dir + QStringLiteral("/cells.jsonl")));
+    std::istringstream in(readAll(dir + QLatin1Char('/') + name));
     std::string line;
     while (std::getline(in, line))
         lines.push_back(nlohmann::json::parse(line));
@@ -102,7 +103,7 @@ static QString copyOf(const QTemporaryDir &dir, const QString &done, const QStri
 {
     const QString copy = dir.filePath(name);
     QDir().mkpath(copy + QStringLiteral("/traces"));
-    for (const QString file : {QStringLiteral("sweep.json"), QStringLiteral("cells.jsonl")})
+    for (const QString &file : {QStringLiteral("sweep.json"), QStringLiteral("cells.jsonl")})
         writeAll(copy + QLatin1Char('/') + file, readAll(done + QLatin1Char('/') + file));
     return copy;
 }
@@ -223,8 +224,10 @@ void TestCliSweepHostile::mergeNeverReplacesAnotherFoldersResults()
     }
     // A record's trace naming a file out of the folder: the merge copied the shard's
     // ../victim.txt over the one beside --out.
-    const QString cellsA = a + QStringLiteral("/cells.jsonl");
-    auto line = records(a).front();
+    const QString cellsA = a + QStringLiteral("/cells-1-of-2.jsonl");
+    const auto lines = records(a, QStringLiteral("cells-1-of-2.jsonl"));
+    QCOMPARE(lines.size(), std::size_t{1});
+    auto line = lines.front();
     line["trace"] = "../victim.txt";
     writeAll(cellsA, line.dump() + "\n");
     writeAll(m_dir.filePath(QStringLiteral("victim.txt")), "from the shard\n");
