@@ -126,7 +126,8 @@ SweepFolderLock::SweepFolderLock(const std::string &dir, SweepShard shard)
             holder = shards.empty() ? "shards of this sweep" : "shards: " + shards;
         }
         throw std::invalid_argument(dir + ": another loaderlab is writing this results folder ("
-                                    + holder + "); wait for it to end, or give another --out");
+                                    + holder
+                                    + "); wait for it to end, or use another results folder");
     }
     if (!whole) {
         // No whole-folder writer can hold it now: a PID left by a killed one goes.
