@@ -9,6 +9,7 @@
 #include "app/cli/sweep_table.h"
 
 #include "core/io/atomic_file.h"
+#include "core/io/regular_file.h"
 #include "core/io/safe_text.h"
 #include "core/run/config_fields.h"
 #include "core/sweep/slurm_script.h"
@@ -153,6 +154,37 @@ std::string scalingAxis(const QCommandLineParser &parser, const loaderlab::Sweep
     throw std::invalid_argument("--scaling " + key + ": not an axis of this sweep");
 }
 
+// Refuses a script path that is any file the sweep or its tasks read or write: the
+// script would replace it (the results, the definition, the binary, a dataset).
+void checkScriptPath(const QCommandLineParser &parser, const loaderlab::SlurmScriptOptions &o,
+                     const loaderlab::SweepDefinition &definition)
+{
+    std::string why = loaderlab::sweepFolderFileProblem(o.resultsDir, o.scriptPath);
+    if (why.empty() && loaderlab::sameFile(o.scriptPath, o.loaderlab))
+        why = "is the loaderlab binary the tasks run";
+    if (why.empty() && parser.isSet(QStringLiteral("sweep"))
+        && loaderlab::sameFile(o.scriptPath,
+                               pathFromArgument(parser.value(QStringLiteral("sweep")))))
+        why = "is the sweep file (--sweep)";
+    for (const loaderlab::ConfigField &field : loaderlab::configFields()) {
+        if (!why.empty() || field.type != loaderlab::FieldType::Path)
+            continue;
+        std::vector<nlohmann::json> values{loaderlab::getConfigField(definition.base, field.key)};
+        for (const auto &axis : definition.axes) {
+            if (axis.key == field.key)
+                values.insert(values.end(), axis.values.begin(), axis.values.end());
+        }
+        for (const auto &value : values) {
+            if (why.empty() && value.is_string() && !value.get<std::string>().empty()
+                && loaderlab::sameFile(o.scriptPath, value.get<std::string>()))
+                why = "is a file the cells read (" + std::string(field.key) + ")";
+        }
+    }
+    if (!why.empty())
+        throw std::invalid_argument("--slurm-script " + o.scriptPath + ": " + why
+                                    + "; give the script a file of its own");
+}
+
 // Writes the sbatch script of a job array over the sweep, and the results folder
 // its tasks resume (sweep.json); runs nothing.
 int writeSlurmScript(const QCommandLineParser &parser, const loaderlab::SweepDefinition &definition)
@@ -181,6 +213,7 @@ int writeSlurmScript(const QCommandLineParser &parser, const loaderlab::SweepDef
     for (const QString &option : parser.values(QStringLiteral("sbatch")))
         o.extra.push_back(option.toStdString());
     const std::string script = loaderlab::slurmArrayScript(o); // checks before anything is written
+    checkScriptPath(parser, o, definition);
     const loaderlab::SweepResults folder(o.resultsDir, definition); // refuses another sweep's
     loaderlab::writeFileAtomically(o.scriptPath, [&](std::ostream &out) { out << script; });
     ::chmod(o.scriptPath.c_str(), 0755);

@@ -20,13 +20,24 @@ std::string format(const char *pattern, double value)
     return text;
 }
 
-} // namespace
-
-std::string scalingText(const loaderlab::SweepAnalysis &analysis, const std::string &key)
+// Text from the results folder (axis values can be any text, a record's error too)
+// goes to a terminal: control characters are escaped as on stderr, line by line.
+std::string escapeLines(const std::string &text)
 {
-    const auto lines = loaderlab::scalingAlong(analysis, key);
-    if (lines.empty() || lines.front().points.size() < 2)
-        return {};
+    std::string out;
+    std::size_t start = 0;
+    while (start < text.size()) {
+        const auto end = std::min(text.find('\n', start), text.size());
+        out += loaderlab::escapeForTerminal(std::string_view(text).substr(start, end - start));
+        if (end < text.size())
+            out += '\n';
+        start = end + 1;
+    }
+    return out;
+}
+
+std::string scalingLines(const std::vector<loaderlab::ScalingLine> &lines, const std::string &key)
+{
     std::string text = "\nspeedup along " + key + " (samples/s over that at "
                        + loaderlab::sweepValueText(key, lines.front().baseValue)
                        + "; efficiency = speedup / the value's ratio):\n";
@@ -44,10 +55,22 @@ std::string scalingText(const loaderlab::SweepAnalysis &analysis, const std::str
     return text;
 }
 
+} // namespace
+
+std::string scalingText(const loaderlab::SweepAnalysis &analysis, const std::string &key)
+{
+    const auto lines = loaderlab::scalingAlong(analysis, key);
+    if (lines.empty() || lines.front().points.size() < 2)
+        return {};
+    return escapeLines(scalingLines(lines, key));
+}
+
 std::string sweepTable(const loaderlab::SweepAnalysis &analysis, const std::string &scalingKey)
 {
     std::vector<Row> rows;
-    Row header = analysis.keys;
+    Row header;
+    for (const std::string &key : analysis.keys)
+        header.push_back(loaderlab::escapeForTerminal(key));
     for (const char *column : {"runs", "end-to-end s", "spread", "samples/s", "first batch ms",
                                "input-bound", "wait p95 ms"})
         header.emplace_back(column);
@@ -57,8 +80,10 @@ std::string sweepTable(const loaderlab::SweepAnalysis &analysis, const std::stri
         Row row;
         for (std::size_t a = 0; a < analysis.keys.size(); ++a) {
             const auto *field = loaderlab::findConfigField(analysis.keys[a]);
-            row.push_back(field ? loaderlab::configValueText(*field, c.values[a])
-                                : c.values[a].dump());
+            row.push_back(loaderlab::escapeForTerminal(
+                field
+                    ? loaderlab::configValueText(*field, c.values[a])
+                    : c.values[a].dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)));
         }
         row.push_back(std::to_string(c.runs)
                       + (c.failures ? " +" + std::to_string(c.failures) + " failed" : ""));
@@ -93,7 +118,7 @@ std::string sweepTable(const loaderlab::SweepAnalysis &analysis, const std::stri
     for (const std::string &f : failures)
         text += "failed: " + f + '\n';
     for (const auto &rec : analysis.recommendations)
-        text += "\nrecommended: " + rec.sentence + '\n';
+        text += "\nrecommended: " + escapeLines(rec.sentence) + '\n';
     std::string key = scalingKey;
     if (key.empty()
         && std::find(analysis.keys.begin(), analysis.keys.end(), "loader.num_workers")

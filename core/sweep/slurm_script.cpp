@@ -12,6 +12,21 @@ void checkOneLine(const std::string &what, const std::string &text)
         throw std::invalid_argument(what + ": a line break cannot go into the script");
 }
 
+// sbatch expands %A, %a, %j, ... in --output and --error paths and takes "%%" for
+// a literal '%'; a backslash anywhere in the pattern turns the expansion off, and
+// with it the %A_%a that keeps the tasks' logs apart.
+std::string slurmFilenamePattern(const std::string &dir)
+{
+    if (dir.find('\\') != std::string::npos)
+        throw std::invalid_argument(dir
+                                    + ": a backslash cannot go into an #SBATCH --output path "
+                                      "(Slurm would not expand %A_%a there)");
+    std::string escaped;
+    for (const char c : dir)
+        escaped += c == '%' ? std::string("%%") : std::string(1, c);
+    return escaped;
+}
+
 } // namespace
 
 int defaultSlurmTasks(std::int64_t cells)
@@ -71,7 +86,7 @@ std::string slurmArrayScript(const SlurmScriptOptions &o)
     // sbatch reads #SBATCH lines as words: double quotes keep a path with spaces whole.
     if (dir.find('"') != std::string::npos)
         throw std::invalid_argument(dir + ": a double quote cannot go into an #SBATCH line");
-    s += "#SBATCH --output=\"" + dir + "/slurm-%A_%a.out\"\n";
+    s += "#SBATCH --output=\"" + slurmFilenamePattern(dir) + "/slurm-%A_%a.out\"\n";
     for (const std::string &option : o.extra)
         s += "#SBATCH " + option + "\n";
     s += "set -euo pipefail\n";

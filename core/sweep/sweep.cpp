@@ -18,6 +18,8 @@ using nlohmann::json;
 
 constexpr int kMaxRepeats = 1'000;
 constexpr std::int64_t kMaxCells = 1'000'000;
+// Slurm's own ceiling for array task ids (MaxArraySize is at most 4000001).
+constexpr long kMaxSlurmTaskId = 4'000'000;
 
 SweepBudget::Kind budgetKindFromName(const std::string &name)
 {
@@ -82,7 +84,7 @@ std::int64_t sweepCellCount(const SweepDefinition &definition)
     return cells;
 }
 
-std::vector<SweepCell> expandSweep(const SweepDefinition &definition)
+void checkSweep(const SweepDefinition &definition)
 {
     if (definition.repeats < 1 || definition.repeats > kMaxRepeats)
         throw std::invalid_argument("repeats: " + std::to_string(definition.repeats)
@@ -102,10 +104,15 @@ std::vector<SweepCell> expandSweep(const SweepDefinition &definition)
         for (const json &value : axis.values)
             setConfigField(probe, axis.key, value); // throws ConfigError naming the key
     }
-    const std::int64_t total = sweepCellCount(definition);
-    if (total > kMaxCells)
+    if (sweepCellCount(definition) > kMaxCells)
         throw std::invalid_argument("the sweep has more than " + std::to_string(kMaxCells)
                                     + " cells");
+}
+
+std::vector<SweepCell> expandSweep(const SweepDefinition &definition)
+{
+    checkSweep(definition);
+    const std::int64_t total = sweepCellCount(definition);
     const std::int64_t gridSize = total / definition.repeats;
 
     std::vector<SweepCell> cells;
@@ -117,14 +124,7 @@ std::vector<SweepCell> expandSweep(const SweepDefinition &definition)
             cell.grid = grid;
             cell.repeat = repeat;
             cell.config = definition.base;
-            // Row-major: the last axis varies fastest.
-            std::int64_t rest = grid;
-            cell.values.resize(definition.axes.size());
-            for (std::size_t a = definition.axes.size(); a-- > 0;) {
-                const auto n = static_cast<std::int64_t>(definition.axes[a].values.size());
-                cell.values[a] = definition.axes[a].values[static_cast<std::size_t>(rest % n)];
-                rest /= n;
-            }
+            cell.values = sweepGridValues(definition, grid);
             for (std::size_t a = 0; a < definition.axes.size(); ++a)
                 setConfigField(cell.config, definition.axes[a].key, cell.values[a]);
             applyBudget(cell.config, definition.budget);
@@ -164,7 +164,7 @@ SweepShard parseSweepShard(const std::string &text)
         const long k = std::strtol(text.c_str(), &end, 10);
         const bool kOk = end == text.c_str() + slash;
         const long n = std::strtol(text.c_str() + slash + 1, &end, 10);
-        if (kOk && *end == '\0' && n >= 1 && n <= 100'000 && k >= 1 && k <= n) {
+        if (kOk && *end == '\0' && n >= 1 && n <= kMaxShards && k >= 1 && k <= n) {
             shard.index = static_cast<int>(k - 1);
             shard.count = static_cast<int>(n);
             return shard;
@@ -173,6 +173,27 @@ SweepShard parseSweepShard(const std::string &text)
     throw std::invalid_argument("--shard '" + text + "': expected K/N with 1 <= K <= N");
 }
 
+namespace {
+
+// A Slurm variable as a whole number in [min, max]: digits only (no sign, no space,
+// no hex), so "abc", "", "-1" and 4294967296 are refused instead of becoming 0, a
+// negative count or a division by zero.
+long slurmNumber(const char *name, const char *text, long min, long max)
+{
+    const std::string value = text;
+    bool digits = !value.empty() && value.size() <= 9;
+    for (const char c : value)
+        digits = digits && c >= '0' && c <= '9';
+    const long n = digits ? std::strtol(value.c_str(), nullptr, 10) : -1;
+    if (!digits || n < min || n > max)
+        throw std::invalid_argument(std::string(name) + "='" + value
+                                    + "': expected a whole number from " + std::to_string(min)
+                                    + " to " + std::to_string(max));
+    return n;
+}
+
+} // namespace
+
 bool sweepShardFromSlurm(SweepShard &shard)
 {
     const char *id = std::getenv("SLURM_ARRAY_TASK_ID");
@@ -180,15 +201,29 @@ bool sweepShardFromSlurm(SweepShard &shard)
     if (!id || !count)
         return false;
     const char *min = std::getenv("SLURM_ARRAY_TASK_MIN");
-    const long k = std::strtol(id, nullptr, 10) - (min ? std::strtol(min, nullptr, 10) : 0);
-    const long n = std::strtol(count, nullptr, 10);
-    if (n < 1 || k < 0 || k >= n)
+    const long n = slurmNumber("SLURM_ARRAY_TASK_COUNT", count, 1, kMaxShards);
+    const long first = min ? slurmNumber("SLURM_ARRAY_TASK_MIN", min, 0, kMaxSlurmTaskId) : 0;
+    const long k = slurmNumber("SLURM_ARRAY_TASK_ID", id, 0, kMaxSlurmTaskId) - first;
+    if (k < 0 || k >= n)
         throw std::invalid_argument(
-            std::string("SLURM_ARRAY_TASK_ID ") + id + " does not fit SLURM_ARRAY_TASK_COUNT "
-            + count + " (submit the array as --array=0-" + std::to_string(n - 1) + ")");
+            std::string("SLURM_ARRAY_TASK_ID=") + id + " does not fit SLURM_ARRAY_TASK_COUNT="
+            + count + (min ? std::string(" and SLURM_ARRAY_TASK_MIN=") + min : std::string())
+            + " (submit the array as --array=0-" + std::to_string(n - 1) + ")");
     shard.index = static_cast<int>(k);
     shard.count = static_cast<int>(n);
     return true;
+}
+
+std::vector<json> sweepGridValues(const SweepDefinition &definition, std::int64_t grid)
+{
+    // Row-major: the last axis varies fastest (as expandSweep lists the cells).
+    std::vector<json> values(definition.axes.size());
+    for (std::size_t a = definition.axes.size(); a-- > 0;) {
+        const auto n = static_cast<std::int64_t>(definition.axes[a].values.size());
+        values[a] = definition.axes[a].values[static_cast<std::size_t>(grid % n)];
+        grid /= n;
+    }
+    return values;
 }
 
 const char *sweepBudgetKindName(SweepBudget::Kind kind)
@@ -265,7 +300,7 @@ SweepDefinition sweepFromJson(const json &j)
             throw std::invalid_argument(key + ": unknown key (base, axes, budget, repeats)");
         }
     }
-    expandSweep(d); // checks everything once, here, with the key named
+    checkSweep(d); // checks everything once, here, with the key named
     return d;
 }
 

@@ -51,6 +51,9 @@ struct SweepCell
     RunConfig config;                   // base + values + budget
 };
 
+// The most shards (--shard K/N, SLURM_ARRAY_TASK_COUNT) a sweep is split into.
+inline constexpr int kMaxShards = 100'000;
+
 struct SweepShard
 {
     int index = 0; // 0-based
@@ -62,14 +65,21 @@ struct SweepShard
 // least one value per axis, repeats 1..1000) and lists its cells in run order.
 // Throws ConfigError naming the key, or std::invalid_argument.
 std::vector<SweepCell> expandSweep(const SweepDefinition &definition);
+// The same checks without listing the cells.
+void checkSweep(const SweepDefinition &definition);
 std::int64_t sweepCellCount(const SweepDefinition &definition);
+// The axis values of the combination `grid` (0 <= grid < cells / repeats), as
+// expandSweep gives them, without building the cells' configs.
+std::vector<nlohmann::json> sweepGridValues(const SweepDefinition &definition, std::int64_t grid);
 
 // "KEY=v1,v2,..." as given to --axis; values parsed by the field's type.
 SweepAxis parseSweepAxis(const std::string &text);
 // "K/N" with 1 <= K <= N (as people count); throws std::invalid_argument.
 SweepShard parseSweepShard(const std::string &text);
 // From SLURM_ARRAY_TASK_ID / SLURM_ARRAY_TASK_COUNT (and SLURM_ARRAY_TASK_MIN);
-// false when they are not set.
+// false when they are not set. Each is digits only: the count 1..kMaxShards, the
+// id and the minimum 0..4000000, and id - minimum below the count; anything else
+// throws std::invalid_argument naming the variable.
 bool sweepShardFromSlurm(SweepShard &shard);
 
 std::string sweepBudgetText(const SweepBudget &budget);  // "10240 samples", "30 s"

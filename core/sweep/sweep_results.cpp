@@ -1,6 +1,8 @@
 #include "core/sweep/sweep_results.h"
 
 #include "core/io/atomic_file.h"
+#include "core/io/regular_file.h"
+#include "core/io/safe_json.h"
 #include "core/run/config_diff.h"
 
 #include <cerrno>
@@ -11,6 +13,7 @@
 #include <stdexcept>
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace loaderlab {
@@ -18,8 +21,6 @@ namespace {
 
 using nlohmann::json;
 namespace fs = std::filesystem;
-
-constexpr const char *kFormat = "loaderlab-sweep-1";
 
 bool isCellsFile(const fs::path &p)
 {
@@ -38,117 +39,60 @@ bool keepRecord(std::map<std::int64_t, SweepRecord> &records, const SweepRecord 
     return true;
 }
 
-// Reads the records of one cells file; a line that does not parse (cut short by a
-// kill) is skipped.
-void readCells(const fs::path &file, std::map<std::int64_t, SweepRecord> &records)
+// A regular file, not a symbolic link, that this process may write; "" if missing.
+std::string writableFileProblem(const std::string &path)
 {
-    std::ifstream in(file);
-    std::string line;
-    while (std::getline(in, line)) {
-        if (line.empty())
-            continue;
-        try {
-            keepRecord(records, sweepRecordFromJson(json::parse(line)));
-        } catch (const std::exception &) {
-            // a torn last line: the cell counts as not run
-        }
-    }
+    struct stat st
+    {
+    };
+    if (::lstat(path.c_str(), &st) != 0)
+        return errno == ENOENT ? std::string() : std::strerror(errno);
+    if (S_ISLNK(st.st_mode))
+        return "is a symbolic link; the sweep writes only its own regular files";
+    if (!S_ISREG(st.st_mode))
+        return regularFileProblem(path);
+    if (::faccessat(AT_FDCWD, path.c_str(), W_OK, AT_EACCESS) != 0)
+        return std::string("cannot be written: ") + std::strerror(errno);
+    return {};
 }
 
-// Cuts a last line without its newline (a write cut short), so the next append
-// starts on a line of its own.
-void cutTornTail(const std::string &file)
+// Creates the folder and its traces/ so that the lock can be taken in it.
+const std::string &createdFolder(const std::string &dir)
 {
     std::error_code ec;
-    const auto size = fs::file_size(file, ec);
-    if (ec || size == 0)
-        return;
-    std::ifstream in(file, std::ios::binary);
-    in.seekg(-1, std::ios::end);
-    if (in.get() == '\n')
-        return; // the usual case: only the last byte is read
-    in.seekg(0);
-    const std::string content((std::istreambuf_iterator<char>(in)),
-                              std::istreambuf_iterator<char>());
-    const auto keep = content.rfind('\n');
-    fs::resize_file(file, keep == std::string::npos ? 0 : keep + 1, ec);
+    fs::create_directories(fs::path(dir) / "traces", ec);
     if (ec)
-        throw std::runtime_error("cannot repair " + file + ": " + ec.message());
+        throw std::invalid_argument(dir + ": cannot create the results folder: " + ec.message());
+    return dir;
 }
 
-json definitionFile(const SweepDefinition &definition)
+// The records of every cells*.jsonl in `dir`, each checked against `definition`;
+// `complete` gets each file's bytes up to its last whole line.
+std::map<std::int64_t, SweepRecord> readAllCells(const std::string &dir,
+                                                 const SweepDefinition &definition,
+                                                 std::map<std::string, std::int64_t> *complete)
 {
-    return {{"format", kFormat},
-            {"fingerprint", sweepFingerprint(definition)},
-            {"definition", toJson(definition)}};
-}
-
-SweepDefinition readDefinition(const std::string &dir)
-{
-    const std::string path = (fs::path(dir) / "sweep.json").string();
-    std::ifstream in(path);
-    if (!in)
-        throw std::invalid_argument(dir + ": not a sweep results folder (no sweep.json)");
-    try {
-        const json j = json::parse(in);
-        if (j.value("format", "") != kFormat)
-            throw std::invalid_argument("not a " + std::string(kFormat) + " file");
-        return sweepFromJson(j.at("definition"));
-    } catch (const std::exception &e) {
-        throw std::invalid_argument(path + ": " + e.what());
+    std::map<std::int64_t, SweepRecord> records;
+    std::vector<std::string> files;
+    std::error_code ec;
+    for (const auto &entry : fs::directory_iterator(dir, ec)) {
+        if (isCellsFile(entry.path()))
+            files.push_back(entry.path().string());
     }
+    if (ec)
+        throw std::invalid_argument(dir + ": cannot list the results folder: " + ec.message());
+    std::sort(files.begin(), files.end()); // the same order, hence the same records, each time
+    std::int64_t budget = kMaxSweepCellsBytes;
+    for (const std::string &file : files) {
+        const std::int64_t whole = readSweepCellsFile(
+            file, definition, budget, [&](SweepRecord &&r) { keepRecord(records, r); });
+        if (complete)
+            (*complete)[file] = whole;
+    }
+    return records;
 }
 
 } // namespace
-
-double SweepRecord::figure(const std::string &name) const
-{
-    if (!summary.is_object())
-        return 0.0;
-    if (name == "wait_p95_ms") {
-        const auto waits = summary.find("wait_ms");
-        return waits != summary.end() && waits->is_object() ? waits->value("p95", 0.0) : 0.0;
-    }
-    const auto it = summary.find(name);
-    return it != summary.end() && it->is_number() ? it->get<double>() : 0.0;
-}
-
-double SweepRecord::endToEndSeconds() const
-{
-    return figure("wall_seconds");
-}
-
-double SweepRecord::samplesPerSecond() const
-{
-    return figure("samples_per_sec_mean");
-}
-
-json toJson(const SweepRecord &r)
-{
-    json j = {{"order", r.order},    {"grid", r.grid},   {"repeat", r.repeat},
-              {"values", r.values},  {"state", r.state}, {"cell_seconds", r.cellSeconds},
-              {"summary", r.summary}};
-    if (!r.error.empty())
-        j["error"] = r.error;
-    if (!r.trace.empty())
-        j["trace"] = r.trace;
-    return j;
-}
-
-SweepRecord sweepRecordFromJson(const json &j)
-{
-    SweepRecord r;
-    r.order = j.at("order").get<std::int64_t>();
-    r.grid = j.at("grid").get<std::int64_t>();
-    r.repeat = j.at("repeat").get<int>();
-    r.values = j.at("values").get<std::vector<json>>();
-    r.state = j.at("state").get<std::string>();
-    r.error = j.value("error", "");
-    r.cellSeconds = j.value("cell_seconds", 0.0);
-    r.summary = j.value("summary", json());
-    r.trace = j.value("trace", "");
-    return r;
-}
 
 std::string sweepDifference(const SweepDefinition &a, const SweepDefinition &b)
 {
@@ -176,73 +120,64 @@ std::string sweepDifference(const SweepDefinition &a, const SweepDefinition &b)
     return "the budget differs: " + sweepBudgetText(a.budget) + " vs " + sweepBudgetText(b.budget);
 }
 
-namespace {
-
-// The records of every cells*.jsonl in `dir`.
-std::map<std::int64_t, SweepRecord> readAllCells(const std::string &dir)
-{
-    std::map<std::int64_t, SweepRecord> records;
-    std::error_code ec;
-    for (const auto &entry : fs::directory_iterator(dir, ec)) {
-        if (entry.is_regular_file() && isCellsFile(entry.path()))
-            readCells(entry.path(), records);
-    }
-    return records;
-}
-
-} // namespace
-
 std::map<std::int64_t, SweepRecord> readSweepRecords(const std::string &dir,
                                                      SweepDefinition *definition)
 {
-    const SweepDefinition d = readDefinition(dir);
+    const SweepDefinition d = readSweepDefinitionFile((fs::path(dir) / "sweep.json").string());
     if (definition)
         *definition = d;
-    return readAllCells(dir);
+    return readAllCells(dir, d, nullptr);
 }
 
 SweepResults::SweepResults(std::string dir, const SweepDefinition &definition, SweepShard shard)
     : m_dir(std::move(dir))
+    , m_lock(createdFolder(m_dir), shard)
 {
-    std::error_code ec;
-    fs::create_directories(fs::path(m_dir) / "traces", ec);
-    if (ec)
-        throw std::invalid_argument(m_dir + ": cannot create the results folder: " + ec.message());
     const std::string definitionPath = (fs::path(m_dir) / "sweep.json").string();
-    if (fs::exists(definitionPath)) {
-        const SweepDefinition stored = readDefinition(m_dir);
+    std::error_code ec;
+    if (fs::symlink_status(definitionPath, ec).type() != fs::file_type::not_found) {
+        const SweepDefinition stored = readSweepDefinitionFile(definitionPath);
         if (const std::string why = sweepDifference(stored, definition); !why.empty())
             throw std::invalid_argument(m_dir + ": holds the results of another sweep (" + why
                                         + "); give another --out folder");
     } else {
         try {
             writeFileAtomically(definitionPath, [&](std::ostream &out) {
-                out << definitionFile(definition).dump(2) << '\n';
+                out << sweepDefinitionFileJson(definition).dump(2) << '\n';
             });
         } catch (const std::exception &e) {
             throw std::invalid_argument(e.what());
         }
     }
-    m_records = readAllCells(m_dir);
+    // Everything a cell writes is checked before the first one runs.
+    const std::string traces = (fs::path(m_dir) / "traces").string();
+    if (::faccessat(AT_FDCWD, traces.c_str(), W_OK | X_OK, AT_EACCESS) != 0)
+        throw std::invalid_argument(traces
+                                    + ": cannot write the traces there: " + std::strerror(errno));
     m_cellsFile = (fs::path(m_dir)
                    / (shard.count > 1 ? "cells-" + std::to_string(shard.index + 1) + "-of-"
                                             + std::to_string(shard.count) + ".jsonl"
                                       : std::string("cells.jsonl")))
                       .string();
-    cutTornTail(m_cellsFile);
+    if (const std::string problem = writableFileProblem(m_cellsFile); !problem.empty())
+        throw std::invalid_argument(m_cellsFile + ": " + problem);
+    std::map<std::string, std::int64_t> complete;
+    m_records = readAllCells(m_dir, definition, &complete);
+    // A last line cut short (a kill in the middle of a write) is cut off, so the next
+    // append starts on a line of its own; this file is ours alone while the lock holds.
+    if (const auto it = complete.find(m_cellsFile); it != complete.end()) {
+        const auto size = static_cast<std::int64_t>(fs::file_size(m_cellsFile, ec));
+        if (!ec && size > it->second)
+            fs::resize_file(m_cellsFile, static_cast<std::uintmax_t>(it->second), ec);
+        if (ec)
+            throw std::invalid_argument("cannot repair " + m_cellsFile + ": " + ec.message());
+    }
 }
 
 bool SweepResults::finished(std::int64_t order) const
 {
     const auto it = m_records.find(order);
     return it != m_records.end() && !it->second.failed();
-}
-
-std::string SweepResults::traceName(std::int64_t order)
-{
-    char name[48];
-    std::snprintf(name, sizeof name, "traces/cell-%06lld.csv", static_cast<long long>(order));
-    return name;
 }
 
 std::string SweepResults::tracePath(std::int64_t order) const
@@ -252,15 +187,24 @@ std::string SweepResults::tracePath(std::int64_t order) const
 
 void SweepResults::append(const SweepRecord &record)
 {
-    const std::string line = toJson(record).dump() + "\n";
-    const int fd = ::open(m_cellsFile.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+    const std::string line = toSafeJson(toJson(record)).dump() + "\n";
+    // O_NONBLOCK: a FIFO put here fails at once instead of blocking the sweep for ever;
+    // O_NOFOLLOW: a symbolic link does not send the line elsewhere.
+    const int fd = ::open(m_cellsFile.c_str(),
+                          O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK,
+                          0644);
     if (fd < 0)
         throw std::runtime_error("cannot write " + m_cellsFile + ": " + std::strerror(errno));
+    const FdCloser closer(fd);
+    struct stat st
+    {
+    };
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+        throw std::runtime_error("cannot write " + m_cellsFile + ": not a regular file");
     // One write: a kill leaves the line whole or cut, never two lines mixed.
     const ssize_t written = ::write(fd, line.data(), line.size());
     const int error = errno;
     const bool synced = ::fsync(fd) == 0;
-    ::close(fd);
     if (written != static_cast<ssize_t>(line.size()) || !synced)
         throw std::runtime_error(
             "cannot write " + m_cellsFile + ": "
@@ -268,51 +212,157 @@ void SweepResults::append(const SweepRecord &record)
     keepRecord(m_records, record);
 }
 
+namespace {
+
+bool isLockFile(const std::string &name)
+{
+    return name == kSweepLockName || (name.starts_with("cells-") && name.ends_with(".lock"));
+}
+
+// What `out` holds that a merge would replace or mix with: "" when it is missing or
+// empty (its lock file and an empty traces/ aside).
+std::string mergeOutProblem(const std::string &out, const SweepDefinition &definition)
+{
+    std::error_code ec;
+    const auto type = fs::symlink_status(out, ec).type();
+    if (type == fs::file_type::not_found)
+        return {};
+    if (!fs::is_directory(out, ec))
+        return "is not a folder";
+    std::string first;
+    for (const auto &entry : fs::directory_iterator(out, ec)) {
+        const std::string name = entry.path().filename().string();
+        if (isLockFile(name) || (name == "traces" && fs::is_empty(entry.path(), ec) && !ec))
+            continue;
+        first = name;
+        break;
+    }
+    if (ec)
+        return "cannot be listed: " + ec.message();
+    if (first.empty())
+        return {};
+    SweepDefinition stored;
+    try {
+        stored = readSweepDefinitionFile((fs::path(out) / "sweep.json").string());
+    } catch (const std::exception &) {
+        return "is not empty (it holds " + first + ")";
+    }
+    if (const std::string why = sweepDifference(stored, definition); !why.empty())
+        return "holds the results of another sweep (" + why + ")";
+    return "holds results of this sweep that are not among the folders merged";
+}
+
+// Copies a trace (a regular file) to `to`, atomically.
+void copyTrace(const std::string &from, const std::string &to)
+{
+    std::string reason;
+    const int fd = openRegularFile(from, reason);
+    if (fd < 0)
+        throw std::invalid_argument("cannot copy " + from + ": " + reason);
+    const FdCloser closer(fd);
+    writeFileAtomically(to, [&](std::ostream &o) {
+        char buffer[1 << 16];
+        for (;;) {
+            const ssize_t n = ::read(fd, buffer, sizeof buffer);
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n < 0)
+                throw std::runtime_error("cannot read " + from + ": " + std::strerror(errno));
+            if (n == 0)
+                break;
+            o.write(buffer, n);
+        }
+    });
+}
+
+} // namespace
+
 std::int64_t mergeSweepResults(const std::string &out, const std::vector<std::string> &dirs)
 {
     if (dirs.empty())
         throw std::invalid_argument("sweep merge: no folders to merge");
-    SweepDefinition definition;
-    std::map<std::int64_t, SweepRecord> merged = readSweepRecords(dirs.front(), &definition);
+    const SweepDefinition definition = readSweepDefinitionFile(
+        (fs::path(dirs.front()) / "sweep.json").string());
+    bool outIsInput = false;
+    for (const std::string &dir : dirs)
+        outIsInput = outIsInput || sameFile(dir, out);
+    const auto refuseOut = [&] {
+        if (outIsInput)
+            return;
+        if (const std::string why = mergeOutProblem(out, definition); !why.empty())
+            throw std::invalid_argument(
+                out + ": " + why
+                + "; sweep merge writes into a new or empty folder, or into one of the folders "
+                  "it merges (name it among them)");
+    };
+    refuseOut(); // before anything is written there
+    const SweepFolderLock lock(createdFolder(out));
+    refuseOut(); // and again under the lock: another merge may have begun meanwhile
+
+    std::map<std::int64_t, SweepRecord> merged;
     std::map<std::int64_t, std::string> from;
-    for (const auto &[order, r] : merged)
-        from[order] = dirs.front();
-    for (std::size_t i = 1; i < dirs.size(); ++i) {
+    for (const std::string &dir : dirs) {
         SweepDefinition other;
-        const auto records = readSweepRecords(dirs[i], &other);
+        const auto records = readSweepRecords(dir, &other);
         if (const std::string why = sweepDifference(definition, other); !why.empty())
-            throw std::invalid_argument(dirs[i] + ": not the same sweep as " + dirs.front() + " ("
-                                        + why + ")");
+            throw std::invalid_argument(dir + ": not the same sweep as " + dirs.front() + " (" + why
+                                        + ")");
         for (const auto &[order, r] : records) {
             if (keepRecord(merged, r))
-                from[order] = dirs[i];
+                from[order] = dir;
         }
     }
-    std::error_code ec;
-    fs::create_directories(fs::path(out) / "traces", ec);
-    if (ec)
-        throw std::invalid_argument(out + ": cannot create the folder: " + ec.message());
+    // Every trace name is sweepTraceName(order) (checked when read): it stays in traces/.
     for (const auto &[order, r] : merged) {
-        if (r.trace.empty() || fs::equivalent(from[order], out, ec))
-            continue;
-        fs::copy_file(fs::path(from[order]) / r.trace, fs::path(out) / r.trace,
-                      fs::copy_options::overwrite_existing, ec);
-        if (ec)
-            throw std::runtime_error("cannot copy " + (fs::path(from[order]) / r.trace).string()
-                                     + ": " + ec.message());
+        if (!r.trace.empty() && !sameFile(from[order], out))
+            copyTrace((fs::path(from[order]) / r.trace).string(),
+                      (fs::path(out) / r.trace).string());
     }
-    writeFileAtomically((fs::path(out) / "sweep.json").string(),
-                        [&](std::ostream &o) { o << definitionFile(definition).dump(2) << '\n'; });
+    writeFileAtomically((fs::path(out) / "sweep.json").string(), [&](std::ostream &o) {
+        o << sweepDefinitionFileJson(definition).dump(2) << '\n';
+    });
     writeFileAtomically((fs::path(out) / "cells.jsonl").string(), [&](std::ostream &o) {
         for (const auto &[order, r] : merged)
-            o << toJson(r).dump() << '\n';
+            o << toSafeJson(toJson(r)).dump() << '\n';
     });
     // Shard files of the output folder itself are now in cells.jsonl.
+    std::error_code ec;
     for (const auto &entry : fs::directory_iterator(out, ec)) {
         if (isCellsFile(entry.path()) && entry.path().filename() != "cells.jsonl")
             fs::remove(entry.path(), ec);
     }
     return static_cast<std::int64_t>(merged.size());
+}
+
+std::string sweepFolderFileProblem(const std::string &dir, const std::string &path)
+{
+    std::error_code ec;
+    const fs::path folder = fs::weakly_canonical(fs::absolute(dir), ec);
+    const fs::path file = fs::weakly_canonical(fs::absolute(path), ec);
+    if (sameFile(dir, path) || file == folder)
+        return "is the results folder " + dir;
+    // By name, also for files not made yet; through any symbolic link to the folder.
+    const fs::path relative = file.lexically_relative(folder);
+    if (!relative.empty() && *relative.begin() != ".." && relative != ".") {
+        const std::string first = relative.begin()->string();
+        const std::string name = relative.filename().string();
+        const bool top = std::distance(relative.begin(), relative.end()) == 1;
+        if (first == "traces"
+            || (top
+                && (name.starts_with("sweep.json") || isLockFile(name)
+                    || (name.starts_with("cells") && name.find(".jsonl") != std::string::npos)
+                    || (name.starts_with("slurm-") && name.ends_with(".out")))))
+            return "is " + (folder / relative).string() + ", a file of the sweep's results folder";
+    }
+    // By device and inode: a hard link, or a path through a bind mount.
+    for (const fs::path &sub : {fs::path(dir), fs::path(dir) / "traces"}) {
+        for (const auto &entry : fs::directory_iterator(sub, ec)) {
+            if (sameFile(entry.path().string(), path))
+                return "is the same file as " + entry.path().string()
+                       + ", a file of the sweep's results folder";
+        }
+    }
+    return {};
 }
 
 } // namespace loaderlab

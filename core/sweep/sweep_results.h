@@ -6,11 +6,15 @@
 //   cells.jsonl                 one JSON line per ended cell, appended with one
 //   cells-K-of-N.jsonl          write() and fsync'd (a shard writes its own file)
 //   traces/cell-000012.csv      the per-batch trace of the cell at order 12
+//   sweep.lock, cells-K-of-N.lock  held while a writer is at work (sweep_lock.h)
 // A line cut short by a kill is ignored when read and cut off before the next
-// append. A folder holding another sweep's results is refused with the reason.
+// append. A folder holding another sweep's results is refused with the reason, and
+// so is any record that is not one of this sweep's cells (sweep_records.h).
 
 #include "core/stats/run_summary.h"
 #include "core/sweep/sweep.h"
+#include "core/sweep/sweep_lock.h"
+#include "core/sweep/sweep_records.h"
 
 #include <nlohmann/json.hpp>
 
@@ -21,33 +25,14 @@
 
 namespace loaderlab {
 
-struct SweepRecord
-{
-    std::int64_t order = 0;
-    std::int64_t grid = 0;
-    int repeat = 0;
-    std::vector<nlohmann::json> values; // one per axis
-    std::string state;                  // "finished" or "failed"
-    std::string error;                  // why it failed
-    double cellSeconds = 0.0;           // the cell's wall time, set-up included
-    nlohmann::json summary;             // the run's summary (toJson(RunSummary)); null if failed
-    std::string trace;                  // relative to the folder; empty if none
-
-    bool failed() const { return state != "finished"; }
-    // Figures read from `summary`, 0 when absent.
-    double endToEndSeconds() const;  // run start to last step end, first batch included
-    double samplesPerSecond() const; // mean after warm-up
-    double figure(const std::string &name) const;
-};
-
-nlohmann::json toJson(const SweepRecord &record);
-SweepRecord sweepRecordFromJson(const nlohmann::json &json);
-
 class SweepResults
 {
 public:
-    // Opens `dir` (created if missing) for `definition`. Throws std::invalid_argument
-    // naming the folder and what differs when it holds another sweep's results.
+    // Opens `dir` (created if missing) for `definition` and locks it for writing
+    // (SweepFolderLock) until destroyed. Throws std::invalid_argument naming the
+    // folder and what differs when it holds another sweep's results, naming the
+    // holder when another process writes there, naming the file and line of a bad
+    // record, or why the folder cannot be written (checked before anything runs).
     SweepResults(std::string dir, const SweepDefinition &definition, SweepShard shard = {});
 
     const std::string &dir() const { return m_dir; }
@@ -57,24 +42,35 @@ public:
     bool recorded(std::int64_t order) const { return m_records.count(order) > 0; }
     // Where the cell's trace goes (absolute), and its name relative to the folder.
     std::string tracePath(std::int64_t order) const;
-    static std::string traceName(std::int64_t order);
+    static std::string traceName(std::int64_t order) { return sweepTraceName(order); }
     // Appends one line and syncs it. Throws std::runtime_error naming the file.
     void append(const SweepRecord &record);
 
 private:
     std::string m_dir;
+    SweepFolderLock m_lock;
     std::string m_cellsFile;
     std::map<std::int64_t, SweepRecord> m_records;
 };
 
 // Reads every record of a results folder (all cells*.jsonl), the latest per cell,
-// and its definition. Throws std::invalid_argument naming the folder.
+// and its definition, without a lock. Throws std::invalid_argument naming the
+// folder, or the file and line of a record that is not one of the sweep's cells.
 std::map<std::int64_t, SweepRecord> readSweepRecords(const std::string &dir,
                                                      SweepDefinition *definition = nullptr);
 
 // Merges the folders of one sweep's shards into `out` (sweep.json, cells.jsonl,
-// traces/); refuses folders of different sweeps. Returns the number of cells.
+// traces/), holding `out`'s lock; refuses folders of different sweeps, and an `out`
+// that is neither new, nor empty, nor one of `dirs` (its results would be
+// replaced). Returns the number of cells. (sweep_merge.cpp)
 std::int64_t mergeSweepResults(const std::string &out, const std::vector<std::string> &dirs);
+
+// Why `path` must not be written by anything but the sweep in `dir`: it is the
+// folder, one of the files the sweep reads or writes there (sweep.json, cells*.jsonl,
+// the lock files, traces/..., Slurm's slurm-*.out logs; by name, also when they do
+// not exist yet), or the same file (device and inode) as any file in the folder.
+// Empty when it is none of them.
+std::string sweepFolderFileProblem(const std::string &dir, const std::string &path);
 
 // Why `a` and `b` are not the same sweep, in a few words; empty if they are.
 std::string sweepDifference(const SweepDefinition &a, const SweepDefinition &b);

@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <exception>
+#include <stdexcept>
 
 namespace loaderlab {
 namespace {
@@ -63,6 +64,7 @@ SweepOutcome SweepRunner::run(std::stop_token stop,
         record.repeat = cell.repeat;
         record.values = cell.values;
         RunService service;
+        std::string lostOutput; // a trace that could not be written: the sweep stops
         try {
             RunOutputs outputs;
             if (m_options.keepTraces)
@@ -82,13 +84,21 @@ SweepOutcome SweepRunner::run(std::stop_token stop,
                 record.state = "finished";
                 record.summary = toJson(report.summary);
                 const auto errors = service.writeOutputs(report);
-                if (errors.empty() && m_options.keepTraces)
+                if (!errors.empty())
+                    lostOutput = errors.front();
+                else if (m_options.keepTraces)
                     record.trace = SweepResults::traceName(cell.order);
             }
         } catch (const std::exception &e) {
             record.state = "failed";
             record.error = e.what();
         }
+        // A full disk would go on losing every cell's trace while the sweep looks
+        // fine: stop, unrecorded, so that a resume runs the cell again.
+        if (!lostOutput.empty())
+            throw std::runtime_error("cell " + std::to_string(cell.order + 1) + " of "
+                                     + std::to_string(cells.size()) + ": " + lostOutput
+                                     + "; the sweep stopped (the cell runs again when resumed)");
         record.cellSeconds = secondsSince(start);
         m_results.append(record);
         spent += record.cellSeconds;

@@ -6,6 +6,7 @@
 // fit the memory budget, an unreadable dataset, a model that cannot be built) is
 // recorded with its reason and the sweep goes on. A stop ends the running cell at
 // once and does not record it, so running the sweep again runs it from the start.
+// So does a record or trace that cannot be written, and then run() throws.
 
 #include "core/sweep/sweep.h"
 #include "core/sweep/sweep_results.h"
@@ -47,6 +48,8 @@ public:
     SweepRunner(SweepDefinition definition, std::string dir, Options options);
 
     // `onProgress` is called on the calling thread before and after each cell.
+    // Throws std::runtime_error naming the file when a cell's record or trace cannot
+    // be written (a full disk): that cell is not recorded, and the sweep stops.
     SweepOutcome run(std::stop_token stop,
                      const std::function<void(const SweepProgress &)> &onProgress = {});
 

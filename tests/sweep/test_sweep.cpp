@@ -57,6 +57,7 @@ private Q_SLOTS:
     void badAxesNameTheKey();
     void shardsCoverEveryCellOnce();
     void slurmScriptQuotesAndChecks();
+    void slurmVariablesAreParsedStrictly();
     void jsonRoundTrip();
     void resultsResumeAndSurviveACutLine();
     void anotherSweepIsRefusedWithTheReason();
@@ -153,6 +154,59 @@ void TestSweep::shardsCoverEveryCellOnce()
     QCOMPARE(shard.count, 2);
     qunsetenv("SLURM_ARRAY_TASK_ID");
     QVERIFY(!sweepShardFromSlurm(shard));
+    qunsetenv("SLURM_ARRAY_TASK_MIN");
+    qunsetenv("SLURM_ARRAY_TASK_COUNT");
+}
+
+// A count of 2^32 became 0 (a division by zero), 2^31 a negative count, an id "abc"
+// shard 0: each is refused naming the variable.
+void TestSweep::slurmVariablesAreParsedStrictly()
+{
+    const struct
+    {
+        const char *id, *count, *min, *named;
+    } bad[] = {{"0", "4294967296", nullptr, "SLURM_ARRAY_TASK_COUNT"},
+               {"0", "2147483648", nullptr, "SLURM_ARRAY_TASK_COUNT"},
+               {"0", "0", nullptr, "SLURM_ARRAY_TASK_COUNT"},
+               {"0", "100001", nullptr, "SLURM_ARRAY_TASK_COUNT"},
+               {"0", "-2", nullptr, "SLURM_ARRAY_TASK_COUNT"},
+               {"0", "0x10", nullptr, "SLURM_ARRAY_TASK_COUNT"},
+               {"abc", "4", nullptr, "SLURM_ARRAY_TASK_ID"},
+               {"", "4", nullptr, "SLURM_ARRAY_TASK_ID"},
+               {"1 ", "4", nullptr, "SLURM_ARRAY_TASK_ID"},
+               {"+1", "4", nullptr, "SLURM_ARRAY_TASK_ID"},
+               {"4", "4", nullptr, "SLURM_ARRAY_TASK_ID=4 does not fit"},
+               {"99999999999", "4", nullptr, "SLURM_ARRAY_TASK_ID"},
+               {"1", "4", "x", "SLURM_ARRAY_TASK_MIN"},
+               {"1", "4", "2", "SLURM_ARRAY_TASK_ID=1 does not fit"}};
+    for (const auto &b : bad) {
+        qputenv("SLURM_ARRAY_TASK_ID", b.id);
+        qputenv("SLURM_ARRAY_TASK_COUNT", b.count);
+        if (b.min)
+            qputenv("SLURM_ARRAY_TASK_MIN", b.min);
+        else
+            qunsetenv("SLURM_ARRAY_TASK_MIN");
+        SweepShard shard;
+        try {
+            sweepShardFromSlurm(shard);
+            QFAIL(qPrintable(QStringLiteral("accepted id '%1', count '%2': shard %3/%4")
+                                 .arg(QLatin1String(b.id), QLatin1String(b.count))
+                                 .arg(shard.index)
+                                 .arg(shard.count)));
+        } catch (const std::invalid_argument &e) {
+            QVERIFY2(std::string(e.what()).find(b.named) != std::string::npos, e.what());
+        }
+    }
+    qputenv("SLURM_ARRAY_TASK_ID", "99999");
+    qputenv("SLURM_ARRAY_TASK_COUNT", "100000");
+    qunsetenv("SLURM_ARRAY_TASK_MIN");
+    SweepShard shard;
+    QVERIFY(sweepShardFromSlurm(shard));
+    QCOMPARE(shard.index, 99'999);
+    QCOMPARE(shard.count, 100'000);
+    qunsetenv("SLURM_ARRAY_TASK_ID");
+    qunsetenv("SLURM_ARRAY_TASK_COUNT");
+    qunsetenv("SLURM_ARRAY_TASK_MIN");
 }
 
 void TestSweep::jsonRoundTrip()
@@ -204,7 +258,9 @@ void TestSweep::resultsResumeAndSurviveACutLine()
 void TestSweep::anotherSweepIsRefusedWithTheReason()
 {
     QTemporaryDir dir;
-    SweepResults first(dir.path().toStdString(), workersByBatch());
+    {
+        const SweepResults first(dir.path().toStdString(), workersByBatch()); // lets go at its end
+    }
     SweepDefinition other = workersByBatch();
     other.axes[1] = parseSweepAxis("loader.batch_size=32,256");
     try {
@@ -359,6 +415,18 @@ void TestSweep::slurmScriptQuotesAndChecks()
     bad = o;
     bad.resultsDir = "/a \"quoted\" dir";
     refused(bad, "double quote");
+    // sbatch would expand a '%' of the folder's name in --output ("100%j" -> "100123").
+    SlurmScriptOptions percent = o;
+    percent.resultsDir = "/shared/100%j done";
+    const std::string escaped = slurmArrayScript(percent);
+    QVERIFY2(escaped.find("#SBATCH --output=\"/shared/100%%j done/slurm-%A_%a.out\"\n")
+                 != std::string::npos,
+             escaped.c_str());
+    QVERIFY(escaped.find("exec '/opt/it'\\''s/loaderlab' sweep --out '/shared/100%j done'\n")
+            != std::string::npos);
+    bad = o;
+    bad.resultsDir = "/shared/a\\b";
+    refused(bad, "backslash");
 }
 
 QTEST_GUILESS_MAIN(TestSweep)

@@ -173,6 +173,45 @@ def engine_channel():
     write("fuzz_engine_channel", "no_newline.jsonl", start + "\n" + "x" * 300)
 
 
+def sweep_record(order, workers, batch, **extra):
+    record = {"order": order, "grid": order % 4, "repeat": order // 4,
+              "values": [workers, batch], "state": "finished", "cell_seconds": 0.5,
+              "summary": {"wall_seconds": 0.25, "samples_per_sec_mean": 512.0,
+                          "first_batch_latency_ms": 3.0, "input_bound_share": 0.4,
+                          "wait_ms": {"p95": 1.5}},
+              "trace": "traces/cell-%06d.csv" % order}
+    record.update(extra)
+    return json.dumps(record, separators=(",", ":"))
+
+
+def sweep_records():
+    # Without a NUL byte the input is cells.jsonl beside the fuzzer's fixed 2 x 2
+    # sweep (workers 0,1 x batch 4,8); with one, sweep.json comes first.
+    t = "fuzz_sweep_records"
+    good = sweep_record(0, 0, 4) + "\n" + sweep_record(3, 1, 8) + "\n"
+    write(t, "valid.jsonl", good)
+    write(t, "torn_last_line.jsonl", good + sweep_record(1, 0, 8)[:40])
+    write(t, "failed_cell.jsonl", json.dumps({"order": 2, "grid": 2, "repeat": 0,
+                                              "values": [1, 4], "state": "failed",
+                                              "error": "does not fit", "summary": None}) + "\n")
+    write(t, "no_values.jsonl", sweep_record(0, 0, 4, values=[]) + "\n")
+    write(t, "text_p95.jsonl",
+          sweep_record(0, 0, 4, summary={"wait_ms": {"p95": "x"}}) + "\n")
+    write(t, "other_sweep.jsonl", sweep_record(1, 0, 16) + "\n")
+    write(t, "order_outside.jsonl", sweep_record(4, 0, 4, grid=0) + "\n")
+    write(t, "trace_escape.jsonl", sweep_record(0, 0, 4, trace="../.bashrc") + "\n")
+    write(t, "deep.jsonl", "[" * 200 + "]" * 200 + "\n")
+    definition = {"format": "loaderlab-sweep-1", "fingerprint": "0",
+                  "definition": {"axes": [{"key": "loader.batch_size", "values": [4, 8, 16]}],
+                                 "budget": {"kind": "batches", "amount": 2}, "repeats": 2}}
+    repeated = (sweep_record(0, 4, 4).replace("[4,4]", "[4]") + "\n"
+                + sweep_record(5, 16, 16).replace("[16,16]", "[16]").replace(
+                    '"grid":1', '"grid":2').replace('"repeat":1', '"repeat":1') + "\n")
+    write(t, "with_definition.bin", json.dumps(definition).encode() + b"\0" + repeated.encode())
+    write(t, "bad_definition.bin", b'{"format": "loaderlab-sweep-1", "definition": '
+          b'{"axes": [{"key": "loader.nope", "values": [1]}]}}\0')
+
+
 if __name__ == "__main__":
     run_config_json()
     idx()
@@ -180,3 +219,4 @@ if __name__ == "__main__":
     tensor()
     image_header()
     engine_channel()
+    sweep_records()
