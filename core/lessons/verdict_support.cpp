@@ -34,7 +34,7 @@ bool phasesUsable(const std::vector<LessonPhaseResult> &phases, std::size_t need
             v.text = w.samples == 0 ? format("No data: the phase \"%s\" failed before it "
                                              "delivered a sample: ",
                                              p.label.c_str())
-                                        + p.error
+                                          + p.error
                                     : "A phase failed: " + p.error;
             return false;
         }
@@ -72,9 +72,8 @@ bool periodReadable(const std::vector<LessonPhaseResult> &phases, LessonVerdict 
         const int workers = p.config.loader.numWorkers;
         if (p.waits.longestPeriod >= workers)
             continue;
-        const int perEpoch = p.waits.epochs > 0
-                                 ? static_cast<int>(p.waits.batches / p.waits.epochs)
-                                 : 0;
+        const int perEpoch = p.waits.epochs > 0 ? static_cast<int>(p.waits.batches / p.waits.epochs)
+                                                : 0;
         v.text = format("No data: in the phase \"%s\" the epochs are too short to show a "
                         "period of %d batches (about %d batches per epoch; the period is read "
                         "within each epoch, after its first %d batches, and needs at least "

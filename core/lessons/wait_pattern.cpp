@@ -89,8 +89,7 @@ int dominantPeriod(const std::vector<std::vector<double>> &stretches, int maxLag
 int dominantPeriod(const std::vector<double> &series, int maxLag, double minStrength,
                    double *strength)
 {
-    return dominantPeriod(std::vector<std::vector<double>>{series}, maxLag, minStrength,
-                          strength);
+    return dominantPeriod(std::vector<std::vector<double>>{series}, maxLag, minStrength, strength);
 }
 
 WaitPattern analyzeWaits(const std::vector<TraceRecord> &records, std::int64_t skip)

@@ -50,9 +50,8 @@ void validate(const LoaderConfig &config)
     if (loaderThreads > threads.value)
         throw std::invalid_argument("number of workers " + std::to_string(config.numWorkers)
                                     + ": the loader would start " + std::to_string(loaderThreads)
-                                    + " threads, over the limit of "
-                                    + std::to_string(threads.value) + " (" + threads.source
-                                    + ")");
+                                    + " threads, over the limit of " + std::to_string(threads.value)
+                                    + " (" + threads.source + ")");
     if (config.prefetchFactor < 1)
         throw std::invalid_argument("prefetch factor must be at least 1 (got "
                                     + std::to_string(config.prefetchFactor) + ")");

@@ -175,13 +175,11 @@ void checkRunThreads(const RunConfig &config, const SystemLimit &limit)
     const ThreadEstimate e = estimateRunThreads(config);
     if (limit.value <= 0 || e.total <= limit.value)
         return;
-    throw std::invalid_argument("devices " + std::to_string(config.devices)
-                                + " with loader.num_workers "
-                                + std::to_string(config.loader.numWorkers) + ": the run would start "
-                                + std::to_string(e.total) + " threads, over the limit of "
-                                + std::to_string(limit.value) + " (" + limit.source
-                                + "). Threads: " + e.text
-                                + ". Use fewer workers or fewer devices.");
+    throw std::invalid_argument(
+        "devices " + std::to_string(config.devices) + " with loader.num_workers "
+        + std::to_string(config.loader.numWorkers) + ": the run would start "
+        + std::to_string(e.total) + " threads, over the limit of " + std::to_string(limit.value)
+        + " (" + limit.source + "). Threads: " + e.text + ". Use fewer workers or fewer devices.");
 }
 
 void checkRunMemory(const RunConfig &config, std::int64_t budgetBytes)

@@ -41,7 +41,7 @@ struct MemoryLimits
     // root: memory.max (v2) or memory.limit_in_bytes (v1, the memory controller's
     // hierarchy).
     SystemLimit cgroupMax;
-    SystemLimit cgroupHigh; // the smallest memory.high on the same way (v2 only)
+    SystemLimit cgroupHigh;   // the smallest memory.high on the same way (v2 only)
     SystemLimit addressSpace; // RLIMIT_AS (ulimit -v)
 
     // MemTotal lowered to every limit that is set; 0 when nothing could be read.

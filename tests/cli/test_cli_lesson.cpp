@@ -33,7 +33,8 @@ bool makePhotoFolder(const QString &folder)
 {
     const QByteArray python = qgetenv("LOADERLAB_PYTHON");
     QProcess script;
-    script.start(python.isEmpty() ? QStringLiteral("/usr/bin/python3") : QString::fromLocal8Bit(python),
+    script.start(python.isEmpty() ? QStringLiteral("/usr/bin/python3")
+                                  : QString::fromLocal8Bit(python),
                  {QString::fromLocal8Bit(qgetenv("LOADERLAB_SOURCE_DIR"))
                       + QStringLiteral("/tests/bench/make_photo_folder.py"),
                   folder, QStringLiteral("--classes"), QStringLiteral("9"),
@@ -154,8 +155,8 @@ void TestCliLesson::corruptFolderGivesNoData()
     }
     const QString json = m_dir.filePath(QStringLiteral("corrupt.json"));
     const Result r = runLoaderlab({QStringLiteral("lesson"), QStringLiteral("spikes-every-w"),
-                                   QStringLiteral("--path"), folder, QStringLiteral("--json"),
-                                   json, QStringLiteral("--log-level"), QStringLiteral("off")});
+                                   QStringLiteral("--path"), folder, QStringLiteral("--json"), json,
+                                   QStringLiteral("--log-level"), QStringLiteral("off")});
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     const auto j = readJson(json);
     const std::string verdict = j.at("verdict").get<std::string>();
@@ -172,8 +173,8 @@ void TestCliLesson::unusableDatasetExitsTwo()
     const QString tensor = m_dir.filePath(QStringLiteral("data.tensor"));
     std::ofstream(tensor.toStdString()) << "not an image folder";
     for (const QString &path : {empty, tensor, m_dir.filePath(QStringLiteral("missing"))}) {
-        const Result r = runLoaderlab(
-            {QStringLiteral("lesson"), QStringLiteral("first-batch"), QStringLiteral("--path"), path});
+        const Result r = runLoaderlab({QStringLiteral("lesson"), QStringLiteral("first-batch"),
+                                       QStringLiteral("--path"), path});
         QVERIFY2(r.exitCode == 2, qPrintable(path + QLatin1Char('\n') + r.err));
         QVERIFY2(r.err.contains(path), qPrintable(r.err));
         QVERIFY2(!r.out.contains(QStringLiteral("Phase 1/1")), qPrintable(r.out));

@@ -205,8 +205,8 @@ void TestCliMaxBatch::defaultBudgetFollowsTheProcessesCgroup()
     const auto r = clitest::runLoaderlab(
         {QStringLiteral("max-batch"), QStringLiteral("--model"), QStringLiteral("resnet18"),
          QStringLiteral("--shape"), QStringLiteral("3x64x64"), QStringLiteral("--threads"),
-         QStringLiteral("2"), QStringLiteral("--max"), QStringLiteral("1"), QStringLiteral("--json"),
-         jsonPath},
+         QStringLiteral("2"), QStringLiteral("--max"), QStringLiteral("1"),
+         QStringLiteral("--json"), jsonPath},
         240'000, [&procs] {
             // In the child, before exec: move it into the cgroup.
             const int fd = ::open(procs.c_str(), O_WRONLY);

@@ -248,8 +248,8 @@ void TestCliMemory::tooManyThreadsAreRefusedBeforeStart()
 {
     // Tiny samples, so the memory estimate lets it through: 64 devices x 1025
     // threads would only fail once the threads are created.
-    const Result r = runLimited(runArgs({"--devices", "64", "--workers", "1024", "--shape",
-                                         "1x1x1", "--batch-size", "1", "--batches", "1"}));
+    const Result r = runLimited(runArgs({"--devices", "64", "--workers", "1024", "--shape", "1x1x1",
+                                         "--batch-size", "1", "--batches", "1"}));
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains(QStringLiteral("devices 64 with loader.num_workers 1024: the run "
                                            "would start 65603 threads, over the limit of ")),

@@ -188,13 +188,13 @@ void TestLessons::periodIsReadWithinEpochs()
         QVERIFY(p.laterMaxMs < 45.0); // the epoch starts are not later waits
         QCOMPARE(p.longestPeriod, (14 - w) / 3);
     }
-    LessonVerdict v = periodVerdict({phaseOf(2, epochTrace(2, 14, 60, 150.0)),
-                                     phaseOf(3, epochTrace(3, 14, 60, 150.0, 5))});
+    LessonVerdict v = periodVerdict(
+        {phaseOf(2, epochTrace(2, 14, 60, 150.0)), phaseOf(3, epochTrace(3, 14, 60, 150.0, 5))});
     QVERIFY2(v.observed, v.text.c_str());
     QVERIFY2(!QString::fromStdString(v.text).contains(QStringLiteral("14 batches")),
              v.text.c_str());
-    v = sampleParallelVerdict({phaseOf(2, epochTrace(2, 14, 60, 150.0)),
-                               phaseOf(2, epochTrace(1, 14, 60, 150.0))});
+    v = sampleParallelVerdict(
+        {phaseOf(2, epochTrace(2, 14, 60, 150.0)), phaseOf(2, epochTrace(1, 14, 60, 150.0))});
     QVERIFY2(v.figures["per_worker_period"].get<int>() == 2, v.text.c_str());
     // The first batch against later waits: a later epoch's start is the same
     // restart, not "something slowed the loader mid-run".
@@ -202,8 +202,8 @@ void TestLessons::periodIsReadWithinEpochs()
     QVERIFY2(v.observed, v.text.c_str());
     QVERIFY(QString::fromStdString(v.text).contains(QStringLiteral("spans 3 epochs")));
     // Epochs of 4 batches cannot show a period of 3: no data, and why.
-    v = periodVerdict({phaseOf(2, epochTrace(2, 4, 60, 150.0)),
-                       phaseOf(3, epochTrace(3, 4, 60, 150.0))});
+    v = periodVerdict(
+        {phaseOf(2, epochTrace(2, 4, 60, 150.0)), phaseOf(3, epochTrace(3, 4, 60, 150.0))});
     QVERIFY(!v.observed);
     QVERIFY2(QString::fromStdString(v.text).startsWith(QStringLiteral("No data: ")),
              v.text.c_str());

@@ -167,9 +167,9 @@ void TestMemoryBudget::cgroupV1LimitIsReadFromTheProcessesOwnCgroup()
     QVERIFY2(limits.cgroupMax.source.ends_with("/slurm/uid_0/job_7/memory.limit_in_bytes"),
              limits.cgroupMax.source.c_str());
     QCOMPARE(limits.cgroupHigh.value, std::int64_t{0}); // v1 has no memory.high
-    QCOMPARE(limits.usableBytes(), std::min(3 * kGiB, limits.addressSpace.value > 0
-                                                          ? limits.addressSpace.value
-                                                          : 3 * kGiB));
+    QCOMPARE(
+        limits.usableBytes(),
+        std::min(3 * kGiB, limits.addressSpace.value > 0 ? limits.addressSpace.value : 3 * kGiB));
     QCOMPARE(defaultMemoryBudgetBytes(limits), limits.usableBytes() / 2);
     // A tighter limit further down wins.
     put(root, "cgroup/memory/slurm/uid_0/job_7/step_0/memory.limit_in_bytes", "1073741824\n");
