@@ -6,6 +6,7 @@
 #include "app/cli/run_options.h"
 #include "app/cli/run_support.h"
 
+#include "core/dataset/dataset_config.h"
 #include "core/io/atomic_file.h"
 #include "core/io/safe_json.h"
 #include "core/io/safe_text.h"
@@ -33,9 +34,11 @@ void printList()
 void printPhase(const loaderlab::LessonPhaseResult &r)
 {
     const auto &w = r.waits;
-    std::printf("  %lld batches: first wait %.1f ms, then median %.2f ms, p95 %.2f ms, max %.1f "
+    const std::string epochs = w.epochs > 1 ? " in " + std::to_string(w.epochs) + " epochs" : "";
+    std::printf("  %lld batches%s: first wait %.1f ms, then median %.2f ms, p95 %.2f ms, max %.1f "
                 "ms; %s; %.0f samples/s\n",
-                static_cast<long long>(w.batches), w.firstMs, w.medianMs, w.p95Ms, w.laterMaxMs,
+                static_cast<long long>(w.batches), epochs.c_str(), w.firstMs, w.medianMs, w.p95Ms,
+                w.laterMaxMs,
                 w.period > 0 ? ("spikes every " + std::to_string(w.period) + " batches").c_str()
                              : "no regular spikes",
                 r.summary.samplesPerSecMean);
@@ -51,6 +54,10 @@ nlohmann::json resultJson(const loaderlab::Lesson &lesson,
     for (const auto &p : phases) {
         list.push_back({{"label", p.label},
                         {"batches", p.waits.batches},
+                        {"epochs", p.waits.epochs},
+                        {"samples", p.waits.samples},
+                        {"skipped", p.waits.skipped},
+                        {"epoch_start_max_wait_ms", p.waits.epochStartMaxMs},
                         {"first_wait_ms", p.waits.firstMs},
                         {"median_wait_ms", p.waits.medianMs},
                         {"p95_wait_ms", p.waits.p95Ms},
@@ -116,6 +123,10 @@ int lessonCommand(const QStringList &arguments)
         }
         jsonPath = pathFromArgument(parser.value(QStringLiteral("json")));
         loaderlab::checkOutputPaths({{"--json", jsonPath}}, {base.dataset.path});
+        // A folder that cannot be a dataset (missing, empty, a file) is refused before
+        // the lesson starts, as `run` refuses it.
+        if (!base.dataset.path.empty() && !lesson->needsModel)
+            loaderlab::openDataset(loaderlab::lessonPhaseConfig(*lesson, base, 0).dataset);
     } catch (const std::exception &e) {
         std::fprintf(stderr, "loaderlab lesson: %s\n", escapeForTerminal(e.what()).c_str());
         return kUsage;
@@ -141,6 +152,13 @@ int lessonCommand(const QStringList &arguments)
                 }
                 std::fflush(stdout);
             });
+    } catch (const std::invalid_argument &e) {
+        // Settings or a dataset refused before a phase started: usage or input.
+        std::fprintf(stderr, "loaderlab lesson: %s\n", escapeForTerminal(e.what()).c_str());
+        return kUsage;
+    } catch (const loaderlab::DatasetError &e) {
+        std::fprintf(stderr, "loaderlab lesson: %s\n", escapeForTerminal(e.what()).c_str());
+        return kUsage;
     } catch (const std::exception &e) {
         std::fprintf(stderr, "loaderlab lesson: %s\n", escapeForTerminal(e.what()).c_str());
         return kFailed;

@@ -12,6 +12,7 @@
 #include "core/io/safe_text.h"
 #include "core/run/config_fields.h"
 #include "core/run/output_paths.h"
+#include "core/system/logging.h"
 #include "core/system/memory_budget.h"
 #include "core/torch/max_batch_finder.h"
 
@@ -178,6 +179,7 @@ int maxBatchCommand(const QStringList &arguments)
     MaxBatchReport report;
     int signal = 0;
     try {
+        loaderlab::setupLogging("warn"); // a budget over the usable memory says so on stderr
         for (const auto &field : loaderlab::configFields()) {
             if (isMaxBatchField(field.key))
                 applyConfigFieldOption(parser, field, config);

@@ -7,6 +7,10 @@
 #include <filesystem>
 #include <functional>
 
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
 namespace loaderlab {
 namespace {
 
@@ -71,6 +75,14 @@ runLesson(const Lesson &lesson, const RunConfig &base, std::stop_token stop,
     for (std::size_t i = 0; i < lesson.phases.size(); ++i) {
         if (stop.stop_requested())
             break;
+#if defined(__GLIBC__)
+        // The phase before has ended and its run (model, activations) is freed: hand
+        // the heap back to the system, so this phase's peak resident memory
+        // (model-trade compares them) starts where the first one did, not from what
+        // the allocator kept.
+        if (i > 0)
+            malloc_trim(0);
+#endif
         RunConfig config = lessonPhaseConfig(lesson, base, i);
         LessonProgress progress;
         progress.phase = i;

@@ -8,6 +8,22 @@ namespace loaderlab {
 using verdict::format;
 using verdict::ratio;
 
+namespace {
+
+// The later epochs' first batches are left out of the later waits: say so, with
+// their longest wait.
+std::string epochStarts(const WaitPattern &w)
+{
+    if (w.epochs < 2)
+        return {};
+    return format(" The phase spans %d epochs; each later epoch starts its workers again, so "
+                  "its first batch waits as batch 0 did (up to %.1f ms here): those are left "
+                  "out of the later waits.",
+                  w.epochs, w.epochStartMaxMs);
+}
+
+} // namespace
+
 LessonVerdict firstBatchVerdict(const std::vector<LessonPhaseResult> &phases)
 {
     LessonVerdict v;
@@ -16,13 +32,16 @@ LessonVerdict firstBatchVerdict(const std::vector<LessonPhaseResult> &phases)
     const WaitPattern &w = phases[0].waits;
     v.figures = {{"first_wait_ms", w.firstMs},
                  {"later_max_wait_ms", w.laterMaxMs},
-                 {"later_median_wait_ms", w.medianMs}};
+                 {"later_median_wait_ms", w.medianMs},
+                 {"epochs", w.epochs},
+                 {"epoch_start_max_wait_ms", w.epochStartMaxMs}};
     if (w.firstMs < w.laterMaxMs) {
         v.text = format("Not seen: batch %lld waited %.1f ms, longer than the first batch's %.1f "
                         "ms. Something slowed the loader mid-run (another program on the "
                         "machine, files not yet in the disk cache); run it again with nothing "
                         "else running.",
                         static_cast<long long>(w.laterMaxBatch), w.laterMaxMs, w.firstMs);
+        v.text += epochStarts(w);
         return v;
     }
     if (w.firstMs < 2.0 * w.p95Ms) {
@@ -45,13 +64,14 @@ LessonVerdict firstBatchVerdict(const std::vector<LessonPhaseResult> &phases)
     v.text += "Every worker starts with an empty queue: the first batch needs a whole batch "
               "read, decoded and transformed before the step can start, while later batches "
               "were built during earlier steps.";
+    v.text += epochStarts(w);
     return v;
 }
 
 LessonVerdict periodVerdict(const std::vector<LessonPhaseResult> &phases)
 {
     LessonVerdict v;
-    if (!verdict::phasesUsable(phases, 2, 4, v))
+    if (!verdict::phasesUsable(phases, 2, 4, v) || !verdict::periodReadable(phases, v))
         return v;
     std::string seen;
     bool all = true;
@@ -81,6 +101,11 @@ LessonVerdict periodVerdict(const std::vector<LessonPhaseResult> &phases)
                    "consumer waits) and the workers stay in step; a step slower than loading "
                    "hides them, and more workers than cores blur them. Shorten the step "
                    "(--sleep-batch-ms) or use fewer workers.";
+    }
+    if (phases[0].waits.epochs > 1) {
+        v.text += " The period is read within each epoch, after its first round of W "
+                  "batches: each epoch starts its workers again, and that restart is not "
+                  "the pattern.";
     }
     return v;
 }

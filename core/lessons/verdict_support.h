@@ -13,8 +13,12 @@ namespace loaderlab::verdict {
 std::string format(const char *pattern, ...) __attribute__((format(printf, 1, 2)));
 double ratio(double a, double b); // a / b, 0 when b is not positive
 // False, with the reason in `v`, when fewer than `needed` phases ran, one failed, or
-// one has fewer than `minBatches` batches.
+// one has no data: no batches, no samples (every one skipped), or fewer than
+// `minBatches` batches. The reason then starts "No data: " and says why.
 bool phasesUsable(const std::vector<LessonPhaseResult> &phases, std::size_t needed,
                   std::int64_t minBatches, LessonVerdict &v);
+// False, with "No data: " and why in `v`, when a phase's epochs are too short to
+// show a period of its W (workers) batches.
+bool periodReadable(const std::vector<LessonPhaseResult> &phases, LessonVerdict &v);
 
 } // namespace loaderlab::verdict

@@ -24,31 +24,47 @@ double ms(std::int64_t ns)
 
 } // namespace
 
-int dominantPeriod(const std::vector<double> &series, int maxLag, double minStrength,
-                   double *strength)
+int longestReadablePeriod(const std::vector<std::vector<double>> &stretches, int maxLag)
+{
+    std::size_t longest = 0;
+    for (const auto &s : stretches)
+        longest = std::max(longest, s.size());
+    return std::max(0, std::min<int>(maxLag, static_cast<int>(longest / 3)));
+}
+
+int dominantPeriod(const std::vector<std::vector<double>> &stretches, int maxLag,
+                   double minStrength, double *strength)
 {
     if (strength)
         *strength = 0.0;
-    const std::size_t n = series.size();
-    maxLag = std::min<int>(maxLag, static_cast<int>(n / 3));
+    maxLag = longestReadablePeriod(stretches, maxLag);
     if (maxLag < 1)
         return 0;
+    std::size_t n = 0;
     double mean = 0.0;
-    for (const double x : series)
-        mean += x;
+    for (const auto &s : stretches) {
+        for (const double x : s)
+            mean += x;
+        n += s.size();
+    }
     mean /= static_cast<double>(n);
     double variance = 0.0;
-    for (const double x : series)
-        variance += (x - mean) * (x - mean);
+    for (const auto &s : stretches) {
+        for (const double x : s)
+            variance += (x - mean) * (x - mean);
+    }
     // A flat series has no period: its variation is noise around the mean.
     if (variance <= 1e-12 * static_cast<double>(n) * std::max(1.0, mean * mean))
         return 0;
     std::vector<double> r(static_cast<std::size_t>(maxLag) + 1, 0.0);
     for (int k = 1; k <= maxLag; ++k) {
+        const auto lag = static_cast<std::size_t>(k);
         double sum = 0.0;
-        for (std::size_t i = 0; i + static_cast<std::size_t>(k) < n; ++i)
-            sum += (series[i] - mean) * (series[i + static_cast<std::size_t>(k)] - mean);
-        r[static_cast<std::size_t>(k)] = sum / variance;
+        for (const auto &s : stretches) {
+            for (std::size_t i = 0; i + lag < s.size(); ++i)
+                sum += (s[i] - mean) * (s[i + lag] - mean);
+        }
+        r[lag] = sum / variance;
     }
     int best = 1;
     for (int k = 2; k <= maxLag; ++k) {
@@ -70,6 +86,12 @@ int dominantPeriod(const std::vector<double> &series, int maxLag, double minStre
     return best;
 }
 
+int dominantPeriod(const std::vector<double> &series, int maxLag, double minStrength,
+                   double *strength)
+{
+    return dominantPeriod(std::vector<std::vector<double>>{series}, maxLag, minStrength, strength);
+}
+
 WaitPattern analyzeWaits(const std::vector<TraceRecord> &records, std::int64_t skip)
 {
     WaitPattern p;
@@ -78,14 +100,31 @@ WaitPattern analyzeWaits(const std::vector<TraceRecord> &records, std::int64_t s
         return p;
     p.firstMs = ms(records.front().waitNs());
     std::vector<double> later;
+    std::vector<std::vector<double>> stretches; // per epoch, its start-up round left out
+    const auto roundSize = std::max<std::int64_t>(skip, 1);
     double step = 0.0, load = 0.0;
+    std::int64_t inEpoch = 0;
     for (std::size_t i = 0; i < records.size(); ++i) {
         const TraceRecord &r = records[i];
         step += ms(r.computeNs());
         load += ms(r.loadNs());
-        if (i == 0)
-            continue;
+        p.samples += r.samples;
+        p.skipped += r.skipped;
+        const bool newEpoch = i == 0 || r.epoch != records[i - 1].epoch;
+        inEpoch = newEpoch ? 0 : inEpoch + 1;
+        if (newEpoch) {
+            ++p.epochs;
+            stretches.emplace_back();
+        }
         const double wait = ms(r.waitNs());
+        if (inEpoch >= roundSize)
+            stretches.back().push_back(wait);
+        if (newEpoch) {
+            // Batch 0, or the first batch of a later epoch: the workers start again.
+            if (i > 0)
+                p.epochStartMaxMs = std::max(p.epochStartMaxMs, wait);
+            continue;
+        }
         later.push_back(wait);
         if (wait > p.laterMaxMs) {
             p.laterMaxMs = wait;
@@ -103,10 +142,9 @@ WaitPattern analyzeWaits(const std::vector<TraceRecord> &records, std::int64_t s
             sum += w;
         p.meanMs = sum / static_cast<double>(later.size());
     }
-    const auto from = static_cast<std::size_t>(std::clamp<std::int64_t>(skip, 1, p.batches));
-    const std::vector<double> steady(later.begin() + static_cast<std::ptrdiff_t>(from - 1),
-                                     later.end());
-    p.period = dominantPeriod(steady, 16, 0.3, &p.periodStrength);
+    constexpr int kMaxLag = 16;
+    p.longestPeriod = longestReadablePeriod(stretches, kMaxLag);
+    p.period = dominantPeriod(stretches, kMaxLag, 0.3, &p.periodStrength);
     // Spikes of a fraction of a millisecond are scheduling noise, not a pattern; a
     // "period" of 1 is a drift (neighbours alike), not spikes.
     if (p.p95Ms - p.medianMs < 0.5 || p.period < 2) {

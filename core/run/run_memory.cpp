@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <thread>
 #include <utility>
 
 namespace loaderlab {
@@ -144,8 +145,46 @@ MemoryEstimate estimateRunMemory(const LoaderConfig &loader, const DatasetFootpr
     return e;
 }
 
+ThreadEstimate estimateRunThreads(const RunConfig &config)
+{
+    const std::int64_t devices = std::max(config.devices, 1);
+    const std::int64_t workers = std::max(config.loader.numWorkers, 0);
+    const std::int64_t perRank = workers + (config.loader.pinMemory ? 1 : 0) + 1;
+    std::int64_t model = 0;
+    if (config.consumer.kind == ConsumerKind::Model) {
+        model = config.consumer.model.threads > 0
+                    ? config.consumer.model.threads
+                    : std::max<std::int64_t>(1, std::thread::hardware_concurrency());
+    }
+    ThreadEstimate e;
+    e.total = saturatingAdd(saturatingAdd(saturatingMul(devices, perRank), model),
+                            kRunHelperThreads);
+    e.text = "devices " + std::to_string(devices) + " x (loader.num_workers "
+             + std::to_string(workers) + (config.loader.pinMemory ? " + 1 pin thread" : "")
+             + " + 1 stepping thread)";
+    if (model > 0)
+        e.text += " + consumer.model.threads " + std::to_string(model)
+                  + (config.consumer.model.threads > 0 ? "" : " (0: one per core)");
+    e.text += " + " + std::to_string(kRunHelperThreads) + " run-wide = " + std::to_string(e.total)
+              + " threads";
+    return e;
+}
+
+void checkRunThreads(const RunConfig &config, const SystemLimit &limit)
+{
+    const ThreadEstimate e = estimateRunThreads(config);
+    if (limit.value <= 0 || e.total <= limit.value)
+        return;
+    throw std::invalid_argument(
+        "devices " + std::to_string(config.devices) + " with loader.num_workers "
+        + std::to_string(config.loader.numWorkers) + ": the run would start "
+        + std::to_string(e.total) + " threads, over the limit of " + std::to_string(limit.value)
+        + " (" + limit.source + "). Threads: " + e.text + ". Use fewer workers or fewer devices.");
+}
+
 void checkRunMemory(const RunConfig &config, std::int64_t budgetBytes)
 {
+    checkRunThreads(config, threadLimit());
     checkImageSizes(config.dataset);
     if (const auto footprint = peekDatasetFootprint(config.dataset))
         checkEstimate(config, *footprint, budgetBytes);
@@ -153,6 +192,7 @@ void checkRunMemory(const RunConfig &config, std::int64_t budgetBytes)
 
 void checkRunMemory(const RunConfig &config, const Dataset &dataset, std::int64_t budgetBytes)
 {
+    checkRunThreads(config, threadLimit());
     checkImageSizes(config.dataset);
     checkEstimate(config, datasetFootprint(config.dataset, dataset), budgetBytes);
 }

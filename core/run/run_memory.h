@@ -17,8 +17,10 @@
 #include "core/dataset/dataset.h"
 #include "core/run/dataset_footprint.h"
 #include "core/run/run_config.h"
+#include "core/system/memory_budget.h"
 
 #include <cstdint>
+#include <string>
 
 namespace loaderlab {
 
@@ -39,9 +41,28 @@ struct MemoryEstimate
 MemoryEstimate estimateRunMemory(const LoaderConfig &loader, const DatasetFootprint &dataset,
                                  int devices = 1);
 
+// The threads a run starts, from its settings (docs/limits.md, "Memory budget and
+// thread limits"):
+//
+//   devices x (num_workers + 1 pin thread with pin_memory + 1 thread that steps)
+//   + the model's intra-op threads (consumer.model.threads, 0: one per core)
+//   + kRunHelperThreads run-wide (the time limit, the CSV writer, the autotuner)
+inline constexpr std::int64_t kRunHelperThreads = 3;
+struct ThreadEstimate
+{
+    std::int64_t total = 0;
+    std::string text; // the formula with this run's settings
+};
+ThreadEstimate estimateRunThreads(const RunConfig &config);
+
+// Throws std::invalid_argument naming the settings, the count and the limit when the
+// run would start more threads than `limit` allows.
+void checkRunThreads(const RunConfig &config, const SystemLimit &limit);
+
 // Throws std::invalid_argument naming the setting that dominates, the estimate and
 // the budget when the run's estimate is over `budgetBytes`, and for an image-folder
-// resize or crop whose image alone would be over dataset.max_image_pixels.
+// resize or crop whose image alone would be over dataset.max_image_pixels. Both
+// forms also check the thread count against threadLimit() (checkRunThreads).
 // The first form runs before openDataset (a synthetic dataset allocates its pool
 // and an IDX dataset inflates its file when opened); the second once the dataset
 // is open.

@@ -1,6 +1,8 @@
 // `loaderlab lesson` with the real binary: the list, a lesson run headless with its
 // verdict and JSON (the verdict checked against the figures it reports, so the test
-// holds on any machine), an unknown lesson refused with the names.
+// holds on any machine), an unknown lesson refused with the names, the period
+// lessons on a folder of 432 real photos (14 batches per epoch), a folder of only
+// corrupt images ("No data"), and datasets that cannot be used (exit 2).
 
 #include "cli_process.h"
 
@@ -8,10 +10,50 @@
 
 #include <nlohmann/json.hpp>
 
+#include <QDir>
+#include <QProcess>
+
 #include <fstream>
 
 using clitest::Result;
 using clitest::runLoaderlab;
+
+namespace {
+
+nlohmann::json readJson(const QString &path)
+{
+    std::ifstream in(path.toStdString());
+    return nlohmann::json::parse(in);
+}
+
+// 9 classes x 48 = 432 photos: crops of Debian's mate-backgrounds photographs
+// (tests/bench/make_photo_folder.py), or, where those are not installed, the
+// generated images of `make-dataset`.
+bool makePhotoFolder(const QString &folder)
+{
+    const QByteArray python = qgetenv("LOADERLAB_PYTHON");
+    QProcess script;
+    script.start(python.isEmpty() ? QStringLiteral("/usr/bin/python3")
+                                  : QString::fromLocal8Bit(python),
+                 {QString::fromLocal8Bit(qgetenv("LOADERLAB_SOURCE_DIR"))
+                      + QStringLiteral("/tests/bench/make_photo_folder.py"),
+                  folder, QStringLiteral("--classes"), QStringLiteral("9"),
+                  QStringLiteral("--per-class"), QStringLiteral("48")});
+    if (script.waitForFinished(120'000) && script.exitStatus() == QProcess::NormalExit
+        && script.exitCode() == 0)
+        return true;
+    qWarning("make_photo_folder.py failed (%s): generating the folder instead",
+             script.readAllStandardError().constData());
+    QDir(folder).removeRecursively();
+    QDir(folder + QStringLiteral(".part")).removeRecursively();
+    return runLoaderlab({QStringLiteral("make-dataset"), folder, QStringLiteral("--classes"),
+                         QStringLiteral("9"), QStringLiteral("--images-per-class"),
+                         QStringLiteral("48")})
+               .exitCode
+           == 0;
+}
+
+} // namespace
 
 class TestCliLesson : public QObject
 {
@@ -21,6 +63,9 @@ private Q_SLOTS:
     void listNamesEveryLesson();
     void lessonRunsAndItsVerdictMatchesItsFigures();
     void unknownLessonIsRefused();
+    void periodLessonsOnA432PhotoFolder();
+    void corruptFolderGivesNoData();
+    void unusableDatasetExitsTwo();
 
 private:
     QTemporaryDir m_dir;
@@ -63,6 +108,77 @@ void TestCliLesson::unknownLessonIsRefused()
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains(QStringLiteral("warp-speed: no such lesson")), qPrintable(r.err));
     QVERIFY(r.err.contains(QStringLiteral("spikes-every-w")));
+}
+
+void TestCliLesson::periodLessonsOnA432PhotoFolder()
+{
+    // 432 photos at batch 32: 14 batches per epoch, so a 60-batch phase spans 5
+    // epochs, each starting its (non-persistent) workers again. Read across epochs,
+    // those restarts made "spikes every 14 batches" the verdict of both lessons.
+    const QString photos = m_dir.filePath(QStringLiteral("photos"));
+    QVERIFY(makePhotoFolder(photos));
+    for (const char *lesson : {"spikes-every-w", "sample-parallel"}) {
+        const QString json = m_dir.filePath(QStringLiteral("%1.json").arg(QLatin1String(lesson)));
+        const Result r = runLoaderlab({QStringLiteral("lesson"), QLatin1String(lesson),
+                                       QStringLiteral("--path"), photos, QStringLiteral("--json"),
+                                       json});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const auto j = readJson(json);
+        const std::string verdict = j.at("verdict").get<std::string>();
+        QVERIFY2(verdict.find("14 batches") == std::string::npos, verdict.c_str());
+        QVERIFY2(!r.out.contains(QStringLiteral("spikes every 14 batches")), qPrintable(r.out));
+        std::vector<int> periods;
+        for (const auto &phase : j.at("phases")) {
+            QCOMPARE(phase.at("epochs").get<int>(), 5);
+            const int period = phase.at("period").get<int>();
+            QVERIFY2(period == 0 || (period >= 2 && period <= 4), verdict.c_str());
+            periods.push_back(period);
+        }
+        if (std::string(lesson) == "spikes-every-w")
+            QCOMPARE(j.at("observed").get<bool>(), periods == std::vector<int>({2, 3}));
+        else if (periods[0] != 2)
+            QVERIFY(!j.at("observed").get<bool>());
+    }
+}
+
+void TestCliLesson::corruptFolderGivesNoData()
+{
+    // Every image unreadable: batches arrive empty. A verdict over them would read
+    // "spikes every 2 batches" at 0 samples/s.
+    const QString folder = m_dir.filePath(QStringLiteral("corrupt"));
+    for (int c = 0; c < 2; ++c) {
+        const QString dir = folder + QStringLiteral("/class%1").arg(c);
+        QVERIFY(QDir().mkpath(dir));
+        for (int i = 0; i < 20; ++i)
+            std::ofstream((dir + QStringLiteral("/%1.jpg").arg(i)).toStdString())
+                << "\xFF\xD8 not a JPEG " << i;
+    }
+    const QString json = m_dir.filePath(QStringLiteral("corrupt.json"));
+    const Result r = runLoaderlab({QStringLiteral("lesson"), QStringLiteral("spikes-every-w"),
+                                   QStringLiteral("--path"), folder, QStringLiteral("--json"), json,
+                                   QStringLiteral("--log-level"), QStringLiteral("off")});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    const auto j = readJson(json);
+    const std::string verdict = j.at("verdict").get<std::string>();
+    QVERIFY2(verdict.starts_with("No data: "), verdict.c_str());
+    QVERIFY(!j.at("observed").get<bool>());
+    QVERIFY2(r.out.contains(QStringLiteral("Verdict: No data: ")), qPrintable(r.out));
+}
+
+void TestCliLesson::unusableDatasetExitsTwo()
+{
+    // docs/limits.md: a dataset that cannot be opened is an input error, exit 2.
+    const QString empty = m_dir.filePath(QStringLiteral("empty"));
+    QVERIFY(QDir().mkpath(empty));
+    const QString tensor = m_dir.filePath(QStringLiteral("data.tensor"));
+    std::ofstream(tensor.toStdString()) << "not an image folder";
+    for (const QString &path : {empty, tensor, m_dir.filePath(QStringLiteral("missing"))}) {
+        const Result r = runLoaderlab({QStringLiteral("lesson"), QStringLiteral("first-batch"),
+                                       QStringLiteral("--path"), path});
+        QVERIFY2(r.exitCode == 2, qPrintable(path + QLatin1Char('\n') + r.err));
+        QVERIFY2(r.err.contains(path), qPrintable(r.err));
+        QVERIFY2(!r.out.contains(QStringLiteral("Phase 1/1")), qPrintable(r.out));
+    }
 }
 
 QTEST_GUILESS_MAIN(TestCliLesson)

@@ -6,15 +6,20 @@
 
 #include "cli_process.h"
 
+#include <QDir>
 #include <QTemporaryDir>
+#include <QThread>
 #include <QtTest>
 
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
 #include <fstream>
+#include <string>
 
 #include <csignal>
+#include <fcntl.h>
+#include <unistd.h>
 
 namespace {
 
@@ -48,6 +53,43 @@ QString details(const clitest::Result &r)
     return QStringLiteral("exit %1\nstdout:\n%2\nstderr:\n%3").arg(r.exitCode).arg(r.out, r.err);
 }
 
+// A memory cgroup limited to `bytes`, made below this process's own (the memory
+// controller's v1 hierarchy, else v2), as Slurm's task/cgroup makes one per job; ""
+// when this process may not make one (not root, a read-only hierarchy).
+std::string makeMemoryCgroup(std::int64_t bytes)
+{
+    std::ifstream self("/proc/self/cgroup");
+    std::string line, dir, limitFile;
+    while (std::getline(self, line)) {
+        const auto first = line.find(':');
+        const auto second = line.find(':', first + 1);
+        const std::string controllers = line.substr(first + 1, second - first - 1);
+        const std::string path = line.substr(second + 1);
+        if (("," + controllers + ",").find(",memory,") != std::string::npos) {
+            dir = "/sys/fs/cgroup/memory" + path;
+            limitFile = "memory.limit_in_bytes";
+            break;
+        }
+        if (line.starts_with("0::")) {
+            dir = "/sys/fs/cgroup" + path;
+            limitFile = "memory.max";
+        }
+    }
+    if (dir.empty())
+        return {};
+    dir += (dir.ends_with('/') ? "" : "/") + std::string("loaderlab-test-")
+           + std::to_string(getpid());
+    if (!QDir().mkpath(QString::fromStdString(dir)))
+        return {};
+    std::ofstream limit(dir + "/" + limitFile);
+    limit << bytes << std::flush;
+    if (!limit) {
+        rmdir(dir.c_str());
+        return {};
+    }
+    return dir;
+}
+
 } // namespace
 
 class TestCliMaxBatch : public QObject
@@ -57,6 +99,7 @@ class TestCliMaxBatch : public QObject
 private Q_SLOTS:
     void findsTheLargestBatchWithinTheBudget();
     void nothingFitsExitsOne();
+    void defaultBudgetFollowsTheProcessesCgroup();
     void ctrlCStopsPromptlyAndWritesNothing();
     void badUsageExitsTwo_data();
     void badUsageExitsTwo();
@@ -146,6 +189,41 @@ void TestCliMaxBatch::nothingFitsExitsOne()
     QCOMPARE(report.at("end").get<std::string>(), std::string("nothing-fits"));
     QCOMPARE(report.at("attempts").size(), std::size_t{1});
     QCOMPARE(report.at("attempts")[0].at("ran").get<bool>(), false);
+}
+
+void TestCliMaxBatch::defaultBudgetFollowsTheProcessesCgroup()
+{
+    // Inside a 3 GiB cgroup (a Slurm job's), the default budget is half of 3 GiB, not
+    // half of the machine's memory: a search up to a budget the cgroup cannot hold
+    // ends with the kernel's OOM killer (exit 137, no output).
+    constexpr std::int64_t kLimit = std::int64_t{3} << 30;
+    const std::string cgroup = makeMemoryCgroup(kLimit);
+    if (cgroup.empty())
+        QSKIP("cannot make a memory cgroup here (needs root and a writable cgroup hierarchy)");
+    const std::string procs = cgroup + "/cgroup.procs";
+    const QString jsonPath = m_dir.filePath(QStringLiteral("cgroup.json"));
+    const auto r = clitest::runLoaderlab(
+        {QStringLiteral("max-batch"), QStringLiteral("--model"), QStringLiteral("resnet18"),
+         QStringLiteral("--shape"), QStringLiteral("3x64x64"), QStringLiteral("--threads"),
+         QStringLiteral("2"), QStringLiteral("--max"), QStringLiteral("1"),
+         QStringLiteral("--json"), jsonPath},
+        240'000, [&procs] {
+            // In the child, before exec: move it into the cgroup.
+            const int fd = ::open(procs.c_str(), O_WRONLY);
+            if (fd >= 0) {
+                const std::string pid = std::to_string(getpid());
+                [[maybe_unused]] const auto written = ::write(fd, pid.data(), pid.size());
+                ::close(fd);
+            }
+        });
+    for (int i = 0; i < 50 && rmdir(cgroup.c_str()) != 0; ++i)
+        QThread::msleep(100); // the child's exit is accounted for asynchronously
+    QVERIFY2(r.exitCode == 0, qPrintable(details(r)));
+    const auto report = readJson(jsonPath);
+    const auto budget = report.at("memory_budget_bytes").get<std::int64_t>();
+    QVERIFY2(budget > 0 && budget <= kLimit / 2, qPrintable(QString::number(budget)));
+    if (budget == kLimit / 2)
+        QVERIFY2(r.out.contains(QStringLiteral("memory budget: 1.5 GiB")), qPrintable(details(r)));
 }
 
 void TestCliMaxBatch::ctrlCStopsPromptlyAndWritesNothing()

@@ -83,6 +83,8 @@ private Q_SLOTS:
     void smallIdxGzipDeclaringHugeImagesIsRefused();
     void tensorFileTooLargeToGenerateIsRefused();
     void memoryBudgetOptionLowersTheBudget();
+    void memoryBudgetOverTheMemoryIsClamped();
+    void tooManyThreadsAreRefusedBeforeStart();
 
 private:
     QTemporaryDir m_dir;
@@ -218,6 +220,46 @@ void TestCliMemory::memoryBudgetOptionLowersTheBudget()
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains(QStringLiteral("over the memory budget of 64.0 MiB")),
              qPrintable(r.err));
+}
+
+void TestCliMemory::memoryBudgetOverTheMemoryIsClamped()
+{
+    // 10^15 MiB is accepted by the option's range but is more than any machine has:
+    // the budget becomes the 2 GiB this child can use (its RLIMIT_AS), with a
+    // warning, so batches of 1000 x 3x224x224 float32 (2.8 GiB in flight) are refused
+    // instead of being allocated.
+    const Result r = runLimited(
+        runArgs({"--memory-budget", "1000000000000000", "--batch-size", "1000"}));
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains(QStringLiteral("memory budget 1000000000000000 MiB (--memory-budget, "
+                                           "memory_budget_mb) is more than the 2.0 GiB this "
+                                           "process can use (the address-space limit (ulimit "
+                                           "-v)): using 2.0 GiB")),
+             qPrintable(r.err));
+    QVERIFY2(r.err.contains(QStringLiteral("loader.batch_size 1000: the run needs about")),
+             qPrintable(r.err));
+    QVERIFY2(r.err.contains(QStringLiteral("over the memory budget of 2.0 GiB")),
+             qPrintable(r.err));
+    // Said once, although the budget is checked before and after the dataset opens.
+    QCOMPARE(r.err.count(QStringLiteral("is more than the")), 1);
+}
+
+void TestCliMemory::tooManyThreadsAreRefusedBeforeStart()
+{
+    // Tiny samples, so the memory estimate lets it through: 64 devices x 1025
+    // threads would only fail once the threads are created.
+    const Result r = runLimited(runArgs({"--devices", "64", "--workers", "1024", "--shape", "1x1x1",
+                                         "--batch-size", "1", "--batches", "1"}));
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains(QStringLiteral("devices 64 with loader.num_workers 1024: the run "
+                                           "would start 65603 threads, over the limit of ")),
+             qPrintable(r.err));
+    QVERIFY2(r.err.contains(QStringLiteral("Use fewer workers or fewer devices")),
+             qPrintable(r.err));
+    // Within the bound: runs.
+    const Result ok = runLimited(runArgs({"--devices", "2", "--workers", "4", "--shape", "1x1x1",
+                                          "--batch-size", "1", "--batches", "4"}));
+    QVERIFY2(ok.exitCode == 0, qPrintable(ok.err));
 }
 
 QTEST_GUILESS_MAIN(TestCliMemory)

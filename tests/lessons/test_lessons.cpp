@@ -52,6 +52,25 @@ std::vector<TraceRecord> spiky(int period, int batches = 60, unsigned seed = 1)
     });
 }
 
+// Epochs of `perEpoch` batches as non-persistent workers give them: each epoch's
+// first batch waits `restartMs` (the workers start again), then a spike of 40 ms
+// every `period` batches of the epoch over a noisy floor of about 1 ms.
+std::vector<TraceRecord> epochTrace(int period, int perEpoch, int batches, double restartMs,
+                                    unsigned seed = 1)
+{
+    std::mt19937 random(seed);
+    std::uniform_real_distribution<double> noise(0.5, 1.5);
+    auto records = trace(batches, [&](int i) {
+        const int inEpoch = i % perEpoch;
+        if (inEpoch == 0)
+            return restartMs;
+        return (inEpoch % period == 0 ? 40.0 : 0.0) + noise(random);
+    });
+    for (auto &r : records)
+        r.epoch = static_cast<std::int32_t>(r.index / perEpoch);
+    return records;
+}
+
 LessonPhaseResult phaseOf(int workers, std::vector<TraceRecord> records, double samplesPerSec = 0)
 {
     RunConfig c;
@@ -73,6 +92,9 @@ private Q_SLOTS:
     void firstBatchVerdict();
     void periodVerdictFollowsW();
     void slowModelAndSampleParallelVerdicts();
+    void periodIsReadWithinEpochs();
+    void verdictsOverNoDataSayNoData();
+    void modelTradeVerdictNeedsTheTrade();
     void catalogueIsComplete();
     void guidedStepsApplyOverThePreset();
     void lessonRunsThroughTheLoader();
@@ -151,6 +173,141 @@ void TestLessons::slowModelAndSampleParallelVerdicts()
     const auto even = trace(60, [&](int i) { return i == 0 ? 100.0 : noise(random); });
     QVERIFY(sampleParallelVerdict({phaseOf(2, spiky(2)), phaseOf(2, even)}).observed);
     QVERIFY(!sampleParallelVerdict({phaseOf(2, spiky(2)), phaseOf(2, spiky(2, 60, 4))}).observed);
+}
+
+void TestLessons::periodIsReadWithinEpochs()
+{
+    // 432 images at batch 32: 14 batches per epoch (the last one short). The restart
+    // of each epoch is the strongest regular wait of all; read across epochs it made
+    // the period 14 ("spikes every 14 batches"). Within epochs it is W.
+    for (const int w : {2, 3}) {
+        const WaitPattern p = analyzeWaits(epochTrace(w, 14, 60, 150.0), w);
+        QCOMPARE(p.period, w);
+        QCOMPARE(p.epochs, 5);
+        QCOMPARE(p.epochStartMaxMs, 150.0);
+        QVERIFY(p.laterMaxMs < 45.0); // the epoch starts are not later waits
+        QCOMPARE(p.longestPeriod, (14 - w) / 3);
+    }
+    LessonVerdict v = periodVerdict(
+        {phaseOf(2, epochTrace(2, 14, 60, 150.0)), phaseOf(3, epochTrace(3, 14, 60, 150.0, 5))});
+    QVERIFY2(v.observed, v.text.c_str());
+    QVERIFY2(!QString::fromStdString(v.text).contains(QStringLiteral("14 batches")),
+             v.text.c_str());
+    v = sampleParallelVerdict(
+        {phaseOf(2, epochTrace(2, 14, 60, 150.0)), phaseOf(2, epochTrace(1, 14, 60, 150.0))});
+    QVERIFY2(v.figures["per_worker_period"].get<int>() == 2, v.text.c_str());
+    // The first batch against later waits: a later epoch's start is the same
+    // restart, not "something slowed the loader mid-run".
+    v = loaderlab::firstBatchVerdict({phaseOf(2, epochTrace(2, 14, 30, 150.0))});
+    QVERIFY2(v.observed, v.text.c_str());
+    QVERIFY(QString::fromStdString(v.text).contains(QStringLiteral("spans 3 epochs")));
+    // Epochs of 4 batches cannot show a period of 3: no data, and why.
+    v = periodVerdict(
+        {phaseOf(2, epochTrace(2, 4, 60, 150.0)), phaseOf(3, epochTrace(3, 4, 60, 150.0))});
+    QVERIFY(!v.observed);
+    QVERIFY2(QString::fromStdString(v.text).startsWith(QStringLiteral("No data: ")),
+             v.text.c_str());
+    QVERIFY(QString::fromStdString(v.text).contains(QStringLiteral("epochs are too short")));
+}
+
+void TestLessons::verdictsOverNoDataSayNoData()
+{
+    // A folder of corrupt images: batches arrive, empty, every sample skipped.
+    auto empty = spiky(2);
+    for (auto &r : empty) {
+        r.skipped = r.samples;
+        r.samples = 0;
+    }
+    for (const Lesson &l : lessons()) {
+        std::vector<LessonPhaseResult> phases;
+        for (std::size_t i = 0; i < l.phases.size(); ++i)
+            phases.push_back(phaseOf(2, empty));
+        const LessonVerdict v = l.verdict(phases);
+        QVERIFY2(!v.observed, l.name.c_str());
+        QVERIFY2(QString::fromStdString(v.text).startsWith(QStringLiteral("No data: ")),
+                 (l.name + ": " + v.text).c_str());
+        QVERIFY2(QString::fromStdString(v.text).contains(QStringLiteral("skipped")),
+                 v.text.c_str());
+        QVERIFY2(!QString::fromStdString(v.text).contains(QStringLiteral("every 0")),
+                 v.text.c_str());
+    }
+    // A phase with no batches at all, and one with too few.
+    LessonVerdict v = periodVerdict({phaseOf(2, {}), phaseOf(3, spiky(3))});
+    QVERIFY2(QString::fromStdString(v.text).startsWith(QStringLiteral("No data: ")),
+             v.text.c_str());
+    v = loaderlab::firstBatchVerdict({phaseOf(2, spiky(2, 2))});
+    QVERIFY2(QString::fromStdString(v.text).startsWith(QStringLiteral("No data: ")),
+             v.text.c_str());
+    // A phase that failed before delivering a sample.
+    LessonPhaseResult failed = phaseOf(2, {});
+    failed.error = "the run delivered nothing";
+    v = loaderlab::firstBatchVerdict({failed});
+    QVERIFY2(QString::fromStdString(v.text).startsWith(QStringLiteral("No data: ")),
+             v.text.c_str());
+    QVERIFY(QString::fromStdString(v.text).contains(QStringLiteral("the run delivered nothing")));
+}
+
+namespace {
+
+LessonPhaseResult modelPhase(const char *label, bool checkpointing, double stepMs, double peakMiB)
+{
+    LessonPhaseResult r;
+    r.label = label;
+    r.config.consumer.kind = ConsumerKind::Model;
+    r.config.consumer.model.checkpointing = checkpointing;
+    r.summary.computeMeanMs = stepMs;
+    r.summary.peakMemoryBytes = static_cast<std::int64_t>(peakMiB * 1048576.0);
+    r.records = trace(8, [](int) { return 1.0; });
+    r.waits = analyzeWaits(r.records);
+    return r;
+}
+
+std::vector<LessonPhaseResult> trade(double checkpointStepMs, double checkpointPeakMiB)
+{
+    return {modelPhase("float32", false, 1000.0, 2000.0), modelPhase("bf16", false, 1500.0, 1900.0),
+            modelPhase("channels-last", false, 1100.0, 2100.0),
+            modelPhase("checkpointing", true, checkpointStepMs, checkpointPeakMiB)};
+}
+
+} // namespace
+
+void TestLessons::modelTradeVerdictNeedsTheTrade()
+{
+    // As measured for resnet50 training at 3x128x128, batch 32: 1.56x the time for
+    // 0.73x the memory. Seen.
+    LessonVerdict v = modelTradeVerdict(trade(1560.0, 1460.0));
+    QVERIFY2(v.observed, v.text.c_str());
+    QVERIFY2(QString::fromStdString(v.text).startsWith(
+                 QStringLiteral("Seen: activation checkpointing took 1.56x the fp32 step time "
+                                "for 0.73x its peak memory")),
+             v.text.c_str());
+    QCOMPARE(v.figures["checkpointing_peak_memory_ratio"].get<double>(), 0.73);
+    // As measured for resnet18 at 3x64x64, batch 16: 1.37x *more* memory. Not seen.
+    v = modelTradeVerdict(trade(1450.0, 2740.0));
+    QVERIFY(!v.observed);
+    QVERIFY2(QString::fromStdString(v.text).startsWith(QStringLiteral("Not seen: ")),
+             v.text.c_str());
+    QVERIFY(QString::fromStdString(v.text).contains(QStringLiteral("1.37x its peak memory")));
+    QVERIFY(QString::fromStdString(v.text).contains(QStringLiteral("it saved no memory")));
+    // Less memory at no cost in time: not the trade either.
+    v = modelTradeVerdict(trade(1010.0, 1400.0));
+    QVERIFY(!v.observed);
+    QVERIFY2(QString::fromStdString(v.text).contains(QStringLiteral("it cost no time")),
+             v.text.c_str());
+    QVERIFY(!QString::fromStdString(v.text).contains(QStringLiteral("saved no memory")));
+    // No checkpointing phase ran: no data.
+    auto phases = trade(1560.0, 1460.0);
+    phases.pop_back();
+    v = modelTradeVerdict(phases);
+    QVERIFY(!v.observed);
+    QVERIFY2(QString::fromStdString(v.text).startsWith(QStringLiteral("No data: ")),
+             v.text.c_str());
+    // The preset is one where the trade shows on a 2-core machine (docs/lessons.md).
+    const Lesson *l = findLesson("model-trade");
+    const RunConfig c = lessonPhaseConfig(*l, RunConfig{}, 3);
+    QCOMPARE(c.consumer.model.name, std::string("resnet50"));
+    QVERIFY(c.consumer.model.checkpointing);
+    QCOMPARE(c.consumer.model.mode, ModelMode::Train);
 }
 
 void TestLessons::catalogueIsComplete()

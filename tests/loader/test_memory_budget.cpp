@@ -14,6 +14,8 @@
 
 #include <zlib.h>
 
+#include <filesystem>
+#include <fstream>
 #include <functional>
 #include <stdexcept>
 #include <string>
@@ -54,6 +56,27 @@ void writeIdxHeader(const std::string &path, std::uint32_t count, std::uint32_t 
     QCOMPARE(gzclose(file), Z_OK);
 }
 
+// Writes `text` to `root`/`relative`, making the folders on the way.
+void put(const QString &root, const std::string &relative, const std::string &text)
+{
+    const std::filesystem::path path = std::filesystem::path(root.toStdString()) / relative;
+    std::filesystem::create_directories(path.parent_path());
+    std::ofstream(path) << text;
+}
+
+// A fake /proc (meminfo: 16 GiB total, `availableKiB` available) and /sys/fs/cgroup
+// under a fresh folder of `dir`.
+SystemRoots fakeRoots(const QTemporaryDir &dir, const QString &name,
+                      std::int64_t availableKiB = 12 << 20)
+{
+    const QString root = dir.filePath(name);
+    put(root, "proc/meminfo",
+        "MemTotal:       16777216 kB\nMemFree:         1000000 kB\nMemAvailable:   "
+            + std::to_string(availableKiB) + " kB\n");
+    return {(root + QStringLiteral("/proc")).toStdString(),
+            (root + QStringLiteral("/cgroup")).toStdString()};
+}
+
 } // namespace
 
 class TestMemoryBudget : public QObject
@@ -64,6 +87,12 @@ private Q_SLOTS:
     void formatsBytes();
     void saturatesInsteadOfOverflowing();
     void defaultBudgetIsHalfOfUsableMemory();
+    void cgroupV1LimitIsReadFromTheProcessesOwnCgroup();
+    void cgroupV2MaxAndHighAreReadOnTheWayUp();
+    void containerAndMissingFilesAreHandled();
+    void budgetOverUsableMemoryIsClamped();
+    void threadLimitFollowsTheSystem();
+    void runThreadsAreCountedAndRefused();
     void estimateOfDefaultRunMatchesHandComputation();
     void pinMemoryAndNoWorkersCountTheirBuffers();
     void defaultRunIsNotRefused();
@@ -102,9 +131,171 @@ void TestMemoryBudget::defaultBudgetIsHalfOfUsableMemory()
 {
     const std::int64_t usable = usableMemoryBytes();
     QVERIFY(usable > 0);
-    QCOMPARE(defaultMemoryBudgetBytes(), usable / 2);
+    QCOMPARE(usable, readMemoryLimits().usableBytes());
+    QVERIFY(defaultMemoryBudgetBytes() <= usable / 2);
     QCOMPARE(memoryBudgetFromMegabytes(0), defaultMemoryBudgetBytes());
     QCOMPARE(memoryBudgetFromMegabytes(300), 300 * kMiB);
+    // Half of the usable memory, lowered to MemAvailable.
+    MemoryLimits limits;
+    limits.totalBytes = 16 * kGiB;
+    limits.availableBytes = 12 * kGiB;
+    QCOMPARE(defaultMemoryBudgetBytes(limits), 8 * kGiB);
+    limits.availableBytes = 5 * kGiB;
+    QCOMPARE(defaultMemoryBudgetBytes(limits), 5 * kGiB);
+    QCOMPARE(defaultMemoryBudgetBytes(MemoryLimits{}), 4 * kGiB); // nothing read
+}
+
+void TestMemoryBudget::cgroupV1LimitIsReadFromTheProcessesOwnCgroup()
+{
+    // As Slurm's task/cgroup lays out a job step on a cgroup v1 machine: the root has
+    // no limit, the job 3 GiB, the step none of its own.
+    const SystemRoots roots = fakeRoots(m_dir, QStringLiteral("v1"));
+    const QString root = m_dir.filePath(QStringLiteral("v1"));
+    put(root, "proc/self/cgroup",
+        "12:pids:/slurm/uid_0/job_7/step_0\n5:cpuacct,cpu:/slurm/uid_0/job_7/step_0\n"
+        "4:memory:/slurm/uid_0/job_7/step_0\n1:name=systemd:/init.scope\n0::/\n");
+    put(root, "cgroup/memory/memory.limit_in_bytes", "9223372036854771712\n");
+    put(root, "cgroup/memory/slurm/memory.limit_in_bytes", "9223372036854771712\n");
+    put(root, "cgroup/memory/slurm/uid_0/job_7/memory.limit_in_bytes", "3221225472\n");
+    put(root, "cgroup/memory/slurm/uid_0/job_7/step_0/memory.limit_in_bytes",
+        "9223372036854771712\n");
+    put(root, "cgroup/memory/slurm/uid_0/job_7/step_0/memory.soft_limit_in_bytes", "1048576\n");
+    const MemoryLimits limits = readMemoryLimits(roots);
+    QCOMPARE(limits.totalBytes, 16 * kGiB);
+    QCOMPARE(limits.availableBytes, 12 * kGiB);
+    QCOMPARE(limits.cgroupMax.value, 3 * kGiB);
+    QVERIFY2(limits.cgroupMax.source.ends_with("/slurm/uid_0/job_7/memory.limit_in_bytes"),
+             limits.cgroupMax.source.c_str());
+    QCOMPARE(limits.cgroupHigh.value, std::int64_t{0}); // v1 has no memory.high
+    QCOMPARE(
+        limits.usableBytes(),
+        std::min(3 * kGiB, limits.addressSpace.value > 0 ? limits.addressSpace.value : 3 * kGiB));
+    QCOMPARE(defaultMemoryBudgetBytes(limits), limits.usableBytes() / 2);
+    // A tighter limit further down wins.
+    put(root, "cgroup/memory/slurm/uid_0/job_7/step_0/memory.limit_in_bytes", "1073741824\n");
+    QCOMPARE(readMemoryLimits(roots).cgroupMax.value, kGiB);
+    // The memory controller in a hierarchy of several ("cpu,memory").
+    const SystemRoots joint = fakeRoots(m_dir, QStringLiteral("joint"));
+    const QString jointRoot = m_dir.filePath(QStringLiteral("joint"));
+    put(jointRoot, "proc/self/cgroup", "3:memory,cpu:/job\n");
+    put(jointRoot, "cgroup/cpu,memory/job/memory.limit_in_bytes", "2147483648\n");
+    QCOMPARE(readMemoryLimits(joint).cgroupMax.value, 2 * kGiB);
+}
+
+void TestMemoryBudget::cgroupV2MaxAndHighAreReadOnTheWayUp()
+{
+    const SystemRoots roots = fakeRoots(m_dir, QStringLiteral("v2"));
+    const QString root = m_dir.filePath(QStringLiteral("v2"));
+    put(root, "proc/self/cgroup", "0::/system.slice/job.service/step\n");
+    put(root, "cgroup/cgroup.controllers", "cpu memory pids\n");
+    put(root, "cgroup/system.slice/memory.max", "max\n");
+    put(root, "cgroup/system.slice/job.service/memory.max", "4294967296\n");
+    put(root, "cgroup/system.slice/job.service/memory.high", "max\n");
+    put(root, "cgroup/system.slice/job.service/step/memory.max", "max\n");
+    put(root, "cgroup/system.slice/job.service/step/memory.high", "3221225472\n");
+    const MemoryLimits limits = readMemoryLimits(roots);
+    QCOMPARE(limits.cgroupMax.value, 4 * kGiB);
+    QCOMPARE(limits.cgroupHigh.value, 3 * kGiB);
+    QVERIFY2(limits.cgroupHigh.source.ends_with("/job.service/step/memory.high"),
+             limits.cgroupHigh.source.c_str());
+    if (limits.addressSpace.value == 0) {
+        QCOMPARE(limits.usableBytes(), 3 * kGiB);
+        QVERIFY2(limits.usableSource().find("memory.high") != std::string::npos,
+                 limits.usableSource().c_str());
+    }
+}
+
+void TestMemoryBudget::containerAndMissingFilesAreHandled()
+{
+    // Inside a container the v1 hierarchy is mounted at the container's own cgroup:
+    // the path the process sees does not exist below the mount; its root file is
+    // the container's limit.
+    const SystemRoots roots = fakeRoots(m_dir, QStringLiteral("container"));
+    const QString root = m_dir.filePath(QStringLiteral("container"));
+    put(root, "proc/self/cgroup", "4:memory:/docker/0123abcd\n");
+    put(root, "cgroup/memory/memory.limit_in_bytes", "536870912\n");
+    QCOMPARE(readMemoryLimits(roots).cgroupMax.value, 512 * kMiB);
+    // No cgroup file, no /proc/self/cgroup: MemTotal alone.
+    const SystemRoots bare = fakeRoots(m_dir, QStringLiteral("bare"));
+    const MemoryLimits limits = readMemoryLimits(bare);
+    QCOMPARE(limits.cgroupMax.value, std::int64_t{0});
+    QCOMPARE(limits.totalBytes, 16 * kGiB);
+    // Garbage in a limit file is no limit, not a crash.
+    put(root, "cgroup/memory/memory.limit_in_bytes", "lots\n");
+    QCOMPARE(readMemoryLimits(roots).cgroupMax.value, std::int64_t{0});
+    // Nothing at all.
+    QCOMPARE(readMemoryLimits({"/nonexistent/proc", "/nonexistent/cgroup"}).totalBytes,
+             std::int64_t{0});
+}
+
+void TestMemoryBudget::budgetOverUsableMemoryIsClamped()
+{
+    MemoryLimits limits;
+    limits.totalBytes = 16 * kGiB;
+    limits.cgroupMax = {3 * kGiB, "/sys/fs/cgroup/memory/job/memory.limit_in_bytes"};
+    std::string warning;
+    // 10^15 MiB, as the issue gave it: clamped to the cgroup's 3 GiB, and said so.
+    QCOMPARE(memoryBudgetFromMegabytes(1'000'000'000'000'000, limits, &warning), 3 * kGiB);
+    QVERIFY2(warning.find("is more than the 3.0 GiB this process can use (the cgroup limit "
+                          "/sys/fs/cgroup/memory/job/memory.limit_in_bytes): using 3.0 GiB")
+                 != std::string::npos,
+             warning.c_str());
+    warning.clear();
+    QCOMPARE(memoryBudgetFromMegabytes(2048, limits, &warning), 2 * kGiB);
+    QVERIFY(warning.empty());
+    QCOMPARE(memoryBudgetFromMegabytes(0, limits, &warning), 3 * kGiB / 2);
+    // The process's own: never more than its usable memory.
+    QCOMPARE(memoryBudgetFromMegabytes(1'000'000'000'000'000), usableMemoryBytes());
+}
+
+void TestMemoryBudget::threadLimitFollowsTheSystem()
+{
+    const SystemRoots roots = fakeRoots(m_dir, QStringLiteral("threads"));
+    const QString root = m_dir.filePath(QStringLiteral("threads"));
+    SystemLimit limit = readThreadLimit(roots);
+    QVERIFY(limit.value <= kMaxRunThreads && limit.value > 0);
+    put(root, "proc/sys/kernel/threads-max", "1000\n");
+    limit = readThreadLimit(roots);
+    QVERIFY(limit.value <= 1000);
+    put(root, "proc/self/cgroup", "0::/user.slice/job\n");
+    put(root, "cgroup/cgroup.controllers", "memory pids\n");
+    put(root, "cgroup/user.slice/pids.max", "300\n");
+    put(root, "cgroup/user.slice/job/pids.max", "max\n");
+    limit = readThreadLimit(roots);
+    QVERIFY(limit.value <= 300);
+    if (limit.value == 300)
+        QVERIFY2(limit.source.ends_with("/user.slice/pids.max"), limit.source.c_str());
+    QVERIFY(threadLimit().value > 0 && threadLimit().value <= kMaxRunThreads);
+}
+
+void TestMemoryBudget::runThreadsAreCountedAndRefused()
+{
+    RunConfig config;
+    config.devices = 64;
+    config.loader.numWorkers = 1024;
+    const ThreadEstimate e = estimateRunThreads(config);
+    QCOMPARE(e.total, std::int64_t{64 * (1024 + 1) + kRunHelperThreads});
+    const std::string message = refusal([&] {
+        checkRunThreads(config, {4096, "LoaderLab's bound of 4096"});
+    });
+    QVERIFY2(message.starts_with("devices 64 with loader.num_workers 1024: the run would start "
+                                 "65603 threads, over the limit of 4096"),
+             message.c_str());
+    // checkRunMemory checks it too, before anything is opened.
+    QVERIFY(!refusal([&] { checkRunMemory(config, kBytesUnbounded); }).empty());
+    // Pin threads and a model's threads count.
+    config.devices = 2;
+    config.loader.numWorkers = 4;
+    config.loader.pinMemory = true;
+    config.consumer.kind = ConsumerKind::Model;
+    config.consumer.model.threads = 8;
+    QCOMPARE(estimateRunThreads(config).total, std::int64_t{2 * (4 + 1 + 1) + 8 + 3});
+    QCOMPARE(refusal([&] { checkRunThreads(config, {23, "test"}); }), std::string());
+    QVERIFY(!refusal([&] { checkRunThreads(config, {22, "test"}); }).empty());
+    // One device at the workers' maximum is within the default bound.
+    RunConfig one;
+    one.loader.numWorkers = 1024;
+    QCOMPARE(refusal([&] { checkRunThreads(one, {kMaxRunThreads, "bound"}); }), std::string());
 }
 
 void TestMemoryBudget::estimateOfDefaultRunMatchesHandComputation()
