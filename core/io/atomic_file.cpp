@@ -46,8 +46,7 @@ int createPartFile(const std::string &path, const std::vector<std::string> &inpu
         reason = part + ": cannot remove the stale file: " + std::strerror(errno);
         return -1;
     }
-    const int fd = ::open(part.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-                          0666);
+    const int fd = ::open(part.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
     if (fd < 0)
         reason = part + ": cannot create: " + std::strerror(errno);
     return fd;
@@ -168,8 +167,8 @@ void AtomicFile::commit()
         if (!m_buf.close())
             throw failure(m_part, m_buf.error());
         if (std::rename(m_part.c_str(), m_path.c_str()) != 0)
-            throw failure(m_path, std::string("cannot rename ") + m_part + ": "
-                                      + std::strerror(errno));
+            throw failure(m_path,
+                          std::string("cannot rename ") + m_part + ": " + std::strerror(errno));
         m_committed = true;
     } catch (...) {
         m_buf.close();

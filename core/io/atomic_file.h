@@ -42,7 +42,8 @@ public:
 
     // Takes over `fd` (which must be the first one given).
     void attach(int fd) { m_fd = fd; }
-    // Writes what is buffered, syncs it to disk, then closes; false (and error() set) if either failed.
+    // Writes what is buffered, syncs it to disk, then closes; false (and error() set) if either
+    // failed.
     bool close();
     int fd() const { return m_fd; }
     // Bytes handed to the file so far.

@@ -63,8 +63,8 @@ std::string outputInputConflict(const std::string &output, const std::vector<std
         if (sameFile(output, input))
             return "is an input of the run (" + input + "); it would be overwritten";
         if (sameFile(part, input))
-            return "would be written through " + part + ", which is an input of the run ("
-                   + input + "); it would be overwritten";
+            return "would be written through " + part + ", which is an input of the run (" + input
+                   + "); it would be overwritten";
         struct stat info
         {
         };
@@ -104,8 +104,7 @@ void protectInput(const std::string &path)
     const fs::path absolute = fs::absolute(path, ec);
     const std::string key = ec ? path : absolute.string();
     std::lock_guard lock(g_protectedMutex);
-    g_protected.erase(std::remove(g_protected.begin(), g_protected.end(), key),
-                      g_protected.end());
+    g_protected.erase(std::remove(g_protected.begin(), g_protected.end(), key), g_protected.end());
     g_protected.push_back(key);
     while (g_protected.size() > kMaxProtectedInputs)
         g_protected.pop_front();

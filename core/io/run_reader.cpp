@@ -54,8 +54,8 @@ void checkRecordsAgainstReport(const std::vector<TraceRecord> &records, const Ru
         if (r.configVersion < 0
             || static_cast<std::size_t>(r.configVersion) >= report.configVersions.size())
             fail("config version " + std::to_string(r.configVersion) + " is not in the summary");
-        const RunConfig &config = report.configVersions[static_cast<std::size_t>(r.configVersion)]
-                                      .config;
+        const RunConfig &config =
+            report.configVersions[static_cast<std::size_t>(r.configVersion)].config;
         if (r.rank >= devices)
             fail("rank " + std::to_string(r.rank) + " but the run had " + std::to_string(devices)
                  + " device(s)");
@@ -77,7 +77,9 @@ void checkRecordsAgainstReport(const std::vector<TraceRecord> &records, const Ru
 
 RunReport runReportFromJson(const json &j, const std::string &source)
 {
-    if (!j.is_object() || j.value("format", std::string()) != kSummaryJsonFormat)
+    const auto format = j.is_object() ? j.find("format") : j.end();
+    if (!j.is_object() || format == j.end() || !format->is_string()
+        || format->get<std::string>() != kSummaryJsonFormat)
         throw std::runtime_error(source + ": not a LoaderLab run summary (\"format\" is not \""
                                  + kSummaryJsonFormat + "\")");
     RunReport r;

@@ -134,16 +134,16 @@ std::string rowProblem(const TraceRecord &r, std::int64_t previousIndex)
     if (r.worker < kAllWorkers)
         return "worker " + std::to_string(r.worker) + " is not a worker";
     if (r.rank < 0 || r.rank >= kMaxTraceCsvRanks)
-        return "rank " + std::to_string(r.rank) + " is not in 0.." + std::to_string(kMaxTraceCsvRanks - 1);
-    const std::int64_t times[] = {
-        r.dispatchNs,  r.loadStartNs, r.loadEndNs,  r.readNs,      r.decodeNs,
-        r.transformNs, r.collateNs,   r.readyNs,    r.pinStartNs,  r.pinEndNs,
-        r.requestNs,   r.deliveryNs,  r.copyStartNs, r.copyEndNs, r.computeStartNs,
-        r.computeEndNs};
+        return "rank " + std::to_string(r.rank) + " is not in 0.."
+               + std::to_string(kMaxTraceCsvRanks - 1);
+    const std::int64_t times[] = {r.dispatchNs,  r.loadStartNs, r.loadEndNs,      r.readNs,
+                                  r.decodeNs,    r.transformNs, r.collateNs,      r.readyNs,
+                                  r.pinStartNs,  r.pinEndNs,    r.requestNs,      r.deliveryNs,
+                                  r.copyStartNs, r.copyEndNs,   r.computeStartNs, r.computeEndNs};
     for (const std::int64_t t : times) {
         if (t < 0 || t > kMaxTraceTimeNs)
-            return "time " + std::to_string(t) + " ns is not in 0.." + std::to_string(kMaxTraceTimeNs)
-                   + " (a year)";
+            return "time " + std::to_string(t) + " ns is not in 0.."
+                   + std::to_string(kMaxTraceTimeNs) + " (a year)";
     }
     if (r.deliveryNs < r.requestNs)
         return "delivery_ns is before request_ns";

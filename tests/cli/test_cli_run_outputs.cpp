@@ -296,12 +296,11 @@ void TestCliRunOutputs::fullDiskKeepsTheMeasuredRows()
     } unmount{mp};
     const QString csv = mountPoint + QStringLiteral("/run.csv");
     const QString json = m_dir.filePath(QStringLiteral("full-disk.json"));
-    const Result r = runLoaderlab({QStringLiteral("run"), QStringLiteral("--shape"),
-                                   QStringLiteral("1x4x4"), QStringLiteral("--samples"),
-                                   QStringLiteral("64"), QStringLiteral("--batch-size"),
-                                   QStringLiteral("1"), QStringLiteral("--epochs"),
-                                   QStringLiteral("60"), QStringLiteral("--csv"), csv,
-                                   QStringLiteral("--json"), json, QStringLiteral("--quiet")});
+    const Result r = runLoaderlab(
+        {QStringLiteral("run"), QStringLiteral("--shape"), QStringLiteral("1x4x4"),
+         QStringLiteral("--samples"), QStringLiteral("64"), QStringLiteral("--batch-size"),
+         QStringLiteral("1"), QStringLiteral("--epochs"), QStringLiteral("60"),
+         QStringLiteral("--csv"), csv, QStringLiteral("--json"), json, QStringLiteral("--quiet")});
     QCOMPARE(r.exitCode, 1);
     const QString part = csv + QStringLiteral(".part");
     QVERIFY2(r.err.contains(QStringLiteral("No space left on device")), qPrintable(r.err));

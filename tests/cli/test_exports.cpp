@@ -143,7 +143,8 @@ void TestExports::outputInsideAnInputFolderIsRefused()
                      != std::string::npos,
                  (out + ": " + conflict).c_str());
         QVERIFY_THROWS_EXCEPTION(std::runtime_error,
-                                 writeFileAtomically(out, [](std::ostream &o) { o << "x"; }, inputs));
+                                 writeFileAtomically(
+                                     out, [](std::ostream &o) { o << "x"; }, inputs));
     }
     QCOMPARE(readAll(photo), std::string("jpeg"));
     // Beside the folder is fine.

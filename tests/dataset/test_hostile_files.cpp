@@ -3,10 +3,10 @@
 // and nothing blocks waiting for a FIFO writer.
 
 #include "core/dataset/cifar10_dataset.h"
+#include "core/dataset/dataset_config.h"
 #include "core/dataset/idx_dataset.h"
 #include "core/dataset/tensor_file_dataset.h"
 #include "core/dataset/tensor_file_format.h"
-#include "core/dataset/dataset_config.h"
 #include "core/image/image_folder_dataset.h"
 #include "core/io/regular_file.h"
 #include "core/run/output_paths.h"
@@ -237,11 +237,13 @@ void TestHostileFiles::unreadableClassFolderIsNamed()
     }
     QCOMPARE(size, std::int64_t{1});
     const std::string text = log.text();
-    QVERIFY2(contains(text, "warning skipped " + root + "/b: cannot read it: cannot access: "
-                                "Permission denied"),
+    QVERIFY2(contains(text, "warning skipped " + root
+                                + "/b: cannot read it: cannot access: "
+                                  "Permission denied"),
              text.c_str());
-    QVERIFY2(contains(text, "warning skipped " + root + "/loop: cannot read it: cannot access: "
-                                "Too many levels of symbolic links"),
+    QVERIFY2(contains(text, "warning skipped " + root
+                                + "/loop: cannot read it: cannot access: "
+                                  "Too many levels of symbolic links"),
              text.c_str());
     ::chmod((root + "/b").c_str(), 0755);
 }
@@ -252,7 +254,8 @@ void TestHostileFiles::pathTooLongIsSaidSo()
     // exist", wherever a path is checked.
     const std::string longPath = "/tmp/" + std::string(5'000, 'x');
     const std::string longName = "/tmp/" + std::string(300, 'x') + "/train";
-    QCOMPARE(regularFileProblem(longPath), std::string("path too long (5005 bytes; the limit is 4095)"));
+    QCOMPARE(regularFileProblem(longPath),
+             std::string("path too long (5005 bytes; the limit is 4095)"));
     QCOMPARE(regularFileProblem(longName),
              std::string("a name in the path is longer than 255 bytes"));
     DatasetConfig config;

@@ -221,20 +221,42 @@ void TestRunReader::fieldsOutOfRangeAreRefused_data()
     QTest::addColumn<QString>("column");
     QTest::addColumn<QString>("value");
     QTest::addColumn<QString>("reason");
-    QTest::newRow("rank INT32_MAX") << "rank" << "2147483647" << "rank 2147483647 is not in 0..63";
-    QTest::newRow("rank 10^9") << "rank" << "1000000000" << "rank 1000000000 is not in 0..63";
-    QTest::newRow("rank past the devices") << "rank" << "1" << "rank 1 but the run had 1 device";
-    QTest::newRow("rank negative") << "rank" << "-1" << "rank -1 is not in 0..63";
-    QTest::newRow("negative time") << "load_start_ns" << "-5" << "time -5 ns is not in 0..";
-    QTest::newRow("INT64 time") << "compute_end_ns" << "9223372036854775807"
+    QTest::newRow("rank INT32_MAX") << "rank"
+                                    << "2147483647"
+                                    << "rank 2147483647 is not in 0..63";
+    QTest::newRow("rank 10^9") << "rank"
+                               << "1000000000"
+                               << "rank 1000000000 is not in 0..63";
+    QTest::newRow("rank past the devices") << "rank"
+                                           << "1"
+                                           << "rank 1 but the run had 1 device";
+    QTest::newRow("rank negative") << "rank"
+                                   << "-1"
+                                   << "rank -1 is not in 0..63";
+    QTest::newRow("negative time") << "load_start_ns"
+                                   << "-5"
+                                   << "time -5 ns is not in 0..";
+    QTest::newRow("INT64 time") << "compute_end_ns"
+                                << "9223372036854775807"
                                 << "time 9223372036854775807 ns is not in 0..";
-    QTest::newRow("worker past the workers") << "worker" << "2"
+    QTest::newRow("worker past the workers") << "worker"
+                                             << "2"
                                              << "worker 2 but the run had at most 2 worker";
-    QTest::newRow("worker below -2") << "worker" << "-3" << "worker -3 is not a worker";
-    QTest::newRow("samples past the batch") << "samples" << "9" << "in a batch of at most 8";
-    QTest::newRow("negative samples") << "samples" << "-1" << "must not be negative";
-    QTest::newRow("index repeated") << "index" << "1" << "index 1 does not follow 1";
-    QTest::newRow("index negative") << "index" << "-1" << "index -1 is negative";
+    QTest::newRow("worker below -2") << "worker"
+                                     << "-3"
+                                     << "worker -3 is not a worker";
+    QTest::newRow("samples past the batch") << "samples"
+                                            << "9"
+                                            << "in a batch of at most 8";
+    QTest::newRow("negative samples") << "samples"
+                                      << "-1"
+                                      << "must not be negative";
+    QTest::newRow("index repeated") << "index"
+                                    << "1"
+                                    << "index 1 does not follow 1";
+    QTest::newRow("index negative") << "index"
+                                    << "-1"
+                                    << "index -1 is negative";
 }
 
 void TestRunReader::fieldsOutOfRangeAreRefused()
@@ -290,8 +312,7 @@ void TestRunReader::sizeIsBounded()
     const std::string longLine = path("long.csv");
     writeAll(longLine, header + std::string(2'000, '1') + "\n");
     message = messageOf(longLine, json);
-    QVERIFY2(message.rfind(longLine + ": line 2: longer than 1024 bytes", 0) == 0,
-             message.c_str());
+    QVERIFY2(message.rfind(longLine + ": line 2: longer than 1024 bytes", 0) == 0, message.c_str());
     // A summary JSON past its bound is not parsed.
     const std::string bigJson = path("big.json");
     writeAll(bigJson, readAll(json));
