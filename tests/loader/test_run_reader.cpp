@@ -177,6 +177,9 @@ void TestRunReader::errorsNameTheFileAndReason()
     const std::string notSummary = path("config.json");
     writeAll(notSummary, "{\"format\": \"something-else\"}");
     check(messageOf(csv, notSummary), notSummary, "not a LoaderLab run summary");
+    // A "format" that is no string is the same refusal, not a JSON type error.
+    writeAll(notSummary, "{\"format\": 7}");
+    check(messageOf(csv, notSummary), notSummary, "not a LoaderLab run summary");
     const std::string cut = path("cut.json");
     const std::string jsonText = readAll(json);
     writeAll(cut, jsonText.substr(0, jsonText.size() / 2));
