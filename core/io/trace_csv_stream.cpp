@@ -57,11 +57,21 @@ std::size_t TraceCsvStream::copyNew()
                                               : static_cast<std::size_t>(records.front().index);
     if (first > m_next)
         m_missed += static_cast<std::int64_t>(first - m_next);
-    const std::int64_t before = m_file.flushedBytes();
+    // In chunks of 64 rows, each flushed: a write error (a full disk) then loses at
+    // most the rows of one chunk, which is cut off again.
+    constexpr std::size_t kChunk = 64;
+    std::int64_t before = m_file.flushedBytes();
     try {
-        writeTraceCsvRows(m_file.stream(), records);
-        m_file.flush();
-        m_rows += static_cast<std::int64_t>(records.size());
+        for (std::size_t at = 0; at < records.size(); at += kChunk) {
+            const std::size_t n = std::min(kChunk, records.size() - at);
+            writeTraceCsvRows(
+                m_file.stream(),
+                std::vector<TraceRecord>(records.begin() + static_cast<std::ptrdiff_t>(at),
+                                         records.begin() + static_cast<std::ptrdiff_t>(at + n)));
+            m_file.flush();
+            m_rows += static_cast<std::int64_t>(n);
+            before = m_file.flushedBytes();
+        }
     } catch (const std::exception &e) {
         // Once: no later batch is written, and the rows so far stay in the .part file,
         // cut back to the last whole row.
