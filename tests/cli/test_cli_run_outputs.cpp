@@ -260,7 +260,7 @@ void TestCliRunOutputs::outputInsideTheDatasetFolderIsRefused()
     const QString folder = m_dir.filePath(QStringLiteral("photos"));
     const Result made = clitest::makeImageFolder(folder, 2);
     QVERIFY2(made.exitCode == 0, qPrintable(made.err));
-    QDirIterator it(folder, {QStringLiteral("*.jpg")}, QDir::Files, QDirIterator::Subdirectories);
+    QDirIterator it(folder, {QStringLiteral("*.JPEG")}, QDir::Files, QDirIterator::Subdirectories);
     QVERIFY(it.hasNext());
     const QString photo = it.next();
     const QByteArray before = bytesOf(photo);
