@@ -8,8 +8,10 @@
 #include "core/dataset/synthetic_dataset.h"
 #include "core/dataset/tensor_file_dataset.h"
 #include "core/image/image_folder_dataset.h"
+#include "core/io/regular_file.h"
 
 #include <array>
+#include <cerrno>
 #include <filesystem>
 #include <memory>
 #include <system_error>
@@ -108,7 +110,8 @@ DatasetPtr openDataset(const DatasetConfig &config)
     }
     std::error_code error;
     if (!std::filesystem::exists(config.path, error))
-        throw DatasetError(config.path + ": no such file or directory");
+        throw DatasetError(config.path + ": "
+                           + pathErrorText(config.path, error ? error.value() : ENOENT));
 
     switch (config.kind) {
     case DatasetKind::TensorFile:

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <stdexcept>
@@ -153,7 +154,7 @@ IdxDataset::IdxDataset(const std::string &path)
 {
     std::error_code error;
     if (!fs::exists(path, error))
-        throw DatasetError(path + ": no such file or directory");
+        throw DatasetError(path + ": " + pathErrorText(path, error ? error.value() : ENOENT));
     if (fs::is_directory(path, error)) {
         m_imagesPath = findVariant(path, "train-images-idx3-ubyte");
         m_labelsPath = findVariant(path, "train-labels-idx1-ubyte");

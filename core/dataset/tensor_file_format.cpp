@@ -3,6 +3,7 @@
 
 #include "core/dataset/tensor_file_format.h"
 
+#include "core/io/atomic_file.h"
 #include "core/io/regular_file.h"
 
 #include <algorithm>
@@ -159,9 +160,19 @@ TensorFileWriter::TensorFileWriter(std::string path, DType dtype, SampleShape sh
     m_header.dtype = dtype;
     m_header.shape = shape;
 
-    m_file = std::fopen(m_partPath.c_str(), "wb");
-    if (!m_file)
-        throw std::runtime_error(m_partPath + ": cannot create: " + errnoText());
+    // A new file, never written through a symlink or hard link planted under the
+    // ".part" name, nor over an input (core/io/atomic_file.h).
+    std::string refusal;
+    const int fd = createPartFile(m_path, {}, refusal);
+    if (fd < 0)
+        throw std::runtime_error(m_path + ": cannot write: " + refusal);
+    m_file = ::fdopen(fd, "wb");
+    if (!m_file) {
+        const std::string why = errnoText();
+        ::close(fd);
+        std::remove(m_partPath.c_str());
+        throw std::runtime_error(m_partPath + ": cannot create: " + why);
+    }
     // The count is still 0 here; finish() rewrites the header with the real one.
     const auto raw = encodeHeader(m_header);
     if (std::fwrite(raw.data(), 1, raw.size(), m_file) != raw.size()) {

@@ -58,6 +58,12 @@ bool markVisited(const fs::path &dir, VisitedDirs &visited)
     return visited.insert({info.st_dev, info.st_ino}).second;
 }
 
+void warnUnreadable(const fs::path &path, const std::error_code &ec)
+{
+    spdlog::warn("skipped {}: cannot read it: {}", path.string(),
+                 pathErrorText(path.string(), ec.value()));
+}
+
 struct DirImages
 {
     std::string dir;
@@ -72,10 +78,16 @@ void walk(const fs::path &dir, int depth, VisitedDirs &visited, std::vector<DirI
     DirImages here{dir.string(), {}};
     std::vector<fs::path> subdirs;
     std::error_code ec;
-    for (const fs::directory_entry &entry :
-         fs::directory_iterator(dir, fs::directory_options::skip_permission_denied, ec)) {
+    fs::directory_iterator it(dir, ec);
+    // A folder that cannot be listed (permission denied, a path too long) is left
+    // out with a warning naming it and the reason, never silently.
+    if (ec)
+        warnUnreadable(dir, ec);
+    for (const fs::directory_entry &entry : it) {
         std::error_code entryEc;
         const fs::file_status status = entry.status(entryEc); // follows symlinks
+        if (entryEc && entryEc != std::errc::no_such_file_or_directory)
+            warnUnreadable(entry.path(), entryEc);
         if (fs::is_directory(status)) {
             subdirs.push_back(entry.path());
             continue;
@@ -128,7 +140,10 @@ ImageFolderDataset::ImageFolderDataset(const DatasetConfig &config)
     const fs::path root(m_config.path);
     std::error_code ec;
     if (!fs::exists(root, ec))
-        throw DatasetError(m_config.path + ": image folder does not exist");
+        throw DatasetError(m_config.path + ": "
+                           + (ec && ec != std::errc::no_such_file_or_directory
+                                  ? pathErrorText(m_config.path, ec.value())
+                                  : std::string("image folder does not exist")));
     if (!fs::is_directory(root, ec))
         throw DatasetError(m_config.path + ": not a directory");
     if (m_config.resizeSize <= 0 || m_config.cropSize <= 0)
@@ -138,6 +153,8 @@ ImageFolderDataset::ImageFolderDataset(const DatasetConfig &config)
         std::error_code dirEc;
         if (entry.is_directory(dirEc))
             m_classes.push_back(entry.path().filename().string());
+        else if (dirEc && dirEc != std::errc::no_such_file_or_directory)
+            warnUnreadable(entry.path(), dirEc); // a symlink loop, a name too long
     }
     if (ec)
         throw DatasetError(m_config.path + ": cannot list folder: " + ec.message());

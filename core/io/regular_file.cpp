@@ -1,6 +1,7 @@
 #include "core/io/regular_file.h"
 
 #include <cerrno>
+#include <climits>
 #include <cstring>
 
 #include <fcntl.h>
@@ -28,14 +29,20 @@ std::string kindProblem(mode_t mode)
     return "is not a regular file";
 }
 
-std::string statProblem(int error)
+} // namespace
+
+std::string pathErrorText(const std::string &path, int error)
 {
     if (error == ENOENT)
         return "no such file or directory";
+    if (error == ENAMETOOLONG) {
+        if (path.size() >= PATH_MAX)
+            return "path too long (" + std::to_string(path.size()) + " bytes; the limit is "
+                   + std::to_string(PATH_MAX - 1) + ")";
+        return "a name in the path is longer than " + std::to_string(NAME_MAX) + " bytes";
+    }
     return std::string("cannot access: ") + std::strerror(error);
 }
-
-} // namespace
 
 std::string regularFileProblem(const std::string &path)
 {
@@ -43,7 +50,7 @@ std::string regularFileProblem(const std::string &path)
     {
     };
     if (::stat(path.c_str(), &info) != 0)
-        return statProblem(errno);
+        return pathErrorText(path, errno);
     return kindProblem(info.st_mode);
 }
 
@@ -55,8 +62,9 @@ int openAndCheck(const std::string &path, int extraFlags, std::string &reason, s
 {
     const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | extraFlags);
     if (fd < 0) {
-        reason = errno == ENOENT ? statProblem(errno)
-                                 : std::string("cannot open: ") + std::strerror(errno);
+        reason = errno == ENOENT || errno == ENAMETOOLONG
+                     ? pathErrorText(path, errno)
+                     : std::string("cannot open: ") + std::strerror(errno);
         return -1;
     }
     if (::fstat(fd, &info) != 0) {

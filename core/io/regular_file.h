@@ -16,6 +16,11 @@ namespace loaderlab {
 // (or the stat error). Follows symlinks. Never opens the path.
 std::string regularFileProblem(const std::string &path);
 
+// What a failed stat() or open() of `path` with `error` (an errno value) means, for
+// messages: "no such file or directory", "path too long (5000 bytes; the limit is
+// 4095)", "a name in the path is longer than 255 bytes", "cannot access: <strerror>".
+std::string pathErrorText(const std::string &path, int error);
+
 // Opens `path` read-only (O_CLOEXEC) without ever blocking: stat() first so devices
 // and FIFOs are never opened, then open with O_NONBLOCK and check with fstat() that
 // the file opened is still a regular file (it may have been swapped in between),

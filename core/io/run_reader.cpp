@@ -5,6 +5,7 @@
 #include "core/run/run_config_json.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
@@ -23,11 +24,62 @@ std::string replaceExtension(const std::string &path, const char *extension)
     return other != path && regularFileProblem(other).empty() ? other : std::string();
 }
 
+bool inTimeRange(std::int64_t ns)
+{
+    return ns >= 0 && ns <= kMaxTraceTimeNs;
+}
+
+// Every row against the run the JSON describes: its config version, rank, worker
+// and sample count must be ones that run could have; and the spans rebuilt from the
+// rows stay within kMaxOpenedSpans. The line is the row's own only when the file has
+// no blank lines (LoaderLab writes none).
+void checkRecordsAgainstReport(const std::vector<TraceRecord> &records, const RunReport &report,
+                               const std::string &csvPath, const std::string &jsonPath)
+{
+    int devices = 1;
+    int workers = 0;
+    std::int64_t batchSize = 1;
+    for (const ConfigVersion &v : report.configVersions) {
+        devices = std::max(devices, v.config.devices);
+        workers = std::max(workers, v.config.loader.numWorkers);
+        batchSize = std::max<std::int64_t>(batchSize, v.config.loader.batchSize);
+    }
+    std::int64_t spans = 0;
+    for (std::size_t i = 0; i < records.size(); ++i) {
+        const TraceRecord &r = records[i];
+        const auto fail = [&](const std::string &what) {
+            throw std::runtime_error(csvPath + ": line " + std::to_string(i + 2) + ": " + what
+                                     + " (" + jsonPath + ")");
+        };
+        if (r.configVersion < 0
+            || static_cast<std::size_t>(r.configVersion) >= report.configVersions.size())
+            fail("config version " + std::to_string(r.configVersion) + " is not in the summary");
+        const RunConfig &config =
+            report.configVersions[static_cast<std::size_t>(r.configVersion)].config;
+        if (r.rank >= devices)
+            fail("rank " + std::to_string(r.rank) + " but the run had " + std::to_string(devices)
+                 + " device(s)");
+        if (r.worker >= workers)
+            fail("worker " + std::to_string(r.worker) + " but the run had at most "
+                 + std::to_string(workers) + " worker(s)");
+        if (static_cast<std::int64_t>(r.samples) + r.skipped > batchSize)
+            fail(std::to_string(r.samples) + " samples and " + std::to_string(r.skipped)
+                 + " skipped in a batch of at most " + std::to_string(batchSize));
+        spans += r.worker == kAllWorkers ? std::max(config.loader.numWorkers, 1) : 1;
+        if (spans > kMaxOpenedSpans)
+            fail("more than " + std::to_string(kMaxOpenedSpans)
+                 + " worker spans (batches x workers of sample-parallel batches), the most a "
+                   "run opened in the window may have");
+    }
+}
+
 } // namespace
 
 RunReport runReportFromJson(const json &j, const std::string &source)
 {
-    if (!j.is_object() || j.value("format", std::string()) != kSummaryJsonFormat)
+    const auto format = j.is_object() ? j.find("format") : j.end();
+    if (!j.is_object() || format == j.end() || !format->is_string()
+        || format->get<std::string>() != kSummaryJsonFormat)
         throw std::runtime_error(source + ": not a LoaderLab run summary (\"format\" is not \""
                                  + kSummaryJsonFormat + "\")");
     RunReport r;
@@ -42,20 +94,44 @@ RunReport runReportFromJson(const json &j, const std::string &source)
             if (version.version != static_cast<std::int32_t>(r.configVersions.size()))
                 throw std::invalid_argument("config_versions: version "
                                             + std::to_string(version.version) + " out of order");
+            const ConfigVersion *previous = r.configVersions.empty() ? nullptr
+                                                                     : &r.configVersions.back();
+            if (!inTimeRange(version.timeNs) || version.firstBatch < 0
+                || (previous
+                    && (version.firstBatch < previous->firstBatch
+                        || version.timeNs < previous->timeNs)))
+                throw std::invalid_argument(
+                    "config_versions: version " + std::to_string(version.version)
+                    + ": first_batch and time_ns must be >= 0 and not before the previous "
+                      "version's");
             r.configVersions.push_back(std::move(version));
         }
+        if (r.configVersions.empty())
+            r.configVersions.push_back({0, 0, 0, r.config});
         r.dataset = j.value("dataset", std::string());
         r.state = j.value("state", std::string());
         r.error = j.value("error", std::string());
         const json &summary = j.at("summary");
         r.summary.peakMemoryBytes = summary.value("peak_memory_bytes", std::int64_t{0});
         r.summary.skippedSamples = summary.value("skipped_samples", std::int64_t{0});
-        for (const json &s : j.value("skipped", json::array()))
+        if (r.summary.peakMemoryBytes < 0 || r.summary.skippedSamples < 0)
+            throw std::invalid_argument(
+                "summary: peak_memory_bytes and skipped_samples must not be negative");
+        for (const json &s : j.value("skipped", json::array())) {
             r.skipped.push_back(
                 {s.at("batch").get<std::int64_t>(), s.at("sample").get<std::int64_t>(),
                  s.value("source", std::string()), s.value("reason", std::string())});
-        for (const json &m : j.value("markers", json::array()))
+            if (r.skipped.back().batch < 0 || r.skipped.back().sampleIndex < 0)
+                throw std::invalid_argument("skipped: batch and sample must not be negative");
+        }
+        for (const json &m : j.value("markers", json::array())) {
             r.markers.push_back(markerFromJson(m));
+            const TraceMarker &marker = r.markers.back();
+            if (marker.batch < 0 || !inTimeRange(marker.timeNs) || marker.configVersion < 0
+                || static_cast<std::size_t>(marker.configVersion) >= r.configVersions.size())
+                throw std::invalid_argument(
+                    "markers: a marker's batch, time_ns or config_version is out of range");
+        }
         if (const auto machine = j.find("machine"); machine != j.end() && machine->is_object()) {
             r.machine.cpuModel = machine->value("cpu_model", std::string());
             r.machine.hostname = machine->value("hostname", std::string());
@@ -68,8 +144,6 @@ RunReport runReportFromJson(const json &j, const std::string &source)
     } catch (const std::exception &e) {
         throw std::runtime_error(source + ": " + e.what());
     }
-    if (r.configVersions.empty())
-        r.configVersions.push_back({0, 0, 0, r.config});
     return r;
 }
 
@@ -77,6 +151,12 @@ RunReport loadRunReport(const std::string &path)
 {
     if (const std::string problem = regularFileProblem(path); !problem.empty())
         throw std::runtime_error(path + ": cannot read: " + problem);
+    std::error_code ec;
+    const auto bytes = std::filesystem::file_size(path, ec);
+    if (!ec && bytes > static_cast<std::uintmax_t>(kMaxSummaryJsonBytes))
+        throw std::runtime_error(path + ": " + std::to_string(bytes)
+                                 + " bytes, more than a run summary has (at most "
+                                 + std::to_string(kMaxSummaryJsonBytes) + "); not read");
     std::ifstream in(path, std::ios::binary);
     if (!in)
         throw std::runtime_error(path + ": cannot open");
@@ -126,14 +206,7 @@ OpenedRun openRun(const std::string &csvPath, const std::string &jsonPath)
     // Both read before anything is built: a bad file changes nothing.
     run.report = loadRunReport(jsonPath);
     const std::vector<TraceRecord> records = loadTraceCsv(csvPath);
-    for (std::size_t i = 0; i < records.size(); ++i) {
-        const TraceRecord &r = records[i];
-        if (r.configVersion < 0
-            || static_cast<std::size_t>(r.configVersion) >= run.report.configVersions.size())
-            throw std::runtime_error(csvPath + ": line " + std::to_string(i + 2)
-                                     + ": config version " + std::to_string(r.configVersion)
-                                     + " is not in " + jsonPath);
-    }
+    checkRecordsAgainstReport(records, run.report, csvPath, jsonPath);
     const RunSummary stored = run.report.summary;
     auto trace = traceFromRecords(records, run.report);
     run.report.summary = trace->summary();

@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -40,8 +41,19 @@ struct OpenedRun
     int maxWorkers = 0; // over every config version
 };
 
+// The most worker spans openRun rebuilds (32 bytes each): one per batch, or one per
+// worker of a sample-parallel batch.
+inline constexpr std::int64_t kMaxOpenedSpans = 8'000'000;
+// The largest summary JSON read back (one lists at most 10,000 skipped samples; its
+// markers and config versions are a few hundred bytes each).
+inline constexpr std::int64_t kMaxSummaryJsonBytes = 64LL * 1024 * 1024;
+
 // Loads both files; throws std::runtime_error naming the file and the reason (the
 // CSV's line number for a bad row), or a CSV and a JSON that are not of one run.
+// Beyond readTraceCsv's checks (core/io/trace_csv.h) every row must fit the run the
+// JSON describes: its config version is listed, rank < devices, worker < workers
+// (of the largest config version), samples + skipped <= batch size; and the worker
+// spans rebuilt stay within kMaxOpenedSpans.
 OpenedRun openRun(const std::string &csvPath, const std::string &jsonPath);
 
 // The summary JSON beside a CSV (same folder and base name, ".json"), or the CSV

@@ -98,10 +98,64 @@ void saveTraceCsv(const std::string &path, const std::vector<TraceRecord> &recor
     writeFileAtomically(path, [&](std::ostream &out) { writeTraceCsv(out, records); });
 }
 
+namespace {
+
+// Reads one line of at most kMaxTraceCsvLineBytes (without the '\n'); false at the
+// end. Throws when a line is longer: a file that is no CSV must not be read whole
+// into one string.
+bool readLine(std::istream &in, std::string &line, const std::string &source, std::int64_t number)
+{
+    std::array<char, kMaxTraceCsvLineBytes + 2> buffer{};
+    in.getline(buffer.data(), static_cast<std::streamsize>(buffer.size()));
+    const auto count = static_cast<std::size_t>(in.gcount());
+    if (in.bad())
+        throw std::runtime_error(source + ": line " + std::to_string(number) + ": read error");
+    if (in.fail() && !in.eof())
+        throw std::runtime_error(source + ": line " + std::to_string(number) + ": longer than "
+                                 + std::to_string(kMaxTraceCsvLineBytes)
+                                 + " bytes (not a row of the per-batch CSV)");
+    if (count == 0 && in.eof())
+        return false;
+    // Without the '\n' getline took (there is none at the end of the file).
+    line.assign(buffer.data(), in.eof() ? count : count - 1);
+    return true;
+}
+
+// Why the row's values cannot be a batch LoaderLab measured; empty when they can.
+std::string rowProblem(const TraceRecord &r, std::int64_t previousIndex)
+{
+    if (r.index < 0)
+        return "index " + std::to_string(r.index) + " is negative";
+    if (r.index <= previousIndex)
+        return "index " + std::to_string(r.index) + " does not follow "
+               + std::to_string(previousIndex) + " (rows are in batch order)";
+    if (r.epoch < 0 || r.samples < 0 || r.skipped < 0 || r.configVersion < 0)
+        return "epoch, samples, skipped and config_version must not be negative";
+    if (r.worker < kAllWorkers)
+        return "worker " + std::to_string(r.worker) + " is not a worker";
+    if (r.rank < 0 || r.rank >= kMaxTraceCsvRanks)
+        return "rank " + std::to_string(r.rank) + " is not in 0.."
+               + std::to_string(kMaxTraceCsvRanks - 1);
+    const std::int64_t times[] = {r.dispatchNs,  r.loadStartNs, r.loadEndNs,      r.readNs,
+                                  r.decodeNs,    r.transformNs, r.collateNs,      r.readyNs,
+                                  r.pinStartNs,  r.pinEndNs,    r.requestNs,      r.deliveryNs,
+                                  r.copyStartNs, r.copyEndNs,   r.computeStartNs, r.computeEndNs};
+    for (const std::int64_t t : times) {
+        if (t < 0 || t > kMaxTraceTimeNs)
+            return "time " + std::to_string(t) + " ns is not in 0.."
+                   + std::to_string(kMaxTraceTimeNs) + " (a year)";
+    }
+    if (r.deliveryNs < r.requestNs)
+        return "delivery_ns is before request_ns";
+    return {};
+}
+
+} // namespace
+
 std::vector<TraceRecord> readTraceCsv(std::istream &in, const std::string &source)
 {
     std::string line;
-    if (!std::getline(in, line))
+    if (!readLine(in, line, source, 1))
         throw std::runtime_error(source + ": not a LoaderLab per-batch CSV (header differs)");
     std::size_t columns = 0;
     if (line == traceCsvHeader())
@@ -112,7 +166,12 @@ std::vector<TraceRecord> readTraceCsv(std::istream &in, const std::string &sourc
         throw std::runtime_error(source + ": not a LoaderLab per-batch CSV (header differs)");
     std::vector<TraceRecord> records;
     std::array<std::int64_t, kColumns.size()> f{};
-    for (std::size_t number = 2; std::getline(in, line); ++number) {
+    std::int64_t previousIndex = -1;
+    for (std::int64_t number = 2; readLine(in, line, source, number); ++number) {
+        if (number - 1 > kMaxTraceCsvRows)
+            throw std::runtime_error(source + ": more than " + std::to_string(kMaxTraceCsvRows)
+                                     + " rows, the most a per-batch CSV may have to be read "
+                                       "back (the file is not read)");
         if (line.empty())
             continue;
         f[kColumnsWithoutRank] = 0;
@@ -134,10 +193,15 @@ std::vector<TraceRecord> readTraceCsv(std::istream &in, const std::string &sourc
         r.computeStartNs = f[21];
         r.computeEndNs = f[22];
         r.rank = narrow(f[23], ok);
-        if (!ok || f[18] != r.waitNs() || r.rank < 0)
-            throw std::runtime_error(source + ": line " + std::to_string(number) + ": not a row of "
-                                     + std::to_string(columns)
-                                     + " integers with wait_ns = delivery_ns - request_ns");
+        // Checked before wait_ns = delivery_ns - request_ns, which could overflow.
+        const std::string problem = ok ? rowProblem(r, previousIndex) : std::string();
+        if (!ok || !problem.empty() || f[18] != r.waitNs())
+            throw std::runtime_error(
+                source + ": line " + std::to_string(number) + ": "
+                + (!problem.empty() ? problem
+                                    : "not a row of " + std::to_string(columns)
+                                          + " integers with wait_ns = delivery_ns - request_ns"));
+        previousIndex = r.index;
         records.push_back(r);
     }
     return records;

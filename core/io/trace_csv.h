@@ -5,6 +5,8 @@
 
 #include "core/trace/trace_record.h"
 
+#include <cstddef>
+#include <cstdint>
 #include <istream>
 #include <ostream>
 #include <string>
@@ -22,9 +24,23 @@ void writeTraceCsvRows(std::ostream &out, const std::vector<TraceRecord> &record
 // Atomic (see writeFileAtomically). Throws std::runtime_error.
 void saveTraceCsv(const std::string &path, const std::vector<TraceRecord> &records);
 
+// What readTraceCsv accepts. Past kMaxTraceCsvRows rows (the default --keep-batches
+// of a headless run, ~200 MB once read) a file is refused, not read in part: the
+// window cannot hold more, and a run with more batches is better opened as a sweep
+// cell or summarised from its JSON.
+inline constexpr std::int64_t kMaxTraceCsvRows = 1'000'000;
+inline constexpr std::size_t kMaxTraceCsvLineBytes = 1024; // a row is at most ~500
+inline constexpr std::int32_t kMaxTraceCsvRanks = 64;      // RunConfig::devices' maximum
+// A year: any time or duration in a row past this is not a measurement.
+inline constexpr std::int64_t kMaxTraceTimeNs = 366LL * 24 * 3600 * 1'000'000'000;
+
 // Reads a per-batch CSV back (a sweep cell's trace, an exported run). The header must
 // be traceCsvHeader(); wait_ns is derived, so it is checked against delivery - request
-// rather than stored. Throws std::runtime_error naming `source` and the line.
+// rather than stored. Every field is range-checked: index >= 0 and rising from row to
+// row, epoch, samples, skipped and config_version >= 0, worker >= -2 (kAllWorkers),
+// 0 <= rank < kMaxTraceCsvRanks, every time and duration within 0..kMaxTraceTimeNs,
+// delivery_ns >= request_ns. At most kMaxTraceCsvRows rows, each at most
+// kMaxTraceCsvLineBytes long. Throws std::runtime_error naming `source` and the line.
 std::vector<TraceRecord> readTraceCsv(std::istream &in, const std::string &source);
 std::vector<TraceRecord> loadTraceCsv(const std::string &path);
 

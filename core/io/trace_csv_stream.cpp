@@ -2,6 +2,8 @@
 
 #include "core/io/trace_csv.h"
 
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
 #include <stdexcept>
 #include <vector>
@@ -13,6 +15,7 @@ TraceCsvStream::TraceCsvStream(std::string path, std::chrono::milliseconds inter
     , m_file(std::move(path))
 {
     m_file.stream() << traceCsvHeader() << '\n';
+    m_file.flush(); // a write error later cuts the file back to whole rows after this
 }
 
 TraceCsvStream::~TraceCsvStream()
@@ -54,12 +57,30 @@ std::size_t TraceCsvStream::copyNew()
                                               : static_cast<std::size_t>(records.front().index);
     if (first > m_next)
         m_missed += static_cast<std::int64_t>(first - m_next);
+    // In chunks of 64 rows, each flushed: a write error (a full disk) then loses at
+    // most the rows of one chunk, which is cut off again.
+    constexpr std::size_t kChunk = 64;
+    std::int64_t before = m_file.flushedBytes();
     try {
-        writeTraceCsvRows(m_file.stream(), records);
-        m_file.flush();
-        m_rows += static_cast<std::int64_t>(records.size());
+        for (std::size_t at = 0; at < records.size(); at += kChunk) {
+            const std::size_t n = std::min(kChunk, records.size() - at);
+            writeTraceCsvRows(
+                m_file.stream(),
+                std::vector<TraceRecord>(records.begin() + static_cast<std::ptrdiff_t>(at),
+                                         records.begin() + static_cast<std::ptrdiff_t>(at + n)));
+            m_file.flush();
+            m_rows += static_cast<std::int64_t>(n);
+            before = m_file.flushedBytes();
+        }
     } catch (const std::exception &e) {
+        // Once: no later batch is written, and the rows so far stay in the .part file,
+        // cut back to the last whole row.
         m_error = e.what();
+        m_file.keepPart();
+        m_file.truncatePart(before);
+        spdlog::error("{}; the run goes on, but no more batches are written: the {} written "
+                      "so far stay in {}",
+                      m_error, m_rows, m_file.partPath());
     }
     m_next = end;
     m_trace->holdFrom(m_next);
@@ -78,8 +99,17 @@ std::int64_t TraceCsvStream::finish()
     m_finished = true;
     copyNew();
     if (!m_error.empty())
-        throw std::runtime_error(m_error); // ~AtomicFile removes the .part file
-    m_file.commit();
+        throw std::runtime_error(m_error + "; the " + std::to_string(m_rows)
+                                 + " batches written before it are kept in "
+                                 + m_file.partPath()); // ~AtomicFile leaves it there
+    // From here on every row is written: a failure to complete the file keeps them.
+    m_file.keepPart();
+    try {
+        m_file.commit();
+    } catch (const std::exception &e) {
+        throw std::runtime_error(std::string(e.what()) + "; the " + std::to_string(m_rows)
+                                 + " batches are kept in " + m_file.partPath());
+    }
     if (m_missed > 0)
         throw std::runtime_error(
             path() + ": " + std::to_string(m_missed) + " of " + std::to_string(m_rows + m_missed)

@@ -7,7 +7,9 @@
 // arrive) and appends them, holding the trace from the first batch not yet written
 // (TraceLog::holdFrom); finish() writes the rest and renames the file into place
 // (core/io/atomic_file.h).
-// Destroyed without finish(), it removes the ".part" file.
+// Destroyed without finish(), it removes the ".part" file, except after a write
+// error (a full disk): the rows written before it are measurements, so the ".part"
+// file is kept, the error logged once, and finish() throws naming the kept file.
 
 #include "core/io/atomic_file.h"
 #include "core/trace/trace_log.h"
@@ -37,7 +39,8 @@ public:
     void follow(std::shared_ptr<const TraceLog> trace);
     // Once the run has ended: writes the remaining batches, renames the file into
     // place and returns the number of rows. Throws std::runtime_error naming the
-    // path when a write failed (nothing is left in place then), or, with the file in
+    // path and the reason when a write failed (the rows written before it stay in
+    // "<path>.part", which the message names), or, with the file in
     // place, when batches were gone from the trace before they could be written.
     std::int64_t finish();
 

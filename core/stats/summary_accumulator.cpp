@@ -11,6 +11,10 @@ constexpr double kNsPerS = 1e9;
 // Values kept exactly per sketch before it becomes a histogram: 8 MiB each. Only the
 // open segment and the run hold sketches, so the accumulator stays under 32 MiB.
 constexpr std::size_t kExactLimit = std::size_t{1} << 20;
+// RunConfig::devices' maximum. A record's rank is clamped into 0..kMaxRanks - 1 before
+// anything is sized or indexed by it: a corrupt file read back must not crash or
+// allocate per rank it names (core/io/run_reader.cpp refuses such files first).
+constexpr int kMaxRanks = 64;
 
 } // namespace
 
@@ -33,7 +37,7 @@ void SummaryAccumulator::setWorkers(std::int32_t version, int workers)
 
 void SummaryAccumulator::setRanks(int ranks)
 {
-    m_ranks = std::max({m_ranks, ranks, 1});
+    m_ranks = std::clamp(std::max(m_ranks, ranks), 1, kMaxRanks);
 }
 
 int SummaryAccumulator::workersOf(std::int32_t version) const
@@ -93,10 +97,11 @@ void SummaryAccumulator::addRecord(const TraceRecord &r)
 {
     if (m_batches == 0)
         m_firstDeliveryNs = r.deliveryNs;
-    setRanks(r.rank + 1);
+    const int rank = std::clamp(r.rank, 0, kMaxRanks - 1);
+    setRanks(rank + 1);
     if (m_rankTallies.size() < static_cast<std::size_t>(m_ranks))
         m_rankTallies.resize(static_cast<std::size_t>(m_ranks));
-    RankTally &tally = m_rankTallies[static_cast<std::size_t>(std::max(r.rank, 0))];
+    RankTally &tally = m_rankTallies[static_cast<std::size_t>(rank)];
     // The warm-up is each rank's own: every rank's first batch is a cold start.
     const bool steady = tally.batches >= m_warmup;
     ++tally.batches;
@@ -132,10 +137,13 @@ void SummaryAccumulator::addRecord(const TraceRecord &r)
     seg.dispatchMinNs = std::min(seg.dispatchMinNs, r.dispatchNs);
     seg.loadEndMaxNs = std::max(seg.loadEndMaxNs, r.loadEndNs);
     for (const WorkerSpan &span : m_pendingSpans) {
-        const std::size_t lane = static_cast<std::size_t>(span.rank * seg.out.numWorkers
-                                                          + span.worker);
-        if (span.batch == r.index && span.worker >= 0 && span.worker < seg.out.numWorkers
-            && span.rank >= 0 && lane < seg.busyNs.size())
+        if (span.batch != r.index || span.worker < 0 || span.worker >= seg.out.numWorkers
+            || span.rank < 0 || span.rank >= m_ranks)
+            continue;
+        const std::size_t lane = static_cast<std::size_t>(span.rank)
+                                     * static_cast<std::size_t>(seg.out.numWorkers)
+                                 + static_cast<std::size_t>(span.worker);
+        if (lane < seg.busyNs.size())
             seg.busyNs[lane] += static_cast<double>(span.endNs - span.startNs);
     }
     m_pendingSpans.clear();

@@ -28,7 +28,8 @@ public:
     void setWorkers(std::int32_t version, int workers);
     // Data-parallel ranks whose batches are interleaved in the record order (a record's
     // `rank` past the count raises it). The warm-up then applies to each rank, rounds
-    // span W x ranks batches, and worker k of rank r is worker r x W + k.
+    // span W x ranks batches, and worker k of rank r is worker r x W + k. At most 64
+    // ranks (RunConfig::devices' maximum): a record's rank is clamped into 0..63.
     void setRanks(int ranks);
     // A span of the batch whose record comes next; spans of other batches are ignored.
     void addSpan(const WorkerSpan &span);

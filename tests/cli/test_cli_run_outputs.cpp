@@ -8,15 +8,25 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <map>
 
+#include <sys/mount.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 using clitest::Result;
 using clitest::runLoaderlab;
 
 namespace {
+
+QByteArray bytesOf(const QString &path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
 
 nlohmann::json readJson(const QString &path)
 {
@@ -48,6 +58,11 @@ private Q_SLOTS:
     void timeLimitHoldsDuringALongStep();
     void absurdNumbersAreRefused();
     void outputThatIsAnInputIsRefused();
+    void partFileThatIsAnInputIsRefused_data();
+    void partFileThatIsAnInputIsRefused();
+    void symlinkedPartFileIsRefused();
+    void outputInsideTheDatasetFolderIsRefused();
+    void fullDiskKeepsTheMeasuredRows();
     void hostileConfigFilesAreRefused();
     void setOptionReachesAnyField();
     void strayArgumentsAreRefused();
@@ -180,6 +195,131 @@ void TestCliRunOutputs::outputThatIsAnInputIsRefused()
     QFile after(tensor);
     QVERIFY(after.open(QIODevice::ReadOnly));
     QCOMPARE(after.readAll(), before);
+}
+
+void TestCliRunOutputs::partFileThatIsAnInputIsRefused_data()
+{
+    QTest::addColumn<QString>("option");
+    QTest::newRow("--csv") << QStringLiteral("--csv");
+    QTest::newRow("--json") << QStringLiteral("--json");
+    QTest::newRow("--trace-json") << QStringLiteral("--trace-json");
+}
+
+void TestCliRunOutputs::partFileThatIsAnInputIsRefused()
+{
+    // The dataset is "train.part": an output "train" is written through it.
+    QFETCH(QString, option);
+    const QString dataset = m_dir.filePath(QStringLiteral("train.part"));
+    if (!QFileInfo::exists(dataset)) {
+        const Result made = runLoaderlab({QStringLiteral("make-dataset"), dataset,
+                                          QStringLiteral("--kind"), QStringLiteral("tensor"),
+                                          QStringLiteral("--count"), QStringLiteral("64"),
+                                          QStringLiteral("--shape"), QStringLiteral("3x8x8")});
+        QVERIFY2(made.exitCode == 0, qPrintable(made.err));
+    }
+    const QByteArray before = bytesOf(dataset);
+    QVERIFY(!before.isEmpty());
+    const QString out = m_dir.filePath(QStringLiteral("train"));
+    const Result r = runLoaderlab({QStringLiteral("run"), QStringLiteral("--dataset"),
+                                   QStringLiteral("tensor"), QStringLiteral("--path"), dataset,
+                                   option, out, QStringLiteral("--quiet")});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains(option + QLatin1Char(' ') + out), qPrintable(r.err));
+    QVERIFY2(r.err.contains(QStringLiteral("which is an input of the run (") + dataset),
+             qPrintable(r.err));
+    QCOMPARE(bytesOf(dataset), before);
+    QVERIFY(!QFileInfo::exists(out));
+}
+
+void TestCliRunOutputs::symlinkedPartFileIsRefused()
+{
+    const QString precious = m_dir.filePath(QStringLiteral("precious.txt"));
+    {
+        QFile f(precious);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("my notes\n");
+    }
+    const QString out = m_dir.filePath(QStringLiteral("planted.csv"));
+    QCOMPARE(::symlink(QFile::encodeName(precious).constData(),
+                       QFile::encodeName(out + QStringLiteral(".part")).constData()),
+             0);
+    const Result r = runLoaderlab({QStringLiteral("run"), QStringLiteral("--shape"),
+                                   QStringLiteral("1x4x4"), QStringLiteral("--samples"),
+                                   QStringLiteral("16"), QStringLiteral("--csv"), out,
+                                   QStringLiteral("--quiet")});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains(out + QStringLiteral(".part is a symbolic link")), qPrintable(r.err));
+    QCOMPARE(bytesOf(precious), QByteArray("my notes\n"));
+    QVERIFY(!QFileInfo::exists(out));
+}
+
+void TestCliRunOutputs::outputInsideTheDatasetFolderIsRefused()
+{
+    // Rule: nothing is written anywhere inside a folder dataset's folder, the photos
+    // themselves included.
+    const QString folder = m_dir.filePath(QStringLiteral("photos"));
+    const Result made = clitest::makeImageFolder(folder, 2);
+    QVERIFY2(made.exitCode == 0, qPrintable(made.err));
+    QDirIterator it(folder, {QStringLiteral("*.JPEG")}, QDir::Files, QDirIterator::Subdirectories);
+    QVERIFY(it.hasNext());
+    const QString photo = it.next();
+    const QByteArray before = bytesOf(photo);
+    const QStringList outputs{photo, folder + QStringLiteral("/run.json")};
+    for (const QString &out : outputs) {
+        const Result r = runLoaderlab({QStringLiteral("run"), QStringLiteral("--dataset"),
+                                       QStringLiteral("folder"), QStringLiteral("--path"), folder,
+                                       QStringLiteral("--csv"), out, QStringLiteral("--quiet")});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(QStringLiteral("--csv ") + out
+                                + QStringLiteral(": is inside the input folder ") + folder),
+                 qPrintable(r.err));
+    }
+    QCOMPARE(bytesOf(photo), before);
+    QVERIFY(!QFileInfo::exists(folder + QStringLiteral("/run.json")));
+}
+
+void TestCliRunOutputs::fullDiskKeepsTheMeasuredRows()
+{
+    // A 64 KiB file system fills up a few hundred rows into the CSV: the error is
+    // reported once with its reason, the rows written so far stay in the .part file
+    // (whole rows only), and the run exits 1 naming it.
+    const QString mountPoint = m_dir.filePath(QStringLiteral("small-fs"));
+    QVERIFY(QDir().mkpath(mountPoint));
+    const QByteArray mp = QFile::encodeName(mountPoint);
+    if (::mount("tmpfs", mp.constData(), "tmpfs", 0, "size=64k") != 0)
+        QSKIP(qPrintable(QStringLiteral("cannot mount a small tmpfs (needs root): %1")
+                             .arg(QString::fromLocal8Bit(std::strerror(errno)))));
+    struct Unmount
+    {
+        QByteArray path;
+        ~Unmount() { ::umount2(path.constData(), MNT_DETACH); }
+    } unmount{mp};
+    const QString csv = mountPoint + QStringLiteral("/run.csv");
+    const QString json = m_dir.filePath(QStringLiteral("full-disk.json"));
+    const Result r = runLoaderlab(
+        {QStringLiteral("run"), QStringLiteral("--shape"), QStringLiteral("1x4x4"),
+         QStringLiteral("--samples"), QStringLiteral("64"), QStringLiteral("--batch-size"),
+         QStringLiteral("1"), QStringLiteral("--epochs"), QStringLiteral("60"),
+         QStringLiteral("--csv"), csv, QStringLiteral("--json"), json, QStringLiteral("--quiet")});
+    QCOMPARE(r.exitCode, 1);
+    const QString part = csv + QStringLiteral(".part");
+    QVERIFY2(r.err.contains(QStringLiteral("No space left on device")), qPrintable(r.err));
+    QVERIFY2(r.err.contains(QStringLiteral("kept in ") + part), qPrintable(r.err));
+    QCOMPARE(r.err.count(QStringLiteral("no more batches are written")), 1);
+    QVERIFY(!QFileInfo::exists(csv));
+    QVERIFY(QFileInfo::exists(part));
+    // Whole rows, in order, as many as the message says.
+    const QList<QByteArray> lines = bytesOf(part).split('\n');
+    QVERIFY(lines.size() > 100);
+    QVERIFY(lines.last().isEmpty()); // ends with a whole row's newline
+    QVERIFY(lines[0].endsWith(",rank"));
+    const qsizetype rows = lines.size() - 2;
+    QVERIFY2(r.err.contains(QStringLiteral("the %1 batches written before it are kept").arg(rows)),
+             qPrintable(r.err));
+    for (qsizetype i = 1; i <= rows; ++i)
+        QCOMPARE(lines[i].split(',').first().toLongLong(), i - 1);
+    // The summary, elsewhere, is written all the same.
+    QCOMPARE(readJson(json)["summary"]["batches"].get<int>(), 64 * 60);
 }
 
 void TestCliRunOutputs::hostileConfigFilesAreRefused()

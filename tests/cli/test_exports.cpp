@@ -1,6 +1,7 @@
 // Exports are atomic: a failed write never replaces a good file; config JSON round-trips.
 
 #include "core/io/atomic_file.h"
+#include "core/io/output_guard.h"
 #include "core/io/summary_json.h"
 #include "core/io/trace_csv.h"
 #include "core/run/run_config_json.h"
@@ -9,6 +10,9 @@
 
 #include <fstream>
 #include <sstream>
+
+#include <sys/stat.h>
+#include <unistd.h>
 
 using namespace loaderlab;
 
@@ -30,6 +34,10 @@ class TestExports : public QObject
 
 private Q_SLOTS:
     void failedWriteKeepsTheOldFile();
+    void symlinkedPartIsNeverWrittenThrough();
+    void stalePartIsReplacedNotWrittenThrough();
+    void partThatIsAnInputIsRefused();
+    void outputInsideAnInputFolderIsRefused();
     void csvHasOneRowPerBatch();
     void configRoundTrips();
     void configErrorsNameTheKey();
@@ -48,6 +56,100 @@ void TestExports::failedWriteKeepsTheOldFile()
                              }));
     QCOMPARE(readAll(path), std::string("good\n"));
     QVERIFY(!QFile::exists(QString::fromStdString(path + ".part")));
+}
+
+void TestExports::symlinkedPartIsNeverWrittenThrough()
+{
+    // A link planted under the ".part" name: the write is refused, the link's
+    // target and the output stay as they were.
+    QTemporaryDir dir;
+    const std::string precious = dir.filePath(QStringLiteral("precious.txt")).toStdString();
+    const std::string out = dir.filePath(QStringLiteral("out.csv")).toStdString();
+    std::ofstream(precious) << "mine\n";
+    QCOMPARE(::symlink(precious.c_str(), (out + ".part").c_str()), 0);
+    try {
+        writeFileAtomically(out, [](std::ostream &o) { o << "export\n"; });
+        QFAIL("a symlinked .part was written through");
+    } catch (const std::runtime_error &e) {
+        const std::string message = e.what();
+        QVERIFY2(message.find(out + ".part is a symbolic link") != std::string::npos,
+                 message.c_str());
+    }
+    QCOMPARE(readAll(precious), std::string("mine\n"));
+    QVERIFY(!QFile::exists(QString::fromStdString(out)));
+    // A dangling link too: creating the file would make it, through the link.
+    const std::string dangling = dir.filePath(QStringLiteral("nowhere")).toStdString();
+    const std::string other = dir.filePath(QStringLiteral("other.json")).toStdString();
+    QCOMPARE(::symlink(dangling.c_str(), (other + ".part").c_str()), 0);
+    QVERIFY_THROWS_EXCEPTION(std::runtime_error, AtomicFile file(other));
+    QVERIFY(!QFile::exists(QString::fromStdString(dangling)));
+}
+
+void TestExports::stalePartIsReplacedNotWrittenThrough()
+{
+    // A stale ".part" that is a hard link to another file: the export replaces the
+    // name with a new file and the other file keeps its bytes.
+    QTemporaryDir dir;
+    const std::string other = dir.filePath(QStringLiteral("other.bin")).toStdString();
+    const std::string out = dir.filePath(QStringLiteral("out.json")).toStdString();
+    std::ofstream(other) << "keep me\n";
+    QCOMPARE(::link(other.c_str(), (out + ".part").c_str()), 0);
+    writeFileAtomically(out, [](std::ostream &o) { o << "{}\n"; });
+    QCOMPARE(readAll(out), std::string("{}\n"));
+    QCOMPARE(readAll(other), std::string("keep me\n"));
+    QVERIFY(!QFile::exists(QString::fromStdString(out + ".part")));
+}
+
+void TestExports::partThatIsAnInputIsRefused()
+{
+    // The dataset is named "train.part"; an export to "train" would write through it.
+    QTemporaryDir dir;
+    const std::string dataset = dir.filePath(QStringLiteral("train.part")).toStdString();
+    const std::string out = dir.filePath(QStringLiteral("train")).toStdString();
+    std::ofstream(dataset) << "dataset bytes";
+    try {
+        writeFileAtomically(out, [](std::ostream &o) { o << "x"; }, {dataset});
+        QFAIL("an input was overwritten");
+    } catch (const std::runtime_error &e) {
+        const std::string message = e.what();
+        QVERIFY2(message.find("which is an input of the run (" + dataset) != std::string::npos,
+                 message.c_str());
+    }
+    QCOMPARE(readAll(dataset), std::string("dataset bytes"));
+    QVERIFY(!QFile::exists(QString::fromStdString(out)));
+    // An input of a run this process started is protected without being named.
+    protectInput(dataset);
+    QVERIFY_THROWS_EXCEPTION(std::runtime_error,
+                             writeFileAtomically(out, [](std::ostream &o) { o << "x"; }));
+    QCOMPARE(readAll(dataset), std::string("dataset bytes"));
+}
+
+void TestExports::outputInsideAnInputFolderIsRefused()
+{
+    QTemporaryDir dir;
+    const QString folder = dir.filePath(QStringLiteral("photos"));
+    QVERIFY(QDir().mkpath(folder + QStringLiteral("/cats/deep")));
+    const std::string photo = (folder + QStringLiteral("/cats/x.jpg")).toStdString();
+    std::ofstream(photo) << "jpeg";
+    // By another spelling of the folder: a symlink to it.
+    const QString link = dir.filePath(QStringLiteral("link"));
+    QCOMPARE(::symlink(folder.toLocal8Bit().constData(), link.toLocal8Bit().constData()), 0);
+    const std::vector<std::string> inputs{link.toStdString()};
+    for (const std::string &out :
+         {photo, (folder + QStringLiteral("/cats/deep/new.csv")).toStdString(),
+          (link + QStringLiteral("/run.json")).toStdString()}) {
+        const std::string conflict = outputInputConflict(out, inputs);
+        QVERIFY2(conflict.find("is inside the input folder " + link.toStdString())
+                     != std::string::npos,
+                 (out + ": " + conflict).c_str());
+        QVERIFY_THROWS_EXCEPTION(std::runtime_error,
+                                 writeFileAtomically(
+                                     out, [](std::ostream &o) { o << "x"; }, inputs));
+    }
+    QCOMPARE(readAll(photo), std::string("jpeg"));
+    // Beside the folder is fine.
+    QCOMPARE(outputInputConflict(dir.filePath(QStringLiteral("photos.csv")).toStdString(), inputs),
+             std::string());
 }
 
 void TestExports::csvHasOneRowPerBatch()

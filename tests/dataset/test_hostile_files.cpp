@@ -3,18 +3,26 @@
 // and nothing blocks waiting for a FIFO writer.
 
 #include "core/dataset/cifar10_dataset.h"
+#include "core/dataset/dataset_config.h"
 #include "core/dataset/idx_dataset.h"
 #include "core/dataset/tensor_file_dataset.h"
 #include "core/dataset/tensor_file_format.h"
+#include "core/image/image_folder_dataset.h"
 #include "core/io/regular_file.h"
+#include "core/run/output_paths.h"
 
 #include <QtTest/QtTest>
+
+#include <spdlog/sinks/ostream_sink.h>
+#include <spdlog/spdlog.h>
 
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <functional>
 #include <future>
+#include <sstream>
+#include <stdexcept>
 #include <string>
 
 #include <sys/socket.h>
@@ -59,6 +67,31 @@ bool contains(const std::string &text, const std::string &part)
     return text.find(part) != std::string::npos;
 }
 
+// Sends the default logger to a string for its lifetime.
+class LogCapture
+{
+public:
+    LogCapture()
+        : m_previous(spdlog::default_logger())
+    {
+        auto sink = std::make_shared<spdlog::sinks::ostream_sink_mt>(m_stream);
+        auto logger = std::make_shared<spdlog::logger>("capture", sink);
+        logger->set_pattern("%l %v");
+        spdlog::set_default_logger(logger);
+    }
+    ~LogCapture() { spdlog::set_default_logger(m_previous); }
+    std::string text() const { return m_stream.str(); }
+
+private:
+    std::ostringstream m_stream;
+    std::shared_ptr<spdlog::logger> m_previous;
+};
+
+void touch(const std::string &path)
+{
+    std::ofstream(path) << "not decoded by the scan";
+}
+
 } // namespace
 
 class TestHostileFiles : public QObject
@@ -66,6 +99,8 @@ class TestHostileFiles : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
+    void unreadableClassFolderIsNamed();
+    void pathTooLongIsSaidSo();
     void helperNamesWhatIsThere()
     {
         QTemporaryDir dir;
@@ -169,6 +204,77 @@ private Q_SLOTS:
         QVERIFY2(contains(inFolder, fifo + ": is a FIFO"), inFolder.c_str());
     }
 };
+
+void TestHostileFiles::unreadableClassFolderIsNamed()
+{
+    // Class "b" cannot be listed: the scan leaves it out with a warning naming it and
+    // the reason. Root may list anything, so the scan then runs as "nobody".
+    QTemporaryDir dir;
+    QCOMPARE(::chmod(dir.path().toLocal8Bit().constData(), 0755), 0);
+    const std::string root = dir.path().toStdString();
+    for (const char *sub : {"/a", "/b", "/c"})
+        QCOMPARE(::mkdir((root + sub).c_str(), 0755), 0);
+    touch(root + "/a/x.jpg");
+    touch(root + "/b/y.jpg");
+    // A class that is a symlink to itself cannot even be identified.
+    QCOMPARE(::symlink((root + "/loop").c_str(), (root + "/loop").c_str()), 0);
+    QCOMPARE(::chmod((root + "/b").c_str(), 0), 0);
+    DatasetConfig config;
+    config.kind = DatasetKind::ImageFolder;
+    config.path = root;
+    LogCapture log;
+    std::int64_t size = 0;
+    {
+        const bool asRoot = ::geteuid() == 0;
+        if (asRoot)
+            QCOMPARE(::seteuid(65534), 0);
+        try {
+            size = ImageFolderDataset(config).size();
+        } catch (...) {
+        }
+        if (asRoot)
+            QCOMPARE(::seteuid(0), 0);
+    }
+    QCOMPARE(size, std::int64_t{1});
+    const std::string text = log.text();
+    QVERIFY2(contains(text, "warning skipped " + root
+                                + "/b: cannot read it: cannot access: "
+                                  "Permission denied"),
+             text.c_str());
+    QVERIFY2(contains(text, "warning skipped " + root
+                                + "/loop: cannot read it: cannot access: "
+                                  "Too many levels of symbolic links"),
+             text.c_str());
+    ::chmod((root + "/b").c_str(), 0755);
+}
+
+void TestHostileFiles::pathTooLongIsSaidSo()
+{
+    // A path past PATH_MAX, and a name past NAME_MAX, are "too long", never "does not
+    // exist", wherever a path is checked.
+    const std::string longPath = "/tmp/" + std::string(5'000, 'x');
+    const std::string longName = "/tmp/" + std::string(300, 'x') + "/train";
+    QCOMPARE(regularFileProblem(longPath),
+             std::string("path too long (5005 bytes; the limit is 4095)"));
+    QCOMPARE(regularFileProblem(longName),
+             std::string("a name in the path is longer than 255 bytes"));
+    DatasetConfig config;
+    config.kind = DatasetKind::ImageFolder;
+    config.path = longPath;
+    std::string message = errorWithin([&] { openDataset(config); });
+    QVERIFY2(contains(message, longPath + ": path too long (5005 bytes"), message.c_str());
+    message = errorWithin([&] { ImageFolderDataset dataset(config); });
+    QVERIFY2(contains(message, ": path too long (5005 bytes"), message.c_str());
+    config.kind = DatasetKind::Idx;
+    config.path = longName;
+    message = errorWithin([&] { openDataset(config); });
+    QVERIFY2(contains(message, longName + ": a name in the path is longer than 255"),
+             message.c_str());
+    message = errorWithin([&] { checkOutputPaths({{"--csv", longName + "/out.csv"}}, {}); });
+    QVERIFY2(contains(message, "a name in the path is longer than 255 bytes"), message.c_str());
+    message = errorWithin([&] { checkOutputPaths({{"--json", longPath}}, {}); });
+    QVERIFY2(contains(message, "--json " + longPath + ": path too long"), message.c_str());
+}
 
 QTEST_GUILESS_MAIN(TestHostileFiles)
 #include "test_hostile_files.moc"

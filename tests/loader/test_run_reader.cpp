@@ -8,6 +8,7 @@
 
 #include <QtTest>
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -69,6 +70,9 @@ private Q_SLOTS:
     void partnerFileIsFoundBeside();
     void errorsNameTheFileAndReason();
     void dataParallelRunKeepsItsRanks();
+    void fieldsOutOfRangeAreRefused_data();
+    void fieldsOutOfRangeAreRefused();
+    void sizeIsBounded();
 
 private:
     QTemporaryDir m_dir;
@@ -173,6 +177,9 @@ void TestRunReader::errorsNameTheFileAndReason()
     const std::string notSummary = path("config.json");
     writeAll(notSummary, "{\"format\": \"something-else\"}");
     check(messageOf(csv, notSummary), notSummary, "not a LoaderLab run summary");
+    // A "format" that is no string is the same refusal, not a JSON type error.
+    writeAll(notSummary, "{\"format\": 7}");
+    check(messageOf(csv, notSummary), notSummary, "not a LoaderLab run summary");
     const std::string cut = path("cut.json");
     const std::string jsonText = readAll(json);
     writeAll(cut, jsonText.substr(0, jsonText.size() / 2));
@@ -208,6 +215,116 @@ void TestRunReader::dataParallelRunKeepsItsRanks()
         QVERIFY2(got.workerUtilisation[lane] > 0.0, qPrintable(QString::number(lane)));
     for (const WorkerSpan &span : opened.trace->spans())
         QCOMPARE(span.rank, (*opened.trace)[static_cast<std::size_t>(span.batch)].rank);
+}
+
+void TestRunReader::fieldsOutOfRangeAreRefused_data()
+{
+    // One field of the good file's fourth row (line 4) set to a value no run of its
+    // JSON (1 device, 2 workers, batches of 8) can have.
+    QTest::addColumn<QString>("column");
+    QTest::addColumn<QString>("value");
+    QTest::addColumn<QString>("reason");
+    QTest::newRow("rank INT32_MAX") << "rank"
+                                    << "2147483647"
+                                    << "rank 2147483647 is not in 0..63";
+    QTest::newRow("rank 10^9") << "rank"
+                               << "1000000000"
+                               << "rank 1000000000 is not in 0..63";
+    QTest::newRow("rank past the devices") << "rank"
+                                           << "1"
+                                           << "rank 1 but the run had 1 device";
+    QTest::newRow("rank negative") << "rank"
+                                   << "-1"
+                                   << "rank -1 is not in 0..63";
+    QTest::newRow("negative time") << "load_start_ns"
+                                   << "-5"
+                                   << "time -5 ns is not in 0..";
+    QTest::newRow("INT64 time") << "compute_end_ns"
+                                << "9223372036854775807"
+                                << "time 9223372036854775807 ns is not in 0..";
+    QTest::newRow("worker past the workers") << "worker"
+                                             << "2"
+                                             << "worker 2 but the run had at most 2 worker";
+    QTest::newRow("worker below -2") << "worker"
+                                     << "-3"
+                                     << "worker -3 is not a worker";
+    QTest::newRow("samples past the batch") << "samples"
+                                            << "9"
+                                            << "in a batch of at most 8";
+    QTest::newRow("negative samples") << "samples"
+                                      << "-1"
+                                      << "must not be negative";
+    QTest::newRow("index repeated") << "index"
+                                    << "1"
+                                    << "index 1 does not follow 1";
+    QTest::newRow("index negative") << "index"
+                                    << "-1"
+                                    << "index -1 is negative";
+}
+
+void TestRunReader::fieldsOutOfRangeAreRefused()
+{
+    QFETCH(QString, column);
+    QFETCH(QString, value);
+    QFETCH(QString, reason);
+    const std::string csv = path("range.csv");
+    const std::string json = path("range.json");
+    if (!QFileInfo::exists(QString::fromStdString(json)))
+        writeRun(smallRun(2, Strategy::PerWorkerBatch), csv, json);
+    QStringList lines = QString::fromStdString(readAll(csv)).split(QLatin1Char('\n'));
+    const qsizetype at = lines[0].split(QLatin1Char(',')).indexOf(column);
+    QVERIFY(at >= 0);
+    QStringList fields = lines[3].split(QLatin1Char(','));
+    fields[at] = value;
+    lines[3] = fields.join(QLatin1Char(','));
+    const std::string bad = path("range-bad.csv");
+    writeAll(bad, lines.join(QLatin1Char('\n')).toStdString());
+    try {
+        openRun(bad, json);
+        QFAIL("opened");
+    } catch (const std::runtime_error &e) {
+        const QString message = QString::fromUtf8(e.what());
+        QVERIFY2(message.startsWith(QString::fromStdString(bad) + QStringLiteral(": line 4: ")),
+                 e.what());
+        QVERIFY2(message.contains(reason), e.what());
+    }
+}
+
+void TestRunReader::sizeIsBounded()
+{
+    const std::string csv = path("size.csv");
+    const std::string json = path("size.json");
+    writeRun(smallRun(1, Strategy::PerWorkerBatch), csv, json);
+    const std::string text = readAll(csv);
+    const std::string header = text.substr(0, text.find('\n') + 1);
+    const auto messageOf = [&](const std::string &c, const std::string &j) -> std::string {
+        try {
+            openRun(c, j);
+        } catch (const std::runtime_error &e) {
+            return e.what();
+        }
+        return "(opened)";
+    };
+    // One row more than kMaxTraceCsvRows (blank lines count: a file of nothing but
+    // newlines is not read to its end either).
+    const std::string many = path("many.csv");
+    writeAll(many, header + std::string(static_cast<std::size_t>(kMaxTraceCsvRows) + 1, '\n'));
+    std::string message = messageOf(many, json);
+    QVERIFY2(message.rfind(many + ": more than 1000000 rows", 0) == 0, message.c_str());
+    // A line of 2,000 bytes is no row: refused without reading it whole.
+    const std::string longLine = path("long.csv");
+    writeAll(longLine, header + std::string(2'000, '1') + "\n");
+    message = messageOf(longLine, json);
+    QVERIFY2(message.rfind(longLine + ": line 2: longer than 1024 bytes", 0) == 0, message.c_str());
+    // A summary JSON past its bound is not parsed.
+    const std::string bigJson = path("big.json");
+    writeAll(bigJson, readAll(json));
+    std::filesystem::resize_file(bigJson, kMaxSummaryJsonBytes + 1);
+    message = messageOf(csv, bigJson);
+    QVERIFY2(message.rfind(bigJson + ": 67108865 bytes, more than a run summary has", 0) == 0,
+             message.c_str());
+    // The good file still opens.
+    QCOMPARE(messageOf(csv, json), std::string("(opened)"));
 }
 
 QTEST_GUILESS_MAIN(TestRunReader)

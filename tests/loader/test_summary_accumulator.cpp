@@ -141,6 +141,7 @@ private Q_SLOTS:
     void sketchIsExactUpToItsLimit();
     void sketchStaysWithinItsErrorPastTheLimit();
     void sketchMergeKeepsCountsAndBounds();
+    void absurdRankIsBounded();
 };
 
 void TestSummaryAccumulator::matchesTheStoredTraceSummary()
@@ -244,6 +245,30 @@ void TestSummaryAccumulator::sketchMergeKeepsCountsAndBounds()
         const double exact = percentile(values, q);
         QVERIFY(std::abs(a.quantile(q) - exact) <= QuantileSketch::kRelativeError * exact);
     }
+}
+
+void TestSummaryAccumulator::absurdRankIsBounded()
+{
+    // A record's rank sizes the per-rank tallies: a corrupt one (a file read back)
+    // must neither index past them nor allocate per rank it names.
+    SummaryAccumulator acc(0, {1});
+    for (const std::int32_t rank : {0, 1'000'000'000, INT32_MAX, -5, 1}) {
+        TraceRecord r;
+        r.index = acc.batches();
+        r.worker = 0;
+        r.samples = 4;
+        r.rank = rank;
+        r.requestNs = 1'000 * (r.index + 1);
+        r.deliveryNs = r.requestNs + 10;
+        r.computeStartNs = r.deliveryNs;
+        r.computeEndNs = r.deliveryNs + 100;
+        acc.addSpan({r.index, 0, rank, r.requestNs - 500, r.requestNs});
+        acc.addRecord(r);
+    }
+    const RunSummary s = acc.summary();
+    QCOMPARE(s.batches, std::int64_t{5});
+    QCOMPARE(s.samples, std::int64_t{20});
+    QCOMPARE(s.ranks.size(), std::size_t{64});
 }
 
 QTEST_GUILESS_MAIN(TestSummaryAccumulator)

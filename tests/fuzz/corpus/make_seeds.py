@@ -212,6 +212,59 @@ def sweep_records():
           b'{"axes": [{"key": "loader.nope", "values": [1]}]}}\0')
 
 
+RUN_CSV_COLUMNS = (
+    "index,epoch,worker,samples,skipped,config_version,dispatch_ns,load_start_ns,load_end_ns,"
+    "read_ns,decode_ns,transform_ns,collate_ns,ready_ns,pin_start_ns,pin_end_ns,request_ns,"
+    "delivery_ns,wait_ns,copy_start_ns,copy_end_ns,compute_start_ns,compute_end_ns,rank")
+
+
+def run_csv(rows, *, ranks=1, workers=2):
+    lines = [RUN_CSV_COLUMNS]
+    for i in range(rows):
+        t = 1_000_000 * (i + 1)
+        request, delivery = t, t + 5_000
+        lines.append(",".join(str(v) for v in (
+            i, 0, i % workers if workers else -1, 8, 0, 0, t - 900_000, t - 800_000,
+            t - 100_000, 300_000, 200_000, 100_000, 50_000, t - 90_000, 0, 0, request, delivery,
+            delivery - request, 0, 0, delivery, delivery + 700_000, i % ranks)))
+    return "\n".join(lines) + "\n"
+
+
+def run_summary(*, devices=1, workers=2, markers=()):
+    return json.dumps({
+        "format": "loaderlab-summary-2",
+        "config": {"devices": devices, "loader": {"batch_size": 8, "num_workers": workers}},
+        "config_versions": [],
+        "state": "finished",
+        "summary": {"peak_memory_bytes": 1000, "skipped_samples": 0},
+        "skipped": [],
+        "markers": list(markers),
+    })
+
+
+def run_reader_input(csv, summary):
+    csv = csv.encode()
+    return struct.pack("<I", len(csv)) + csv + summary.encode()
+
+
+def run_reader():
+    target = "fuzz_run_reader"
+    write(target, "valid", run_reader_input(run_csv(12), run_summary()))
+    write(target, "valid_two_ranks",
+          run_reader_input(run_csv(12, ranks=2), run_summary(devices=2)))
+    write(target, "valid_marker", run_reader_input(run_csv(6), run_summary(markers=[
+        {"batch": 3, "time_ns": 3_000_000, "kind": "note", "detail": "x"}])))
+    write(target, "rank_int32_max",
+          run_reader_input(run_csv(3).replace(",0\n", ",2147483647\n", 1), run_summary()))
+    write(target, "negative_time",
+          run_reader_input(run_csv(3).replace(",100000,", ",-100000,", 1), run_summary()))
+    write(target, "rank_past_devices", run_reader_input(run_csv(4, ranks=2), run_summary()))
+    write(target, "not_a_summary", run_reader_input(run_csv(2), '{"format": 7}'))
+    write(target, "cut_json", run_reader_input(run_csv(2), run_summary()[:40]))
+    write(target, "old_header", run_reader_input(
+        run_csv(2).replace(",rank\n", "\n", 1).replace(",0\n", "\n"), run_summary()))
+
+
 if __name__ == "__main__":
     run_config_json()
     idx()
@@ -220,3 +273,4 @@ if __name__ == "__main__":
     image_header()
     engine_channel()
     sweep_records()
+    run_reader()
