@@ -18,8 +18,8 @@ std::int64_t steadyNow()
 
 RepeatedWarnings::RepeatedWarnings(std::function<void(const std::string &)> sink,
                                    std::function<std::int64_t()> nowNs)
-    : m_sink(sink ? std::move(sink) : [](const std::string &line) { spdlog::warn("{}", line); }),
-      m_nowNs(nowNs ? std::move(nowNs) : steadyNow)
+    : m_sink(sink ? std::move(sink) : [](const std::string &line) { spdlog::warn("{}", line); })
+    , m_nowNs(nowNs ? std::move(nowNs) : steadyNow)
 {
 }
 

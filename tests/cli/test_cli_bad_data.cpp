@@ -74,28 +74,30 @@ void TestCliBadData::aFolderOfCorruptImagesStopsAfterOneEpochSayingWhy()
     QVERIFY2(r.err.contains(QLatin1String("epoch 1 delivered no sample: all 120 samples it "
                                           "loaded were skipped")),
              qPrintable(r.err.right(2000)));
-    QVERIFY2(r.err.contains(QLatin1String("not a JPEG or PNG image")), qPrintable(r.err.left(2000)));
+    QVERIFY2(r.err.contains(QLatin1String("not a JPEG or PNG image")),
+             qPrintable(r.err.left(2000)));
     // 120 distinct files: the first 20 are shown, the rest counted.
     QVERIFY2(skipLines(r.err) <= 20, qPrintable(QString::number(skipLines(r.err))));
-    QVERIFY2(r.err.contains(QLatin1String("held back 100 warnings")), qPrintable(r.err.right(2000)));
+    QVERIFY2(r.err.contains(QLatin1String("held back 100 warnings")),
+             qPrintable(r.err.right(2000)));
     QVERIFY2(r.errBytes.size() < 16'000, qPrintable(QString::number(r.errBytes.size())));
 }
 
 void TestCliBadData::aTensorFileTruncatedMidRunStopsWithoutAFlood()
 {
     const QString file = m_dir.filePath(QStringLiteral("samples.tensor"));
-    QCOMPARE(runLoaderlab({QStringLiteral("make-dataset"), file, QStringLiteral("--kind"),
-                           QStringLiteral("tensor"), QStringLiteral("--count"),
-                           QStringLiteral("512"), QStringLiteral("--shape"),
-                           QStringLiteral("3x8x8")})
-                 .exitCode,
-             0);
+    QCOMPARE(
+        runLoaderlab({QStringLiteral("make-dataset"), file, QStringLiteral("--kind"),
+                      QStringLiteral("tensor"), QStringLiteral("--count"), QStringLiteral("512"),
+                      QStringLiteral("--shape"), QStringLiteral("3x8x8")})
+            .exitCode,
+        0);
     QProcess process;
-    startLoaderlab(process, {QStringLiteral("run"), QStringLiteral("--dataset"),
-                             QStringLiteral("tensor"), QStringLiteral("--path"), file,
-                             QStringLiteral("--epochs"), QStringLiteral("0"),
-                             QStringLiteral("--seconds"), QStringLiteral("60"),
-                             QStringLiteral("--batch-size"), QStringLiteral("16")});
+    startLoaderlab(process,
+                   {QStringLiteral("run"), QStringLiteral("--dataset"), QStringLiteral("tensor"),
+                    QStringLiteral("--path"), file, QStringLiteral("--epochs"), QStringLiteral("0"),
+                    QStringLiteral("--seconds"), QStringLiteral("60"),
+                    QStringLiteral("--batch-size"), QStringLiteral("16")});
     QVERIFY(process.waitForStarted());
     // Wait until the run reports progress on stderr (left unread for finish()), so the
     // file was opened whole; then cut it to its header while the run reads it.
