@@ -11,9 +11,10 @@
 #include "core/io/regular_file.h"
 #include "core/run/output_paths.h"
 
+#include "tests/log_capture.h"
+
 #include <QtTest/QtTest>
 
-#include <spdlog/sinks/ostream_sink.h>
 #include <spdlog/spdlog.h>
 
 #include <cstdio>
@@ -66,26 +67,6 @@ bool contains(const std::string &text, const std::string &part)
 {
     return text.find(part) != std::string::npos;
 }
-
-// Sends the default logger to a string for its lifetime.
-class LogCapture
-{
-public:
-    LogCapture()
-        : m_previous(spdlog::default_logger())
-    {
-        auto sink = std::make_shared<spdlog::sinks::ostream_sink_mt>(m_stream);
-        auto logger = std::make_shared<spdlog::logger>("capture", sink);
-        logger->set_pattern("%l %v");
-        spdlog::set_default_logger(logger);
-    }
-    ~LogCapture() { spdlog::set_default_logger(m_previous); }
-    std::string text() const { return m_stream.str(); }
-
-private:
-    std::ostringstream m_stream;
-    std::shared_ptr<spdlog::logger> m_previous;
-};
 
 void touch(const std::string &path)
 {

@@ -6,8 +6,9 @@
 
 #include <opencv2/core.hpp>
 #include <opencv2/imgcodecs.hpp>
-#include <spdlog/sinks/ostream_sink.h>
 #include <spdlog/spdlog.h>
+
+#include "tests/log_capture.h"
 
 #include <QtTest/QtTest>
 
@@ -87,26 +88,6 @@ Bytes pngWithBadTextCrc()
     png.insert(png.begin() + static_cast<std::ptrdiff_t>(idat), chunk.begin(), chunk.end());
     return png;
 }
-
-// Sends the default logger to a string for the test's lifetime.
-class LogCapture
-{
-public:
-    LogCapture()
-        : m_previous(spdlog::default_logger())
-    {
-        auto sink = std::make_shared<spdlog::sinks::ostream_sink_mt>(m_stream);
-        auto logger = std::make_shared<spdlog::logger>("capture", sink);
-        logger->set_pattern("%l %v");
-        spdlog::set_default_logger(logger);
-    }
-    ~LogCapture() { spdlog::set_default_logger(m_previous); }
-    std::string text() const { return m_stream.str(); }
-
-private:
-    std::ostringstream m_stream;
-    std::shared_ptr<spdlog::logger> m_previous;
-};
 
 } // namespace
 
