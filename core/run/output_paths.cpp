@@ -44,8 +44,11 @@ void checkOne(const std::string &option, const std::string &path,
     struct stat folderInfo
     {
     };
-    if (::stat(folder.c_str(), &folderInfo) != 0)
+    if (::stat(folder.c_str(), &folderInfo) != 0) {
+        if (errno == ENOENT)
+            fail("folder " + folder.string() + " does not exist");
         fail("folder " + folder.string() + ": " + pathErrorText(folder.string(), errno));
+    }
     if (!S_ISDIR(folderInfo.st_mode))
         fail(folder.string() + " is not a folder");
     if (::access(folder.c_str(), W_OK | X_OK) != 0)
