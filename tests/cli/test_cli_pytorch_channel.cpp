@@ -109,17 +109,9 @@ void TestCliPytorchChannel::badRecordExitsOneWithTheOutputsSoFar()
 
 void TestCliPytorchChannel::ctrlCEndsAStubbornEnginePromptly()
 {
-    const QString python = writeFakePython(
-        m_dir.path(), QStringLiteral("stubborn"),
-        QStringLiteral(
-            "signal.signal(signal.SIGTERM, signal.SIG_IGN)\n"
-            "code = 'import signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); "
-            "time.sleep(600)'\n"
-            "worker = subprocess.Popen([sys.executable, '-c', code])\n"
-            "note(worker.pid)\n"
-            "holder = subprocess.Popen([sys.executable, '-c', code], start_new_session=True)\n"
-            "note(holder.pid)\n"
-            "while True:\n    time.sleep(1)"));
+    const QString python = writeFakePython(m_dir.path(), QStringLiteral("stubborn"),
+                                           stubbornEngineStart()
+                                               + QStringLiteral("while True:\n    time.sleep(1)"));
     qputenv("LOADERLAB_PYTHON", python.toUtf8());
     const QString csv = m_dir.filePath(QStringLiteral("stop.csv"));
     const QString json = m_dir.filePath(QStringLiteral("stop.json"));

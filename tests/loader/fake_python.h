@@ -72,6 +72,21 @@ inline QString writeFakePython(const QString &dir, const QString &name, const QS
     return path;
 }
 
+// The start of a fake engine that ignores SIGTERM, with a "worker" in its group that
+// ignores it too and a holder in a session of its own that keeps stdout open; both
+// pids are noted (worker first).
+inline QString stubbornEngineStart()
+{
+    return QStringLiteral(
+        "signal.signal(signal.SIGTERM, signal.SIG_IGN)\n"
+        "code = 'import signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); "
+        "time.sleep(600)'\n"
+        "worker = subprocess.Popen([sys.executable, '-c', code])\n"
+        "note(worker.pid)\n"
+        "holder = subprocess.Popen([sys.executable, '-c', code], start_new_session=True)\n"
+        "note(holder.pid)\n");
+}
+
 // The pids the fixture at `script` noted, in order.
 inline std::vector<int> notedPids(const QString &script)
 {

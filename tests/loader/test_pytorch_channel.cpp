@@ -312,18 +312,10 @@ void TestPyTorchChannel::stopEndsTheGroupDespiteSigtermAndAnEscapedHolder()
 {
     // The fake Python ignores SIGTERM, starts a "worker" in its group that ignores it
     // too, and a grandchild in a session of its own that keeps stdout open.
-    const QString python = writeFakePython(
-        m_dir.path(), QStringLiteral("stubborn"),
-        QStringLiteral(
-            "signal.signal(signal.SIGTERM, signal.SIG_IGN)\n"
-            "code = 'import signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); "
-            "time.sleep(600)'\n"
-            "worker = subprocess.Popen([sys.executable, '-c', code])\n"
-            "note(worker.pid)\n"
-            "holder = subprocess.Popen([sys.executable, '-c', code], start_new_session=True)\n"
-            "note(holder.pid)\n"
-            "emit(batch(3))\n"
-            "while True:\n    time.sleep(1)"));
+    const QString python = writeFakePython(m_dir.path(), QStringLiteral("stubborn"),
+                                           stubbornEngineStart()
+                                               + QStringLiteral("emit(batch(3))\n"
+                                                                "while True:\n    time.sleep(1)"));
     PyTorchRun run(python.toStdString());
     run.start(syntheticRun());
     QTRY_VERIFY_WITH_TIMEOUT(run.trace()->size() >= 4, 10'000);
