@@ -16,13 +16,6 @@ AutotuneSettings settingsOf(const RunConfig &c)
     return {c.loader.numWorkers, c.loader.prefetchFactor, c.loader.batchSize};
 }
 
-// Sleeps in small steps; false when stopped or the run ended.
-bool pause(std::stop_token stop, const RunController &run)
-{
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    return !stop.stop_requested() && !run.finished();
-}
-
 } // namespace
 
 int autotuneWorkerCap(const RunConfig &config, int cores)
@@ -161,7 +154,7 @@ void Autotuner::tune(std::stop_token stop)
                 continue;
             }
             while (trace->configVersions().size() == versions) {
-                if (!pause(stop, m_run))
+                if (!pause(stop))
                     return;
             }
         }
@@ -170,7 +163,7 @@ void Autotuner::tune(std::stop_token stop)
         const auto [from, to] = autotuneWindow(trace->configVersions().back().firstBatch,
                                                want.workers, measuredTo, m_options);
         while (trace->size() <= to) {
-            if (!pause(stop, m_run))
+            if (!pause(stop))
                 return;
         }
         measuredTo = to;
@@ -189,6 +182,16 @@ void Autotuner::tune(std::stop_token stop)
                 m_onMove(*move);
         }
     }
+}
+
+bool Autotuner::pause(std::stop_token stop)
+{
+    {
+        std::unique_lock lock(m_pauseMutex);
+        // The stop token's callback wakes the wait: a stop never waits out the interval.
+        m_pauseWake.wait_for(lock, stop, m_options.pollInterval, [] { return false; });
+    }
+    return !stop.stop_requested() && !m_run.finished();
 }
 
 void Autotuner::publish(const AutotuneSearch &search, const std::optional<AutotuneMove> &move)

@@ -35,6 +35,9 @@ struct AutotuneOptions
     int maxWorkers = 0; // 0: autotuneWorkerCap of the machine's cores
     int minBatch = 8;   // the batch size's bounds, with tuneBatch
     int maxBatch = 512;
+    // How often the tuner looks at the trace while it waits for a window's batches;
+    // a stop wakes it at once.
+    std::chrono::milliseconds pollInterval{20};
 };
 
 // The workers the autotuner may use: the cores, less one for a LibTorch model's
@@ -91,12 +94,16 @@ private:
     void loop(std::stop_token stop);
     void tune(std::stop_token stop); // the search loop; returns when stopped or the run ended
     void publish(const AutotuneSearch &search, const std::optional<AutotuneMove> &move);
+    // Waits one poll interval, or less when stopped; false when stopped or the run ended.
+    bool pause(std::stop_token stop);
 
     RunController &m_run;
     AutotuneOptions m_options;
     MoveCallback m_onMove;
     mutable std::mutex m_mutex;
     mutable std::condition_variable m_changed; // after each window, and at the end
+    std::mutex m_pauseMutex;
+    std::condition_variable_any m_pauseWake; // woken only by a stop
     AutotuneSettings m_incumbent;
     int m_moves = 0;
     bool m_holding = false;

@@ -12,6 +12,7 @@
 #include <deque>
 #include <map>
 #include <mutex>
+#include <string>
 #include <thread>
 
 namespace loaderlab {
@@ -120,6 +121,7 @@ public:
     {
         if (stopSource.stop_requested())
             throw LoaderStopped();
+        throwIfAThreadDied();
         if (deliveredCount >= batchesTotal) {
             if (!config.persistentWorkers)
                 endWorkers();
@@ -181,6 +183,7 @@ public:
     mutable std::mutex readyMutex;
     std::condition_variable_any readyCv;
     std::map<std::int64_t, BatchPtr> ready; // reorder buffer, by ordinal
+    std::string threadFailure;              // the first loader thread that died, and why
     int inFlight = 0;
     int maxInFlight = 0;
 
@@ -244,10 +247,13 @@ private:
             std::unique_lock lock(readyMutex);
             const auto expected = static_cast<std::int64_t>(firstUndelivered());
             const bool gotOne = readyCv.wait(lock, stopSource.get_token(), [&] {
-                return config.inOrder ? ready.contains(expected) : !ready.empty();
+                return !threadFailure.empty()
+                       || (config.inOrder ? ready.contains(expected) : !ready.empty());
             });
             if (!gotOne)
                 return nullptr;
+            if (!threadFailure.empty())
+                throw LoaderThreadError(threadFailure);
             auto it = config.inOrder ? ready.find(expected) : ready.begin();
             ordinal = it->first;
             batch = std::move(it->second);
@@ -259,6 +265,13 @@ private:
         if (nextDispatch < batchesTotal)
             dispatchOne();
         return batch;
+    }
+
+    void throwIfAThreadDied() const
+    {
+        std::lock_guard lock(readyMutex);
+        if (!threadFailure.empty())
+            throw LoaderThreadError(threadFailure);
     }
 
     std::size_t firstUndelivered() const { return undeliveredCursor; }
@@ -309,25 +322,35 @@ private:
             for (int w = 0; w < count; ++w)
                 workerQueues.push_back(std::make_unique<TaskQueue<BatchTask>>());
             for (int w = 0; w < count; ++w)
-                workers.emplace_back(
-                    [this, w, stop] { runThread([&] { perWorkerMain(w, stop); }); });
+                workers.emplace_back([this, w, stop] {
+                    runThread("worker " + std::to_string(w), [&] { perWorkerMain(w, stop); });
+                });
         } else {
             for (int w = 0; w < count; ++w)
-                workers.emplace_back(
-                    [this, w, stop] { runThread([&] { slotWorkerMain(w, stop); }); });
+                workers.emplace_back([this, w, stop] {
+                    runThread("worker " + std::to_string(w), [&] { slotWorkerMain(w, stop); });
+                });
         }
         if (config.pinMemory && !pinThread.joinable())
-            pinThread = std::thread([this, stop] { runThread([&] { pinMain(stop); }); });
+            pinThread = std::thread([this, stop] { runThread("pin thread", [&] { pinMain(stop); }); });
     }
 
+    // A thread that ends with an error holds batches that will never arrive: next()
+    // fails with the reason instead of waiting for them until stop.
     template <typename F>
-    void runThread(F &&body)
+    void runThread(const std::string &name, F &&body)
     {
         ++liveThreads;
         try {
             body();
         } catch (const std::exception &e) {
-            spdlog::error("loader thread ended with an error: {}", escapeForTerminal(e.what()));
+            spdlog::error("loader {} ended with an error: {}", name, escapeForTerminal(e.what()));
+            {
+                std::lock_guard lock(readyMutex);
+                if (threadFailure.empty())
+                    threadFailure = "the loader's " + name + " failed: " + e.what();
+            }
+            readyCv.notify_all();
         }
         --liveThreads;
     }

@@ -28,6 +28,15 @@ public:
     using std::runtime_error::runtime_error;
 };
 
+// Thrown by Loader::next() when a worker or the pin thread ended with an error
+// outside a sample load (pinning, collation, an allocation): the message names the
+// thread and the reason. The batches that thread held would never arrive.
+class LoaderThreadError : public std::runtime_error
+{
+public:
+    using std::runtime_error::runtime_error;
+};
+
 // Thrown by Loader::next() when stop() was called.
 class LoaderStopped : public std::runtime_error
 {
@@ -64,7 +73,8 @@ public:
     void resumeEpoch(int epoch, std::vector<std::int64_t> indices);
 
     // The next batch of the current epoch, or nullptr at its end. Stamps request
-    // and delivery. Throws LoaderStopped after stop(), LoadError under the fail policy.
+    // and delivery. Throws LoaderStopped after stop(), LoadError under the fail policy,
+    // LoaderThreadError once a loader thread has died.
     BatchPtr next();
 
     // Dataset indices of the current epoch not yet delivered by next() (skipped

@@ -138,6 +138,7 @@ private Q_SLOTS:
     void retunesOnADriftBeforeTheReprobe();
     void aWindowLeavesOutTheNewLoadersFirstRound();
     void settleBatchesDoNotDecideAMove();
+    void stopDoesNotWaitOutThePollInterval();
 };
 
 void TestAutotune::climbsToThePlateauAndHolds()
@@ -520,6 +521,36 @@ void TestAutotune::settleBatchesDoNotDecideAMove()
                             || std::abs(rate - 16.0 / 0.010) < 1e-3;
         QVERIFY2(steady, qPrintable(QString::number(rate)));
     }
+}
+
+void TestAutotune::stopDoesNotWaitOutThePollInterval()
+{
+    // A tuner waiting for its first window's batches (a 50 ms step: 12 batches take
+    // 0.6 s) between looks at the trace 30 s apart: a stop wakes it at once instead
+    // of when the interval ends.
+    RunConfig config;
+    config.dataset.syntheticShape = {3, 8, 8};
+    config.loader.numWorkers = 1;
+    config.loader.batchSize = 4;
+    config.consumer.kind = ConsumerKind::Sleep;
+    config.consumer.sleepPerBatchMs = 50.0;
+    config.epochs = 0;
+    RunController run;
+    run.start(config);
+    AutotuneOptions options;
+    options.pollInterval = std::chrono::seconds(30);
+    Autotuner tuner(run, options);
+    QTRY_VERIFY(run.trace()->size() >= 2); // the tuner is in its wait for the window
+    QCOMPARE(tuner.windows(), 0);
+    const auto start = std::chrono::steady_clock::now();
+    tuner.stop();
+    const auto took = std::chrono::steady_clock::now() - start;
+    QVERIFY2(took < std::chrono::seconds(2),
+             qPrintable(QStringLiteral("stop took %1 ms")
+                            .arg(std::chrono::duration_cast<std::chrono::milliseconds>(took)
+                                     .count())));
+    run.stop();
+    QVERIFY(run.waitForEnd(10'000));
 }
 
 QTEST_GUILESS_MAIN(TestAutotune)

@@ -8,7 +8,13 @@
 
 #include <QtTest>
 
+#include <sys/resource.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <condition_variable>
+#include <fstream>
+#include <mutex>
 #include <numeric>
 
 using namespace loaderlab;
@@ -56,6 +62,105 @@ std::shared_ptr<ProbeDataset> probe(std::int64_t size)
     return std::make_shared<ProbeDataset>(size);
 }
 
+// Samples of 4 MiB (1x1024x1024 floats) that are never written, so their pages are
+// never touched; every load waits at a gate until open() is called.
+class GatedLargeDataset final : public Dataset
+{
+public:
+    std::string description() const override { return "gated"; }
+    std::int64_t size() const override { return 64; }
+    SampleShape sampleShape() const override { return {1, 1024, 1024}; }
+    DType dtype() const override { return DType::Float32; }
+    std::int64_t load(std::int64_t index, std::span<std::byte>, SampleContext &) const override
+    {
+        std::unique_lock lock(m_mutex);
+        m_waiting = true;
+        m_cv.notify_all();
+        m_cv.wait(lock, [this] { return m_open; });
+        return index;
+    }
+    void waitForALoad() const
+    {
+        std::unique_lock lock(m_mutex);
+        m_cv.wait(lock, [this] { return m_waiting; });
+    }
+    void open()
+    {
+        {
+            std::lock_guard lock(m_mutex);
+            m_open = true;
+        }
+        m_cv.notify_all();
+    }
+
+private:
+    mutable std::mutex m_mutex;
+    mutable std::condition_variable m_cv;
+    mutable bool m_waiting = false;
+    bool m_open = false;
+};
+
+// A dataset bug outside the sample load: a load fails with an ordinary exception,
+// and describing the dataset (for the warning that names the sample) throws too.
+class BrokenDescriptionDataset final : public Dataset
+{
+public:
+    std::string description() const override
+    {
+        throw std::runtime_error("description table corrupt");
+    }
+    std::int64_t size() const override { return 40; }
+    SampleShape sampleShape() const override { return {1, 1, 1}; }
+    DType dtype() const override { return DType::Float32; }
+    std::int64_t load(std::int64_t index, std::span<std::byte> out, SampleContext &) const override
+    {
+        if (index == 13)
+            throw std::runtime_error("decoder state lost");
+        const auto value = static_cast<float>(index);
+        std::memcpy(out.data(), &value, sizeof value);
+        return index;
+    }
+};
+
+// This process's address space now, in bytes (/proc/self/statm's first field).
+std::uint64_t addressSpaceBytes()
+{
+    std::ifstream statm("/proc/self/statm");
+    std::uint64_t pages = 0;
+    statm >> pages;
+    return pages * static_cast<std::uint64_t>(sysconf(_SC_PAGESIZE));
+}
+
+// Calls next() until it throws, with a watchdog that stops the loader after
+// `limit`: a loader that waits for batches that never come ends in LoaderStopped.
+std::string nextUntilItFails(Loader &loader, std::chrono::milliseconds limit)
+{
+    std::mutex mutex;
+    std::condition_variable_any done;
+    bool finished = false;
+    std::jthread watchdog([&](std::stop_token) {
+        std::unique_lock lock(mutex);
+        if (!done.wait_for(lock, limit, [&] { return finished; }))
+            loader.stop();
+    });
+    std::string outcome;
+    try {
+        while (loader.next()) {
+        }
+        outcome = "the epoch ended";
+    } catch (const LoaderThreadError &e) {
+        outcome = std::string("LoaderThreadError: ") + e.what();
+    } catch (const LoaderStopped &) {
+        outcome = "still waiting after the watchdog's limit (LoaderStopped)";
+    }
+    {
+        std::lock_guard lock(mutex);
+        finished = true;
+    }
+    done.notify_all();
+    return outcome;
+}
+
 } // namespace
 
 class TestLoader : public QObject
@@ -79,6 +184,8 @@ private Q_SLOTS:
     void resumeEpochAfterPartialDelivery();
     void pinMemoryCopiesIntoPinnedBuffers();
     void nonPersistentWorkersEndWithEpoch();
+    void aFailedPinFailsNext();
+    void aWorkerThatDiesFailsNext();
 };
 
 void TestLoader::inOrderDelivery_data()
@@ -376,6 +483,48 @@ void TestLoader::nonPersistentWorkersEndWithEpoch()
         QCOMPARE(loader.liveThreads(), persistent ? 3 : 0);
         loader.startEpoch(1);
         QCOMPARE(drain(loader).samples.size(), std::size_t{64});
+    }
+}
+
+void TestLoader::aFailedPinFailsNext()
+{
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+    QSKIP("the sanitizers' own allocators need address space the limit takes away");
+#else
+    // Pinned memory that cannot be had: the pin thread's buffer (a batch of 64 x
+    // 4 MiB) is mapped after the address space is capped 64 MiB above what the
+    // process uses, while the batch it pins was built in a buffer mapped before.
+    auto dataset = std::make_shared<GatedLargeDataset>();
+    LoaderConfig c = config(1, 64);
+    c.prefetchFactor = 1;
+    c.pinMemory = true;
+    Loader loader(dataset, c, steadyNowNs());
+    loader.startEpoch(0); // batch 0 dispatched: its pageable buffer is mapped
+    dataset->waitForALoad();
+    rlimit old{};
+    QCOMPARE(getrlimit(RLIMIT_AS, &old), 0);
+    const rlimit tight{addressSpaceBytes() + (64ULL << 20), old.rlim_max};
+    QCOMPARE(setrlimit(RLIMIT_AS, &tight), 0);
+    dataset->open();
+    const std::string outcome = nextUntilItFails(loader, 10s);
+    QCOMPARE(setrlimit(RLIMIT_AS, &old), 0);
+    QVERIFY2(outcome.starts_with("LoaderThreadError: the loader's pin thread failed: "),
+             outcome.c_str());
+    QVERIFY2(outcome.find("bad_alloc") != std::string::npos, outcome.c_str());
+    // It stays failed: the batch the pin thread held will never arrive.
+    QVERIFY_THROWS_EXCEPTION(LoaderThreadError, loader.next());
+#endif
+}
+
+void TestLoader::aWorkerThatDiesFailsNext()
+{
+    for (Strategy strategy : {Strategy::PerWorkerBatch, Strategy::SampleParallel}) {
+        auto dataset = std::make_shared<BrokenDescriptionDataset>();
+        Loader loader(dataset, config(2, 4, strategy), steadyNowNs());
+        loader.startEpoch(0);
+        const std::string outcome = nextUntilItFails(loader, 10s);
+        QVERIFY2(outcome.starts_with("LoaderThreadError: the loader's worker "), outcome.c_str());
+        QVERIFY2(outcome.ends_with(" failed: description table corrupt"), outcome.c_str());
     }
 }
 

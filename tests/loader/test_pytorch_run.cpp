@@ -1,8 +1,9 @@
 // The PyTorch engine with PyTorch's real DataLoader (Debian's python3-torch and
 // python3-torchvision): the same number of batches as LoaderLab's loader for the
 // same settings, the period-W wait pattern with W worker processes, a prompt stop
-// that leaves no process behind, and clear refusals. Skipped, with the reason, only
-// where Python cannot import torch and torchvision.
+// that leaves no process behind, and clear refusals. The runs are skipped, with the
+// reason, where Python cannot import torch and torchvision; the refusals need no
+// torch and always run.
 
 #include "core/lessons/wait_pattern.h"
 #include "core/run/pytorch_run.h"
@@ -44,16 +45,26 @@ private Q_SLOTS:
     void sameBatchesAndThePeriodOfW();
     void stopIsPromptAndLeavesNoProcess();
     void unsupportedSettingsAreRefused();
+
+private:
+    std::string m_noPyTorch; // why Python cannot run the engine here; "" when it can
 };
+
+// Skips a test that runs PyTorch's DataLoader where Python cannot import it.
+#define REQUIRE_PYTORCH()                                                                          \
+    do {                                                                                           \
+        if (!m_noPyTorch.empty())                                                                  \
+            QSKIP(qPrintable(QString::fromStdString("no PyTorch here: " + m_noPyTorch)));          \
+    } while (false)
 
 void TestPyTorchRun::initTestCase()
 {
-    if (const std::string why = pytorchEngineProblem(); !why.empty())
-        QSKIP(qPrintable(QString::fromStdString("no PyTorch here: " + why)));
+    m_noPyTorch = pytorchEngineProblem();
 }
 
 void TestPyTorchRun::sameBatchesAndThePeriodOfW()
 {
+    REQUIRE_PYTORCH();
     const RunConfig config = folderRun(2);
     PyTorchRun pytorch;
     pytorch.start(config);
@@ -105,6 +116,7 @@ void TestPyTorchRun::sameBatchesAndThePeriodOfW()
 
 void TestPyTorchRun::stopIsPromptAndLeavesNoProcess()
 {
+    REQUIRE_PYTORCH();
     RunConfig config = folderRun(2);
     config.maxBatches = 0; // until stopped
     PyTorchRun run;
@@ -123,6 +135,8 @@ void TestPyTorchRun::stopIsPromptAndLeavesNoProcess()
 
 void TestPyTorchRun::unsupportedSettingsAreRefused()
 {
+    // No torch needed: settings are refused before Python runs, and a missing
+    // Python is named.
     RunConfig config = folderRun(2);
     config.dataset.kind = DatasetKind::TensorFile;
     PyTorchRun run;
