@@ -9,6 +9,7 @@
 #include <QtTest>
 
 #include <cmath>
+#include <cstdio>
 #include <random>
 #include <set>
 
@@ -365,11 +366,32 @@ void TestLessons::lessonRunsThroughTheLoader()
     QVERIFY2(phases[0].error.empty(), phases[0].error.c_str());
     QCOMPARE(phases[0].records.size(), std::size_t{25});
     QVERIFY(phases[0].datasetBytes > 0);
+    // Whether the pattern shows depends on the machine (the verdict's thresholds are
+    // checked on scripted traces in test_lesson_verdicts); what the verdict says must
+    // be this trace's figures, read here from the records themselves.
     const LessonVerdict v = l->verdict(phases);
-    const WaitPattern &w = phases[0].waits;
-    QCOMPARE(v.observed,
-             w.p95Ms <= 0.05 * w.meanStepMs && w.firstMs > 5.0 * std::max(w.p95Ms, 0.1));
-    QVERIFY(!v.text.empty());
+    const auto &records = phases[0].records;
+    double stepMs = 0.0;
+    for (const TraceRecord &r : records)
+        stepMs += static_cast<double>(r.computeNs()) / 1e6;
+    stepMs /= static_cast<double>(records.size());
+    const QString text = QString::fromStdString(v.text);
+    const auto fixed = [](double value, int digits) { // as printf writes it
+        char out[64];
+        std::snprintf(out, sizeof out, "%.*f", digits, value);
+        return QString::fromLatin1(out);
+    };
+    const QString step = QStringLiteral(" against a %1 ms step").arg(fixed(stepMs, 0));
+    QVERIFY2(text.contains(step), v.text.c_str());
+    if (v.observed) {
+        const double firstMs = static_cast<double>(records.front().waitNs()) / 1e6;
+        QVERIFY2(text.startsWith(QStringLiteral("Seen: only the first batch waited (%1 ms)")
+                                     .arg(fixed(firstMs, 1))),
+                 v.text.c_str());
+    } else {
+        QVERIFY2(text.startsWith(QStringLiteral("Not seen: later batches still wait")),
+                 v.text.c_str());
+    }
     // A stop before the first phase runs nothing.
     std::stop_source stop;
     stop.request_stop();
