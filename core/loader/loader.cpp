@@ -332,7 +332,8 @@ private:
                 });
         }
         if (config.pinMemory && !pinThread.joinable())
-            pinThread = std::thread([this, stop] { runThread("pin thread", [&] { pinMain(stop); }); });
+            pinThread = std::thread(
+                [this, stop] { runThread("pin thread", [&] { pinMain(stop); }); });
     }
 
     // A thread that ends with an error holds batches that will never arrive: next()

@@ -142,8 +142,8 @@ void TestWindowLesson::firstBatchLessonEndToEnd()
                      .arg(records[longest].index)
                      .arg(fixed(waitMs(records[longest]), 1), first));
     } else {
-        QVERIFY2(shown.startsWith(QStringLiteral("Verdict: Seen: the first batch waited %1 ms")
-                                      .arg(first))
+        QVERIFY2(shown.startsWith(
+                     QStringLiteral("Verdict: Seen: the first batch waited %1 ms").arg(first))
                      || shown.startsWith(QStringLiteral("Verdict: Only just: the first batch "
                                                         "waited longest (%1 ms)")
                                              .arg(first)),
@@ -254,11 +254,11 @@ void TestWindowLesson::datasetStepStartsANewRun()
     QVERIFY2(shown.contains(QStringLiteral("as fast as the JPEG folder (%1 MB; ")
                                 .arg(fixed(static_cast<double>(jpegBytes) / 1e6, 1))),
              qPrintable(shown));
-    QVERIFY2(shown.contains(QStringLiteral("although it is %1x the size. ")
-                                .arg(fixed(static_cast<double>(tensorBytes)
-                                               / static_cast<double>(jpegBytes),
-                                           1))),
-             qPrintable(shown));
+    QVERIFY2(
+        shown.contains(
+            QStringLiteral("although it is %1x the size. ")
+                .arg(fixed(static_cast<double>(tensorBytes) / static_cast<double>(jpegBytes), 1))),
+        qPrintable(shown));
 }
 
 QTEST_MAIN(TestWindowLesson)

@@ -545,10 +545,10 @@ void TestAutotune::stopDoesNotWaitOutThePollInterval()
     const auto start = std::chrono::steady_clock::now();
     tuner.stop();
     const auto took = std::chrono::steady_clock::now() - start;
-    QVERIFY2(took < std::chrono::seconds(2),
-             qPrintable(QStringLiteral("stop took %1 ms")
-                            .arg(std::chrono::duration_cast<std::chrono::milliseconds>(took)
-                                     .count())));
+    QVERIFY2(
+        took < std::chrono::seconds(2),
+        qPrintable(QStringLiteral("stop took %1 ms")
+                       .arg(std::chrono::duration_cast<std::chrono::milliseconds>(took).count())));
     run.stop();
     QVERIFY(run.waitForEnd(10'000));
 }

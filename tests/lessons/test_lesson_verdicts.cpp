@@ -44,7 +44,8 @@ std::vector<TraceRecord> trace(int batches, const std::function<double(int)> &wa
 std::vector<TraceRecord> firstThen(int batches, double firstMs, double laterMs,
                                    double stepMs = 10.0)
 {
-    return trace(batches, [=](int i) { return i == 0 ? firstMs : laterMs; }, stepMs);
+    return trace(
+        batches, [=](int i) { return i == 0 ? firstMs : laterMs; }, stepMs);
 }
 
 // 60 batches: batch 0 waits 100 ms, then every batch whose index is a multiple of
@@ -54,8 +55,8 @@ std::vector<TraceRecord> spikesEvery(int period)
     return trace(60, [=](int i) { return i == 0 ? 100.0 : (i % period == 0 ? 40.0 : 1.0); });
 }
 
-LessonPhaseResult phase(std::string label, int workers, int batch,
-                        std::vector<TraceRecord> records, double samplesPerSec = 0.0)
+LessonPhaseResult phase(std::string label, int workers, int batch, std::vector<TraceRecord> records,
+                        double samplesPerSec = 0.0)
 {
     RunConfig c;
     c.loader.numWorkers = workers;
@@ -175,8 +176,8 @@ void TestLessonVerdicts::biggerBatches()
     const auto small = [] { return phase("batch 16", 2, 16, firstThen(12, 20.0, 2.0)); };
     // Batch 128: a first wait of 60 ms (over twice the 20 ms of batch 16) and 8 ms at
     // the 95th percentile (over 2 ms). Seen.
-    LessonVerdict v = biggerBatchVerdict({small(), phase("batch 128", 2, 128,
-                                                         firstThen(12, 60.0, 8.0))});
+    LessonVerdict v = biggerBatchVerdict(
+        {small(), phase("batch 128", 2, 128, firstThen(12, 60.0, 8.0))});
     QVERIFY2(v.observed, v.text.c_str());
     QCOMPARE(text(v),
              QStringLiteral("Seen: batch 16 waited 20.0 ms for its first batch and 2.0 ms at the "
@@ -207,8 +208,7 @@ void TestLessonVerdicts::tensorsVsJpeg()
                         std::int64_t tensorBytes) {
         LessonPhaseResult jpeg = phase("JPEG folder", 2, 32, firstThen(10, 50.0, 5.0), jpegRate);
         jpeg.datasetBytes = jpegBytes;
-        LessonPhaseResult tensor = phase("tensor file", 2, 32, firstThen(10, 5.0, 0.5),
-                                         tensorRate);
+        LessonPhaseResult tensor = phase("tensor file", 2, 32, firstThen(10, 5.0, 0.5), tensorRate);
         tensor.datasetBytes = tensorBytes;
         return tensorVerdict({std::move(jpeg), std::move(tensor)});
     };
@@ -346,11 +346,10 @@ LessonPhaseResult modelPhase(const char *label, bool checkpointing, double stepM
 
 LessonVerdict trade(double checkpointStepMs, double checkpointPeakMiB)
 {
-    return modelTradeVerdict({modelPhase("float32", false, 1000.0, 2000.0),
-                              modelPhase("bf16", false, 1500.0, 1800.0),
-                              modelPhase("channels-last", false, 1020.0, 2100.0),
-                              modelPhase("checkpointing", true, checkpointStepMs,
-                                         checkpointPeakMiB)});
+    return modelTradeVerdict(
+        {modelPhase("float32", false, 1000.0, 2000.0), modelPhase("bf16", false, 1500.0, 1800.0),
+         modelPhase("channels-last", false, 1020.0, 2100.0),
+         modelPhase("checkpointing", true, checkpointStepMs, checkpointPeakMiB)});
 }
 
 } // namespace

@@ -385,9 +385,10 @@ void TestLessons::lessonRunsThroughTheLoader()
     QVERIFY2(text.contains(step), v.text.c_str());
     if (v.observed) {
         const double firstMs = static_cast<double>(records.front().waitNs()) / 1e6;
-        QVERIFY2(text.startsWith(QStringLiteral("Seen: only the first batch waited (%1 ms)")
-                                     .arg(fixed(firstMs, 1))),
-                 v.text.c_str());
+        QVERIFY2(
+            text.startsWith(
+                QStringLiteral("Seen: only the first batch waited (%1 ms)").arg(fixed(firstMs, 1))),
+            v.text.c_str());
     } else {
         QVERIFY2(text.startsWith(QStringLiteral("Not seen: later batches still wait")),
                  v.text.c_str());

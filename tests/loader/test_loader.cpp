@@ -145,8 +145,7 @@ std::string nextUntilItFails(Loader &loader, std::chrono::milliseconds limit)
     });
     std::string outcome;
     try {
-        while (loader.next()) {
-        }
+        while (loader.next()) { }
         outcome = "the epoch ended";
     } catch (const LoaderThreadError &e) {
         outcome = std::string("LoaderThreadError: ") + e.what();
