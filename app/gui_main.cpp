@@ -4,8 +4,8 @@
 #include "app/language.h"
 #include "app/main_window.h"
 
-#include "core/io/safe_text.h"
-#include "core/run/run_config_json.h"
+#include "core/config/run_config_json.h"
+#include "core/system/safe_text.h"
 
 #include "widgets/control_panel.h"
 #include "widgets/experiments_view.h"

@@ -2,7 +2,7 @@
 
 #include "app/cli/cli.h"
 #include "app/gui_main.h"
-#include "core/io/safe_text.h"
+#include "core/system/safe_text.h"
 #ifdef LOADERLAB_TORCH_MODELS
 #include "core/run/max_batch_hook.h"
 #include "core/torch/torch_consumer_registration.h"

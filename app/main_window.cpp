@@ -3,10 +3,10 @@
 #include "app/language.h"
 
 #include "core/autotune/autotuner.h"
+#include "core/config/run_config_json.h"
 #include "core/consumer/model_consumer_factory.h"
 #include "core/io/summary_json.h"
 #include "core/io/trace_csv.h"
-#include "core/run/run_config_json.h"
 #include "core/system/torch_info.h"
 
 #include "widgets/control_panel.h"

@@ -4,7 +4,7 @@
 // wired to a RunSession, and the Experiments view (sweeps over the panel's config).
 // Menus for configs, runs (open, keep, compare), exports and language.
 
-#include "core/run/run_config.h"
+#include "core/config/run_config.h"
 #include "core/run/run_controller.h"
 
 #include <QMainWindow>

@@ -4,10 +4,10 @@
 
 #include "app/language.h"
 
-#include "core/io/safe_json.h"
+#include "core/config/run_config_json.h"
 #include "core/io/summary_json.h"
 #include "core/io/trace_csv.h"
-#include "core/run/run_config_json.h"
+#include "core/system/safe_json.h"
 
 #include "widgets/control_panel.h"
 #include "widgets/experiments_view.h"

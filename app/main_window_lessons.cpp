@@ -7,9 +7,9 @@
 
 #include "app/default_dataset_preparer.h"
 
+#include "core/config/config_fields.h"
 #include "core/consumer/model_consumer_factory.h"
 #include "core/lessons/lesson_runner.h"
-#include "core/run/config_fields.h"
 #include "core/tools/default_dataset.h"
 
 #include "widgets/control_panel.h"

@@ -1,6 +1,6 @@
 #include "widgets/config_binding.h"
 
-#include "core/run/config_fields.h"
+#include "core/config/config_fields.h"
 #include "widgets/marker_text.h"
 #include "widgets/path_text.h"
 

@@ -2,11 +2,11 @@
 
 // ConfigBinding: ties side-panel controls to config fields by key path
 // ("loader.num_workers"). A bound control takes its range, its tooltip (the field's
-// translated help) and its value from the config table (core/run/config_fields.h);
+// translated help) and its value from the config table (core/config/config_fields.h);
 // read() writes every bound control into a RunConfig through the same checked
 // setter the JSON config and the command line use, write() shows a RunConfig.
 
-#include "core/run/run_config.h"
+#include "core/config/run_config.h"
 
 #include <QList>
 #include <QString>

@@ -8,8 +8,8 @@
 // engine), dataset controls emit datasetSettingsChanged, the devices devicesChanged
 // (both start a new run).
 
+#include "core/config/run_config.h"
 #include "core/consumer/model_consumer_factory.h"
-#include "core/run/run_config.h"
 #include "core/run/run_controller.h"
 #include "widgets/config_binding.h"
 

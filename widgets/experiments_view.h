@@ -12,7 +12,7 @@
 // refreshes once per cell and the window never waits. Resume opens a results folder,
 // shows its sweep and runs the cells it lacks.
 
-#include "core/run/run_config.h"
+#include "core/config/run_config.h"
 #include "core/sweep/sweep_runner.h"
 
 #include <QWidget>

@@ -3,7 +3,7 @@
 
 #include "widgets/experiments_view.h"
 
-#include "core/run/config_fields.h"
+#include "core/config/config_fields.h"
 #include "widgets/form_helpers.h"
 #include "widgets/marker_text.h"
 #include "widgets/plot_export.h"

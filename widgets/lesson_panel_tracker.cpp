@@ -1,7 +1,7 @@
 #include "widgets/lesson_panel_tracker.h"
 
+#include "core/config/config_fields.h"
 #include "core/lessons/lesson_runner.h"
-#include "core/run/config_fields.h"
 #include "core/stats/run_summary.h"
 
 #include <algorithm>

@@ -1,11 +1,11 @@
 #pragma once
 
 // The window's wording of trace markers and config fields, in the user's language:
-// field labels and help texts come from core/run/config_fields.h and are translated
+// field labels and help texts come from core/config/config_fields.h and are translated
 // in the context "ConfigField"; marker kinds and on/off here.
 
-#include "core/run/config_fields.h"
-#include "core/trace/trace_record.h"
+#include "core/config/config_fields.h"
+#include "core/record/trace_record.h"
 
 #include <QString>
 

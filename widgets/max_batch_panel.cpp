@@ -1,6 +1,7 @@
 #include "widgets/max_batch_panel.h"
 
-#include "core/dataset/dataset_config.h"
+#include "core/config/dataset_config.h"
+#include "core/loader/open_dataset.h"
 #include "core/run/max_batch_hook.h"
 #include "core/system/memory_budget.h"
 #include "widgets/form_helpers.h"

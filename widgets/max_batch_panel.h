@@ -9,7 +9,7 @@
 // come back as queued calls, Stop ends it between attempts (or during the model's
 // build), and the thread is joined when it ends or in the destructor.
 
-#include "core/run/run_config.h"
+#include "core/config/run_config.h"
 
 #include <QGroupBox>
 

@@ -3,7 +3,7 @@
 
 #include "widgets/path_text.h"
 
-#include "core/io/safe_text.h"
+#include "core/system/safe_text.h"
 
 #include <QFile>
 

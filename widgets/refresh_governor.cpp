@@ -1,6 +1,6 @@
 #include "widgets/refresh_governor.h"
 
-#include "core/loader/clock.h"
+#include "core/system/clock.h"
 
 #include <algorithm>
 #include <ctime>

@@ -6,7 +6,7 @@
 // switch; every plot draws every visible run in its colour, and the stats table puts
 // their figures side by side.
 
-#include "core/run/run_config.h"
+#include "core/config/run_config.h"
 #include "core/stats/run_summary.h"
 #include "core/trace/trace_log.h"
 

@@ -1,6 +1,6 @@
 #include "widgets/sweep_axes_editor.h"
 
-#include "core/run/config_fields.h"
+#include "core/config/config_fields.h"
 #include "widgets/form_helpers.h"
 #include "widgets/marker_text.h"
 

@@ -1,7 +1,7 @@
 #include "widgets/sweep_cells_model.h"
 
-#include "core/io/atomic_file.h"
-#include "core/run/config_fields.h"
+#include "core/config/config_fields.h"
+#include "core/system/atomic_file.h"
 #include "widgets/marker_text.h"
 
 #include <QColor>

@@ -50,7 +50,7 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
 
     // Every row with unrounded figures and the axes by key, as CSV, written atomically
-    // (core/io/atomic_file.h): a failed write leaves an existing file as it was.
+    // (core/system/atomic_file.h): a failed write leaves an existing file as it was.
     bool saveCsv(const QString &path, QString *error) const;
 
 Q_SIGNALS:

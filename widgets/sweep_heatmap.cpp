@@ -1,6 +1,6 @@
 #include "widgets/sweep_heatmap.h"
 
-#include "core/run/config_fields.h"
+#include "core/config/config_fields.h"
 #include "widgets/marker_text.h"
 
 #include <algorithm>

@@ -4,9 +4,9 @@
 
 #include "app/cli/cli.h"
 
-#include "core/io/atomic_file.h"
-#include "core/io/safe_text.h"
 #include "core/run/output_paths.h"
+#include "core/system/atomic_file.h"
+#include "core/system/safe_text.h"
 #include "core/torch/model_bench.h"
 
 #include <QCommandLineParser>

@@ -1,6 +1,6 @@
 #include "app/cli/cli.h"
 
-#include "core/io/safe_text.h"
+#include "core/system/safe_text.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

@@ -2,9 +2,9 @@
 
 #include "app/cli/cli.h"
 
-#include "core/dataset/dataset_config.h"
-#include "core/io/safe_text.h"
+#include "core/config/dataset_config.h"
 #include "core/system/logging.h"
+#include "core/system/safe_text.h"
 #include "core/tools/imagenette_generator.h"
 #include "core/tools/preprocess.h"
 

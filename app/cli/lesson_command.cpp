@@ -6,13 +6,14 @@
 #include "app/cli/run_options.h"
 #include "app/cli/run_support.h"
 
-#include "core/dataset/dataset_config.h"
-#include "core/io/atomic_file.h"
-#include "core/io/safe_json.h"
-#include "core/io/safe_text.h"
+#include "core/config/dataset_config.h"
 #include "core/lessons/lesson_runner.h"
+#include "core/loader/open_dataset.h"
 #include "core/run/output_paths.h"
+#include "core/system/atomic_file.h"
 #include "core/system/logging.h"
+#include "core/system/safe_json.h"
+#include "core/system/safe_text.h"
 
 #include <QCommandLineParser>
 

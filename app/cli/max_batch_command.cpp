@@ -7,13 +7,13 @@
 #include "app/cli/run_options.h"
 #include "app/cli/run_support.h"
 
-#include "core/io/atomic_file.h"
-#include "core/io/safe_json.h"
-#include "core/io/safe_text.h"
-#include "core/run/config_fields.h"
+#include "core/config/config_fields.h"
 #include "core/run/output_paths.h"
+#include "core/system/atomic_file.h"
 #include "core/system/logging.h"
 #include "core/system/memory_budget.h"
+#include "core/system/safe_json.h"
+#include "core/system/safe_text.h"
 #include "core/torch/max_batch_finder.h"
 
 #include <QCommandLineParser>

@@ -8,11 +8,11 @@
 #include "app/cli/summary_table.h"
 
 #include "core/io/chrome_trace.h"
-#include "core/io/safe_text.h"
 #include "core/io/trace_csv.h"
 #include "core/run/output_paths.h"
 #include "core/run/pytorch_run.h"
 #include "core/system/logging.h"
+#include "core/system/safe_text.h"
 
 #include <cstdio>
 #include <cstring>

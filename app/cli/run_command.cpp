@@ -12,9 +12,9 @@
 
 #include "core/autotune/autotuner.h"
 #include "core/dataset/dataset.h"
-#include "core/io/safe_text.h"
 #include "core/run/run_service.h"
 #include "core/system/logging.h"
+#include "core/system/safe_text.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

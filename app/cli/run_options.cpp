@@ -2,8 +2,8 @@
 
 #include "app/cli/cli.h"
 
-#include "core/run/config_fields.h"
-#include "core/run/run_config_json.h"
+#include "core/config/config_fields.h"
+#include "core/config/run_config_json.h"
 
 namespace Cli {
 namespace {

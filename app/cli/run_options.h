@@ -3,8 +3,8 @@
 // The options of `loaderlab run` and how they become a RunConfig: a --config file
 // first, then every flag given on the command line on top of it.
 
-#include "core/run/config_fields.h"
-#include "core/run/run_config.h"
+#include "core/config/config_fields.h"
+#include "core/config/run_config.h"
 
 #include <QCommandLineParser>
 

@@ -1,6 +1,6 @@
 #include "app/cli/run_support.h"
 
-#include "core/io/safe_text.h"
+#include "core/system/safe_text.h"
 #include "core/tools/default_dataset.h"
 
 #include <atomic>

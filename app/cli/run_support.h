@@ -4,7 +4,7 @@
 // SIGINT, SIGTERM and SIGHUP with the outputs still written, and the default
 // dataset, generated on first use when a folder run names no path.
 
-#include "core/run/run_config.h"
+#include "core/config/run_config.h"
 #include "core/trace/trace_log.h"
 
 #include <QCommandLineParser>

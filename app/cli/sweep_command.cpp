@@ -8,14 +8,14 @@
 #include "app/cli/run_support.h"
 #include "app/cli/sweep_table.h"
 
-#include "core/io/atomic_file.h"
-#include "core/io/regular_file.h"
-#include "core/io/safe_text.h"
-#include "core/run/config_fields.h"
+#include "core/config/config_fields.h"
 #include "core/sweep/slurm_script.h"
 #include "core/sweep/sweep_analysis.h"
 #include "core/sweep/sweep_runner.h"
+#include "core/system/atomic_file.h"
 #include "core/system/logging.h"
+#include "core/system/regular_file.h"
+#include "core/system/safe_text.h"
 
 #include <QCommandLineParser>
 

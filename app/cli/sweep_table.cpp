@@ -1,7 +1,7 @@
 #include "app/cli/sweep_table.h"
 
-#include "core/io/safe_text.h"
-#include "core/run/config_fields.h"
+#include "core/config/config_fields.h"
+#include "core/system/safe_text.h"
 
 #include <algorithm>
 #include <cmath>

@@ -11,7 +11,7 @@
 // waits for it.
 
 #include "core/autotune/autotune_search.h"
-#include "core/trace/trace_record.h"
+#include "core/record/trace_record.h"
 
 #include <chrono>
 #include <condition_variable>

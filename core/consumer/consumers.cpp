@@ -2,7 +2,7 @@
 
 #include "core/consumer/model_consumer_factory.h"
 #include "core/loader/batch.h"
-#include "core/loader/clock.h"
+#include "core/system/clock.h"
 
 #include <chrono>
 #include <condition_variable>
@@ -78,68 +78,6 @@ ModelConsumerFactory g_modelFactory = nullptr;
 ModelCapabilities g_modelCapabilities;
 
 } // namespace
-
-const char *consumerKindName(ConsumerKind kind)
-{
-    switch (kind) {
-    case ConsumerKind::None:
-        return "none";
-    case ConsumerKind::Sleep:
-        return "sleep";
-    case ConsumerKind::Model:
-        return "model";
-    }
-    return "";
-}
-
-std::optional<ConsumerKind> consumerKindFromName(const std::string &name)
-{
-    if (name == "none")
-        return ConsumerKind::None;
-    if (name == "sleep")
-        return ConsumerKind::Sleep;
-    if (name == "model")
-        return ConsumerKind::Model;
-    return std::nullopt;
-}
-
-const char *modelModeName(ModelMode mode)
-{
-    return mode == ModelMode::Train ? "train" : "inference";
-}
-
-std::optional<ModelMode> modelModeFromName(const std::string &name)
-{
-    if (name == "inference")
-        return ModelMode::Inference;
-    if (name == "train")
-        return ModelMode::Train;
-    return std::nullopt;
-}
-
-const char *modelPrecisionName(ModelPrecision precision)
-{
-    switch (precision) {
-    case ModelPrecision::Float32:
-        return "fp32";
-    case ModelPrecision::BFloat16:
-        return "bf16";
-    case ModelPrecision::Float16:
-        return "fp16";
-    }
-    return "";
-}
-
-std::optional<ModelPrecision> modelPrecisionFromName(const std::string &name)
-{
-    if (name == "fp32")
-        return ModelPrecision::Float32;
-    if (name == "bf16")
-        return ModelPrecision::BFloat16;
-    if (name == "fp16")
-        return ModelPrecision::Float16;
-    return std::nullopt;
-}
 
 void setModelConsumerFactory(ModelConsumerFactory factory, ModelCapabilities capabilities)
 {

@@ -2,8 +2,8 @@
 
 #include "core/dataset/cifar10_dataset.h"
 
-#include "core/io/regular_file.h"
-#include "core/loader/clock.h"
+#include "core/system/clock.h"
+#include "core/system/regular_file.h"
 
 #include <array>
 #include <cerrno>

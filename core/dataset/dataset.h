@@ -4,6 +4,8 @@
 // sample index into a fixed-size CHW sample written straight into its slot of a
 // batch buffer, so collating a batch never copies sample data a second time.
 
+#include "core/config/sample_shape.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -17,17 +19,6 @@ enum class DType { Float32, UInt8 };
 
 std::size_t dtypeSize(DType type);
 const char *dtypeName(DType type);
-
-// Shape of one sample after the dataset's transform, channels first.
-struct SampleShape
-{
-    int channels = 3;
-    int height = 224;
-    int width = 224;
-
-    std::int64_t elements() const { return std::int64_t{channels} * height * width; }
-    bool operator==(const SampleShape &) const = default;
-};
 
 std::string shapeToString(const SampleShape &shape);
 

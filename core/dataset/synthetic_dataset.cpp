@@ -2,7 +2,7 @@
 
 #include "core/dataset/synthetic_dataset.h"
 
-#include "core/loader/clock.h"
+#include "core/system/clock.h"
 #include "core/system/splitmix64.h"
 
 #include <algorithm>

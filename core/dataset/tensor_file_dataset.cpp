@@ -2,8 +2,8 @@
 
 #include "core/dataset/tensor_file_dataset.h"
 
-#include "core/io/regular_file.h"
-#include "core/loader/clock.h"
+#include "core/system/clock.h"
+#include "core/system/regular_file.h"
 
 #include <cerrno>
 #include <cstring>

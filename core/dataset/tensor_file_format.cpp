@@ -3,8 +3,8 @@
 
 #include "core/dataset/tensor_file_format.h"
 
-#include "core/io/atomic_file.h"
-#include "core/io/regular_file.h"
+#include "core/system/atomic_file.h"
+#include "core/system/regular_file.h"
 
 #include <algorithm>
 #include <array>
@@ -161,7 +161,7 @@ TensorFileWriter::TensorFileWriter(std::string path, DType dtype, SampleShape sh
     m_header.shape = shape;
 
     // A new file, never written through a symlink or hard link planted under the
-    // ".part" name, nor over an input (core/io/atomic_file.h).
+    // ".part" name, nor over an input (core/system/atomic_file.h).
     std::string refusal;
     const int fd = createPartFile(m_path, {}, refusal);
     if (fd < 0)

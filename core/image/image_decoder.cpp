@@ -9,10 +9,10 @@
 
 #include "core/image/codec_messages.h"
 #include "core/image/jpeg_decoder.h"
-#include "core/io/regular_file.h"
-#include "core/io/safe_text.h"
-#include "core/loader/clock.h"
+#include "core/system/clock.h"
+#include "core/system/regular_file.h"
 #include "core/system/repeated_warnings.h"
+#include "core/system/safe_text.h"
 
 #include <opencv2/core.hpp>
 #include <opencv2/imgcodecs.hpp>

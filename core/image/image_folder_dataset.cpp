@@ -5,8 +5,8 @@
 
 #include "core/image/image_decoder.h"
 #include "core/image/image_transforms.h"
-#include "core/io/regular_file.h"
-#include "core/loader/clock.h"
+#include "core/system/clock.h"
+#include "core/system/regular_file.h"
 
 #include <opencv2/core.hpp>
 #include <spdlog/spdlog.h>

@@ -4,8 +4,8 @@
 // JPEG and PNG decoded with OpenCV, then the ImageNet eval or train transform.
 // Output is RGB, CHW, float32, normalised with the ImageNet mean and std.
 
+#include "core/config/dataset_config.h"
 #include "core/dataset/dataset.h"
-#include "core/dataset/dataset_config.h"
 
 #include <string>
 #include <vector>

@@ -1,8 +1,8 @@
 #include "core/io/chrome_trace.h"
 
-#include "core/io/atomic_file.h"
-#include "core/io/safe_json.h"
-#include "core/run/marker_text.h"
+#include "core/config/marker_text.h"
+#include "core/system/atomic_file.h"
+#include "core/system/safe_json.h"
 
 #include <algorithm>
 #include <map>

@@ -14,7 +14,7 @@
 // start: the slices show how the batch's time divides, not when each sample ran.
 
 #include "core/io/summary_json.h"
-#include "core/trace/trace_record.h"
+#include "core/record/trace_record.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,8 +1,8 @@
 #include "core/io/run_reader.h"
 
-#include "core/io/regular_file.h"
+#include "core/config/run_config_json.h"
 #include "core/io/trace_csv.h"
-#include "core/run/run_config_json.h"
+#include "core/system/regular_file.h"
 
 #include <algorithm>
 #include <cstdint>

@@ -1,9 +1,9 @@
 #include "core/io/summary_json.h"
 
-#include "core/io/atomic_file.h"
-#include "core/io/safe_json.h"
-#include "core/run/marker_text.h"
-#include "core/run/run_config_json.h"
+#include "core/config/marker_text.h"
+#include "core/config/run_config_json.h"
+#include "core/system/atomic_file.h"
+#include "core/system/safe_json.h"
 
 #include <stdexcept>
 

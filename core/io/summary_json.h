@@ -5,11 +5,11 @@
 // segment), markers, skipped samples, machine and library versions. Documented in
 // the README ("JSON summary") and docs/metrics.md.
 
-#include "core/run/run_config.h"
+#include "core/config/run_config.h"
+#include "core/record/trace_record.h"
 #include "core/stats/run_summary.h"
 #include "core/system/machine_info.h"
 #include "core/trace/trace_log.h"
-#include "core/trace/trace_record.h"
 
 #include <nlohmann/json.hpp>
 

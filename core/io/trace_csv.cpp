@@ -1,7 +1,7 @@
 #include "core/io/trace_csv.h"
 
-#include "core/io/atomic_file.h"
-#include "core/io/regular_file.h"
+#include "core/system/atomic_file.h"
+#include "core/system/regular_file.h"
 
 #include <array>
 #include <charconv>

@@ -3,7 +3,7 @@
 // The per-batch CSV: one row per batch, integer nanoseconds relative to the run's
 // start (steady clock). Columns are documented in the README ("Per-batch CSV").
 
-#include "core/trace/trace_record.h"
+#include "core/record/trace_record.h"
 
 #include <cstddef>
 #include <cstdint>

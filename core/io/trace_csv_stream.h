@@ -6,12 +6,12 @@
 // thread copies the new batches from the trace every `interval` (or 10 ms while many
 // arrive) and appends them, holding the trace from the first batch not yet written
 // (TraceLog::holdFrom); finish() writes the rest and renames the file into place
-// (core/io/atomic_file.h).
+// (core/system/atomic_file.h).
 // Destroyed without finish(), it removes the ".part" file, except after a write
 // error (a full disk): the rows written before it are measurements, so the ".part"
 // file is kept, the error logged once, and finish() throws naming the kept file.
 
-#include "core/io/atomic_file.h"
+#include "core/system/atomic_file.h"
 #include "core/trace/trace_log.h"
 
 #include <chrono>

@@ -7,8 +7,8 @@
 // the pattern did not show, why and what to change. Nothing in a verdict is written
 // in advance but its wording.
 
+#include "core/config/run_config.h"
 #include "core/lessons/wait_pattern.h"
-#include "core/run/run_config.h"
 #include "core/stats/run_summary.h"
 
 #include <nlohmann/json.hpp>

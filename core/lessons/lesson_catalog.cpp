@@ -3,7 +3,7 @@
 // the default dataset; the verdicts say so when it does not.
 #include "core/lessons/lesson.h"
 
-#include "core/run/config_fields.h"
+#include "core/config/config_fields.h"
 
 #include <algorithm>
 #include <thread>

@@ -9,7 +9,7 @@
 // restarts, every "batches per epoch" batches, would otherwise be the strongest
 // period of all.
 
-#include "core/trace/trace_record.h"
+#include "core/record/trace_record.h"
 
 #include <cstdint>
 #include <vector>

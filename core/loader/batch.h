@@ -6,7 +6,7 @@
 
 #include "core/dataset/dataset.h"
 #include "core/loader/host_buffer.h"
-#include "core/trace/trace_record.h"
+#include "core/record/trace_record.h"
 
 #include <memory>
 #include <string>

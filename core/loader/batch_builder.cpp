@@ -1,6 +1,6 @@
 #include "core/loader/batch_builder.h"
 
-#include "core/loader/clock.h"
+#include "core/system/clock.h"
 
 #include <algorithm>
 #include <cstring>

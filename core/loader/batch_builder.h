@@ -4,9 +4,9 @@
 // batch (compaction of skipped samples, labels, timing). Shared by every strategy
 // and by the consumer thread when there are no workers.
 
+#include "core/config/loader_config.h"
 #include "core/dataset/dataset.h"
 #include "core/loader/batch.h"
-#include "core/loader/loader_config.h"
 
 #include <atomic>
 #include <cstdint>

@@ -1,8 +1,8 @@
 #include "core/loader/loader.h"
 
-#include "core/io/safe_text.h"
 #include "core/loader/batch_builder.h"
-#include "core/loader/clock.h"
+#include "core/system/clock.h"
+#include "core/system/safe_text.h"
 
 #include <spdlog/spdlog.h>
 

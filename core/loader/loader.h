@@ -9,9 +9,9 @@
 // Batches are delivered in order unless inOrder is false. With W = 0, next()
 // builds the batch on the calling thread.
 
+#include "core/config/loader_config.h"
 #include "core/dataset/dataset.h"
 #include "core/loader/batch.h"
-#include "core/loader/loader_config.h"
 
 #include <cstdint>
 #include <memory>

@@ -1,6 +1,6 @@
 #include "core/run/engine_channel.h"
 
-#include "core/io/safe_text.h"
+#include "core/system/safe_text.h"
 
 #include <nlohmann/json.hpp>
 

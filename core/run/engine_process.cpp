@@ -1,6 +1,6 @@
 #include "core/run/engine_process.h"
 
-#include "core/loader/clock.h"
+#include "core/system/clock.h"
 
 #include <cerrno>
 #include <cmath>

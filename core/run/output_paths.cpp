@@ -1,7 +1,7 @@
 #include "core/run/output_paths.h"
 
-#include "core/io/output_guard.h"
-#include "core/io/regular_file.h"
+#include "core/system/output_guard.h"
+#include "core/system/regular_file.h"
 
 #include <cerrno>
 #include <filesystem>

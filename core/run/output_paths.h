@@ -11,7 +11,7 @@ namespace loaderlab {
 // Throws std::invalid_argument "<option> <path>: reason" when `path` cannot be
 // written atomically (its folder is missing or read-only, it is a directory or not a
 // regular file), when it or the "<path>.part" it is written through is one of
-// `inputs` or lies inside an input folder (core/io/output_guard.h), when that
+// `inputs` or lies inside an input folder (core/system/output_guard.h), when that
 // ".part" is a symlink or not a regular file, or when two outputs (or one's ".part")
 // name the same file. `outputs` are (option, path) pairs; empty paths are
 // skipped.

@@ -1,6 +1,6 @@
 #include "core/run/pytorch_run.h"
 
-#include "core/loader/clock.h"
+#include "core/system/clock.h"
 #include "core/system/machine_info.h"
 #include "pytorch_engine_script.h"
 

@@ -1,8 +1,9 @@
 #include "core/run/run_controller.h"
 
-#include "core/loader/clock.h"
+#include "core/loader/open_dataset.h"
+#include "core/memory/run_memory.h"
 #include "core/run/run_controller_impl.h"
-#include "core/run/run_memory.h"
+#include "core/system/clock.h"
 #include "core/system/memory_budget.h"
 
 #include <spdlog/spdlog.h>

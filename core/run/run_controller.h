@@ -9,12 +9,13 @@
 // With RunConfig::devices = N > 1 the run is data-parallel on this host: N ranks,
 // each with its own loader over its shard of every epoch (as DistributedSampler:
 // padded to equal length, seeded shuffle), its own workers and its own consumer
-// (core/run/rank_config.h); with syncDevices every step waits for every rank. The
+// (core/config/rank_config.h); with syncDevices every step waits for every rank. The
 // ranks share one trace (records and worker spans carry their rank), the batch limit
 // counts the batches of all ranks, a failing rank stops the run with its reason, and a
 // reconfiguration applies to every rank at its next batch.
 
-#include "core/run/run_config.h"
+#include "core/config/run_config.h"
+#include "core/dataset/dataset.h"
 #include "core/trace/trace_log.h"
 
 #include <functional>
@@ -47,10 +48,10 @@ public:
     void pause();
     void resume();
     // Throws std::invalid_argument for settings the loader refuses or that would not
-    // fit the memory budget (core/run/run_memory.h). Applied at the next batch boundary. A consumer
-    // that cannot be built there keeps the current one (the loader change still applies) and leaves
-    // its reason for takeReconfigureError(); the run goes on.
-    // The marker is of `kind` with `detail` (the autotuner's moves: MarkerKind::Autotune).
+    // fit the memory budget (core/memory/run_memory.h). Applied at the next batch boundary. A
+    // consumer that cannot be built there keeps the current one (the loader change still applies)
+    // and leaves its reason for takeReconfigureError(); the run goes on. The marker is of `kind`
+    // with `detail` (the autotuner's moves: MarkerKind::Autotune).
     void reconfigure(const LoaderConfig &loader, const ConsumerConfig &consumer,
                      MarkerKind kind = MarkerKind::Reconfigure, std::string detail = {});
     // Why the last reconfiguration's consumer was not applied, once; empty if it was.

@@ -4,6 +4,7 @@
 // run_controller_ranks.cpp (the run thread and its data-parallel ranks). Not for
 // other code.
 
+#include "core/consumer/consumer.h"
 #include "core/loader/loader.h"
 #include "core/run/run_controller.h"
 #include "core/run/step_barrier.h"

@@ -1,16 +1,16 @@
 // The run thread of RunController and its data-parallel ranks. With devices = 1 the
 // run thread is the one rank. With N devices, ranks 1..N-1 get threads of their own;
 // each rank has its own loader over its shard of every epoch (core/loader/loader.h,
-// shardOrder), its own workers and its own consumer (core/run/rank_config.h), and
+// shardOrder), its own workers and its own consumer (core/config/rank_config.h), and
 // the ranks take turns appending to the one trace, each record carrying its rank.
 
-#include "core/io/safe_text.h"
-#include "core/loader/clock.h"
-#include "core/run/config_diff.h"
-#include "core/run/marker_text.h"
-#include "core/run/rank_config.h"
+#include "core/config/config_diff.h"
+#include "core/config/marker_text.h"
+#include "core/config/rank_config.h"
 #include "core/run/run_controller_impl.h"
+#include "core/system/clock.h"
 #include "core/system/repeated_warnings.h"
+#include "core/system/safe_text.h"
 
 #include <spdlog/spdlog.h>
 

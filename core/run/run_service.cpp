@@ -1,8 +1,8 @@
 #include "core/run/run_service.h"
 
 #include "core/io/chrome_trace.h"
-#include "core/io/output_guard.h"
 #include "core/run/output_paths.h"
+#include "core/system/output_guard.h"
 
 namespace loaderlab {
 
@@ -35,7 +35,7 @@ void RunService::start(const RunConfig &config, const RunOutputs &outputs)
                       {"--trace-json", outputs.traceJsonPath}},
                      {config.dataset.path, config.consumer.model.scriptPath});
     // Every later write of this process (the outputs at the end, an export from the
-    // window) refuses to land on them too (core/io/output_guard.h).
+    // window) refuses to land on them too (core/system/output_guard.h).
     protectInput(config.dataset.path);
     protectInput(config.consumer.model.scriptPath);
     // Created first, so a CSV that cannot be created stops nothing that ran; a

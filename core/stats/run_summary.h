@@ -17,7 +17,7 @@
 // figures use its own worker count (throughput rounds, utilisation), and the run's
 // utilisation weighs each segment by its own worker count and loading time.
 
-#include "core/trace/trace_record.h"
+#include "core/record/trace_record.h"
 
 #include <cstdint>
 #include <string>

@@ -10,9 +10,9 @@
 // where the config version changes; a segment's worker count comes from
 // `workersByVersion` (versions past its end use its last entry).
 
+#include "core/record/trace_record.h"
 #include "core/stats/quantile_sketch.h"
 #include "core/stats/run_summary.h"
-#include "core/trace/trace_record.h"
 
 #include <cstdint>
 #include <vector>

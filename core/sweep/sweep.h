@@ -8,7 +8,7 @@
 // not favour one cell. The order is fixed by the definition, and so is each shard
 // (`--shard K/N`: the cells whose position in that order is K modulo N).
 
-#include "core/run/run_config.h"
+#include "core/config/run_config.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,8 +1,8 @@
 #include "core/sweep/sweep_records.h"
 
-#include "core/io/regular_file.h"
-#include "core/run/config_fields.h"
-#include "core/run/run_config_json.h"
+#include "core/config/config_fields.h"
+#include "core/config/run_config_json.h"
+#include "core/system/regular_file.h"
 
 #include <cerrno>
 #include <cstdio>

@@ -1,9 +1,9 @@
 #include "core/sweep/sweep_results.h"
 
-#include "core/io/atomic_file.h"
-#include "core/io/regular_file.h"
-#include "core/io/safe_json.h"
-#include "core/run/config_diff.h"
+#include "core/config/config_diff.h"
+#include "core/system/atomic_file.h"
+#include "core/system/regular_file.h"
+#include "core/system/safe_json.h"
 
 #include <cerrno>
 #include <cstdio>

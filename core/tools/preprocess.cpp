@@ -5,7 +5,7 @@
 
 #include "core/tools/preprocess.h"
 
-#include "core/dataset/dataset_config.h"
+#include "core/config/dataset_config.h"
 #include "core/dataset/tensor_file_format.h"
 #include "core/image/image_decoder.h"
 #include "core/image/image_folder_dataset.h"

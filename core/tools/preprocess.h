@@ -5,8 +5,8 @@
 // (float32, normalised; or uint8, resized and cropped but not normalised).
 
 #include "core/dataset/dataset.h"
+#include "core/record/trace_record.h"
 #include "core/tools/imagenette_generator.h"
-#include "core/trace/trace_record.h"
 
 #include <string>
 #include <vector>

@@ -1,6 +1,6 @@
 // MaxBatchFinder: the largest batch a model's step fits in, found with real steps
 // (TorchConsumer::step, the step the "model" consumer runs) on random input, by the
-// search of core/run/max_batch_search.h. On the CPU a step "fails" when its peak
+// search of core/memory/max_batch_search.h. On the CPU a step "fails" when its peak
 // resident memory is over the memory budget: a step predicted to go over it is never
 // run, so the search cannot end LoaderLab by exhausting the machine's memory. On CUDA
 // the caching allocator's out-of-memory error is the failure. Free of LibTorch types,
@@ -8,7 +8,7 @@
 #pragma once
 
 #include "core/consumer/consumer.h"
-#include "core/run/max_batch_search.h"
+#include "core/memory/max_batch_search.h"
 
 #include <cstdint>
 #include <memory>

@@ -1,7 +1,7 @@
 // TorchConsumer: model construction, the host-to-device hand-over and the step.
 #include "core/torch/torch_consumer.h"
 
-#include "core/io/regular_file.h"
+#include "core/system/regular_file.h"
 #include "core/torch/checkpoint.h"
 #include "core/torch/model_zoo.h"
 

@@ -3,7 +3,7 @@
 #include "core/torch/torch_consumer.h"
 
 #include "core/loader/batch.h"
-#include "core/loader/clock.h"
+#include "core/system/clock.h"
 
 #ifdef LOADERLAB_TORCH_CUDA
 #include <ATen/cuda/CUDAContext.h>

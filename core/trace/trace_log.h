@@ -21,10 +21,10 @@
 // run started with, each live reconfiguration adds the next one, and every record
 // carries the version it ran under, so figures can be computed per segment.
 
-#include "core/run/run_config.h"
+#include "core/config/run_config.h"
+#include "core/record/trace_record.h"
 #include "core/stats/summary_accumulator.h"
 #include "core/trace/chunked_log.h"
-#include "core/trace/trace_record.h"
 
 #include <atomic>
 #include <cstdint>

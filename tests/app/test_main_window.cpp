@@ -1,6 +1,6 @@
 // The window, driven through its real controls while the engine runs.
 
-#include "../loader/thread_count.h"
+#include "tests/thread_count.h"
 #include "window_test_support.h"
 
 #include "app/main_window.h"

@@ -2,7 +2,7 @@
 
 #include "app/language.h"
 #include "app/main_window.h"
-#include "core/run/marker_text.h"
+#include "core/config/marker_text.h"
 #include "widgets/marker_text.h"
 #include "widgets/qcustomplot_include.h"
 #include "widgets/wait_time_plot.h"

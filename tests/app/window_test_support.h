@@ -3,7 +3,7 @@
 // What the window tests share: a named child looked up or the test stops, and a
 // fast run (small synthetic samples, a 1 ms simulated step).
 
-#include "core/run/run_config.h"
+#include "core/config/run_config.h"
 
 #include <QObject>
 #include <QtGlobal>

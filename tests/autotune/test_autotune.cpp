@@ -9,7 +9,7 @@
 
 #include "core/autotune/autotune_search.h"
 #include "core/autotune/autotuner.h"
-#include "core/run/marker_text.h"
+#include "core/config/marker_text.h"
 #include "core/run/run_controller.h"
 #include "core/tools/default_dataset.h"
 

@@ -11,7 +11,7 @@
 //   loaderlab_bench_jpeg_scale FOLDER [ROUNDS]
 
 #include "bench_machine.h"
-#include "core/dataset/dataset_config.h"
+#include "core/config/dataset_config.h"
 #include "core/image/image_decoder.h"
 #include "core/image/image_folder_dataset.h"
 #include "core/image/image_transforms.h"

@@ -14,12 +14,13 @@
 // the machine, so nothing here asserts on them.
 
 #include "bench_machine.h"
-#include "core/dataset/dataset_config.h"
+#include "core/config/dataset_config.h"
 #include "core/dataset/synthetic_dataset.h"
 #include "core/image/image_folder_dataset.h"
 #include "core/image/image_transforms.h"
-#include "core/loader/clock.h"
 #include "core/loader/loader.h"
+#include "core/loader/open_dataset.h"
+#include "core/system/clock.h"
 #include "core/tools/imagenette_generator.h"
 
 #include <nlohmann/json.hpp>

@@ -1,10 +1,10 @@
 // Exports are atomic: a failed write never replaces a good file; config JSON round-trips.
 
-#include "core/io/atomic_file.h"
-#include "core/io/output_guard.h"
+#include "core/config/run_config_json.h"
 #include "core/io/summary_json.h"
 #include "core/io/trace_csv.h"
-#include "core/run/run_config_json.h"
+#include "core/system/atomic_file.h"
+#include "core/system/output_guard.h"
 
 #include <QtTest>
 

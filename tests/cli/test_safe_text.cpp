@@ -1,8 +1,8 @@
 // escapeInvalidUtf8, escapeForTerminal and toSafeJson: which bytes pass, which
 // become `\xHH`, and that the JSON of any name can be written and read back.
 
-#include "core/io/safe_json.h"
-#include "core/io/safe_text.h"
+#include "core/system/safe_json.h"
+#include "core/system/safe_text.h"
 
 #include <QtTest>
 

@@ -2,14 +2,15 @@
 // regular-file helper every reader uses: each is refused at once, saying what it is,
 // and nothing blocks waiting for a FIFO writer.
 
+#include "core/config/dataset_config.h"
 #include "core/dataset/cifar10_dataset.h"
-#include "core/dataset/dataset_config.h"
 #include "core/dataset/idx_dataset.h"
 #include "core/dataset/tensor_file_dataset.h"
 #include "core/dataset/tensor_file_format.h"
 #include "core/image/image_folder_dataset.h"
-#include "core/io/regular_file.h"
+#include "core/loader/open_dataset.h"
 #include "core/run/output_paths.h"
+#include "core/system/regular_file.h"
 
 #include "tests/log_capture.h"
 

@@ -1,8 +1,9 @@
 // Tests for SyntheticDataset and for the DatasetConfig helpers (kind names and the
 // path checks of openDataset).
 
-#include "core/dataset/dataset_config.h"
+#include "core/config/dataset_config.h"
 #include "core/dataset/synthetic_dataset.h"
+#include "core/loader/open_dataset.h"
 
 #include <QTemporaryDir>
 #include <QTest>

@@ -5,7 +5,7 @@
 // is accepted must survive a save/load round trip: toJson then reading it again,
 // as saving and re-opening it in the GUI would.
 
-#include "core/run/run_config_json.h"
+#include "core/config/run_config_json.h"
 
 #include <nlohmann/json.hpp>
 

@@ -2,8 +2,8 @@
 // and the eval/train load output.
 
 #include "core/image/image_folder_dataset.h"
-#include "core/loader/clock.h"
 #include "core/loader/loader.h"
+#include "core/system/clock.h"
 
 #include <opencv2/core.hpp>
 #include <opencv2/imgcodecs.hpp>

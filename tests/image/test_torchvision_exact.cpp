@@ -5,7 +5,7 @@
 // fast decode's error against the exact pixels. Skips when /usr/bin/python3 has no
 // torchvision.
 
-#include "core/dataset/dataset_config.h"
+#include "core/config/dataset_config.h"
 #include "core/image/image_folder_dataset.h"
 #include "core/image/image_transforms.h"
 

@@ -1,10 +1,10 @@
 // Loader semantics: the PyTorch DataLoader behaviours users rely on.
 
-#include "probe_dataset.h"
-#include "thread_count.h"
+#include "tests/probe_dataset.h"
+#include "tests/thread_count.h"
 
-#include "core/loader/clock.h"
 #include "core/loader/loader.h"
+#include "core/system/clock.h"
 
 #include <QtTest>
 

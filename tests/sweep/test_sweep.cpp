@@ -2,7 +2,7 @@
 // form, the results folder (append, a line cut by a kill, resume, another sweep
 // refused) and the analysis on results whose answer is fixed in advance.
 
-#include "core/run/config_fields.h"
+#include "core/config/config_fields.h"
 #include "core/sweep/slurm_script.h"
 #include "core/sweep/sweep.h"
 #include "core/sweep/sweep_analysis.h"

@@ -7,10 +7,10 @@
 #include "../app/window_test_support.h"
 #include "app/main_window.h"
 
+#include "core/config/marker_text.h"
 #include "core/consumer/model_consumer_factory.h"
-#include "core/run/marker_text.h"
+#include "core/memory/max_batch_search.h"
 #include "core/run/max_batch_hook.h"
-#include "core/run/max_batch_search.h"
 #include "core/torch/torch_consumer_registration.h"
 #include "widgets/control_panel.h"
 #include "widgets/experiments_view.h"

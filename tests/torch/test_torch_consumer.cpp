@@ -1,10 +1,10 @@
 // Tests for the LibTorch "model" consumer: a run through RunController, determinism,
 // TorchScript loading and its errors, a training step, activation checkpointing,
 // shape errors and bf16 autocast on the CPU.
+#include "core/config/config_diff.h"
+#include "core/config/marker_text.h"
+#include "core/config/run_config_json.h"
 #include "core/consumer/model_consumer_factory.h"
-#include "core/run/config_diff.h"
-#include "core/run/marker_text.h"
-#include "core/run/run_config_json.h"
 #include "core/run/run_controller.h"
 #include "core/torch/torch_consumer.h"
 #include "core/torch/torch_consumer_registration.h"

@@ -5,7 +5,7 @@
 // refused with the reason, and exports are valid and never replace a good file with a
 // broken one.
 
-#include "../loader/thread_count.h"
+#include "tests/thread_count.h"
 
 #include "core/io/trace_csv.h"
 #include "core/sweep/sweep_analysis.h"

@@ -1,0 +1,52 @@
+#pragma once
+
+// ConsumerConfig: which consumer a run uses and how ("none", "sleep" or "model"),
+// plain data without LibTorch types. The consumers themselves are in
+// core/consumer/consumer.h.
+
+#include <optional>
+#include <string>
+
+namespace loaderlab {
+
+enum class ConsumerKind { None, Sleep, Model };
+
+enum class ModelMode { Inference, Train };
+enum class ModelPrecision { Float32, BFloat16, Float16 };
+
+// What the "model" consumer runs and how. Plain data: no LibTorch types.
+struct ModelConfig
+{
+    std::string name = "resnet18"; // a built-in model (core/torch/model_names.h)
+    std::string scriptPath;        // a TorchScript file; when set it replaces `name`
+    ModelMode mode = ModelMode::Inference;
+    std::string device = "cpu"; // "cpu", "cuda" or "cuda:N"
+    ModelPrecision precision = ModelPrecision::Float32;
+    bool channelsLast = false;
+    int threads = 0;               // intra-op threads; 0 = all cores
+    bool checkpointing = false;    // activation checkpointing per stage (train)
+    std::string optimizer = "sgd"; // "sgd" or "adam" (train)
+    double learningRate = 0.01;
+    int numClasses = 1000;
+
+    bool operator==(const ModelConfig &) const = default;
+};
+
+struct ConsumerConfig
+{
+    ConsumerKind kind = ConsumerKind::None;
+    double sleepPerBatchMs = 0.0;
+    double sleepPerSampleMs = 0.0;
+    ModelConfig model;
+
+    bool operator==(const ConsumerConfig &) const = default;
+};
+
+const char *consumerKindName(ConsumerKind kind); // "none", "sleep", "model"
+std::optional<ConsumerKind> consumerKindFromName(const std::string &name);
+const char *modelModeName(ModelMode mode); // "inference", "train"
+std::optional<ModelMode> modelModeFromName(const std::string &name);
+const char *modelPrecisionName(ModelPrecision precision); // "fp32", "bf16", "fp16"
+std::optional<ModelPrecision> modelPrecisionFromName(const std::string &name);
+
+} // namespace loaderlab

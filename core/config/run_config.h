@@ -1,0 +1,34 @@
+#pragma once
+
+// RunConfig: one run = a dataset, loader settings, a consumer and when to stop.
+// Every field is described once in core/config/config_fields.h (key path, range, help).
+
+#include "core/config/consumer_config.h"
+#include "core/config/dataset_config.h"
+#include "core/config/loader_config.h"
+
+#include <cstdint>
+
+namespace loaderlab {
+
+struct RunConfig
+{
+    DatasetConfig dataset;
+    LoaderConfig loader;
+    ConsumerConfig consumer;
+    int epochs = 1;              // 0: until stopped (or a limit below)
+    std::int64_t maxBatches = 0; // 0: no limit
+    double maxSeconds = 0.0;     // 0: no limit
+    int warmupBatches = 5;
+    // Data-parallel ranks on this host (core/run/run_controller.h): each has its own
+    // loader over a DistributedSampler-like shard, its own workers and consumer.
+    int devices = 1;
+    // Every step of every rank waits for all ranks, as DDP's gradient all-reduce does;
+    // false: ranks run independently (inference).
+    bool syncDevices = true;
+    // Host memory the run may plan to use (core/system/memory_budget.h); 0: the default
+    // share of the machine's memory.
+    std::int64_t memoryBudgetMb = 0;
+};
+
+} // namespace loaderlab

@@ -1,0 +1,342 @@
+// The PyTorch engine's channel (core/run/engine_channel.h) and its process handling
+// (core/run/engine_process.h, PyTorchRun): the record parser's refusals, and real
+// runs of small fake "python" scripts (fake_python.h) that pass the import check
+// and then misbehave: bad records, a line without end, a hanging import check, a
+// Python that ignores SIGTERM with a `setsid` grandchild holding its stdout. No
+// torch needed; each run takes about a second.
+
+#include "core/run/engine_channel.h"
+#include "core/run/engine_process.h"
+#include "core/run/pytorch_run.h"
+#include "tests/fake_python.h"
+
+#include <QtTest>
+
+#include <chrono>
+#include <fstream>
+#include <future>
+
+#include <csignal>
+
+using namespace loaderlab;
+using namespace faketest;
+
+namespace {
+
+RunConfig syntheticRun()
+{
+    RunConfig c;
+    c.dataset.kind = DatasetKind::Synthetic;
+    c.dataset.syntheticSamples = 100;
+    c.loader.numWorkers = 0;
+    c.loader.batchSize = 4;
+    c.consumer.kind = ConsumerKind::None;
+    c.epochs = 0;
+    c.maxBatches = 0;
+    return c;
+}
+
+EngineChannelContext startedContext()
+{
+    EngineChannelContext c;
+    c.earliestNs = 1000;
+    c.latestNs = 1'000'000;
+    c.batchSize = 4;
+    c.workers = 2;
+    acceptEngineRecord(c, EngineStart{"fake", 100, 1000});
+    return c;
+}
+
+std::string batchLine(const std::string &changes = {})
+{
+    nlohmann::json j = {{"type", "batch"},
+                        {"index", 0},
+                        {"epoch", 0},
+                        {"worker", 1},
+                        {"samples", 4},
+                        {"load_start", 2000},
+                        {"collate_start", 2500},
+                        {"load_end", 3000},
+                        {"read", 100},
+                        {"decode", 200},
+                        {"transform", 300},
+                        {"request", 1500},
+                        {"delivery", 3100},
+                        {"compute_start", 3100},
+                        {"compute_end", 4000}};
+    if (!changes.empty())
+        j.update(nlohmann::json::parse(changes));
+    return j.dump();
+}
+
+std::int64_t peakRssKiB()
+{
+    std::ifstream in("/proc/self/status");
+    for (std::string line; std::getline(in, line);)
+        if (line.rfind("VmHWM:", 0) == 0)
+            return std::stoll(line.substr(6));
+    return 0;
+}
+
+} // namespace
+
+class TestPyTorchChannel : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase() { QVERIFY(m_dir.isValid()); }
+    void cleanup();
+    void parserAcceptsTheEnginesRecords();
+    void parserRefusesBadRecords_data();
+    void parserRefusesBadRecords();
+    void splitterBoundsLines();
+    void badRecordFailsTheRunAndKeepsTheBatches_data();
+    void badRecordFailsTheRunAndKeepsTheBatches();
+    void endlessLineIsRefusedInBoundedMemory();
+    void hangingImportCheckTimesOut();
+    void stopEndsTheGroupDespiteSigtermAndAnEscapedHolder();
+
+private:
+    QTemporaryDir m_dir;
+    std::vector<int> m_escaped; // setsid grandchildren to kill after each test
+};
+
+void TestPyTorchChannel::cleanup()
+{
+    for (int pid : m_escaped)
+        kill(pid, SIGKILL);
+    m_escaped.clear();
+}
+
+void TestPyTorchChannel::parserAcceptsTheEnginesRecords()
+{
+    EngineChannelContext c;
+    c.earliestNs = 1000;
+    c.latestNs = 1'000'000;
+    c.batchSize = 4;
+    c.workers = 2;
+    EngineRecord r = parseEngineRecord(R"({"type":"start","torch":"1.13","samples":100,"t0":1000})",
+                                       c);
+    QCOMPARE(std::get<EngineStart>(r).torch, std::string("1.13"));
+    acceptEngineRecord(c, r);
+    r = parseEngineRecord(batchLine(), c);
+    const EngineBatch &b = std::get<EngineBatch>(r);
+    QCOMPARE(b.worker, 1);
+    QCOMPARE(b.transformNs, std::int64_t{300});
+    acceptEngineRecord(c, r);
+    QCOMPARE(c.batches, std::int64_t{1});
+    r = parseEngineRecord(batchLine(R"({"index":1,"epoch":1})"), c);
+    acceptEngineRecord(c, r);
+    QCOMPARE(
+        std::get<EngineFailure>(parseEngineRecord(R"({"type":"error","message":"no"})", c)).message,
+        std::string("no"));
+    r = parseEngineRecord(R"({"type":"end","batches":2})", c);
+    acceptEngineRecord(c, r);
+    QVERIFY(c.ended);
+}
+
+void TestPyTorchChannel::parserRefusesBadRecords_data()
+{
+    QTest::addColumn<QString>("line");
+    QTest::addColumn<QString>("why");
+    const auto row = [](const char *name, const std::string &line, const char *why) {
+        QTest::newRow(name) << QString::fromStdString(line) << QString::fromLatin1(why);
+    };
+    row("number", "42", "not a JSON object but number");
+    row("null", "null", "not a JSON object but null");
+    row("not JSON", "Downloading weights...", "not JSON");
+    row("empty", "", "not JSON");
+    row("no type", "{}", "no \"type\"");
+    row("unknown type", R"({"type":"x\u001b[2J"})", "unknown type \"x\\x1B[2J\"");
+    row("string index", batchLine(R"({"index":"x"})"), "\"index\" is not an integer");
+    row("index out of order", batchLine(R"({"index":5})"), "\"index\" is 5, not in [0, 0]");
+    row("negative index", batchLine(R"({"index":-1})"), "\"index\" is -1");
+    row("float time", batchLine(R"({"load_end":2999.5})"), "\"load_end\" is not an integer");
+    row("huge time", batchLine(R"({"compute_end":18446744073709551615})"),
+        "\"compute_end\" is out of range");
+    row("future time", batchLine(R"({"compute_end":2000000})"), "\"compute_end\" is 2000000");
+    row("before t0", batchLine(R"({"request":999})"), "\"request\" is 999");
+    std::string huge = batchLine(); // 1e400 does not fit a double: nlohmann refuses it
+    huge.replace(huge.find("\"read\":100"), 10, "\"read\":1e400");
+    row("1e400", huge, "not JSON");
+    row("times out of order", batchLine(R"({"delivery":1400})"),
+        "\"request\" is after \"delivery\"");
+    row("sums longer than the load", batchLine(R"({"read":900})"), "longer than the load");
+    row("worker out of range", batchLine(R"({"worker":2})"), "\"worker\" is 2");
+    row("too many samples", batchLine(R"({"samples":5})"), "\"samples\" is 5");
+    row("no samples", batchLine(R"({"samples":0})"), "\"samples\" is 0");
+    row("missing field", R"({"type":"batch","index":0})", "no \"epoch\"");
+    row("nested", batchLine(R"({"worker":[[[[[[1]]]]]]})"), "nested too deeply");
+    row("second start", R"({"type":"start","torch":"x","samples":1,"t0":1000})",
+        "a second start record");
+    row("message not a string", R"({"type":"error","message":7})", "\"message\" is not a string");
+    row("end with wrong count", R"({"type":"end","batches":3})", "\"batches\" is 3");
+}
+
+void TestPyTorchChannel::parserRefusesBadRecords()
+{
+    QFETCH(QString, line);
+    QFETCH(QString, why);
+    const EngineChannelContext context = startedContext();
+    try {
+        parseEngineRecord(line.toStdString(), context);
+        QFAIL("accepted");
+    } catch (const EngineChannelError &e) {
+        QVERIFY2(QString::fromUtf8(e.what()).contains(why), e.what());
+    }
+    EngineChannelContext fresh;
+    QVERIFY_THROWS_EXCEPTION(EngineChannelError, parseEngineRecord(batchLine(), fresh));
+    EngineChannelContext ended = startedContext();
+    acceptEngineRecord(ended, EngineEnd{0});
+    QVERIFY_THROWS_EXCEPTION(EngineChannelError,
+                             parseEngineRecord(R"({"type":"end","batches":0})", ended));
+}
+
+void TestPyTorchChannel::splitterBoundsLines()
+{
+    EngineLineSplitter splitter(10);
+    std::vector<std::string> lines;
+    const auto keep = [&](std::string_view line) { lines.emplace_back(line); };
+    splitter.feed("ab\ncd", keep);
+    splitter.feed("e\n\n0123456789\n", keep);
+    QCOMPARE(lines, (std::vector<std::string>{"ab", "cde", "", "0123456789"}));
+    splitter.feed("01234", keep);
+    QVERIFY_THROWS_EXCEPTION(EngineChannelError, splitter.feed("567890", keep));
+    QVERIFY(splitter.pending().size() <= 10);
+    QCOMPARE(quoteEngineLine(std::string(300, 'a'), 5), std::string("aaaaa... (300 bytes)"));
+    QCOMPARE(quoteEngineLine("a\nb\xff"), std::string("a\\x0Ab\\xFF"));
+}
+
+void TestPyTorchChannel::badRecordFailsTheRunAndKeepsTheBatches_data()
+{
+    QTest::addColumn<QString>("body");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("42") << QStringLiteral("line('42')")
+                        << QStringLiteral("line 5 (not a JSON object but number): 42");
+    QTest::newRow("null") << QStringLiteral("line('null')")
+                          << QStringLiteral("line 5 (not a JSON object but null): null");
+    QTest::newRow("string index") << QStringLiteral("b = batch(3); b['index'] = 'x'; emit(b)")
+                                  << QStringLiteral("(\"index\" is not an integer): {");
+}
+
+void TestPyTorchChannel::badRecordFailsTheRunAndKeepsTheBatches()
+{
+    QFETCH(QString, body);
+    QFETCH(QString, message);
+    // After the bad line the fake Python waits: the run must end it, not wait for it.
+    const QString python = writeFakePython(m_dir.path(),
+                                           QStringLiteral("bad_%1")
+                                               .arg(QString::fromLatin1(QTest::currentDataTag()))
+                                               .replace(QLatin1Char(' '), QLatin1Char('_')),
+                                           body + QStringLiteral("\ntime.sleep(60)"));
+    PyTorchRun run(python.toStdString());
+    run.start(syntheticRun());
+    QVERIFY(run.wait(15'000));
+    QCOMPARE(run.state(), RunState::Failed);
+    const QString error = QString::fromStdString(run.error());
+    QVERIFY2(error.contains(QStringLiteral("the PyTorch engine (") + python
+                            + QStringLiteral(") sent a bad record on"))
+                 && error.contains(message),
+             qPrintable(error));
+    QCOMPARE(run.trace()->size(), std::size_t{3}); // the batches before it are kept
+    QCOMPARE(run.report().state, std::string("failed"));
+    const std::vector<int> pids = notedPids(python);
+    QCOMPARE(pids.size(), std::size_t{2}); // the import check, the engine
+    QTRY_VERIFY_WITH_TIMEOUT(livingInGroup(pids[1]).empty(), 3'000);
+}
+
+void TestPyTorchChannel::endlessLineIsRefusedInBoundedMemory()
+{
+    // 64 MiB without a newline, then a wait: it must be refused after the first MiB.
+    const QString python = writeFakePython(
+        m_dir.path(), QStringLiteral("endless"),
+        QStringLiteral("for _ in range(1024):\n    sys.stdout.write('x' * 65536)\n"
+                       "sys.stdout.flush()\ntime.sleep(60)"));
+    const std::int64_t before = peakRssKiB();
+    PyTorchRun run(python.toStdString());
+    run.start(syntheticRun());
+    QVERIFY(run.wait(20'000));
+    QCOMPARE(run.state(), RunState::Failed);
+    const QString error = QString::fromStdString(run.error());
+    QVERIFY2(error.contains(QStringLiteral("line 5 (a line longer than 1048576 bytes): xxxx")),
+             qPrintable(error));
+    QVERIFY2(error.size() < 400, qPrintable(error));
+    QCOMPARE(run.trace()->size(), std::size_t{3});
+    const std::int64_t grownKiB = peakRssKiB() - before;
+    QVERIFY2(grownKiB < 24 * 1024,
+             qPrintable(QStringLiteral("peak RSS grew %1 KiB").arg(grownKiB)));
+}
+
+void TestPyTorchChannel::hangingImportCheckTimesOut()
+{
+    const QString python = writeFakePython(m_dir.path(), QStringLiteral("hanging_check"),
+                                           QStringLiteral("pass"),
+                                           QStringLiteral("time.sleep(600)"));
+    qputenv("LOADERLAB_PYTORCH_CHECK_SECONDS", "2");
+    const auto start = std::chrono::steady_clock::now();
+    auto problem = std::async(std::launch::async,
+                              [&] { return pytorchEngineProblem(python.toStdString()); });
+    const bool done = problem.wait_for(std::chrono::seconds(10)) == std::future_status::ready;
+    qunsetenv("LOADERLAB_PYTORCH_CHECK_SECONDS");
+    const std::vector<int> pids = notedPids(python);
+    if (!done) {
+        for (int pid : pids)
+            kill(pid, SIGKILL); // lets the check return, so that the test can end
+        problem.wait();
+        QFAIL("the import check did not end within 10 s");
+    }
+    const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                        std::chrono::steady_clock::now() - start)
+                        .count();
+    const QString why = QString::fromStdString(problem.get());
+    QVERIFY2(why.contains(QStringLiteral("timed out after 2 s")), qPrintable(why));
+    QVERIFY2(ms < 5'000, qPrintable(QStringLiteral("took %1 ms").arg(ms)));
+    QCOMPARE(pids.size(), std::size_t{1});
+    QVERIFY(!alive(pids[0]));
+    // A timed-out check is not remembered: the next start checks again.
+    qputenv("LOADERLAB_PYTORCH_CHECK_SECONDS", "0.5");
+    PyTorchRun run(python.toStdString());
+    try {
+        run.start(syntheticRun());
+        QFAIL("started");
+    } catch (const std::runtime_error &e) {
+        QVERIFY2(QString::fromUtf8(e.what()).contains(QStringLiteral("timed out after 0.5 s")),
+                 e.what());
+    }
+    qunsetenv("LOADERLAB_PYTORCH_CHECK_SECONDS");
+    QCOMPARE(run.state(), RunState::Idle);
+}
+
+void TestPyTorchChannel::stopEndsTheGroupDespiteSigtermAndAnEscapedHolder()
+{
+    // The fake Python ignores SIGTERM, starts a "worker" in its group that ignores it
+    // too, and a grandchild in a session of its own that keeps stdout open.
+    const QString python = writeFakePython(m_dir.path(), QStringLiteral("stubborn"),
+                                           stubbornEngineStart()
+                                               + QStringLiteral("emit(batch(3))\n"
+                                                                "while True:\n    time.sleep(1)"));
+    PyTorchRun run(python.toStdString());
+    run.start(syntheticRun());
+    QTRY_VERIFY_WITH_TIMEOUT(run.trace()->size() >= 4, 10'000);
+    std::vector<int> pids = notedPids(python);
+    QCOMPARE(pids.size(), std::size_t{4}); // check, engine, worker, holder
+    m_escaped.push_back(pids[3]);
+    const auto start = std::chrono::steady_clock::now();
+    run.stop();
+    const bool ended = run.wait(10'000);
+    const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                        std::chrono::steady_clock::now() - start)
+                        .count();
+    if (!ended)
+        kill(pids[3], SIGKILL); // closes the pipes, so that the test can end
+    QVERIFY2(ended, "stop did not end the run within 10 s");
+    QVERIFY2(ms < 6'000, qPrintable(QStringLiteral("stop took %1 ms").arg(ms)));
+    QCOMPARE(run.state(), RunState::Stopped);
+    QCOMPARE(run.trace()->size(), std::size_t{4});
+    QTRY_VERIFY_WITH_TIMEOUT(livingInGroup(pids[1]).empty(), 3'000);
+    QVERIFY(!alive(pids[2]));
+}
+
+QTEST_GUILESS_MAIN(TestPyTorchChannel)
+#include "test_pytorch_channel.moc"
