@@ -118,6 +118,20 @@ function(_loaderlab_pch_owner kind)
     target_precompile_headers(${owner} PRIVATE ${headers})
 endfunction()
 
+# Sources compiled with their own instruction-set flags (-mavx2 ...) cannot use a
+# header precompiled without them (GCC: "created and used with differing settings").
+# Run at the end of configuration, when every target_sources() call has been made.
+function(_loaderlab_skip_pch_for_isa_sources target)
+    get_target_property(sources ${target} SOURCES)
+    foreach(source IN LISTS sources)
+        get_source_file_property(options "${source}" TARGET_DIRECTORY ${target} COMPILE_OPTIONS)
+        if(options MATCHES "(^|;)-m")
+            set_source_files_properties("${source}" TARGET_DIRECTORY ${target}
+                PROPERTIES SKIP_PRECOMPILE_HEADERS ON)
+        endif()
+    endforeach()
+endfunction()
+
 function(loaderlab_speed_up target)
     cmake_parse_arguments(ARG "UNITY;OWN" "PCH;BATCH" "" ${ARGN})
     if(ARG_PCH AND LOADERLAB_PRECOMPILE_HEADERS)
@@ -128,6 +142,9 @@ function(loaderlab_speed_up target)
             _loaderlab_pch_owner(${ARG_PCH})
             target_precompile_headers(${target} REUSE_FROM loaderlab_pch_${ARG_PCH})
         endif()
+        # (EVAL: a deferred call's arguments are otherwise expanded only when it runs.)
+        cmake_language(EVAL CODE "cmake_language(DEFER DIRECTORY [[${CMAKE_SOURCE_DIR}]]
+            CALL _loaderlab_skip_pch_for_isa_sources [[${target}]])")
     endif()
     if(ARG_UNITY AND LOADERLAB_UNITY_BUILD)
         if(NOT ARG_BATCH)
