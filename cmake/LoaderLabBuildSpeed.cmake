@@ -12,8 +12,9 @@
 #       The headers are third-party only, so moving LoaderLab's own files never
 #       touches this list. Each consumer must use the same Qt modules and code
 #       model as the PCH's owner, or GCC ignores it with a -Winvalid-pch warning.
-#       OWN: the target compiles its own copy of the header instead (a library
-#       whose flags differ: loaderlab_core sees LibTorch's ABI definition).
+#       OWN: the target compiles its own copy of the header instead, for a target
+#       whose flags differ: loaderlab_core and the loaderlab executable see
+#       LibTorch's -D_GLIBCXX_USE_CXX11_ABI.
 # UNITY compiles the target's sources in batches of n (default 8) per translation
 #       unit. Sources that cannot share a unit (clashing file-local names) are
 #       fixed or marked SKIP_UNITY_BUILD_INCLUSION where they are listed.
@@ -158,5 +159,19 @@ function(loaderlab_speed_up target)
         if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
             target_compile_options(${target} PRIVATE -Wno-subobject-linkage)
         endif()
+    endif()
+endfunction()
+
+# loaderlab_speed_up_test(TARGET LIBS...): a test's shared precompiled header, from
+# what it links: QtWidgets + QCustomPlot for the GUI tests, QtCore for the others.
+# Tests that link LibTorch get none: LibTorch adds -D_GLIBCXX_USE_CXX11_ABI, and GCC
+# refuses a precompiled header made without it.
+function(loaderlab_speed_up_test target)
+    if(ARGN MATCHES "loaderlab_torch")
+        return()
+    elseif(ARGN MATCHES "loaderlab_(widgets|gui)")
+        loaderlab_speed_up(${target} PCH widgets)
+    else()
+        loaderlab_speed_up(${target} PCH qt)
     endif()
 endfunction()
