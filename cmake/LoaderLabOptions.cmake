@@ -14,14 +14,3 @@ add_feature_info(Benchmarks LOADERLAB_BUILD_BENCHMARKS "loader benchmark program
 add_feature_info(LibTorch LOADERLAB_WITH_TORCH "LibTorch models and CUDA detection")
 add_feature_info(Fuzzers LOADERLAB_BUILD_FUZZERS "libFuzzer targets for the parsers")
 add_feature_info(Werror LOADERLAB_WARNINGS_AS_ERRORS "warnings are errors")
-
-# ccache, where installed, makes rebuilds and fresh clones cheap (CONTRIBUTING.md,
-# "Build time"); LOADERLAB_USE_CCACHE=OFF or an explicit launcher turns it off.
-option(LOADERLAB_USE_CCACHE "Compile through ccache when it is installed" ON)
-if(LOADERLAB_USE_CCACHE AND NOT CMAKE_CXX_COMPILER_LAUNCHER)
-    find_program(LOADERLAB_CCACHE_PROGRAM ccache)
-    if(LOADERLAB_CCACHE_PROGRAM)
-        set(CMAKE_CXX_COMPILER_LAUNCHER "${LOADERLAB_CCACHE_PROGRAM}")
-    endif()
-endif()
-add_feature_info(ccache LOADERLAB_CCACHE_PROGRAM "compiler cache")

@@ -2,8 +2,10 @@
 # Installs what LoaderLab needs from Debian 12's archive (only what is missing),
 # then configures and builds it into ./build. Safe to run again.
 #
-#   bash installer/build.sh            # Release-like build (RelWithDebInfo)
+#   bash installer/build.sh            # everything: the app, tests, benchmarks (RelWithDebInfo)
+#   bash installer/build.sh loaderlab  # only the app (README, step 1): about half the work
 #   BUILD_DIR=build-asan CMAKE_ARGS="-DLOADERLAB_SANITIZER=address" bash installer/build.sh
+# Arguments are build targets (default: all).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -24,4 +26,6 @@ if ((${#missing[@]})); then
 fi
 
 cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "${EXTRA_ARGS[@]}"
-cmake --build "$BUILD_DIR" -j"$(nproc)"
+targets=()
+(($#)) && targets=(--target "$@")
+cmake --build "$BUILD_DIR" -j"$(nproc)" "${targets[@]}"

@@ -165,7 +165,7 @@ struct ResampleScratch
     std::vector<std::uint8_t> row;
 };
 
-void checkRgb(const cv::Mat &img, const char *what)
+void checkRgbSource(const cv::Mat &img, const char *what)
 {
     if (img.type() != CV_8UC3)
         throw std::invalid_argument(std::string(what) + ": expects an 8-bit 3-channel image");
@@ -184,7 +184,7 @@ void resampleRows(const ImageWindow &window, cv::Size outSize, cv::Rect outRoi, 
                   RowDone rowDone)
 {
     const cv::Mat &src = window.pixels;
-    checkRgb(src, "resampleBilinear");
+    checkRgbSource(src, "resampleBilinear");
     if (src.empty() || outSize.width <= 0 || outSize.height <= 0 || outRoi.empty()
         || (outRoi & cv::Rect(cv::Point(0, 0), outSize)) != outRoi)
         throw std::invalid_argument("resampleBilinear: empty image or region outside output");

@@ -99,10 +99,10 @@ private:
 };
 TORCH_MODULE(ResidualBlock);
 
-class HeadImpl : public torch::nn::Module
+class ResNetHeadImpl : public torch::nn::Module
 {
 public:
-    HeadImpl(std::int64_t features, std::int64_t numClasses)
+    ResNetHeadImpl(std::int64_t features, std::int64_t numClasses)
     {
         m_fc = register_module("fc", torch::nn::Linear(features, numClasses));
     }
@@ -153,7 +153,8 @@ public:
                 inplanes = planes * (bottleneck ? 4 : 1);
             }
         }
-        addStage("head", torch::nn::AnyModule(std::make_shared<HeadImpl>(inplanes, numClasses)));
+        addStage("head",
+                 torch::nn::AnyModule(std::make_shared<ResNetHeadImpl>(inplanes, numClasses)));
         initConvNet(*this, LinearInit::Default);
     }
 };

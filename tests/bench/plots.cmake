@@ -5,3 +5,4 @@ set(CMAKE_AUTOMOC ON)
 add_executable(loaderlab_bench_plots ${CMAKE_CURRENT_LIST_DIR}/plot_benchmark.cpp)
 target_link_libraries(loaderlab_bench_plots PRIVATE loaderlab_widgets loaderlab_core
     loaderlab_options)
+loaderlab_speed_up(loaderlab_bench_plots PCH widgets)
