@@ -3,15 +3,17 @@
 #include "core/tools/default_dataset.h"
 
 #include <QDir>
-#include <QFileInfo>
-#include <QMetaObject>
+
+#include <stdexcept>
 
 DefaultDatasetPreparer::DefaultDatasetPreparer(QObject *parent)
     : QObject(parent)
+    , m_task(new BackgroundTask(this))
 {
+    connect(m_task, &BackgroundTask::progress, this, [this](qint64 done, qint64 total) {
+        Q_EMIT progress(static_cast<int>(done), static_cast<int>(total));
+    });
 }
-
-DefaultDatasetPreparer::~DefaultDatasetPreparer() = default;
 
 QString DefaultDatasetPreparer::defaultPath()
 {
@@ -26,21 +28,19 @@ bool DefaultDatasetPreparer::exists()
 
 void DefaultDatasetPreparer::prepare()
 {
-    m_thread = std::jthread([this] {
-        try {
-            const std::string path = loaderlab::ensureDefaultImageFolder(
-                [this](std::int64_t done, std::int64_t total) {
-                    QMetaObject::invokeMethod(
-                        this, [this, done, total] { Q_EMIT progress(int(done), int(total)); },
-                        Qt::QueuedConnection);
-                });
-            QMetaObject::invokeMethod(
-                this, [this, path] { Q_EMIT ready(QString::fromStdString(path)); },
-                Qt::QueuedConnection);
-        } catch (const std::exception &e) {
-            const QString error = QString::fromStdString(e.what());
-            QMetaObject::invokeMethod(
-                this, [this, error] { Q_EMIT failed(error); }, Qt::QueuedConnection);
-        }
+    m_task->start(
+        &DefaultDatasetPreparer::ensureFolder,
+        [this](const std::string &path) { Q_EMIT ready(QString::fromStdString(path)); },
+        [this](const QString &error) { Q_EMIT failed(error); });
+}
+
+std::string DefaultDatasetPreparer::ensureFolder(const BackgroundTask::Control &control)
+{
+    // Thrown from the progress callback, a stop ends the generation (the generator
+    // removes its partial folder).
+    return loaderlab::ensureDefaultImageFolder([&control](std::int64_t done, std::int64_t total) {
+        if (control.stopRequested())
+            throw std::runtime_error("generating the default dataset stopped");
+        control.progress(done, total);
     });
 }

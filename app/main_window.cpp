@@ -1,44 +1,41 @@
 #include "app/main_window.h"
 
+#include "app/autotune_manager.h"
+#include "app/engine_manager.h"
+#include "app/file_manager.h"
 #include "app/language.h"
+#include "app/lesson_manager.h"
+#include "app/live_plot_area.h"
+#include "app/run_manager.h"
 
-#include "core/autotune/autotuner.h"
+#include "core/system/safe_json.h"
 #include "core/config/run_config_json.h"
-#include "core/consumer/model_consumer_factory.h"
-#include "core/io/summary_json.h"
-#include "core/io/trace_csv.h"
-#include "core/system/torch_info.h"
 
 #include "widgets/control_panel.h"
 #include "widgets/engine_choice.h"
 #include "widgets/experiments_view.h"
 #include "widgets/lesson_panel.h"
-#include "widgets/model_panel.h"
 #include "widgets/run_list.h"
+#include "widgets/run_list_view.h"
 #include "widgets/run_session.h"
 #include "widgets/stats_panel.h"
-#include "widgets/throughput_plot.h"
-#include "widgets/wait_histogram_plot.h"
-#include "widgets/wait_time_plot.h"
-#include "widgets/worker_timeline_plot.h"
 
 #include <QActionGroup>
 #include <QCloseEvent>
 #include <QCoreApplication>
-#include <QDir>
 #include <QDockWidget>
-#include <QFileDialog>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QScrollArea>
 #include <QSettings>
-#include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QToolBar>
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <sstream>
 
 using namespace loaderlab;
 
@@ -58,40 +55,28 @@ static void initResources()
 MainWindow::MainWindow(QWidget *parent)
     : QMainWindow(parent)
     , m_session(new RunSession(this))
+    , m_controls(new ControlPanel)
+    , m_stats(new StatsPanel)
+    , m_plots(new LivePlotArea)
+    , m_engine(new EngineManager(m_controls, this))
+    , m_autotune(new AutotuneManager(m_session, m_controls, this))
+    , m_runs(new RunManager(m_session, m_controls, m_engine, m_autotune, this))
+    , m_lessons(new LessonManager(m_session, m_controls, m_runs, this))
+    , m_files(new FileManager(this, m_session, m_controls, m_plots))
 {
     initResources();
     setWindowTitle(tr("LoaderLab"));
     setWindowIcon(QIcon(QStringLiteral(":/icons/loaderlab.svg")));
 
-    m_controls = new ControlPanel;
-    m_stats = new StatsPanel;
-    buildRunViews();
-    // The side column: the settings (which scroll within their part of it) and the
-    // lessons as two tabs, the stats below them in view at any window height. The
-    // column is as wide as its content needs (German labels are longer), so the
-    // Experiments tab beside it cannot squeeze the controls.
-    m_sideTabs = new QTabWidget;
-    m_sideTabs->setObjectName(QStringLiteral("sideTabs"));
-    m_sideTabs->setDocumentMode(true);
-    m_sideTabs->addTab(m_controls, tr("Settings"));
-    m_sideTabs->addTab(buildLessonPanel(), tr("Lessons"));
-    auto *side = new QWidget;
-    side->setObjectName(QStringLiteral("sidePanel"));
-    auto *sideLayout = new QVBoxLayout(side);
-    sideLayout->setContentsMargins(4, 4, 4, 4);
-    sideLayout->addWidget(m_engineChoice);
-    sideLayout->addWidget(m_sideTabs, 1);
-    sideLayout->addWidget(m_stats);
-    side->setMinimumWidth(std::max(320, side->minimumSizeHint().width()));
-
-    buildPlots();
+    buildRunsDock();
+    QWidget *side = buildSidePanel();
     m_experiments = new ExperimentsView;
     m_experiments->setObjectName(QStringLiteral("experimentsView"));
     m_experiments->setConfigSource([this] { return m_controls->config(); });
     m_tabs = new QTabWidget;
     m_tabs->setObjectName(QStringLiteral("viewTabs"));
     m_tabs->setDocumentMode(true);
-    m_tabs->addTab(m_plotSplitter, tr("Live"));
+    m_tabs->addTab(m_plots, tr("Live"));
     m_tabs->addTab(m_experiments, tr("Experiments"));
     auto *splitter = new QSplitter(Qt::Horizontal);
     splitter->addWidget(side);
@@ -103,93 +88,87 @@ MainWindow::MainWindow(QWidget *parent)
     statusBar()->addWidget(m_statusLabel, 1);
     buildMenus();
 
-    const TorchInfo torch = torchInfo();
-    m_controls->setPinMemoryAvailable(
-        torch.cudaAvailable,
-        torch.cudaAvailable
-            ? QString()
-            : tr("Pinned memory speeds up copies to a GPU; no CUDA device is available "
-                 "(LibTorch %1).")
-                  .arg(torch.linked ? QString::fromStdString(torch.version) : tr("not linked")));
-
-    // Registered by main() when the build has LibTorch; empty otherwise.
-    m_controls->setModelCapabilities(modelCapabilities());
-
-    connect(m_session, &RunSession::reconfigureFailed, this, [this](const QString &reason) {
-        m_controls->modelPanel()->showError(
-            tr("Not applied; the run goes on with the previous step: %1").arg(reason));
-        report(tr("Model step not changed: %1").arg(reason));
-    });
+    connect(m_autotune, &AutotuneManager::report, this, &MainWindow::report);
+    connect(m_runs, &RunManager::report, this, &MainWindow::report);
+    connect(m_lessons, &LessonManager::report, this, &MainWindow::report);
+    connect(m_files, &FileManager::report, this, &MainWindow::report);
+    connect(m_files, &FileManager::runOpened, this, [this] { showExperiments(false); });
     connect(m_session, &RunSession::traceReplaced, this, &MainWindow::onTraceReplaced);
     connect(m_session, &RunSession::tick, this, &MainWindow::onTick);
-    connect(m_session, &RunSession::stateChanged, this, &MainWindow::onStateChanged);
-    connect(m_controls, &ControlPanel::loaderSettingsChanged, this,
-            &MainWindow::onLoaderSettingsChanged);
-    connect(m_controls, &ControlPanel::datasetSettingsChanged, this,
-            &MainWindow::onDatasetSettingsChanged);
-    connect(m_controls, &ControlPanel::devicesChanged, this, &MainWindow::onDevicesChanged);
-    connect(m_controls, &ControlPanel::startRequested, this, &MainWindow::startRun);
-    connect(m_controls, &ControlPanel::pauseToggled, this, &MainWindow::onPauseToggled);
-    connect(m_controls, &ControlPanel::stopRequested, m_session, &RunSession::stop);
-    connect(m_controls, &ControlPanel::resetRequested, m_session, &RunSession::reset);
-    connect(m_controls, &ControlPanel::autotuneChanged, this, &MainWindow::updateAutotune);
+    // After RunManager's: the controls show the new state before the figures refresh.
+    connect(m_session, &RunSession::stateChanged, this, &MainWindow::onTick);
 
     restoreSettings();
-    onStateChanged();
+    m_runs->syncState();
+    onTick();
 }
 
 MainWindow::~MainWindow() = default;
 
-void MainWindow::buildPlots()
+QWidget *MainWindow::buildSidePanel()
 {
-    m_waitPlot = new WaitTimePlot;
-    m_throughputPlot = new ThroughputPlot;
-    m_timelinePlot = new WorkerTimelinePlot;
-    m_histogramPlot = new WaitHistogramPlot;
-    m_plots = {m_waitPlot, m_throughputPlot, m_timelinePlot, m_histogramPlot};
-    m_waitPlot->setObjectName(QStringLiteral("waitTimePlot"));
-    m_throughputPlot->setObjectName(QStringLiteral("throughputPlot"));
-    m_timelinePlot->setObjectName(QStringLiteral("workerTimelinePlot"));
-    m_histogramPlot->setObjectName(QStringLiteral("waitHistogramPlot"));
-    for (LivePlot *plot : m_plots)
-        plot->setMinimumHeight(160);
+    // The side column: the settings (which scroll within their part of it) and the
+    // lessons as two tabs, the stats below them in view at any window height. The
+    // column is as wide as its content needs (German labels are longer), so the
+    // Experiments tab beside it cannot squeeze the controls.
+    m_sideTabs = new QTabWidget;
+    m_sideTabs->setObjectName(QStringLiteral("sideTabs"));
+    m_sideTabs->setDocumentMode(true);
+    m_sideTabs->addTab(m_controls, tr("Settings"));
+    m_sideTabs->addTab(m_lessons->view(), tr("Lessons"));
+    auto *side = new QWidget;
+    side->setObjectName(QStringLiteral("sidePanel"));
+    auto *sideLayout = new QVBoxLayout(side);
+    sideLayout->setContentsMargins(4, 4, 4, 4);
+    sideLayout->addWidget(m_engine->choice());
+    sideLayout->addWidget(m_sideTabs, 1);
+    sideLayout->addWidget(m_stats);
+    side->setMinimumWidth(std::max(320, side->minimumSizeHint().width()));
+    return side;
+}
 
-    auto *lower = new QSplitter(Qt::Horizontal);
-    lower->addWidget(m_throughputPlot);
-    lower->addWidget(m_histogramPlot);
-    lower->setStretchFactor(0, 2);
-    lower->setStretchFactor(1, 1);
-    m_plotSplitter = new QSplitter(Qt::Vertical);
-    m_plotSplitter->addWidget(m_waitPlot);
-    m_plotSplitter->addWidget(m_timelinePlot);
-    m_plotSplitter->addWidget(lower);
-    m_plotSplitter->setStretchFactor(0, 3);
-    m_plotSplitter->setStretchFactor(1, 3);
-    m_plotSplitter->setStretchFactor(2, 2);
+void MainWindow::buildRunsDock()
+{
+    // Runs kept and opened for comparison, drawn over the live one on every plot
+    // (widgets/run_list.h). Below the plots: the figures table is wide, the plots want
+    // the width.
+    m_runListView = new RunListView(m_session->runs());
+    m_runListView->setObjectName(QStringLiteral("runListView"));
+    m_runsDock = new QDockWidget(tr("Runs"), this);
+    m_runsDock->setObjectName(QStringLiteral("runsDock"));
+    m_runsDock->setWidget(m_runListView);
+    m_runsDock->toggleViewAction()->setText(tr("&Runs and their figures"));
+    addDockWidget(Qt::BottomDockWidgetArea, m_runsDock);
+    // About five rows: the plots keep most of the height (a saved layout wins).
+    resizeDocks({m_runsDock}, {5 * (fontMetrics().height() + 6)}, Qt::Vertical);
+    connect(m_session->runs(), &RunList::overlaysChanged, this, &MainWindow::onRunsChanged);
 }
 
 void MainWindow::buildMenus()
 {
     QMenu *file = menuBar()->addMenu(tr("&File"));
-    file->addAction(tr("&Open configuration…"), QKeySequence::Open, this, &MainWindow::openConfig);
-    file->addAction(tr("&Save configuration…"), QKeySequence::Save, this, &MainWindow::saveConfig);
+    file->addAction(tr("&Open configuration…"), QKeySequence::Open, m_files,
+                    &FileManager::openConfig);
+    file->addAction(tr("&Save configuration…"), QKeySequence::Save, m_files,
+                    &FileManager::saveConfig);
     file->addSeparator();
-    file->addAction(tr("Open &run…"), this, &MainWindow::openRunDialog);
+    file->addAction(tr("Open &run…"), m_files, &FileManager::openRunDialog);
     file->addSeparator();
-    file->addAction(tr("Export trace as &CSV…"), this, &MainWindow::exportTraceDialog);
-    file->addAction(tr("Export summary as &JSON…"), this, &MainWindow::exportSummaryDialog);
-    file->addAction(tr("Export trace for Per&fetto…"), this, &MainWindow::exportChromeTraceDialog)
+    file->addAction(tr("Export trace as &CSV…"), m_files, &FileManager::exportTraceDialog);
+    file->addAction(tr("Export summary as &JSON…"), m_files, &FileManager::exportSummaryDialog);
+    file->addAction(tr("Export trace for Per&fetto…"), m_files,
+                    &FileManager::exportChromeTraceDialog)
         ->setObjectName(QStringLiteral("exportPerfettoAction"));
-    file->addAction(tr("Export &plots…"), this, &MainWindow::exportPlotsDialog);
+    file->addAction(tr("Export &plots…"), m_files, &FileManager::exportPlotsDialog);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
     QMenu *run = menuBar()->addMenu(tr("&Run"));
-    run->addAction(tr("&Start"), this, &MainWindow::startRun);
+    run->addAction(tr("&Start"), m_runs, &RunManager::startRun);
     run->addAction(tr("S&top"), m_session, &RunSession::stop);
     run->addAction(tr("&Reset"), m_session, &RunSession::reset);
     run->addSeparator();
-    run->addAction(tr("&Keep run for comparison"), this, &MainWindow::keepRun);
+    run->addAction(tr("&Keep run for comparison"), m_runs, &RunManager::keepRun);
     run->addAction(tr("&Remove kept and opened runs"), m_session->runs(), &RunList::clearKept);
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
@@ -205,18 +184,11 @@ void MainWindow::buildMenus()
     m_followAction->setCheckable(true);
     m_followAction->setChecked(true);
     m_followAction->setShortcut(QKeySequence(Qt::Key_F));
-    connect(m_followAction, &QAction::toggled, this, [this](bool follow) {
-        for (LivePlot *plot : m_plots)
-            plot->setFollowing(follow);
+    connect(m_followAction, &QAction::toggled, m_plots, &LivePlotArea::setFollowing);
+    connect(m_plots, &LivePlotArea::followingStopped, this, [this] {
+        QSignalBlocker blocker(m_followAction);
+        m_followAction->setChecked(false);
     });
-    for (LivePlot *plot : m_plots) {
-        connect(plot, &LivePlot::followingChanged, this, [this](bool following) {
-            if (!following) {
-                QSignalBlocker blocker(m_followAction);
-                m_followAction->setChecked(false);
-            }
-        });
-    }
 
     QMenu *language = menuBar()->addMenu(tr("&Language"));
     auto *group = new QActionGroup(language);
@@ -236,27 +208,63 @@ void MainWindow::buildMenus()
     toolbar->setObjectName(QStringLiteral("runToolbar"));
     toolbar->addAction(m_followAction);
     toolbar->addAction(lessons);
-    toolbar->addAction(tr("Keep run"), this, &MainWindow::keepRun);
-    toolbar->addAction(tr("Export plots…"), this, &MainWindow::exportPlotsDialog);
+    toolbar->addAction(tr("Keep run"), m_runs, &RunManager::keepRun);
+    toolbar->addAction(tr("Export plots…"), m_files, &FileManager::exportPlotsDialog);
+}
+
+const std::vector<LivePlot *> &MainWindow::plots() const
+{
+    return m_plots->plots();
+}
+
+EngineChoice *MainWindow::engineChoice() const
+{
+    return m_engine->choice();
+}
+
+LessonPanel *MainWindow::lessonPanel() const
+{
+    return m_lessons->panel();
+}
+
+const Autotuner *MainWindow::autotuner() const
+{
+    return m_autotune->autotuner();
 }
 
 bool MainWindow::startRun()
 {
-    RunConfig config = m_controls->config();
-    config.epochs = 0; // the window runs until stopped
-    m_session->setEngine(m_engineChoice->pytorchChosen() ? RunSession::Engine::PyTorch
-                                                         : RunSession::Engine::LoaderLab);
-    QString error;
-    stopAutotune(); // a new run on the same controller: the old tuner must not touch it
-    if (!m_session->start(config, &error)) {
-        m_controls->showDatasetError(error);
-        report(tr("Cannot start: %1").arg(error));
-        updateAutotune(); // the previous run goes on: so does its tuning
-        return false;
-    }
-    m_controls->clearDatasetError();
-    updateAutotune();
-    return true;
+    return m_runs->startRun();
+}
+
+void MainWindow::applyConfig(const RunConfig &config)
+{
+    m_controls->setConfig(config);
+}
+
+bool MainWindow::openRun(const QString &first, const QString &second, QString *error)
+{
+    return m_files->openRun(first, second, error);
+}
+
+bool MainWindow::exportTraceCsv(const QString &path, QString *error)
+{
+    return m_files->exportTraceCsv(path, error);
+}
+
+bool MainWindow::exportSummaryJson(const QString &path, QString *error)
+{
+    return m_files->exportSummaryJson(path, error);
+}
+
+bool MainWindow::exportChromeTrace(const QString &path, QString *error)
+{
+    return m_files->exportChromeTrace(path, error);
+}
+
+bool MainWindow::exportPlots(const QString &dir, const QString &format, QString *error)
+{
+    return m_files->exportPlots(dir, format, error);
 }
 
 void MainWindow::showLessons(bool lessons)
@@ -267,22 +275,15 @@ void MainWindow::showLessons(bool lessons)
 void MainWindow::showExperiments(bool experiments)
 {
     m_tabs->setCurrentWidget(experiments ? static_cast<QWidget *>(m_experiments)
-                                         : static_cast<QWidget *>(m_plotSplitter));
-}
-
-void MainWindow::applyConfig(const RunConfig &config)
-{
-    m_controls->setConfig(config);
+                                         : static_cast<QWidget *>(m_plots));
 }
 
 void MainWindow::onTraceReplaced()
 {
-    const int lanes = std::max(m_session->maxWorkers(), 1);
-    for (LivePlot *plot : m_plots)
-        plot->setTrace(m_session->trace(), lanes);
+    m_plots->setTrace(m_session->trace(), std::max(m_session->maxWorkers(), 1));
     if (!m_session->trace())
         m_stats->clear();
-    m_lessons->setTrace(m_session->trace());
+    m_lessons->panel()->setTrace(m_session->trace());
     m_followAction->setChecked(true);
 }
 
@@ -294,10 +295,8 @@ void MainWindow::onTick()
         for (const int workers : trace->workersByVersion())
             lanes = std::max(lanes, workers);
     }
-    m_timelinePlot->setWorkerLanes(lanes);
-    for (LivePlot *plot : m_plots)
-        plot->refresh();
-    followAutotune();
+    m_plots->refresh(lanes);
+    m_autotune->follow();
     // Figures at ~4 Hz: enough to read, and summarising is not free.
     if (++m_ticks % 8 == 0 || m_session->finished()) {
         const bool live = m_session->running();
@@ -305,93 +304,71 @@ void MainWindow::onTick()
         m_stats->showSummary(summary);
         if (m_session->trace())
             m_session->runs()->setLiveSummary(summary);
-        m_lessons->refresh();
-        const auto trace = m_session->trace();
-        QString status =
-            tr("%1 — %2 batches").arg(stateText(m_session->state())).arg(trace ? trace->size() : 0);
-        // Step beside wait, always in view: compute-bound or input-bound at a glance.
-        if (trace && trace->size() > 0) {
-            status += tr(" — step %1 ms, wait %2 ms per batch: %3")
-                          .arg(QString::number(summary.computeMeanMs, 'f', 2),
-                               QString::number(summary.waitMeanMs, 'f', 2),
-                               StatsPanel::bandText(bandForShare(summary.inputBoundShare)));
-        }
-        status += tr(" — %1").arg(m_session->datasetDescription());
-        // A failed run keeps saying why until the next one starts.
-        if (m_session->state() == RunState::Failed)
-            status += tr(" — %1").arg(m_session->error());
-        m_statusLabel->setText(status);
+        m_lessons->panel()->refresh();
+        m_statusLabel->setText(m_runs->statusText(summary));
     }
 }
 
-void MainWindow::onStateChanged()
+void MainWindow::onRunsChanged()
 {
-    m_controls->setRunState(m_session->state());
-    updateAutotune();
-    if (m_session->state() == RunState::Failed)
-        report(tr("The run failed: %1").arg(m_session->error()));
-    onTick();
+    std::vector<PlotOverlay> overlays;
+    for (const RunEntry *run : m_session->runs()->visibleOverlays())
+        overlays.push_back({run->trace, run->workers, run->colour, run->name});
+    m_plots->setOverlays(overlays, m_session->runs()->live().visible);
 }
 
-void MainWindow::onLoaderSettingsChanged()
+void MainWindow::chooseLanguage(const QString &language)
 {
-    m_controls->modelPanel()->clearError();
-    if (!m_session->running())
+    Language::setConfigured(language);
+    QMessageBox::information(this, tr("Language"),
+                             tr("The language changes when LoaderLab is started again."));
+}
+
+void MainWindow::showAbout()
+{
+    QMessageBox::about(this, tr("About LoaderLab"),
+                       tr("<h3>LoaderLab %1</h3><p>See and tune how data loading feeds a "
+                          "deep-learning model: a real loader with PyTorch's DataLoader semantics, "
+                          "live plots of every batch.</p>")
+                           .arg(QCoreApplication::applicationVersion()));
+}
+
+void MainWindow::restoreSettings()
+{
+    QSettings settings;
+    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    m_plots->restoreState(settings.value(QStringLiteral("window/plots")).toByteArray());
+    const QString json = settings.value(QStringLiteral("run/config")).toString();
+    if (json.isEmpty())
         return;
-    if (m_session->runEngine() == RunSession::Engine::PyTorch) {
-        report(tr("PyTorch's DataLoader cannot change settings while it runs; they apply at "
-                  "the next Start."));
-        return;
+    try {
+        std::istringstream in(json.toStdString());
+        applyConfig(runConfigFromJson(parseConfigJson(in)));
+    } catch (const std::exception &e) {
+        // A stored config this version cannot read (an older key, a value out of the
+        // current range) leaves the defaults in place; say so instead of hiding it.
+        report(
+            tr("The saved settings were not restored: %1").arg(QString::fromStdString(e.what())));
     }
-    const RunConfig config = m_controls->config();
-    m_session->requestReconfigure(config.loader, config.consumer);
 }
 
-void MainWindow::onDatasetSettingsChanged()
+void MainWindow::saveSettings() const
 {
-    m_controls->clearDatasetError();
-    // A new dataset means a new run; if it cannot be opened the current run goes on.
-    if (m_session->running())
-        startRun();
+    QSettings settings;
+    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("window/state"), saveState());
+    settings.setValue(QStringLiteral("window/plots"), m_plots->saveState());
+    settings.setValue(QStringLiteral("run/config"),
+                      QString::fromStdString(toSafeJson(toJson(m_controls->config())).dump()));
 }
 
-void MainWindow::onDevicesChanged()
+void MainWindow::closeEvent(QCloseEvent *event)
 {
-    // The ranks are fixed for a run: a running one is restarted with the new count.
-    if (m_session->running() && startRun())
-        report(tr("%n device(s): a new run", nullptr, m_controls->config().devices));
-}
-
-void MainWindow::onPauseToggled(bool paused)
-{
-    if (m_session->runEngine() == RunSession::Engine::PyTorch && m_session->running()) {
-        m_controls->setRunState(m_session->state()); // the button back as it was
-        report(tr("PyTorch's DataLoader cannot pause; Stop ends the run."));
-        return;
-    }
-    if (paused)
-        m_session->pause();
-    else
-        m_session->resume();
-}
-
-QString MainWindow::stateText(RunState state)
-{
-    switch (state) {
-    case RunState::Idle:
-        return tr("idle");
-    case RunState::Running:
-        return tr("running");
-    case RunState::Paused:
-        return tr("paused");
-    case RunState::Finished:
-        return tr("finished");
-    case RunState::Stopped:
-        return tr("stopped");
-    case RunState::Failed:
-        return tr("failed");
-    }
-    return {};
+    saveSettings();
+    m_session->stop();
+    m_experiments->stop(); // its sweep ends on a thread of its own
+    event->accept();
 }
 
 void MainWindow::report(const QString &message)

@@ -2,6 +2,24 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="de_DE">
 <context>
+    <name>AutotuneManager</name>
+    <message>
+        <source>Autotune on: workers, prefetch and batch size</source>
+        <translation>Automatische Abstimmung an: Worker, Prefetch und Batchgröße</translation>
+    </message>
+    <message>
+        <source>Autotune on: workers and prefetch</source>
+        <translation>Automatische Abstimmung an: Worker und Prefetch</translation>
+    </message>
+</context>
+<context>
+    <name>BackgroundTask</name>
+    <message>
+        <source>unknown error</source>
+        <translation>unbekannter Fehler</translation>
+    </message>
+</context>
+<context>
     <name>ConfigField</name>
     <message>
         <source>Dataset</source>
@@ -531,6 +549,25 @@
     </message>
 </context>
 <context>
+    <name>EngineManager</name>
+    <message>
+        <source>Pinned memory speeds up copies to a GPU; no CUDA device is available (LibTorch %1).</source>
+        <translation>Pinned Memory beschleunigt Kopien auf eine GPU; es ist kein CUDA-Gerät verfügbar (LibTorch %1).</translation>
+    </message>
+    <message>
+        <source>not linked</source>
+        <translation>nicht eingebunden</translation>
+    </message>
+    <message>
+        <source>PyTorch&apos;s DataLoader cannot change settings while it runs; they apply at the next Start.</source>
+        <translation>PyTorchs DataLoader kann Einstellungen nicht während des Laufs ändern; sie gelten beim nächsten Start.</translation>
+    </message>
+    <message>
+        <source>PyTorch&apos;s DataLoader cannot pause; Stop ends the run.</source>
+        <translation>PyTorchs DataLoader kann nicht pausieren; Stoppen beendet den Lauf.</translation>
+    </message>
+</context>
+<context>
     <name>ExperimentsView</name>
     <message>
         <source>Sweep</source>
@@ -751,6 +788,101 @@
     </message>
 </context>
 <context>
+    <name>FileManager</name>
+    <message>
+        <source>Open configuration</source>
+        <translation>Konfiguration öffnen</translation>
+    </message>
+    <message>
+        <source>LoaderLab configuration (*.json)</source>
+        <translation>LoaderLab-Konfiguration (*.json)</translation>
+    </message>
+    <message>
+        <source>Loaded %1</source>
+        <translation>%1 geladen</translation>
+    </message>
+    <message>
+        <source>Save configuration</source>
+        <translation>Konfiguration speichern</translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation>%1 gespeichert</translation>
+    </message>
+    <message>
+        <source>There is no run to export.</source>
+        <translation>Es gibt keinen Lauf zum Exportieren.</translation>
+    </message>
+    <message>
+        <source>Export trace</source>
+        <translation>Trace exportieren</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV-Dateien (*.csv)</translation>
+    </message>
+    <message>
+        <source>Wrote %1</source>
+        <translation>%1 geschrieben</translation>
+    </message>
+    <message>
+        <source>Export summary</source>
+        <translation>Zusammenfassung exportieren</translation>
+    </message>
+    <message>
+        <source>JSON files (*.json)</source>
+        <translation>JSON-Dateien (*.json)</translation>
+    </message>
+    <message>
+        <source>Export trace for Perfetto</source>
+        <translation>Trace für Perfetto exportieren</translation>
+    </message>
+    <message>
+        <source>Chrome JSON trace (*.json)</source>
+        <translation>Chrome-JSON-Trace (*.json)</translation>
+    </message>
+    <message>
+        <source>Wrote %1 (open it in ui.perfetto.dev or chrome://tracing)</source>
+        <translation>%1 geschrieben (in ui.perfetto.dev oder chrome://tracing öffnen)</translation>
+    </message>
+    <message>
+        <source>Export plots into folder</source>
+        <translation>Plots in Ordner exportieren</translation>
+    </message>
+    <message>
+        <source>Export plots</source>
+        <translation>Plots exportieren</translation>
+    </message>
+    <message>
+        <source>Wrote the plots as PNG, SVG and PDF to %1</source>
+        <translation>Plots als PNG, SVG und PDF nach %1 geschrieben</translation>
+    </message>
+    <message>
+        <source>%1: no per-batch CSV of the same name beside it; choose both files.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: no summary JSON of the same name beside it; choose both files.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Opened %1 and %2</source>
+        <translation>%1 und %2 geöffnet</translation>
+    </message>
+    <message>
+        <source>Open run</source>
+        <translation>Lauf öffnen</translation>
+    </message>
+    <message>
+        <source>LoaderLab runs: per-batch CSV and summary JSON (*.csv *.json)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose one run: its CSV, its JSON, or both.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>Gui</name>
     <message>
         <source>Preparing the default dataset: %1 of %2 images…</source>
@@ -759,6 +891,33 @@
     <message>
         <source>Default dataset ready: %1</source>
         <translation>Standarddatensatz bereit: %1</translation>
+    </message>
+</context>
+<context>
+    <name>LessonManager</name>
+    <message>
+        <source>Lesson done: the verdict is in the Lessons tab.</source>
+        <translation>Lektion fertig: das Ergebnis steht im Reiter Lektionen.</translation>
+    </message>
+    <message>
+        <source>Preparing the default dataset: %1 of %2 images…</source>
+        <translation>Standarddatensatz wird vorbereitet: %1 von %2 Bildern…</translation>
+    </message>
+    <message>
+        <source>Preparing the default dataset…</source>
+        <translation>Der Standard-Datensatz wird vorbereitet …</translation>
+    </message>
+    <message>
+        <source>Cannot start the lesson: %1</source>
+        <translation>Lektion kann nicht starten: %1</translation>
+    </message>
+    <message>
+        <source>Preparing the lesson&apos;s tensor file…</source>
+        <translation>Tensordatei der Lektion wird vorbereitet…</translation>
+    </message>
+    <message>
+        <source>Cannot prepare the tensor file: %1</source>
+        <translation>Tensordatei kann nicht vorbereitet werden: %1</translation>
     </message>
 </context>
 <context>
@@ -852,18 +1011,29 @@
     </message>
 </context>
 <context>
+    <name>LivePlotArea</name>
+    <message>
+        <source>Wait time per batch</source>
+        <translation>Wartezeit je Batch</translation>
+    </message>
+    <message>
+        <source>Throughput</source>
+        <translation>Durchsatz</translation>
+    </message>
+    <message>
+        <source>Worker timeline</source>
+        <translation>Worker-Zeitleiste</translation>
+    </message>
+    <message>
+        <source>Wait time histogram</source>
+        <translation>Histogramm der Wartezeiten</translation>
+    </message>
+</context>
+<context>
     <name>MainWindow</name>
     <message>
         <source>LoaderLab</source>
         <translation>LoaderLab</translation>
-    </message>
-    <message>
-        <source>Pinned memory speeds up copies to a GPU; no CUDA device is available (LibTorch %1).</source>
-        <translation>Pinned Memory beschleunigt Kopien auf eine GPU; es ist kein CUDA-Gerät verfügbar (LibTorch %1).</translation>
-    </message>
-    <message>
-        <source>not linked</source>
-        <translation>nicht eingebunden</translation>
     </message>
     <message>
         <source>&amp;File</source>
@@ -950,70 +1120,6 @@
         <translation>Plots exportieren…</translation>
     </message>
     <message>
-        <source>Cannot start: %1</source>
-        <translation>Start nicht möglich: %1</translation>
-    </message>
-    <message>
-        <source>The run failed: %1</source>
-        <translation>Der Lauf ist fehlgeschlagen: %1</translation>
-    </message>
-    <message>
-        <source>Open configuration</source>
-        <translation>Konfiguration öffnen</translation>
-    </message>
-    <message>
-        <source>LoaderLab configuration (*.json)</source>
-        <translation>LoaderLab-Konfiguration (*.json)</translation>
-    </message>
-    <message>
-        <source>Loaded %1</source>
-        <translation>%1 geladen</translation>
-    </message>
-    <message>
-        <source>Save configuration</source>
-        <translation>Konfiguration speichern</translation>
-    </message>
-    <message>
-        <source>Saved %1</source>
-        <translation>%1 gespeichert</translation>
-    </message>
-    <message>
-        <source>There is no run to export.</source>
-        <translation>Es gibt keinen Lauf zum Exportieren.</translation>
-    </message>
-    <message>
-        <source>Export trace</source>
-        <translation>Trace exportieren</translation>
-    </message>
-    <message>
-        <source>CSV files (*.csv)</source>
-        <translation>CSV-Dateien (*.csv)</translation>
-    </message>
-    <message>
-        <source>Wrote %1</source>
-        <translation>%1 geschrieben</translation>
-    </message>
-    <message>
-        <source>Export summary</source>
-        <translation>Zusammenfassung exportieren</translation>
-    </message>
-    <message>
-        <source>JSON files (*.json)</source>
-        <translation>JSON-Dateien (*.json)</translation>
-    </message>
-    <message>
-        <source>Export plots into folder</source>
-        <translation>Plots in Ordner exportieren</translation>
-    </message>
-    <message>
-        <source>Export plots</source>
-        <translation>Plots exportieren</translation>
-    </message>
-    <message>
-        <source>Wrote the plots as PNG, SVG and PDF to %1</source>
-        <translation>Plots als PNG, SVG und PDF nach %1 geschrieben</translation>
-    </message>
-    <message>
         <source>Language</source>
         <translation>Sprache</translation>
     </message>
@@ -1028,50 +1134,6 @@
     <message>
         <source>&lt;h3&gt;LoaderLab %1&lt;/h3&gt;&lt;p&gt;See and tune how data loading feeds a deep-learning model: a real loader with PyTorch&apos;s DataLoader semantics, live plots of every batch.&lt;/p&gt;</source>
         <translation>&lt;h3&gt;LoaderLab %1&lt;/h3&gt;&lt;p&gt;Sehen und optimieren Sie, wie das Datenladen ein Deep-Learning-Modell versorgt: ein echter Loader mit der DataLoader-Semantik von PyTorch, Live-Plots zu jedem Batch.&lt;/p&gt;</translation>
-    </message>
-    <message>
-        <source>idle</source>
-        <translation>bereit</translation>
-    </message>
-    <message>
-        <source>running</source>
-        <translation>läuft</translation>
-    </message>
-    <message>
-        <source>paused</source>
-        <translation>pausiert</translation>
-    </message>
-    <message>
-        <source>finished</source>
-        <translation>beendet</translation>
-    </message>
-    <message>
-        <source>stopped</source>
-        <translation>gestoppt</translation>
-    </message>
-    <message>
-        <source>failed</source>
-        <translation>fehlgeschlagen</translation>
-    </message>
-    <message>
-        <source>Not applied; the run goes on with the previous step: %1</source>
-        <translation>Nicht übernommen; der Lauf geht mit dem bisherigen Schritt weiter: %1</translation>
-    </message>
-    <message>
-        <source>Model step not changed: %1</source>
-        <translation>Modellschritt nicht geändert: %1</translation>
-    </message>
-    <message>
-        <source>%1 — %2 batches</source>
-        <translation>%1 — %2 Batches</translation>
-    </message>
-    <message>
-        <source> — step %1 ms, wait %2 ms per batch: %3</source>
-        <translation> — Schritt %1 ms, Wartezeit %2 ms pro Batch: %3</translation>
-    </message>
-    <message>
-        <source> — %1</source>
-        <translation> — %1</translation>
     </message>
     <message>
         <source>The saved settings were not restored: %1</source>
@@ -1098,32 +1160,12 @@
         <translation>&amp;Lauf öffnen…</translation>
     </message>
     <message>
-        <source>Open run</source>
-        <translation>Lauf öffnen</translation>
-    </message>
-    <message>
         <source>Runs</source>
         <translation>Läufe</translation>
     </message>
     <message>
         <source>&amp;Runs and their figures</source>
         <translation>&amp;Läufe und ihre Kennzahlen</translation>
-    </message>
-    <message>
-        <source>There is no run to keep yet.</source>
-        <translation>Es gibt noch keinen Lauf zum Behalten.</translation>
-    </message>
-    <message>
-        <source>Opened %1 and %2</source>
-        <translation>%1 und %2 geöffnet</translation>
-    </message>
-    <message>
-        <source>PyTorch&apos;s DataLoader cannot pause; Stop ends the run.</source>
-        <translation>PyTorchs DataLoader kann nicht pausieren; Stoppen beendet den Lauf.</translation>
-    </message>
-    <message>
-        <source>PyTorch&apos;s DataLoader cannot change settings while it runs; they apply at the next Start.</source>
-        <translation>PyTorchs DataLoader kann Einstellungen nicht während des Laufs ändern; sie gelten beim nächsten Start.</translation>
     </message>
     <message>
         <source>Settings</source>
@@ -1140,65 +1182,6 @@
     <message>
         <source>&amp;Lessons</source>
         <translation>Le&amp;ktionen</translation>
-    </message>
-    <message>
-        <source>Autotune on: workers, prefetch and batch size</source>
-        <translation>Automatische Abstimmung an: Worker, Prefetch und Batchgröße</translation>
-    </message>
-    <message>
-        <source>Autotune on: workers and prefetch</source>
-        <translation>Automatische Abstimmung an: Worker und Prefetch</translation>
-    </message>
-    <message>
-        <source>Lesson done: the verdict is in the Lessons tab.</source>
-        <translation>Lektion fertig: das Ergebnis steht im Reiter Lektionen.</translation>
-    </message>
-    <message>
-        <source>Cannot start the lesson: %1</source>
-        <translation>Lektion kann nicht starten: %1</translation>
-    </message>
-    <message>
-        <source>Preparing the lesson&apos;s tensor file…</source>
-        <translation>Tensordatei der Lektion wird vorbereitet…</translation>
-    </message>
-    <message>
-        <source>Cannot prepare the tensor file: %1</source>
-        <translation>Tensordatei kann nicht vorbereitet werden: %1</translation>
-    </message>
-    <message>
-        <source>Export trace for Perfetto</source>
-        <translation>Trace für Perfetto exportieren</translation>
-    </message>
-    <message>
-        <source>Chrome JSON trace (*.json)</source>
-        <translation>Chrome-JSON-Trace (*.json)</translation>
-    </message>
-    <message>
-        <source>Wrote %1 (open it in ui.perfetto.dev or chrome://tracing)</source>
-        <translation>%1 geschrieben (in ui.perfetto.dev oder chrome://tracing öffnen)</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n device(s): a new run</source>
-        <translation>
-            <numerusform>%n Gerät: ein neuer Lauf</numerusform>
-            <numerusform>%n Geräte: ein neuer Lauf</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>%1: no per-batch CSV of the same name beside it; choose both files.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1: no summary JSON of the same name beside it; choose both files.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>LoaderLab runs: per-batch CSV and summary JSON (*.csv *.json)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Choose one run: its CSV, its JSON, or both.</source>
-        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1608,6 +1591,72 @@ bound</source>
     <message>
         <source>Remove this run from the list and the plots.</source>
         <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>RunManager</name>
+    <message>
+        <source>Not applied; the run goes on with the previous step: %1</source>
+        <translation>Nicht übernommen; der Lauf geht mit dem bisherigen Schritt weiter: %1</translation>
+    </message>
+    <message>
+        <source>Model step not changed: %1</source>
+        <translation>Modellschritt nicht geändert: %1</translation>
+    </message>
+    <message>
+        <source>Cannot start: %1</source>
+        <translation>Start nicht möglich: %1</translation>
+    </message>
+    <message>
+        <source>There is no run to keep yet.</source>
+        <translation>Es gibt noch keinen Lauf zum Behalten.</translation>
+    </message>
+    <message>
+        <source>The run failed: %1</source>
+        <translation>Der Lauf ist fehlgeschlagen: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n device(s): a new run</source>
+        <translation>
+            <numerusform>%n Gerät: ein neuer Lauf</numerusform>
+            <numerusform>%n Geräte: ein neuer Lauf</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 — %2 batches</source>
+        <translation>%1 — %2 Batches</translation>
+    </message>
+    <message>
+        <source> — step %1 ms, wait %2 ms per batch: %3</source>
+        <translation> — Schritt %1 ms, Wartezeit %2 ms pro Batch: %3</translation>
+    </message>
+    <message>
+        <source> — %1</source>
+        <translation> — %1</translation>
+    </message>
+    <message>
+        <source>idle</source>
+        <translation>bereit</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>läuft</translation>
+    </message>
+    <message>
+        <source>paused</source>
+        <translation>pausiert</translation>
+    </message>
+    <message>
+        <source>finished</source>
+        <translation>beendet</translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation>gestoppt</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>fehlgeschlagen</translation>
     </message>
 </context>
 <context>

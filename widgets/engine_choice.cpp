@@ -2,6 +2,8 @@
 
 #include "core/run/pytorch_run.h"
 
+#include "widgets/background_task.h"
+
 #include <QComboBox>
 #include <QLabel>
 #include <QStandardItemModel>
@@ -35,29 +37,29 @@ EngineChoice::EngineChoice(QWidget *parent)
     });
     onProbed(tr("Checking whether Python can import torch…"));
     m_probed = false;
-    // Runs Python once (the check has a time limit); the answer comes back as a
-    // queued call, dropped if this widget is gone by then. The destructor asks the
-    // probe to stop, which kills a Python still checking, and joins.
-    m_probe = std::jthread([this](std::stop_token stop) {
-        const auto cancelled = [&stop] { return stop.stop_requested(); };
-        const std::string python = loaderlab::pytorchEnginePython(cancelled);
-        const QString problem = QString::fromStdString(
-            loaderlab::pytorchEngineProblem(python, cancelled));
-        if (stop.stop_requested())
-            return;
-        QMetaObject::invokeMethod(
-            this,
-            [this, problem, python] {
-                m_probed = true;
-                m_python = QString::fromStdString(python);
-                onProbed(problem);
-                Q_EMIT probeDone();
-            },
-            Qt::QueuedConnection);
-    });
+    // Runs Python once (the check has a time limit); the answer comes back on the GUI
+    // thread. The destructor asks the probe to stop, which kills a Python still
+    // checking; the answer of a stopped probe is dropped.
+    m_probe = new BackgroundTask(this);
+    m_probe->start(
+        [](const BackgroundTask::Control &control) {
+            const auto cancelled = [&control] { return control.stopRequested(); };
+            const std::string python = loaderlab::pytorchEnginePython(cancelled);
+            const std::string problem = loaderlab::pytorchEngineProblem(python, cancelled);
+            return std::pair{python, problem};
+        },
+        [this](const std::pair<std::string, std::string> &answer) {
+            m_probed = true;
+            m_python = QString::fromStdString(answer.first);
+            onProbed(QString::fromStdString(answer.second));
+            Q_EMIT probeDone();
+        });
 }
 
-EngineChoice::~EngineChoice() = default;
+EngineChoice::~EngineChoice()
+{
+    m_probe->cancel(); // before the members its answer would fill go away
+}
 
 bool EngineChoice::pytorchChosen() const
 {

@@ -1,14 +1,14 @@
 #pragma once
 
 // EngineChoice: which engine Start runs: LoaderLab's loader or PyTorch's own DataLoader
-// (core/run/pytorch_run.h). Whether Python can import torch is probed once on a thread
-// of its own (about a second, 30 s at most); until then, and for good when it cannot,
-// the PyTorch entry is greyed out with the reason as its tooltip and below the choice.
+// (core/run/pytorch_run.h). Whether Python can import torch is probed once in the
+// background (a BackgroundTask: about a second, 30 s at most); until then, and for good
+// when it cannot, the PyTorch entry is greyed out with the reason as its tooltip and
+// below the choice.
 
 #include <QGroupBox>
 
-#include <thread>
-
+class BackgroundTask;
 class QComboBox;
 class QLabel;
 
@@ -18,7 +18,7 @@ class EngineChoice : public QGroupBox
 
 public:
     explicit EngineChoice(QWidget *parent = nullptr);
-    ~EngineChoice() override; // stops the probe (killing its Python) and joins
+    ~EngineChoice() override; // stops the probe (killing its Python), without waiting
 
     bool pytorchChosen() const;
     // Known once the probe is done (probeDone()).
@@ -40,5 +40,5 @@ private:
     bool m_probed = false;
     QString m_problem;
     QString m_python;
-    std::jthread m_probe;
+    BackgroundTask *m_probe = nullptr;
 };

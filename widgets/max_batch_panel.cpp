@@ -4,10 +4,10 @@
 #include "core/loader/open_dataset.h"
 #include "core/run/max_batch_hook.h"
 #include "core/system/memory_budget.h"
+#include "widgets/background_task.h"
 #include "widgets/form_helpers.h"
 
 #include <QLabel>
-#include <QMetaObject>
 #include <QPushButton>
 #include <QVBoxLayout>
 
@@ -87,6 +87,7 @@ MaxBatchPanel::MaxBatchPanel(QWidget *parent)
     m_result = named(new QLabel, "maxBatchResult", {});
     m_result->setWordWrap(true);
     m_result->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_task = new BackgroundTask(this);
     connect(m_find, &QPushButton::clicked, this, [this] {
         QString error;
         if (!start(&error))
@@ -98,13 +99,6 @@ MaxBatchPanel::MaxBatchPanel(QWidget *parent)
     layout->addWidget(m_progress);
     layout->addWidget(m_result);
     updateButtons();
-}
-
-MaxBatchPanel::~MaxBatchPanel()
-{
-    m_thread.request_stop();
-    if (m_thread.joinable())
-        m_thread.join();
 }
 
 void MaxBatchPanel::setConfigSource(std::function<RunConfig()> source)
@@ -125,41 +119,45 @@ bool MaxBatchPanel::start(QString *error)
     m_progress->setText(tr("Building the model…"));
     m_result->clear();
     updateButtons();
-    m_thread = std::jthread([this, hook, config](std::stop_token stop) {
+    struct Found
+    {
         QString result;
         std::int64_t largest = 0;
         std::int64_t suggested = 0;
-        try {
-            torchmodels::MaxBatchRequest request;
-            request.model = config.consumer.model;
-            const SampleShape shape = inputShape(config);
-            request.channels = shape.channels;
-            request.height = shape.height;
-            request.width = shape.width;
-            request.memoryBudgetBytes = memoryBudgetFromMegabytes(config.memoryBudgetMb);
-            const auto report = hook(request, stop, [this](const BatchAttempt &a) {
-                QMetaObject::invokeMethod(
-                    this, [this, line = attemptText(a)] { showAttempt(line); },
-                    Qt::QueuedConnection);
-            });
-            result = reportText(report);
-            largest = report.search.largestFit;
-            suggested = report.suggested;
-        } catch (const std::exception &e) {
-            const std::string what = e.what();
-            result = tr("Cannot search: %1")
-                         .arg(QString::fromStdString(what.substr(0, what.find('\n'))));
-        }
-        QMetaObject::invokeMethod(
-            this, [this, result, largest, suggested] { onEnded(result, largest, suggested); },
-            Qt::QueuedConnection);
-    });
+    };
+    m_task->start(
+        [this, hook, config](const BackgroundTask::Control &control) {
+            Found found;
+            try {
+                torchmodels::MaxBatchRequest request;
+                request.model = config.consumer.model;
+                const SampleShape shape = inputShape(config);
+                request.channels = shape.channels;
+                request.height = shape.height;
+                request.width = shape.width;
+                request.memoryBudgetBytes = memoryBudgetFromMegabytes(config.memoryBudgetMb);
+                // `this` only in the posted call, which runs on the GUI thread.
+                const auto report = hook(
+                    request, control.stopToken(), [this, &control](const BatchAttempt &a) {
+                        control.post([this, line = attemptText(a)] { showAttempt(line); });
+                    });
+                found.result = reportText(report);
+                found.largest = report.search.largestFit;
+                found.suggested = report.suggested;
+            } catch (const std::exception &e) {
+                const std::string what = e.what();
+                found.result = tr("Cannot search: %1")
+                                   .arg(QString::fromStdString(what.substr(0, what.find('\n'))));
+            }
+            return found;
+        },
+        [this](const Found &found) { onEnded(found.result, found.largest, found.suggested); });
     return true;
 }
 
 void MaxBatchPanel::stop()
 {
-    m_thread.request_stop();
+    m_task->requestStop(); // the search ends with what it found so far
 }
 
 QString MaxBatchPanel::resultText() const
@@ -174,8 +172,6 @@ void MaxBatchPanel::showAttempt(const QString &line)
 
 void MaxBatchPanel::onEnded(const QString &result, std::int64_t largest, std::int64_t suggested)
 {
-    if (m_thread.joinable())
-        m_thread.join(); // it posted this as its last act
     m_running = false;
     m_largestFit = largest;
     m_suggested = suggested;

@@ -5,17 +5,17 @@
 // input of the dataset's sample shape), and the batch to use. The finder needs
 // LibTorch, which widgets must not link: main() registers it (core/run/max_batch_hook.h)
 // in builds with LibTorch; without it the button is disabled and says why. The search
-// runs on a thread of its own (it takes seconds to minutes); each attempt and the result
-// come back as queued calls, Stop ends it between attempts (or during the model's
-// build), and the thread is joined when it ends or in the destructor.
+// runs in the background (a BackgroundTask: it takes seconds to minutes); each attempt
+// and the result come back on the GUI thread, Stop ends it between attempts (or during
+// the model's build), and the destructor stops it without waiting.
 
 #include "core/config/run_config.h"
 
 #include <QGroupBox>
 
 #include <functional>
-#include <thread>
 
+class BackgroundTask;
 class QLabel;
 class QPushButton;
 
@@ -25,7 +25,6 @@ class MaxBatchPanel : public QGroupBox
 
 public:
     explicit MaxBatchPanel(QWidget *parent = nullptr);
-    ~MaxBatchPanel() override;
 
     // Where the model and the sample shape come from (the side panel's config).
     void setConfigSource(std::function<loaderlab::RunConfig()> source);
@@ -55,5 +54,5 @@ private:
     bool m_running = false;
     std::int64_t m_largestFit = 0;
     std::int64_t m_suggested = 0;
-    std::jthread m_thread; // last: joined before the members it uses go away
+    BackgroundTask *m_task = nullptr;
 };

@@ -1,6 +1,6 @@
 #include "widgets/sweep_worker.h"
 
-#include <QMetaObject>
+#include "widgets/background_task.h"
 
 #include <exception>
 
@@ -8,15 +8,8 @@ using namespace loaderlab;
 
 SweepWorker::SweepWorker(QObject *parent)
     : QObject(parent)
+    , m_task(new BackgroundTask(this))
 {
-}
-
-SweepWorker::~SweepWorker()
-{
-    // The running cell stops within one sample's load time (RunService::stop).
-    m_thread.request_stop();
-    if (m_thread.joinable())
-        m_thread.join();
 }
 
 bool SweepWorker::start(const SweepDefinition &definition, const QString &dir, QString *error)
@@ -35,52 +28,40 @@ bool SweepWorker::start(const SweepDefinition &definition, const QString &dir, Q
     }
     m_recordsAtStart = runner->results().records();
     m_running = true;
-    m_thread = std::jthread([this, runner](std::stop_token stop) {
-        SweepOutcome outcome;
-        QString failure;
-        try {
-            outcome = runner->run(stop, [this](const SweepProgress &p) {
+    m_task->start(
+        [this, runner](const BackgroundTask::Control &control) {
+            // `this` only inside the posted calls, which run on the GUI thread while
+            // this worker (and so its task) is alive.
+            return runner->run(control.stopToken(), [this, &control](const SweepProgress &p) {
                 // Copies: the runner's record lives in its results, which it goes on
                 // changing on this thread.
                 const int done = p.done;
                 const int total = p.total;
                 const double eta = p.etaSeconds;
                 if (p.record) {
-                    QMetaObject::invokeMethod(
-                        this,
-                        [this, record = *p.record, done, total, eta] {
-                            Q_EMIT cellEnded(record, done, total, eta);
-                        },
-                        Qt::QueuedConnection);
+                    control.post([this, record = *p.record, done, total, eta] {
+                        Q_EMIT cellEnded(record, done, total, eta);
+                    });
                 } else {
-                    QMetaObject::invokeMethod(
-                        this,
-                        [this, order = p.cell->order, done, total, eta] {
-                            Q_EMIT cellStarted(order, done, total, eta);
-                        },
-                        Qt::QueuedConnection);
+                    control.post([this, order = p.cell->order, done, total, eta] {
+                        Q_EMIT cellStarted(order, done, total, eta);
+                    });
                 }
             });
-        } catch (const std::exception &e) {
-            failure = QString::fromStdString(e.what());
-        }
-        QMetaObject::invokeMethod(
-            this, [this, outcome, failure] { onThreadEnded(outcome, failure); },
-            Qt::QueuedConnection);
-    });
+        },
+        [this](const SweepOutcome &outcome) { onEnded(outcome, QString()); },
+        [this](const QString &failure) { onEnded(SweepOutcome{}, failure); });
     return true;
 }
 
 void SweepWorker::stop()
 {
-    m_thread.request_stop();
+    // Not cancel(): the sweep's end (the cells it recorded) is still wanted.
+    m_task->requestStop();
 }
 
-void SweepWorker::onThreadEnded(const SweepOutcome &outcome, const QString &error)
+void SweepWorker::onEnded(const SweepOutcome &outcome, const QString &error)
 {
-    // The thread posted this as its last act: the join is immediate.
-    if (m_thread.joinable())
-        m_thread.join();
     m_running = false;
     Q_EMIT finished(outcome, error);
 }

@@ -1,12 +1,13 @@
 #pragma once
 
-// SweepWorker: runs a sweep (core/sweep/sweep_runner.h) on a thread of its own, so the
-// window never waits for a cell. The runner is made on the caller's thread, so a folder
-// that holds another sweep's results is refused at once with the runner's reason.
-// Progress comes back as queued calls that emit this object's signals on its own
+// SweepWorker: runs a sweep (core/sweep/sweep_runner.h) in the background (a
+// BackgroundTask), so the window never waits for a cell. The runner is made on the
+// caller's thread, so a folder that holds another sweep's results is refused at once
+// with the runner's reason. Progress comes back as this object's signals on its own
 // (the GUI) thread; the thread never waits for the GUI. stop() asks the runner to stop
 // (the running cell is stopped and not recorded) without waiting; finished() follows
-// when the thread has ended, and the thread is joined then, or in the destructor.
+// when the sweep has ended. Destroyed while running, it stops the sweep and lets its
+// thread end on its own (the runner it uses is shared with the thread).
 
 #include "core/sweep/sweep_runner.h"
 
@@ -14,7 +15,8 @@
 #include <QString>
 
 #include <memory>
-#include <thread>
+
+class BackgroundTask;
 
 class SweepWorker : public QObject
 {
@@ -22,7 +24,6 @@ class SweepWorker : public QObject
 
 public:
     explicit SweepWorker(QObject *parent = nullptr);
-    ~SweepWorker() override; // stops the sweep and joins its thread
 
     // Opens `dir` (made if missing) for `definition` and runs the cells it does not
     // hold yet. False with the reason when the folder cannot be used or a sweep runs.
@@ -44,9 +45,9 @@ Q_SIGNALS:
     void finished(const loaderlab::SweepOutcome &outcome, const QString &error);
 
 private:
-    void onThreadEnded(const loaderlab::SweepOutcome &outcome, const QString &error);
+    void onEnded(const loaderlab::SweepOutcome &outcome, const QString &error);
 
     std::map<std::int64_t, loaderlab::SweepRecord> m_recordsAtStart;
     bool m_running = false;
-    std::jthread m_thread; // last: joined before the members it uses go away
+    BackgroundTask *m_task;
 };

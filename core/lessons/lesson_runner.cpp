@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <functional>
+#include <stdexcept>
 
 #if defined(__GLIBC__)
 #include <malloc.h>
@@ -33,7 +34,8 @@ std::int64_t bytesOnDisk(const std::string &path)
 } // namespace
 
 std::string lessonTensorFile(const std::string &folder,
-                             const std::function<void(const std::string &)> &note)
+                             const std::function<void(const std::string &)> &note,
+                             std::stop_token stop)
 {
     const std::string canonical = fs::weakly_canonical(folder).string();
     const auto tag = std::hash<std::string>{}(canonical) % 1'000'000'007ULL;
@@ -47,7 +49,13 @@ std::string lessonTensorFile(const std::string &folder,
         note("preparing the tensor file " + file.string() + " from " + canonical);
     PreprocessOptions options;
     options.dtype = DType::UInt8;
-    preprocessImageFolder(canonical, file.string(), options);
+    // Thrown from the progress callback: preprocessImageFolder then stops its workers
+    // and its writer removes the unfinished file.
+    preprocessImageFolder(
+        canonical, file.string(), options, [&stop, &file](std::int64_t, std::int64_t) {
+            if (stop.stop_requested())
+                throw std::runtime_error(file.string() + ": preparing the tensor file stopped");
+        });
     return file.string();
 }
 

@@ -22,9 +22,12 @@ struct LessonProgress
 };
 
 // The uint8 tensor file a lesson compares `folder` with, in the cache directory
-// (core/tools/default_dataset.h); preprocessed when missing.
+// (core/tools/default_dataset.h); preprocessed when missing. A stop request ends the
+// preprocessing after the image being written (nothing is left behind) and throws
+// std::runtime_error.
 std::string lessonTensorFile(const std::string &folder,
-                             const std::function<void(const std::string &)> &note = {});
+                             const std::function<void(const std::string &)> &note = {},
+                             std::stop_token stop = {});
 
 // The phases as they ran; fewer than the lesson's when stopped. Throws what
 // RunService::start throws for a setting that cannot run.

@@ -4,6 +4,7 @@
 #include "window_test_support.h"
 
 #include "app/main_window.h"
+#include "widgets/background_task.h"
 
 #include "core/io/trace_csv.h"
 #include "widgets/control_panel.h"
@@ -172,6 +173,9 @@ void TestMainWindow::failedExportKeepsTheOldFile()
 
 void TestMainWindow::rapidSliderChangesUnderLoad()
 {
+    // Earlier windows' engine probes are let go, not waited for: they end first (and
+    // the reaper that joins them is there before and after).
+    BackgroundTask::joinAbandoned();
     const int threadsBefore = processThreadCount();
     {
         MainWindow window;
@@ -195,6 +199,7 @@ void TestMainWindow::rapidSliderChangesUnderLoad()
         window.session()->stop();
         QCOMPARE(window.session()->controller().liveThreads(), 0);
     }
+    BackgroundTask::joinAbandoned(); // this window's probe
     QCOMPARE(processThreadCount(), threadsBefore);
 }
 

@@ -1,9 +1,4 @@
-// MainWindow's autotune toggle: while the control panel's Autotune box is checked
-// and a run goes, an Autotuner (core/autotune) drives its workers and prefetch (and
-// the batch size when allowed); its trials and moves are live reconfigurations with
-// autotune markers, which the plots draw, and the panel's controls follow the run.
-
-#include "app/main_window.h"
+#include "app/autotune_manager.h"
 
 #include "core/autotune/autotuner.h"
 
@@ -12,7 +7,17 @@
 
 using namespace loaderlab;
 
-void MainWindow::updateAutotune()
+AutotuneManager::AutotuneManager(RunSession *session, ControlPanel *controls, QObject *parent)
+    : QObject(parent)
+    , m_session(session)
+    , m_controls(controls)
+{
+    connect(m_controls, &ControlPanel::autotuneChanged, this, &AutotuneManager::update);
+}
+
+AutotuneManager::~AutotuneManager() = default;
+
+void AutotuneManager::update()
 {
     // The autotuner drives LoaderLab's own loader: not PyTorch's DataLoader, whose
     // settings cannot change while it runs.
@@ -20,7 +25,7 @@ void MainWindow::updateAutotune()
                       && m_session->runEngine() == RunSession::Engine::LoaderLab;
     const bool batch = m_controls->autotuneBatch();
     if (!want || (m_autotuner && batch != m_autotuneBatch))
-        stopAutotune();
+        stop();
     if (want && !m_autotuner) {
         AutotuneOptions options;
         options.tuneBatch = batch;
@@ -28,13 +33,13 @@ void MainWindow::updateAutotune()
         // Starts from the run's settings; reports its moves as markers (no callback:
         // the window reads them from the trace like every other marker).
         m_autotuner = std::make_unique<Autotuner>(m_session->controller(), options);
-        report(batch ? tr("Autotune on: workers, prefetch and batch size")
-                     : tr("Autotune on: workers and prefetch"));
+        Q_EMIT report(batch ? tr("Autotune on: workers, prefetch and batch size")
+                            : tr("Autotune on: workers and prefetch"));
     }
     m_controls->setTuning(m_autotuner != nullptr, m_autotuneBatch);
 }
 
-void MainWindow::stopAutotune()
+void AutotuneManager::stop()
 {
     if (!m_autotuner)
         return;
@@ -42,7 +47,7 @@ void MainWindow::stopAutotune()
     m_controls->setTuning(false, false);
 }
 
-void MainWindow::followAutotune()
+void AutotuneManager::follow()
 {
     if (!m_autotuner)
         return;

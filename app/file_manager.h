@@ -1,0 +1,54 @@
+#pragma once
+
+// FileManager: the window's files. Configurations opened and saved, the run exported
+// (per-batch CSV, summary JSON, Chrome trace for Perfetto, the plots as images), and
+// runs written by `loaderlab run` opened for comparison. The dialogs open over the
+// window; the exports without dialog are for scripts and tests.
+
+#include <QObject>
+#include <QString>
+
+class ControlPanel;
+class LivePlotArea;
+class QWidget;
+class RunSession;
+
+class FileManager : public QObject
+{
+    Q_OBJECT
+
+public:
+    FileManager(QWidget *window, RunSession *session, ControlPanel *controls, LivePlotArea *plots);
+
+    // Adds a run written by `loaderlab run --csv F --json G` to the run list: the CSV
+    // and the JSON in either order, or one of them with the other beside it (same
+    // base name). False with the reason (naming the file) and nothing changed.
+    bool openRun(const QString &first, const QString &second, QString *error);
+
+    bool exportTraceCsv(const QString &path, QString *error);
+    bool exportSummaryJson(const QString &path, QString *error);
+    // The run as a Chrome JSON trace for Perfetto (as `loaderlab run --trace-json`);
+    // false with the error, which names the file and the reason.
+    bool exportChromeTrace(const QString &path, QString *error);
+    // Writes every plot as <dir>/<plot>.<format>; false with the first error.
+    bool exportPlots(const QString &dir, const QString &format, QString *error);
+
+    void openConfig();
+    void saveConfig();
+    void openRunDialog();
+    void exportTraceDialog();
+    void exportSummaryDialog();
+    void exportChromeTraceDialog();
+    void exportPlotsDialog();
+
+Q_SIGNALS:
+    void report(const QString &message);
+    // A run was opened: the window shows the live plots, where it is drawn.
+    void runOpened();
+
+private:
+    QWidget *m_window;
+    RunSession *m_session;
+    ControlPanel *m_controls;
+    LivePlotArea *m_plots;
+};

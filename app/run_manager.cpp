@@ -1,0 +1,159 @@
+#include "app/run_manager.h"
+
+#include "app/autotune_manager.h"
+#include "app/engine_manager.h"
+
+#include "core/stats/run_summary.h"
+
+#include "widgets/control_panel.h"
+#include "widgets/model_panel.h"
+#include "widgets/run_session.h"
+#include "widgets/stats_panel.h"
+
+using namespace loaderlab;
+
+RunManager::RunManager(RunSession *session, ControlPanel *controls, EngineManager *engine,
+                       AutotuneManager *autotune, QObject *parent)
+    : QObject(parent)
+    , m_session(session)
+    , m_controls(controls)
+    , m_engine(engine)
+    , m_autotune(autotune)
+{
+    connect(m_session, &RunSession::reconfigureFailed, this, [this](const QString &reason) {
+        m_controls->modelPanel()->showError(
+            tr("Not applied; the run goes on with the previous step: %1").arg(reason));
+        Q_EMIT report(tr("Model step not changed: %1").arg(reason));
+    });
+    connect(m_session, &RunSession::stateChanged, this, &RunManager::syncState);
+    connect(m_controls, &ControlPanel::loaderSettingsChanged, this,
+            &RunManager::onLoaderSettingsChanged);
+    connect(m_controls, &ControlPanel::datasetSettingsChanged, this,
+            &RunManager::onDatasetSettingsChanged);
+    connect(m_controls, &ControlPanel::devicesChanged, this, &RunManager::onDevicesChanged);
+    connect(m_controls, &ControlPanel::startRequested, this, &RunManager::startRun);
+    connect(m_controls, &ControlPanel::pauseToggled, this, &RunManager::onPauseToggled);
+    connect(m_controls, &ControlPanel::stopRequested, m_session, &RunSession::stop);
+    connect(m_controls, &ControlPanel::resetRequested, m_session, &RunSession::reset);
+}
+
+bool RunManager::startRun()
+{
+    RunConfig config = m_controls->config();
+    config.epochs = 0; // the window runs until stopped
+    m_session->setEngine(m_engine->chosenEngine());
+    QString error;
+    m_autotune->stop(); // a new run on the same controller: the old tuner must not touch it
+    if (!m_session->start(config, &error)) {
+        m_controls->showDatasetError(error);
+        Q_EMIT report(tr("Cannot start: %1").arg(error));
+        m_autotune->update(); // the previous run goes on: so does its tuning
+        return false;
+    }
+    m_controls->clearDatasetError();
+    m_autotune->update();
+    return true;
+}
+
+void RunManager::keepRun()
+{
+    if (m_session->keepRun() < 0)
+        Q_EMIT report(tr("There is no run to keep yet."));
+}
+
+void RunManager::applyControls(bool datasetChanged)
+{
+    if (datasetChanged)
+        onDatasetSettingsChanged();
+    else
+        onLoaderSettingsChanged();
+}
+
+void RunManager::syncState()
+{
+    m_controls->setRunState(m_session->state());
+    m_autotune->update();
+    if (m_session->state() == RunState::Failed)
+        Q_EMIT report(tr("The run failed: %1").arg(m_session->error()));
+}
+
+void RunManager::onLoaderSettingsChanged()
+{
+    m_controls->modelPanel()->clearError();
+    if (!m_session->running())
+        return;
+    if (const QString refusal = EngineManager::liveChangeRefusal(m_session->runEngine());
+        !refusal.isEmpty()) {
+        Q_EMIT report(refusal);
+        return;
+    }
+    const RunConfig config = m_controls->config();
+    m_session->requestReconfigure(config.loader, config.consumer);
+}
+
+void RunManager::onDatasetSettingsChanged()
+{
+    m_controls->clearDatasetError();
+    // A new dataset means a new run; if it cannot be opened the current run goes on.
+    if (m_session->running())
+        startRun();
+}
+
+void RunManager::onDevicesChanged()
+{
+    // The ranks are fixed for a run: a running one is restarted with the new count.
+    if (m_session->running() && startRun())
+        Q_EMIT report(tr("%n device(s): a new run", nullptr, m_controls->config().devices));
+}
+
+void RunManager::onPauseToggled(bool paused)
+{
+    const QString refusal = EngineManager::pauseRefusal(m_session->runEngine());
+    if (!refusal.isEmpty() && m_session->running()) {
+        m_controls->setRunState(m_session->state()); // the button back as it was
+        Q_EMIT report(refusal);
+        return;
+    }
+    if (paused)
+        m_session->pause();
+    else
+        m_session->resume();
+}
+
+QString RunManager::statusText(const RunSummary &summary) const
+{
+    const auto trace = m_session->trace();
+    QString status =
+        tr("%1 — %2 batches").arg(stateText(m_session->state())).arg(trace ? trace->size() : 0);
+    // Step beside wait, always in view: compute-bound or input-bound at a glance.
+    if (trace && trace->size() > 0) {
+        status += tr(" — step %1 ms, wait %2 ms per batch: %3")
+                      .arg(QString::number(summary.computeMeanMs, 'f', 2),
+                           QString::number(summary.waitMeanMs, 'f', 2),
+                           StatsPanel::bandText(bandForShare(summary.inputBoundShare)));
+    }
+    status += tr(" — %1").arg(m_session->datasetDescription());
+    // A failed run keeps saying why until the next one starts.
+    if (m_session->state() == RunState::Failed)
+        status += tr(" — %1").arg(m_session->error());
+    return status;
+}
+
+QString RunManager::stateText(RunState state)
+{
+    switch (state) {
+    case RunState::Idle:
+        return tr("idle");
+    case RunState::Running:
+        return tr("running");
+    case RunState::Paused:
+        return tr("paused");
+    case RunState::Finished:
+        return tr("finished");
+    case RunState::Stopped:
+        return tr("stopped");
+    case RunState::Failed:
+        return tr("failed");
+    }
+    return {};
+}

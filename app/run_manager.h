@@ -1,0 +1,56 @@
+#pragma once
+
+// RunManager: the run's life in the window. Start (with the engine chosen and the
+// autotuner handed over), the control panel's changes applied to a running run
+// (live, or a new run for another dataset or device count), pause, keeping a run for
+// comparison, and the status line's text.
+
+#include "core/config/run_config.h"
+#include "core/run/run_controller.h"
+
+#include <QObject>
+#include <QString>
+
+namespace loaderlab {
+struct RunSummary;
+}
+
+class AutotuneManager;
+class ControlPanel;
+class EngineManager;
+class RunSession;
+
+class RunManager : public QObject
+{
+    Q_OBJECT
+
+public:
+    RunManager(RunSession *session, ControlPanel *controls, EngineManager *engine,
+               AutotuneManager *autotune, QObject *parent);
+
+    // Starts a run with the panel's settings; false (and the error shown) on failure.
+    bool startRun();
+    void keepRun();
+    // The panel's settings applied as if changed by hand: a new run for another
+    // dataset, else live.
+    void applyControls(bool datasetChanged);
+    // "running — 120 batches — step …": the status line for `summary`.
+    QString statusText(const loaderlab::RunSummary &summary) const;
+    static QString stateText(loaderlab::RunState state);
+    // The controls and the autotuner follow the run's state (on every change of it).
+    void syncState();
+
+Q_SIGNALS:
+    void report(const QString &message);
+
+private:
+    void onLoaderSettingsChanged();
+    void onDatasetSettingsChanged();
+    void onDevicesChanged();
+    void onPauseToggled(bool paused);
+
+    RunSession *m_session;
+    ControlPanel *m_controls;
+    EngineManager *m_engine;
+    AutotuneManager *m_autotune;
+};
