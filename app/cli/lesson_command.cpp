@@ -20,7 +20,7 @@
 #include <cstdio>
 #include <thread>
 
-namespace Cli {
+namespace loaderlab::cli {
 namespace {
 
 using loaderlab::escapeForTerminal;
@@ -182,4 +182,4 @@ int lessonCommand(const QStringList &arguments)
     return kOk;
 }
 
-} // namespace Cli
+} // namespace loaderlab::cli
