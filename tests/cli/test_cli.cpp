@@ -243,8 +243,8 @@ void TestCli::everyDatasetKindIsAnOption()
                                                "integer, got 'many'")),
                  qPrintable(name + QLatin1Char(' ') + r.err));
     }
-    const Result bad = runLoaderlab({QStringLiteral("run"), QStringLiteral("--dataset"),
-                                     QStringLiteral("mnist")});
+    const Result bad = runLoaderlab(
+        {QStringLiteral("run"), QStringLiteral("--dataset"), QStringLiteral("mnist")});
     QCOMPARE(bad.exitCode, 2);
     QVERIFY2(bad.err.contains(QStringLiteral("unknown value \"mnist\" (") + list + u')'),
              qPrintable(bad.err));
