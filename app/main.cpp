@@ -21,15 +21,15 @@ int main(int argc, char **argv)
     loaderlab::setMaxBatchFinderHook(&loaderlab::torchmodels::findMaxBatch);
 #endif
 
-    if (Cli::isCliInvocation(argc, argv)) {
+    if (loaderlab::cli::isCliInvocation(argc, argv)) {
         QCoreApplication app(argc, argv);
         // Not QCoreApplication::arguments(): it turns bytes that are not UTF-8 (a file
         // name in another encoding) into U+FFFD for good. Here they become \xHH, which
-        // Cli::pathFromArgument turns back into the bytes.
+        // loaderlab::cli::pathFromArgument turns back into the bytes.
         QStringList arguments;
         for (int i = 0; i < argc; ++i)
             arguments << QString::fromStdString(loaderlab::escapeInvalidUtf8(argv[i]));
-        return Cli::run(arguments);
+        return loaderlab::cli::run(arguments);
     }
     return runGui(argc, argv);
 }

@@ -397,26 +397,6 @@
         <translation>Datensatz</translation>
     </message>
     <message>
-        <source>synthetic</source>
-        <translation>synthetisch</translation>
-    </message>
-    <message>
-        <source>preprocessed tensor file</source>
-        <translation>vorverarbeitete Tensordatei</translation>
-    </message>
-    <message>
-        <source>image folder</source>
-        <translation>Bildordner</translation>
-    </message>
-    <message>
-        <source>IDX (MNIST)</source>
-        <translation>IDX (MNIST)</translation>
-    </message>
-    <message>
-        <source>CIFAR-10</source>
-        <translation>CIFAR-10</translation>
-    </message>
-    <message>
         <source>Choose the dataset on disk.</source>
         <translation>Datensatz auf dem Datenträger auswählen.</translation>
     </message>
@@ -511,6 +491,29 @@
     <message>
         <source>Set by the autotuner while it runs; uncheck Autotune to set it by hand.</source>
         <translation>Wird von der automatischen Abstimmung gesetzt; zum Einstellen von Hand die Abstimmung abwählen.</translation>
+    </message>
+</context>
+<context>
+    <name>DatasetKind</name>
+    <message>
+        <source>synthetic</source>
+        <translation>synthetisch</translation>
+    </message>
+    <message>
+        <source>preprocessed tensor file</source>
+        <translation>vorverarbeitete Tensordatei</translation>
+    </message>
+    <message>
+        <source>image folder</source>
+        <translation>Bildordner</translation>
+    </message>
+    <message>
+        <source>IDX (MNIST)</source>
+        <translation>IDX (MNIST)</translation>
+    </message>
+    <message>
+        <source>CIFAR-10</source>
+        <translation>CIFAR-10</translation>
     </message>
 </context>
 <context>

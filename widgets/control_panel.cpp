@@ -6,6 +6,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QDoubleSpinBox>
 #include <QFileDialog>
 #include <QFormLayout>
@@ -184,11 +185,10 @@ QWidget *ControlPanel::buildDatasetGroup()
     auto *form = formFor(box);
 
     m_datasetKindCombo = named(new QComboBox, "datasetKindCombo", {});
-    addChoice(m_datasetKindCombo, tr("synthetic"), "synthetic");
-    addChoice(m_datasetKindCombo, tr("preprocessed tensor file"), "tensor");
-    addChoice(m_datasetKindCombo, tr("image folder"), "folder");
-    addChoice(m_datasetKindCombo, tr("IDX (MNIST)"), "idx");
-    addChoice(m_datasetKindCombo, tr("CIFAR-10"), "cifar10");
+    for (const loaderlab::DatasetKindInfo &kind : loaderlab::datasetKinds()) {
+        m_datasetKindCombo->addItem(QCoreApplication::translate("DatasetKind", kind.label.data()),
+                                    QString::fromLatin1(kind.name.data()));
+    }
     form->addRow(label("dataset.kind"), m_binding.bind("dataset.kind", m_datasetKindCombo));
 
     m_datasetPathEdit = m_binding.bindPath("dataset.path",
@@ -314,12 +314,9 @@ loaderlab::RunConfig ControlPanel::config() const
 
     loaderlab::ConsumerConfig &consumer = config.consumer;
     consumer.model = m_modelPanel->modelConfig(); // kept even while unused
-    if (m_modelPanel->modelSelected())
-        consumer.kind = loaderlab::ConsumerKind::Model;
-    else if (consumer.sleepPerBatchMs > 0.0 || consumer.sleepPerSampleMs > 0.0)
-        consumer.kind = loaderlab::ConsumerKind::Sleep;
-    else
-        consumer.kind = loaderlab::ConsumerKind::None;
+    // The panel has no kind control: the model check box and the step's times say it.
+    consumer.kind = loaderlab::impliedConsumerKind(consumer, m_modelPanel->modelSelected(), true,
+                                                   loaderlab::ConsumerKind::None);
     return config;
 }
 
@@ -413,10 +410,9 @@ void ControlPanel::clearDatasetError()
 
 void ControlPanel::browseForDataset()
 {
-    const auto kind = datasetKind();
     const QString start = m_datasetPathEdit->text();
     const QString path =
-        kind == DatasetKind::TensorFile
+        loaderlab::datasetKindInfo(datasetKind()).path == loaderlab::DatasetPathKind::File
             ? QFileDialog::getOpenFileName(this, tr("Choose a preprocessed tensor file"), start)
             : QFileDialog::getExistingDirectory(this, tr("Choose the dataset directory"), start);
     if (path.isEmpty())
@@ -434,11 +430,11 @@ void ControlPanel::onPathEditingFinished()
 
 void ControlPanel::updateDatasetEnabled()
 {
-    const auto kind = datasetKind();
-    m_datasetPathEdit->setEnabled(kind != DatasetKind::Synthetic);
-    m_browseButton->setEnabled(kind != DatasetKind::Synthetic);
-    m_transformCombo->setEnabled(kind == DatasetKind::ImageFolder);
-    m_fastDecodeCheck->setEnabled(kind == DatasetKind::ImageFolder);
+    const loaderlab::DatasetKindInfo &kind = loaderlab::datasetKindInfo(datasetKind());
+    m_datasetPathEdit->setEnabled(kind.path != loaderlab::DatasetPathKind::None);
+    m_browseButton->setEnabled(kind.path != loaderlab::DatasetPathKind::None);
+    m_transformCombo->setEnabled(kind.imageTransform);
+    m_fastDecodeCheck->setEnabled(kind.imageTransform);
 }
 
 DatasetKind ControlPanel::datasetKind() const

@@ -33,6 +33,15 @@ struct DefaultAxis
     std::vector<json> checked;
 };
 
+// Every value a choice field takes (dataset.kind: every kind of the dataset table).
+std::vector<json> allChoices(std::string_view key)
+{
+    std::vector<json> values;
+    for (std::string_view choice : configField(key).choices)
+        values.emplace_back(std::string(choice));
+    return values;
+}
+
 const std::vector<DefaultAxis> &defaultAxes()
 {
     static const std::vector<DefaultAxis> axes = {
@@ -40,7 +49,7 @@ const std::vector<DefaultAxis> &defaultAxes()
         {"loader.batch_size", {16, 32, 64, 128, 256}, {32, 128}},
         {"loader.prefetch_factor", {1, 2, 4}, {}},
         {"consumer.sleep_per_batch_ms", {0.0, 5.0, 10.0, 20.0}, {}},
-        {"dataset.kind", {"synthetic", "tensor", "folder", "idx", "cifar10"}, {}},
+        {"dataset.kind", allChoices("dataset.kind"), {}},
         {"devices", {1, 2, 4}, {}},
     };
     return axes;

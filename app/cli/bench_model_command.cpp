@@ -16,31 +16,20 @@
 #include <sstream>
 #include <vector>
 
-namespace Cli {
+namespace loaderlab::cli {
 namespace {
 
 using loaderlab::torchmodels::ModelBenchRow;
-
-int intOption(const QCommandLineParser &p, const char *name, int min)
-{
-    bool ok = false;
-    const int value = p.value(QLatin1String(name)).toInt(&ok);
-    if (!ok || value < min)
-        throw std::invalid_argument(std::string("--") + name
-                                    + ": expected an integer >= " + std::to_string(min));
-    return value;
-}
 
 std::vector<int> batchSizes(const QString &text)
 {
     std::vector<int> sizes;
     for (const QString &part : text.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
-        bool ok = false;
-        const int size = part.trimmed().toInt(&ok);
-        if (!ok || size < 1)
+        const auto size = parseInteger(part.trimmed(), 1, INT_MAX);
+        if (!size)
             throw std::invalid_argument("--batch-sizes: expected a list such as 1,8,32, got '"
                                         + text.toStdString() + "'");
-        sizes.push_back(size);
+        sizes.push_back(static_cast<int>(*size));
     }
     if (sizes.empty())
         throw std::invalid_argument("--batch-sizes: empty list");
@@ -195,4 +184,4 @@ int benchModelCommand(const QStringList &arguments)
     return kOk;
 }
 
-} // namespace Cli
+} // namespace loaderlab::cli

@@ -8,8 +8,9 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <stdexcept>
 
-namespace Cli {
+namespace loaderlab::cli {
 namespace {
 
 const char *const kCommands[] = {"run",        "sweep",  "lesson",      "make-dataset",
@@ -80,6 +81,38 @@ std::optional<int> parseCommandLine(QCommandLineParser &parser, const QStringLis
     return std::nullopt;
 }
 
+std::optional<std::int64_t> parseInteger(const QString &text, std::int64_t min, std::int64_t max)
+{
+    bool ok = false;
+    const qlonglong value = text.toLongLong(&ok);
+    if (!ok || value < min || value > max)
+        return std::nullopt;
+    return value;
+}
+
+std::int64_t integerOption(const QCommandLineParser &parser, const char *name, std::int64_t min,
+                           std::int64_t max)
+{
+    const QString text = parser.value(QLatin1String(name));
+    if (const auto value = parseInteger(text, min, max))
+        return *value;
+    std::string expected = "an integer";
+    const bool noMin = min == INT64_MIN || min == INT_MIN;
+    const bool noMax = max == INT64_MAX || max == INT_MAX;
+    if (!noMin && noMax)
+        expected += " >= " + std::to_string(min);
+    else if (!noMin || !noMax)
+        expected += " " + std::to_string(min) + ".." + std::to_string(max);
+    throw std::invalid_argument("--" + std::string(name) + ": expected " + expected + ", got '"
+                                + loaderlab::escapeForTerminal(text.left(40).toStdString())
+                                + (text.size() > 40 ? "...'" : "'"));
+}
+
+int intOption(const QCommandLineParser &parser, const char *name, int min, int max)
+{
+    return static_cast<int>(integerOption(parser, name, min, max));
+}
+
 bool rejectPositionals(const QCommandLineParser &parser, int allowed, const char *command)
 {
     const QStringList positionals = parser.positionalArguments();
@@ -132,4 +165,4 @@ int run(const QStringList &arguments)
     return kOk;
 }
 
-} // namespace Cli
+} // namespace loaderlab::cli

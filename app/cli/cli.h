@@ -6,13 +6,14 @@
 
 #include <QStringList>
 
+#include <climits>
+#include <cstdint>
 #include <optional>
-
 #include <string>
 
 class QCommandLineParser;
 
-namespace Cli {
+namespace loaderlab::cli {
 
 // True when argv[1] names a subcommand (or asks for help/version).
 bool isCliInvocation(int argc, char **argv);
@@ -44,6 +45,18 @@ std::optional<int> parseCommandLine(QCommandLineParser &parser, const QStringLis
 // mistyped option value (`run foo`) would otherwise run with the defaults.
 bool rejectPositionals(const QCommandLineParser &parser, int allowed, const char *command);
 
+// `text` as an integer within [min, max]; nullopt when it is not one.
+std::optional<std::int64_t> parseInteger(const QString &text, std::int64_t min, std::int64_t max);
+
+// The value of the integer option `name` (without "--"), within [min, max]: the one
+// way every command reads an integer option. Throws std::invalid_argument
+// "--NAME: expected an integer MIN..MAX, got 'TEXT'" (">= MIN" when only the type
+// bounds it above); the command prints it and returns kUsage.
+std::int64_t integerOption(const QCommandLineParser &parser, const char *name,
+                           std::int64_t min = INT64_MIN, std::int64_t max = INT64_MAX);
+int intOption(const QCommandLineParser &parser, const char *name, int min = INT_MIN,
+              int max = INT_MAX);
+
 int runCommand(const QStringList &arguments);
 int makeDatasetCommand(const QStringList &arguments);
 int preprocessCommand(const QStringList &arguments);
@@ -54,4 +67,4 @@ int lessonCommand(const QStringList &arguments);
 int benchModelCommand(const QStringList &arguments);
 int maxBatchCommand(const QStringList &arguments);
 
-} // namespace Cli
+} // namespace loaderlab::cli

@@ -13,7 +13,7 @@
 
 #include <cstdio>
 
-namespace Cli {
+namespace loaderlab::cli {
 namespace {
 
 // Progress on stderr: every 5 % and at the end.
@@ -25,16 +25,6 @@ loaderlab::ProgressCallback progressPrinter(const char *what)
             std::fprintf(stderr, "%s: %lld/%lld\n", what, static_cast<long long>(done),
                          static_cast<long long>(total));
     };
-}
-
-int intOption(const QCommandLineParser &parser, const QString &name, int min)
-{
-    bool ok = false;
-    const int value = parser.value(name).toInt(&ok);
-    if (!ok || value < min)
-        throw std::invalid_argument("--" + name.toStdString()
-                                    + ": expected an integer >= " + std::to_string(min));
-    return value;
 }
 
 } // namespace
@@ -79,14 +69,14 @@ int makeDatasetCommand(const QStringList &arguments)
     const std::string out = parser.positionalArguments().first().toStdString();
     const QString kind = parser.value(QStringLiteral("kind"));
     try {
-        const auto seed = static_cast<std::uint64_t>(intOption(parser, QStringLiteral("seed"), 0));
+        const auto seed = static_cast<std::uint64_t>(intOption(parser, "seed", 0));
         if (kind == QLatin1String("folder")) {
             loaderlab::ImageFolderSpec spec;
-            spec.classes = intOption(parser, QStringLiteral("classes"), 1);
-            spec.imagesPerClass = intOption(parser, QStringLiteral("images-per-class"), 1);
-            spec.minShortSide = intOption(parser, QStringLiteral("min-side"), 8);
-            spec.maxShortSide = intOption(parser, QStringLiteral("max-side"), spec.minShortSide);
-            spec.jpegQuality = intOption(parser, QStringLiteral("quality"), 1);
+            spec.classes = intOption(parser, "classes", 1);
+            spec.imagesPerClass = intOption(parser, "images-per-class", 1);
+            spec.minShortSide = intOption(parser, "min-side", 8);
+            spec.maxShortSide = intOption(parser, "max-side", spec.minShortSide);
+            spec.jpegQuality = intOption(parser, "quality", 1);
             spec.seed = seed;
             loaderlab::generateImageFolder(out, spec, progressPrinter("images"));
         } else if (kind == QLatin1String("tensor")) {
@@ -99,7 +89,7 @@ int makeDatasetCommand(const QStringList &arguments)
             const QString dtype = parser.value(QStringLiteral("dtype"));
             if (dtype != QLatin1String("float32") && dtype != QLatin1String("uint8"))
                 throw std::invalid_argument("--dtype: expected float32 or uint8");
-            loaderlab::generateTensorFile(out, intOption(parser, QStringLiteral("count"), 1), shape,
+            loaderlab::generateTensorFile(out, intOption(parser, "count", 1), shape,
                                           dtype == QLatin1String("uint8")
                                               ? loaderlab::DType::UInt8
                                               : loaderlab::DType::Float32,
@@ -152,7 +142,7 @@ int preprocessCommand(const QStringList &arguments)
         return kUsage;
     }
     try {
-        options.threads = intOption(parser, QStringLiteral("threads"), 0);
+        options.threads = intOption(parser, "threads", 0);
         loaderlab::setupLogging("warn"); // decode warnings name their file on stderr
         const auto result = loaderlab::preprocessImageFolder(
             parser.positionalArguments().at(0).toStdString(),
@@ -179,4 +169,4 @@ int preprocessCommand(const QStringList &arguments)
     return kOk;
 }
 
-} // namespace Cli
+} // namespace loaderlab::cli

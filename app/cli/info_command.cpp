@@ -9,7 +9,7 @@
 
 #include <cstdio>
 
-namespace Cli {
+namespace loaderlab::cli {
 
 int infoCommand(const QStringList &arguments)
 {
@@ -41,4 +41,4 @@ int infoCommand(const QStringList &arguments)
     return kOk;
 }
 
-} // namespace Cli
+} // namespace loaderlab::cli

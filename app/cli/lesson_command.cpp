@@ -21,7 +21,7 @@
 #include <cstdio>
 #include <thread>
 
-namespace Cli {
+namespace loaderlab::cli {
 namespace {
 
 using loaderlab::escapeForTerminal;
@@ -183,4 +183,4 @@ int lessonCommand(const QStringList &arguments)
     return kOk;
 }
 
-} // namespace Cli
+} // namespace loaderlab::cli

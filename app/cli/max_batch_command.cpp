@@ -26,7 +26,7 @@
 #include <string_view>
 #include <thread>
 
-namespace Cli {
+namespace loaderlab::cli {
 namespace {
 
 using loaderlab::BatchAttempt;
@@ -40,17 +40,6 @@ bool isMaxBatchField(std::string_view key)
 {
     return key.starts_with("consumer.model.") || key == "dataset.synthetic_shape"
            || key == "memory_budget_mb";
-}
-
-std::int64_t integerOption(const QCommandLineParser &p, const char *name, std::int64_t max)
-{
-    bool ok = false;
-    const qlonglong value = p.value(QLatin1String(name)).toLongLong(&ok);
-    if (!ok || value < 1 || value > max)
-        throw std::invalid_argument(std::string("--") + name + ": expected an integer 1.."
-                                    + std::to_string(max) + ", got '"
-                                    + p.value(QLatin1String(name)).toStdString() + "'");
-    return value;
 }
 
 std::string mib(std::int64_t bytes)
@@ -189,8 +178,8 @@ int maxBatchCommand(const QStringList &arguments)
         request.height = config.dataset.syntheticShape.height;
         request.width = config.dataset.syntheticShape.width;
         request.memoryBudgetBytes = loaderlab::memoryBudgetFromMegabytes(config.memoryBudgetMb);
-        request.limits.maxBatch = integerOption(parser, "max", std::int64_t{1} << 31);
-        request.limits.maxAttempts = static_cast<int>(integerOption(parser, "max-attempts", 1000));
+        request.limits.maxBatch = integerOption(parser, "max", 1, std::int64_t{1} << 31);
+        request.limits.maxAttempts = intOption(parser, "max-attempts", 1, 1000);
         if (parser.isSet(QStringLiteral("json")))
             jsonPath = pathFromArgument(parser.value(QStringLiteral("json")));
         // Before minutes of searching, not after.
@@ -249,4 +238,4 @@ int maxBatchCommand(const QStringList &arguments)
     return found ? kOk : kFailed;
 }
 
-} // namespace Cli
+} // namespace loaderlab::cli

@@ -20,7 +20,7 @@
 
 #include <unistd.h>
 
-namespace Cli {
+namespace loaderlab::cli {
 
 int runWithPytorch(const QCommandLineParser &parser)
 {
@@ -104,4 +104,4 @@ int runWithPytorch(const QCommandLineParser &parser)
     return code;
 }
 
-} // namespace Cli
+} // namespace loaderlab::cli

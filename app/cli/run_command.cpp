@@ -27,7 +27,7 @@
 
 #include <unistd.h>
 
-namespace Cli {
+namespace loaderlab::cli {
 namespace {
 
 // A run of 10^6 batches or fewer keeps all of them (~190 MB). The least is a second
@@ -38,13 +38,11 @@ constexpr long long kMinKeepBatches = 100'000;
 
 std::size_t keepBatches(const QCommandLineParser &parser)
 {
-    bool ok = false;
-    const QString text = parser.value(QStringLiteral("keep-batches"));
-    const long long n = text.toLongLong(&ok);
-    if (!ok || (n != 0 && n < kMinKeepBatches))
-        throw std::invalid_argument("--keep-batches: '" + text.toStdString()
-                                    + "' is not 0 or a whole number of at least "
-                                    + std::to_string(kMinKeepBatches));
+    const std::int64_t n = integerOption(parser, "keep-batches", 0);
+    if (n != 0 && n < kMinKeepBatches)
+        throw std::invalid_argument("--keep-batches: expected 0 or an integer >= "
+                                    + std::to_string(kMinKeepBatches) + ", got '"
+                                    + std::to_string(n) + "'");
     return static_cast<std::size_t>(n);
 }
 
@@ -167,4 +165,4 @@ int runCommand(const QStringList &arguments)
     return code;
 }
 
-} // namespace Cli
+} // namespace loaderlab::cli

@@ -5,7 +5,7 @@
 #include "core/config/config_fields.h"
 #include "core/config/run_config_json.h"
 
-namespace Cli {
+namespace loaderlab::cli {
 namespace {
 
 using loaderlab::ConfigField;
@@ -103,12 +103,9 @@ RunConfig runConfigFromOptions(const QCommandLineParser &p)
         sleepOption = sleepOption || field.key.starts_with("consumer.sleep_");
     }
     // A step's settings choose that step, unless --consumer says which.
-    if (!p.isSet(QStringLiteral("consumer"))) {
-        if (modelOption)
-            c.consumer.kind = loaderlab::ConsumerKind::Model;
-        else if (sleepOption && (c.consumer.sleepPerBatchMs > 0 || c.consumer.sleepPerSampleMs > 0))
-            c.consumer.kind = loaderlab::ConsumerKind::Sleep;
-    }
+    if (!p.isSet(QStringLiteral("consumer")))
+        c.consumer.kind = loaderlab::impliedConsumerKind(c.consumer, modelOption, sleepOption,
+                                                         c.consumer.kind);
     for (const QString &assignment : p.values(QStringLiteral("set"))) {
         const qsizetype eq = assignment.indexOf(QLatin1Char('='));
         if (eq <= 0)
@@ -125,4 +122,4 @@ RunConfig runConfigFromOptions(const QCommandLineParser &p)
     return c;
 }
 
-} // namespace Cli
+} // namespace loaderlab::cli

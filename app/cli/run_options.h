@@ -10,7 +10,7 @@
 
 #include <stdexcept>
 
-namespace Cli {
+namespace loaderlab::cli {
 
 // The option of one config field (a non-empty `flag`), with its help showing the key
 // and the default; other commands reuse it so that a setting has one name everywhere.
@@ -26,4 +26,4 @@ void addRunOptions(QCommandLineParser &parser);
 // Throws std::invalid_argument naming the option and the reason.
 loaderlab::RunConfig runConfigFromOptions(const QCommandLineParser &parser);
 
-} // namespace Cli
+} // namespace loaderlab::cli

@@ -9,7 +9,7 @@
 #include <cstdio>
 #include <vector>
 
-namespace Cli {
+namespace loaderlab::cli {
 namespace {
 
 std::atomic<int> g_signal{0};
@@ -90,4 +90,4 @@ SignalStop::SignalStop()
 
 SignalStop::~SignalStop() = default; // the jthread asks its loop to end and joins
 
-} // namespace Cli
+} // namespace loaderlab::cli

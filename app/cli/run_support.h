@@ -13,7 +13,7 @@
 #include <stop_token>
 #include <thread>
 
-namespace Cli {
+namespace loaderlab::cli {
 
 // Installs the handlers for its lifetime and restores the defaults after. A signal
 // does not end the process: takeStopSignal() reports it, and the command stops its
@@ -61,4 +61,4 @@ void printRunProgress(const loaderlab::TraceLog &trace, bool tty);
 // `loaderlab run --engine pytorch`: the same run with PyTorch's own DataLoader.
 int runWithPytorch(const QCommandLineParser &parser);
 
-} // namespace Cli
+} // namespace loaderlab::cli

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
-namespace Cli {
+namespace loaderlab::cli {
 namespace {
 
 void row(std::string &out, const char *name, const char *format, double value)
@@ -83,4 +83,4 @@ std::string summaryTable(const loaderlab::RunSummary &s)
     return out;
 }
 
-} // namespace Cli
+} // namespace loaderlab::cli

@@ -6,8 +6,8 @@
 
 #include <string>
 
-namespace Cli {
+namespace loaderlab::cli {
 
 std::string summaryTable(const loaderlab::RunSummary &summary);
 
-} // namespace Cli
+} // namespace loaderlab::cli

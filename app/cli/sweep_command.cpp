@@ -25,10 +25,11 @@
 #include <filesystem>
 #include <stdexcept>
 #include <thread>
+#include <vector>
 
 #include <sys/stat.h>
 
-namespace Cli {
+namespace loaderlab::cli {
 namespace {
 
 using loaderlab::escapeForTerminal;
@@ -57,6 +58,86 @@ QCommandLineOption scalingOption()
             QStringLiteral("the axis for speedup and efficiency in the table (default: "
                            "loader.num_workers when it is an axis)"),
             QStringLiteral("key")};
+}
+
+// The options of `sweep` besides the run options, declared once. `withDefinition`:
+// the option still applies when the definition comes whole from a file (--sweep FILE,
+// or --out DIR alone resuming DIR's sweep.json); the others would be silently lost.
+struct SweepOption
+{
+    QCommandLineOption option;
+    bool withDefinition;
+};
+
+const std::vector<SweepOption> &sweepOptions()
+{
+    static const std::vector<SweepOption> options = {
+        {{QStringLiteral("axis"),
+          QStringLiteral("an axis: a config key and its values, e.g. loader.num_workers=0,1,2,4 "
+                         "(repeatable)"),
+          QStringLiteral("KEY=v1,v2,...")},
+         false},
+        {{QStringLiteral("sweep"),
+          QStringLiteral("a sweep JSON file (base, axes, budget, repeats)"),
+          QStringLiteral("file")},
+         true},
+        {{QStringLiteral("out"),
+          QStringLiteral("results folder; a sweep run again resumes there (--out DIR alone "
+                         "resumes the sweep DIR holds)"),
+          QStringLiteral("dir")},
+         true},
+        {{QStringLiteral("budget-samples"),
+          QStringLiteral("samples per cell (default 10240, the same data for every cell)"),
+          QStringLiteral("n")},
+         false},
+        {{QStringLiteral("budget-batches"), QStringLiteral("batches per cell"),
+          QStringLiteral("n")},
+         false},
+        {{QStringLiteral("budget-seconds"), QStringLiteral("seconds per cell"),
+          QStringLiteral("s")},
+         false},
+        {{QStringLiteral("repeats"),
+          QStringLiteral("runs of every cell, in alternating rounds (1)"), QStringLiteral("n"),
+          QStringLiteral("1")},
+         false},
+        {{QStringLiteral("shard"),
+          QStringLiteral("run only shard K of N (default: from SLURM_ARRAY_TASK_ID and "
+                         "SLURM_ARRAY_TASK_COUNT when set)"),
+          QStringLiteral("K/N")},
+         true},
+        {{QStringLiteral("slurm-script"),
+          QStringLiteral("write an sbatch script that runs the sweep as a Slurm job array "
+                         "(one task per shard, all into --out DIR) instead of running it"),
+          QStringLiteral("file")},
+         true},
+        {{QStringLiteral("slurm-tasks"),
+          QStringLiteral("tasks of that job array (default: one per cell, at most 8)"),
+          QStringLiteral("n")},
+         true},
+        {{QStringLiteral("sbatch"),
+          QStringLiteral("an sbatch option for that script, e.g. --partition=gpu (repeatable)"),
+          QStringLiteral("option")},
+         true},
+        {{QStringLiteral("retry-failed"), QStringLiteral("run failed cells again")}, true},
+        {scalingOption(), true},
+        {{QStringLiteral("no-traces"), QStringLiteral("do not keep each cell's per-batch CSV")},
+         true},
+        {{QStringLiteral("quiet"), QStringLiteral("no progress on stderr")}, true},
+        {{QStringLiteral("log-level"),
+          QStringLiteral("trace, debug, info, warn (default), error, off"), QStringLiteral("level"),
+          QStringLiteral("warn")},
+         true},
+    };
+    return options;
+}
+
+bool appliesWithDefinition(const QString &name)
+{
+    for (const SweepOption &o : sweepOptions()) {
+        if (o.withDefinition && o.option.names().contains(name))
+            return true;
+    }
+    return false;
 }
 
 loaderlab::SweepBudget budgetFromOptions(const QCommandLineParser &parser)
@@ -100,14 +181,8 @@ loaderlab::SweepDefinition definitionFromOptions(const QCommandLineParser &parse
     // definition is whole there, and run options would be silently lost.
     const bool fromFile = parser.isSet(QStringLiteral("sweep"));
     if (fromFile || !parser.isSet(QStringLiteral("axis"))) {
-        const QStringList allowed = {QStringLiteral("sweep"),       QStringLiteral("out"),
-                                     QStringLiteral("shard"),       QStringLiteral("retry-failed"),
-                                     QStringLiteral("no-traces"),   QStringLiteral("quiet"),
-                                     QStringLiteral("log-level"),   QStringLiteral("slurm-script"),
-                                     QStringLiteral("slurm-tasks"), QStringLiteral("sbatch"),
-                                     QStringLiteral("scaling")};
         for (const QString &name : parser.optionNames()) {
-            if (!allowed.contains(name))
+            if (!appliesWithDefinition(name))
                 throw std::invalid_argument(
                     "--" + name.toStdString()
                     + (fromFile ? ": with --sweep FILE, the file holds the base config, the axes, "
@@ -130,12 +205,7 @@ loaderlab::SweepDefinition definitionFromOptions(const QCommandLineParser &parse
     for (const QString &axis : parser.values(QStringLiteral("axis")))
         d.axes.push_back(loaderlab::parseSweepAxis(axis.toStdString()));
     d.budget = budgetFromOptions(parser);
-    bool ok = false;
-    d.repeats = parser.value(QStringLiteral("repeats")).toInt(&ok);
-    if (!ok)
-        throw std::invalid_argument("--repeats: '"
-                                    + parser.value(QStringLiteral("repeats")).toStdString()
-                                    + "' is not a whole number");
+    d.repeats = intOption(parser, "repeats"); // its range is checked with the definition's
     ensureDefaultDataset(d.base);
     loaderlab::expandSweep(d); // every axis value checked before anything runs
     return d;
@@ -202,14 +272,8 @@ int writeSlurmScript(const QCommandLineParser &parser, const loaderlab::SweepDef
                        .string();
     o.cells = loaderlab::sweepCellCount(definition);
     o.tasks = loaderlab::defaultSlurmTasks(o.cells);
-    if (parser.isSet(QStringLiteral("slurm-tasks"))) {
-        bool ok = false;
-        o.tasks = parser.value(QStringLiteral("slurm-tasks")).toInt(&ok);
-        if (!ok)
-            throw std::invalid_argument("--slurm-tasks: '"
-                                        + parser.value(QStringLiteral("slurm-tasks")).toStdString()
-                                        + "' is not a whole number");
-    }
+    if (parser.isSet(QStringLiteral("slurm-tasks")))
+        o.tasks = intOption(parser, "slurm-tasks"); // slurmArrayScript checks its range
     for (const QString &option : parser.values(QStringLiteral("sbatch")))
         o.extra.push_back(option.toStdString());
     const std::string script = loaderlab::slurmArrayScript(o); // checks before anything is written
@@ -355,46 +419,8 @@ int sweepCommand(const QStringList &arguments)
                        "loaderlab sweep report DIR"));
     parser.addHelpOption();
     addRunOptions(parser);
-    parser.addOptions({
-        {QStringLiteral("axis"),
-         QStringLiteral("an axis: a config key and its values, e.g. loader.num_workers=0,1,2,4 "
-                        "(repeatable)"),
-         QStringLiteral("KEY=v1,v2,...")},
-        {QStringLiteral("sweep"), QStringLiteral("a sweep JSON file (base, axes, budget, repeats)"),
-         QStringLiteral("file")},
-        {QStringLiteral("out"),
-         QStringLiteral("results folder; a sweep run again resumes there (--out DIR alone "
-                        "resumes the sweep DIR holds)"),
-         QStringLiteral("dir")},
-        {QStringLiteral("budget-samples"),
-         QStringLiteral("samples per cell (default 10240, the same data for every cell)"),
-         QStringLiteral("n")},
-        {QStringLiteral("budget-batches"), QStringLiteral("batches per cell"), QStringLiteral("n")},
-        {QStringLiteral("budget-seconds"), QStringLiteral("seconds per cell"), QStringLiteral("s")},
-        {QStringLiteral("repeats"), QStringLiteral("runs of every cell, in alternating rounds (1)"),
-         QStringLiteral("n"), QStringLiteral("1")},
-        {QStringLiteral("shard"),
-         QStringLiteral("run only shard K of N (default: from SLURM_ARRAY_TASK_ID and "
-                        "SLURM_ARRAY_TASK_COUNT when set)"),
-         QStringLiteral("K/N")},
-        {QStringLiteral("slurm-script"),
-         QStringLiteral("write an sbatch script that runs the sweep as a Slurm job array "
-                        "(one task per shard, all into --out DIR) instead of running it"),
-         QStringLiteral("file")},
-        {QStringLiteral("slurm-tasks"),
-         QStringLiteral("tasks of that job array (default: one per cell, at most 8)"),
-         QStringLiteral("n")},
-        {QStringLiteral("sbatch"),
-         QStringLiteral("an sbatch option for that script, e.g. --partition=gpu (repeatable)"),
-         QStringLiteral("option")},
-        {QStringLiteral("retry-failed"), QStringLiteral("run failed cells again")},
-        scalingOption(),
-        {QStringLiteral("no-traces"), QStringLiteral("do not keep each cell's per-batch CSV")},
-        {QStringLiteral("quiet"), QStringLiteral("no progress on stderr")},
-        {QStringLiteral("log-level"),
-         QStringLiteral("trace, debug, info, warn (default), error, off"), QStringLiteral("level"),
-         QStringLiteral("warn")},
-    });
+    for (const SweepOption &o : sweepOptions())
+        parser.addOption(o.option);
     if (const auto code = parseCommandLine(parser, arguments, "sweep"))
         return *code;
     if (rejectPositionals(parser, 0, "sweep"))
@@ -402,4 +428,4 @@ int sweepCommand(const QStringList &arguments)
     return runSweep(parser);
 }
 
-} // namespace Cli
+} // namespace loaderlab::cli

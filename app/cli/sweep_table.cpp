@@ -8,7 +8,7 @@
 #include <cstdio>
 #include <vector>
 
-namespace Cli {
+namespace loaderlab::cli {
 namespace {
 
 using Row = std::vector<std::string>;
@@ -129,4 +129,4 @@ std::string sweepTable(const loaderlab::SweepAnalysis &analysis, const std::stri
     return text;
 }
 
-} // namespace Cli
+} // namespace loaderlab::cli

@@ -9,7 +9,7 @@
 
 #include <string>
 
-namespace Cli {
+namespace loaderlab::cli {
 
 // `scalingKey`: the axis for speedup and efficiency; empty picks loader.num_workers
 // when it is an axis. Throws std::invalid_argument when it is not an axis.
@@ -19,4 +19,4 @@ std::string sweepTable(const loaderlab::SweepAnalysis &analysis,
 // "speedup along KEY ..." lines, one per combination of the other axes.
 std::string scalingText(const loaderlab::SweepAnalysis &analysis, const std::string &key);
 
-} // namespace Cli
+} // namespace loaderlab::cli

@@ -26,12 +26,6 @@ std::string floatText(double value)
     return out;
 }
 
-bool inRange(const ConfigField &f, double value)
-{
-    const bool aboveMin = f.minExclusive ? value > f.min : value >= f.min;
-    return std::isfinite(value) && aboveMin && value <= f.max;
-}
-
 // The integer held by `value`, or the reason it is not one within the field's range.
 std::string checkInteger(const ConfigField &f, const json &value)
 {
@@ -40,7 +34,7 @@ std::string checkInteger(const ConfigField &f, const json &value)
     const double number = value.is_number_unsigned()
                               ? static_cast<double>(value.get<std::uint64_t>())
                               : static_cast<double>(value.get<std::int64_t>());
-    if (!inRange(f, number))
+    if (!configFieldAllows(f, number))
         return describeJsonValue(value) + " is out of range (" + configFieldRange(f) + ")";
     return {};
 }
@@ -59,7 +53,7 @@ std::string checkValue(const ConfigField &f, const json &value)
     case FieldType::Number:
         if (!value.is_number())
             return "expected a number, got " + describeJsonValue(value);
-        if (!inRange(f, value.get<double>()))
+        if (!configFieldAllows(f, value.get<double>()))
             return describeJsonValue(value) + " is out of range (" + configFieldRange(f) + ")";
         return {};
     case FieldType::Boolean:
@@ -86,14 +80,6 @@ std::string checkValue(const ConfigField &f, const json &value)
         return {};
     }
     return {};
-}
-
-const ConfigField &fieldOrThrow(std::string_view key)
-{
-    const ConfigField *f = findConfigField(key);
-    if (!f)
-        throw ConfigError(std::string(key), "unknown key");
-    return *f;
 }
 
 // Command-line text -> JSON value of the field's type; nullopt when it does not parse.
@@ -192,6 +178,20 @@ const ConfigField *findConfigField(std::string_view key)
     return nullptr;
 }
 
+const ConfigField &configField(std::string_view key)
+{
+    const ConfigField *f = findConfigField(key);
+    if (!f)
+        throw ConfigError(std::string(key), "unknown key");
+    return *f;
+}
+
+bool configFieldAllows(const ConfigField &f, double value)
+{
+    const bool aboveMin = f.minExclusive ? value > f.min : value >= f.min;
+    return std::isfinite(value) && aboveMin && value <= f.max;
+}
+
 bool isConfigGroup(std::string_view key)
 {
     return std::ranges::any_of(configFields(), [key](const ConfigField &f) {
@@ -201,12 +201,12 @@ bool isConfigGroup(std::string_view key)
 
 json getConfigField(const RunConfig &config, std::string_view key)
 {
-    return fieldOrThrow(key).get(config);
+    return configField(key).get(config);
 }
 
 void setConfigField(RunConfig &config, std::string_view key, const json &value)
 {
-    const ConfigField &f = fieldOrThrow(key);
+    const ConfigField &f = configField(key);
     std::string why = checkValue(f, value);
     if (why.empty() && f.check)
         why = f.check(value);
@@ -217,7 +217,7 @@ void setConfigField(RunConfig &config, std::string_view key, const json &value)
 
 void setConfigFieldFromText(RunConfig &config, std::string_view key, std::string_view text)
 {
-    const ConfigField &f = fieldOrThrow(key);
+    const ConfigField &f = configField(key);
     const std::optional<json> value = parseText(f, text);
     if (!value) {
         std::string shown(text.substr(0, 40));

@@ -30,18 +30,20 @@ enum class FieldType {
     Shape,  // [C, H, W], each within [min, max]; "CxHxW" on the command line
 };
 
+// Rows are written with designated initialisers (config_field_table.cpp); a member
+// a row leaves out takes the default here.
 struct ConfigField
 {
     std::string_view key; // JSON key path, dot-separated
     FieldType type;
-    std::string_view label;     // short, capitalised: "Workers"
-    std::string_view help;      // one sentence
-    std::string_view flag;      // `run` option without "--"; empty: none
-    std::string_view valueName; // the option's value placeholder
+    std::string_view label;          // short, capitalised: "Workers"
+    std::string_view help;           // one sentence
+    std::string_view flag = {};      // `run` option without "--"; empty: none
+    std::string_view valueName = {}; // the option's value placeholder
     double min = 0.0;
     double max = 0.0;
     bool minExclusive = false;
-    std::vector<std::string_view> choices;
+    std::vector<std::string_view> choices = {};
     // The option is a switch that sets this boolean field to `false` (--out-of-order).
     bool flagSetsFalse = false;
     nlohmann::json (*get)(const RunConfig &) = nullptr;
@@ -66,6 +68,11 @@ private:
 std::span<const ConfigField> configFields();
 // nullptr when `key` names no field.
 const ConfigField *findConfigField(std::string_view key);
+// The field `key` names; throws ConfigError "KEY: unknown key" when there is none.
+// Code that restates a field's range (validate(), the run's checks) reads it here.
+const ConfigField &configField(std::string_view key);
+// Whether a number lies in the field's range (Integer, Number and Shape's sides).
+bool configFieldAllows(const ConfigField &field, double value);
 // True when `key` is a group of fields ("loader", "consumer.model").
 bool isConfigGroup(std::string_view key);
 

@@ -2,6 +2,16 @@
 
 namespace loaderlab {
 
+ConsumerKind impliedConsumerKind(const ConsumerConfig &config, bool modelChosen, bool sleepChosen,
+                                 ConsumerKind otherwise)
+{
+    if (modelChosen)
+        return ConsumerKind::Model;
+    if (sleepChosen && (config.sleepPerBatchMs > 0.0 || config.sleepPerSampleMs > 0.0))
+        return ConsumerKind::Sleep;
+    return otherwise;
+}
+
 const char *consumerKindName(ConsumerKind kind)
 {
     switch (kind) {

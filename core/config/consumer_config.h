@@ -42,6 +42,13 @@ struct ConsumerConfig
     bool operator==(const ConsumerConfig &) const = default;
 };
 
+// The step that settings imply when the kind itself is not given (the window has no
+// kind control; `loaderlab run` without --consumer): the model when one is chosen,
+// else the simulated step when its settings were given and take time, else
+// `otherwise`.
+ConsumerKind impliedConsumerKind(const ConsumerConfig &config, bool modelChosen, bool sleepChosen,
+                                 ConsumerKind otherwise);
+
 const char *consumerKindName(ConsumerKind kind); // "none", "sleep", "model"
 std::optional<ConsumerKind> consumerKindFromName(const std::string &name);
 const char *modelModeName(ModelMode mode); // "inference", "train"

@@ -4,19 +4,18 @@
 #include "core/config/dataset_config.h"
 
 #include <array>
+#include <stdexcept>
+#include <string>
 #include <utility>
+
+// lupdate reads the kinds' labels from this file (context "DatasetKind"); core has
+// no Qt, so the marker expands to the plain text here.
+#define QT_TRANSLATE_NOOP(scope, text) text
 
 namespace loaderlab {
 
 namespace {
 
-constexpr std::array<std::pair<DatasetKind, const char *>, 5> kDatasetKindNames{{
-    {DatasetKind::Synthetic, "synthetic"},
-    {DatasetKind::TensorFile, "tensor"},
-    {DatasetKind::ImageFolder, "folder"},
-    {DatasetKind::Idx, "idx"},
-    {DatasetKind::Cifar10, "cifar10"},
-}};
 
 constexpr std::array<std::pair<TransformKind, const char *>, 2> kTransformKindNames{{
     {TransformKind::Eval, "eval"},
@@ -49,16 +48,66 @@ std::optional<Kind> kindOf(const std::array<std::pair<Kind, const char *>, N> &t
     return std::nullopt;
 }
 
+// The one list of dataset kinds (what each field means: dataset_config.h).
+constexpr DatasetKindInfo kDatasetKinds[] = {
+    {.kind = DatasetKind::Synthetic,
+     .name = "synthetic",
+     .label = QT_TRANSLATE_NOOP("DatasetKind", "synthetic"),
+     .path = DatasetPathKind::None,
+     .pytorchEngine = true},
+    {.kind = DatasetKind::TensorFile,
+     .name = "tensor",
+     .label = QT_TRANSLATE_NOOP("DatasetKind", "preprocessed tensor file"),
+     .path = DatasetPathKind::File},
+    {.kind = DatasetKind::ImageFolder,
+     .name = "folder",
+     .label = QT_TRANSLATE_NOOP("DatasetKind", "image folder"),
+     .path = DatasetPathKind::Folder,
+     .imageTransform = true,
+     .pytorchEngine = true},
+    {.kind = DatasetKind::Idx,
+     .name = "idx",
+     .label = QT_TRANSLATE_NOOP("DatasetKind", "IDX (MNIST)"),
+     .path = DatasetPathKind::Folder},
+    {.kind = DatasetKind::Cifar10,
+     .name = "cifar10",
+     .label = QT_TRANSLATE_NOOP("DatasetKind", "CIFAR-10"),
+     .path = DatasetPathKind::Folder},
+};
+
 } // namespace
+
+std::span<const DatasetKindInfo> datasetKinds()
+{
+    return kDatasetKinds;
+}
+
+const DatasetKindInfo &datasetKindInfo(DatasetKind kind)
+{
+    for (const DatasetKindInfo &info : kDatasetKinds) {
+        if (info.kind == kind)
+            return info;
+    }
+    throw std::invalid_argument("dataset kind " + std::to_string(static_cast<int>(kind))
+                                + " is not in the table of kinds");
+}
 
 const char *datasetKindName(DatasetKind kind)
 {
-    return nameOf(kDatasetKindNames, kind);
+    for (const DatasetKindInfo &info : kDatasetKinds) {
+        if (info.kind == kind)
+            return info.name.data();
+    }
+    return "unknown";
 }
 
 std::optional<DatasetKind> datasetKindFromName(const std::string &name)
 {
-    return kindOf(kDatasetKindNames, name);
+    for (const DatasetKindInfo &info : kDatasetKinds) {
+        if (info.name == name)
+            return info.kind;
+    }
+    return std::nullopt;
 }
 
 const char *transformKindName(TransformKind kind)

@@ -7,11 +7,40 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
+#include <string_view>
 
 namespace loaderlab {
 
+// A new kind is added here, to datasetKinds() (dataset_config.cpp) and to the
+// switches over it that -Wswitch then names (openDataset, the memory footprint).
 enum class DatasetKind { Synthetic, TensorFile, ImageFolder, Idx, Cifar10 };
+
+// What a kind's dataset.path names; the window's Browse button picks one of these.
+enum class DatasetPathKind {
+    None,   // no path: the data is generated
+    File,   // a file (Browse opens a file dialog)
+    Folder, // a folder, or for some kinds a file in it (Browse opens a folder dialog)
+};
+
+// One dataset kind, described once: the JSON configs and the command line use its
+// name, the window's dataset combo its label, and the controls, the sweep editor and
+// the engines what it needs. Labels are English; the window translates them in the
+// context "DatasetKind".
+struct DatasetKindInfo
+{
+    DatasetKind kind;
+    std::string_view name;  // "synthetic": in configs, on the command line, in sweeps
+    std::string_view label; // "image folder": the window's dataset combo
+    DatasetPathKind path;
+    bool imageTransform = false; // dataset.transform and dataset.decode apply to it
+    bool pytorchEngine = false;  // PyTorch's DataLoader engine can read it
+};
+
+// Every kind, in the order the window and the help texts list them.
+std::span<const DatasetKindInfo> datasetKinds();
+const DatasetKindInfo &datasetKindInfo(DatasetKind kind);
 
 // Image-folder transforms: the standard ImageNet eval and train pipelines.
 enum class TransformKind { Eval, Train };
@@ -39,7 +68,7 @@ struct DatasetConfig
     std::int64_t maxFileBytes = 256LL * 1024 * 1024;
 };
 
-const char *datasetKindName(DatasetKind kind); // "synthetic", "tensor", "folder", "idx", "cifar10"
+const char *datasetKindName(DatasetKind kind); // datasetKindInfo(kind).name
 std::optional<DatasetKind> datasetKindFromName(const std::string &name);
 const char *transformKindName(TransformKind kind); // "eval", "train"
 std::optional<TransformKind> transformKindFromName(const std::string &name);

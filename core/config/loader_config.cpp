@@ -1,10 +1,30 @@
 #include "core/config/loader_config.h"
 
+#include "core/config/config_fields.h"
 #include "core/system/memory_budget.h"
 
+#include <limits>
 #include <stdexcept>
 
 namespace loaderlab {
+namespace {
+
+// Refuses a value outside the range of the config field `key` (the config table is
+// the one place a range is written): "number of workers must be 0..1024 (got 2000)",
+// "batch size must be at least 1 (got 0)" when only the type bounds the field above.
+void checkRange(const char *what, std::string_view key, int value)
+{
+    const ConfigField &field = configField(key);
+    if (configFieldAllows(field, value))
+        return;
+    const std::string range = field.max >= std::numeric_limits<int>::max()
+                                  ? "at least " + std::to_string(static_cast<long long>(field.min))
+                                  : configFieldRange(field);
+    throw std::invalid_argument(std::string(what) + " must be " + range + " (got "
+                                + std::to_string(value) + ")");
+}
+
+} // namespace
 
 const char *strategyName(Strategy strategy)
 {
@@ -36,12 +56,8 @@ std::optional<BadSamplePolicy> badSamplePolicyFromName(const std::string &name)
 
 void validate(const LoaderConfig &config)
 {
-    if (config.batchSize < 1)
-        throw std::invalid_argument("batch size must be at least 1 (got "
-                                    + std::to_string(config.batchSize) + ")");
-    if (config.numWorkers < 0 || config.numWorkers > 1024)
-        throw std::invalid_argument("number of workers must be 0..1024 (got "
-                                    + std::to_string(config.numWorkers) + ")");
+    checkRange("batch size", "loader.batch_size", config.batchSize);
+    checkRange("number of workers", "loader.num_workers", config.numWorkers);
     // The loader's own threads (workers, the pin thread) and the thread that takes
     // the batches; the whole run's count is checked by checkRunThreads.
     const SystemLimit &threads = threadLimit();
@@ -52,9 +68,7 @@ void validate(const LoaderConfig &config)
                                     + ": the loader would start " + std::to_string(loaderThreads)
                                     + " threads, over the limit of " + std::to_string(threads.value)
                                     + " (" + threads.source + ")");
-    if (config.prefetchFactor < 1)
-        throw std::invalid_argument("prefetch factor must be at least 1 (got "
-                                    + std::to_string(config.prefetchFactor) + ")");
+    checkRange("prefetch factor", "loader.prefetch_factor", config.prefetchFactor);
 }
 
 } // namespace loaderlab

@@ -46,7 +46,8 @@ std::optional<Strategy> strategyFromName(const std::string &name);
 const char *badSamplePolicyName(BadSamplePolicy policy); // "skip", "fail"
 std::optional<BadSamplePolicy> badSamplePolicyFromName(const std::string &name);
 
-// Throws std::invalid_argument naming the first setting out of range.
+// Throws std::invalid_argument naming the first setting out of the range its config
+// field allows (core/run/config_fields.h), or a worker count over the thread limit.
 void validate(const LoaderConfig &config);
 
 } // namespace loaderlab

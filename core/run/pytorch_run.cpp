@@ -25,8 +25,8 @@ using json = nlohmann::json;
 
 json settingsJson(const RunConfig &c)
 {
-    const bool folder = c.dataset.kind == DatasetKind::ImageFolder;
-    return {{"kind", folder ? "folder" : "synthetic"},
+    // pytorch_engine.py knows the kinds marked pytorchEngine in the table, by name.
+    return {{"kind", datasetKindName(c.dataset.kind)},
             {"path", c.dataset.path},
             {"resize", c.dataset.resizeSize},
             {"crop", c.dataset.cropSize},
@@ -109,8 +109,7 @@ std::string pytorchEnginePython(const EngineCancel &cancelled)
 
 std::string pytorchConfigProblem(const RunConfig &config)
 {
-    if (config.dataset.kind != DatasetKind::ImageFolder
-        && config.dataset.kind != DatasetKind::Synthetic)
+    if (!datasetKindInfo(config.dataset.kind).pytorchEngine)
         return "the PyTorch engine reads image folders and synthetic data, not "
                + std::string(datasetKindName(config.dataset.kind)) + " datasets";
     if (config.consumer.kind == ConsumerKind::Model)

@@ -1,5 +1,6 @@
 #include "core/run/run_controller.h"
 
+#include "core/config/config_fields.h"
 #include "core/loader/open_dataset.h"
 #include "core/memory/run_memory.h"
 #include "core/run/run_controller_impl.h"
@@ -38,9 +39,12 @@ namespace {
 void validateRun(const RunConfig &config)
 {
     validate(config.loader);
-    if (config.devices < 1 || config.devices > kMaxDevices)
-        throw std::invalid_argument("devices " + std::to_string(config.devices) + ": expected 1 to "
-                                    + std::to_string(kMaxDevices));
+    // The range is the config field's (a window or a config built in code may skip it).
+    const ConfigField &devices = configField("devices");
+    if (!configFieldAllows(devices, config.devices))
+        throw std::invalid_argument("devices " + std::to_string(config.devices) + ": expected "
+                                    + std::to_string(static_cast<int>(devices.min)) + " to "
+                                    + std::to_string(static_cast<int>(devices.max)));
 }
 
 } // namespace

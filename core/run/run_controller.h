@@ -24,8 +24,6 @@
 
 namespace loaderlab {
 
-inline constexpr int kMaxDevices = 64; // RunConfig::devices
-
 enum class RunState { Idle, Running, Paused, Finished, Stopped, Failed };
 
 const char *runStateName(RunState state);

@@ -2,6 +2,7 @@
 
 #include "cli_process.h"
 
+#include "core/config/dataset_config.h"
 #include "core/dataset/tensor_file_format.h"
 #include "core/io/trace_csv.h"
 
@@ -46,6 +47,8 @@ private Q_SLOTS:
     void preprocessThenRunOnTensorFile();
     void infoReportsMachine();
     void badOutputPathIsRefusedBeforeTheRun();
+    void everyDatasetKindIsAnOption();
+    void integerOptionsNameTheOptionAndTheValue();
 
 private:
     QTemporaryDir m_dir;
@@ -219,6 +222,72 @@ void TestCli::badOutputPathIsRefusedBeforeTheRun()
     QVERIFY(!r.out.contains(QStringLiteral("LoaderLab run summary"))); // nothing ran
     QVERIFY(timer.elapsed() < 20'000);                                 // not the 30 s run
     QVERIFY(!QFile::exists(m_dir.filePath(QStringLiteral("ok.json"))));
+}
+
+void TestCli::everyDatasetKindIsAnOption()
+{
+    // `run --help` lists the table's kinds for --dataset, and each of them parses:
+    // the run then stops at the bad --workers after it, not at the kind.
+    const Result help = runLoaderlab({QStringLiteral("run"), QStringLiteral("--help")});
+    QCOMPARE(help.exitCode, 0);
+    QStringList names;
+    for (const loaderlab::DatasetKindInfo &kind : loaderlab::datasetKinds())
+        names << QString::fromLatin1(kind.name.data());
+    const QString list = names.join(QStringLiteral(", "));
+    QVERIFY2(help.out.simplified().contains(list), qPrintable(help.out));
+    for (const QString &name : names) {
+        const Result r = runLoaderlab({QStringLiteral("run"), QStringLiteral("--dataset"), name,
+                                       QStringLiteral("--workers"), QStringLiteral("many")});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(QStringLiteral("--workers: loader.num_workers: expected an "
+                                               "integer, got 'many'")),
+                 qPrintable(name + QLatin1Char(' ') + r.err));
+    }
+    const Result bad = runLoaderlab(
+        {QStringLiteral("run"), QStringLiteral("--dataset"), QStringLiteral("mnist")});
+    QCOMPARE(bad.exitCode, 2);
+    QVERIFY2(bad.err.contains(QStringLiteral("unknown value \"mnist\" (") + list + u')'),
+             qPrintable(bad.err));
+}
+
+void TestCli::integerOptionsNameTheOptionAndTheValue()
+{
+    // Every command reads integer options one way: a value that is not an integer
+    // in range is a usage error (exit 2) naming the option, the range and the value.
+    const QString out = m_dir.filePath(QStringLiteral("never-written"));
+    const struct
+    {
+        QStringList arguments;
+        const char *message;
+    } cases[] = {
+        {{QStringLiteral("make-dataset"), out, QStringLiteral("--classes"), QStringLiteral("x")},
+         "--classes: expected an integer >= 1, got 'x'"},
+        {{QStringLiteral("make-dataset"), out, QStringLiteral("--min-side"), QStringLiteral("20"),
+          QStringLiteral("--max-side"), QStringLiteral("10")},
+         "--max-side: expected an integer >= 20, got '10'"},
+        {{QStringLiteral("preprocess"), m_folder, out, QStringLiteral("--threads"),
+          QStringLiteral("-1")},
+         "--threads: expected an integer >= 0, got '-1'"},
+        {{QStringLiteral("run"), QStringLiteral("--keep-batches"), QStringLiteral("lots")},
+         "--keep-batches: expected an integer >= 0, got 'lots'"},
+        {{QStringLiteral("run"), QStringLiteral("--keep-batches"), QStringLiteral("5")},
+         "--keep-batches: expected 0 or an integer >= 100000, got '5'"},
+        {{QStringLiteral("sweep"), QStringLiteral("--axis"), QStringLiteral("loader.num_workers=0"),
+          QStringLiteral("--out"), out, QStringLiteral("--repeats"), QStringLiteral("two")},
+         "--repeats: expected an integer, got 'two'"},
+        {{QStringLiteral("sweep"), QStringLiteral("--axis"), QStringLiteral("loader.num_workers=0"),
+          QStringLiteral("--out"), out, QStringLiteral("--slurm-script"),
+          m_dir.filePath(QStringLiteral("job.sbatch")), QStringLiteral("--slurm-tasks"),
+          QStringLiteral("99999999999")},
+         "--slurm-tasks: expected an integer, got '99999999999'"},
+    };
+    for (const auto &c : cases) {
+        const Result r = runLoaderlab(c.arguments);
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(QLatin1String(c.message)),
+                 qPrintable(c.arguments.join(QLatin1Char(' ')) + QStringLiteral(": ") + r.err));
+    }
+    QVERIFY(!QFileInfo::exists(out));
 }
 
 QTEST_GUILESS_MAIN(TestCli)

@@ -194,6 +194,18 @@ void TestCliSweep::outAloneResumesTheFoldersSweep()
                       QStringLiteral("--workers"), QStringLiteral("3")});
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains(QStringLiteral("--workers: give --axis")), qPrintable(r.err));
+    // So would the grid's own options; the sweep's other options still apply.
+    for (const char *option : {"--repeats", "--budget-batches"}) {
+        r = runLoaderlab({QStringLiteral("sweep"), QStringLiteral("--out"), out,
+                          QLatin1String(option), QStringLiteral("2")});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(QLatin1String(option) + QStringLiteral(": give --axis")),
+                 qPrintable(r.err));
+    }
+    r = runLoaderlab({QStringLiteral("sweep"), QStringLiteral("--out"), out,
+                      QStringLiteral("--quiet"), QStringLiteral("--no-traces"),
+                      QStringLiteral("--log-level"), QStringLiteral("error")});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     const QString empty = m_dir.filePath(QStringLiteral("empty"));
     r = runLoaderlab({QStringLiteral("sweep"), QStringLiteral("--out"), empty});
     QCOMPARE(r.exitCode, 2);

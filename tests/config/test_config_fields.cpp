@@ -10,6 +10,8 @@
 #include <QtTest>
 
 #include <functional>
+#include <limits>
+#include <set>
 #include <sstream>
 
 using namespace loaderlab;
@@ -78,6 +80,9 @@ private Q_SLOTS:
     void diffListsChangedFieldsInTableOrder();
     void liveChangesIgnoreAnUnusedModel();
     void docsListEveryKey();
+    void datasetKindsComeFromTheKindTable();
+    void validateRefusesExactlyOutsideTheTableRange();
+    void consumerKindIsImpliedOneWay();
 };
 
 void TestConfigFields::everyFieldIsReachableByKeyPath()
@@ -307,6 +312,97 @@ void TestConfigFields::docsListEveryKey()
                                + "` |";
         QVERIFY2(text.contains(row), row.constData());
     }
+}
+
+void TestConfigFields::datasetKindsComeFromTheKindTable()
+{
+    // dataset.kind offers exactly the table's kinds, in its order, and each name
+    // parses back to its kind from JSON, from command-line text and by name.
+    const ConfigField &field = configField("dataset.kind");
+    QCOMPARE(field.choices.size(), datasetKinds().size());
+    std::set<std::string_view> names;
+    for (std::size_t i = 0; i < datasetKinds().size(); ++i) {
+        const DatasetKindInfo &kind = datasetKinds()[i];
+        QCOMPARE(field.choices[i], kind.name);
+        QVERIFY2(names.insert(kind.name).second, kind.name.data()); // no name twice
+        QVERIFY(!kind.label.empty());
+        QCOMPARE(&datasetKindInfo(kind.kind), &kind);
+        QCOMPARE(std::string_view(datasetKindName(kind.kind)), kind.name);
+        QCOMPARE(datasetKindFromName(std::string(kind.name)), std::optional(kind.kind));
+        RunConfig config;
+        config.dataset.kind = kind.kind == DatasetKind::Synthetic ? DatasetKind::Idx
+                                                                  : DatasetKind::Synthetic;
+        setConfigFieldFromText(config, "dataset.kind", kind.name);
+        QVERIFY(config.dataset.kind == kind.kind);
+        QCOMPARE(getConfigField(config, "dataset.kind"), json(std::string(kind.name)));
+        QVERIFY(runConfigFromJson(toJson(config)).dataset.kind == kind.kind);
+    }
+    QCOMPARE(configFieldRange(field).find("synthetic"), std::size_t{0});
+    QVERIFY(!errorOf([] {
+                 RunConfig config;
+                 setConfigFieldFromText(config, "dataset.kind", "mnist");
+             }).empty());
+}
+
+void TestConfigFields::validateRefusesExactlyOutsideTheTableRange()
+{
+    // validate() and the run's device check read their ranges from the table: the
+    // first value outside it on either side is refused with the range in the
+    // message, the bounds themselves pass.
+    const std::int64_t threads = threadLimit().value;
+    const struct
+    {
+        const char *key;
+        int LoaderConfig::*member;
+    } loaderFields[] = {{"loader.batch_size", &LoaderConfig::batchSize},
+                        {"loader.num_workers", &LoaderConfig::numWorkers},
+                        {"loader.prefetch_factor", &LoaderConfig::prefetchFactor}};
+    for (const auto &[key, member] : loaderFields) {
+        const ConfigField &f = configField(key);
+        const auto min = static_cast<std::int64_t>(f.min);
+        const auto max = static_cast<std::int64_t>(f.max);
+        std::vector<std::int64_t> good{min};
+        std::vector<std::int64_t> bad{min - 1};
+        if (max < std::numeric_limits<int>::max()) {
+            bad.push_back(max + 1);
+            if (member != &LoaderConfig::numWorkers || max + 2 <= threads)
+                good.push_back(max); // the thread limit may refuse 1024 workers first
+        }
+        for (const std::int64_t value : good) {
+            LoaderConfig loader;
+            loader.*member = static_cast<int>(value);
+            QVERIFY2(errorOf([&] { validate(loader); }).empty(), key);
+        }
+        for (const std::int64_t value : bad) {
+            LoaderConfig loader;
+            loader.*member = static_cast<int>(value);
+            const std::string message = errorOf([&] { validate(loader); });
+            const std::string range = max < std::numeric_limits<int>::max()
+                                          ? configFieldRange(f)
+                                          : "at least " + std::to_string(min);
+            QVERIFY2(message.find(" must be " + range + " (got " + std::to_string(value) + ")")
+                         != std::string::npos,
+                     (std::string(key) + ": " + message).c_str());
+        }
+    }
+}
+
+void TestConfigFields::consumerKindIsImpliedOneWay()
+{
+    // The window and `loaderlab run` without --consumer both decide with this.
+    ConsumerConfig c;
+    QVERIFY(impliedConsumerKind(c, false, true, ConsumerKind::None) == ConsumerKind::None);
+    QVERIFY(impliedConsumerKind(c, true, true, ConsumerKind::None) == ConsumerKind::Model);
+    c.sleepPerSampleMs = 0.5;
+    QVERIFY(impliedConsumerKind(c, false, true, ConsumerKind::None) == ConsumerKind::Sleep);
+    QVERIFY(impliedConsumerKind(c, true, true, ConsumerKind::None) == ConsumerKind::Model);
+    // Sleep settings that were not given (from a config file) keep the fallback.
+    QVERIFY(impliedConsumerKind(c, false, false, ConsumerKind::None) == ConsumerKind::None);
+    c.sleepPerSampleMs = 0.0;
+    c.sleepPerBatchMs = 2.0;
+    QVERIFY(impliedConsumerKind(c, false, true, ConsumerKind::Model) == ConsumerKind::Sleep);
+    c.sleepPerBatchMs = 0.0;
+    QVERIFY(impliedConsumerKind(c, false, true, ConsumerKind::Model) == ConsumerKind::Model);
 }
 
 QTEST_GUILESS_MAIN(TestConfigFields)

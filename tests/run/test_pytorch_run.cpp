@@ -142,6 +142,18 @@ void TestPyTorchRun::unsupportedSettingsAreRefused()
     PyTorchRun run;
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, run.start(config));
     QVERIFY(pytorchConfigProblem(config).find("image folders and synthetic") != std::string::npos);
+    // The kinds the engine reads are those the table of kinds marks: the others are
+    // refused by name.
+    for (const DatasetKindInfo &kind : datasetKinds()) {
+        config = folderRun(2);
+        config.dataset.kind = kind.kind;
+        const std::string problem = pytorchConfigProblem(config);
+        QVERIFY2(problem.empty() == kind.pytorchEngine, kind.name.data());
+        if (!kind.pytorchEngine)
+            QVERIFY2(problem.find("not " + std::string(kind.name) + " datasets")
+                         != std::string::npos,
+                     problem.c_str());
+    }
     config = folderRun(2);
     config.consumer.kind = ConsumerKind::Model;
     QVERIFY(!pytorchConfigProblem(config).empty());

@@ -3,6 +3,7 @@
 #include "tests/probe_dataset.h"
 #include "tests/thread_count.h"
 
+#include "core/config/config_fields.h"
 #include "core/config/marker_text.h"
 #include "core/run/run_controller.h"
 #include "core/run/run_service.h"
@@ -48,6 +49,7 @@ private Q_SLOTS:
     void failPolicyFailsTheRunWithTheFile();
     void badDatasetPathKeepsPreviousTrace();
     void rapidReconfigurationsLeaveNoThreads();
+    void devicesOutsideTheTablesRangeAreRefused();
 };
 
 void TestRunController::runsToTheEndOfItsEpochs()
@@ -330,6 +332,29 @@ void TestRunController::rapidReconfigurationsLeaveNoThreads()
         QCOMPARE(run.state(), RunState::Stopped);
     }
     QCOMPARE(processThreadCount(), before);
+}
+
+void TestRunController::devicesOutsideTheTablesRangeAreRefused()
+{
+    // The range comes from the config-field table, the one place that states it.
+    const auto errorOf = [](const auto &call) -> std::string {
+        try {
+            call();
+        } catch (const std::exception &e) {
+            return e.what();
+        }
+        return {};
+    };
+    const ConfigField &devices = configField("devices");
+    for (const double value : {devices.min - 1, devices.max + 1}) {
+        RunConfig config;
+        config.devices = static_cast<int>(value);
+        RunController run;
+        const std::string message = errorOf([&] { run.start(config); });
+        QCOMPARE(message, "devices " + std::to_string(config.devices) + ": expected "
+                              + std::to_string(static_cast<int>(devices.min)) + " to "
+                              + std::to_string(static_cast<int>(devices.max)));
+    }
 }
 
 QTEST_GUILESS_MAIN(TestRunController)

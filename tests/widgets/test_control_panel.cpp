@@ -54,6 +54,7 @@ private Q_SLOTS:
     void sleepSliderAndSpinsSetConsumer();
     void checkBoxesMapToLoaderFlags();
     void syntheticDisablesPath();
+    void datasetComboListsEveryKind();
     void typedPathEmitsDatasetChange();
     void transformOnlyForImageFolders();
     void pinMemoryUnavailable();
@@ -282,6 +283,30 @@ void TestControlPanel::syntheticDisablesPath()
     QVERIFY(!path->isEnabled());
     QVERIFY(!find<QToolButton>(panel, "browseButton")->isEnabled());
     QCOMPARE(panel.config().dataset.kind, DatasetKind::Synthetic);
+}
+
+void TestControlPanel::datasetComboListsEveryKind()
+{
+    // The combo is the table of kinds: every kind, in its order, with its label (no
+    // translator here: English) and its name as the data the config reads; choosing
+    // one enables the path and the image transform as the table says.
+    ControlPanel panel;
+    auto *combo = find<QComboBox>(panel, "datasetKindCombo");
+    QCOMPARE(combo->count(), static_cast<int>(datasetKinds().size()));
+    for (int i = 0; i < combo->count(); ++i) {
+        const DatasetKindInfo &kind = datasetKinds()[static_cast<std::size_t>(i)];
+        QCOMPARE(combo->itemText(i), QString::fromLatin1(kind.label.data()));
+        QCOMPARE(combo->itemData(i).toString(), QString::fromLatin1(kind.name.data()));
+    }
+    for (const DatasetKindInfo &kind : datasetKinds()) {
+        selectKind(combo, kind.kind);
+        QCOMPARE(panel.config().dataset.kind, kind.kind);
+        const bool path = kind.path != DatasetPathKind::None;
+        QCOMPARE(find<QLineEdit>(panel, "datasetPathEdit")->isEnabled(), path);
+        QCOMPARE(find<QToolButton>(panel, "browseButton")->isEnabled(), path);
+        QCOMPARE(find<QComboBox>(panel, "transformCombo")->isEnabled(), kind.imageTransform);
+        QCOMPARE(find<QCheckBox>(panel, "fastDecodeCheck")->isEnabled(), kind.imageTransform);
+    }
 }
 
 void TestControlPanel::typedPathEmitsDatasetChange()

@@ -26,6 +26,7 @@
 #include <QImage>
 #include <QPushButton>
 #include <QTableView>
+#include <QTreeWidget>
 
 #include <chrono>
 #include <cmath>
@@ -493,6 +494,21 @@ void TestExperimentsView::exportsAreValidAndAFailedOneKeepsTheOldFile()
 void TestExperimentsView::axesEditorChecksValues()
 {
     SweepAxesEditor editor;
+    // The dataset axis offers every kind of the table of kinds, in its order.
+    auto *tree = editor.findChild<QTreeWidget *>(QStringLiteral("sweepAxes"));
+    QVERIFY(tree);
+    QStringList offered;
+    for (int i = 0; i < tree->topLevelItemCount(); ++i) {
+        const QTreeWidgetItem *axis = tree->topLevelItem(i);
+        if (!axis->text(0).endsWith(QStringLiteral("(dataset.kind)")))
+            continue;
+        for (int v = 0; v < axis->childCount(); ++v)
+            offered << axis->child(v)->text(0);
+    }
+    QStringList kinds;
+    for (const DatasetKindInfo &kind : datasetKinds())
+        kinds << QString::fromLatin1(kind.name.data());
+    QCOMPARE(offered, kinds);
     editor.setDefinition({});
     QCOMPARE(editor.runCount(), std::int64_t{0});
     QVERIFY(editor.setAxisValues("loader.num_workers", {1, 2}));
