@@ -6,6 +6,7 @@
 #include "core/config/config_fields.h"
 #include "core/config/marker_text.h"
 #include "core/config/run_config_json.h"
+#include "core/system/memory_budget.h"
 
 #include <QtTest>
 
