@@ -47,7 +47,7 @@ const char *badSamplePolicyName(BadSamplePolicy policy); // "skip", "fail"
 std::optional<BadSamplePolicy> badSamplePolicyFromName(const std::string &name);
 
 // Throws std::invalid_argument naming the first setting out of the range its config
-// field allows (core/run/config_fields.h), or a worker count over the thread limit.
+// field allows (core/config/config_fields.h), or a worker count over the thread limit.
 void validate(const LoaderConfig &config);
 
 } // namespace loaderlab

@@ -3,6 +3,7 @@
 #include "core/dataset/cifar10_dataset.h"
 
 #include "core/system/clock.h"
+#include "core/dataset/unit_table.h"
 #include "core/system/regular_file.h"
 
 #include <array>
@@ -20,17 +21,6 @@ namespace loaderlab {
 namespace {
 
 namespace fs = std::filesystem;
-
-// byte / 255 for every byte value, computed at compile time and correctly rounded,
-// so a lookup gives exactly what the division would.
-constexpr std::array<float, 256> makeUnitTable()
-{
-    std::array<float, 256> table{};
-    for (int i = 0; i < 256; ++i)
-        table[static_cast<std::size_t>(i)] = static_cast<float>(i) / 255.0f;
-    return table;
-}
-constexpr std::array<float, 256> kUnitTable = makeUnitTable();
 
 // Whatever exists under a batch file's name is taken, so that a FIFO or a directory
 // there is refused by readBatch() saying what it is, not skipped.
@@ -128,7 +118,7 @@ std::int64_t Cifar10Dataset::load(std::int64_t index, std::span<std::byte> out,
     std::byte *target = out.data();
     // memcpy per value: the batch slot need not be float-aligned.
     for (std::size_t i = 0; i < kImageBytes; ++i)
-        std::memcpy(target + i * sizeof(float), &kUnitTable[pixels[i]], sizeof(float));
+        std::memcpy(target + i * sizeof(float), &kByteToUnit[pixels[i]], sizeof(float));
     context.timing.transformNs += steadyNowNs() - start;
     return record[0];
 }

@@ -5,6 +5,7 @@
 
 #include "core/system/clock.h"
 #include "core/system/memory_budget.h"
+#include "core/dataset/unit_table.h"
 #include "core/system/regular_file.h"
 
 #include <zlib.h>
@@ -31,23 +32,12 @@ constexpr std::uint32_t kMaxSide = 1u << 14;
 // fails as "truncated" instead of with a huge allocation.
 constexpr std::size_t kReadChunk = std::size_t{8} << 20;
 
-// pixel / 255 for every byte value, computed at compile time and correctly rounded,
-// so a lookup gives exactly what the division would.
-constexpr std::array<float, 256> makeUnitTable()
-{
-    std::array<float, 256> table{};
-    for (int i = 0; i < 256; ++i)
-        table[static_cast<std::size_t>(i)] = static_cast<float>(i) / 255.0f;
-    return table;
-}
-constexpr std::array<float, 256> kUnitTable = makeUnitTable();
-
 void bytesToUnitFloats(const std::uint8_t *in, std::size_t count, std::byte *out)
 {
     // memcpy per value: the batch slot need not be float-aligned, and this compiles
     // to a plain store.
     for (std::size_t i = 0; i < count; ++i)
-        std::memcpy(out + i * sizeof(float), &kUnitTable[in[i]], sizeof(float));
+        std::memcpy(out + i * sizeof(float), &kByteToUnit[in[i]], sizeof(float));
 }
 
 std::uint32_t bigEndian32(const std::uint8_t *bytes)
