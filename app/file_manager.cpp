@@ -2,11 +2,11 @@
 
 #include "app/live_plot_area.h"
 
+#include "core/config/run_config_json.h"
 #include "core/io/chrome_trace.h"
 #include "core/io/run_reader.h"
 #include "core/io/summary_json.h"
 #include "core/io/trace_csv.h"
-#include "core/config/run_config_json.h"
 
 #include "widgets/control_panel.h"
 #include "widgets/run_session.h"

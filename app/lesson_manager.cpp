@@ -3,9 +3,9 @@
 #include "app/default_dataset_preparer.h"
 #include "app/run_manager.h"
 
+#include "core/config/config_fields.h"
 #include "core/consumer/model_consumer_factory.h"
 #include "core/lessons/lesson_runner.h"
-#include "core/config/config_fields.h"
 
 #include "widgets/background_task.h"
 #include "widgets/control_panel.h"

@@ -8,8 +8,8 @@
 #include "app/live_plot_area.h"
 #include "app/run_manager.h"
 
-#include "core/system/safe_json.h"
 #include "core/config/run_config_json.h"
+#include "core/system/safe_json.h"
 
 #include "widgets/control_panel.h"
 #include "widgets/engine_choice.h"

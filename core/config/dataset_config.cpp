@@ -16,7 +16,6 @@ namespace loaderlab {
 
 namespace {
 
-
 constexpr std::array<std::pair<TransformKind, const char *>, 2> kTransformKindNames{{
     {TransformKind::Eval, "eval"},
     {TransformKind::Train, "train"},

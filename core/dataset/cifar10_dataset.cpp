@@ -2,8 +2,8 @@
 
 #include "core/dataset/cifar10_dataset.h"
 
-#include "core/system/clock.h"
 #include "core/dataset/unit_table.h"
+#include "core/system/clock.h"
 #include "core/system/regular_file.h"
 
 #include <array>

@@ -3,9 +3,9 @@
 
 #include "core/dataset/idx_dataset.h"
 
+#include "core/dataset/unit_table.h"
 #include "core/system/clock.h"
 #include "core/system/memory_budget.h"
-#include "core/dataset/unit_table.h"
 #include "core/system/regular_file.h"
 
 #include <zlib.h>
