@@ -121,8 +121,10 @@ public:
     {
         if (stopSource.stop_requested())
             throw LoaderStopped();
-        throwIfAThreadDied();
+        // takeReady() reports a dead loader thread under the lock it waits with; only
+        // the end of an epoch, which takes no batch, checks for one here.
         if (deliveredCount >= batchesTotal) {
+            throwIfAThreadDied();
             if (!config.persistentWorkers)
                 endWorkers();
             return nullptr;
