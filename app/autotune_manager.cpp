@@ -19,10 +19,9 @@ AutotuneManager::~AutotuneManager() = default;
 
 void AutotuneManager::update()
 {
-    // The autotuner drives LoaderLab's own loader: not PyTorch's DataLoader, whose
-    // settings cannot change while it runs.
+    // The autotuner moves by live reconfiguration: on an engine that can.
     const bool want = m_controls->autotuneEnabled() && m_session->state() == RunState::Running
-                      && m_session->runEngine() == RunSession::Engine::LoaderLab;
+                      && engineCannot(m_session->runEngine(), EngineFeature::Reconfigure).empty();
     const bool batch = m_controls->autotuneBatch();
     if (!want || (m_autotuner && batch != m_autotuneBatch))
         stop();
@@ -32,7 +31,7 @@ void AutotuneManager::update()
         m_autotuneBatch = batch;
         // Starts from the run's settings; reports its moves as markers (no callback:
         // the window reads them from the trace like every other marker).
-        m_autotuner = std::make_unique<Autotuner>(m_session->controller(), options);
+        m_autotuner = std::make_unique<Autotuner>(m_session->engine(), options);
         Q_EMIT report(batch ? tr("Autotune on: workers, prefetch and batch size")
                             : tr("Autotune on: workers and prefetch"));
     }

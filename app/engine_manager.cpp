@@ -26,22 +26,31 @@ EngineManager::EngineManager(ControlPanel *controls, QObject *parent)
     controls->setModelCapabilities(modelCapabilities());
 }
 
-RunSession::Engine EngineManager::chosenEngine() const
+EngineKind EngineManager::chosenEngine() const
 {
-    return m_choice->pytorchChosen() ? RunSession::Engine::PyTorch : RunSession::Engine::LoaderLab;
+    return m_choice->pytorchChosen() ? EngineKind::PyTorch : EngineKind::LoaderLab;
 }
 
-QString EngineManager::liveChangeRefusal(RunSession::Engine engine)
+QString EngineManager::refusal(EngineKind engine, EngineFeature feature)
 {
-    if (engine == RunSession::Engine::PyTorch)
-        return tr("PyTorch's DataLoader cannot change settings while it runs; they apply at "
-                  "the next Start.");
-    return {};
-}
-
-QString EngineManager::pauseRefusal(RunSession::Engine engine)
-{
-    if (engine == RunSession::Engine::PyTorch)
-        return tr("PyTorch's DataLoader cannot pause; Stop ends the run.");
-    return {};
+    if (engineCannot(engine, feature).empty())
+        return {};
+    const QString name = QString::fromUtf8(engineLabel(engine));
+    switch (feature) {
+    case EngineFeature::Reconfigure:
+        return tr("%1 cannot change settings while it runs; they apply at the next Start.")
+            .arg(name);
+    case EngineFeature::Pause:
+        return tr("%1 cannot pause; Stop ends the run.").arg(name);
+    case EngineFeature::ModelStep:
+        return tr("%1 runs the simulated step, not a LibTorch model.").arg(name);
+    case EngineFeature::DataParallel:
+        return tr("%1 runs one device.").arg(name);
+    case EngineFeature::SampleParallel:
+        return tr("%1 builds each batch in one worker.").arg(name);
+    case EngineFeature::PeakMemory:
+    case EngineFeature::MaxBatch:
+        return tr("%1 does not measure a model's memory.").arg(name);
+    }
+    return QString::fromStdString(engineCannot(engine, feature));
 }

@@ -3,8 +3,9 @@
 // EngineManager: which engine Start runs and what the build and the machine offer.
 // It owns the engine choice (LoaderLab's loader or PyTorch's DataLoader, whose probe
 // runs in the background), tells the control panel whether pinned memory (CUDA) and
-// LibTorch models are there, and says what a running engine refuses (live changes,
-// pause) so the run side asks instead of switching on the engine itself.
+// LibTorch models are there, and words what an engine cannot do (core's
+// engineCannot(), in the window's language) so the run side asks instead of
+// switching on the engine itself.
 
 #include "widgets/run_session.h"
 
@@ -22,11 +23,10 @@ public:
     EngineManager(ControlPanel *controls, QObject *parent);
 
     EngineChoice *choice() const { return m_choice; }
-    RunSession::Engine chosenEngine() const;
-    // Why `engine` cannot apply changed settings while it runs; empty when it can.
-    static QString liveChangeRefusal(RunSession::Engine engine);
-    // Why a run of `engine` cannot pause; empty when it can.
-    static QString pauseRefusal(RunSession::Engine engine);
+    loaderlab::EngineKind chosenEngine() const;
+    // Why `engine` cannot do `feature`, for the status bar and tooltips; empty when
+    // it can.
+    static QString refusal(loaderlab::EngineKind engine, loaderlab::EngineFeature feature);
 
 private:
     EngineChoice *m_choice = nullptr;

@@ -41,7 +41,7 @@ bool RunManager::startRun()
 {
     RunConfig config = m_controls->config();
     config.epochs = 0; // the window runs until stopped
-    m_session->setEngine(m_engine->chosenEngine());
+    config.engine = m_engine->chosenEngine();
     QString error;
     m_autotune->stop(); // a new run on the same controller: the old tuner must not touch it
     if (!m_session->start(config, &error)) {
@@ -82,7 +82,8 @@ void RunManager::onLoaderSettingsChanged()
     m_controls->modelPanel()->clearError();
     if (!m_session->running())
         return;
-    if (const QString refusal = EngineManager::liveChangeRefusal(m_session->runEngine());
+    if (const QString refusal = EngineManager::refusal(m_session->runEngine(),
+                                                       EngineFeature::Reconfigure);
         !refusal.isEmpty()) {
         Q_EMIT report(refusal);
         return;
@@ -108,7 +109,7 @@ void RunManager::onDevicesChanged()
 
 void RunManager::onPauseToggled(bool paused)
 {
-    const QString refusal = EngineManager::pauseRefusal(m_session->runEngine());
+    const QString refusal = EngineManager::refusal(m_session->runEngine(), EngineFeature::Pause);
     if (!refusal.isEmpty() && m_session->running()) {
         m_controls->setRunState(m_session->state()); // the button back as it was
         Q_EMIT report(refusal);

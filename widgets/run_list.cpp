@@ -1,5 +1,7 @@
 #include "widgets/run_list.h"
 
+#include "core/engine/engine.h"
+
 #include <algorithm>
 #include <array>
 
@@ -31,14 +33,14 @@ QColor RunList::liveColour()
     return {0, 114, 178};
 }
 
-QString RunList::nameFor(const RunConfig &config, bool pytorch)
+QString RunList::nameFor(const RunConfig &config)
 {
     const int workers = config.loader.numWorkers;
     QString name = workers == 1
                        ? tr("1 worker, batch %1").arg(config.loader.batchSize)
                        : tr("%1 workers, batch %2").arg(workers).arg(config.loader.batchSize);
-    if (pytorch)
-        name += tr(", PyTorch");
+    if (config.engine != RunConfig{}.engine)
+        name += QStringLiteral(", ") + QString::fromUtf8(engineLabel(config.engine));
     return name;
 }
 

@@ -59,8 +59,9 @@ public:
     // Kept and opened runs (not the live one) that are visible.
     std::vector<const RunEntry *> visibleOverlays() const;
 
-    // "2 workers, batch 32" (+ ", PyTorch" for the PyTorch engine's runs).
-    static QString nameFor(const loaderlab::RunConfig &config, bool pytorch = false);
+    // "2 workers, batch 32" (+ ", PyTorch DataLoader" for a run of another engine than
+    // the default).
+    static QString nameFor(const loaderlab::RunConfig &config);
     // The live run's colour: the plots' own blue.
     static QColor liveColour();
 

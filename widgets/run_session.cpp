@@ -24,32 +24,20 @@ RunSession::RunSession(QObject *parent)
 
 RunSession::~RunSession()
 {
-    m_controller.stop();
-    // ~PyTorchRun stops its Python process group and joins the reader.
+    m_service.stop(); // the engine joins its threads (ends its Python) when destroyed
 }
 
 bool RunSession::start(const RunConfig &config, QString *error)
 {
     m_debounce.stop();
     try {
-        if (m_nextEngine == Engine::PyTorch) {
-            // Made before the running one goes, so a run that cannot start keeps it.
-            auto run = std::make_unique<PyTorchRun>();
-            run->start(config);
-            m_controller.stop();
-            m_pytorch = std::move(run);
-            m_pytorchConfig = config;
-        } else {
-            m_service.start(config); // throws before the PyTorch run is touched
-            m_pytorch.reset();       // stops its Python process group and joins
-        }
+        m_service.start(config);
     } catch (const std::exception &e) {
         if (error)
             *error = QString::fromStdString(e.what());
         return false;
     }
-    m_engine = m_nextEngine;
-    m_trace = m_pytorch ? m_pytorch->trace() : m_controller.trace();
+    m_trace = m_service.engine().trace();
     m_maxWorkers = config.loader.numWorkers;
     m_runs.setLive(m_trace, config, m_maxWorkers);
     Q_EMIT traceReplaced();
@@ -67,41 +55,36 @@ void RunSession::requestReconfigure(const LoaderConfig &loader, const ConsumerCo
 
 void RunSession::applyPendingReconfigure()
 {
-    if (!running() || m_engine == Engine::PyTorch)
+    if (!running())
         return;
     try {
-        m_controller.reconfigure(m_pendingLoader, m_pendingConsumer);
+        m_service.engine().reconfigure(m_pendingLoader, m_pendingConsumer);
         m_maxWorkers = std::max(m_maxWorkers, m_pendingLoader.numWorkers);
     } catch (const std::exception &e) {
         // The controls keep to the config table's ranges, so this means a setting the
-        // loader refuses in combination; the run goes on with what it has.
+        // engine refuses in combination; the run goes on with what it has.
         Q_EMIT reconfigureFailed(QString::fromStdString(e.what()));
     }
 }
 
 void RunSession::pause()
 {
-    if (m_engine == Engine::PyTorch)
-        return; // PyTorch's DataLoader cannot pause
-    m_controller.pause();
-    setState(m_controller.state());
+    m_service.engine().pause();
+    setState(m_service.engine().state());
 }
 
 void RunSession::resume()
 {
-    if (m_engine == Engine::PyTorch)
-        return;
-    m_controller.resume();
-    setState(m_controller.state());
+    m_service.engine().resume();
+    setState(m_service.engine().state());
 }
 
 void RunSession::stop()
 {
     m_debounce.stop();
-    m_controller.stop();
-    // The Python process group ends within 3 s; the refresh timer sees the end.
-    if (m_pytorch)
-        m_pytorch->stop();
+    // LoaderLab's engine stops at once; the PyTorch engine's process group within
+    // 3 s, which the refresh timer sees.
+    m_service.stop();
     onTimer();
 }
 
@@ -127,37 +110,26 @@ bool RunSession::running() const
 
 bool RunSession::finished() const
 {
-    if (m_engine == Engine::PyTorch)
-        return m_pytorch && m_pytorch->state() != RunState::Running;
-    return m_controller.finished();
+    return m_service.engine().finished();
 }
 
 RunConfig RunSession::config() const
 {
-    return m_engine == Engine::PyTorch ? m_pytorchConfig : m_controller.config();
+    return m_service.engine().config();
 }
 
 QString RunSession::datasetDescription() const
 {
-    if (m_engine == Engine::PyTorch)
-        return m_pytorch ? QString::fromStdString(m_pytorch->report().dataset) : QString();
-    return QString::fromStdString(m_controller.datasetDescription());
+    return QString::fromStdString(m_service.engine().datasetDescription());
 }
 
 QString RunSession::error() const
 {
-    if (m_engine == Engine::PyTorch)
-        return m_pytorch ? QString::fromStdString(m_pytorch->error()) : QString();
-    return QString::fromStdString(m_controller.error());
+    return QString::fromStdString(m_service.engine().error());
 }
 
 RunReport RunSession::report() const
 {
-    if (m_engine == Engine::PyTorch && m_pytorch) {
-        RunReport report = m_pytorch->report();
-        report.machine.versions["qt"] = qVersion();
-        return report;
-    }
     return m_service.report();
 }
 
@@ -171,7 +143,7 @@ RunSummary RunSession::summary(std::size_t window) const
     RunSummary s = summarize(m_trace->records(from, n), m_trace->spans(spanFrom),
                              m_trace->workersByVersion(), from == 0 ? config().warmupBatches : 0,
                              m_trace->skippedCount());
-    s.peakMemoryBytes = m_engine == Engine::PyTorch ? 0 : m_controller.peakMemoryBytes();
+    s.peakMemoryBytes = m_service.engine().peakMemoryBytes();
     s.droppedRecords = m_trace->droppedRecords();
     s.droppedSpans = m_trace->droppedSpans();
     if (from > 0)
@@ -188,7 +160,7 @@ int RunSession::keepRun()
     entry.summary = summary();
     entry.config = config();
     entry.workers = m_maxWorkers;
-    entry.name = RunList::nameFor(entry.config, m_engine == Engine::PyTorch);
+    entry.name = RunList::nameFor(entry.config);
     return m_runs.add(std::move(entry));
 }
 
@@ -199,9 +171,7 @@ int RunSession::addOpenedRun(const OpenedRun &run)
     entry.summary = run.report.summary;
     entry.config = run.report.config;
     entry.workers = run.maxWorkers; // 0: loaded in the consumer thread, as live
-    const auto engine = run.report.machine.versions.find("engine");
-    entry.name = RunList::nameFor(entry.config, engine != run.report.machine.versions.end()
-                                                    && engine->second == "pytorch");
+    entry.name = RunList::nameFor(entry.config);
     entry.source = QString::fromStdString(run.csvPath);
     return m_runs.add(std::move(entry));
 }
@@ -210,10 +180,9 @@ void RunSession::onTimer()
 {
     // Checked at every timer shot, paced or not: the reason must not wait for a
     // refresh the governor skips.
-    if (const std::string why = m_controller.takeReconfigureError(); !why.empty())
+    if (const std::string why = m_service.engine().takeReconfigureError(); !why.empty())
         Q_EMIT reconfigureFailed(QString::fromStdString(why));
-    const RunState engine = m_engine == Engine::PyTorch && m_pytorch ? m_pytorch->state()
-                                                                     : m_controller.state();
+    const RunState engine = m_service.engine().state();
     const bool ended = finished();
     if (!m_governor.shouldRefresh() && engine == m_state && !ended)
         return;

@@ -5,13 +5,12 @@
 // view with a ~30 Hz timer that a RefreshGovernor slows down when the CPU is
 // saturated (plots pull what is new from the trace; the engine never waits on the
 // UI), debounces live reconfiguration, and holds the run list (widgets/run_list.h):
-// the live run and the runs kept or opened for comparison. A run goes either to
-// LoaderLab's engine or to PyTorch's DataLoader (core/run/pytorch_run.h), which
-// cannot pause or be reconfigured live.
+// the live run and the runs kept or opened for comparison. A run goes to the engine
+// its config names (RunConfig::engine: LoaderLab's loader or PyTorch's DataLoader),
+// through the one Engine interface (core/engine/engine.h).
 
+#include "core/engine/run_service.h"
 #include "core/io/run_reader.h"
-#include "core/run/pytorch_run.h"
-#include "core/run/run_service.h"
 #include "core/stats/run_summary.h"
 #include "widgets/refresh_governor.h"
 #include "widgets/run_list.h"
@@ -26,24 +25,19 @@ class RunSession : public QObject
     Q_OBJECT
 
 public:
-    enum class Engine { LoaderLab, PyTorch };
-
     explicit RunSession(QObject *parent = nullptr);
     ~RunSession() override;
 
-    // The engine of the runs started from now on.
-    void setEngine(Engine engine) { m_nextEngine = engine; }
-    Engine engine() const { return m_nextEngine; }
     // The engine of the current (or last) run.
-    Engine runEngine() const { return m_engine; }
+    loaderlab::EngineKind runEngine() const { return m_service.engine().kind(); }
 
-    // Starts a new run on engine(). On failure (dataset cannot be opened, bad settings,
-    // a setting the PyTorch engine cannot run, no torch) returns false with the
-    // reason, and the previous run and its trace stay as they were.
+    // Starts a new run on the engine config.engine names. On failure (dataset cannot
+    // be opened, bad settings, a setting the engine cannot run, no torch) returns
+    // false with the reason, and the previous run and its trace stay as they were.
     bool start(const loaderlab::RunConfig &config, QString *error);
     // Applied to the running engine 200 ms after the last call (sliders move fast). A
-    // model step that cannot be built there is reported by reconfigureFailed(). Not
-    // possible on the PyTorch engine: ignored there.
+    // change the engine refuses, or a model step that cannot be built there, is
+    // reported by reconfigureFailed().
     void requestReconfigure(const loaderlab::LoaderConfig &loader,
                             const loaderlab::ConsumerConfig &consumer);
     void pause();
@@ -78,7 +72,8 @@ public:
     RunList *runs() { return &m_runs; }
     const RunList *runs() const { return &m_runs; }
 
-    loaderlab::RunController &controller() { return m_service.controller(); }
+    loaderlab::Engine &engine() { return m_service.engine(); }
+    const loaderlab::Engine &engine() const { return m_service.engine(); }
 
 Q_SIGNALS:
     void traceReplaced(); // a new run: views start over
@@ -95,12 +90,7 @@ private:
     void setState(loaderlab::RunState state);
 
     loaderlab::RunService m_service;
-    loaderlab::RunController &m_controller = m_service.controller();
     std::shared_ptr<const loaderlab::TraceLog> m_trace;
-    std::unique_ptr<loaderlab::PyTorchRun> m_pytorch; // the PyTorch engine's run
-    loaderlab::RunConfig m_pytorchConfig;
-    Engine m_engine = Engine::LoaderLab;
-    Engine m_nextEngine = Engine::LoaderLab;
     RunList m_runs;
     loaderlab::RunState m_state = loaderlab::RunState::Idle;
     int m_maxWorkers = 0;

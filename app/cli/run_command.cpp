@@ -1,6 +1,7 @@
-// `loaderlab run`: one headless run through the RunService, with progress on
-// stderr, the summary table on stdout, and the per-batch CSV and JSON summary
-// written atomically. Every output path is checked before the run starts.
+// `loaderlab run`: one headless run through the RunService, on the engine the config
+// names (--engine), with progress on stderr, the summary table on stdout, and the
+// per-batch CSV and JSON summary written atomically. Every output path is checked
+// before the run starts.
 // SIGINT, SIGTERM and SIGHUP (a closed ssh session) stop the run, still write what
 // was measured, and exit with 128 + the signal's number, so a script can tell an
 // interrupted run from a finished one.
@@ -12,7 +13,7 @@
 
 #include "core/autotune/autotuner.h"
 #include "core/dataset/dataset.h"
-#include "core/run/run_service.h"
+#include "core/engine/run_service.h"
 #include "core/system/logging.h"
 #include "core/system/safe_text.h"
 
@@ -60,9 +61,12 @@ int waitForRun(loaderlab::RunService &service, bool quiet)
         }
         // A line every 2 s to a log file, a refreshed line every 0.5 s on a terminal.
         if (!quiet && ++ticks % (tty ? 5 : 20) == 0)
-            printRunProgress(*service.controller().trace(), tty);
+            printRunProgress(*service.engine().trace(), tty);
     }
+    // LoaderLab's engine has stopped when stop() returns; the PyTorch engine's
+    // process group within seconds (SIGTERM, then SIGKILL).
     service.stop();
+    service.wait();
     if (!quiet && tty)
         std::fputc('\n', stderr);
     return signal;
@@ -84,11 +88,6 @@ int runCommand(const QStringList &arguments)
                       QStringLiteral("write the run as a Chrome JSON trace for Perfetto "
                                      "(ui.perfetto.dev) or chrome://tracing"),
                       QStringLiteral("file")});
-    parser.addOption({QStringLiteral("engine"),
-                      QStringLiteral("loaderlab (default), or pytorch: PyTorch's own DataLoader "
-                                     "with the same settings, as a reference (needs Python 3 "
-                                     "with torch and torchvision)"),
-                      QStringLiteral("name"), QStringLiteral("loaderlab")});
     parser.addOption({QStringLiteral("autotune"),
                       QStringLiteral("tune workers and prefetch while the run goes on (every "
                                      "change is a marker with its reason)")});
@@ -107,39 +106,54 @@ int runCommand(const QStringList &arguments)
     if (rejectPositionals(parser, 0, "run"))
         return kUsage;
 
-    const QString engine = parser.value(QStringLiteral("engine"));
-    if (engine == QLatin1String("pytorch"))
-        return runWithPytorch(parser);
-    if (engine != QLatin1String("loaderlab")) {
-        std::fprintf(stderr, "loaderlab run: --engine: '%s' is not loaderlab or pytorch\n",
-                     qPrintable(engine));
-        return kUsage;
-    }
     // Installed before the run starts (a signal the moment it starts is a stop, not
-    // the default death) and until the outputs are written (a second Ctrl-C must not
-    // cut the writing short).
+    // the default death; the PyTorch engine's import check is cut short by one) and
+    // until the outputs are written (a second Ctrl-C must not cut the writing short).
     const StopSignals handlers;
+    int startSignal = 0;
+    const auto stopSignal = [&] {
+        if (startSignal == 0)
+            startSignal = takeStopSignal();
+        return startSignal != 0;
+    };
     loaderlab::RunService service;
     service.setExtraVersions({{"qt", qVersion()}});
+    const bool autotune = parser.isSet(QStringLiteral("autotune"));
     try {
         loaderlab::setupLogging(parser.value(QStringLiteral("log-level")).toStdString());
         loaderlab::RunConfig config = runConfigFromOptions(parser);
+        if (const std::string why = loaderlab::engineCannot(config.engine,
+                                                            loaderlab::EngineFeature::Reconfigure);
+            autotune && !why.empty())
+            throw std::invalid_argument("--autotune: " + why);
         service.setTraceRetention(keepBatches(parser));
         ensureDefaultDataset(config);
-        service.start(config, {pathFromArgument(parser.value(QStringLiteral("csv"))),
-                               pathFromArgument(parser.value(QStringLiteral("json"))),
-                               pathFromArgument(parser.value(QStringLiteral("trace-json")))});
-    } catch (const std::exception &e) {
+        service.start(config,
+                      {pathFromArgument(parser.value(QStringLiteral("csv"))),
+                       pathFromArgument(parser.value(QStringLiteral("json"))),
+                       pathFromArgument(parser.value(QStringLiteral("trace-json")))},
+                      stopSignal);
+    } catch (const std::invalid_argument &e) {
         std::fprintf(stderr, "loaderlab run: %s\n", loaderlab::escapeForTerminal(e.what()).c_str());
         return kUsage;
+    } catch (const std::exception &e) {
+        if (startSignal != 0) {
+            std::fprintf(stderr, "loaderlab run: stopped (%s) before the run started\n",
+                         strsignal(startSignal));
+            return kInterruptedBase + startSignal;
+        }
+        std::fprintf(stderr, "loaderlab run: %s\n", loaderlab::escapeForTerminal(e.what()).c_str());
+        // An engine that cannot start here (no torch) is a failure; a dataset or an
+        // output that cannot be opened is the user's to fix.
+        return dynamic_cast<const loaderlab::EngineUnavailable *>(&e) ? kFailed : kUsage;
     }
 
     std::unique_ptr<loaderlab::Autotuner> tuner;
-    if (parser.isSet(QStringLiteral("autotune"))) {
+    if (autotune) {
         loaderlab::AutotuneOptions options;
         options.tuneBatch = parser.isSet(QStringLiteral("autotune-batch"));
         tuner = std::make_unique<loaderlab::Autotuner>(
-            service.controller(), options, [](const loaderlab::AutotuneMove &move) {
+            service.engine(), options, [](const loaderlab::AutotuneMove &move) {
                 std::fprintf(stderr, "\nautotune: %s\n", move.reason.c_str());
             });
     }

@@ -58,7 +58,4 @@ void ensureDefaultDataset(loaderlab::RunConfig &config);
 // (refreshed in place on a terminal).
 void printRunProgress(const loaderlab::TraceLog &trace, bool tty);
 
-// `loaderlab run --engine pytorch`: the same run with PyTorch's own DataLoader.
-int runWithPytorch(const QCommandLineParser &parser);
-
 } // namespace loaderlab::cli

@@ -1,6 +1,6 @@
 #include "core/autotune/autotuner.h"
 
-#include "core/run/run_controller.h"
+#include "core/engine/engine.h"
 
 #include <spdlog/spdlog.h>
 
@@ -60,7 +60,7 @@ double autotuneWindowRate(std::span<const TraceRecord> records)
     return seconds > 0 ? static_cast<double>(samples) / seconds : 0.0;
 }
 
-Autotuner::Autotuner(RunController &run, AutotuneOptions options, MoveCallback onMove)
+Autotuner::Autotuner(Engine &run, AutotuneOptions options, MoveCallback onMove)
     : m_run(run)
     , m_options(options)
     , m_onMove(std::move(onMove))

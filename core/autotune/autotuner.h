@@ -1,6 +1,6 @@
 #pragma once
 
-// Autotuner: tunes a running RunController's workers and prefetch (and batch size
+// Autotuner: tunes a running engine's (core/engine/engine.h) workers and prefetch (and batch size
 // when allowed) from its live trace, with AutotuneSearch deciding. On a thread of
 // its own: it applies the settings to measure, waits for the new loader to settle
 // (a round of W batches plus one: a new loader starts with empty queues), measures
@@ -23,7 +23,7 @@
 
 namespace loaderlab {
 
-class RunController;
+class Engine;
 struct RunConfig;
 
 struct AutotuneOptions
@@ -74,7 +74,7 @@ public:
 
     // Starts tuning `run`, which must be running. `onMove` is called on the tuner's
     // thread.
-    Autotuner(RunController &run, AutotuneOptions options, MoveCallback onMove = {});
+    Autotuner(Engine &run, AutotuneOptions options, MoveCallback onMove = {});
     ~Autotuner(); // stops and joins
     Autotuner(const Autotuner &) = delete;
     Autotuner &operator=(const Autotuner &) = delete;
@@ -97,7 +97,7 @@ private:
     // Waits one poll interval, or less when stopped; false when stopped or the run ended.
     bool pause(std::stop_token stop);
 
-    RunController &m_run;
+    Engine &m_run;
     AutotuneOptions m_options;
     MoveCallback m_onMove;
     mutable std::mutex m_mutex;

@@ -54,6 +54,17 @@ std::string checkDevice(const json &value)
 const std::vector<ConfigField> &table()
 {
     static const std::vector<ConfigField> fields = {
+        {.key = "engine",
+         .type = FieldType::Choice,
+         .label = QT_TRANSLATE_NOOP("ConfigField", "Engine"),
+         .help = QT_TRANSLATE_NOOP(
+             "ConfigField",
+             "Which loader runs: LoaderLab's own (threads, C++) or PyTorch's DataLoader (worker "
+             "processes, Python; needs torch and torchvision)."),
+         .flag = "engine",
+         .valueName = "name",
+         .choices = enumChoices(kEngineKindNames),
+         CHOICE_MEMBER(engine, engineKindName, engineKindFromName)},
         // dataset
         {.key = "dataset.kind",
          .type = FieldType::Choice,

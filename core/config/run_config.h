@@ -5,6 +5,7 @@
 
 #include "core/config/consumer_config.h"
 #include "core/config/dataset_config.h"
+#include "core/config/engine_config.h"
 #include "core/config/loader_config.h"
 
 #include <cstdint>
@@ -13,6 +14,7 @@ namespace loaderlab {
 
 struct RunConfig
 {
+    EngineKind engine = EngineKind::LoaderLab;
     DatasetConfig dataset;
     LoaderConfig loader;
     ConsumerConfig consumer;

@@ -1,6 +1,6 @@
 #include "core/lessons/lesson_runner.h"
 
-#include "core/run/run_service.h"
+#include "core/engine/run_service.h"
 #include "core/tools/default_dataset.h"
 #include "core/tools/preprocess.h"
 
@@ -118,9 +118,8 @@ runLesson(const Lesson &lesson, const RunConfig &base, std::stop_token stop,
         if (stop.stop_requested())
             break;
         const RunReport report = service.report();
-        LessonPhaseResult result = lessonPhaseResult(lesson.phases[i].label, config,
-                                                     service.controller().trace()->records(),
-                                                     report.summary);
+        LessonPhaseResult result = lessonPhaseResult(
+            lesson.phases[i].label, config, service.engine().trace()->records(), report.summary);
         if (service.state() == RunState::Failed)
             result.error = report.error;
         results.push_back(std::move(result));

@@ -142,7 +142,7 @@ void PyTorchRun::start(const RunConfig &config, const EngineCancel &cancelled)
     if (const std::string why = pytorchEngineProblem(m_python, cancelled); !why.empty())
         throw std::runtime_error(why);
     m_config = config;
-    m_trace = std::make_shared<TraceLog>();
+    m_trace = std::make_shared<TraceLog>(m_keepBatches, m_heldForReader);
     m_trace->addConfigVersion({0, 0, 0, config});
     m_description = std::string("PyTorch DataLoader: ")
                     + (config.dataset.kind == DatasetKind::ImageFolder
@@ -324,6 +324,8 @@ void PyTorchRun::finish(int status)
         }
     }
     m_ended.notify_all();
+    if (m_onEnded)
+        m_onEnded(m_state);
 }
 
 bool PyTorchRun::wait(int timeoutMs)
@@ -354,6 +356,36 @@ std::string PyTorchRun::error() const
 {
     const std::lock_guard lock(m_mutex);
     return m_error;
+}
+
+void PyTorchRun::reconfigure(const LoaderConfig &, const ConsumerConfig &, MarkerKind, std::string)
+{
+    throw std::invalid_argument("the PyTorch engine cannot change settings while it runs");
+}
+
+RunConfig PyTorchRun::config() const
+{
+    const std::lock_guard lock(m_mutex);
+    return m_config;
+}
+
+std::string PyTorchRun::datasetDescription() const
+{
+    const std::lock_guard lock(m_mutex);
+    return m_description;
+}
+
+void PyTorchRun::setOnEnded(std::function<void(RunState)> callback)
+{
+    const std::lock_guard lock(m_mutex);
+    m_onEnded = std::move(callback);
+}
+
+void PyTorchRun::setTraceRetention(std::size_t keepBatches, bool heldForReader)
+{
+    const std::lock_guard lock(m_mutex);
+    m_keepBatches = keepBatches;
+    m_heldForReader = heldForReader;
 }
 
 RunReport PyTorchRun::report() const

@@ -69,6 +69,19 @@ public:
     std::string error() const;
     std::shared_ptr<const TraceLog> trace() const { return m_trace; }
     RunReport report() const;
+    // Not possible on this engine yet: throws std::invalid_argument with the reason.
+    void reconfigure(const LoaderConfig &loader, const ConsumerConfig &consumer,
+                     MarkerKind kind = MarkerKind::Reconfigure, std::string detail = {});
+    std::string takeReconfigureError() { return {}; }
+    // Not possible on this engine yet: ignored.
+    void pause() { }
+    void resume() { }
+    RunConfig config() const;
+    std::string datasetDescription() const;
+    // Called on the reader thread when the run ends; must not block.
+    void setOnEnded(std::function<void(RunState)> callback);
+    // For the runs started after this (TraceLog(keepBatches, heldForReader)).
+    void setTraceRetention(std::size_t keepBatches, bool heldForReader);
 
 private:
     void readOutput(EngineProcess child);
@@ -96,6 +109,9 @@ private:
     bool m_sawEnd = false;
     bool m_stopRequested = false;
     bool m_outputRefused = false; // a bad record: the run failed, stdout is dropped
+    std::function<void(RunState)> m_onEnded;
+    std::size_t m_keepBatches = 0;
+    bool m_heldForReader = false;
 };
 
 } // namespace loaderlab

@@ -1,7 +1,7 @@
 #include "core/sweep/sweep_runner.h"
 
+#include "core/engine/run_service.h"
 #include "core/io/summary_json.h"
-#include "core/run/run_service.h"
 
 #include <chrono>
 #include <exception>

@@ -197,7 +197,7 @@ void TestMainWindow::rapidSliderChangesUnderLoad()
         const std::size_t before = window.session()->trace()->size();
         QTRY_VERIFY(window.session()->trace()->size() > before); // still delivering
         window.session()->stop();
-        QCOMPARE(window.session()->controller().liveThreads(), 0);
+        QCOMPARE(window.session()->engine().liveThreads(), 0);
     }
     BackgroundTask::joinAbandoned(); // this window's probe
     QCOMPARE(processThreadCount(), threadsBefore);
@@ -241,7 +241,7 @@ void TestMainWindow::devicesSliderStartsADataParallelRun()
     QVERIFY2(perDevice->text().contains(QStringLiteral("; 1: ")), qPrintable(perDevice->text()));
     window.session()->stop();
     QTRY_VERIFY(window.session()->finished());
-    QTRY_COMPARE(window.session()->controller().liveThreads(), 0);
+    QTRY_COMPARE(window.session()->engine().liveThreads(), 0);
 }
 
 QTEST_MAIN(TestMainWindow)

@@ -5,10 +5,10 @@
 
 #include "app/main_window.h"
 
+#include "core/engine/run_service.h"
 #include "core/io/run_reader.h"
 #include "core/io/trace_csv.h"
 #include "core/run/pytorch_run.h"
-#include "core/run/run_service.h"
 #include "widgets/control_panel.h"
 #include "widgets/engine_choice.h"
 #include "widgets/live_plot.h"
@@ -277,7 +277,7 @@ void TestMainWindowRuns::pytorchEngineRunsInTheWindow()
     config.maxBatches = 40; // the window's runs have no epoch limit
     window.applyConfig(config);
     QVERIFY(window.startRun());
-    QCOMPARE(window.session()->runEngine(), RunSession::Engine::PyTorch);
+    QCOMPARE(window.session()->runEngine(), EngineKind::PyTorch);
     // Python starts, imports torch and builds the DataLoader: seconds.
     QTRY_VERIFY_WITH_TIMEOUT(window.session()->finished(), 120'000);
     QTRY_COMPARE(window.session()->state(), RunState::Finished);
@@ -319,7 +319,7 @@ void TestMainWindowRuns::pytorchEngineRunsInTheWindow()
     config.maxBatches = 0;
     window.applyConfig(config);
     QVERIFY(window.startRun());
-    QCOMPARE(window.session()->runEngine(), RunSession::Engine::LoaderLab);
+    QCOMPARE(window.session()->runEngine(), EngineKind::LoaderLab);
     QTRY_VERIFY(window.session()->trace()->size() > 5);
     window.session()->stop();
 }

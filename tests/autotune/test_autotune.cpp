@@ -10,7 +10,7 @@
 #include "core/autotune/autotune_search.h"
 #include "core/autotune/autotuner.h"
 #include "core/config/marker_text.h"
-#include "core/run/run_controller.h"
+#include "core/engine/loaderlab_engine.h"
 #include "core/tools/default_dataset.h"
 
 #include <QtTest>
@@ -215,7 +215,7 @@ void TestAutotune::tunesARealRun()
     // else the machine runs (with the cores busy, a second worker gains nothing),
     // so moves are tested above on throughputs known in advance.
     const RunConfig config = folderRun();
-    RunController run;
+    LoaderLabEngine run;
     run.start(config);
     std::vector<AutotuneMove> moves;
     std::mutex mutex;
@@ -282,7 +282,7 @@ void TestAutotune::saysWhenItHolds()
     // a window of the start and two windows (trial, start again) per neighbour at
     // least, with the run back at the setting it holds.
     const RunConfig config = folderRun();
-    RunController run;
+    LoaderLabEngine run;
     run.start(config);
     AutotuneOptions options;
     options.maxWorkers = 1;
@@ -396,7 +396,7 @@ void TestAutotune::movesTowardTheKnownBestOfARealConsumer()
     config.consumer.kind = ConsumerKind::Sleep;
     config.consumer.sleepPerBatchMs = 15.0;
     config.epochs = 0;
-    RunController run;
+    LoaderLabEngine run;
     run.start(config);
     AutotuneOptions options;
     options.tuneBatch = true;
@@ -535,7 +535,7 @@ void TestAutotune::stopDoesNotWaitOutThePollInterval()
     config.consumer.kind = ConsumerKind::Sleep;
     config.consumer.sleepPerBatchMs = 50.0;
     config.epochs = 0;
-    RunController run;
+    LoaderLabEngine run;
     run.start(config);
     AutotuneOptions options;
     options.pollInterval = std::chrono::seconds(30);

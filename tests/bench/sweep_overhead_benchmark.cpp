@@ -16,9 +16,9 @@
 //
 //   build/tests/bench/loaderlab_bench_sweep [--rounds 5]
 
+#include "core/engine/run_service.h"
 #include "core/io/summary_json.h"
 #include "core/io/trace_csv.h"
-#include "core/run/run_service.h"
 #include "core/sweep/sweep.h"
 #include "core/sweep/sweep_results.h"
 #include "core/sweep/sweep_runner.h"
@@ -93,7 +93,7 @@ Direct runDirect(const RunConfig &config, const std::string &csv = {})
     service.wait();
     if (service.state() == RunState::Failed)
         throw std::runtime_error("direct run failed: " + service.report().error);
-    Direct d{service.report(), service.controller().trace()->records()};
+    Direct d{service.report(), service.engine().trace()->records()};
     service.writeOutputs(d.report);
     return d;
 }

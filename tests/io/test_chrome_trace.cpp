@@ -5,8 +5,8 @@
 // throughput counter. With 0 workers the batches go on the consumer's loading
 // track; sample-parallel batches (every worker on each) get no stage slices.
 
+#include "core/engine/run_service.h"
 #include "core/io/chrome_trace.h"
-#include "core/run/run_service.h"
 
 #include <QTemporaryDir>
 #include <QtTest>

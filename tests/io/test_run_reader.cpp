@@ -2,9 +2,9 @@
 // a real run written the way `loaderlab run --csv --json` writes it opens with the
 // same figures, and broken or mismatched files are refused naming the file.
 
+#include "core/engine/run_service.h"
 #include "core/io/run_reader.h"
 #include "core/io/trace_csv.h"
-#include "core/run/run_service.h"
 
 #include <QtTest>
 

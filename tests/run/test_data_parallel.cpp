@@ -5,11 +5,11 @@
 #include "tests/thread_count.h"
 
 #include "core/config/rank_config.h"
+#include "core/engine/run_service.h"
 #include "core/io/trace_csv.h"
 #include "core/loader/loader.h"
 #include "core/run/pytorch_run.h"
 #include "core/run/run_controller.h"
-#include "core/run/run_service.h"
 #include "core/system/clock.h"
 
 #include <QProcess>

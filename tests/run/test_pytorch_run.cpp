@@ -5,9 +5,9 @@
 // reason, where Python cannot import torch and torchvision; the refusals need no
 // torch and always run.
 
+#include "core/engine/run_service.h"
 #include "core/lessons/wait_pattern.h"
 #include "core/run/pytorch_run.h"
-#include "core/run/run_service.h"
 #include "core/tools/default_dataset.h"
 
 #include <QtTest>
@@ -75,7 +75,7 @@ void TestPyTorchRun::sameBatchesAndThePeriodOfW()
     RunService loaderlab;
     loaderlab.start(config);
     QVERIFY(loaderlab.wait(120'000));
-    QCOMPARE(records.size(), loaderlab.controller().trace()->records().size());
+    QCOMPARE(records.size(), loaderlab.engine().trace()->records().size());
     QCOMPARE(records.size(), std::size_t{60});
     QCOMPARE(pytorch.report().summary.samples, loaderlab.report().summary.samples);
 

@@ -5,8 +5,8 @@
 
 #include "core/config/config_fields.h"
 #include "core/config/marker_text.h"
+#include "core/engine/run_service.h"
 #include "core/run/run_controller.h"
-#include "core/run/run_service.h"
 
 #include <QtTest>
 

@@ -144,7 +144,7 @@ void TestModelWindow::modelPanelDrivesARealModel()
 
     session->stop();
     QCOMPARE(session->state(), RunState::Stopped);
-    QCOMPARE(session->controller().liveThreads(), 0);
+    QCOMPARE(session->engine().liveThreads(), 0);
 }
 
 void TestModelWindow::findMaxBatchShowsAttemptsAndStops()

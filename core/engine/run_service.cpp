@@ -1,4 +1,4 @@
-#include "core/run/run_service.h"
+#include "core/engine/run_service.h"
 
 #include "core/io/chrome_trace.h"
 #include "core/run/output_paths.h"
@@ -6,30 +6,41 @@
 
 namespace loaderlab {
 
-RunReport makeRunReport(const RunController &controller,
-                        const std::map<std::string, std::string> &versions)
+RunReport makeRunReport(const Engine &engine, const std::map<std::string, std::string> &versions)
 {
     RunReport report;
-    const auto trace = controller.trace();
-    report.config = controller.config();
-    report.dataset = controller.datasetDescription();
-    report.state = runStateName(controller.state());
-    report.error = controller.error();
+    const auto trace = engine.trace();
+    report.config = engine.config();
+    report.dataset = engine.datasetDescription();
+    report.state = runStateName(engine.state());
+    report.error = engine.error();
     // Computed as the batches arrived: it covers every batch, also those a trace
     // with retention no longer holds.
     report.summary = trace->summary();
-    report.summary.peakMemoryBytes = controller.peakMemoryBytes();
+    report.summary.peakMemoryBytes = engine.peakMemoryBytes();
     report.skipped = trace->skipped();
     report.markers = trace->markers();
     report.configVersions = trace->configVersions();
     report.machine = machineInfo();
+    for (const auto &[name, version] : engine.versions())
+        report.machine.versions[name] = version;
     for (const auto &[name, version] : versions)
         report.machine.versions[name] = version;
     return report;
 }
 
-void RunService::start(const RunConfig &config, const RunOutputs &outputs)
+RunService::RunService()
+    : m_engine(makeEngine(EngineKind::LoaderLab))
 {
+}
+
+RunService::~RunService() = default;
+
+void RunService::start(const RunConfig &config, const RunOutputs &outputs,
+                       const EngineCancel &cancelled)
+{
+    if (const std::string why = engineProblem(config); !why.empty())
+        throw std::invalid_argument(why);
     checkOutputPaths({{"--csv", outputs.csvPath},
                       {"--json", outputs.jsonPath},
                       {"--trace-json", outputs.traceJsonPath}},
@@ -43,17 +54,29 @@ void RunService::start(const RunConfig &config, const RunOutputs &outputs)
     std::unique_ptr<TraceCsvStream> csv;
     if (!outputs.csvPath.empty())
         csv = std::make_unique<TraceCsvStream>(outputs.csvPath);
-    m_controller.setTraceRetention(m_keepBatches, csv != nullptr);
-    m_controller.start(config);
+    // Another engine: the current one stops first, and stays (with its trace) when
+    // the new one cannot start.
+    std::unique_ptr<Engine> other;
+    if (config.engine != m_engine->kind()) {
+        other = makeEngine(config.engine);
+        other->setOnEnded(m_onEnded);
+        m_engine->stop();
+    }
+    Engine &engine = other ? *other : *m_engine;
+    engine.setTraceRetention(m_keepBatches, csv != nullptr);
+    engine.start(config, cancelled);
+    if (other)
+        m_engine = std::move(other);
     if (csv)
-        csv->follow(m_controller.trace());
+        csv->follow(m_engine->trace());
     m_csv = std::move(csv);
     m_outputs = outputs;
 }
 
 void RunService::setOnEnded(std::function<void(RunState)> callback)
 {
-    m_controller.setOnEnded(std::move(callback));
+    m_onEnded = callback;
+    m_engine->setOnEnded(std::move(callback));
 }
 
 std::vector<std::string> RunService::writeOutputs(const RunReport &report,
@@ -84,7 +107,7 @@ std::vector<std::string> RunService::writeOutputs(const RunReport &report,
     }
     write(m_outputs.jsonPath, "the summary", [&] { saveRunReport(m_outputs.jsonPath, report); });
     write(m_outputs.traceJsonPath, "the trace for Perfetto", [&] {
-        const auto trace = m_controller.trace();
+        const auto trace = m_engine->trace();
         saveChromeTrace(m_outputs.traceJsonPath, report, trace->records(), trace->spans());
     });
     return errors;

@@ -2,13 +2,14 @@
 
 // RunService: one run from start to report, without a window, for the command line,
 // the window's RunSession and anything that drives runs by config (sweeps, lessons):
-// checks the outputs before the run starts, runs it on a RunController, and turns
-// the result into one RunReport; then writes every output it can, so one output
-// that fails at the end never costs the others.
+// checks the outputs before the run starts, runs it on the engine the config names
+// (RunConfig::engine, core/engine/engine.h), and turns the result into one
+// RunReport; then writes every output it can, so one output that fails at the end
+// never costs the others.
 
+#include "core/engine/engine.h"
 #include "core/io/summary_json.h"
 #include "core/io/trace_csv_stream.h"
-#include "core/run/run_controller.h"
 
 #include <functional>
 #include <map>
@@ -29,26 +30,31 @@ struct RunOutputs
     std::string traceJsonPath;
 };
 
-// The report of the controller's current (or last) run. `versions` is added to the
+// The report of the engine's current (or last) run. `versions` is added to the
 // machine's library versions (the window adds Qt's, which core cannot know).
-RunReport makeRunReport(const RunController &controller,
+RunReport makeRunReport(const Engine &engine,
                         const std::map<std::string, std::string> &versions = {});
 
 class RunService
 {
 public:
-    RunService() = default;
+    RunService(); // holds an idle LoaderLab engine until the first start
+    ~RunService();
     RunService(const RunService &) = delete;
     RunService &operator=(const RunService &) = delete;
 
-    // Throws std::invalid_argument (a bad output path or setting), DatasetError or
-    // std::runtime_error (the CSV cannot be created), before anything runs; a
-    // previous run's trace stays in place then.
-    void start(const RunConfig &config, const RunOutputs &outputs = {});
+    // Starts `config` on the engine it names; a run still going, on either engine,
+    // is stopped first. Throws std::invalid_argument (a bad output path, a setting
+    // the engine refuses, engineProblem()), DatasetError or std::runtime_error (the
+    // CSV cannot be created, the engine cannot start), before anything runs; the
+    // previous run's engine and trace stay in place then. `cancelled` cuts a long
+    // start short (the PyTorch engine's import check).
+    void start(const RunConfig &config, const RunOutputs &outputs = {},
+               const EngineCancel &cancelled = {});
     // Waits up to `timeoutMs` (negative: forever); true once the run has ended.
-    bool wait(int timeoutMs = -1) const { return m_controller.waitForEnd(timeoutMs); }
-    void stop() { m_controller.stop(); }
-    RunState state() const { return m_controller.state(); }
+    bool wait(int timeoutMs = -1) const { return m_engine->waitForEnd(timeoutMs); }
+    void stop() { m_engine->stop(); }
+    RunState state() const { return m_engine->state(); }
 
     // Called on the run thread when the run ends; must not block.
     void setOnEnded(std::function<void(RunState)> callback);
@@ -60,18 +66,20 @@ public:
         m_versions = std::move(versions);
     }
 
-    RunReport report() const { return makeRunReport(m_controller, m_versions); }
+    RunReport report() const { return makeRunReport(*m_engine, m_versions); }
     // Once the run has ended: writes every output given to start() (the CSV's last
     // batches, the summary); returns one message per output that could not be
     // written (empty: all written). `written` gets a line per file.
     std::vector<std::string> writeOutputs(const RunReport &report,
                                           std::vector<std::string> *written = nullptr);
 
-    RunController &controller() { return m_controller; }
-    const RunController &controller() const { return m_controller; }
+    // The engine of the current (or last) run.
+    Engine &engine() { return *m_engine; }
+    const Engine &engine() const { return *m_engine; }
 
 private:
-    RunController m_controller;
+    std::unique_ptr<Engine> m_engine;
+    std::function<void(RunState)> m_onEnded;
     RunOutputs m_outputs;
     std::unique_ptr<TraceCsvStream> m_csv;
     std::size_t m_keepBatches = 0;

@@ -1,0 +1,55 @@
+#include "core/engine/engine.h"
+
+#include "core/engine/loaderlab_engine.h"
+#include "core/engine/pytorch_engine.h"
+#include "core/run/pytorch_run.h"
+
+namespace loaderlab {
+
+bool Engine::finished() const
+{
+    const RunState s = state();
+    return s == RunState::Finished || s == RunState::Stopped || s == RunState::Failed;
+}
+
+std::string engineCannot(EngineKind engine, EngineFeature feature)
+{
+    if (engine == EngineKind::LoaderLab)
+        return {};
+    switch (feature) {
+    case EngineFeature::Reconfigure:
+        return "the PyTorch engine cannot change settings while it runs";
+    case EngineFeature::Pause:
+        return "the PyTorch engine cannot pause";
+    case EngineFeature::ModelStep:
+        return "the PyTorch engine runs the simulated step (sleep) or none, not a LibTorch model";
+    case EngineFeature::DataParallel:
+        return "the PyTorch engine runs one device: data-parallel runs are LoaderLab's engine only";
+    case EngineFeature::SampleParallel:
+        return "PyTorch's DataLoader builds each batch in one worker: no sample-parallel";
+    case EngineFeature::PeakMemory:
+        return "the PyTorch engine does not measure the step's memory";
+    case EngineFeature::MaxBatch:
+        return "max-batch measures a LibTorch model's step, which the PyTorch engine does not run";
+    }
+    return {};
+}
+
+std::string engineProblem(const RunConfig &config)
+{
+    return config.engine == EngineKind::PyTorch ? pytorchConfigProblem(config) : std::string();
+}
+
+const char *engineLabel(EngineKind engine)
+{
+    return engine == EngineKind::PyTorch ? "PyTorch DataLoader" : "LoaderLab";
+}
+
+std::unique_ptr<Engine> makeEngine(EngineKind kind)
+{
+    if (kind == EngineKind::PyTorch)
+        return std::make_unique<PyTorchEngine>();
+    return std::make_unique<LoaderLabEngine>();
+}
+
+} // namespace loaderlab
