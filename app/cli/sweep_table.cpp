@@ -55,6 +55,30 @@ std::string scalingLines(const std::vector<loaderlab::ScalingLine> &lines, const
     return text;
 }
 
+// The engines side by side: each engine's samples/s over the first engine's at the
+// same other settings (scalingAlong's speedup along `engine`).
+std::string engineComparison(const loaderlab::SweepAnalysis &analysis)
+{
+    if (std::find(analysis.keys.begin(), analysis.keys.end(), "engine") == analysis.keys.end())
+        return {};
+    const auto lines = loaderlab::scalingAlong(analysis, "engine");
+    if (lines.empty() || lines.front().points.size() < 2)
+        return {};
+    std::string text = "\nengines side by side (samples/s over "
+                       + loaderlab::sweepValueText("engine", lines.front().baseValue)
+                       + "'s at the same settings):\n";
+    for (const auto &line : lines) {
+        text += "  " + (line.label.empty() ? std::string("all") : line.label) + ":";
+        for (std::size_t k = 0; k < line.points.size(); ++k) {
+            const auto &p = line.points[k];
+            text += (k ? ", " : " ") + loaderlab::sweepValueText("engine", p.value) + " "
+                    + format("%.2fx", p.speedup) + format(" (%.0f samples/s)", p.throughput);
+        }
+        text += '\n';
+    }
+    return escapeLines(text);
+}
+
 } // namespace
 
 std::string scalingText(const loaderlab::SweepAnalysis &analysis, const std::string &key)
@@ -126,6 +150,7 @@ std::string sweepTable(const loaderlab::SweepAnalysis &analysis, const std::stri
         key = "loader.num_workers";
     if (!key.empty())
         text += scalingText(analysis, key);
+    text += engineComparison(analysis);
     return text;
 }
 

@@ -99,9 +99,10 @@ double SweepCellStats::figure(const std::string &name) const
 
 bool isSweepGroupAxis(const std::string &key)
 {
-    return key.starts_with("dataset.") || key == "consumer.kind" || key == "consumer.model.name"
-           || key == "consumer.model.script_path" || key == "consumer.model.mode"
-           || key == "consumer.sleep_per_batch_ms" || key == "consumer.sleep_per_sample_ms";
+    return key == "engine" || key.starts_with("dataset.") || key == "consumer.kind"
+           || key == "consumer.model.name" || key == "consumer.model.script_path"
+           || key == "consumer.model.mode" || key == "consumer.sleep_per_batch_ms"
+           || key == "consumer.sleep_per_sample_ms";
 }
 
 SweepAnalysis analyzeSweep(const SweepDefinition &definition,

@@ -55,8 +55,10 @@ struct SweepAnalysis
     std::vector<SweepRecommendation> recommendations;
 };
 
-// Axes that say what runs (dataset.*, the model, the simulated step) group the
-// cells; the others are the settings a recommendation chooses.
+// Axes that say what runs (the engine, dataset.*, the model, the simulated step)
+// group the cells; the others are the settings a recommendation chooses. With the
+// engine as an axis each engine gets its own recommendation: the best settings for
+// PyTorch's DataLoader are not LoaderLab's.
 bool isSweepGroupAxis(const std::string &key);
 
 SweepAnalysis analyzeSweep(const SweepDefinition &definition,
