@@ -6,6 +6,7 @@
 #include "app/cli/run_options.h"
 #include "app/cli/run_support.h"
 
+#include "core/config/config_fields.h"
 #include "core/config/dataset_config.h"
 #include "core/lessons/lesson_runner.h"
 #include "core/loader/open_dataset.h"
@@ -47,7 +48,7 @@ void printPhase(const loaderlab::LessonPhaseResult &r)
         std::printf("  failed: %s\n", escapeForTerminal(r.error).c_str());
 }
 
-nlohmann::json resultJson(const loaderlab::Lesson &lesson,
+nlohmann::json resultJson(const loaderlab::Lesson &lesson, loaderlab::EngineKind engine,
                           const std::vector<loaderlab::LessonPhaseResult> &phases,
                           const loaderlab::LessonVerdict &verdict)
 {
@@ -68,6 +69,7 @@ nlohmann::json resultJson(const loaderlab::Lesson &lesson,
     }
     return {{"format", "loaderlab-lesson-1"},
             {"lesson", lesson.name},
+            {"engine", loaderlab::engineKindName(engine)},
             {"title", lesson.title},
             {"observed", verdict.observed},
             {"verdict", verdict.text},
@@ -96,6 +98,8 @@ int lessonCommand(const QStringList &arguments)
          QStringLiteral("trace, debug, info, warn (default), error, off"), QStringLiteral("level"),
          QStringLiteral("warn")},
     });
+    // The engine the lesson runs on: LoaderLab's or PyTorch's DataLoader, judged alike.
+    parser.addOption(configFieldOption(loaderlab::configField("engine")));
     if (const auto code = parseCommandLine(parser, arguments, "lesson"))
         return *code;
     if (rejectPositionals(parser, 1, "lesson"))
@@ -118,6 +122,10 @@ int lessonCommand(const QStringList &arguments)
     std::string jsonPath;
     try {
         loaderlab::setupLogging(parser.value(QStringLiteral("log-level")).toStdString());
+        applyConfigFieldOption(parser, loaderlab::configField("engine"), base);
+        if (const std::string why = loaderlab::lessonEngineProblem(*lesson, base); !why.empty())
+            throw std::invalid_argument(std::string("--engine ")
+                                        + loaderlab::engineKindName(base.engine) + ": " + why);
         if (parser.isSet(QStringLiteral("path"))) {
             base.dataset.kind = loaderlab::DatasetKind::ImageFolder;
             base.dataset.path = pathFromArgument(parser.value(QStringLiteral("path")));
@@ -172,7 +180,8 @@ int lessonCommand(const QStringList &arguments)
     std::printf("\nVerdict: %s\n", verdict.text.c_str());
     if (!jsonPath.empty()) {
         try {
-            const auto json = loaderlab::toSafeJson(resultJson(*lesson, phases, verdict));
+            const auto json = loaderlab::toSafeJson(
+                resultJson(*lesson, base.engine, phases, verdict));
             loaderlab::writeFileAtomically(jsonPath,
                                            [&](std::ostream &out) { out << json.dump(2) << '\n'; });
         } catch (const std::exception &e) {

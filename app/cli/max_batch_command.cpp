@@ -8,6 +8,7 @@
 #include "app/cli/run_support.h"
 
 #include "core/config/config_fields.h"
+#include "core/engine/engine.h"
 #include "core/run/output_paths.h"
 #include "core/system/atomic_file.h"
 #include "core/system/logging.h"
@@ -36,9 +37,11 @@ using loaderlab::torchmodels::MaxBatchRequest;
 
 // The config fields that are options here: the model step, the input shape and the
 // memory budget.
+// The engine is among them so that `--engine pytorch` is refused with the reason
+// (engineCannot(EngineFeature::MaxBatch)), not as an unknown option.
 bool isMaxBatchField(std::string_view key)
 {
-    return key.starts_with("consumer.model.") || key == "dataset.synthetic_shape"
+    return key == "engine" || key.starts_with("consumer.model.") || key == "dataset.synthetic_shape"
            || key == "memory_budget_mb";
 }
 
@@ -173,6 +176,11 @@ int maxBatchCommand(const QStringList &arguments)
             if (isMaxBatchField(field.key))
                 applyConfigFieldOption(parser, field, config);
         }
+        if (const std::string why = loaderlab::engineCannot(config.engine,
+                                                            loaderlab::EngineFeature::MaxBatch);
+            !why.empty())
+            throw std::invalid_argument(
+                "--engine " + std::string(loaderlab::engineKindName(config.engine)) + ": " + why);
         request.model = config.consumer.model;
         request.channels = config.dataset.syntheticShape.channels;
         request.height = config.dataset.syntheticShape.height;

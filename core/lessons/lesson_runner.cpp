@@ -74,10 +74,22 @@ LessonPhaseResult lessonPhaseResult(std::string label, const RunConfig &config,
     return r;
 }
 
+std::string lessonEngineProblem(const Lesson &lesson, const RunConfig &base)
+{
+    for (std::size_t i = 0; i < lesson.phases.size(); ++i) {
+        if (const std::string why = engineProblem(lessonPhaseConfig(lesson, base, i)); !why.empty())
+            return "phase '" + lesson.phases[i].label + "': " + why;
+    }
+    return {};
+}
+
 std::vector<LessonPhaseResult>
 runLesson(const Lesson &lesson, const RunConfig &base, std::stop_token stop,
           const std::function<void(const LessonProgress &)> &onProgress)
 {
+    if (const std::string why = lessonEngineProblem(lesson, base); !why.empty())
+        throw std::invalid_argument("lesson " + lesson.name + " on the "
+                                    + engineKindName(base.engine) + " engine: " + why);
     std::vector<LessonPhaseResult> results;
     std::string folder;
     for (std::size_t i = 0; i < lesson.phases.size(); ++i) {

@@ -29,7 +29,13 @@ std::string lessonTensorFile(const std::string &folder,
                              const std::function<void(const std::string &)> &note = {},
                              std::stop_token stop = {});
 
-// The phases as they ran; fewer than the lesson's when stopped. Throws what
+// Why `lesson` cannot run on the engine `base` names ("phase 'tensor file': the
+// PyTorch engine reads image folders and synthetic data, not tensor datasets");
+// "" when every phase can. Lessons run on either engine and judge both the same way.
+std::string lessonEngineProblem(const Lesson &lesson, const RunConfig &base);
+
+// The phases as they ran; fewer than the lesson's when stopped. Throws
+// std::invalid_argument (lessonEngineProblem()) before any phase runs, and what
 // RunService::start throws for a setting that cannot run.
 std::vector<LessonPhaseResult>
 runLesson(const Lesson &lesson, const RunConfig &base, std::stop_token stop,

@@ -2,7 +2,11 @@
 // verdict and JSON (the verdict checked against the figures it reports, so the test
 // holds on any machine), an unknown lesson refused with the names, the period
 // lessons on a folder of 432 real photos (14 batches per epoch), a folder of only
-// corrupt images ("No data"), and datasets that cannot be used (exit 2).
+// corrupt images ("No data"), datasets that cannot be used (exit 2), and a lesson
+// on PyTorch's DataLoader (--engine pytorch), judged as on LoaderLab's engine, or
+// refused with the phase and the reason where the engine lacks what it needs.
+
+#include "core/run/pytorch_run.h"
 
 #include "cli_process.h"
 
@@ -66,6 +70,7 @@ private Q_SLOTS:
     void periodLessonsOnA432PhotoFolder();
     void corruptFolderGivesNoData();
     void unusableDatasetExitsTwo();
+    void lessonsOnThePytorchEngine();
 
 private:
     QTemporaryDir m_dir;
@@ -100,6 +105,39 @@ void TestCliLesson::lessonRunsAndItsVerdictMatchesItsFigures()
     const double laterMax = j.at("figures").at("later_max_wait_ms").get<double>();
     QCOMPARE(j.at("observed").get<bool>(), first >= laterMax && first >= 2 * p95);
     QVERIFY(r.out.contains(QString::fromStdString(j.at("verdict").get<std::string>())));
+}
+
+void TestCliLesson::lessonsOnThePytorchEngine()
+{
+    // Refused before anything runs, naming the phase and what the engine lacks.
+    const Result refused = runLoaderlab({QStringLiteral("lesson"),
+                                         QStringLiteral("sample-parallel"),
+                                         QStringLiteral("--engine"), QStringLiteral("pytorch")});
+    QCOMPARE(refused.exitCode, 2);
+    QVERIFY2(refused.err.contains(QStringLiteral("phase 'sample-parallel': PyTorch's DataLoader "
+                                                 "builds each batch in one worker")),
+             qPrintable(refused.err));
+    QVERIFY(!refused.out.contains(QStringLiteral("Phase 1/")));
+
+    if (const std::string problem = loaderlab::pytorchEngineProblem(
+            loaderlab::pytorchEnginePython());
+        !problem.empty())
+        QSKIP(qPrintable(QString::fromStdString("no PyTorch here: " + problem)));
+    const QString json = m_dir.filePath(QStringLiteral("pytorch-lesson.json"));
+    const Result r = runLoaderlab({QStringLiteral("lesson"), QStringLiteral("first-batch"),
+                                   QStringLiteral("--engine"), QStringLiteral("pytorch"),
+                                   QStringLiteral("--json"), json});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    const auto j = readJson(json);
+    QCOMPARE(j.at("engine").get<std::string>(), std::string("pytorch"));
+    QCOMPARE(j.at("phases")[0].at("batches").get<int>(), 30);
+    // The same rule as on LoaderLab's engine, from the figures the lesson reports.
+    const double first = j.at("phases")[0].at("first_wait_ms").get<double>();
+    const double p95 = j.at("phases")[0].at("p95_wait_ms").get<double>();
+    const double laterMax = j.at("figures").at("later_max_wait_ms").get<double>();
+    QCOMPARE(j.at("observed").get<bool>(), first >= laterMax && first >= 2 * p95);
+    // PyTorch's workers are processes that import torch: the first batch waits.
+    QVERIFY2(j.at("observed").get<bool>(), j.at("verdict").get<std::string>().c_str());
 }
 
 void TestCliLesson::unknownLessonIsRefused()

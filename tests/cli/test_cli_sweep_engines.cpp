@@ -1,8 +1,9 @@
 // A sweep with the engine as an axis, run by the real binary on a real photo folder:
 // its PyTorch cells rank as PyTorch's DataLoader does when a plain Python loop,
 // without LoaderLab, times the same settings; each engine gets its own
-// recommendation and the table puts the engines side by side. Skipped, with the
-// reason, where Python cannot import torch and torchvision.
+// recommendation and the table puts the engines side by side (skipped, with the
+// reason, where Python cannot import torch and torchvision). What an engine cannot
+// do is refused with the reason (exit 2), never run on the other engine.
 
 #include "core/run/pytorch_run.h"
 
@@ -49,8 +50,38 @@ class TestCliSweepEngines : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
+    void whatAnEngineLacksIsRefusedWithTheReason();
     void pytorchCellsRankAsAPlainDataLoaderLoop();
 };
+
+void TestCliSweepEngines::whatAnEngineLacksIsRefusedWithTheReason()
+{
+    const struct
+    {
+        QStringList arguments;
+        const char *reason;
+    } cases[] = {
+        {{QStringLiteral("max-batch"), QStringLiteral("--engine"), QStringLiteral("pytorch")},
+         "max-batch measures a LibTorch model's step"},
+        {{QStringLiteral("run"), QStringLiteral("--engine"), QStringLiteral("pytorch"),
+          QStringLiteral("--devices"), QStringLiteral("2")},
+         "the PyTorch engine runs one device"},
+        {{QStringLiteral("run"), QStringLiteral("--set"), QStringLiteral("engine=pytorch"),
+          QStringLiteral("--strategy"), QStringLiteral("sample-parallel")},
+         "builds each batch in one worker"},
+        {{QStringLiteral("run"), QStringLiteral("--engine"), QStringLiteral("pytorch"),
+          QStringLiteral("--dataset"), QStringLiteral("idx"), QStringLiteral("--path"),
+          QStringLiteral("/nonexistent")},
+         "not idx datasets"},
+        {{QStringLiteral("run"), QStringLiteral("--engine"), QStringLiteral("tensorflow")},
+         "--engine: engine: unknown value \"tensorflow\" (loaderlab, pytorch)"},
+    };
+    for (const auto &c : cases) {
+        const clitest::Result r = clitest::runLoaderlab(c.arguments);
+        QVERIFY2(r.exitCode == 2, qPrintable(c.arguments.join(QLatin1Char(' ')) + r.err));
+        QVERIFY2(r.err.contains(QLatin1String(c.reason)), qPrintable(r.err));
+    }
+}
 
 void TestCliSweepEngines::pytorchCellsRankAsAPlainDataLoaderLoop()
 {
