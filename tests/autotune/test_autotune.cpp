@@ -13,6 +13,8 @@
 #include "core/engine/loaderlab_engine.h"
 #include "core/tools/default_dataset.h"
 
+#include "../sanitizer_slowdown.h"
+
 #include <QtTest>
 
 #include <algorithm>
@@ -288,7 +290,7 @@ void TestAutotune::saysWhenItHolds()
     options.maxWorkers = 1;
     Autotuner tuner(run, options);
     QVERIFY(!tuner.holding());
-    QVERIFY(tuner.waitForHold(std::chrono::seconds(90)));
+    QVERIFY(tuner.waitForHold(std::chrono::seconds(90 * test::kSanitizerSlowdown)));
     const RunConfig now = run.config();
     const AutotuneSettings held = tuner.incumbent();
     QCOMPARE(now.loader.numWorkers, held.workers);

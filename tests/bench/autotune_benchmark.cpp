@@ -25,7 +25,7 @@
 #include "bench_machine.h"
 #include "core/autotune/autotune_search.h"
 #include "core/autotune/autotuner.h"
-#include "core/run/run_controller.h"
+#include "core/engine/loaderlab_engine.h"
 #include "core/sweep/sweep.h"
 #include "core/sweep/sweep_results.h"
 #include "core/sweep/sweep_runner.h"
@@ -194,7 +194,7 @@ TuneRun runAutotune(const RunConfig &base, const AutotuneOptions &options, doubl
     config.epochs = 0; // until stopped
     TuneRun out;
     const auto start = std::chrono::steady_clock::now();
-    RunController run;
+    LoaderLabEngine run;
     run.start(config);
     Autotuner tuner(run, options);
     out.settled = tuner.waitForHold(std::chrono::milliseconds(static_cast<long>(timeoutS * 1e3)));

@@ -5,7 +5,6 @@
 #include "tests/thread_count.h"
 
 #include "core/config/rank_config.h"
-#include "core/engine/run_service.h"
 #include "core/io/trace_csv.h"
 #include "core/loader/loader.h"
 #include "core/run/pytorch_run.h"
@@ -347,7 +346,7 @@ void TestDataParallel::summaryHasEveryRank()
     c.consumer.sleepPerBatchMs = 2.0;
     run.start(c, std::make_shared<ProbeDataset>(600));
     QVERIFY(run.waitForEnd(20'000));
-    const RunSummary s = makeRunReport(run).summary;
+    const RunSummary s = run.trace()->summary();
     QCOMPARE(s.ranks.size(), std::size_t{3});
     QCOMPARE(s.samples, std::int64_t{600});
     double total = 0.0;
@@ -387,7 +386,7 @@ void TestDataParallel::summaryHasEveryRank()
     RunController single;
     single.start(dataParallel(1, 1, 8), std::make_shared<ProbeDataset>(64));
     QVERIFY(single.waitForEnd(20'000));
-    QVERIFY(makeRunReport(single).summary.ranks.empty());
+    QVERIFY(single.trace()->summary().ranks.empty());
 }
 
 void TestDataParallel::csvKeepsTheRankAndReadsOldFiles()

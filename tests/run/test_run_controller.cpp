@@ -5,7 +5,6 @@
 
 #include "core/config/config_fields.h"
 #include "core/config/marker_text.h"
-#include "core/engine/run_service.h"
 #include "core/run/run_controller.h"
 
 #include <QtTest>
@@ -147,25 +146,26 @@ void TestRunController::segmentsUseTheirOwnWorkerCount()
     QCOMPARE(versions[1].version, 1);
     QVERIFY(versions[1].firstBatch >= 20);
 
-    const RunReport report = makeRunReport(run);
-    const auto &segments = report.summary.segments;
+    const RunSummary summary = run.trace()->summary();
+    const auto &segments = summary.segments;
     QCOMPARE(segments.size(), std::size_t{2});
     QCOMPARE(segments[0].numWorkers, 2);
     QCOMPARE(segments[1].numWorkers, 4);
     QCOMPARE(segments[0].workerUtilisation.size(), std::size_t{2});
     QCOMPARE(segments[1].workerUtilisation.size(), std::size_t{4});
     QCOMPARE(segments[1].firstBatch, versions[1].firstBatch);
-    QCOMPARE(segments[0].batches + segments[1].batches, report.summary.batches);
-    QCOMPARE(report.summary.workerUtilisation.size(), std::size_t{4});
+    QCOMPARE(segments[0].batches + segments[1].batches, summary.batches);
+    QCOMPARE(summary.workerUtilisation.size(), std::size_t{4});
     // Nothing consumes: the run is bound by loading (0.5 ms a sample), so every
-    // worker of each segment is busy most of its segment's loading time. Counted
-    // with the last segment's 4 workers throughout, the first segment would show
-    // two idle workers.
+    // worker of each segment is busy a good part of its segment's loading time
+    // (most of it on an idle machine; less where other processes take the cores).
+    // Counted with the last segment's 4 workers throughout, the first segment would
+    // show two idle workers, at 0.
     for (const auto &segment : segments) {
         for (double u : segment.workerUtilisation)
-            QVERIFY2(u > 0.6, qPrintable(QString::number(u)));
+            QVERIFY2(u > 0.3, qPrintable(QString::number(u)));
     }
-    QVERIFY(report.summary.meanWorkerUtilisation > 0.6);
+    QVERIFY(summary.meanWorkerUtilisation > 0.3);
 }
 
 void TestRunController::timeLimitEndsALongStep()
