@@ -28,7 +28,7 @@ EngineManager::EngineManager(ControlPanel *controls, QObject *parent)
 
 EngineKind EngineManager::chosenEngine() const
 {
-    return m_choice->pytorchChosen() ? EngineKind::PyTorch : EngineKind::LoaderLab;
+    return m_choice->chosen();
 }
 
 QString EngineManager::refusal(EngineKind engine, EngineFeature feature)

@@ -8,6 +8,7 @@
 #include "core/system/safe_text.h"
 
 #include "widgets/control_panel.h"
+#include "widgets/engine_choice.h"
 #include "widgets/experiments_view.h"
 #include "widgets/run_session.h"
 
@@ -20,6 +21,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <functional>
 
 namespace {
 
@@ -173,7 +175,27 @@ int runGui(int argc, char **argv)
         }
         QObject::connect(sweeps, &ExperimentsView::finished, &window, finishAutomatic);
     };
-    const auto startAutomatic = [&] {
+    // A config that asks for PyTorch's DataLoader runs on it, once the probe has
+    // found Python with torch, or not at all (exit 2 with the reason).
+    std::function<void()> startAutomatic;
+    const auto engineReady = [&] {
+        EngineChoice *engine = window.engineChoice();
+        if (engine->choicePending()) {
+            QObject::connect(engine, &EngineChoice::probeDone, &window, startAutomatic,
+                             Qt::SingleShotConnection);
+            return false;
+        }
+        if (!engine->unmetChoice().isEmpty()) {
+            std::fprintf(stderr, "loaderlab: %s\n", qPrintable(engine->unmetChoice()));
+            exitCode = 2;
+            QApplication::quit();
+            return false;
+        }
+        return true;
+    };
+    startAutomatic = [&] {
+        if (!engineReady())
+            return;
         if (experiments && parser.isSet(QStringLiteral("screenshot"))) {
             startSweep();
             return;

@@ -26,7 +26,7 @@ LessonManager::LessonManager(RunSession *session, ControlPanel *controls, RunMan
 {
     m_panel = new LessonPanel;
     m_panel->setObjectName(QStringLiteral("lessonPanel"));
-    m_panel->setConfigSource([this] { return m_controls->config(); });
+    m_panel->setConfigSource([this] { return m_runs->chosenConfig(); });
     m_panel->setModelAvailable(modelCapabilities().available());
     m_view = new QScrollArea;
     m_view->setWidget(m_panel);

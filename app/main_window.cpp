@@ -72,7 +72,7 @@ MainWindow::MainWindow(QWidget *parent)
     QWidget *side = buildSidePanel();
     m_experiments = new ExperimentsView;
     m_experiments->setObjectName(QStringLiteral("experimentsView"));
-    m_experiments->setConfigSource([this] { return m_controls->config(); });
+    m_experiments->setConfigSource([this] { return m_runs->chosenConfig(); });
     m_tabs = new QTabWidget;
     m_tabs->setObjectName(QStringLiteral("viewTabs"));
     m_tabs->setDocumentMode(true);
@@ -91,6 +91,9 @@ MainWindow::MainWindow(QWidget *parent)
     connect(m_autotune, &AutotuneManager::report, this, &MainWindow::report);
     connect(m_runs, &RunManager::report, this, &MainWindow::report);
     connect(m_lessons, &LessonManager::report, this, &MainWindow::report);
+    // A lesson the chosen engine cannot run says so before Start.
+    connect(m_engine->choice(), &EngineChoice::pytorchChosenChanged, m_lessons->panel(),
+            &LessonPanel::updateAvailability);
     connect(m_files, &FileManager::report, this, &MainWindow::report);
     connect(m_files, &FileManager::runOpened, this, [this] { showExperiments(false); });
     connect(m_session, &RunSession::traceReplaced, this, &MainWindow::onTraceReplaced);
@@ -240,6 +243,7 @@ bool MainWindow::startRun()
 void MainWindow::applyConfig(const RunConfig &config)
 {
     m_controls->setConfig(config);
+    m_engine->choice()->choose(config.engine);
 }
 
 bool MainWindow::openRun(const QString &first, const QString &second, QString *error)
@@ -360,7 +364,7 @@ void MainWindow::saveSettings() const
     settings.setValue(QStringLiteral("window/state"), saveState());
     settings.setValue(QStringLiteral("window/plots"), m_plots->saveState());
     settings.setValue(QStringLiteral("run/config"),
-                      QString::fromStdString(toSafeJson(toJson(m_controls->config())).dump()));
+                      QString::fromStdString(toSafeJson(toJson(m_runs->chosenConfig())).dump()));
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)

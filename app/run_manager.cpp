@@ -37,11 +37,17 @@ RunManager::RunManager(RunSession *session, ControlPanel *controls, EngineManage
     connect(m_controls, &ControlPanel::resetRequested, m_session, &RunSession::reset);
 }
 
-bool RunManager::startRun()
+RunConfig RunManager::chosenConfig() const
 {
     RunConfig config = m_controls->config();
-    config.epochs = 0; // the window runs until stopped
     config.engine = m_engine->chosenEngine();
+    return config;
+}
+
+bool RunManager::startRun()
+{
+    RunConfig config = chosenConfig();
+    config.epochs = 0; // the window runs until stopped
     QString error;
     m_autotune->stop(); // a new run on the same controller: the old tuner must not touch it
     if (!m_session->start(config, &error)) {

@@ -30,6 +30,9 @@ public:
 
     // Starts a run with the panel's settings; false (and the error shown) on failure.
     bool startRun();
+    // The side panel's settings with the chosen engine: what Start runs, and the base
+    // of a sweep or a lesson started from the window.
+    loaderlab::RunConfig chosenConfig() const;
     void keepRun();
     // The panel's settings applied as if changed by hand: a new run for another
     // dataset, else live.

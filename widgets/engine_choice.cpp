@@ -9,6 +9,8 @@
 #include <QStandardItemModel>
 #include <QVBoxLayout>
 
+#include <utility>
+
 EngineChoice::EngineChoice(QWidget *parent)
     : QGroupBox(tr("Engine"), parent)
 {
@@ -52,6 +54,12 @@ EngineChoice::EngineChoice(QWidget *parent)
             m_probed = true;
             m_python = QString::fromStdString(answer.first);
             onProbed(QString::fromStdString(answer.second));
+            if (std::exchange(m_pytorchWanted, false)) {
+                if (pytorchAvailable())
+                    m_combo->setCurrentIndex(1);
+                else
+                    m_unmet = tr("PyTorch DataLoader not available: %1").arg(m_problem);
+            }
             Q_EMIT probeDone();
         });
 }
@@ -64,6 +72,21 @@ EngineChoice::~EngineChoice()
 bool EngineChoice::pytorchChosen() const
 {
     return m_combo->currentIndex() == 1 && pytorchAvailable();
+}
+
+loaderlab::EngineKind EngineChoice::chosen() const
+{
+    return pytorchChosen() ? loaderlab::EngineKind::PyTorch : loaderlab::EngineKind::LoaderLab;
+}
+
+void EngineChoice::choose(loaderlab::EngineKind engine)
+{
+    const bool pytorch = engine == loaderlab::EngineKind::PyTorch;
+    m_pytorchWanted = pytorch && !m_probed;
+    m_unmet = pytorch && m_probed && !pytorchAvailable()
+                  ? tr("PyTorch DataLoader not available: %1").arg(m_problem)
+                  : QString();
+    m_combo->setCurrentIndex(pytorch ? 1 : 0);
 }
 
 void EngineChoice::onProbed(const QString &problem)
@@ -81,8 +104,8 @@ void EngineChoice::onProbed(const QString &problem)
 void EngineChoice::updateNote()
 {
     if (pytorchChosen()) {
-        m_note->setText(tr("Image folders and synthetic data, simulated step only. Settings "
-                           "cannot change while it runs: they apply at the next Start."));
+        m_note->setText(tr("Image folders and synthetic data, simulated step only: worker "
+                           "processes, rebuilt at the next batch when a setting changes."));
     } else if (!m_probed) {
         m_note->setText(m_problem);
     } else if (!m_problem.isEmpty()) {

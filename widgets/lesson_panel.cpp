@@ -2,6 +2,9 @@
 
 #include "widgets/form_helpers.h"
 
+#include "core/engine/engine.h"
+#include "core/lessons/lesson_runner.h"
+
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
@@ -125,9 +128,12 @@ void LessonPanel::onLessonSelected()
 void LessonPanel::startLesson()
 {
     const loaderlab::Lesson *lesson = chosenLesson();
-    if (!lesson || (lesson->needsModel && !m_modelAvailable))
-        return;
     const loaderlab::RunConfig base = m_configSource ? m_configSource() : loaderlab::RunConfig();
+    if (!lesson || (lesson->needsModel && !m_modelAvailable)
+        || !loaderlab::lessonEngineProblem(*lesson, base).empty()) {
+        showLesson(); // says why
+        return;
+    }
     m_tracker.start(*lesson, base);
     loaderlab::RunConfig config = m_tracker.phaseConfig(0);
     config.maxBatches = 0; // the lesson, not a batch limit, ends the run
@@ -179,11 +185,23 @@ void LessonPanel::showLesson()
     m_title->setText(lesson ? text(lesson->title) : tr("Choose a lesson above."));
     m_explanation->setText(lesson ? text(lesson->explanation) : QString());
     m_expected->setText(lesson ? tr("Look for: %1").arg(text(lesson->expected)) : QString());
-    const bool blocked = lesson && lesson->needsModel && !m_modelAvailable;
-    m_unavailable->setText(blocked ? tr("Needs a LibTorch model step, which this build does not "
-                                        "have; `loaderlab lesson %1` neither.")
-                                         .arg(text(lesson->name))
-                                   : QString());
+    const bool noModel = lesson && lesson->needsModel && !m_modelAvailable;
+    // The engine chosen in the side panel must be able to run every phase.
+    const loaderlab::RunConfig base = m_configSource ? m_configSource() : loaderlab::RunConfig();
+    const std::string engineProblem = lesson && !noModel
+                                          ? loaderlab::lessonEngineProblem(*lesson, base)
+                                          : std::string();
+    const bool blocked = noModel || !engineProblem.empty();
+    if (noModel)
+        m_unavailable->setText(tr("Needs a LibTorch model step, which this build does not "
+                                  "have; `loaderlab lesson %1` neither.")
+                                   .arg(text(lesson->name)));
+    else if (!engineProblem.empty())
+        m_unavailable->setText(tr("Cannot run on %1: %2")
+                                   .arg(QString::fromUtf8(loaderlab::engineLabel(base.engine)),
+                                        QString::fromStdString(engineProblem)));
+    else
+        m_unavailable->clear();
     m_unavailable->setVisible(blocked);
     m_explanation->setVisible(lesson);
     m_expected->setVisible(lesson);

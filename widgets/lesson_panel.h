@@ -31,6 +31,8 @@ public:
 
     // Where a lesson's preset starts from: the side panel's config.
     void setConfigSource(std::function<loaderlab::RunConfig()> source);
+    // The source's engine changed: says again whether the chosen lesson can run.
+    void updateAvailability() { showLesson(); }
     // Lessons that need a LibTorch model are disabled, with the reason, without one.
     void setModelAvailable(bool available);
 

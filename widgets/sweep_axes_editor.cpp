@@ -45,6 +45,7 @@ std::vector<json> allChoices(std::string_view key)
 const std::vector<DefaultAxis> &defaultAxes()
 {
     static const std::vector<DefaultAxis> axes = {
+        {"engine", allChoices("engine"), {}},
         {"loader.num_workers", {0, 1, 2, 4, 8}, {1, 2, 4}},
         {"loader.batch_size", {16, 32, 64, 128, 256}, {32, 128}},
         {"loader.prefetch_factor", {1, 2, 4}, {}},

@@ -1,5 +1,6 @@
 #include "core/engine/pytorch_engine.h"
 
+#include "core/loader/open_dataset.h"
 #include "core/run/pytorch_run.h"
 
 #include <stdexcept>
@@ -31,6 +32,11 @@ void PyTorchEngine::start(const RunConfig &config, const EngineCancel &cancelled
                                     + engineLabel(config.engine) + " engine");
     if (const std::string why = engineProblem(config); !why.empty())
         throw std::invalid_argument(why);
+    // The dataset is opened here as LoaderLab's engine opens it, so a missing, empty
+    // or unreadable folder is refused the same way, naming the path and the reason,
+    // before Python starts (a folder scan: milliseconds for thousands of files).
+    if (openDataset(config.dataset)->size() == 0)
+        throw DatasetError(config.dataset.path + ": the dataset is empty");
     auto run = std::make_shared<PyTorchRun>();
     std::function<void(RunState)> onEnded;
     {
