@@ -24,6 +24,9 @@ EngineManager::EngineManager(ControlPanel *controls, QObject *parent)
                   .arg(torch.linked ? QString::fromStdString(torch.version) : tr("not linked")));
     // Registered by main() when the build has LibTorch; empty otherwise.
     controls->setModelCapabilities(modelCapabilities());
+    // What the chosen engine cannot run is greyed out, with its reason.
+    connect(m_choice, &EngineChoice::pytorchChosenChanged, controls,
+            [this, controls] { controls->setEngine(chosenEngine()); });
 }
 
 EngineKind EngineManager::chosenEngine() const

@@ -121,6 +121,7 @@ QWidget *ControlPanel::buildLoaderGroup()
     m_devicesSpin = m_binding.bind("devices", named(new QSpinBox, "devicesSpin", {}));
     m_devicesSlider = named(new QSlider(Qt::Horizontal), "devicesSlider", m_devicesSpin->toolTip());
     m_devicesSlider->setRange(1, 8);
+    m_devicesToolTip = m_devicesSpin->toolTip();
     form->addRow(label("devices"), row(m_devicesSlider, m_devicesSpin));
 
     m_strategyCombo = named(new QComboBox, "strategyCombo", {});

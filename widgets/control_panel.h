@@ -8,6 +8,7 @@
 // engine), dataset controls emit datasetSettingsChanged, the devices devicesChanged
 // (both start a new run).
 
+#include "core/config/engine_config.h"
 #include "core/config/run_config.h"
 #include "core/consumer/model_consumer_factory.h"
 #include "core/run/run_controller.h"
@@ -41,6 +42,9 @@ public:
     void setConfig(const loaderlab::RunConfig &config);
 
     void setPinMemoryAvailable(bool available, const QString &reason);
+    // The engine Start runs: the choices it cannot run are greyed out with its reason
+    // (control_panel_engine.cpp).
+    void setEngine(loaderlab::EngineKind engine);
     // What the LibTorch model panel offers (built-in models, CUDA and why not).
     void setModelCapabilities(const loaderlab::ModelCapabilities &capabilities);
     ModelPanel *modelPanel() const { return m_modelPanel; }
@@ -91,6 +95,7 @@ private:
     loaderlab::RunConfig m_config; // fields without a control come from here
     QString m_emittedPath;         // last path announced, to skip repeats on focus loss
     QString m_pinToolTip;
+    QString m_devicesToolTip;
     bool m_pinAvailable = true;
 
     QSlider *m_workersSlider = nullptr;

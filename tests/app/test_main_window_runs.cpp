@@ -26,6 +26,7 @@
 #include <QComboBox>
 #include <QLabel>
 #include <QPushButton>
+#include <QStandardItemModel>
 #include <QTableWidget>
 
 #include <fstream>
@@ -260,12 +261,19 @@ void TestMainWindowRuns::pytorchEngineRunsInTheWindow()
     }
     if (!engine->pytorchAvailable())
         QSKIP(qPrintable(QStringLiteral("no PyTorch engine here: ") + engine->pytorchProblem()));
-    engine->combo()->setCurrentIndex(1);
-    QVERIFY(engine->pytorchChosen());
-    // What PyTorch's DataLoader cannot do is refused at Start, with the reason.
+    // A config's engine chooses it.
     RunConfig config = smallRun(2, 40);
+    config.engine = EngineKind::PyTorch;
     config.loader.strategy = Strategy::SampleParallel;
     window.applyConfig(config);
+    QVERIFY(engine->pytorchChosen());
+    // What PyTorch's DataLoader cannot do is greyed out, with the reason as tooltip,
+    // and refused at Start, with the reason.
+    auto *strategies = qobject_cast<QStandardItemModel *>(
+        window.controlPanel()->findChild<QComboBox *>(QStringLiteral("strategyCombo"))->model());
+    QVERIFY(!strategies->item(1)->isEnabled());
+    QVERIFY2(strategies->item(1)->toolTip().contains(QStringLiteral("one worker")),
+             qPrintable(strategies->item(1)->toolTip()));
     QVERIFY(!window.startRun());
     auto *datasetError = window.controlPanel()->findChild<QLabel *>(
         QStringLiteral("datasetErrorLabel"));
@@ -315,7 +323,7 @@ void TestMainWindowRuns::pytorchEngineRunsInTheWindow()
     QTRY_VERIFY(!window.session()->running());
 
     // Back on LoaderLab's engine, the next Start runs it.
-    engine->combo()->setCurrentIndex(0);
+    config.engine = EngineKind::LoaderLab;
     config.maxBatches = 0;
     window.applyConfig(config);
     QVERIFY(window.startRun());
