@@ -41,7 +41,13 @@ AutotuneWindow autotuneWindow(std::int64_t firstBatch, int workers, std::size_t 
                               const AutotuneOptions &options)
 {
     const int w = std::max(1, workers);
-    const std::size_t from = std::max(static_cast<std::size_t>(firstBatch) + w + 1, measuredTo + 1);
+    // With countRebuild the first record is the last of the old settings: its step's
+    // end is where the rebuild's wait starts. Windows may share that one record.
+    const std::size_t from =
+        options.countRebuild
+            ? std::max(static_cast<std::size_t>(std::max<std::int64_t>(firstBatch - 1, 0)),
+                       measuredTo)
+            : std::max(static_cast<std::size_t>(firstBatch) + w + 1, measuredTo + 1);
     const std::size_t to = from
                            + static_cast<std::size_t>(
                                std::max(options.minWindowBatches, options.windowRounds * w));
@@ -66,6 +72,7 @@ Autotuner::Autotuner(Engine &run, AutotuneOptions options, MoveCallback onMove)
     , m_onMove(std::move(onMove))
     , m_incumbent(settingsOf(run.config()))
 {
+    m_options.countRebuild = m_options.countRebuild || run.changesRestartWorkers();
     m_thread = std::jthread([this](std::stop_token stop) { loop(stop); });
 }
 

@@ -38,6 +38,13 @@ struct AutotuneOptions
     // How often the tuner looks at the trace while it waits for a window's batches;
     // a stop wakes it at once.
     std::chrono::milliseconds pollInterval{20};
+    // Count a change's own cost: each window starts at the last batch before the
+    // change, so the wait while the engine rebuilds (new worker processes) is part of
+    // what is measured, and a setting must win with its rebuild paid. Set by the
+    // Autotuner for an engine whose changes restart worker processes
+    // (Engine::changesRestartWorkers); otherwise a window starts after a round of W
+    // batches has settled.
+    bool countRebuild = false;
 };
 
 // The workers the autotuner may use: the cores, less one for a LibTorch model's

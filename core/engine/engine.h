@@ -96,6 +96,10 @@ public:
     // Threads (and, for the PyTorch engine, its Python process) of the current run
     // still alive; 0 once a run has ended and let go of them.
     virtual int liveThreads() const = 0;
+    // A live change starts new worker processes (about a second: the PyTorch engine),
+    // not threads (LoaderLab's, microseconds); the autotuner counts that wait against
+    // a move (AutotuneOptions::countRebuild).
+    virtual bool changesRestartWorkers() const = 0;
     // The engine's own entries for the report's versions ("engine", "torch").
     virtual std::map<std::string, std::string> versions() const = 0;
 

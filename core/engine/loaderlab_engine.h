@@ -29,6 +29,7 @@ public:
     std::string datasetDescription() const override { return m_run.datasetDescription(); }
     std::int64_t peakMemoryBytes() const override { return m_run.peakMemoryBytes(); }
     int liveThreads() const override { return m_run.liveThreads(); }
+    bool changesRestartWorkers() const override { return false; }
     std::map<std::string, std::string> versions() const override
     {
         return {{"engine", "loaderlab"}};

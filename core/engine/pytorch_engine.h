@@ -35,6 +35,7 @@ public:
     std::string datasetDescription() const override;
     std::int64_t peakMemoryBytes() const override { return 0; }
     int liveThreads() const override;
+    bool changesRestartWorkers() const override { return true; }
     std::map<std::string, std::string> versions() const override;
     void setOnEnded(std::function<void(RunState)> callback) override;
     void setTraceRetention(std::size_t keepBatches, bool heldForReader) override;

@@ -496,6 +496,21 @@ void TestAutotune::aWindowLeavesOutTheNewLoadersFirstRound()
     QCOMPARE(window(100, 8, 99), (Range{109, 141}));
     QCOMPARE(window(100, 0, 99), (Range{102, 114}));  // 0 workers: the main thread, one round
     QCOMPARE(window(100, 2, 150), (Range{151, 163})); // after the previous window
+
+    // Counting the rebuild (an engine whose changes start worker processes): from
+    // the last batch before the change, so the first new batch's wait is measured;
+    // the same length.
+    AutotuneOptions counting;
+    counting.countRebuild = true;
+    const auto paid = [&](std::int64_t first, int workers, std::size_t measuredTo) {
+        const AutotuneWindow w = autotuneWindow(first, workers, measuredTo, counting);
+        return std::pair{w.from, w.to};
+    };
+    QCOMPARE(paid(0, 1, 0), (Range{0, 12}));
+    QCOMPARE(paid(100, 2, 90), (Range{99, 111}));
+    QCOMPARE(paid(100, 4, 90), (Range{99, 115}));
+    QCOMPARE(paid(100, 2, 99), (Range{99, 111}));   // may share the previous window's last
+    QCOMPARE(paid(100, 2, 150), (Range{150, 162})); // a change before the previous window's end
 }
 
 void TestAutotune::settleBatchesDoNotDecideAMove()
