@@ -90,6 +90,7 @@ def main():
         import torch
         from PIL import Image
         from torch.utils.data import DataLoader, Dataset, get_worker_info
+        from torch.utils.data._utils.collate import default_collate
         from torchvision import datasets, transforms
     except ImportError as error:
         emit({"type": "error", "message": "the PyTorch engine needs torch and torchvision: "
@@ -141,7 +142,9 @@ def main():
 
     def collate(items):
         begin = time.monotonic_ns()
-        samples = torch.stack([i[0] for i in items])
+        # default_collate stacks a worker's batch straight into shared memory, as a
+        # plain DataLoader does (torch.stack would cost one more copy of the batch).
+        samples = default_collate([i[0] for i in items])
         labels = torch.tensor([i[1] for i in items])
         times = [i[2] for i in items]
         return samples, labels, {
