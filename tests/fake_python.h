@@ -5,8 +5,10 @@
 // an executable Python 3 script (standard library only) that answers
 // `-c "import torch, torchvision"` with `check` (default: exit 0) and, run as the
 // engine, sends a start record and 3 good batch records (numbered 0..2, times on
-// CLOCK_MONOTONIC), then runs `body` (Python, at top level). Helpers in the script:
-// emit(dict), line(text), batch(i), note(pid) (appends a pid to <script>.pids).
+// CLOCK_MONOTONIC) on the records pipe (RECORDS, the engine's fd 3), then runs
+// `body` (Python, at top level). Helpers in the script: emit(dict), line(text) (both
+// on RECORDS), batch(i), note(pid) (appends a pid to <script>.pids); COMMANDS is the
+// commands socket (fd 4).
 // Every process the fixture starts notes its pid there, so a test can check that
 // none is left; livingInGroup() finds what is left of a process group.
 
@@ -50,14 +52,17 @@ inline QString writeFakePython(const QString &dir, const QString &name, const QS
            "import json, signal, subprocess\n"
            "note(os.getpid())\n"
            "settings = json.loads(sys.argv[-1])\n"
+           "RECORDS = os.fdopen(settings.get('records_fd', 3), 'w')\n"
+           "COMMANDS = settings.get('commands_fd', 4)\n"
            "def line(text):\n"
-           "    sys.stdout.write(text + '\\n')\n"
-           "    sys.stdout.flush()\n"
+           "    RECORDS.write(text + '\\n')\n"
+           "    RECORDS.flush()\n"
            "def emit(record):\n"
            "    line(json.dumps(record))\n"
            "def batch(i):\n"
            "    t = time.monotonic_ns()\n"
            "    return {'type': 'batch', 'index': i, 'epoch': 0, 'worker': -1, 'samples': 4,\n"
+           "            'version': 0, 'first': 4 * i, 'ids': 0,\n"
            "            'load_start': t, 'collate_start': t, 'load_end': t, 'read': 0,\n"
            "            'decode': 0, 'transform': 0, 'request': t, 'delivery': t,\n"
            "            'compute_start': t, 'compute_end': t}\n"

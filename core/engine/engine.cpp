@@ -17,10 +17,9 @@ std::string engineCannot(EngineKind engine, EngineFeature feature)
     if (engine == EngineKind::LoaderLab)
         return {};
     switch (feature) {
-    case EngineFeature::Reconfigure:
-        return "the PyTorch engine cannot change settings while it runs";
+    case EngineFeature::Reconfigure: // a new DataLoader over the rest of the epoch
     case EngineFeature::Pause:
-        return "the PyTorch engine cannot pause";
+        return {};
     case EngineFeature::ModelStep:
         return "the PyTorch engine runs the simulated step (sleep) or none, not a LibTorch model";
     case EngineFeature::DataParallel:

@@ -10,6 +10,7 @@
 
 #include "core/config/run_config.h"
 #include "core/record/trace_record.h"
+#include "core/run/engine_cancel.h"
 #include "core/run/run_controller.h"
 #include "core/trace/trace_log.h"
 
@@ -20,10 +21,6 @@
 #include <string>
 
 namespace loaderlab {
-
-// Asked now and then during a long start (the PyTorch engine's import check): true
-// to give up.
-using EngineCancel = std::function<bool()>;
 
 // The engine cannot run on this machine (Python without torch, a process that cannot
 // be started); what() says why and what to install.

@@ -73,8 +73,15 @@ EngineBatch parseBatch(const json &j, const EngineChannelContext &c)
         integer(j, "epoch", c.epoch, c.epochs > 0 ? c.epochs - 1 : std::int64_t{INT32_MAX}));
     b.worker = static_cast<std::int32_t>(
         integer(j, "worker", c.workers > 0 ? 0 : -1, c.workers > 0 ? c.workers - 1 : -1));
+    if (c.paused)
+        refuse("a batch while paused");
+    b.version = integer(j, "version", c.version, c.version);
+    // A new epoch starts at the beginning of its order; an epoch goes on where it was.
+    const std::int64_t first = b.epoch == c.epoch ? c.epochSamples : 0;
+    b.first = integer(j, "first", first, first);
     b.samples = static_cast<std::int32_t>(
-        integer(j, "samples", 1, std::min<std::int64_t>(c.batchSize, c.datasetSamples)));
+        integer(j, "samples", 1, std::min<std::int64_t>(c.batchSize, c.datasetSamples - b.first)));
+    b.ids = integer(j, "ids", 0, static_cast<std::int64_t>(kEngineIdsModulus) - 1);
     const auto time = [&](const char *key) { return integer(j, key, c.earliestNs, c.latestNs); };
     b.loadStartNs = time("load_start");
     b.collateStartNs = time("collate_start");
@@ -140,9 +147,43 @@ EngineRecord parseEngineRecord(std::string_view line, const EngineChannelContext
     if (type == "error")
         return EngineFailure{text(j, "message", 2000)};
     if (type == "end") {
+        if (context.paused)
+            refuse("the end record while paused");
         EngineEnd e;
         e.batches = integer(j, "batches", context.batches, context.batches);
         return e;
+    }
+    if (!context.started)
+        refuse("a " + type + " record before the start record");
+    const auto now = [&](const char *key) {
+        return integer(j, key, context.earliestNs, context.latestNs);
+    };
+    if (type == "reconfigured") {
+        if (context.paused)
+            refuse("a reconfiguration while paused");
+        EngineReconfigured r;
+        r.version = integer(j, "version", context.answeredVersion + 1, context.requestedVersion);
+        r.index = integer(j, "index", context.batches, context.batches);
+        r.tNs = now("t");
+        r.batchSize = static_cast<std::int32_t>(integer(j, "batch_size", 1, kMaxEngineBatchSize));
+        r.workers = static_cast<std::int32_t>(integer(j, "workers", 0, kMaxEngineWorkers));
+        return r;
+    }
+    if (type == "refused") {
+        EngineRefused r;
+        r.version = integer(j, "version", context.answeredVersion + 1, context.requestedVersion);
+        r.message = text(j, "message", 2000);
+        return r;
+    }
+    if (type == "paused" || type == "resumed") {
+        if (context.paused != (type == "resumed"))
+            refuse(context.paused ? "paused twice" : "resumed without a pause");
+        const std::int64_t index = integer(j, "index", context.batches, context.batches);
+        const std::int64_t t = now("t");
+        if (type == "paused")
+            return EnginePaused{index, t};
+        ordered(context.pausedNs, "paused", t, "t");
+        return EngineResumed{index, t};
     }
     refuse("unknown type \"" + quoteEngineLine(type, 40) + "\"");
 }
@@ -156,9 +197,29 @@ void acceptEngineRecord(EngineChannelContext &context, const EngineRecord &recor
     } else if (const auto *b = std::get_if<EngineBatch>(&record)) {
         context.batches = b->index + 1;
         context.epoch = b->epoch;
+        context.epochSamples = b->first + b->samples;
     } else if (std::holds_alternative<EngineEnd>(record)) {
         context.ended = true;
+    } else if (const auto *r = std::get_if<EngineReconfigured>(&record)) {
+        context.answeredVersion = context.version = r->version;
+        context.batchSize = r->batchSize;
+        context.workers = r->workers;
+    } else if (const auto *f = std::get_if<EngineRefused>(&record)) {
+        context.answeredVersion = f->version;
+    } else if (const auto *p = std::get_if<EnginePaused>(&record)) {
+        context.paused = true;
+        context.pausedNs = p->tNs;
+    } else if (std::holds_alternative<EngineResumed>(record)) {
+        context.paused = false;
     }
+}
+
+std::uint64_t engineSampleId(std::int64_t index)
+{
+    std::uint64_t z = static_cast<std::uint64_t>(index) + 0x9E3779B97F4A7C15ULL;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
 }
 
 std::string quoteEngineLine(std::string_view line, std::size_t maxBytes)

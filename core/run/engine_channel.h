@@ -1,7 +1,8 @@
 #pragma once
 
 // The PyTorch engine's channel: what the engine's Python process writes on its
-// stdout, one JSON object per line, read by PyTorchRun (core/run/pytorch_run.h).
+// records pipe (its fd 3; stdout and stderr are only captured), one JSON object per
+// line, read by PyTorchRun (core/run/pytorch_run.h).
 // Nothing here starts a process: the line splitter and the record parser are pure
 // functions of their input, so they can be fuzzed (tests/fuzz/fuzz_engine_channel.cpp)
 // and reused for any other stream of records.
@@ -10,7 +11,12 @@
 // and that type's fields, each of the right type and in range for the run
 // (EngineChannelContext): batches numbered 0, 1, 2... in order, samples within the
 // batch size, a worker the run has, times on the shared CLOCK_MONOTONIC between
-// the engine's start and the moment the line arrived, in order. A line that breaks
+// the engine's start and the moment the line arrived, in order. Live changes
+// (LoaderLab's commands, numbered 1, 2, 3...) are answered by "reconfigured" (from
+// that batch on, the new batch size and workers are the limits, and every batch
+// carries the version) or "refused"; "paused" / "resumed" bracket a pause. Each
+// batch says where in its epoch's order it starts ("first"): the batches of an
+// epoch cover the order without gap or overlap. A line that breaks
 // any rule, or is longer than kMaxEngineLineBytes, is refused with
 // EngineChannelError, the one exception these functions throw (docs/limits.md,
 // "The PyTorch engine's channel").
@@ -53,6 +59,43 @@ struct EngineBatch
     std::int64_t loadStartNs = 0, collateStartNs = 0, loadEndNs = 0;
     std::int64_t readNs = 0, decodeNs = 0, transformNs = 0; // sums over the samples
     std::int64_t requestNs = 0, deliveryNs = 0, computeStartNs = 0, computeEndNs = 0;
+    std::int64_t version = 0; // the live change in force (0: the settings the run started with)
+    std::int64_t first = 0;   // position of its first sample in the epoch's order
+    // The sum modulo 2^61 of its samples' ids (engineSampleId): a sample delivered
+    // twice or never shows in the epoch's sum.
+    std::int64_t ids = 0;
+};
+
+// {"type":"reconfigured","version":V,"index":I,"t":T,"batch_size":B,"workers":W}:
+// LoaderLab's change number V (and any sent before it) applies from batch I on.
+struct EngineReconfigured
+{
+    std::int64_t version = 0;
+    std::int64_t index = 0;
+    std::int64_t tNs = 0;
+    std::int32_t batchSize = 0;
+    std::int32_t workers = 0;
+};
+
+// {"type":"refused","version":V,"message":"..."}: change V was not applied.
+struct EngineRefused
+{
+    std::int64_t version = 0;
+    std::string message; // cut to 2,000 bytes
+};
+
+// {"type":"paused","index":I,"t":T} and {"type":"resumed",...}: the engine waits
+// (or goes on) before batch I.
+struct EnginePaused
+{
+    std::int64_t index = 0;
+    std::int64_t tNs = 0;
+};
+
+struct EngineResumed
+{
+    std::int64_t index = 0;
+    std::int64_t tNs = 0;
 };
 
 // {"type":"error","message":"..."}: the engine's own account of why it stops.
@@ -67,7 +110,17 @@ struct EngineEnd
     std::int64_t batches = 0;
 };
 
-using EngineRecord = std::variant<EngineStart, EngineBatch, EngineFailure, EngineEnd>;
+using EngineRecord = std::variant<EngineStart, EngineBatch, EngineFailure, EngineEnd,
+                                  EngineReconfigured, EngineRefused, EnginePaused, EngineResumed>;
+
+// The largest batch size and worker count a "reconfigured" record may name.
+inline constexpr std::int32_t kMaxEngineBatchSize = 1 << 20;
+inline constexpr std::int32_t kMaxEngineWorkers = 1024;
+
+// The sum of engineSampleId over a batch's samples is its "ids" modulo 2^61
+// (splitmix64's finalizer of index + 0x9E3779B97F4A7C15, as pytorch_engine.py).
+std::uint64_t engineSampleId(std::int64_t index);
+inline constexpr std::uint64_t kEngineIdsModulus = std::uint64_t{1} << 61;
 
 // What a record may say, from the run's settings and the records so far.
 struct EngineChannelContext
@@ -77,7 +130,7 @@ struct EngineChannelContext
     // arrived (a record cannot come from the future on a shared monotonic clock).
     std::int64_t earliestNs = 0;
     std::int64_t latestNs = std::numeric_limits<std::int64_t>::max();
-    int batchSize = 1;
+    int batchSize = 1; // the current ones: a "reconfigured" record changes them
     int workers = 0;
     int epochs = 0;              // 0: no limit
     std::int64_t maxBatches = 0; // 0: no limit
@@ -85,8 +138,16 @@ struct EngineChannelContext
     bool started = false;
     bool ended = false;
     std::int64_t datasetSamples = 0;
-    std::int64_t batches = 0; // batch records so far: the next batch's index
-    std::int32_t epoch = 0;   // the last batch's epoch
+    std::int64_t batches = 0;      // batch records so far: the next batch's index
+    std::int32_t epoch = 0;        // the last batch's epoch
+    std::int64_t epochSamples = 0; // samples of that epoch so far: the next "first"
+    // Live changes: the latest LoaderLab sent (set by the reader before each line),
+    // the latest answered (applied or refused), the one in force.
+    std::int64_t requestedVersion = 0;
+    std::int64_t answeredVersion = 0;
+    std::int64_t version = 0;
+    bool paused = false;
+    std::int64_t pausedNs = 0;
 };
 
 // Parses and validates one line (without its newline). Throws EngineChannelError.

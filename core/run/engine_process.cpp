@@ -6,12 +6,14 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 #include <stdexcept>
 
 #include <csignal>
 #include <fcntl.h>
 #include <poll.h>
 #include <spawn.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -19,20 +21,57 @@ extern char **environ;
 
 namespace loaderlab {
 
-EngineProcess spawnEngineProcess(const std::vector<std::string> &args)
+namespace {
+
+// `fd` moved to 10 or above (close-on-exec), so that placing the child's
+// descriptors 1 to 4 never overwrites one still to be placed.
+int aboveChildFds(int fd)
 {
-    int outPipe[2], errPipe[2];
-    if (pipe2(outPipe, O_CLOEXEC) != 0)
-        throw std::runtime_error("cannot start " + args[0] + ": no pipe");
-    if (pipe2(errPipe, O_CLOEXEC) != 0) {
-        close(outPipe[0]);
-        close(outPipe[1]);
+    const int moved = fcntl(fd, F_DUPFD_CLOEXEC, 10);
+    close(fd);
+    return moved;
+}
+
+void closeAll(std::initializer_list<int> fds)
+{
+    for (int fd : fds)
+        if (fd >= 0)
+            close(fd);
+}
+
+} // namespace
+
+EngineProcess spawnEngineProcess(const std::vector<std::string> &args, bool channels)
+{
+    // [0] read, [1] write; commands: [0] LoaderLab's end, [1] the child's.
+    int outPipe[2] = {-1, -1}, errPipe[2] = {-1, -1}, recPipe[2] = {-1, -1};
+    int cmdPair[2] = {-1, -1};
+    bool made = pipe2(outPipe, O_CLOEXEC) == 0 && pipe2(errPipe, O_CLOEXEC) == 0;
+    if (made && channels)
+        made = pipe2(recPipe, O_CLOEXEC) == 0
+               && socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, cmdPair) == 0;
+    if (made) {
+        for (int *fd : {&outPipe[1], &errPipe[1], &recPipe[1], &cmdPair[1]})
+            if (*fd >= 0 && (*fd = aboveChildFds(*fd)) < 0)
+                made = false;
+    }
+    if (!made) {
+        closeAll({outPipe[0], outPipe[1], errPipe[0], errPipe[1], recPipe[0], recPipe[1],
+                  cmdPair[0], cmdPair[1]});
         throw std::runtime_error("cannot start " + args[0] + ": no pipe");
     }
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1);
     posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2);
+    if (channels) {
+        posix_spawn_file_actions_adddup2(&actions, recPipe[1], kEngineRecordsFd);
+        posix_spawn_file_actions_adddup2(&actions, cmdPair[1], kEngineCommandsFd);
+    }
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 34))
+    // Whatever LoaderLab (or a library in it) opened without close-on-exec.
+    posix_spawn_file_actions_addclosefrom_np(&actions, channels ? kEngineCommandsFd + 1 : 3);
+#endif
     posix_spawnattr_t attributes;
     posix_spawnattr_init(&attributes);
     // Its own group, and the default action for the stop signals: a shell or a
@@ -56,14 +95,32 @@ EngineProcess spawnEngineProcess(const std::vector<std::string> &args)
     const int failed = posix_spawnp(&pid, argv[0], &actions, &attributes, argv.data(), environ);
     posix_spawn_file_actions_destroy(&actions);
     posix_spawnattr_destroy(&attributes);
-    close(outPipe[1]);
-    close(errPipe[1]);
+    closeAll({outPipe[1], errPipe[1], recPipe[1], cmdPair[1]});
     if (failed != 0) {
-        close(outPipe[0]);
-        close(errPipe[0]);
+        closeAll({outPipe[0], errPipe[0], recPipe[0], cmdPair[0]});
         throw std::runtime_error("cannot start " + args[0] + ": " + std::strerror(failed));
     }
-    return {pid, outPipe[0], errPipe[0]};
+    if (cmdPair[0] >= 0)
+        fcntl(cmdPair[0], F_SETFL, fcntl(cmdPair[0], F_GETFL) | O_NONBLOCK);
+    return {pid, outPipe[0], errPipe[0], recPipe[0], cmdPair[0]};
+}
+
+std::string sendEngineCommand(int fd, const std::string &line)
+{
+    if (fd < 0)
+        return "the engine has ended";
+    std::string_view rest = line;
+    while (!rest.empty()) {
+        const ssize_t n = send(fd, rest.data(), rest.size(), MSG_NOSIGNAL);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return errno == EAGAIN || errno == EWOULDBLOCK
+                       ? "the engine does not read its commands"
+                       : "the engine has ended (" + std::string(std::strerror(errno)) + ")";
+        rest.remove_prefix(static_cast<std::size_t>(n));
+    }
+    return {};
 }
 
 bool engineProcessExited(int pid)

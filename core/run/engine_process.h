@@ -3,7 +3,10 @@
 // The PyTorch engine's child processes (core/run/pytorch_run.h): started in a
 // process group of their own with stdout and stderr on pipes, so that ending a run
 // ends everything the engine started in that group (DataLoader workers included),
-// and a short check run with a time limit. POSIX, no Qt.
+// and a short check run with a time limit. The engine itself also gets its two
+// channels: a records pipe (its fd 3, kEngineRecordsFd) and a commands socket (its
+// fd 4, kEngineCommandsFd). Every other descriptor of LoaderLab's is closed in the
+// child. POSIX, no Qt.
 
 #include <cstdint>
 #include <functional>
@@ -13,16 +16,34 @@
 
 namespace loaderlab {
 
+// The child's descriptors for the engine's channels (spawnEngineProcess with
+// `channels`): it writes records on the first and reads commands on the second.
+inline constexpr int kEngineRecordsFd = 3;
+inline constexpr int kEngineCommandsFd = 4;
+
 struct EngineProcess
 {
     int pid = -1; // also the process group's id
     int out = -1; // read ends of the child's stdout and stderr (close-on-exec)
     int err = -1;
+    // With `channels`: the read end of the records pipe, and LoaderLab's end of the
+    // commands socket (close-on-exec, non-blocking: sendEngineCommand); else -1.
+    int records = -1;
+    int commands = -1;
 };
 
 // Starts `args` (args[0] looked up on the PATH) as the leader of a new process
-// group. Throws std::runtime_error when it cannot be started.
-EngineProcess spawnEngineProcess(const std::vector<std::string> &args);
+// group, with stdin, stdout and stderr (stdin is LoaderLab's) and, with `channels`,
+// the records pipe and the commands socket at kEngineRecordsFd and
+// kEngineCommandsFd; nothing else of LoaderLab's is inherited. Throws
+// std::runtime_error when it cannot be started.
+EngineProcess spawnEngineProcess(const std::vector<std::string> &args, bool channels = false);
+
+// Writes one command line (`line` with its newline) on the commands socket without
+// blocking and without SIGPIPE. "" when it was sent whole; otherwise why not (the
+// engine has ended, or has not read 200 KiB of earlier commands). A line is sent
+// whole or not at all only up to the socket's free space: keep commands short.
+std::string sendEngineCommand(int fd, const std::string &line);
 
 // True once the child has exited. It is not reaped: until reapEngineProcess, its
 // pid (the group's id) cannot be taken by another process, so signalling the group

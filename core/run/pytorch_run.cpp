@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <map>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 #include <csignal>
@@ -23,32 +24,58 @@ namespace {
 
 using json = nlohmann::json;
 
-json settingsJson(const RunConfig &c)
+// The settings a live change may make, by pytorch_engine.py's names.
+json liveSettingsJson(const RunConfig &c)
 {
-    // pytorch_engine.py knows the kinds marked pytorchEngine in the table, by name.
-    return {{"kind", datasetKindName(c.dataset.kind)},
-            {"path", c.dataset.path},
-            {"resize", c.dataset.resizeSize},
-            {"crop", c.dataset.cropSize},
-            {"transform", c.dataset.transform == TransformKind::Train ? "train" : "eval"},
-            {"shape",
-             {c.dataset.syntheticShape.channels, c.dataset.syntheticShape.height,
-              c.dataset.syntheticShape.width}},
-            {"samples", c.dataset.syntheticSamples},
-            {"seed", c.loader.seed},
-            {"workers", c.loader.numWorkers},
+    const bool sleep = c.consumer.kind == ConsumerKind::Sleep;
+    return {{"workers", c.loader.numWorkers},
             {"batch_size", c.loader.batchSize},
             {"prefetch", c.loader.prefetchFactor},
             {"persistent", c.loader.persistentWorkers},
             {"shuffle", c.loader.shuffle},
-            {"drop_last", c.loader.dropLast},
             {"pin_memory", c.loader.pinMemory},
-            {"sleep_batch_ms",
-             c.consumer.kind == ConsumerKind::Sleep ? c.consumer.sleepPerBatchMs : 0.0},
-            {"sleep_sample_ms",
-             c.consumer.kind == ConsumerKind::Sleep ? c.consumer.sleepPerSampleMs : 0.0},
-            {"max_batches", c.maxBatches},
-            {"epochs", c.epochs}};
+            {"sleep_batch_ms", sleep ? c.consumer.sleepPerBatchMs : 0.0},
+            {"sleep_sample_ms", sleep ? c.consumer.sleepPerSampleMs : 0.0}};
+}
+
+json settingsJson(const RunConfig &c)
+{
+    // pytorch_engine.py knows the kinds marked pytorchEngine in the table, by name.
+    json settings = liveSettingsJson(c);
+    settings.update(
+        json{{"kind", datasetKindName(c.dataset.kind)},
+             {"path", c.dataset.path},
+             {"resize", c.dataset.resizeSize},
+             {"crop", c.dataset.cropSize},
+             {"transform", c.dataset.transform == TransformKind::Train ? "train" : "eval"},
+             {"shape",
+              {c.dataset.syntheticShape.channels, c.dataset.syntheticShape.height,
+               c.dataset.syntheticShape.width}},
+             {"samples", c.dataset.syntheticSamples},
+             {"seed", c.loader.seed},
+             {"drop_last", c.loader.dropLast},
+             {"max_batches", c.maxBatches},
+             {"epochs", c.epochs},
+             {"records_fd", kEngineRecordsFd},
+             {"commands_fd", kEngineCommandsFd}});
+    return settings;
+}
+
+// The loader settings pytorch_engine.py cannot change during a run: "" when `next`
+// keeps them, else the first one's name.
+const char *fixedLoaderSetting(const LoaderConfig &now, const LoaderConfig &next)
+{
+    if (next.seed != now.seed)
+        return "the seed";
+    if (next.dropLast != now.dropLast)
+        return "drop last";
+    if (next.inOrder != now.inOrder)
+        return "in order";
+    if (next.strategy != now.strategy)
+        return "the strategy";
+    if (next.badSamples != now.badSamples)
+        return "the bad-sample policy";
+    return "";
 }
 
 } // namespace
@@ -141,13 +168,29 @@ void PyTorchRun::start(const RunConfig &config, const EngineCancel &cancelled)
         throw std::invalid_argument(why);
     if (const std::string why = pytorchEngineProblem(m_python, cancelled); !why.empty())
         throw std::runtime_error(why);
-    m_config = config;
+    if (m_reader.joinable())
+        m_reader.join(); // the previous run's reader has ended: wait() returned
     m_trace = std::make_shared<TraceLog>(m_keepBatches, m_heldForReader);
     m_trace->addConfigVersion({0, 0, 0, config});
-    m_description = std::string("PyTorch DataLoader: ")
-                    + (config.dataset.kind == DatasetKind::ImageFolder
-                           ? "image folder " + config.dataset.path
-                           : "synthetic data");
+    {
+        const std::lock_guard lock(m_mutex);
+        m_config = m_requested = config;
+        m_requests.clear();
+        m_reconfigureError.clear();
+        m_epochSamples.clear();
+        m_error.clear();
+        m_errTail.clear();
+        m_outTail.clear();
+        m_sawEnd = m_stopRequested = false;
+        m_description = std::string("PyTorch DataLoader: ")
+                        + (config.dataset.kind == DatasetKind::ImageFolder
+                               ? "image folder " + config.dataset.path
+                               : "synthetic data");
+    }
+    m_outputRefused = false;
+    m_lastEpoch = 0;
+    m_version = 0;
+    m_lastRequest = 0;
     m_startNs = steadyNowNs();
     m_channel = {};
     m_channel.earliestNs = m_startNs;
@@ -157,181 +200,24 @@ void PyTorchRun::start(const RunConfig &config, const EngineCancel &cancelled)
     m_channel.maxBatches = config.maxBatches;
     m_lineNumber = 0;
     const EngineProcess child = spawnEngineProcess(
-        {m_python, "-c", kPyTorchEngineScript, settingsJson(config).dump()});
+        {m_python, "-c", kPyTorchEngineScript, settingsJson(config).dump()}, true);
     m_pid = child.pid;
+    {
+        const std::lock_guard commandLock(m_commandMutex);
+        m_commandFd = child.commands;
+    }
     {
         const std::lock_guard lock(m_mutex);
         m_state = RunState::Running;
+        m_endedCalled = false;
     }
     m_reader = std::jthread([this, child] { readOutput(child); });
-}
-
-namespace {
-
-// After a stop's SIGTERM, SIGKILL; after Python's exit, the pipes' last bytes.
-constexpr std::int64_t kGraceNs = 3'000'000'000;
-constexpr std::int64_t kDrainNs = 500'000'000;
-
-} // namespace
-
-void PyTorchRun::readOutput(EngineProcess child)
-{
-    EngineLineSplitter lines;
-    bool outOpen = true, errOpen = true, exited = false;
-    std::int64_t stopAt = 0, drainUntil = 0;
-    std::vector<char> buffer(65536);
-    while (true) {
-        pollfd fds[2] = {{outOpen ? child.out : -1, POLLIN, 0},
-                         {errOpen ? child.err : -1, POLLIN, 0}};
-        if (poll(fds, 2, 50) > 0) {
-            for (int k = 0; k < 2; ++k) {
-                if (!(fds[k].revents & (POLLIN | POLLHUP | POLLERR)))
-                    continue;
-                const ssize_t n = read(fds[k].fd, buffer.data(), buffer.size());
-                if (n <= 0) {
-                    if (!(n < 0 && errno == EINTR))
-                        (k ? errOpen : outOpen) = false;
-                    continue;
-                }
-                const std::string_view bytes(buffer.data(), static_cast<std::size_t>(n));
-                if (k == 1) {
-                    const std::lock_guard lock(m_mutex);
-                    appendTail(m_errTail, bytes);
-                } else if (!m_outputRefused) {
-                    try {
-                        lines.feed(bytes, [this](std::string_view line) { handleLine(line); });
-                    } catch (const EngineChannelError &e) {
-                        // The splitter's refusal: the line in progress is too long.
-                        refuseOutput("line " + std::to_string(m_lineNumber + 1) + " (" + e.what()
-                                     + "): " + quoteEngineLine(lines.pending()));
-                    }
-                }
-            }
-        }
-        const std::int64_t now = steadyNowNs();
-        if (!exited && engineProcessExited(child.pid)) {
-            // Python is gone: end what it left in its group, then read what is in
-            // the pipes, but not for ever (a process outside the group may hold them).
-            exited = true;
-            drainUntil = now + kDrainNs;
-            signalEngineGroup(child.pid, SIGKILL);
-        }
-        if (exited && ((!outOpen && !errOpen) || now > drainUntil))
-            break;
-        bool stopping = false;
-        {
-            const std::lock_guard lock(m_mutex);
-            if (!m_stopRequested && m_config.maxSeconds > 0
-                && now - m_startNs > static_cast<std::int64_t>(m_config.maxSeconds * 1e9))
-                m_stopRequested = true; // the time limit: a stop, but the run finished
-            stopping = m_stopRequested;
-        }
-        if (exited || !stopping)
-            continue;
-        if (stopAt == 0) {
-            stopAt = now;
-            signalEngineGroup(child.pid, SIGTERM);
-        } else if (now - stopAt > kGraceNs) {
-            signalEngineGroup(child.pid, SIGKILL);
-            stopAt = now; // again every 3 s until Python has exited
-        }
-    }
-    close(child.out);
-    close(child.err);
-    finish(reapEngineProcess(child.pid));
-}
-
-void PyTorchRun::refuseOutput(const std::string &why)
-{
-    m_outputRefused = true;
-    const std::lock_guard lock(m_mutex);
-    m_error = "the PyTorch engine (" + m_python + ") sent a bad record on " + why;
-    m_stopRequested = true; // ends the process group; the state is Failed
-}
-
-void PyTorchRun::handleLine(std::string_view line)
-{
-    ++m_lineNumber;
-    if (m_outputRefused)
-        return;
-    m_channel.latestNs = steadyNowNs();
-    EngineRecord record;
-    try {
-        record = parseEngineRecord(line, m_channel);
-    } catch (const EngineChannelError &e) {
-        refuseOutput("line " + std::to_string(m_lineNumber) + " (" + e.what()
-                     + "): " + quoteEngineLine(line));
-        return;
-    }
-    acceptEngineRecord(m_channel, record);
-    if (const auto *start = std::get_if<EngineStart>(&record)) {
-        m_startNs = start->t0Ns; // only this thread reads it from here on
-        const std::lock_guard lock(m_mutex);
-        m_description = "PyTorch DataLoader (torch " + start->torch
-                        + "): " + m_description.substr(m_description.find(": ") + 2);
-    } else if (const auto *failure = std::get_if<EngineFailure>(&record)) {
-        const std::lock_guard lock(m_mutex);
-        m_error = failure->message;
-    } else if (std::holds_alternative<EngineEnd>(record)) {
-        const std::lock_guard lock(m_mutex);
-        m_sawEnd = true;
-    } else if (const auto *b = std::get_if<EngineBatch>(&record)) {
-        TraceRecord r;
-        r.index = b->index;
-        r.epoch = b->epoch;
-        r.worker = b->worker < 0 ? kConsumerThread : b->worker;
-        r.samples = b->samples;
-        r.loadStartNs = b->loadStartNs - m_startNs;
-        r.loadEndNs = b->loadEndNs - m_startNs;
-        r.readyNs = r.loadEndNs;
-        r.readNs = b->readNs;
-        r.decodeNs = b->decodeNs;
-        r.transformNs = b->transformNs;
-        r.collateNs = b->loadEndNs - b->collateStartNs;
-        r.requestNs = b->requestNs - m_startNs;
-        r.deliveryNs = b->deliveryNs - m_startNs;
-        r.computeStartNs = b->computeStartNs - m_startNs;
-        r.computeEndNs = b->computeEndNs - m_startNs;
-        const std::size_t count = m_trace->size();
-        if (count > 0 && r.epoch != (*m_trace)[count - 1].epoch)
-            m_trace->addMarker(
-                {r.index, r.requestNs, MarkerKind::Epoch, 0, {}, std::to_string(r.epoch)});
-        m_trace->appendSpan({r.index, r.worker, 0, r.loadStartNs, r.loadEndNs});
-        m_trace->append(r);
-    }
-}
-
-void PyTorchRun::finish(int status)
-{
-    const std::lock_guard lock(m_mutex);
-    const bool clean = WIFEXITED(status) && WEXITSTATUS(status) == 0 && m_sawEnd && m_error.empty();
-    const bool timeUp = m_config.maxSeconds > 0
-                        && steadyNowNs() - m_startNs
-                               >= static_cast<std::int64_t>(m_config.maxSeconds * 1e9);
-    if (clean || (m_stopRequested && timeUp && m_error.empty())) {
-        m_state = RunState::Finished;
-    } else if (m_stopRequested && m_error.empty()) {
-        m_state = RunState::Stopped;
-    } else {
-        m_state = RunState::Failed;
-        if (m_error.empty()) {
-            const std::string tail = lastLine(m_errTail);
-            m_error = "the PyTorch engine ended ("
-                      + (WIFSIGNALED(status) ? "signal " + std::to_string(WTERMSIG(status))
-                                             : "exit " + std::to_string(WEXITSTATUS(status)))
-                      + (m_sawEnd ? ")" : ") before its end record")
-                      + (tail.empty() ? "" : ": " + quoteEngineLine(tail, 300));
-        }
-    }
-    m_ended.notify_all();
-    if (m_onEnded)
-        m_onEnded(m_state);
 }
 
 bool PyTorchRun::wait(int timeoutMs)
 {
     std::unique_lock lock(m_mutex);
-    const auto ended = [this] { return m_state != RunState::Running; };
+    const auto ended = [this] { return m_endedCalled; };
     if (timeoutMs < 0) {
         m_ended.wait(lock, ended);
         return true;
@@ -342,25 +228,80 @@ bool PyTorchRun::wait(int timeoutMs)
 void PyTorchRun::stop()
 {
     const std::lock_guard lock(m_mutex);
-    if (m_state == RunState::Running)
+    if (m_state == RunState::Running || m_state == RunState::Paused)
         m_stopRequested = true;
 }
 
-RunState PyTorchRun::state() const
+void PyTorchRun::sendCommand(const std::string &line)
 {
-    const std::lock_guard lock(m_mutex);
-    return m_state;
+    // Under m_commandMutex (the caller's): the socket stays open while it is written.
+    if (const std::string why = sendEngineCommand(m_commandFd, line); !why.empty()) {
+        const std::lock_guard lock(m_mutex);
+        m_reconfigureError = why;
+    }
 }
 
-std::string PyTorchRun::error() const
+void PyTorchRun::reconfigure(const LoaderConfig &loader, const ConsumerConfig &consumer,
+                             MarkerKind kind, std::string detail)
 {
-    const std::lock_guard lock(m_mutex);
-    return m_error;
+    validate(loader);
+    const std::lock_guard commandLock(m_commandMutex);
+    std::int64_t number = 0;
+    json command;
+    {
+        const std::lock_guard lock(m_mutex);
+        RunConfig next = m_requested;
+        next.loader = loader;
+        next.consumer = consumer;
+        if (const std::string why = pytorchConfigProblem(next); !why.empty())
+            throw std::invalid_argument(why);
+        if (const std::string fixed = fixedLoaderSetting(m_requested.loader, loader);
+            !fixed.empty())
+            throw std::invalid_argument("the PyTorch engine cannot change " + fixed
+                                        + " during a run");
+        if (m_state != RunState::Running && m_state != RunState::Paused)
+            return;
+        if (next.loader == m_requested.loader && next.consumer == m_requested.consumer)
+            return;
+        number = m_lastRequest + 1;
+        command = liveSettingsJson(next);
+        m_requests[number] = {next, kind, std::move(detail)};
+        m_requested = std::move(next);
+    }
+    command["cmd"] = "reconfigure";
+    command["version"] = number;
+    m_lastRequest = number; // before the engine can answer it
+    sendCommand(command.dump() + "\n");
 }
 
-void PyTorchRun::reconfigure(const LoaderConfig &, const ConsumerConfig &, MarkerKind, std::string)
+std::string PyTorchRun::takeReconfigureError()
 {
-    throw std::invalid_argument("the PyTorch engine cannot change settings while it runs");
+    const std::lock_guard lock(m_mutex);
+    return std::exchange(m_reconfigureError, std::string());
+}
+
+void PyTorchRun::pause()
+{
+    const std::lock_guard commandLock(m_commandMutex);
+    {
+        const std::lock_guard lock(m_mutex);
+        if (m_state != RunState::Running)
+            return;
+        m_state = RunState::Paused;
+    }
+    sendCommand("{\"cmd\":\"pause\"}\n");
+}
+
+void PyTorchRun::resume()
+{
+    const std::lock_guard commandLock(m_commandMutex);
+    {
+        const std::lock_guard lock(m_mutex);
+        if (m_state != RunState::Paused)
+            return;
+        m_state = RunState::Running;
+    }
+    sendCommand("{\"cmd\":\"resume\"}\n");
 }
 
 RunConfig PyTorchRun::config() const
@@ -383,17 +324,34 @@ void PyTorchRun::setOnEnded(std::function<void(RunState)> callback)
 
 void PyTorchRun::setTraceRetention(std::size_t keepBatches, bool heldForReader)
 {
-    const std::lock_guard lock(m_mutex);
     m_keepBatches = keepBatches;
     m_heldForReader = heldForReader;
+}
+
+std::map<std::int32_t, PyTorchRun::EpochSamples> PyTorchRun::epochSamples() const
+{
+    const std::lock_guard lock(m_mutex);
+    return m_epochSamples;
+}
+
+RunState PyTorchRun::state() const
+{
+    const std::lock_guard lock(m_mutex);
+    return m_state;
+}
+
+std::string PyTorchRun::error() const
+{
+    const std::lock_guard lock(m_mutex);
+    return m_error;
 }
 
 RunReport PyTorchRun::report() const
 {
     RunReport report;
-    report.config = m_config;
     {
         const std::lock_guard lock(m_mutex);
+        report.config = m_config;
         report.dataset = m_description;
         report.state = runStateName(m_state);
         report.error = m_error;

@@ -1,8 +1,10 @@
 // Fuzz target: the PyTorch engine's channel (core/run/engine_channel.h), read as
-// PyTorchRun reads the engine's stdout: EngineLineSplitter, then parseEngineRecord
-// on each line with the records so far (acceptEngineRecord). The input is the
-// stream; the run is fixed: times in [1000, 10^12], batch size 8, 2 workers, 3
-// epochs, 100 batches at most. Refusals are EngineChannelError; after one, the
+// PyTorchRun reads the engine's records pipe: EngineLineSplitter, then
+// parseEngineRecord on each line with the records so far (acceptEngineRecord). The
+// input is the stream; the run is fixed: times in [1000, 10^12], batch size 8, 2
+// workers, 3 epochs, 100 batches at most, and LoaderLab has sent 3 live changes
+// (a "reconfigured" record may name any of them once, then sets the batch size and
+// workers the next batches are checked against). Refusals are EngineChannelError; after one, the
 // next lines are still parsed (PyTorchRun stops at the first) to reach more states.
 // An accepted batch must keep the promises PyTorchRun relies on; anything else
 // escaping, or a sanitizer report, is a bug.
@@ -39,6 +41,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     context.workers = 2;
     context.epochs = 3;
     context.maxBatches = 100;
+    context.requestedVersion = 3;
     // A small line limit, so that the fuzzer meets it.
     EngineLineSplitter lines(4096);
     const auto onLine = [&](std::string_view line) {
@@ -47,8 +50,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
             if (const auto *b = std::get_if<EngineBatch>(&record)) {
                 check(b->index == context.batches, "index");
                 check(b->epoch >= context.epoch && b->epoch < 3, "epoch");
-                check(b->worker >= 0 && b->worker < 2, "worker");
-                check(b->samples >= 1 && b->samples <= 8, "samples");
+                check(context.workers > 0 ? b->worker >= 0 && b->worker < context.workers
+                                          : b->worker == -1,
+                      "worker");
+                check(b->samples >= 1 && b->samples <= context.batchSize, "samples");
+                check(b->version == context.version, "version in force");
+                check(b->first == (b->epoch == context.epoch ? context.epochSamples : 0),
+                      "first where the epoch was");
+                check(b->first + b->samples <= context.datasetSamples, "within the dataset");
+                check(b->ids >= 0 && static_cast<std::uint64_t>(b->ids) < kEngineIdsModulus, "ids");
+                check(!context.paused, "not paused");
                 check(b->loadStartNs >= context.earliestNs && b->computeEndNs <= context.latestNs,
                       "times in range");
                 check(b->loadStartNs <= b->collateStartNs && b->collateStartNs <= b->loadEndNs
@@ -59,6 +70,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
                           && b->readNs + b->decodeNs + b->transformNs
                                  <= b->loadEndNs - b->loadStartNs,
                       "sums within the load");
+            }
+            if (const auto *r = std::get_if<EngineReconfigured>(&record)) {
+                check(r->version > context.answeredVersion && r->version <= 3, "version");
+                check(r->batchSize >= 1 && r->batchSize <= kMaxEngineBatchSize && r->workers >= 0
+                          && r->workers <= kMaxEngineWorkers,
+                      "settings in range");
             }
             acceptEngineRecord(context, record);
             (void)quoteEngineLine(line);

@@ -12,6 +12,7 @@
 
 #include <QtTest>
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <future>
@@ -54,6 +55,9 @@ std::string batchLine(const std::string &changes = {})
                         {"epoch", 0},
                         {"worker", 1},
                         {"samples", 4},
+                        {"version", 0},
+                        {"first", 0},
+                        {"ids", 0},
                         {"load_start", 2000},
                         {"collate_start", 2500},
                         {"load_end", 3000},
@@ -91,11 +95,14 @@ private Q_SLOTS:
     void parserRefusesBadRecords_data();
     void parserRefusesBadRecords();
     void splitterBoundsLines();
+    void parserFollowsLiveChanges();
     void badRecordFailsTheRunAndKeepsTheBatches_data();
     void badRecordFailsTheRunAndKeepsTheBatches();
     void endlessLineIsRefusedInBoundedMemory();
     void hangingImportCheckTimesOut();
     void stopEndsTheGroupDespiteSigtermAndAnEscapedHolder();
+    void printedLinesAreNotRecords();
+    void failureNamesTheLastLinesOfStdoutAndStderr();
 
 private:
     QTemporaryDir m_dir;
@@ -172,6 +179,14 @@ void TestPyTorchChannel::parserRefusesBadRecords_data()
         "a second start record");
     row("message not a string", R"({"type":"error","message":7})", "\"message\" is not a string");
     row("end with wrong count", R"({"type":"end","batches":3})", "\"batches\" is 3");
+    row("gap in the epoch", batchLine(R"({"first":4})"), "\"first\" is 4, not in [0, 0]");
+    row("version not in force", batchLine(R"({"version":1})"), "\"version\" is 1");
+    row("ids out of range", batchLine(R"({"ids":2305843009213693952})"), "\"ids\" is");
+    row("change not asked for",
+        R"({"type":"reconfigured","version":1,"index":0,"t":2000,"batch_size":4,"workers":0})",
+        "\"version\" is 1, not in [1, 0]");
+    row("resumed without a pause", R"({"type":"resumed","index":0,"t":2000})",
+        "resumed without a pause");
 }
 
 void TestPyTorchChannel::parserRefusesBadRecords()
@@ -206,6 +221,65 @@ void TestPyTorchChannel::splitterBoundsLines()
     QVERIFY(splitter.pending().size() <= 10);
     QCOMPARE(quoteEngineLine(std::string(300, 'a'), 5), std::string("aaaaa... (300 bytes)"));
     QCOMPARE(quoteEngineLine("a\nb\xff"), std::string("a\\x0Ab\\xFF"));
+}
+
+void TestPyTorchChannel::parserFollowsLiveChanges()
+{
+    EngineChannelContext c = startedContext(); // batch size 4, 2 workers, 100 samples
+    c.requestedVersion = 2;
+    const auto accept = [&c](const std::string &line) {
+        const EngineRecord r = parseEngineRecord(line, c);
+        acceptEngineRecord(c, r);
+        return r;
+    };
+    const auto refused = [&c](const std::string &line, const char *why) {
+        try {
+            parseEngineRecord(line, c);
+        } catch (const EngineChannelError &e) {
+            return QString::fromUtf8(e.what()).contains(QString::fromUtf8(why));
+        }
+        return false;
+    };
+    accept(batchLine());
+    const auto r = std::get<EngineReconfigured>(accept(
+        R"({"type":"reconfigured","version":1,"index":1,"t":3000,"batch_size":8,"workers":1})"));
+    QCOMPARE(r.batchSize, 8);
+    QCOMPARE(c.batchSize, 8);
+    QCOMPARE(c.workers, 1);
+    QCOMPARE(c.version, std::int64_t{1});
+    // After the change: its version, its workers, its batch size, where the epoch was.
+    QVERIFY(
+        refused(batchLine(R"({"index":1,"worker":0,"first":4,"samples":8})"), "\"version\" is 0"));
+    QVERIFY(refused(batchLine(R"({"index":1,"version":1,"first":4})"), "\"worker\" is 1"));
+    QVERIFY(refused(batchLine(R"({"index":1,"version":1,"worker":0,"first":4,"samples":9})"),
+                    "\"samples\" is 9"));
+    QVERIFY(
+        refused(batchLine(R"({"index":1,"version":1,"worker":0,"first":5})"), "\"first\" is 5"));
+    accept(batchLine(R"({"index":1,"version":1,"worker":0,"first":4,"samples":8})"));
+    QCOMPARE(c.epochSamples, std::int64_t{12});
+    // The second change refused: answered, and the version in force stays 1.
+    QCOMPARE(
+        std::get<EngineRefused>(accept(R"({"type":"refused","version":2,"message":"no"})")).message,
+        std::string("no"));
+    QCOMPARE(c.version, std::int64_t{1});
+    QVERIFY(refused(
+        R"({"type":"reconfigured","version":2,"index":2,"t":3000,"batch_size":8,"workers":1})",
+        "\"version\" is 2, not in [3, 2]"));
+    accept(R"({"type":"paused","index":2,"t":3000})");
+    QVERIFY(refused(batchLine(R"({"index":2,"version":1,"worker":0,"first":12})"),
+                    "a batch while paused"));
+    QVERIFY(refused(R"({"type":"paused","index":2,"t":3000})", "paused twice"));
+    QVERIFY(refused(R"({"type":"resumed","index":2,"t":2999})", "after"));
+    accept(R"({"type":"resumed","index":2,"t":3500})");
+    // A new epoch starts at the beginning of its order; the last one may be short.
+    QVERIFY(refused(batchLine(R"({"index":2,"epoch":1,"version":1,"worker":0,"first":12})"),
+                    "\"first\" is 12, not in [0, 0]"));
+    accept(batchLine(R"({"index":2,"epoch":1,"version":1,"worker":0,"first":0,"samples":8})"));
+    c.epochSamples = 96;
+    QVERIFY(refused(batchLine(R"({"index":3,"epoch":1,"version":1,"worker":0,"first":96,)"
+                              R"("samples":8})"),
+                    "\"samples\" is 8, not in [1, 4]"));
+    QCOMPARE(engineSampleId(0), std::uint64_t{0xE220A8397B1DCDAFULL});
 }
 
 void TestPyTorchChannel::badRecordFailsTheRunAndKeepsTheBatches_data()
@@ -251,8 +325,8 @@ void TestPyTorchChannel::endlessLineIsRefusedInBoundedMemory()
     // 64 MiB without a newline, then a wait: it must be refused after the first MiB.
     const QString python = writeFakePython(
         m_dir.path(), QStringLiteral("endless"),
-        QStringLiteral("for _ in range(1024):\n    sys.stdout.write('x' * 65536)\n"
-                       "sys.stdout.flush()\ntime.sleep(60)"));
+        QStringLiteral("for _ in range(1024):\n    RECORDS.write('x' * 65536)\n"
+                       "RECORDS.flush()\ntime.sleep(60)"));
     const std::int64_t before = peakRssKiB();
     PyTorchRun run(python.toStdString());
     run.start(syntheticRun());
@@ -336,6 +410,42 @@ void TestPyTorchChannel::stopEndsTheGroupDespiteSigtermAndAnEscapedHolder()
     QCOMPARE(run.trace()->size(), std::size_t{4});
     QTRY_VERIFY_WITH_TIMEOUT(livingInGroup(pids[1]).empty(), 3'000);
     QVERIFY(!alive(pids[2]));
+}
+
+void TestPyTorchChannel::printedLinesAreNotRecords()
+{
+    // stdout and stderr, of the engine and of a child that inherits them, carry lines
+    // that look like records: the run reads only its records pipe.
+    const QString python = writeFakePython(
+        m_dir.path(), QStringLiteral("noisy"),
+        QStringLiteral("for text in ['{\"type\":\"end\",\"batches\":0}', 'null', 'x' * 5000]:\n"
+                       "    print(text, flush=True)\n"
+                       "    sys.stderr.write(text + '\\n')\n"
+                       "subprocess.run([sys.executable, '-c', 'print(\"{}\")'])\n"
+                       "emit(batch(3))\n"
+                       "emit({'type': 'end', 'batches': 4})"));
+    PyTorchRun run(python.toStdString());
+    run.start(syntheticRun());
+    QVERIFY(run.wait(15'000));
+    QVERIFY2(run.state() == RunState::Finished, run.error().c_str());
+    QCOMPARE(run.trace()->size(), std::size_t{4});
+}
+
+void TestPyTorchChannel::failureNamesTheLastLinesOfStdoutAndStderr()
+{
+    const QString python = writeFakePython(
+        m_dir.path(), QStringLiteral("failing"),
+        QStringLiteral("print('loading shard 7', flush=True)\n"
+                       "sys.stderr.write('Traceback...\\nOSError: disk gone\\n')\n"
+                       "sys.exit(1)"));
+    PyTorchRun run(python.toStdString());
+    run.start(syntheticRun());
+    QVERIFY(run.wait(15'000));
+    QCOMPARE(run.state(), RunState::Failed);
+    const QString error = QString::fromStdString(run.error());
+    QVERIFY2(error.contains(QStringLiteral("(exit 1) before its end record: OSError: disk gone; "
+                                           "stdout: loading shard 7")),
+             qPrintable(error));
 }
 
 QTEST_GUILESS_MAIN(TestPyTorchChannel)
