@@ -232,7 +232,10 @@ void TestPyTorchLive::twentyChangesKeepEverySampleOncePerEpoch()
     // Two whole epochs after the changes, then stop.
     QTRY_VERIFY_WITH_TIMEOUT(run.epochSamples().size() >= 4 || run.state() != RunState::Running,
                              120'000);
+    // Stopped while paused: the engine waits on its commands, SIGTERM still ends it.
     const int pgid = run.processGroup();
+    run.pause();
+    QTRY_VERIFY_WITH_TIMEOUT(run.trace()->markers().back().kind == MarkerKind::Pause, 30'000);
     run.stop();
     QVERIFY(run.wait(20'000));
     QVERIFY2(run.state() == RunState::Stopped, run.error().c_str());
@@ -259,8 +262,9 @@ void TestPyTorchLive::twentyChangesKeepEverySampleOncePerEpoch()
             pauses.push_back(m);
     }
     QCOMPARE(changes.size(), std::size_t{20});
-    QCOMPARE(pauses.size(), std::size_t{2});
+    QCOMPARE(pauses.size(), std::size_t{3}); // pause, resume, and the pause before the stop
     QCOMPARE(pauses[0].batch, pauses[1].batch);
+    QCOMPARE(pauses[2].kind, MarkerKind::Pause);
     for (int v = 1; v <= 20; ++v) {
         const TraceMarker &m = changes[static_cast<std::size_t>(v - 1)];
         QCOMPARE(m.configVersion, v);
