@@ -26,9 +26,11 @@
 #include <QComboBox>
 #include <QLabel>
 #include <QPushButton>
+#include <QSpinBox>
 #include <QStandardItemModel>
 #include <QTableWidget>
 
+#include <algorithm>
 #include <fstream>
 
 using namespace loaderlab;
@@ -305,8 +307,9 @@ void TestMainWindowRuns::pytorchEngineRunsInTheWindow()
     QVERIFY2(window.session()->runs()->runs().back().name.contains(QStringLiteral("PyTorch")),
              qPrintable(window.session()->runs()->runs().back().name));
 
-    // Until stopped: Pause cannot hold PyTorch's DataLoader (it says so and the run goes
-    // on); Stop ends it, worker processes and all.
+    // Until stopped: Pause holds PyTorch's DataLoader at a batch boundary and Resume
+    // goes on, both markers; a slider change rebuilds it (a marker with before and
+    // after); Stop ends it, worker processes and all.
     config.maxBatches = 0;
     window.applyConfig(config);
     QVERIFY(window.startRun());
@@ -314,10 +317,23 @@ void TestMainWindowRuns::pytorchEngineRunsInTheWindow()
     auto *pause = window.controlPanel()->findChild<QPushButton *>(QStringLiteral("pauseButton"));
     QVERIFY(pause && pause->isEnabled());
     pause->click();
-    QVERIFY(!pause->isChecked());
-    QCOMPARE(window.session()->state(), RunState::Running);
+    QVERIFY(pause->isChecked());
+    QCOMPARE(window.session()->state(), RunState::Paused);
+    const auto hasMarker = [&](MarkerKind kind) {
+        const auto markers = window.session()->trace()->markers();
+        return std::any_of(markers.begin(), markers.end(),
+                           [kind](const TraceMarker &m) { return m.kind == kind; });
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(hasMarker(MarkerKind::Pause), 10'000);
+    pause->click();
+    QTRY_VERIFY_WITH_TIMEOUT(hasMarker(MarkerKind::Resume), 10'000);
     const std::size_t before = window.session()->trace()->size();
-    QTRY_VERIFY(window.session()->trace()->size() > before);
+    QTRY_VERIFY_WITH_TIMEOUT(window.session()->trace()->size() > before, 30'000);
+    auto *workers = window.controlPanel()->findChild<QSpinBox *>(QStringLiteral("workersSpin"));
+    QVERIFY(workers);
+    workers->setValue(1);
+    QTRY_VERIFY_WITH_TIMEOUT(window.session()->config().loader.numWorkers == 1, 30'000);
+    QVERIFY(hasMarker(MarkerKind::Reconfigure));
     window.session()->stop();
     QTRY_VERIFY_WITH_TIMEOUT(window.session()->finished(), 5'000);
     QTRY_VERIFY(!window.session()->running());

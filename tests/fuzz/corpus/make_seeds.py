@@ -147,10 +147,12 @@ def image_header():
 
 
 def engine_channel():
-    """The PyTorch engine's stdout: one JSON record a line (core/run/engine_channel.h).
-    The fuzz target's context: times in [1000, 10^12], batch size 8, 2 workers, 3 epochs."""
-    def batch(i, epoch=0, **changes):
+    """The PyTorch engine's records channel: one JSON record a line (core/run/engine_channel.h).
+    The fuzz target's context: times in [1000, 10^12], batch size 8, 2 workers, 3 epochs,
+    changes 2 and 3 asked for."""
+    def batch(i, epoch=0, first=None, **changes):
         record = {"type": "batch", "index": i, "epoch": epoch, "worker": i % 2, "samples": 8,
+                  "version": 0, "first": 8 * i if first is None else first, "ids": 12345,
                   "load_start": 2000 + i * 100, "collate_start": 2050 + i * 100,
                   "load_end": 2090 + i * 100, "read": 10, "decode": 20, "transform": 30,
                   "request": 2000 + i * 100, "delivery": 2095 + i * 100,
@@ -158,7 +160,8 @@ def engine_channel():
         record.update(changes)
         return json.dumps(record, separators=(",", ":"))
     start = '{"type":"start","torch":"1.13.1","samples":20,"t0":1500}'
-    good = [start, batch(0), batch(1), batch(2, epoch=1, samples=4), '{"type":"end","batches":3}']
+    good = [start, batch(0), batch(1), batch(2, epoch=1, first=0, samples=4),
+            '{"type":"end","batches":3}']
     write("fuzz_engine_channel", "run.jsonl", "\n".join(good) + "\n")
     write("fuzz_engine_channel", "error.jsonl", start + '\n{"type":"error","message":"no torch"}\n')
     write("fuzz_engine_channel", "number.jsonl", start + "\n" + batch(0) + "\n42\n")
@@ -171,6 +174,23 @@ def engine_channel():
     write("fuzz_engine_channel", "batch_first.jsonl", batch(0) + "\n" + start + "\n")
     write("fuzz_engine_channel", "nested.jsonl", start + '\n{"type":[[[[[["batch"]]]]]]}\n')
     write("fuzz_engine_channel", "no_newline.jsonl", start + "\n" + "x" * 300)
+    # Live changes: an applied change (version 2), a refused one (3), a pause.
+    changed = '{"type":"reconfigured","version":2,"index":1,"t":2150,"batch_size":4,"workers":1}'
+    live = [start, batch(0), changed,
+            batch(1, worker=0, samples=4, version=2, first=8),
+            '{"type":"refused","version":3,"message":"no"}',
+            '{"type":"paused","index":2,"t":2300}', '{"type":"resumed","index":2,"t":2350}',
+            batch(2, worker=0, samples=4, version=2, first=12),
+            batch(3, epoch=1, worker=0, samples=4, version=2, first=0),
+            '{"type":"end","batches":4}']
+    write("fuzz_engine_channel", "live.jsonl", "\n".join(live) + "\n")
+    write("fuzz_engine_channel", "gap.jsonl", start + "\n" + batch(0) + "\n" + batch(1, first=9) + "\n")
+    write("fuzz_engine_channel", "old_version.jsonl", "\n".join(
+        [start, batch(0), changed, batch(1, worker=0, samples=4)]) + "\n")
+    write("fuzz_engine_channel", "batch_while_paused.jsonl", "\n".join(
+        [start, '{"type":"paused","index":0,"t":2000}', batch(0)]) + "\n")
+    write("fuzz_engine_channel", "unasked_change.jsonl", start + "\n"
+          + '{"type":"reconfigured","version":4,"index":0,"t":2000,"batch_size":8,"workers":2}\n')
 
 
 def sweep_record(order, workers, batch, **extra):
