@@ -11,6 +11,8 @@
 #include "core/autotune/autotuner.h"
 #include "core/config/marker_text.h"
 #include "core/engine/loaderlab_engine.h"
+#include "core/engine/pytorch_engine.h"
+#include "core/run/pytorch_run.h"
 #include "core/tools/default_dataset.h"
 
 #include "../sanitizer_slowdown.h"
@@ -136,6 +138,7 @@ private Q_SLOTS:
     void spaceIsWhatTheSearchReaches();
     void triesAWinningChangeAgainFirst();
     void movesTowardTheKnownBestOfARealConsumer();
+    void movesPyTorchsDataLoaderTowardTheKnownBest();
     void reprobesAfterTheWindowsGoBy();
     void retunesOnADriftBeforeTheReprobe();
     void aWindowLeavesOutTheNewLoadersFirstRound();
@@ -423,6 +426,58 @@ void TestAutotune::movesTowardTheKnownBestOfARealConsumer()
         QVERIFY2(m.to.batchSize > m.from.batchSize, m.reason.c_str());
         // Twice the samples per 15 ms step: +100 %, whatever the search's threshold.
         // At least +50 % allows for the load of the machine.
+        const double expected = double(m.to.batchSize) / m.from.batchSize - 1.0;
+        QVERIFY2(m.gain > expected / 2, m.reason.c_str());
+    }
+}
+
+void TestAutotune::movesPyTorchsDataLoaderTowardTheKnownBest()
+{
+    // The same known best on PyTorch's DataLoader: every move rebuilds it (new worker
+    // processes), and each window counts that rebuild (countRebuild). Skipped, with
+    // the reason, where Python cannot import torch and torchvision.
+    if (const std::string problem = pytorchEngineProblem(pytorchEnginePython()); !problem.empty())
+        QSKIP(qPrintable(QString::fromStdString("no PyTorch here: " + problem)));
+    RunConfig config;
+    config.engine = EngineKind::PyTorch;
+    config.dataset.syntheticShape = {3, 8, 8};
+    config.loader.numWorkers = 1;
+    config.loader.batchSize = 8;
+    config.consumer.kind = ConsumerKind::Sleep;
+    config.consumer.sleepPerBatchMs = 50.0;
+    config.epochs = 0;
+    PyTorchEngine run;
+    run.start(config);
+    AutotuneOptions options;
+    options.tuneBatch = true;
+    options.maxWorkers = 1;
+    options.minBatch = 8;
+    options.maxBatch = 32;
+    std::vector<AutotuneMove> moves;
+    std::mutex mutex;
+    Autotuner tuner(run, options, [&](const AutotuneMove &m) {
+        const std::lock_guard lock(mutex);
+        moves.push_back(m);
+    });
+    QVERIFY(tuner.waitForHold(std::chrono::seconds(180 * test::kSanitizerSlowdown)));
+    QCOMPARE(tuner.incumbent().batchSize, 32);
+    QCOMPARE(run.config().loader.batchSize, 32);
+    tuner.stop();
+    run.stop();
+    QVERIFY(run.waitForEnd(10'000));
+    QCOMPARE(run.liveThreads(), 0);
+    // Every trial and move is a rebuild of the DataLoader: a marker and a config
+    // version each, as on LoaderLab's engine.
+    int autotuneMarkers = 0;
+    for (const auto &m : run.trace()->markers())
+        autotuneMarkers += m.kind == MarkerKind::Autotune;
+    QCOMPARE(static_cast<std::size_t>(autotuneMarkers) + 1, run.trace()->configVersions().size());
+    const std::lock_guard lock(mutex);
+    QVERIFY(moves.size() >= 2); // 8 -> 16 -> 32
+    for (const auto &m : moves) {
+        QVERIFY2(m.to.batchSize > m.from.batchSize, m.reason.c_str());
+        // Twice the samples per 50 ms step, both windows paying one rebuild: at least
+        // +50 %, allowing for the rebuilds' spread and the load of the machine.
         const double expected = double(m.to.batchSize) / m.from.batchSize - 1.0;
         QVERIFY2(m.gain > expected / 2, m.reason.c_str());
     }
