@@ -355,7 +355,15 @@
     </message>
     <message>
         <source>With several devices, every step waits for all ranks, as the gradient all-reduce of distributed training does; off: ranks run independently, as for inference.</source>
-        <translation type="unfinished"></translation>
+        <translation>Mit mehreren Geräten wartet jeder Schritt auf alle Ränge, wie das Gradienten-All-Reduce im verteilten Training; aus: die Ränge laufen unabhängig, wie bei der Inferenz.</translation>
+    </message>
+    <message>
+        <source>Engine</source>
+        <translation>Engine</translation>
+    </message>
+    <message>
+        <source>Which loader runs: LoaderLab&apos;s own (threads, C++) or PyTorch&apos;s DataLoader (worker processes, Python; needs torch and torchvision).</source>
+        <translation>Welcher Loader läuft: der von LoaderLab (Threads, C++) oder der DataLoader von PyTorch (Worker-Prozesse, Python; braucht torch und torchvision).</translation>
     </message>
 </context>
 <context>
@@ -536,19 +544,19 @@
     </message>
     <message>
         <source>LoaderLab&apos;s loader, or the same settings on PyTorch&apos;s own DataLoader (worker processes) as a reference.</source>
-        <translation type="unfinished"></translation>
+        <translation>Der Loader von LoaderLab oder dieselben Einstellungen mit dem DataLoader von PyTorch (Worker-Prozesse) als Referenz.</translation>
     </message>
     <message>
         <source>Checking whether Python can import torch…</source>
-        <translation type="unfinished"></translation>
+        <translation>Prüfe, ob Python torch importieren kann…</translation>
     </message>
     <message>
         <source>Python %1 with torch</source>
-        <translation type="unfinished"></translation>
+        <translation>Python %1 mit torch</translation>
     </message>
     <message>
-        <source>Image folders and synthetic data, simulated step only. Settings cannot change while it runs: they apply at the next Start.</source>
-        <translation type="unfinished"></translation>
+        <source>Image folders and synthetic data, simulated step only: worker processes, rebuilt at the next batch when a setting changes.</source>
+        <translation>Nur Bildordner und synthetische Daten, nur simulierter Schritt: Worker-Prozesse, beim nächsten Batch neu aufgebaut, wenn sich eine Einstellung ändert.</translation>
     </message>
 </context>
 <context>
@@ -562,12 +570,28 @@
         <translation>nicht eingebunden</translation>
     </message>
     <message>
-        <source>PyTorch&apos;s DataLoader cannot change settings while it runs; they apply at the next Start.</source>
-        <translation>PyTorchs DataLoader kann Einstellungen nicht während des Laufs ändern; sie gelten beim nächsten Start.</translation>
+        <source>%1 cannot change settings while it runs; they apply at the next Start.</source>
+        <translation>%1 kann Einstellungen nicht während des Laufs ändern; sie gelten beim nächsten Start.</translation>
     </message>
     <message>
-        <source>PyTorch&apos;s DataLoader cannot pause; Stop ends the run.</source>
-        <translation>PyTorchs DataLoader kann nicht pausieren; Stoppen beendet den Lauf.</translation>
+        <source>%1 cannot pause; Stop ends the run.</source>
+        <translation>%1 kann nicht pausieren; Stoppen beendet den Lauf.</translation>
+    </message>
+    <message>
+        <source>%1 runs the simulated step, not a LibTorch model.</source>
+        <translation>%1 führt den simulierten Schritt aus, kein LibTorch-Modell.</translation>
+    </message>
+    <message>
+        <source>%1 runs one device.</source>
+        <translation>%1 nutzt ein Gerät.</translation>
+    </message>
+    <message>
+        <source>%1 builds each batch in one worker.</source>
+        <translation>%1 baut jeden Batch in einem Worker.</translation>
+    </message>
+    <message>
+        <source>%1 does not measure a model&apos;s memory.</source>
+        <translation>%1 misst den Speicher eines Modells nicht.</translation>
     </message>
 </context>
 <context>
@@ -862,11 +886,11 @@
     </message>
     <message>
         <source>%1: no per-batch CSV of the same name beside it; choose both files.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1: keine Batch-CSV gleichen Namens daneben; beide Dateien wählen.</translation>
     </message>
     <message>
         <source>%1: no summary JSON of the same name beside it; choose both files.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1: kein Zusammenfassungs-JSON gleichen Namens daneben; beide Dateien wählen.</translation>
     </message>
     <message>
         <source>Opened %1 and %2</source>
@@ -878,11 +902,11 @@
     </message>
     <message>
         <source>LoaderLab runs: per-batch CSV and summary JSON (*.csv *.json)</source>
-        <translation type="unfinished"></translation>
+        <translation>LoaderLab-Läufe: Batch-CSV und Zusammenfassungs-JSON (*.csv *.json)</translation>
     </message>
     <message>
         <source>Choose one run: its CSV, its JSON, or both.</source>
-        <translation type="unfinished"></translation>
+        <translation>Einen Lauf wählen: seine CSV, sein JSON oder beide.</translation>
     </message>
 </context>
 <context>
@@ -1011,6 +1035,10 @@
     <message>
         <source>Verdict so far:</source>
         <translation>Bisheriges Ergebnis:</translation>
+    </message>
+    <message>
+        <source>Cannot run on %1: %2</source>
+        <translation>Nicht mit %1 ausführbar: %2</translation>
     </message>
 </context>
 <context>
@@ -1511,10 +1539,6 @@
         <source>%1 workers, batch %2</source>
         <translation>%1 Worker, Batch %2</translation>
     </message>
-    <message>
-        <source>, PyTorch</source>
-        <translation>, PyTorch</translation>
-    </message>
 </context>
 <context>
     <name>RunListView</name>
@@ -1564,36 +1588,39 @@
     </message>
     <message>
         <source>Every plot draws the runs ticked here, each in its colour. Double-click a name to change it.</source>
-        <translation type="unfinished"></translation>
+        <translation>Jedes Diagramm zeichnet die hier angehakten Läufe, jeden in seiner Farbe. Doppelklick auf einen Namen ändert ihn.</translation>
     </message>
     <message>
         <source>Wait mean
 (ms)</source>
-        <translation type="unfinished"></translation>
+        <translation>Wartezeit Mittel
+(ms)</translation>
     </message>
     <message>
         <source>Wait p95
 (ms)</source>
-        <translation type="unfinished">Wartezeit p95 (ms) {95
-?}</translation>
+        <translation>Wartezeit p95
+(ms)</translation>
     </message>
     <message>
         <source>Input-
 bound</source>
-        <translation type="unfinished"></translation>
+        <translation>Input-
+bound</translation>
     </message>
     <message>
         <source>First batch
 (ms)</source>
-        <translation type="unfinished"></translation>
+        <translation>Erster Batch
+(ms)</translation>
     </message>
     <message>
         <source>The figures of every visible run (docs/metrics.md): mean samples/s after warm-up, the wait for a batch, the share of the run spent waiting, the first batch&apos;s wait. The live run&apos;s cover its most recent batches while it runs.</source>
-        <translation type="unfinished"></translation>
+        <translation>Die Kennzahlen jedes sichtbaren Laufs (docs/metrics.md): mittlere Samples/s nach der Aufwärmphase, die Wartezeit auf einen Batch, der Anteil des Laufs mit Warten, die Wartezeit des ersten Batches. Die des laufenden Laufs umfassen seine jüngsten Batches, solange er läuft.</translation>
     </message>
     <message>
         <source>Remove this run from the list and the plots.</source>
-        <translation type="unfinished"></translation>
+        <translation>Diesen Lauf aus der Liste und den Diagrammen entfernen.</translation>
     </message>
 </context>
 <context>
@@ -2112,7 +2139,7 @@ bound</source>
     </message>
     <message>
         <source>wait: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Wartezeit: %1</translation>
     </message>
 </context>
 <context>

@@ -6,7 +6,7 @@
 // on PyTorch's DataLoader (--engine pytorch), judged as on LoaderLab's engine, or
 // refused with the phase and the reason where the engine lacks what it needs.
 
-#include "core/run/pytorch_run.h"
+#include "../require_pytorch.h"
 
 #include "cli_process.h"
 
@@ -119,10 +119,7 @@ void TestCliLesson::lessonsOnThePytorchEngine()
              qPrintable(refused.err));
     QVERIFY(!refused.out.contains(QStringLiteral("Phase 1/")));
 
-    if (const std::string problem = loaderlab::pytorchEngineProblem(
-            loaderlab::pytorchEnginePython());
-        !problem.empty())
-        QSKIP(qPrintable(QString::fromStdString("no PyTorch here: " + problem)));
+    REQUIRE_PYTORCH();
     const QString json = m_dir.filePath(QStringLiteral("pytorch-lesson.json"));
     const Result r = runLoaderlab({QStringLiteral("lesson"), QStringLiteral("first-batch"),
                                    QStringLiteral("--engine"), QStringLiteral("pytorch"),

@@ -5,7 +5,7 @@
 // reason, where Python cannot import torch and torchvision). What an engine cannot
 // do is refused with the reason (exit 2), never run on the other engine.
 
-#include "core/run/pytorch_run.h"
+#include "../require_pytorch.h"
 
 #include "cli_process.h"
 
@@ -85,9 +85,8 @@ void TestCliSweepEngines::whatAnEngineLacksIsRefusedWithTheReason()
 
 void TestCliSweepEngines::pytorchCellsRankAsAPlainDataLoaderLoop()
 {
+    REQUIRE_PYTORCH();
     const std::string python = loaderlab::pytorchEnginePython();
-    if (const std::string problem = loaderlab::pytorchEngineProblem(python); !problem.empty())
-        QSKIP(qPrintable(QString::fromStdString("no PyTorch here: " + problem)));
     QTemporaryDir dir;
     const QString photos = dir.filePath(QStringLiteral("photos"));
     // A known per-sample cost: photos with short sides of 300..500 px, decoded and

@@ -11,6 +11,8 @@
 #include "core/tools/default_dataset.h"
 #include "tests/fake_python.h"
 
+#include "../require_pytorch.h"
+
 #include <QtTest>
 
 #include <algorithm>
@@ -71,19 +73,11 @@ private Q_SLOTS:
 
 private:
     QTemporaryDir m_dir;
-    std::string m_noPyTorch; // why Python cannot run the engine here; "" when it can
 };
-
-#define REQUIRE_PYTORCH()                                                                          \
-    do {                                                                                           \
-        if (!m_noPyTorch.empty())                                                                  \
-            QSKIP(qPrintable(QString::fromStdString("no PyTorch here: " + m_noPyTorch)));          \
-    } while (false)
 
 void TestPyTorchLive::initTestCase()
 {
     QVERIFY(m_dir.isValid());
-    m_noPyTorch = pytorchEngineProblem();
 }
 
 void TestPyTorchLive::liveChangesAndPauseReachTheEngine()

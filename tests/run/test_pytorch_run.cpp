@@ -10,6 +10,8 @@
 #include "core/run/pytorch_run.h"
 #include "core/tools/default_dataset.h"
 
+#include "../require_pytorch.h"
+
 #include <QtTest>
 
 #include <chrono>
@@ -41,26 +43,10 @@ class TestPyTorchRun : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
-    void initTestCase();
     void sameBatchesAndThePeriodOfW();
     void stopIsPromptAndLeavesNoProcess();
     void unsupportedSettingsAreRefused();
-
-private:
-    std::string m_noPyTorch; // why Python cannot run the engine here; "" when it can
 };
-
-// Skips a test that runs PyTorch's DataLoader where Python cannot import it.
-#define REQUIRE_PYTORCH()                                                                          \
-    do {                                                                                           \
-        if (!m_noPyTorch.empty())                                                                  \
-            QSKIP(qPrintable(QString::fromStdString("no PyTorch here: " + m_noPyTorch)));          \
-    } while (false)
-
-void TestPyTorchRun::initTestCase()
-{
-    m_noPyTorch = pytorchEngineProblem();
-}
 
 void TestPyTorchRun::sameBatchesAndThePeriodOfW()
 {
