@@ -79,7 +79,10 @@ void TestCliSweepEngines::whatAnEngineLacksIsRefusedWithTheReason()
     for (const auto &c : cases) {
         const clitest::Result r = clitest::runLoaderlab(c.arguments);
         QVERIFY2(r.exitCode == 2, qPrintable(c.arguments.join(QLatin1Char(' ')) + r.err));
-        QVERIFY2(r.err.contains(QLatin1String(c.reason)), qPrintable(r.err));
+        // A build without LibTorch refuses max-batch before it looks at the engine.
+        const bool noLibTorch = c.arguments.first() == QLatin1String("max-batch")
+                                && r.err.contains(QLatin1String("this build has no LibTorch"));
+        QVERIFY2(noLibTorch || r.err.contains(QLatin1String(c.reason)), qPrintable(r.err));
     }
 }
 
