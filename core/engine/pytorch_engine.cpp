@@ -14,9 +14,13 @@ PyTorchEngine::PyTorchEngine()
 
 PyTorchEngine::~PyTorchEngine()
 {
-    // ~PyTorchRun stops its Python process group and joins its reader.
-    const std::lock_guard lock(m_mutex);
-    m_run.reset();
+    // ~PyTorchRun stops its Python process group and joins its reader: outside the
+    // lock, which the reader's end callback may take through this engine.
+    std::shared_ptr<PyTorchRun> run;
+    {
+        const std::lock_guard lock(m_mutex);
+        run = std::move(m_run);
+    }
 }
 
 std::shared_ptr<PyTorchRun> PyTorchEngine::current() const
@@ -148,9 +152,9 @@ int PyTorchEngine::liveThreads() const
 
 std::map<std::string, std::string> PyTorchEngine::versions() const
 {
-    const auto run = current();
-    return run ? run->report().machine.versions
-               : std::map<std::string, std::string>{{"engine", "pytorch"}};
+    // The machine's library versions are makeRunReport's (a whole report here would
+    // summarise the trace twice); torch's own is in the dataset description.
+    return {{"engine", "pytorch"}};
 }
 
 void PyTorchEngine::setOnEnded(std::function<void(RunState)> callback)
