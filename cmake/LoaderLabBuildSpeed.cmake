@@ -24,6 +24,19 @@
 include_guard(GLOBAL)
 include(CheckCXXSourceCompiles)
 
+# Line tables only (-g1) in RelWithDebInfo: backtraces, perf and sanitizer reports
+# keep file:line, and a compile is about a fifth shorter (a widgets file 14.0 -> 11.5
+# s) than with full debug information. For a debugger's view of variables, build
+# Debug or pass -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g -DNDEBUG" (or
+# -DLOADERLAB_LINE_TABLES_ONLY=OFF). Applied when a build folder is first configured
+# (CMakeLists.txt sets LOADERLAB_NEW_BUILD_FOLDER), and only to CMake's own default
+# flags: flags the user gave, and folders configured before, keep theirs.
+option(LOADERLAB_LINE_TABLES_ONLY "New build folders: RelWithDebInfo with -g1 instead of -g" ON)
+if(LOADERLAB_NEW_BUILD_FOLDER AND LOADERLAB_LINE_TABLES_ONLY
+   AND CMAKE_CXX_FLAGS_RELWITHDEBINFO STREQUAL "-O2 -g -DNDEBUG")
+    set(CMAKE_CXX_FLAGS_RELWITHDEBINFO "-O2 -g1 -DNDEBUG"
+        CACHE STRING "Flags used by the CXX compiler during RELWITHDEBINFO builds." FORCE)
+endif()
 option(LOADERLAB_PRECOMPILE_HEADERS "Precompile the heavy third-party headers" ON)
 option(LOADERLAB_UNITY_BUILD "Unity-build the libraries that benefit" ON)
 set(LOADERLAB_LINKER "auto" CACHE STRING "Linker: auto (lld, else gold, else the default), lld, gold or default")

@@ -9,6 +9,7 @@
 #include <QDoubleSpinBox>
 #include <QLineEdit>
 #include <QSpinBox>
+#include <QTableWidget>
 
 #include <algorithm>
 #include <limits>
@@ -132,6 +133,43 @@ QLineEdit *ConfigBinding::bindPath(std::string_view key, QLineEdit *edit)
                 loaderlab::pathToText(loaderlab::getConfigField(c, key).get<std::string>()));
         });
     return edit;
+}
+
+QTableWidget *ConfigBinding::bindEntries(std::string_view key, QTableWidget *table)
+{
+    table->setToolTip(MarkerText::fieldHelp(field(key)));
+    add(
+        key, table,
+        [key = std::string(key), table](RunConfig &c) {
+            RunConfig entries = c;
+            loaderlab::setConfigField(entries, key, json::object());
+            for (int row = 0; row < table->rowCount(); ++row) {
+                const QTableWidgetItem *name = table->item(row, 0);
+                const QTableWidgetItem *value = table->item(row, 1);
+                if (!name || name->text().trimmed().isEmpty())
+                    continue;
+                loaderlab::setConfigFieldFromText(
+                    entries, key + "." + name->text().trimmed().toStdString(),
+                    value ? value->text().toStdString() : std::string());
+            }
+            loaderlab::setConfigField(c, key, loaderlab::getConfigField(entries, key));
+        },
+        [key = std::string(key), table](const RunConfig &c) {
+            const json entries = loaderlab::getConfigField(c, key);
+            table->setRowCount(0);
+            for (const auto &[name, value] : entries.items()) {
+                const int row = table->rowCount();
+                table->insertRow(row);
+                table->setItem(row, 0, new QTableWidgetItem(QString::fromStdString(name)));
+                // Text that would read back as a number or boolean shows quoted.
+                const bool plain = value.is_string() && !json::accept(value.get<std::string>());
+                table->setItem(row, 1,
+                               new QTableWidgetItem(QString::fromStdString(
+                                   plain ? value.get<std::string>() : value.dump())));
+            }
+            table->insertRow(table->rowCount()); // an empty row to add one
+        });
+    return table;
 }
 
 void ConfigBinding::read(RunConfig &config) const

@@ -21,6 +21,7 @@ class QDoubleSpinBox;
 class QLineEdit;
 class QObject;
 class QSpinBox;
+class QTableWidget;
 
 namespace loaderlab {
 struct ConfigField;
@@ -41,6 +42,10 @@ public:
     // A path: bytes that are not UTF-8 show as \xHH and come back as bytes
     // (widgets/path_text.h).
     QLineEdit *bindPath(std::string_view key, QLineEdit *edit);
+    // An Object field (dataset.args) as a table of names and values, one entry per
+    // row; a value reads as the command line's --set reads it (42, true, text).
+    // Rows without a name are left out.
+    QTableWidget *bindEntries(std::string_view key, QTableWidget *table);
 
     // Throws loaderlab::ConfigError naming the key if a control holds a value the
     // field refuses.

@@ -12,6 +12,7 @@
 #include <QFormLayout>
 #include <QGridLayout>
 #include <QGroupBox>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
@@ -20,6 +21,7 @@
 #include <QSignalBlocker>
 #include <QSlider>
 #include <QSpinBox>
+#include <QTableWidget>
 #include <QThread>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -200,6 +202,16 @@ QWidget *ControlPanel::buildDatasetGroup()
     m_browseButton->setText(tr("Browse…"));
     form->addRow(label("dataset.path"), row(m_datasetPathEdit, m_browseButton));
 
+    // A pipeline file's arguments: shown for that kind only.
+    m_argsTable = named(new QTableWidget(0, 2), "datasetArgsTable", {});
+    m_argsTable->setHorizontalHeaderLabels({tr("Name"), tr("Value")});
+    m_argsTable->horizontalHeader()->setStretchLastSection(true);
+    m_argsTable->verticalHeader()->hide();
+    m_argsTable->setMaximumHeight(m_argsTable->fontMetrics().height() * 7);
+    m_binding.bindEntries("dataset.args", m_argsTable);
+    m_argsLabel = new QLabel(label("dataset.args"));
+    form->addRow(m_argsLabel, m_argsTable);
+
     m_transformCombo = named(new QComboBox, "transformCombo", {});
     addChoice(m_transformCombo, tr("eval"), "eval");
     addChoice(m_transformCombo, tr("train"), "train");
@@ -304,6 +316,14 @@ void ControlPanel::connectDatasetControls()
     connect(m_datasetPathEdit, &QLineEdit::editingFinished, this,
             &ControlPanel::onPathEditingFinished);
     connect(m_browseButton, &QToolButton::clicked, this, &ControlPanel::browseForDataset);
+    connect(m_argsTable, &QTableWidget::itemChanged, this, [this] {
+        // Always one empty row at the end to add an argument.
+        const int last = m_argsTable->rowCount() - 1;
+        const QTableWidgetItem *name = last >= 0 ? m_argsTable->item(last, 0) : nullptr;
+        if (last < 0 || (name && !name->text().trimmed().isEmpty()))
+            m_argsTable->insertRow(m_argsTable->rowCount());
+        Q_EMIT datasetSettingsChanged();
+    });
 }
 
 loaderlab::RunConfig ControlPanel::config() const
@@ -412,10 +432,15 @@ void ControlPanel::clearDatasetError()
 void ControlPanel::browseForDataset()
 {
     const QString start = m_datasetPathEdit->text();
-    const QString path =
-        loaderlab::datasetKindInfo(datasetKind()).path == loaderlab::DatasetPathKind::File
-            ? QFileDialog::getOpenFileName(this, tr("Choose a preprocessed tensor file"), start)
-            : QFileDialog::getExistingDirectory(this, tr("Choose the dataset directory"), start);
+    const DatasetKind kind = datasetKind();
+    QString path;
+    if (kind == DatasetKind::Python)
+        path = QFileDialog::getOpenFileName(this, tr("Choose a Python pipeline file"), start,
+                                            tr("Python files (*.py);;All files (*)"));
+    else if (loaderlab::datasetKindInfo(kind).path == loaderlab::DatasetPathKind::File)
+        path = QFileDialog::getOpenFileName(this, tr("Choose a preprocessed tensor file"), start);
+    else
+        path = QFileDialog::getExistingDirectory(this, tr("Choose the dataset directory"), start);
     if (path.isEmpty())
         return; // cancelled
     m_datasetPathEdit->setText(path);
@@ -436,6 +461,8 @@ void ControlPanel::updateDatasetEnabled()
     m_browseButton->setEnabled(kind.path != loaderlab::DatasetPathKind::None);
     m_transformCombo->setEnabled(kind.imageTransform);
     m_fastDecodeCheck->setEnabled(kind.imageTransform);
+    m_argsLabel->setVisible(kind.kind == DatasetKind::Python);
+    m_argsTable->setVisible(kind.kind == DatasetKind::Python);
 }
 
 DatasetKind ControlPanel::datasetKind() const

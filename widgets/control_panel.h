@@ -26,6 +26,7 @@ class QLineEdit;
 class QPushButton;
 class QSlider;
 class QSpinBox;
+class QTableWidget;
 class QToolButton;
 
 class ControlPanel : public QWidget
@@ -123,6 +124,8 @@ private:
     QComboBox *m_datasetKindCombo = nullptr;
     QLineEdit *m_datasetPathEdit = nullptr;
     QToolButton *m_browseButton = nullptr;
+    QTableWidget *m_argsTable = nullptr; // dataset.args, for a pipeline file
+    QLabel *m_argsLabel = nullptr;
     QComboBox *m_transformCombo = nullptr;
     QCheckBox *m_fastDecodeCheck = nullptr;
     QLabel *m_datasetErrorLabel = nullptr;

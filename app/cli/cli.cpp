@@ -13,9 +13,9 @@
 namespace loaderlab::cli {
 namespace {
 
-const char *const kCommands[] = {"run",        "sweep",  "lesson",      "make-dataset",
-                                 "preprocess", "info",   "bench-model", "max-batch",
-                                 "help",       "--help", "-h",          "--version"};
+const char *const kCommands[] = {
+    "run",         "sweep",     "lesson", "make-dataset", "preprocess", "info",     "python-path",
+    "bench-model", "max-batch", "help",   "--help",       "-h",         "--version"};
 
 void printUsage()
 {
@@ -30,6 +30,7 @@ void printUsage()
                "  make-dataset  write an Imagenette-like JPEG folder or a tensor file\n"
                "  preprocess    turn an image folder into a preprocessed tensor file\n"
                "  info          CPU, memory, library versions and CUDA availability\n"
+               "  python-path   the folder of the loaderlab_probe module, for PYTHONPATH\n"
 #ifdef LOADERLAB_TORCH_MODELS
                "  bench-model   time a LibTorch model's step per batch size, without the loader\n"
                "  max-batch     find the largest batch a model's step fits in memory\n"
@@ -141,6 +142,8 @@ int run(const QStringList &arguments)
         return preprocessCommand(rest);
     if (command == QLatin1String("info"))
         return infoCommand(rest);
+    if (command == QLatin1String("python-path"))
+        return pythonPathCommand(rest);
     if (command == QLatin1String("bench-model")) {
 #ifdef LOADERLAB_TORCH_MODELS
         return benchModelCommand(rest);

@@ -61,6 +61,7 @@ int runCommand(const QStringList &arguments);
 int makeDatasetCommand(const QStringList &arguments);
 int preprocessCommand(const QStringList &arguments);
 int infoCommand(const QStringList &arguments);
+int pythonPathCommand(const QStringList &arguments);
 int sweepCommand(const QStringList &arguments);
 int lessonCommand(const QStringList &arguments);
 // Only in builds with LibTorch (LOADERLAB_TORCH_MODELS).

@@ -1,13 +1,16 @@
-// `loaderlab info`: what this machine offers, for bug reports and to label results.
+// `loaderlab info`: what this machine offers, for bug reports and to label results;
+// `loaderlab python-path`: where this binary's Python probe module is.
 
 #include "app/cli/cli.h"
 
 #include "core/io/summary_json.h"
+#include "core/run/python_probe.h"
 #include "core/system/machine_info.h"
 
 #include <QCommandLineParser>
 
 #include <cstdio>
+#include <stdexcept>
 
 namespace loaderlab::cli {
 
@@ -38,6 +41,26 @@ int infoCommand(const QStringList &arguments)
     std::printf("CUDA          %s\n",
                 info.cudaAvailable ? (std::to_string(info.cudaDevices) + " device(s)").c_str()
                                    : "not available");
+    return kOk;
+}
+
+int pythonPathCommand(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("Prints the folder that holds the loaderlab_probe Python module, to put on "
+                       "PYTHONPATH:\n  PYTHONPATH=$(loaderlab python-path) python3 train.py"));
+    parser.addHelpOption();
+    if (const auto code = parseCommandLine(parser, arguments, "python-path"))
+        return *code;
+    if (rejectPositionals(parser, 0, "python-path"))
+        return kUsage;
+    try {
+        std::printf("%s\n", loaderlab::loaderlabPythonDir().c_str());
+    } catch (const std::runtime_error &e) {
+        std::fprintf(stderr, "loaderlab python-path: %s\n", e.what());
+        return kFailed;
+    }
     return kOk;
 }
 

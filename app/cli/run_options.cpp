@@ -2,7 +2,10 @@
 
 #include "app/cli/cli.h"
 
+#include <QRegularExpression>
+
 #include "core/config/config_fields.h"
+#include "core/config/engine_config.h"
 #include "core/config/run_config_json.h"
 
 namespace loaderlab::cli {
@@ -118,6 +121,13 @@ RunConfig runConfigFromOptions(const QCommandLineParser &p)
             rethrowFor("--set", e);
         }
     }
+    // A dataset only one engine reads runs there unless an engine was asked for.
+    const bool engineNamed =
+        p.isSet(QStringLiteral("engine"))
+        || p.values(QStringLiteral("set")).indexOf(QRegularExpression(QStringLiteral("^engine=")))
+               >= 0;
+    if (!engineNamed)
+        c.engine = loaderlab::engineForDataset(c.dataset.kind, c.engine);
     loaderlab::validate(c.loader);
     return c;
 }

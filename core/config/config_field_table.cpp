@@ -25,6 +25,10 @@ constexpr double kInt53Max = 9'007'199'254'740'991.0; // exact in a double
 #define MEMBER(path)                                                                               \
     .get = [](const RunConfig &c) -> json { return c.path; },                                      \
     .set = [](RunConfig &c, const json &v) { c.path = v.get<decltype(c.path)>(); }
+// The same for a map of entries (an Object field), each value held as JSON text.
+#define OBJECT_MEMBER(path)                                                                        \
+    .get = [](const RunConfig &c) -> json { return entriesToJson(c.path); },                       \
+    .set = [](RunConfig &c, const json &v) { c.path = entriesFromJson(v); }
 // The same for an enum member, read and written by its names.
 #define CHOICE_MEMBER(path, toName, fromName)                                                      \
     .get = [](const RunConfig &c) -> json { return toName(c.path); },                              \
@@ -83,6 +87,14 @@ const std::vector<ConfigField> &table()
          .flag = "path",
          .valueName = "path",
          MEMBER(dataset.path)},
+        {.key = "dataset.args",
+         .type = FieldType::Object,
+         .label = QT_TRANSLATE_NOOP("ConfigField", "Pipeline arguments"),
+         .help = QT_TRANSLATE_NOOP("ConfigField",
+                                   "Names and values passed to a Python pipeline file's "
+                                   "make_dataset(args) and make_step(args), e.g. --set "
+                                   "dataset.args.size=64."),
+         OBJECT_MEMBER(dataset.args)},
         {.key = "dataset.synthetic_shape",
          .type = FieldType::Shape,
          .label = QT_TRANSLATE_NOOP("ConfigField", "Sample shape"),
@@ -461,6 +473,7 @@ const std::vector<ConfigField> &table()
 }
 
 #undef MEMBER
+#undef OBJECT_MEMBER
 #undef CHOICE_MEMBER
 
 } // namespace
@@ -468,6 +481,19 @@ const std::vector<ConfigField> &table()
 std::span<const ConfigField> configFields()
 {
     return table();
+}
+
+const ConfigField *configObjectEntry(const ConfigField &object)
+{
+    // One entry row per Object field; its get and set are those of the object,
+    // by the entry's name (config_fields.cpp).
+    static const ConfigField pipelineArgument{
+        .key = "dataset.args.*",
+        .type = FieldType::Scalar,
+        .label = QT_TRANSLATE_NOOP("ConfigField", "Pipeline argument"),
+        .help = QT_TRANSLATE_NOOP("ConfigField", "One name of dataset.args and its value."),
+    };
+    return object.key == "dataset.args" ? &pipelineArgument : nullptr;
 }
 
 } // namespace loaderlab

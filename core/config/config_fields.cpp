@@ -39,6 +39,28 @@ std::string checkInteger(const ConfigField &f, const json &value)
     return {};
 }
 
+bool isScalar(const json &value)
+{
+    return value.is_string() || value.is_boolean()
+           || (value.is_number() && std::isfinite(value.get<double>()));
+}
+
+// Why `name` cannot name an entry of an Object field ("" when it can): entry names
+// are keys on the command line and in sweep axes, so they are plain identifiers.
+std::string entryNameProblem(std::string_view name)
+{
+    const bool plain = !name.empty() && name.size() <= kMaxEntryNameBytes
+                       && std::ranges::all_of(name, [](char c) {
+                              return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
+                                     || (c >= '0' && c <= '9') || c == '_' || c == '-';
+                          });
+    if (plain)
+        return {};
+    std::string shown(name.substr(0, 40));
+    return "'" + shown + "' is not an entry name (letters, digits, _ and -, at most "
+           + std::to_string(kMaxEntryNameBytes) + ")";
+}
+
 std::string checkValue(const ConfigField &f, const json &value)
 {
     switch (f.type) {
@@ -69,6 +91,23 @@ std::string checkValue(const ConfigField &f, const json &value)
                    == f.choices.end())
             return "unknown value " + describeJsonValue(value) + " (" + configFieldRange(f) + ")";
         return {};
+    case FieldType::Object:
+        if (!value.is_object())
+            return "expected an object of names and values, got " + describeJsonValue(value);
+        if (value.size() > kMaxObjectEntries)
+            return "more than " + std::to_string(kMaxObjectEntries) + " entries";
+        for (const auto &[name, entry] : value.items()) {
+            if (std::string why = entryNameProblem(name); !why.empty())
+                return why;
+            if (!isScalar(entry))
+                return "\"" + name + "\": expected a string, number or boolean, got "
+                       + describeJsonValue(entry);
+        }
+        return {};
+    case FieldType::Scalar:
+        return isScalar(value)
+                   ? std::string()
+                   : "expected a string, number or boolean, got " + describeJsonValue(value);
     case FieldType::Shape:
         if (!value.is_array() || value.size() != 3)
             return "expected [C, H, W], got " + describeJsonValue(value);
@@ -119,6 +158,17 @@ std::optional<json> parseText(const ConfigField &f, std::string_view text)
     case FieldType::Path:
     case FieldType::Choice:
         return json(std::string(text));
+    case FieldType::Object:
+        return json::accept(text) ? std::optional<json>(json::parse(text)) : std::nullopt;
+    case FieldType::Scalar: {
+        // A number, true or false, or a JSON string, is itself; any other text a string.
+        if (!text.empty() && json::accept(text)) {
+            json value = json::parse(text);
+            if (isScalar(value))
+                return value;
+        }
+        return json(std::string(text));
+    }
     case FieldType::Shape: {
         json shape = json::array();
         std::string_view rest = text;
@@ -157,6 +207,10 @@ const char *expectedText(FieldType type)
     case FieldType::Path:
     case FieldType::Choice:
         return "a name";
+    case FieldType::Object:
+        return "a JSON object such as {\"size\": 64}";
+    case FieldType::Scalar:
+        return "a value";
     }
     return "a value";
 }
@@ -175,7 +229,29 @@ const ConfigField *findConfigField(std::string_view key)
         if (f.key == key)
             return &f;
     }
-    return nullptr;
+    const std::size_t dot = key.rfind('.');
+    if (dot == std::string_view::npos)
+        return nullptr;
+    const ConfigField *object = findConfigField(key.substr(0, dot));
+    if (!object || object->type != FieldType::Object)
+        return nullptr;
+    return configObjectEntry(*object);
+}
+
+json entriesToJson(const std::map<std::string, std::string> &entries)
+{
+    json object = json::object();
+    for (const auto &[name, text] : entries)
+        object[name] = json::parse(text);
+    return object;
+}
+
+std::map<std::string, std::string> entriesFromJson(const json &object)
+{
+    std::map<std::string, std::string> entries;
+    for (const auto &[name, value] : object.items())
+        entries[name] = value.dump();
+    return entries;
 }
 
 const ConfigField &configField(std::string_view key)
@@ -201,7 +277,14 @@ bool isConfigGroup(std::string_view key)
 
 json getConfigField(const RunConfig &config, std::string_view key)
 {
-    return configField(key).get(config);
+    const ConfigField &f = configField(key);
+    if (f.type != FieldType::Scalar)
+        return f.get(config);
+    // An entry: the object's value under its name, null when it has none.
+    const std::size_t dot = key.rfind('.');
+    const json object = configField(key.substr(0, dot)).get(config);
+    const auto it = object.find(std::string(key.substr(dot + 1)));
+    return it == object.end() ? json() : *it;
 }
 
 void setConfigField(RunConfig &config, std::string_view key, const json &value)
@@ -212,7 +295,18 @@ void setConfigField(RunConfig &config, std::string_view key, const json &value)
         why = f.check(value);
     if (!why.empty())
         throw ConfigError(std::string(key), why);
-    f.set(config, value);
+    if (f.type != FieldType::Scalar) {
+        f.set(config, value);
+        return;
+    }
+    const std::size_t dot = key.rfind('.');
+    const std::string name(key.substr(dot + 1));
+    if (std::string problem = entryNameProblem(name); !problem.empty())
+        throw ConfigError(std::string(key), problem);
+    const ConfigField &object = configField(key.substr(0, dot));
+    json entries = object.get(config);
+    entries[name] = value;
+    setConfigField(config, object.key, entries);
 }
 
 void setConfigFieldFromText(RunConfig &config, std::string_view key, std::string_view text)
@@ -264,6 +358,10 @@ std::string configFieldRange(const ConfigField &f)
     case FieldType::Text:
     case FieldType::Path:
         return "text";
+    case FieldType::Object:
+        return "names and values";
+    case FieldType::Scalar:
+        return "a string, number or boolean";
     }
     return {};
 }

@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <map>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -28,6 +29,8 @@ enum class FieldType {
     Path,   // text naming a file or folder (bytes; may not be UTF-8)
     Choice, // one of `choices`
     Shape,  // [C, H, W], each within [min, max]; "CxHxW" on the command line
+    Object, // a JSON object of named scalars (dataset.args); its entries are fields too
+    Scalar, // one entry of an Object field ("dataset.args.NAME"): a string, number or boolean
 };
 
 // Rows are written with designated initialisers (config_field_table.cpp); a member
@@ -66,8 +69,19 @@ private:
 };
 
 std::span<const ConfigField> configFields();
-// nullptr when `key` names no field.
+// nullptr when `key` names no field. "OBJECT.NAME", an entry of an Object field
+// (dataset.args.size), finds that field's entry row (type Scalar, key "OBJECT.*"):
+// getConfigField/setConfigField read and write the entry named in the key.
 const ConfigField *findConfigField(std::string_view key);
+// The entry row of an Object field ("dataset.args.*"), nullptr for any other field.
+const ConfigField *configObjectEntry(const ConfigField &object);
+// An Object field's entries as held in RunConfig (name -> the value's JSON text) and
+// as JSON; entriesFromJson takes an object already checked (setConfigField).
+nlohmann::json entriesToJson(const std::map<std::string, std::string> &entries);
+std::map<std::string, std::string> entriesFromJson(const nlohmann::json &object);
+// The most entries an Object field holds, and the longest entry name.
+inline constexpr std::size_t kMaxObjectEntries = 64;
+inline constexpr std::size_t kMaxEntryNameBytes = 64;
 // The field `key` names; throws ConfigError "KEY: unknown key" when there is none.
 // Code that restates a field's range (validate(), the run's checks) reads it here.
 const ConfigField &configField(std::string_view key);

@@ -72,6 +72,14 @@ constexpr DatasetKindInfo kDatasetKinds[] = {
      .name = "cifar10",
      .label = QT_TRANSLATE_NOOP("DatasetKind", "CIFAR-10"),
      .path = DatasetPathKind::Folder},
+    // The user's own Dataset, transforms and step in a Python file
+    // (docs/your-pipeline.md): only PyTorch's DataLoader can run it.
+    {.kind = DatasetKind::Python,
+     .name = "python",
+     .label = QT_TRANSLATE_NOOP("DatasetKind", "Python pipeline file"),
+     .path = DatasetPathKind::File,
+     .pytorchEngine = true,
+     .loaderlabEngine = false},
 };
 
 } // namespace

@@ -6,6 +6,7 @@
 #include "core/config/sample_shape.h"
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <span>
 #include <string>
@@ -15,7 +16,7 @@ namespace loaderlab {
 
 // A new kind is added here, to datasetKinds() (dataset_config.cpp) and to the
 // switches over it that -Wswitch then names (openDataset, the memory footprint).
-enum class DatasetKind { Synthetic, TensorFile, ImageFolder, Idx, Cifar10 };
+enum class DatasetKind { Synthetic, TensorFile, ImageFolder, Idx, Cifar10, Python };
 
 // What a kind's dataset.path names; the window's Browse button picks one of these.
 enum class DatasetPathKind {
@@ -36,6 +37,7 @@ struct DatasetKindInfo
     DatasetPathKind path;
     bool imageTransform = false; // dataset.transform and dataset.decode apply to it
     bool pytorchEngine = false;  // PyTorch's DataLoader engine can read it
+    bool loaderlabEngine = true; // LoaderLab's own engine can read it
 };
 
 // Every kind, in the order the window and the help texts list them.
@@ -66,6 +68,9 @@ struct DatasetConfig
     std::int64_t maxImagePixels = 2LL * 89'478'485;
     // Images larger than this many bytes are rejected without reading them.
     std::int64_t maxFileBytes = 256LL * 1024 * 1024;
+    // Kind Python: the pipeline file's make_dataset(args) and make_step(args) get
+    // these (dataset.args), each value the JSON text of a string, number or boolean.
+    std::map<std::string, std::string> args;
 };
 
 const char *datasetKindName(DatasetKind kind); // datasetKindInfo(kind).name

@@ -36,7 +36,13 @@ std::string engineCannot(EngineKind engine, EngineFeature feature)
 
 std::string engineProblem(const RunConfig &config)
 {
-    return config.engine == EngineKind::PyTorch ? pytorchConfigProblem(config) : std::string();
+    if (config.engine == EngineKind::PyTorch)
+        return pytorchConfigProblem(config);
+    if (!datasetKindInfo(config.dataset.kind).loaderlabEngine)
+        return "LoaderLab's engine cannot run a "
+               + std::string(datasetKindName(config.dataset.kind))
+               + " dataset (a Python pipeline file runs on PyTorch's DataLoader: engine pytorch)";
+    return {};
 }
 
 const char *engineLabel(EngineKind engine)

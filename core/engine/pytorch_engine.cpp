@@ -2,6 +2,7 @@
 
 #include "core/loader/open_dataset.h"
 #include "core/run/pytorch_run.h"
+#include "core/system/regular_file.h"
 
 #include <stdexcept>
 
@@ -38,9 +39,14 @@ void PyTorchEngine::start(const RunConfig &config, const EngineCancel &cancelled
         throw std::invalid_argument(why);
     // The dataset is opened here as LoaderLab's engine opens it, so a missing, empty
     // or unreadable folder is refused the same way, naming the path and the reason,
-    // before Python starts (a folder scan: milliseconds for thousands of files).
-    if (openDataset(config.dataset)->size() == 0)
+    // before Python starts (a folder scan: milliseconds for thousands of files). A
+    // pipeline file is Python's to open: here only whether it is a readable file.
+    if (config.dataset.kind == DatasetKind::Python) {
+        if (const std::string problem = regularFileProblem(config.dataset.path); !problem.empty())
+            throw DatasetError(config.dataset.path + ": cannot read the pipeline file: " + problem);
+    } else if (openDataset(config.dataset)->size() == 0) {
         throw DatasetError(config.dataset.path + ": the dataset is empty");
+    }
     auto run = std::make_shared<PyTorchRun>();
     std::function<void(RunState)> onEnded;
     {

@@ -53,6 +53,10 @@ DatasetPtr openDataset(const DatasetConfig &config)
         return std::make_shared<IdxDataset>(config.path);
     case DatasetKind::Cifar10:
         return std::make_shared<Cifar10Dataset>(config.path);
+    case DatasetKind::Python:
+        throw DatasetError(config.path
+                           + ": a Python pipeline file runs on PyTorch's DataLoader "
+                             "(engine pytorch), not on LoaderLab's loader");
     case DatasetKind::Synthetic:
         break;
     }

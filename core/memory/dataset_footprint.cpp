@@ -136,6 +136,8 @@ DatasetFootprint datasetFootprint(const DatasetConfig &config, const Dataset &da
         f.shapeSetting = "the samples of " + config.path + " ("
                          + shapeToString(dataset.sampleShape()) + ")";
         break;
+    case DatasetKind::Python: // never opened by LoaderLab's loader: nothing to size
+        break;
     }
     // The opened dataset is what the loader will size its buffers for.
     f.shape = dataset.sampleShape();
@@ -185,6 +187,8 @@ std::optional<DatasetFootprint> peekDatasetFootprint(const DatasetConfig &config
                          + shapeToString(f.shape) + ")";
         return f;
     }
+    case DatasetKind::Python: // the user's code: its footprint is not known beforehand
+        return std::nullopt;
     }
     return std::nullopt;
 }

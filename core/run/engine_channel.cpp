@@ -79,8 +79,11 @@ EngineBatch parseBatch(const json &j, const EngineChannelContext &c)
     // A new epoch starts at the beginning of its order; an epoch goes on where it was.
     const std::int64_t first = b.epoch == c.epoch ? c.epochSamples : 0;
     b.first = integer(j, "first", first, first);
+    const std::int64_t places = std::min<std::int64_t>(c.batchSize, c.datasetSamples - b.first);
+    b.skipped = j.contains("skipped") ? static_cast<std::int32_t>(integer(j, "skipped", 0, places))
+                                      : 0;
     b.samples = static_cast<std::int32_t>(
-        integer(j, "samples", 1, std::min<std::int64_t>(c.batchSize, c.datasetSamples - b.first)));
+        integer(j, "samples", b.skipped > 0 ? 0 : 1, places - b.skipped));
     b.ids = integer(j, "ids", 0, static_cast<std::int64_t>(kEngineIdsModulus) - 1);
     const auto time = [&](const char *key) { return integer(j, key, c.earliestNs, c.latestNs); };
     b.loadStartNs = time("load_start");
@@ -104,6 +107,40 @@ EngineBatch parseBatch(const json &j, const EngineChannelContext &c)
         if (*value > left)
             refuse("read + decode + transform is longer than the load");
         left -= *value;
+    }
+    if (const auto skips = j.find("skips"); skips != j.end()) {
+        if (!skips->is_array() || skips->size() > std::min<std::size_t>(b.skipped, kMaxEngineSkips))
+            refuse("\"skips\" is not an array of at most \"skipped\" entries");
+        for (const json &skip : *skips) {
+            if (!skip.is_array() || skip.size() != 2 || !skip[0].is_number_integer()
+                || !skip[1].is_string())
+                refuse("a \"skips\" entry is not [index, reason]");
+            const std::int64_t index = skip[0].get<std::int64_t>();
+            if (index < -1 || (c.datasetSamples > 0 && index >= c.datasetSamples))
+                refuse("a \"skips\" index is not a sample of the dataset");
+            std::string reason = skip[1].get<std::string>();
+            if (reason.size() > 1000)
+                reason = reason.substr(0, 1000) + "...";
+            b.skips.push_back({index, std::move(reason)});
+        }
+    }
+    if (const auto spans = j.find("spans"); spans != j.end()) {
+        if (!spans->is_array() || spans->size() > kMaxEngineSpans
+            || spans->size() > static_cast<std::size_t>(b.samples) + b.skipped)
+            refuse("\"spans\" is not an array of at most one span per sample");
+        std::int64_t previousEnd = b.loadStartNs;
+        for (const json &span : *spans) {
+            if (!span.is_array() || span.size() != 2 || !span[0].is_number_integer()
+                || !span[1].is_number_integer())
+                refuse("a \"spans\" entry is not [start, end]");
+            const std::int64_t start = span[0].get<std::int64_t>();
+            const std::int64_t end = span[1].get<std::int64_t>();
+            // One after another inside the load, as the samples are built.
+            if (start < previousEnd || end < start || end > b.collateStartNs)
+                refuse("a sample's span is not inside the load, after the one before");
+            b.spans.emplace_back(start, end);
+            previousEnd = end;
+        }
     }
     return b;
 }
@@ -140,8 +177,10 @@ EngineRecord parseEngineRecord(std::string_view line, const EngineChannelContext
             refuse("a second start record");
         EngineStart s;
         s.torch = text(j, "torch", 64);
-        s.samples = integer(j, "samples", 1, std::numeric_limits<std::int64_t>::max());
+        s.samples = integer(j, "samples", 0, std::numeric_limits<std::int64_t>::max());
         s.t0Ns = integer(j, "t0", context.earliestNs, context.latestNs);
+        if (j.contains("dataset"))
+            s.dataset = text(j, "dataset", 500);
         return s;
     }
     if (type == "error")
@@ -192,12 +231,14 @@ void acceptEngineRecord(EngineChannelContext &context, const EngineRecord &recor
 {
     if (const auto *s = std::get_if<EngineStart>(&record)) {
         context.started = true;
-        context.datasetSamples = s->samples;
+        // 0: a stream of unknown length, which any number of places fits.
+        context.datasetSamples = s->samples > 0 ? s->samples
+                                                : std::numeric_limits<std::int64_t>::max();
         context.earliestNs = s->t0Ns;
     } else if (const auto *b = std::get_if<EngineBatch>(&record)) {
         context.batches = b->index + 1;
         context.epoch = b->epoch;
-        context.epochSamples = b->first + b->samples;
+        context.epochSamples = b->first + b->samples + b->skipped;
     } else if (std::holds_alternative<EngineEnd>(record)) {
         context.ended = true;
     } else if (const auto *r = std::get_if<EngineReconfigured>(&record)) {

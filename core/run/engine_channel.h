@@ -7,7 +7,8 @@
 // functions of their input, so they can be fuzzed (tests/fuzz/fuzz_engine_channel.cpp)
 // and reused for any other stream of records.
 //
-// Every line is validated before use: a JSON object of scalars with a known "type"
+// Every line is validated before use: a JSON object of scalars (a batch's "skips"
+// and "spans" are arrays of pairs) with a known "type"
 // and that type's fields, each of the right type and in range for the run
 // (EngineChannelContext): batches numbered 0, 1, 2... in order, samples within the
 // batch size, a worker the run has, times on the shared CLOCK_MONOTONIC between
@@ -27,7 +28,9 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <variant>
+#include <vector>
 
 namespace loaderlab {
 
@@ -42,11 +45,22 @@ public:
 inline constexpr std::size_t kMaxEngineLineBytes = std::size_t{1} << 20;
 
 // {"type":"start","torch":"2.1.0","samples":1000,"t0":123}: the DataLoader is built.
+// "samples" is 0 for a dataset of unknown length (a pipeline's IterableDataset);
+// "dataset", optional, describes it ("TextLines from my_pipeline.py (...)").
 struct EngineStart
 {
     std::string torch; // cut to 64 bytes
     std::int64_t samples = 0;
     std::int64_t t0Ns = 0;
+    std::string dataset; // cut to 500 bytes
+};
+
+// A sample the bad-sample policy left out of a batch: its index in the dataset (-1
+// in a stream) and why, the exception with the pipeline file's line.
+struct EngineSkip
+{
+    std::int64_t index = -1;
+    std::string reason; // cut to 1,000 bytes
 };
 
 // {"type":"batch",...}: one batch, times in CLOCK_MONOTONIC nanoseconds.
@@ -64,7 +78,18 @@ struct EngineBatch
     // The sum modulo 2^61 of its samples' ids (engineSampleId): a sample delivered
     // twice or never shows in the epoch's sum.
     std::int64_t ids = 0;
+    // Samples the bad-sample policy left out ("skipped", optional, 0): the batch used
+    // samples + skipped places of its epoch's order; "skips" names at most 100.
+    std::int32_t skipped = 0;
+    std::vector<EngineSkip> skips;
+    // "spans", optional: each sample's [start, end] inside the load, in order (a
+    // pipeline file's __getitem__ calls); empty: the load is one span.
+    std::vector<std::pair<std::int64_t, std::int64_t>> spans;
 };
+
+// The most entries "skips" and "spans" may have.
+inline constexpr std::size_t kMaxEngineSkips = 100;
+inline constexpr std::size_t kMaxEngineSpans = 4096;
 
 // {"type":"reconfigured","version":V,"index":I,"t":T,"batch_size":B,"workers":W}:
 // LoaderLab's change number V (and any sent before it) applies from batch I on.
@@ -140,7 +165,7 @@ struct EngineChannelContext
     std::int64_t datasetSamples = 0;
     std::int64_t batches = 0;      // batch records so far: the next batch's index
     std::int32_t epoch = 0;        // the last batch's epoch
-    std::int64_t epochSamples = 0; // samples of that epoch so far: the next "first"
+    std::int64_t epochSamples = 0; // places of that epoch's order used: the next "first"
     // Live changes: the latest LoaderLab sent (set by the reader before each line),
     // the latest answered (applied or refused), the one in force.
     std::int64_t requestedVersion = 0;

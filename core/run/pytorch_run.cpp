@@ -1,5 +1,7 @@
 #include "core/run/pytorch_run.h"
 
+#include "core/config/config_fields.h"
+#include "core/run/python_probe.h"
 #include "core/system/clock.h"
 #include "core/system/machine_info.h"
 #include "pytorch_engine_script.h"
@@ -38,10 +40,28 @@ json liveSettingsJson(const RunConfig &c)
             {"sleep_sample_ms", sleep ? c.consumer.sleepPerSampleMs : 0.0}};
 }
 
+// How long a pipeline file may take to import, to make its dataset or its step:
+// $LOADERLAB_PIPELINE_SECONDS, else two minutes.
+double pipelineSeconds()
+{
+    if (const char *text = std::getenv("LOADERLAB_PIPELINE_SECONDS"); text && *text) {
+        char *end = nullptr;
+        const double seconds = std::strtod(text, &end);
+        if (end && *end == '\0' && seconds > 0 && seconds < 86400)
+            return seconds;
+    }
+    return 120.0;
+}
+
 json settingsJson(const RunConfig &c)
 {
     // pytorch_engine.py knows the kinds marked pytorchEngine in the table, by name.
     json settings = liveSettingsJson(c);
+    if (c.dataset.kind == DatasetKind::Python) {
+        settings["args"] = getConfigField(c, "dataset.args");
+        settings["probe_dir"] = loaderlabPythonDir();
+        settings["pipeline_seconds"] = pipelineSeconds();
+    }
     settings.update(
         json{{"kind", datasetKindName(c.dataset.kind)},
              {"path", c.dataset.path},
@@ -54,6 +74,7 @@ json settingsJson(const RunConfig &c)
              {"samples", c.dataset.syntheticSamples},
              {"seed", c.loader.seed},
              {"drop_last", c.loader.dropLast},
+             {"bad_samples", badSamplePolicyName(c.loader.badSamples)},
              {"max_batches", c.maxBatches},
              {"epochs", c.epochs},
              {"records_fd", kEngineRecordsFd},
@@ -137,8 +158,11 @@ std::string pytorchEnginePython(const EngineCancel &cancelled)
 std::string pytorchConfigProblem(const RunConfig &config)
 {
     if (!datasetKindInfo(config.dataset.kind).pytorchEngine)
-        return "the PyTorch engine reads image folders and synthetic data, not "
+        return "the PyTorch engine reads image folders, synthetic data and Python pipeline "
+               "files, not "
                + std::string(datasetKindName(config.dataset.kind)) + " datasets";
+    if (config.dataset.kind == DatasetKind::Python && config.dataset.path.empty())
+        return "a Python pipeline run needs its file (dataset.path, --path my_pipeline.py)";
     if (config.consumer.kind == ConsumerKind::Model)
         return "the PyTorch engine runs the simulated step (sleep) or none, not a model";
     if (config.loader.strategy == Strategy::SampleParallel)
@@ -183,12 +207,15 @@ void PyTorchRun::start(const RunConfig &config, const EngineCancel &cancelled)
         m_outTail.clear();
         m_sawEnd = m_stopRequested = false;
         m_description = std::string("PyTorch DataLoader: ")
-                        + (config.dataset.kind == DatasetKind::ImageFolder
-                               ? "image folder " + config.dataset.path
-                               : "synthetic data");
+                        + (config.dataset.kind == DatasetKind::Synthetic
+                               ? std::string("synthetic data")
+                               : std::string(datasetKindInfo(config.dataset.kind).label) + " "
+                                     + config.dataset.path);
     }
     m_outputRefused = false;
     m_lastEpoch = 0;
+    m_sampleSource = config.dataset.kind == DatasetKind::Synthetic ? "synthetic data"
+                                                                   : config.dataset.path;
     m_version = 0;
     m_lastRequest = 0;
     m_startNs = steadyNowNs();

@@ -145,6 +145,7 @@ private:
     EngineChannelContext m_channel;
     std::int64_t m_lineNumber = 0;
     std::int32_t m_lastEpoch = 0; // the reader thread's, like m_channel
+    std::string m_sampleSource;   // a skipped sample's source: the dataset's path
     std::int32_t m_version = 0;   // the trace's config version in force (reader thread)
     int m_pid = -1;
     // The commands socket: written by the callers of reconfigure/pause/resume under

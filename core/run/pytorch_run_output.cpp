@@ -5,6 +5,7 @@
 #include "core/run/pytorch_run.h"
 #include "core/system/clock.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <string>
 #include <utility>
@@ -145,8 +146,10 @@ void PyTorchRun::handleLine(std::string_view line)
     if (const auto *start = std::get_if<EngineStart>(&record)) {
         m_startNs = start->t0Ns; // only this thread reads it from here on
         const std::lock_guard lock(m_mutex);
-        m_description = "PyTorch DataLoader (torch " + start->torch
-                        + "): " + m_description.substr(m_description.find(": ") + 2);
+        m_description = "PyTorch DataLoader (torch " + start->torch + "): "
+                        + (start->dataset.empty()
+                               ? m_description.substr(m_description.find(": ") + 2)
+                               : start->dataset);
     } else if (const auto *failure = std::get_if<EngineFailure>(&record)) {
         const std::lock_guard lock(m_mutex);
         m_error = failure->message;
@@ -203,6 +206,7 @@ void PyTorchRun::handleBatch(const EngineBatch &b)
     r.epoch = b.epoch;
     r.worker = b.worker < 0 ? kConsumerThread : b.worker;
     r.samples = b.samples;
+    r.skipped = b.skipped;
     r.configVersion = m_version;
     r.loadStartNs = b.loadStartNs - m_startNs;
     r.loadEndNs = b.loadEndNs - m_startNs;
@@ -219,7 +223,15 @@ void PyTorchRun::handleBatch(const EngineBatch &b)
         m_trace->addMarker(
             {r.index, r.requestNs, MarkerKind::Epoch, m_version, {}, std::to_string(r.epoch)});
     m_lastEpoch = r.epoch;
-    m_trace->appendSpan({r.index, r.worker, 0, r.loadStartNs, r.loadEndNs});
+    if (b.spans.empty())
+        m_trace->appendSpan({r.index, r.worker, 0, r.loadStartNs, r.loadEndNs});
+    for (const auto &[start, end] : b.spans)
+        m_trace->appendSpan({r.index, r.worker, 0, start - m_startNs, end - m_startNs});
+    for (const EngineSkip &skip : b.skips)
+        m_trace->addSkipped(
+            {r.index, std::max<std::int64_t>(skip.index, 0),
+             skip.index < 0 ? m_sampleSource + " (an item of its stream)" : m_sampleSource,
+             skip.reason});
     m_trace->append(r);
     const std::lock_guard lock(m_mutex);
     EpochSamples &epoch = m_epochSamples[b.epoch];

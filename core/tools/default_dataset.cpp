@@ -60,17 +60,6 @@ bool isReady(const std::string &dir)
 
 } // namespace
 
-std::string cacheDirectory()
-{
-    if (const char *dir = std::getenv("LOADERLAB_CACHE_DIR"); dir && *dir)
-        return dir;
-    if (const char *xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
-        return std::string(xdg) + "/loaderlab";
-    if (const char *home = std::getenv("HOME"); home && *home)
-        return std::string(home) + "/.cache/loaderlab";
-    return std::filesystem::temp_directory_path().string() + "/loaderlab";
-}
-
 std::string defaultImageFolderPath()
 {
     return cacheDirectory() + "/imagenette-synth-10x100";

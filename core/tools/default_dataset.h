@@ -3,14 +3,12 @@
 // The dataset a new user starts with: an Imagenette-like JPEG folder (10 classes x
 // 100 images) generated once into the user's cache directory.
 
+#include "core/system/cache_directory.h"
 #include "core/tools/imagenette_generator.h"
 
 #include <string>
 
 namespace loaderlab {
-
-// $LOADERLAB_CACHE_DIR, else $XDG_CACHE_HOME/loaderlab, else ~/.cache/loaderlab.
-std::string cacheDirectory();
 
 // Where the default image folder lives (whether or not it exists yet).
 std::string defaultImageFolderPath();

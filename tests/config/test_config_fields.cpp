@@ -44,6 +44,10 @@ json otherValue(const ConfigField &f, const json &current)
         return current;
     case FieldType::Shape:
         return json::array({1, 2, 3});
+    case FieldType::Object:
+        return json{{"size", 64}, {"mode", "train"}};
+    case FieldType::Scalar:
+        return json(7);
     }
     return current;
 }

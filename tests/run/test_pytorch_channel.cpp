@@ -16,6 +16,7 @@
 #include <chrono>
 #include <fstream>
 #include <future>
+#include <limits>
 
 #include <csignal>
 
@@ -44,7 +45,7 @@ EngineChannelContext startedContext()
     c.latestNs = 1'000'000;
     c.batchSize = 4;
     c.workers = 2;
-    acceptEngineRecord(c, EngineStart{"fake", 100, 1000});
+    acceptEngineRecord(c, EngineStart{"fake", 100, 1000, {}});
     return c;
 }
 
@@ -141,6 +142,35 @@ void TestPyTorchChannel::parserAcceptsTheEnginesRecords()
     r = parseEngineRecord(R"({"type":"end","batches":2})", c);
     acceptEngineRecord(c, r);
     QVERIFY(c.ended);
+
+    // A pipeline file's batch: two samples skipped with their reasons, each sample's
+    // span; the epoch's next place counts the skipped ones too.
+    EngineChannelContext p = startedContext();
+    r = parseEngineRecord(
+        batchLine(R"j({"samples":2,"skipped":2,"skips":[[1,"ValueError: bad (p.py:9)"],[3,"x"]],)j"
+                  R"j("spans":[[2000,2100],[2100,2200],[2200,2300],[2300,2400]]})j"),
+        p);
+    const EngineBatch &skipping = std::get<EngineBatch>(r);
+    QCOMPARE(skipping.skipped, 2);
+    QCOMPARE(skipping.skips.size(), std::size_t{2});
+    QCOMPARE(skipping.skips[0].index, std::int64_t{1});
+    QCOMPARE(skipping.skips[0].reason, std::string("ValueError: bad (p.py:9)"));
+    QCOMPARE(skipping.spans.size(), std::size_t{4});
+    acceptEngineRecord(p, r);
+    QCOMPARE(p.epochSamples, std::int64_t{4});
+    // A batch of skipped samples only.
+    r = parseEngineRecord(batchLine(R"({"index":1,"first":4,"samples":0,"skipped":4})"), p);
+    QCOMPARE(std::get<EngineBatch>(r).samples, 0);
+    // A stream of unknown length (an IterableDataset): "samples" 0 at the start.
+    EngineChannelContext s;
+    s.earliestNs = 1000;
+    s.latestNs = 1'000'000;
+    s.batchSize = 4;
+    r = parseEngineRecord(
+        R"({"type":"start","torch":"1.13","samples":0,"t0":1000,"dataset":"Stream from p.py"})", s);
+    QCOMPARE(std::get<EngineStart>(r).dataset, std::string("Stream from p.py"));
+    acceptEngineRecord(s, r);
+    QCOMPARE(s.datasetSamples, std::numeric_limits<std::int64_t>::max());
 }
 
 void TestPyTorchChannel::parserRefusesBadRecords_data()
@@ -187,6 +217,24 @@ void TestPyTorchChannel::parserRefusesBadRecords_data()
         "\"version\" is 1, not in [1, 0]");
     row("resumed without a pause", R"({"type":"resumed","index":0,"t":2000})",
         "resumed without a pause");
+    // A pipeline file's batches: skipped samples, their reasons, each sample's span.
+    row("skipped past the batch", batchLine(R"({"skipped":5})"), "\"skipped\" is 5");
+    row("skipped and samples past the batch", batchLine(R"({"skipped":1,"samples":4})"),
+        "\"samples\" is 4, not in [0, 3]");
+    row("more skips than skipped",
+        batchLine(R"({"skipped":1,"samples":3,"skips":[[1,"a"],[2,"b"]]})"),
+        "\"skips\" is not an array of at most \"skipped\" entries");
+    row("a skip not a pair", batchLine(R"({"skipped":1,"samples":3,"skips":[[1]]})"),
+        "not [index, reason]");
+    row("a skip past the dataset", batchLine(R"({"skipped":1,"samples":3,"skips":[[100,"x"]]})"),
+        "not a sample of the dataset");
+    row("more spans than samples",
+        batchLine(R"({"spans":[[2000,2100],[2100,2200],[2200,2300],[2300,2400],[2400,2500]]})"),
+        "at most one span per sample");
+    row("a span before the load", batchLine(R"({"spans":[[1900,2100]]})"), "not inside the load");
+    row("a span after collate", batchLine(R"({"spans":[[2000,2600]]})"), "not inside the load");
+    row("spans overlapping", batchLine(R"({"spans":[[2000,2200],[2100,2300]]})"),
+        "after the one before");
 }
 
 void TestPyTorchChannel::parserRefusesBadRecords()

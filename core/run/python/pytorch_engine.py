@@ -14,8 +14,18 @@ shuffling, else 0..N-1) and gives DataLoader a sampler over the part of it not y
 delivered. A reconfiguration at a batch boundary shuts the old iterator's workers
 down and builds a new DataLoader over the rest of the epoch, so every sample is
 delivered exactly once per epoch; the new workers' start shows as the next batch's
-wait. A shuffle change applies from the next epoch."""
+wait. A shuffle change applies from the next epoch.
 
+Dataset kind "python" runs the user's pipeline file (docs/your-pipeline.md): its
+make_dataset(args), and when it defines them collate_fn, worker_init_fn,
+make_sampler(dataset, args) and make_step(args), the step run on every batch. Each
+sample's __getitem__ is timed (one span per sample, stages marked with
+loaderlab_probe.stage); an exception in it is skipped or fails the run by the
+bad-sample policy, with the exception's type, message and the file's line. An
+IterableDataset cannot be cut mid-epoch: a change that needs new workers applies
+at its next epoch."""
+
+import importlib.util
 import io
 import json
 import os
@@ -23,10 +33,13 @@ import select
 import signal
 import sys
 import time
+import traceback
 
 RECORDS_FD = 3
+MAIN_PID = os.getpid()
 M64 = (1 << 64) - 1
 IDS_MOD = 1 << 61
+MAX_SPANS = 4096  # per batch; a bigger batch is one span
 
 # The settings a reconfiguration may change (LoaderLab's names in the settings).
 LIVE = ("workers", "batch_size", "prefetch", "persistent", "pin_memory", "shuffle",
@@ -36,6 +49,8 @@ REBUILD = ("workers", "batch_size", "prefetch", "persistent", "pin_memory")
 
 
 def emit(record):
+    if os.getpid() != MAIN_PID:
+        return  # a process the pipeline forked never writes LoaderLab's records
     data = (json.dumps(record, separators=(",", ":")) + "\n").encode()
     while data:
         data = data[os.write(RECORDS_FD, data):]
@@ -77,6 +92,103 @@ class Commands:
         return [json.loads(line) for line in lines if line.strip()]
 
 
+class PipelineError(Exception):
+    """The user's pipeline file failed; the message says where and why."""
+
+
+class Terminated(BaseException):
+    """LoaderLab's stop (SIGTERM), never mistaken for the user's sys.exit."""
+
+
+class TimeLimit:
+    """Raises TimeoutError in the main thread after `seconds` (0: no limit)."""
+
+    def __init__(self, seconds, what):
+        self.seconds, self.what = seconds, what
+
+    def _expired(self, *_):
+        raise TimeoutError("%s took longer than %g s (LOADERLAB_PIPELINE_SECONDS sets the "
+                           "limit)" % (self.what, self.seconds))
+
+    def __enter__(self):
+        if self.seconds > 0:
+            signal.signal(signal.SIGALRM, self._expired)
+            signal.setitimer(signal.ITIMER_REAL, self.seconds)
+        return self
+
+    def __exit__(self, *_):
+        if self.seconds > 0:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+        return False
+
+
+def describe(error, path):
+    """`Type: message (file.py:LINE, in function)` and the traceback's last frames."""
+    if isinstance(error, SystemExit):
+        head = "called sys.exit(%s)" % (error.code,)
+    else:
+        head = "%s: %s" % (type(error).__name__, error)
+    # The engine's own frames (run with -c: "<string>") are not the user's code.
+    frames = [f for f in traceback.extract_tb(error.__traceback__) if f.filename != "<string>"
+              and not f.filename.startswith("<frozen")]
+    own = [f for f in frames if path and os.path.abspath(f.filename) == path]
+    where = own[-1] if own else (frames[-1] if frames else None)
+    if where is not None:
+        head += " (%s:%d, in %s)" % (os.path.basename(where.filename), where.lineno, where.name)
+    tail = ["%s:%d in %s" % (os.path.basename(f.filename), f.lineno, f.name)
+            for f in frames[-4:]]
+    return head + ("; traceback: " + " > ".join(tail) if len(tail) > 1 else "")
+
+
+def user_call(path, what, function, *args):
+    """Calls the pipeline's `function`; anything it raises becomes a PipelineError."""
+    try:
+        return function(*args)
+    except (Terminated, KeyboardInterrupt):
+        raise
+    except BaseException as error:  # noqa: BLE001 - sys.exit included
+        if os.getpid() != MAIN_PID:
+            os._exit(1)
+        raise PipelineError("%s: %s %s" % (os.path.basename(path), what,
+                                           describe(error, path))) from None
+    finally:
+        if os.getpid() != MAIN_PID:
+            os._exit(0)  # a child the pipeline forked came back: it ends here
+
+
+def loader_failure(error, path):
+    """DataLoader's own account of a failure in a worker (its worker_init_fn, a
+    worker that exited): its first line and the lines that name the pipeline file."""
+    lines = [line.strip() for line in str(error).strip().splitlines() if line.strip()]
+    if not lines:
+        return "%s: %s" % (type(error).__name__, error)
+    kept = [lines[0]] + [line for line in lines[1:-1] if path and path in line][-2:]
+    if len(lines) > 1:
+        kept.append(lines[-1])
+    return " ".join(kept)
+
+
+def load_pipeline(settings):
+    """The user's pipeline module, imported from settings["path"] under a time limit."""
+    path = os.path.abspath(settings["path"])
+    if not os.path.isfile(path):
+        raise PipelineError("%s: no such pipeline file" % path)
+    sys.path.insert(0, settings["probe_dir"])
+    sys.path.insert(0, os.path.dirname(path))
+    stem = os.path.splitext(os.path.basename(path))[0]
+    name = stem if stem.isidentifier() and stem not in sys.modules else "loaderlab_pipeline"
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise PipelineError("%s: not a Python file" % path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    with TimeLimit(settings["pipeline_seconds"], "importing " + os.path.basename(path)):
+        user_call(path, "failed to import:", spec.loader.exec_module, module)
+    if not callable(getattr(module, "make_dataset", None)):
+        raise PipelineError("%s defines no make_dataset(args) function" % path)
+    return path, module
+
+
 def main():
     global RECORDS_FD
     settings = json.loads(sys.argv[1])
@@ -85,19 +197,75 @@ def main():
     # Never passed on to a program the engine or a library runs.
     for fd in (RECORDS_FD, commands.fd):
         os.set_inheritable(fd, False)
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    def terminate(*_):
+        if os.getpid() == MAIN_PID:
+            raise Terminated()
+        os._exit(143)
+
+    signal.signal(signal.SIGTERM, terminate)
     try:
         import torch
         from PIL import Image
-        from torch.utils.data import DataLoader, Dataset, get_worker_info
+        from torch.utils.data import DataLoader, Dataset, IterableDataset, get_worker_info
         from torch.utils.data._utils.collate import default_collate
         from torchvision import datasets, transforms
     except ImportError as error:
         emit({"type": "error", "message": "the PyTorch engine needs torch and torchvision: "
               + str(error)})
         return 3
+    try:
+        return run(settings, commands, torch, Image, DataLoader, Dataset, IterableDataset,
+                   get_worker_info, default_collate, datasets, transforms)
+    except Terminated:
+        return 143
+    except PipelineError as error:
+        emit({"type": "error", "message": str(error)})
+        return 1
 
+
+def run(settings, commands, torch, Image, DataLoader, Dataset, IterableDataset,
+        get_worker_info, default_collate, datasets, transforms):
     mean, std = [0.485, 0.456, 0.406], [0.229, 0.224, 0.225]
+    kind = settings["kind"]
+    fail_bad = settings.get("bad_samples") == "fail"
+    pipeline_path, pipeline, probe = "", None, None
+    user_collate, user_init, step, sampler = default_collate, None, None, None
+    if kind == "python":
+        pipeline_path, pipeline = load_pipeline(settings)
+        import loaderlab_probe as probe
+        args = settings.get("args", {})
+        with TimeLimit(settings["pipeline_seconds"], "make_dataset(args)"):
+            inner = user_call(pipeline_path, "make_dataset(args) raised", pipeline.make_dataset,
+                              args)
+        if not isinstance(inner, (Dataset, IterableDataset)) and not hasattr(inner,
+                                                                             "__getitem__"):
+            raise PipelineError("%s: make_dataset(args) returned %s, not a torch Dataset"
+                                % (os.path.basename(pipeline_path), type(inner).__name__))
+        user_collate = getattr(pipeline, "collate_fn", None) or default_collate
+        user_init = getattr(pipeline, "worker_init_fn", None)
+        if callable(getattr(pipeline, "make_sampler", None)):
+            sampler = user_call(pipeline_path, "make_sampler(dataset, args) raised",
+                                pipeline.make_sampler, inner, args)
+        if callable(getattr(pipeline, "make_step", None)):
+            with TimeLimit(settings["pipeline_seconds"], "make_step(args)"):
+                step = user_call(pipeline_path, "make_step(args) raised", pipeline.make_step,
+                                 args)
+            if not callable(step):
+                raise PipelineError("%s: make_step(args) returned %s, not a function"
+                                    % (os.path.basename(pipeline_path), type(step).__name__))
+        if not isinstance(inner, IterableDataset) and not hasattr(inner, "__len__"):
+            raise PipelineError("%s: make_dataset(args) returned a map-style %s without "
+                                "__len__ (LoaderLab makes each epoch's order from it; an "
+                                "IterableDataset needs none)"
+                                % (os.path.basename(pipeline_path), type(inner).__name__))
+    if step is None:
+        torch.set_num_threads(1)  # the simulated step sleeps; the user's step chooses
+
+    def failed(worker, start, index, error):
+        now = time.monotonic_ns()
+        reason = describe(error, pipeline_path) if pipeline_path else "%s: %s" % (
+            type(error).__name__, error)
+        return None, (worker, start, now, 0, 0, 0, index, reason, now)
 
     class Timed(Dataset):
         """Each sample with its read, decode and transform time and its worker."""
@@ -113,47 +281,106 @@ def main():
                     steps = [transforms.Resize(size), transforms.CenterCrop(crop)]
                 self.transform = transforms.Compose(
                     steps + [transforms.ToTensor(), transforms.Normalize(mean, std)])
+            elif kind == "python":
+                self.inner = inner
             else:
                 self.shape = settings["shape"]
                 self.count = settings["samples"]
 
         def __len__(self):
-            return len(self.folder) if self.kind == "folder" else self.count
+            if self.kind == "folder":
+                return len(self.folder)
+            return len(self.inner) if self.kind == "python" else self.count
 
         def __getitem__(self, index):
             start = time.monotonic_ns()
-            if self.kind == "folder":
-                path, label = self.folder.samples[index]
-                with open(path, "rb") as f:
-                    data = f.read()
-                read = time.monotonic_ns()
-                image = Image.open(io.BytesIO(data)).convert("RGB")
-                decoded = time.monotonic_ns()
-                sample = self.transform(image)
-            else:
-                read = decoded = time.monotonic_ns()
-                generator = torch.Generator().manual_seed((settings["seed"] + index) % 2**63)
-                sample = torch.rand(self.shape, generator=generator)
-                label = index % 10
-            end = time.monotonic_ns()
             info = get_worker_info()
-            return sample, label, (info.id if info else -1, start, end, read - start,
-                                   decoded - read, end - decoded, index)
+            worker = info.id if info else -1
+            read = decoded = 0
+            try:
+                if self.kind == "folder":
+                    path, label = self.folder.samples[index]
+                    with open(path, "rb") as f:
+                        data = f.read()
+                    read = time.monotonic_ns()
+                    image = Image.open(io.BytesIO(data)).convert("RGB")
+                    decoded = time.monotonic_ns()
+                    sample = (self.transform(image), label)
+                elif self.kind == "python":
+                    sums = probe.begin_sample()
+                    try:
+                        sample = self.inner[index]
+                    finally:
+                        probe.end_sample()
+                    end = time.monotonic_ns()
+                    return sample, (worker, start, end, sums["read"], sums["decode"],
+                                    sums["transform"], index, None, end)
+                else:
+                    read = decoded = time.monotonic_ns()
+                    generator = torch.Generator().manual_seed((settings["seed"] + index) % 2**63)
+                    sample = (torch.rand(self.shape, generator=generator), index % 10)
+            except (Terminated, KeyboardInterrupt):
+                raise
+            except BaseException as error:  # noqa: BLE001 - the bad-sample policy decides
+                return failed(worker, start, index, error)
+            end = time.monotonic_ns()
+            return sample, (worker, start, end, read - start, decoded - read, end - decoded,
+                            index, None, end)
+
+    class Stream(IterableDataset):
+        """The user's IterableDataset, each item timed (sharded by the user's code)."""
+
+        def __iter__(self):
+            info = get_worker_info()
+            worker = info.id if info else -1
+            items = iter(inner)
+            while True:
+                sums = probe.begin_sample()
+                start = time.monotonic_ns()
+                try:
+                    item = next(items)
+                except StopIteration:
+                    return
+                except (Terminated, KeyboardInterrupt):
+                    raise
+                except BaseException as error:  # noqa: BLE001 - this worker's stream ends
+                    yield failed(worker, start, -1, error)
+                    return
+                finally:
+                    probe.end_sample()
+                end = time.monotonic_ns()
+                yield item, (worker, start, end, sums["read"], sums["decode"],
+                             sums["transform"], -1, None, end)
 
     def collate(items):
         begin = time.monotonic_ns()
+        times = [i[1] for i in items]
+        bad = [t for t in times if t[7] is not None]
+        good = [i[0] for i in items if i[1][7] is None]
+        info = {"worker": times[0][0], "load_start": min(t[1] for t in times),
+                "collate_start": begin, "read": sum(t[3] for t in times),
+                "decode": sum(t[4] for t in times), "transform": sum(t[5] for t in times),
+                "ids": sum(sample_id(t[6]) for t in times if t[6] >= 0) % IDS_MOD,
+                "skipped": len(bad)}
+        if bad:
+            info["skips"] = [[t[6], t[7][:1000]] for t in bad[:100]]
+        if kind == "python" and len(times) <= MAX_SPANS:
+            info["spans"] = [[t[1], t[8]] for t in times]
         # default_collate stacks a worker's batch straight into shared memory, as a
         # plain DataLoader does (torch.stack would cost one more copy of the batch).
-        samples = default_collate([i[0] for i in items])
-        labels = torch.tensor([i[1] for i in items])
-        times = [i[2] for i in items]
-        return samples, labels, {
-            "worker": times[0][0], "load_start": min(t[1] for t in times), "collate_start": begin,
-            "read": sum(t[3] for t in times), "decode": sum(t[4] for t in times),
-            "transform": sum(t[5] for t in times),
-            "ids": sum(sample_id(t[6]) for t in times) % IDS_MOD, "load_end": time.monotonic_ns()}
+        batch = None
+        if good and not (bad and fail_bad):
+            try:
+                batch = user_collate(good)
+            except (Terminated, KeyboardInterrupt):
+                raise
+            except BaseException as error:  # noqa: BLE001 - reported by the main process
+                info["error"] = "collate_fn " + (describe(error, pipeline_path) if pipeline_path
+                                                 else "%s: %s" % (type(error).__name__, error))
+        info["load_end"] = time.monotonic_ns()
+        return batch, len(good), info
 
-    def worker_init(_worker_id):
+    def worker_init(worker_id):
         torch.set_num_threads(1)  # one thread per worker, as LoaderLab's workers
         # Only the main process writes records or reads commands.
         for fd in (RECORDS_FD, commands.fd):
@@ -161,6 +388,8 @@ def main():
                 os.close(fd)
             except OSError:
                 pass
+        if user_init is not None:
+            user_init(worker_id)
 
     class Rest:
         """The epoch's order from `start` on: what the DataLoader has still to deliver."""
@@ -174,13 +403,17 @@ def main():
         def __len__(self):
             return max(0, len(self.order) - self.start)
 
-    torch.set_num_threads(1)
-    dataset = Timed(settings["kind"])
-    count = len(dataset)
+    iterable = kind == "python" and isinstance(inner, IterableDataset)
+    dataset = Stream() if iterable else Timed(kind)
+    count = 0 if iterable else len(dataset)
     live = {key: settings[key] for key in LIVE}
     rest = Rest()
 
     def epoch_order(epoch):
+        if sampler is not None:
+            if hasattr(sampler, "set_epoch"):
+                sampler.set_epoch(epoch)
+            return user_call(pipeline_path, "make_sampler's sampler raised", list, sampler)
         if not live["shuffle"]:
             return range(count)
         generator = torch.Generator().manual_seed((settings["seed"] * 1000003 + epoch) % 2**63)
@@ -191,9 +424,11 @@ def main():
         if live["workers"] > 0:
             options = {"prefetch_factor": live["prefetch"],
                        "persistent_workers": live["persistent"], "worker_init_fn": worker_init}
-        return DataLoader(dataset, batch_size=live["batch_size"], sampler=rest,
-                          num_workers=live["workers"], drop_last=settings["drop_last"],
-                          pin_memory=live["pin_memory"], collate_fn=collate, **options)
+        if not iterable:
+            options["sampler"] = rest
+        return DataLoader(dataset, batch_size=live["batch_size"], num_workers=live["workers"],
+                          drop_last=settings["drop_last"], pin_memory=live["pin_memory"],
+                          collate_fn=collate, **options)
 
     def shut_down(loader, iterator):
         # The old workers end now, persistent or not (a persistent loader keeps its
@@ -206,8 +441,14 @@ def main():
     loader = make_loader()
     # The run's clock starts here, as LoaderLab's starts when its loader is built:
     # Python's start and `import torch` (about a second) are not the loader's.
-    emit({"type": "start", "torch": torch.__version__, "samples": count,
-          "t0": time.monotonic_ns()})
+    start_record = {"type": "start", "torch": torch.__version__, "samples": count,
+                    "t0": time.monotonic_ns()}
+    if pipeline is not None:
+        start_record["dataset"] = "%s from %s (%s%s)" % (
+            type(inner).__name__, os.path.basename(pipeline_path),
+            "iterable" if iterable else "%d samples" % count,
+            ", its own step" if step is not None else "")
+    emit(start_record)
     max_batches, epochs = settings["max_batches"], settings["epochs"]
     index = epoch = version = 0
     iterator = None
@@ -217,16 +458,16 @@ def main():
     def take(received):
         nonlocal paused, change
         for command in received:
-            kind = command.get("cmd")
-            if kind == "pause":
+            command_kind = command.get("cmd")
+            if command_kind == "pause":
                 paused = True
-            elif kind == "resume":
+            elif command_kind == "resume":
                 paused = False
-            elif kind == "reconfigure":
+            elif command_kind == "reconfigure":
                 change = (command["version"], {key: command[key] for key in LIVE})
 
     while (epochs == 0 or epoch < epochs) and (max_batches == 0 or index < max_batches):
-        rest.order, rest.start = epoch_order(epoch), 0
+        rest.order, rest.start = (None, 0) if iterable else (epoch_order(epoch), 0)
         iterator = iter(loader)
         while max_batches == 0 or index < max_batches:
             # The batch boundary: LoaderLab's commands, without waiting.
@@ -237,7 +478,9 @@ def main():
                     take(commands.read(None))
                 emit({"type": "resumed", "index": index, "t": time.monotonic_ns()})
             request = time.monotonic_ns()
-            if change is not None:
+            # An IterableDataset cannot be cut mid-epoch: new workers wait for its end.
+            if change is not None and not (iterable and rest.start > 0 and any(
+                    change[1][key] != live[key] for key in REBUILD)):
                 number, wanted = change
                 change = None
                 before = dict(live)
@@ -262,20 +505,39 @@ def main():
                           "t": request, "batch_size": live["batch_size"],
                           "workers": live["workers"]})
             try:
-                samples, _labels, info = next(iterator)
+                batch, size, info = next(iterator)
             except StopIteration:
                 break
+            except (Terminated, KeyboardInterrupt):
+                raise
+            except Exception as error:  # noqa: BLE001 - a worker's failure, told plainly
+                raise PipelineError("batch %d: the DataLoader failed: %s"
+                                    % (index, loader_failure(error, pipeline_path))) from None
             delivery = time.monotonic_ns()
-            size = int(samples.shape[0])
-            pause = (live["sleep_batch_ms"] + live["sleep_sample_ms"] * size) / 1000.0
-            if pause > 0:
-                time.sleep(pause)
+            if "error" in info:
+                raise PipelineError("batch %d: %s" % (index, info["error"]))
+            if info["skipped"] and fail_bad:
+                position, reason = info["skips"][0]
+                raise PipelineError("batch %d: sample %s: %s (bad samples: fail)" % (
+                    index, position if position >= 0 else "of the stream", reason))
+            consumed = size + info["skipped"]
+            if iterable:
+                info["ids"] = sum(sample_id(rest.start + k) for k in range(consumed)) % IDS_MOD
+            compute_start = time.monotonic_ns()
+            if step is not None:
+                if batch is not None:
+                    user_call(pipeline_path, "make_step's step raised on batch %d:" % index,
+                              step, batch)
+            else:
+                pause = (live["sleep_batch_ms"] + live["sleep_sample_ms"] * size) / 1000.0
+                if pause > 0:
+                    time.sleep(pause)
             info.update({"type": "batch", "index": index, "epoch": epoch, "samples": size,
                          "version": version, "first": rest.start, "request": request,
-                         "delivery": delivery, "compute_start": delivery,
+                         "delivery": delivery, "compute_start": compute_start,
                          "compute_end": time.monotonic_ns()})
             emit(info)
-            rest.start += size
+            rest.start += consumed
             index += 1
         epoch += 1
     shut_down(loader, iterator)

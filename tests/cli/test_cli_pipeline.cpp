@@ -1,0 +1,170 @@
+// A user's pipeline file through the real binary: `run --dataset python` picks the
+// PyTorch engine and writes the run's files, a sweep with a dataset.args axis builds
+// what each cell's arguments say, and `python-path` prints the folder of the probe
+// module a training script imports (skipped, with the reason, where Python cannot
+// import torch and torchvision; python-path needs no torch).
+
+#include "../require_pytorch.h"
+
+#include "cli_process.h"
+
+#include <QtTest>
+
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <map>
+#include <sstream>
+
+namespace {
+
+QString example(const char *name)
+{
+    return qEnvironmentVariable("LOADERLAB_SOURCE_DIR") + QStringLiteral("/resources/examples/")
+           + QLatin1String(name);
+}
+
+nlohmann::json readJson(const QString &path)
+{
+    std::ifstream in(path.toStdString());
+    return nlohmann::json::parse(in);
+}
+
+std::string readText(const QString &path)
+{
+    std::ifstream in(path.toStdString(), std::ios::binary);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+} // namespace
+
+class TestCliPipeline : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void runPicksThePyTorchEngineAndWritesTheRun();
+    void sweepOverAPipelineArgument();
+    void pythonPathHoldsTheProbeModule();
+    void loaderlabsEngineIsRefusedWithTheReason();
+};
+
+void TestCliPipeline::runPicksThePyTorchEngineAndWritesTheRun()
+{
+    REQUIRE_PYTORCH();
+    QTemporaryDir dir;
+    const QString json = dir.filePath(QStringLiteral("run.json"));
+    const QString csv = dir.filePath(QStringLiteral("run.csv"));
+    const clitest::Result r = clitest::runLoaderlab(
+        {QStringLiteral("run"), QStringLiteral("--dataset"), QStringLiteral("python"),
+         QStringLiteral("--path"), example("fashion_augment.py"), QStringLiteral("--set"),
+         QStringLiteral("dataset.args.samples=100"), QStringLiteral("--set"),
+         QStringLiteral("dataset.args.size=32"), QStringLiteral("--batch-size"),
+         QStringLiteral("32"), QStringLiteral("--workers"), QStringLiteral("2"),
+         QStringLiteral("--json"), json, QStringLiteral("--csv"), csv, QStringLiteral("--quiet")});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err + r.out));
+    const auto summary = readJson(json);
+    QCOMPARE(summary.at("config").at("engine").get<std::string>(), std::string("pytorch"));
+    QCOMPARE(summary.at("config").at("dataset").at("kind").get<std::string>(),
+             std::string("python"));
+    QCOMPARE(summary.at("config").at("dataset").at("args").at("samples").get<int>(), 100);
+    QCOMPARE(summary.at("summary").at("batches").get<int>(), 4); // 3 x 32 + 4
+    QCOMPARE(summary.at("summary").at("samples").get<int>(), 100);
+    QVERIFY(QString::fromStdString(summary.at("dataset").get<std::string>())
+                .contains(QStringLiteral("AugmentedFashion from fashion_augment.py")));
+    QVERIFY(QFile::exists(csv));
+}
+
+void TestCliPipeline::sweepOverAPipelineArgument()
+{
+    REQUIRE_PYTORCH();
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("sweep"));
+    const clitest::Result r = clitest::runLoaderlab({QStringLiteral("sweep"),
+                                                     QStringLiteral("--out"),
+                                                     out,
+                                                     QStringLiteral("--dataset"),
+                                                     QStringLiteral("python"),
+                                                     QStringLiteral("--path"),
+                                                     example("fashion_augment.py"),
+                                                     QStringLiteral("--set"),
+                                                     QStringLiteral("dataset.args.size=32"),
+                                                     QStringLiteral("--set"),
+                                                     QStringLiteral("dataset.args.step=forward"),
+                                                     QStringLiteral("--batch-size"),
+                                                     QStringLiteral("16"),
+                                                     QStringLiteral("--budget-samples"),
+                                                     QStringLiteral("96"),
+                                                     QStringLiteral("--axis"),
+                                                     QStringLiteral("dataset.args.samples=48,96"),
+                                                     QStringLiteral("--axis"),
+                                                     QStringLiteral("loader.num_workers=0,2"),
+                                                     QStringLiteral("--quiet")},
+                                                    600'000);
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err + r.out));
+    QVERIFY2(r.out.contains(QStringLiteral("dataset.args.samples")), qPrintable(r.out));
+    // Each cell ran the file with its own argument: 96 samples are two epochs of 48
+    // or one of 96 (the trace's epoch column).
+    std::map<std::pair<int, int>, int> epochs;
+    std::ifstream cells((out + QStringLiteral("/cells.jsonl")).toStdString());
+    for (std::string line; std::getline(cells, line);) {
+        const auto record = nlohmann::json::parse(line);
+        QCOMPARE(record.at("state").get<std::string>(), std::string("finished"));
+        QCOMPARE(record.at("summary").at("samples").get<int>(), 96);
+        const auto &values = record.at("values");
+        std::ifstream trace(
+            (out + QLatin1Char('/') + QString::fromStdString(record.at("trace").get<std::string>()))
+                .toStdString());
+        std::string row;
+        std::getline(trace, row); // the header
+        int last = -1;
+        while (std::getline(trace, row))
+            last = std::max(last, std::stoi(row.substr(row.find(',') + 1)));
+        epochs[{values[0].get<int>(), values[1].get<int>()}] = last + 1;
+    }
+    QCOMPARE(epochs.size(), std::size_t{4});
+    for (const auto &[cell, count] : epochs)
+        QCOMPARE(count, 96 / cell.first);
+}
+
+void TestCliPipeline::pythonPathHoldsTheProbeModule()
+{
+    QTemporaryDir cache;
+    QProcess process;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("LOADERLAB_CACHE_DIR"), cache.path());
+    process.setProcessEnvironment(env);
+    process.start(QStringLiteral(LOADERLAB_BINARY), {QStringLiteral("python-path")});
+    QVERIFY(process.waitForFinished(30'000));
+    QCOMPARE(process.exitCode(), 0);
+    const QString folder = QString::fromUtf8(process.readAllStandardOutput()).trimmed();
+    QVERIFY2(folder.startsWith(cache.path()), qPrintable(folder));
+    // The module there is the source's, byte for byte.
+    const std::string source = readText(qEnvironmentVariable("LOADERLAB_SOURCE_DIR")
+                                        + QStringLiteral("/core/run/python/loaderlab_probe.py"));
+    QVERIFY(!source.empty());
+    QVERIFY(readText(folder + QStringLiteral("/loaderlab_probe.py")) == source);
+    // A cache that cannot be written: a clear error, exit 1.
+    env.insert(QStringLiteral("LOADERLAB_CACHE_DIR"), QStringLiteral("/proc/no-such-place"));
+    process.setProcessEnvironment(env);
+    process.start(QStringLiteral(LOADERLAB_BINARY), {QStringLiteral("python-path")});
+    QVERIFY(process.waitForFinished(30'000));
+    QCOMPARE(process.exitCode(), 1);
+    QVERIFY(QString::fromUtf8(process.readAllStandardError())
+                .contains(QStringLiteral("/proc/no-such-place")));
+}
+
+void TestCliPipeline::loaderlabsEngineIsRefusedWithTheReason()
+{
+    const clitest::Result r = clitest::runLoaderlab(
+        {QStringLiteral("run"), QStringLiteral("--engine"), QStringLiteral("loaderlab"),
+         QStringLiteral("--dataset"), QStringLiteral("python"), QStringLiteral("--path"),
+         example("fashion_augment.py"), QStringLiteral("--quiet")});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains(QStringLiteral("engine pytorch")), qPrintable(r.err));
+}
+
+QTEST_GUILESS_MAIN(TestCliPipeline)
+#include "test_cli_pipeline.moc"
