@@ -365,6 +365,22 @@
         <source>Which loader runs: LoaderLab&apos;s own (threads, C++) or PyTorch&apos;s DataLoader (worker processes, Python; needs torch and torchvision).</source>
         <translation>Welcher Loader läuft: der von LoaderLab (Threads, C++) oder der DataLoader von PyTorch (Worker-Prozesse, Python; braucht torch und torchvision).</translation>
     </message>
+    <message>
+        <source>Pipeline arguments</source>
+        <translation>Pipeline-Argumente</translation>
+    </message>
+    <message>
+        <source>Names and values passed to a Python pipeline file&apos;s make_dataset(args) and make_step(args), e.g. --set dataset.args.size=64.</source>
+        <translation>Namen und Werte, die make_dataset(args) und make_step(args) einer Python-Pipeline-Datei erhalten, z. B. --set dataset.args.size=64.</translation>
+    </message>
+    <message>
+        <source>Pipeline argument</source>
+        <translation>Pipeline-Argument</translation>
+    </message>
+    <message>
+        <source>One name of dataset.args and its value.</source>
+        <translation>Ein Name aus dataset.args und sein Wert.</translation>
+    </message>
 </context>
 <context>
     <name>ControlPanel</name>
@@ -500,6 +516,22 @@
         <source>Set by the autotuner while it runs; uncheck Autotune to set it by hand.</source>
         <translation>Wird von der automatischen Abstimmung gesetzt; zum Einstellen von Hand die Abstimmung abwählen.</translation>
     </message>
+    <message>
+        <source>Name</source>
+        <translation>Name</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>Wert</translation>
+    </message>
+    <message>
+        <source>Choose a Python pipeline file</source>
+        <translation>Python-Pipeline-Datei wählen</translation>
+    </message>
+    <message>
+        <source>Python files (*.py);;All files (*)</source>
+        <translation>Python-Dateien (*.py);;Alle Dateien (*)</translation>
+    </message>
 </context>
 <context>
     <name>DatasetKind</name>
@@ -522,6 +554,10 @@
     <message>
         <source>CIFAR-10</source>
         <translation>CIFAR-10</translation>
+    </message>
+    <message>
+        <source>Python pipeline file</source>
+        <translation>Python-Pipeline-Datei</translation>
     </message>
 </context>
 <context>
@@ -555,8 +591,8 @@
         <translation>Python %1 mit torch</translation>
     </message>
     <message>
-        <source>Image folders and synthetic data, simulated step only: worker processes, rebuilt at the next batch when a setting changes.</source>
-        <translation>Nur Bildordner und synthetische Daten, nur simulierter Schritt: Worker-Prozesse, beim nächsten Batch neu aufgebaut, wenn sich eine Einstellung ändert.</translation>
+        <source>Image folders, synthetic data and your Python pipeline files: worker processes, rebuilt at the next batch when a setting changes.</source>
+        <translation>Bildordner, synthetische Daten und eigene Python-Pipeline-Dateien: Worker-Prozesse, beim nächsten Batch neu aufgebaut, wenn sich eine Einstellung ändert.</translation>
     </message>
 </context>
 <context>

@@ -104,8 +104,8 @@ void EngineChoice::onProbed(const QString &problem)
 void EngineChoice::updateNote()
 {
     if (pytorchChosen()) {
-        m_note->setText(tr("Image folders and synthetic data, simulated step only: worker "
-                           "processes, rebuilt at the next batch when a setting changes."));
+        m_note->setText(tr("Image folders, synthetic data and your Python pipeline files: "
+                           "worker processes, rebuilt at the next batch when a setting changes."));
     } else if (!m_probed) {
         m_note->setText(m_problem);
     } else if (!m_problem.isEmpty()) {

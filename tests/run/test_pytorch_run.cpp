@@ -127,7 +127,9 @@ void TestPyTorchRun::unsupportedSettingsAreRefused()
     config.dataset.kind = DatasetKind::TensorFile;
     PyTorchRun run;
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, run.start(config));
-    QVERIFY(pytorchConfigProblem(config).find("image folders and synthetic") != std::string::npos);
+    QVERIFY(
+        pytorchConfigProblem(config).find("image folders, synthetic data and Python pipeline files")
+        != std::string::npos);
     // The kinds the engine reads are those the table of kinds marks: the others are
     // refused by name.
     for (const DatasetKindInfo &kind : datasetKinds()) {

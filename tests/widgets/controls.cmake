@@ -6,3 +6,6 @@ loaderlab_add_test(test_control_panel
 loaderlab_add_test(test_model_panel
     SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_model_panel.cpp
     LIBS loaderlab_widgets)
+loaderlab_add_test(test_pipeline_arguments
+    SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_pipeline_arguments.cpp
+    LIBS loaderlab_widgets)
