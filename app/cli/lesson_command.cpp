@@ -8,11 +8,13 @@
 
 #include "core/config/config_fields.h"
 #include "core/config/dataset_config.h"
+#include "core/config/engine_config.h"
 #include "core/lessons/lesson_runner.h"
 #include "core/loader/open_dataset.h"
 #include "core/run/output_paths.h"
 #include "core/system/atomic_file.h"
 #include "core/system/logging.h"
+#include "core/system/regular_file.h"
 #include "core/system/safe_json.h"
 #include "core/system/safe_text.h"
 
@@ -92,6 +94,13 @@ int lessonCommand(const QStringList &arguments)
         {QStringLiteral("path"),
          QStringLiteral("an image folder to use instead of the default dataset"),
          QStringLiteral("dir")},
+        {QStringLiteral("pipeline"),
+         QStringLiteral("your Python pipeline file instead of an image folder (on PyTorch's "
+                        "DataLoader; docs/your-pipeline.md)"),
+         QStringLiteral("file")},
+        {QStringLiteral("set"),
+         QStringLiteral("set a config field, e.g. --set dataset.args.size=64 (repeatable)"),
+         QStringLiteral("key=value")},
         {QStringLiteral("json"), QStringLiteral("write the verdict and figures as JSON"),
          QStringLiteral("file")},
         {QStringLiteral("log-level"),
@@ -122,20 +131,41 @@ int lessonCommand(const QStringList &arguments)
     std::string jsonPath;
     try {
         loaderlab::setupLogging(parser.value(QStringLiteral("log-level")).toStdString());
-        applyConfigFieldOption(parser, loaderlab::configField("engine"), base);
-        if (const std::string why = loaderlab::lessonEngineProblem(*lesson, base); !why.empty())
-            throw std::invalid_argument(std::string("--engine ")
-                                        + loaderlab::engineKindName(base.engine) + ": " + why);
+        if (parser.isSet(QStringLiteral("path")) && parser.isSet(QStringLiteral("pipeline")))
+            throw std::invalid_argument("--path and --pipeline: give one dataset");
         if (parser.isSet(QStringLiteral("path"))) {
             base.dataset.kind = loaderlab::DatasetKind::ImageFolder;
             base.dataset.path = pathFromArgument(parser.value(QStringLiteral("path")));
         }
+        if (parser.isSet(QStringLiteral("pipeline"))) {
+            base.dataset.kind = loaderlab::DatasetKind::Python;
+            base.dataset.path = pathFromArgument(parser.value(QStringLiteral("pipeline")));
+        }
+        for (const QString &assignment : parser.values(QStringLiteral("set"))) {
+            const qsizetype eq = assignment.indexOf(QLatin1Char('='));
+            if (eq <= 0)
+                throw std::invalid_argument("--set: expected KEY=VALUE, got '"
+                                            + assignment.toStdString() + "'");
+            loaderlab::setConfigFieldFromText(base, assignment.left(eq).toStdString(),
+                                              assignment.mid(eq + 1).toStdString());
+        }
+        if (!applyConfigFieldOption(parser, loaderlab::configField("engine"), base))
+            base.engine = loaderlab::engineForDataset(base.dataset.kind, base.engine);
+        if (const std::string why = loaderlab::lessonEngineProblem(*lesson, base); !why.empty())
+            throw std::invalid_argument(std::string("--engine ")
+                                        + loaderlab::engineKindName(base.engine) + ": " + why);
         jsonPath = pathFromArgument(parser.value(QStringLiteral("json")));
         loaderlab::checkOutputPaths({{"--json", jsonPath}}, {base.dataset.path});
         // A folder that cannot be a dataset (missing, empty, a file) is refused before
         // the lesson starts, as `run` refuses it.
-        if (!base.dataset.path.empty() && !lesson->needsModel)
+        // A pipeline file is Python's to open: whether it is a readable file.
+        if (base.dataset.kind == loaderlab::DatasetKind::Python) {
+            if (const std::string problem = loaderlab::regularFileProblem(base.dataset.path);
+                !problem.empty())
+                throw std::invalid_argument(base.dataset.path + ": " + problem);
+        } else if (!base.dataset.path.empty() && !lesson->needsModel) {
             loaderlab::openDataset(loaderlab::lessonPhaseConfig(*lesson, base, 0).dataset);
+        }
     } catch (const std::exception &e) {
         std::fprintf(stderr, "loaderlab lesson: %s\n", escapeForTerminal(e.what()).c_str());
         return kUsage;

@@ -13,11 +13,11 @@ namespace {
 
 using Changes = std::vector<std::pair<std::string, nlohmann::json>>;
 
-// The user's image folder, or the default dataset (its path is filled in when
-// the lesson runs).
+// The user's image folder or pipeline file, or the default dataset (its path is
+// filled in when the lesson runs).
 void onImageFolder(RunConfig &c)
 {
-    if (c.dataset.kind != DatasetKind::ImageFolder) {
+    if (c.dataset.kind != DatasetKind::ImageFolder && c.dataset.kind != DatasetKind::Python) {
         c.dataset.kind = DatasetKind::ImageFolder;
         c.dataset.path.clear();
     }

@@ -10,7 +10,8 @@ dataset.args (all optional; --set dataset.args.NAME=VALUE):
     split    "train" or "t10k"          ("train": 60,000 images)
     samples  use the first N images     (0: all)
     size     side the 28 px images are augmented at, in pixels (64)
-    step     "train" (forward, backward, SGD step), "forward" or "none" ("train")
+    step     "train" (forward, backward, SGD step), "forward" or "none" (no step of
+             the file's own: LoaderLab's simulated step, --sleep-batch-ms) ("train")
 """
 
 import gzip
@@ -107,7 +108,7 @@ class SmallCnn(torch.nn.Module):
 def make_step(args):
     mode = args.get("step", "train")
     if mode == "none":
-        return lambda batch: None
+        return None  # LoaderLab's simulated step (or none)
     model = SmallCnn()
     optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
 

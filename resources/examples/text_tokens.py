@@ -15,7 +15,8 @@ dataset.args (all optional):
     max_files  the first N files in sorted order     (300)
     seq_len    tokens per sample                     (64)
     vocab      hashed vocabulary size                (1024)
-    step       "train", "forward" or "none"          ("train")
+    step       "train", "forward" or "none"          ("train"; "none": LoaderLab's
+                                                     simulated step)
 """
 
 import os
@@ -85,7 +86,7 @@ class TinyLm(torch.nn.Module):
 def make_step(args):
     mode = args.get("step", "train")
     if mode == "none":
-        return lambda batch: None
+        return None  # LoaderLab's simulated step (or none)
     vocab = int(args.get("vocab", 1024))
     model = TinyLm(vocab)
     optimizer = torch.optim.SGD(model.parameters(), lr=0.05)

@@ -61,6 +61,7 @@ from torch.utils.data import DataLoader
 import fashion_augment
 samples, workers, batch, epochs = map(int, sys.argv[1:])
 dataset = fashion_augment.make_dataset({"samples": samples})
+torch.set_num_threads(1)  # as the engine's main process without a step of the file's
 def worker_init(_):
     torch.set_num_threads(1)
 options = {"worker_init_fn": worker_init} if workers > 0 else {}

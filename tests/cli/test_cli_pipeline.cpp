@@ -49,6 +49,7 @@ private Q_SLOTS:
     void sweepOverAPipelineArgument();
     void pythonPathHoldsTheProbeModule();
     void loaderlabsEngineIsRefusedWithTheReason();
+    void aLessonOnAPipelineFile();
 };
 
 void TestCliPipeline::runPicksThePyTorchEngineAndWritesTheRun()
@@ -164,6 +165,30 @@ void TestCliPipeline::loaderlabsEngineIsRefusedWithTheReason()
          example("fashion_augment.py"), QStringLiteral("--quiet")});
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains(QStringLiteral("engine pytorch")), qPrintable(r.err));
+}
+
+void TestCliPipeline::aLessonOnAPipelineFile()
+{
+    REQUIRE_PYTORCH();
+    QTemporaryDir dir;
+    const QString json = dir.filePath(QStringLiteral("lesson.json"));
+    const clitest::Result r = clitest::runLoaderlab(
+        {QStringLiteral("lesson"), QStringLiteral("first-batch"), QStringLiteral("--pipeline"),
+         example("fashion_augment.py"), QStringLiteral("--set"),
+         QStringLiteral("dataset.args.samples=1200"), QStringLiteral("--set"),
+         QStringLiteral("dataset.args.step=none"), QStringLiteral("--json"), json});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err + r.out));
+    const auto lesson = readJson(json);
+    QCOMPARE(lesson.at("engine").get<std::string>(), std::string("pytorch"));
+    QCOMPARE(lesson.at("phases").size(), std::size_t{1});
+    QVERIFY(lesson.at("phases")[0].at("batches").get<int>() >= 30);
+    // A lesson whose phases need what a pipeline file is not (a tensor file): refused
+    // naming the phase.
+    const clitest::Result refused = clitest::runLoaderlab(
+        {QStringLiteral("lesson"), QStringLiteral("tensors-vs-jpeg"), QStringLiteral("--pipeline"),
+         example("fashion_augment.py")});
+    QCOMPARE(refused.exitCode, 2);
+    QVERIFY2(refused.err.contains(QStringLiteral("phase 'tensor file'")), qPrintable(refused.err));
 }
 
 QTEST_GUILESS_MAIN(TestCliPipeline)

@@ -250,7 +250,7 @@ def run(settings, commands, torch, Image, DataLoader, Dataset, IterableDataset,
             with TimeLimit(settings["pipeline_seconds"], "make_step(args)"):
                 step = user_call(pipeline_path, "make_step(args) raised", pipeline.make_step,
                                  args)
-            if not callable(step):
+            if step is not None and not callable(step):
                 raise PipelineError("%s: make_step(args) returned %s, not a function"
                                     % (os.path.basename(pipeline_path), type(step).__name__))
         if not isinstance(inner, IterableDataset) and not hasattr(inner, "__len__"):
