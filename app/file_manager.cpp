@@ -1,9 +1,11 @@
 #include "app/file_manager.h"
 
 #include "app/live_plot_area.h"
+#include "app/run_follower.h"
 
 #include "core/config/run_config_json.h"
 #include "core/io/chrome_trace.h"
+#include "core/io/rank_set.h"
 #include "core/io/run_reader.h"
 #include "core/io/summary_json.h"
 #include "core/io/trace_csv.h"
@@ -24,7 +26,9 @@ FileManager::FileManager(QWidget *window, RunSession *session, ControlPanel *con
     , m_session(session)
     , m_controls(controls)
     , m_plots(plots)
+    , m_follower(new RunFollower(session, plots, this))
 {
+    connect(m_follower, &RunFollower::report, this, &FileManager::report);
 }
 
 void FileManager::openConfig()
@@ -175,7 +179,10 @@ bool FileManager::openRun(const QString &first, const QString &second, QString *
         csv = QString::fromStdString(traceCsvBeside(json.toStdString()));
     if (json.isEmpty() && !csv.isEmpty())
         json = QString::fromStdString(summaryJsonBeside(csv.toStdString()));
-    if (csv.isEmpty() || json.isEmpty()) {
+    // Any rank's file of a torch.distributed run opens the whole set (core/io/rank_set.h).
+    const bool rankSet = rankFileName(first.toStdString())
+                         && (second.isEmpty() || rankFileName(second.toStdString()));
+    if (!rankSet && (csv.isEmpty() || json.isEmpty())) {
         const QString given = csv.isEmpty() ? json : csv;
         *error = csv.isEmpty()
                      ? tr("%1: no per-batch CSV of the same name beside it; choose both files.")
@@ -186,7 +193,8 @@ bool FileManager::openRun(const QString &first, const QString &second, QString *
     }
     OpenedRun run;
     try {
-        run = loaderlab::openRun(csv.toStdString(), json.toStdString());
+        run = rankSet ? openRankSet(first.toStdString())
+                      : loaderlab::openRun(csv.toStdString(), json.toStdString());
     } catch (const std::exception &e) {
         *error = QString::fromStdString(e.what());
         return false;
@@ -196,8 +204,28 @@ bool FileManager::openRun(const QString &first, const QString &second, QString *
     // The opened run whole, unless a live run is being followed.
     if (!m_session->running())
         m_plots->showWholeRun();
-    Q_EMIT report(tr("Opened %1 and %2").arg(csv, json));
+    Q_EMIT report(
+        tr("Opened %1 and %2")
+            .arg(QString::fromStdString(run.csvPath), QString::fromStdString(run.jsonPath)));
     return true;
+}
+
+bool FileManager::followRun(const QString &path, QString *error)
+{
+    if (!m_follower->follow(path, error))
+        return false;
+    Q_EMIT runOpened();
+    return true;
+}
+
+void FileManager::followRunDialog()
+{
+    const QString path = QFileDialog::getOpenFileName(
+        m_window, tr("Follow run"), QString(),
+        tr("A run being written: its per-batch CSV or summary JSON (*.csv *.json)"));
+    QString error;
+    if (!path.isEmpty() && !followRun(path, &error))
+        QMessageBox::warning(m_window, tr("Follow run"), error);
 }
 
 void FileManager::openRunDialog()

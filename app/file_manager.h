@@ -11,6 +11,7 @@
 class ControlPanel;
 class LivePlotArea;
 class QWidget;
+class RunFollower;
 class RunSession;
 
 class FileManager : public QObject
@@ -24,6 +25,10 @@ public:
     // and the JSON in either order, or one of them with the other beside it (same
     // base name). False with the reason (naming the file) and nothing changed.
     bool openRun(const QString &first, const QString &second, QString *error);
+    // Follows a run while it is written (app/run_follower.h): its CSV or JSON, or any
+    // rank's of a torch.distributed set. False with the reason, nothing changed.
+    bool followRun(const QString &path, QString *error);
+    RunFollower *follower() const { return m_follower; }
 
     bool exportTraceCsv(const QString &path, QString *error);
     bool exportSummaryJson(const QString &path, QString *error);
@@ -36,6 +41,7 @@ public:
     void openConfig();
     void saveConfig();
     void openRunDialog();
+    void followRunDialog();
     void exportTraceDialog();
     void exportSummaryDialog();
     void exportChromeTraceDialog();
@@ -51,4 +57,5 @@ private:
     RunSession *m_session;
     ControlPanel *m_controls;
     LivePlotArea *m_plots;
+    RunFollower *m_follower;
 };

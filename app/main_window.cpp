@@ -6,6 +6,7 @@
 #include "app/language.h"
 #include "app/lesson_manager.h"
 #include "app/live_plot_area.h"
+#include "app/run_follower.h"
 #include "app/run_manager.h"
 
 #include "core/config/run_config_json.h"
@@ -156,6 +157,8 @@ void MainWindow::buildMenus()
                     &FileManager::saveConfig);
     file->addSeparator();
     file->addAction(tr("Open &run…"), m_files, &FileManager::openRunDialog);
+    file->addAction(tr("F&ollow run…"), m_files, &FileManager::followRunDialog)
+        ->setObjectName(QStringLiteral("followRunAction"));
     file->addSeparator();
     file->addAction(tr("Export trace as &CSV…"), m_files, &FileManager::exportTraceDialog);
     file->addAction(tr("Export summary as &JSON…"), m_files, &FileManager::exportSummaryDialog);
@@ -249,6 +252,16 @@ void MainWindow::applyConfig(const RunConfig &config)
 bool MainWindow::openRun(const QString &first, const QString &second, QString *error)
 {
     return m_files->openRun(first, second, error);
+}
+
+bool MainWindow::followRun(const QString &path, QString *error)
+{
+    return m_files->followRun(path, error);
+}
+
+RunFollower *MainWindow::runFollower() const
+{
+    return m_files->follower();
 }
 
 bool MainWindow::exportTraceCsv(const QString &path, QString *error)
@@ -371,6 +384,7 @@ void MainWindow::closeEvent(QCloseEvent *event)
 {
     saveSettings();
     m_session->stop();
+    m_files->follower()->stopAll();
     m_experiments->stop(); // its sweep ends on a thread of its own
     event->accept();
 }

@@ -34,6 +34,7 @@ class QDockWidget;
 class QLabel;
 class QTabWidget;
 class RunListView;
+class RunFollower;
 class RunManager;
 class RunSession;
 class StatsPanel;
@@ -66,6 +67,8 @@ public:
 
     // FileManager's: see app/file_manager.h.
     bool openRun(const QString &first, const QString &second, QString *error);
+    bool followRun(const QString &path, QString *error);
+    RunFollower *runFollower() const;
     bool exportTraceCsv(const QString &path, QString *error);
     bool exportSummaryJson(const QString &path, QString *error);
     bool exportChromeTrace(const QString &path, QString *error);

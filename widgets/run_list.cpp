@@ -108,6 +108,15 @@ void RunList::rename(int id, const QString &name)
     Q_EMIT overlaysChanged();
 }
 
+void RunList::updateRun(int id, const RunSummary &summary)
+{
+    RunEntry *run = findMutable(id);
+    if (!run || run->live)
+        return;
+    run->summary = summary;
+    Q_EMIT overlaysChanged();
+}
+
 void RunList::setLive(std::shared_ptr<const TraceLog> trace, const RunConfig &config, int workers)
 {
     RunEntry &live = m_runs.front();

@@ -48,6 +48,9 @@ public:
     void clearKept();
     void setVisible(int id, bool visible);
     void rename(int id, const QString &name);
+    // A kept or opened run whose trace grew (a run followed while it is written,
+    // app/run_follower.h): its new figures; the plots redraw it.
+    void updateRun(int id, const loaderlab::RunSummary &summary);
     // The live run's trace, config and summary (a new run, or new figures).
     void setLive(std::shared_ptr<const loaderlab::TraceLog> trace,
                  const loaderlab::RunConfig &config, int workers);

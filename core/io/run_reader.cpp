@@ -29,12 +29,12 @@ bool inTimeRange(std::int64_t ns)
     return ns >= 0 && ns <= kMaxTraceTimeNs;
 }
 
-// Every row against the run the JSON describes: its config version, rank, worker
-// and sample count must be ones that run could have; and the spans rebuilt from the
-// rows stay within kMaxOpenedSpans. The line is the row's own only when the file has
-// no blank lines (LoaderLab writes none).
-void checkRecordsAgainstReport(const std::vector<TraceRecord> &records, const RunReport &report,
-                               const std::string &csvPath, const std::string &jsonPath)
+} // namespace
+
+std::int64_t checkRecordsAgainstReport(const std::vector<TraceRecord> &records,
+                                       const RunReport &report, const std::string &csvPath,
+                                       const std::string &jsonPath, std::int64_t firstLine,
+                                       std::int64_t spansBefore)
 {
     int devices = 1;
     int workers = 0;
@@ -44,12 +44,13 @@ void checkRecordsAgainstReport(const std::vector<TraceRecord> &records, const Ru
         workers = std::max(workers, v.config.loader.numWorkers);
         batchSize = std::max<std::int64_t>(batchSize, v.config.loader.batchSize);
     }
-    std::int64_t spans = 0;
+    std::int64_t spans = spansBefore;
     for (std::size_t i = 0; i < records.size(); ++i) {
         const TraceRecord &r = records[i];
         const auto fail = [&](const std::string &what) {
-            throw std::runtime_error(csvPath + ": line " + std::to_string(i + 2) + ": " + what
-                                     + " (" + jsonPath + ")");
+            throw std::runtime_error(csvPath + ": line "
+                                     + std::to_string(firstLine + static_cast<std::int64_t>(i))
+                                     + ": " + what + " (" + jsonPath + ")");
         };
         if (r.configVersion < 0
             || static_cast<std::size_t>(r.configVersion) >= report.configVersions.size())
@@ -71,9 +72,8 @@ void checkRecordsAgainstReport(const std::vector<TraceRecord> &records, const Ru
                  + " worker spans (batches x workers of sample-parallel batches), the most a "
                    "run opened in the window may have");
     }
+    return spans;
 }
-
-} // namespace
 
 RunReport runReportFromJson(const json &j, const std::string &source)
 {
@@ -147,7 +147,7 @@ RunReport runReportFromJson(const json &j, const std::string &source)
     return r;
 }
 
-RunReport loadRunReport(const std::string &path)
+json loadSummaryJson(const std::string &path)
 {
     if (const std::string problem = regularFileProblem(path); !problem.empty())
         throw std::runtime_error(path + ": cannot read: " + problem);
@@ -160,13 +160,16 @@ RunReport loadRunReport(const std::string &path)
     std::ifstream in(path, std::ios::binary);
     if (!in)
         throw std::runtime_error(path + ": cannot open");
-    json j;
     try {
-        j = parseConfigJson(in);
+        return parseConfigJson(in);
     } catch (const std::exception &e) {
         throw std::runtime_error(path + ": " + e.what());
     }
-    return runReportFromJson(j, path);
+}
+
+RunReport loadRunReport(const std::string &path)
+{
+    return runReportFromJson(loadSummaryJson(path), path);
 }
 
 std::shared_ptr<TraceLog> traceFromRecords(const std::vector<TraceRecord> &records,

@@ -24,6 +24,9 @@ namespace loaderlab {
 // naming `source` and what is missing or wrong.
 RunReport runReportFromJson(const nlohmann::json &json, const std::string &source);
 RunReport loadRunReport(const std::string &path);
+// The JSON of a summary file, parsed (at most kMaxSummaryJsonBytes); throws
+// std::runtime_error naming the file.
+nlohmann::json loadSummaryJson(const std::string &path);
 
 // A TraceLog holding `records`, with worker spans rebuilt from each batch's load start
 // and end (the CSV has no spans: a sample-parallel batch, built by every worker,
@@ -55,6 +58,15 @@ inline constexpr std::int64_t kMaxSummaryJsonBytes = 64LL * 1024 * 1024;
 // (of the largest config version), samples + skipped <= batch size; and the worker
 // spans rebuilt stay within kMaxOpenedSpans.
 OpenedRun openRun(const std::string &csvPath, const std::string &jsonPath);
+
+// openRun's checks of rows against the run the JSON describes, for rows read in
+// parts (a run followed while it is written): `firstLine` is the CSV line of
+// records[0], `spansBefore` the spans the rows before rebuilt. Returns the spans
+// counted so far; throws std::runtime_error naming both files and the line.
+std::int64_t checkRecordsAgainstReport(const std::vector<TraceRecord> &records,
+                                       const RunReport &report, const std::string &csvPath,
+                                       const std::string &jsonPath, std::int64_t firstLine = 2,
+                                       std::int64_t spansBefore = 0);
 
 // The summary JSON beside a CSV (same folder and base name, ".json"), or the CSV
 // beside a JSON; "" when there is no such regular file.

@@ -152,20 +152,59 @@ std::string rowProblem(const TraceRecord &r, std::int64_t previousIndex)
 
 } // namespace
 
+std::size_t traceCsvColumns(const std::string &header)
+{
+    if (header == traceCsvHeader())
+        return kColumns.size();
+    if (header == headerOf(kColumnsWithoutRank))
+        return kColumnsWithoutRank;
+    return 0;
+}
+
+TraceRecord parseTraceCsvRow(const std::string &line, std::size_t columns,
+                             std::int64_t previousIndex, const std::string &source,
+                             std::int64_t lineNumber)
+{
+    std::array<std::int64_t, kColumns.size()> f{};
+    f[kColumnsWithoutRank] = 0;
+    bool ok = columns <= kColumns.size() && parseRow(line, f, columns);
+    TraceRecord r;
+    r.index = f[0];
+    r.epoch = narrow(f[1], ok);
+    r.worker = narrow(f[2], ok);
+    r.samples = narrow(f[3], ok);
+    r.skipped = narrow(f[4], ok);
+    r.configVersion = narrow(f[5], ok);
+    std::int64_t *times[] = {&r.dispatchNs, &r.loadStartNs, &r.loadEndNs, &r.readNs,
+                             &r.decodeNs,   &r.transformNs, &r.collateNs, &r.readyNs,
+                             &r.pinStartNs, &r.pinEndNs,    &r.requestNs, &r.deliveryNs};
+    for (std::size_t i = 0; i < std::size(times); ++i)
+        *times[i] = f[6 + i];
+    r.copyStartNs = f[19];
+    r.copyEndNs = f[20];
+    r.computeStartNs = f[21];
+    r.computeEndNs = f[22];
+    r.rank = narrow(f[23], ok);
+    // Checked before wait_ns = delivery_ns - request_ns, which could overflow.
+    const std::string problem = ok ? rowProblem(r, previousIndex) : std::string();
+    if (!ok || !problem.empty() || f[18] != r.waitNs())
+        throw std::runtime_error(
+            source + ": line " + std::to_string(lineNumber) + ": "
+            + (!problem.empty() ? problem
+                                : "not a row of " + std::to_string(columns)
+                                      + " integers with wait_ns = delivery_ns - request_ns"));
+    return r;
+}
+
 std::vector<TraceRecord> readTraceCsv(std::istream &in, const std::string &source)
 {
     std::string line;
     if (!readLine(in, line, source, 1))
         throw std::runtime_error(source + ": not a LoaderLab per-batch CSV (header differs)");
-    std::size_t columns = 0;
-    if (line == traceCsvHeader())
-        columns = kColumns.size();
-    else if (line == headerOf(kColumnsWithoutRank))
-        columns = kColumnsWithoutRank;
-    else
+    const std::size_t columns = traceCsvColumns(line);
+    if (columns == 0)
         throw std::runtime_error(source + ": not a LoaderLab per-batch CSV (header differs)");
     std::vector<TraceRecord> records;
-    std::array<std::int64_t, kColumns.size()> f{};
     std::int64_t previousIndex = -1;
     for (std::int64_t number = 2; readLine(in, line, source, number); ++number) {
         if (number - 1 > kMaxTraceCsvRows)
@@ -174,35 +213,8 @@ std::vector<TraceRecord> readTraceCsv(std::istream &in, const std::string &sourc
                                        "back (the file is not read)");
         if (line.empty())
             continue;
-        f[kColumnsWithoutRank] = 0;
-        bool ok = parseRow(line, f, columns);
-        TraceRecord r;
-        r.index = f[0];
-        r.epoch = narrow(f[1], ok);
-        r.worker = narrow(f[2], ok);
-        r.samples = narrow(f[3], ok);
-        r.skipped = narrow(f[4], ok);
-        r.configVersion = narrow(f[5], ok);
-        std::int64_t *times[] = {&r.dispatchNs, &r.loadStartNs, &r.loadEndNs, &r.readNs,
-                                 &r.decodeNs,   &r.transformNs, &r.collateNs, &r.readyNs,
-                                 &r.pinStartNs, &r.pinEndNs,    &r.requestNs, &r.deliveryNs};
-        for (std::size_t i = 0; i < std::size(times); ++i)
-            *times[i] = f[6 + i];
-        r.copyStartNs = f[19];
-        r.copyEndNs = f[20];
-        r.computeStartNs = f[21];
-        r.computeEndNs = f[22];
-        r.rank = narrow(f[23], ok);
-        // Checked before wait_ns = delivery_ns - request_ns, which could overflow.
-        const std::string problem = ok ? rowProblem(r, previousIndex) : std::string();
-        if (!ok || !problem.empty() || f[18] != r.waitNs())
-            throw std::runtime_error(
-                source + ": line " + std::to_string(number) + ": "
-                + (!problem.empty() ? problem
-                                    : "not a row of " + std::to_string(columns)
-                                          + " integers with wait_ns = delivery_ns - request_ns"));
-        previousIndex = r.index;
-        records.push_back(r);
+        records.push_back(parseTraceCsvRow(line, columns, previousIndex, source, number));
+        previousIndex = records.back().index;
     }
     return records;
 }

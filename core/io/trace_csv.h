@@ -44,4 +44,15 @@ inline constexpr std::int64_t kMaxTraceTimeNs = 366LL * 24 * 3600 * 1'000'000'00
 std::vector<TraceRecord> readTraceCsv(std::istream &in, const std::string &source);
 std::vector<TraceRecord> loadTraceCsv(const std::string &path);
 
+// The pieces of readTraceCsv, for a reader of a file that is still being written
+// (trace_csv_follow.h). traceCsvColumns: the number of columns of a header line
+// (without the newline) readTraceCsv accepts, 0 for any other line.
+std::size_t traceCsvColumns(const std::string &header);
+// One row (without the newline) of a file with `columns` columns, checked as
+// readTraceCsv checks it; `previousIndex` is the index of the row before (-1 for the
+// first). Throws std::runtime_error naming `source` and `lineNumber`.
+TraceRecord parseTraceCsvRow(const std::string &line, std::size_t columns,
+                             std::int64_t previousIndex, const std::string &source,
+                             std::int64_t lineNumber);
+
 } // namespace loaderlab

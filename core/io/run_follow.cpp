@@ -1,0 +1,237 @@
+#include "core/io/run_follow.h"
+
+#include "core/system/regular_file.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <filesystem>
+#include <stdexcept>
+
+#include <sys/stat.h>
+
+namespace loaderlab {
+
+namespace {
+
+// A JSON that reads as broken this many polls in a row stops the follow; fewer are
+// a writer caught rewriting it in place (loaderlab_probe replaces it atomically).
+constexpr int kJsonRetries = 5;
+// Polls to wait, once a writer's JSON says it ended and its CSV has been read to the
+// end, for rows its JSON counts but the CSV does not show yet (a shared file system
+// can show the new JSON before the CSV's last writes).
+constexpr int kEndPolls = 10;
+
+std::string besideWithExtension(const std::string &path, const char *extension)
+{
+    std::filesystem::path p(path);
+    p.replace_extension(extension);
+    return p.string();
+}
+
+} // namespace
+
+RunFollow::RunFollow(const std::string &path)
+{
+    if (const auto name = rankFileName(path)) {
+        m_isSet = true;
+        m_files = findRankSet(path, false);
+        m_given = static_cast<std::size_t>(name->rank);
+        m_merge = std::make_unique<RankMerge>(m_files.worldSize);
+    } else {
+        const bool json = std::filesystem::path(path).extension() == ".json";
+        RankSetMember member;
+        member.jsonPath = json ? path : besideWithExtension(path, ".json");
+        member.csvPath = json ? besideWithExtension(path, ".csv") : path;
+        if (!readRankMember(member, 0))
+            throw std::runtime_error(member.jsonPath
+                                     + ": no such file: a run being written has its summary JSON "
+                                       "from the start");
+        m_files.stem = besideWithExtension(path, "");
+        m_files.members.push_back(std::move(member));
+    }
+    for (const RankSetMember &member : m_files.members) {
+        Source source;
+        source.csv = std::make_unique<TraceCsvFollower>(member.csvPath);
+        m_sources.push_back(std::move(source));
+    }
+    for (std::size_t i = 0; i < m_sources.size(); ++i)
+        refreshJson(i);
+    // The config the batches are read under: the named file's (every rank has the same).
+    m_trace = std::make_shared<TraceLog>();
+    for (ConfigVersion v : m_files.members[m_given].report.configVersions) {
+        m_workersByVersion.push_back(v.config.loader.numWorkers);
+        m_trace->addConfigVersion(std::move(v));
+    }
+}
+
+RunFollow::~RunFollow() = default;
+
+std::int64_t RunFollow::rowsRead() const
+{
+    std::int64_t rows = 0;
+    for (const Source &s : m_sources)
+        rows += s.csv->rows();
+    return rows;
+}
+
+void RunFollow::refreshJson(std::size_t i)
+{
+    Source &s = m_sources[i];
+    RankSetMember &m = m_files.members[i];
+    if (m.present && m.report.state != "running")
+        return; // the final JSON, read already
+    struct stat info
+    {
+    };
+    if (::stat(m.jsonPath.c_str(), &info) != 0) {
+        const int error = errno;
+        if (error == ENOENT && !m.present)
+            return; // a rank not started yet
+        throw std::runtime_error(m.jsonPath + ": cannot read: " + pathErrorText(m.jsonPath, error)
+                                 + (m.present ? " (it was there before)" : ""));
+    }
+    const auto inode = static_cast<std::uint64_t>(info.st_ino);
+    const auto size = static_cast<std::int64_t>(info.st_size);
+    const std::int64_t timeNs = static_cast<std::int64_t>(info.st_mtim.tv_sec) * 1'000'000'000
+                                + info.st_mtim.tv_nsec;
+    if (m.present && inode == s.jsonInode && size == s.jsonSize && timeNs == s.jsonTimeNs)
+        return;
+    try {
+        if (!readRankMember(m, m_isSet ? m_files.worldSize : 0))
+            return;
+    } catch (const std::exception &) {
+        if (++s.jsonFailures < kJsonRetries)
+            return;
+        throw;
+    }
+    s.jsonFailures = 0;
+    s.jsonInode = inode;
+    s.jsonSize = size;
+    s.jsonTimeNs = timeNs;
+}
+
+std::vector<TraceRecord> RunFollow::readRows(std::size_t i)
+{
+    Source &s = m_sources[i];
+    const RankSetMember &m = m_files.members[i];
+    const bool ended = m.present && m.report.state != "running";
+    const std::int64_t before = s.csv->rows();
+    std::vector<TraceRecord> rows = s.csv->poll(ended);
+    if (!rows.empty()) {
+        if (m_isSet)
+            checkRankRows(rows, m, before + 2);
+        s.spans = checkRecordsAgainstReport(rows, m.report, m.csvPath, m.jsonPath, before + 2,
+                                            s.spans);
+    }
+    if (ended && s.csv->caughtUp()) {
+        ++s.endPolls;
+        if (m.summaryBatches < 0 || s.csv->rows() >= m.summaryBatches || s.endPolls > kEndPolls)
+            s.done = true;
+    }
+    return rows;
+}
+
+void RunFollow::append(const std::vector<TraceRecord> &records)
+{
+    for (const TraceRecord &r : records) {
+        const std::size_t v = std::min<std::size_t>(
+            static_cast<std::size_t>(std::max(r.configVersion, 0)), m_workersByVersion.size() - 1);
+        const int workers = m_workersByVersion[v];
+        if (r.worker == kAllWorkers) {
+            for (int w = 0; w < workers; ++w)
+                m_trace->appendSpan({r.index, w, r.rank, r.loadStartNs, r.loadEndNs});
+        } else {
+            m_trace->appendSpan({r.index, r.worker, r.rank, r.loadStartNs, r.loadEndNs});
+        }
+        m_trace->append(r);
+    }
+}
+
+std::int64_t RunFollow::poll()
+{
+    if (!m_running)
+        return 0;
+    try {
+        for (std::size_t i = 0; i < m_sources.size(); ++i)
+            refreshJson(i);
+        if (m_isSet && !m_shiftsSet) {
+            // Every rank's start is needed to place any: wait for every JSON.
+            for (const RankSetMember &m : m_files.members)
+                if (!m.present)
+                    return 0;
+            setRankShifts(m_files, *m_merge);
+            m_shiftsSet = true;
+        }
+        const std::size_t before = m_trace->size();
+        bool done = true;
+        for (std::size_t i = 0; i < m_sources.size(); ++i) {
+            if (m_sources[i].done)
+                continue;
+            const std::vector<TraceRecord> rows = readRows(i);
+            if (m_isSet) {
+                m_merge->add(m_files.members[i].rank, rows, m_files.members[i].csvPath);
+                if (m_sources[i].done)
+                    m_merge->end(m_files.members[i].rank);
+            } else {
+                append(rows);
+            }
+            done = done && m_sources[i].done;
+        }
+        if (m_isSet)
+            append(m_merge->take());
+        if (done)
+            finish();
+        return static_cast<std::int64_t>(m_trace->size() - before);
+    } catch (...) {
+        m_running = false;
+        throw;
+    }
+}
+
+RunReport RunFollow::currentReport() const
+{
+    if (!m_isSet)
+        return m_files.members.front().report;
+    if (!m_shiftsSet)
+        return m_files.members[m_given].report;
+    return mergedRankReport(m_files, *m_merge);
+}
+
+void RunFollow::finish()
+{
+    const RunReport report = currentReport();
+    const std::size_t versions = m_trace->configVersions().size();
+    for (std::size_t v = versions; v < report.configVersions.size(); ++v) {
+        m_workersByVersion.push_back(report.configVersions[v].config.loader.numWorkers);
+        m_trace->addConfigVersion(report.configVersions[v]);
+    }
+    for (const TraceMarker &marker : report.markers)
+        m_trace->addMarker(marker);
+    for (const SkippedSample &skipped : report.skipped)
+        m_trace->addSkipped(skipped);
+    m_running = false;
+}
+
+OpenedRun RunFollow::opened() const
+{
+    OpenedRun run;
+    if (m_isSet) {
+        run.csvPath = m_files.stem + ".rank*.csv";
+        run.jsonPath = m_files.stem + ".rank*.json";
+    } else {
+        run.csvPath = m_files.members.front().csvPath;
+        run.jsonPath = m_files.members.front().jsonPath;
+    }
+    run.report = currentReport();
+    const RunSummary stored = run.report.summary;
+    run.report.summary = m_trace->summary();
+    run.report.summary.peakMemoryBytes = stored.peakMemoryBytes;
+    run.report.summary.skippedSamples = std::max(run.report.summary.skippedSamples,
+                                                 stored.skippedSamples);
+    run.trace = m_trace;
+    for (const ConfigVersion &v : run.report.configVersions)
+        run.maxWorkers = std::max(run.maxWorkers, v.config.loader.numWorkers);
+    return run;
+}
+
+} // namespace loaderlab

@@ -1,0 +1,203 @@
+// File -> Follow run…: a run that another process is still writing (as
+// loaderlab_probe.watch writes it) shows in the window and keeps growing: batches
+// appended after the follow began are plotted and counted, the follow ends when the
+// run's JSON says the run ended, when the run is removed from the run list or the
+// window closes, and when a file disappears (keeping what was shown). Any rank's file
+// of a torch.distributed set follows, or opens, the whole set with its ranks' lanes.
+
+#include "app/main_window.h"
+#include "app/run_follower.h"
+
+#include "core/io/rank_set.h"
+
+#include "widgets/run_list.h"
+#include "widgets/run_list_view.h"
+#include "widgets/run_session.h"
+#include "widgets/timeline_plottable.h"
+#include "widgets/wait_time_plot.h"
+#include "widgets/worker_timeline_plot.h"
+
+#include "tests/followed_run.h"
+
+#include <QtTest>
+
+#include <QStatusBar>
+#include <QTableWidget>
+
+#include <filesystem>
+
+using namespace loaderlab;
+namespace fr = followed_run;
+
+namespace {
+
+template <typename T>
+T *plotOf(const MainWindow &window)
+{
+    for (LivePlot *plot : window.plots())
+        if (auto *p = qobject_cast<T *>(plot))
+            return p;
+    qFatal("no such plot");
+    return nullptr;
+}
+
+int overlayBatches(const MainWindow &window)
+{
+    const auto &graphs = plotOf<WaitTimePlot>(window)->overlayGraphs();
+    return graphs.empty() ? -1 : graphs[0]->dataCount();
+}
+
+} // namespace
+
+class TestWindowFollow : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void followShowsBatchesAppendedAfterItOpened();
+    void removedRunOrClosedWindowStopsFollowing();
+    void vanishedFileStopsAndKeepsWhatWasShown();
+    void rankSetFollowsWithItsRanksLanes();
+
+private:
+    QTemporaryDir m_dir;
+    std::string path(const std::string &name) const
+    {
+        return m_dir.filePath(QString::fromStdString(name)).toStdString();
+    }
+    // A run that has written its JSON ("running") and `rows` batches so far.
+    std::string startRun(const std::string &name, int rows)
+    {
+        fr::writeJson(path(name + ".json"), fr::summaryJson("running"));
+        fr::append(path(name + ".csv"), traceCsvHeader() + '\n' + fr::csvText(fr::rows(0, rows)));
+        return path(name + ".csv");
+    }
+};
+
+void TestWindowFollow::followShowsBatchesAppendedAfterItOpened()
+{
+    MainWindow window;
+    window.resize(1400, 900);
+    window.show();
+    const std::string csv = startRun("run", 10);
+    QString error;
+    QVERIFY2(window.followRun(QString::fromStdString(csv), &error), qPrintable(error));
+    RunList *runs = window.session()->runs();
+    QCOMPARE(runs->runs().size(), std::size_t{2});
+    const int id = runs->runs()[1].id;
+    QVERIFY(window.runFollower()->isFollowing(id));
+    QCOMPARE(runs->find(id)->name, QStringLiteral("2 workers, batch 8 (following)"));
+    QCOMPARE(overlayBatches(window), 10);
+
+    // 15 more batches, the last one not yet whole.
+    const std::string more = fr::csvText(fr::rows(10, 15));
+    fr::append(csv, more.substr(0, more.size() - 7));
+    QTRY_COMPARE(runs->find(id)->summary.batches, std::int64_t{24});
+    QCOMPARE(overlayBatches(window), 24);
+    QTableWidget *stats = window.runListView()->statsTable();
+    QCOMPARE(stats->item(0, RunListView::BatchesColumn)->text(), QStringLiteral("24"));
+    // The plots show the new batches (no live run has them).
+    QVERIFY(plotOf<WaitTimePlot>(window)->xAxis->range().upper >= 23.0);
+    QVERIFY(window.runFollower()->isFollowing(id));
+
+    // The writer finishes the row and rewrites its JSON: following ends.
+    fr::append(csv, more.substr(more.size() - 7));
+    fr::writeJson(path("run.json"), fr::summaryJson("finished", 1, -1, 0, 25));
+    QTRY_VERIFY(!window.runFollower()->isFollowing(id));
+    QCOMPARE(runs->find(id)->summary.batches, std::int64_t{25});
+    QCOMPARE(overlayBatches(window), 25);
+    QCOMPARE(runs->find(id)->name, QStringLiteral("2 workers, batch 8"));
+    QVERIFY2(window.statusBar()->currentMessage().contains(QLatin1String("Finished following")),
+             qPrintable(window.statusBar()->currentMessage()));
+    // Rows written after the end are not read.
+    fr::append(csv, fr::csvText(fr::rows(25, 3)));
+    QTest::qWait(3 * window.runFollower()->interval());
+    QCOMPARE(overlayBatches(window), 25);
+}
+
+void TestWindowFollow::removedRunOrClosedWindowStopsFollowing()
+{
+    MainWindow window;
+    window.show();
+    const std::string csv = startRun("removed", 4);
+    QString error;
+    QVERIFY2(window.followRun(QString::fromStdString(csv), &error), qPrintable(error));
+    RunList *runs = window.session()->runs();
+    const int id = runs->runs()[1].id;
+    runs->remove(id);
+    QVERIFY(window.runFollower()->followed().empty());
+
+    // The window closing ends every follow.
+    QVERIFY2(window.followRun(QString::fromStdString(path("removed.json")), &error),
+             qPrintable(error));
+    QCOMPARE(window.runFollower()->followed().size(), std::size_t{1});
+    window.close();
+    QVERIFY(window.runFollower()->followed().empty());
+}
+
+void TestWindowFollow::vanishedFileStopsAndKeepsWhatWasShown()
+{
+    MainWindow window;
+    window.show();
+    const std::string csv = startRun("vanishing", 6);
+    QString error;
+    QVERIFY2(window.followRun(QString::fromStdString(csv), &error), qPrintable(error));
+    const int id = window.session()->runs()->runs()[1].id;
+    std::filesystem::remove(csv);
+    QTRY_VERIFY(!window.runFollower()->isFollowing(id));
+    const QString message = window.statusBar()->currentMessage();
+    QVERIFY2(message.contains(QString::fromStdString(csv))
+                 && message.contains(QLatin1String("no such file")),
+             qPrintable(message));
+    QVERIFY(window.session()->runs()->find(id));
+    QCOMPARE(overlayBatches(window), 6);
+
+    // A file that is no run is refused at once, changing nothing.
+    const std::string other = path("other.json");
+    fr::writeJson(other, nlohmann::json{{"loader", nlohmann::json::object()}});
+    QVERIFY(!window.followRun(QString::fromStdString(other), &error));
+    QVERIFY2(error.contains(QString::fromStdString(other)), qPrintable(error));
+    QCOMPARE(window.session()->runs()->runs().size(), std::size_t{2});
+}
+
+void TestWindowFollow::rankSetFollowsWithItsRanksLanes()
+{
+    MainWindow window;
+    window.show();
+    const std::string stem = path("ddp");
+    for (int r = 0; r < 2; ++r) {
+        fr::writeJson(rankJsonPath(stem, r), fr::summaryJson("running", 2, r, 1'000'000'000));
+        fr::append(rankCsvPath(stem, r), traceCsvHeader() + '\n' + fr::csvText(fr::rows(0, 3, r)));
+    }
+    QString error;
+    QVERIFY2(window.followRun(QString::fromStdString(rankJsonPath(stem, 1)), &error),
+             qPrintable(error));
+    RunList *runs = window.session()->runs();
+    const int id = runs->runs()[1].id;
+    // Rank 0's batches end at 10, 20, 30 ms, rank 1's at 11, 21, 31: up to 30 ms both
+    // ranks have written theirs.
+    QCOMPARE(runs->find(id)->trace->size(), std::size_t{5});
+    auto *timeline = plotOf<WorkerTimelinePlot>(window);
+    QCOMPARE(timeline->overlayTimelines().size(), std::size_t{1});
+    QCOMPARE(timeline->overlayTimelines()[0]->ranks(), 2);
+    QCOMPARE(timeline->overlayTimelines()[0]->workerLanes(), 2);
+
+    for (int r = 0; r < 2; ++r)
+        fr::append(rankCsvPath(stem, r), fr::csvText(fr::rows(3, 2, r)));
+    QTRY_COMPARE(runs->find(id)->trace->size(), std::size_t{9});
+    for (int r = 0; r < 2; ++r)
+        fr::writeJson(rankJsonPath(stem, r), fr::summaryJson("finished", 2, r, 1'000'000'000, 5));
+    QTRY_VERIFY(!window.runFollower()->isFollowing(id));
+    QCOMPARE(runs->find(id)->summary.batches, std::int64_t{10});
+    QCOMPARE(runs->find(id)->summary.ranks.size(), std::size_t{2});
+    QCOMPARE(runs->find(id)->summary.ranks[1].batches, std::int64_t{5});
+
+    // Open run… on any rank's file opens the whole set too.
+    QVERIFY2(window.openRun(QString::fromStdString(rankCsvPath(stem, 1)), QString(), &error),
+             qPrintable(error));
+    QCOMPARE(runs->runs().back().summary.batches, std::int64_t{10});
+    QCOMPARE(runs->runs().back().summary.ranks.size(), std::size_t{2});
+}
+
+QTEST_MAIN(TestWindowFollow)
+#include "test_window_follow.moc"

@@ -1,0 +1,245 @@
+// A per-batch CSV read while it is written (core/io/trace_csv_follow.h) and a run of
+// one process followed through its CSV and JSON (core/io/run_follow.h): rows that
+// arrive in pieces come out whole and once, a file not there yet or holding only its
+// header gives nothing, and a file that shrinks, is replaced, disappears or has a bad
+// row stops the follow naming the file and the reason.
+
+#include "core/io/run_follow.h"
+#include "core/io/trace_csv.h"
+#include "core/io/trace_csv_follow.h"
+
+#include "tests/followed_run.h"
+
+#include <QtTest>
+
+#include <filesystem>
+#include <fstream>
+
+using namespace loaderlab;
+namespace fr = followed_run;
+
+namespace {
+
+bool sameRow(const TraceRecord &a, const TraceRecord &b)
+{
+    return a.index == b.index && a.epoch == b.epoch && a.worker == b.worker
+           && a.samples == b.samples && a.rank == b.rank && a.dispatchNs == b.dispatchNs
+           && a.loadStartNs == b.loadStartNs && a.loadEndNs == b.loadEndNs && a.readNs == b.readNs
+           && a.decodeNs == b.decodeNs && a.requestNs == b.requestNs && a.deliveryNs == b.deliveryNs
+           && a.computeEndNs == b.computeEndNs;
+}
+
+// The message of what `f` throws, empty when it throws nothing.
+template <typename F>
+QString thrown(F &&f)
+{
+    try {
+        f();
+    } catch (const std::exception &e) {
+        return QString::fromStdString(e.what());
+    }
+    return {};
+}
+
+} // namespace
+
+class TestTraceCsvFollow : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void init();
+    void nothingUntilTheHeaderIsWhole();
+    void rowsArriveInPieces();
+    void lastLineWithoutNewlineOnlyAtTheEnd();
+    void longFileIsCaughtUpInParts();
+    void shrunkOrReplacedFileStops();
+    void missingOrBadFileStops();
+    void runOfOneProcessFollowedToItsEnd();
+
+private:
+    QTemporaryDir m_dir;
+    std::string m_csv;
+    std::string path(const char *name) const
+    {
+        return m_dir.filePath(QLatin1String(name)).toStdString();
+    }
+};
+
+void TestTraceCsvFollow::init()
+{
+    static int n = 0;
+    m_csv = path(("run" + std::to_string(++n) + ".csv").c_str());
+}
+
+void TestTraceCsvFollow::nothingUntilTheHeaderIsWhole()
+{
+    TraceCsvFollower follower(m_csv);
+    QVERIFY(follower.poll().empty()); // not there yet
+    QVERIFY(!follower.seen());
+    const std::string header = traceCsvHeader() + '\n';
+    fr::append(m_csv, header.substr(0, 20));
+    QVERIFY(follower.poll().empty());
+    QVERIFY(follower.seen());
+    fr::append(m_csv, header.substr(20));
+    QVERIFY(follower.poll().empty()); // the header alone
+    QCOMPARE(follower.rows(), std::int64_t{0});
+    fr::append(m_csv, fr::csvText(fr::rows(0, 1)));
+    QCOMPARE(follower.poll().size(), std::size_t{1});
+}
+
+void TestTraceCsvFollow::rowsArriveInPieces()
+{
+    const auto all = fr::rows(0, 7);
+    const std::string text = traceCsvHeader() + '\n' + fr::csvText(all);
+    // Cut in the middle of rows 2 and 5 (and once right after a newline).
+    const std::size_t cut1 = text.find('\n', text.find('\n') + 1) + 40;
+    const std::size_t cut2 = text.find('\n', cut1) + 1;
+    const std::size_t cut3 = text.size() - 3 * (text.size() - cut2) / 4;
+    TraceCsvFollower follower(m_csv);
+    std::vector<TraceRecord> got;
+    for (const auto &[from, to] :
+         {std::pair{std::size_t{0}, cut1}, {cut1, cut2}, {cut2, cut3}, {cut3, text.size()}}) {
+        fr::append(m_csv, text.substr(from, to - from));
+        const auto rows = follower.poll();
+        got.insert(got.end(), rows.begin(), rows.end());
+    }
+    QCOMPARE(got.size(), all.size());
+    for (std::size_t i = 0; i < all.size(); ++i)
+        QVERIFY2(sameRow(got[i], all[i]), qPrintable(QString::number(i)));
+    QCOMPARE(follower.rows(), std::int64_t{7});
+    QVERIFY(follower.poll().empty()); // nothing new: nothing twice
+}
+
+void TestTraceCsvFollow::lastLineWithoutNewlineOnlyAtTheEnd()
+{
+    std::string text = traceCsvHeader() + '\n' + fr::csvText(fr::rows(0, 3));
+    text.pop_back(); // the last row's newline not written yet
+    fr::append(m_csv, text);
+    TraceCsvFollower follower(m_csv);
+    QCOMPARE(follower.poll().size(), std::size_t{2});
+    // The writer has finished: the line is whole.
+    const auto last = follower.poll(true);
+    QCOMPARE(last.size(), std::size_t{1});
+    QCOMPARE(last[0].index, std::int64_t{2});
+}
+
+void TestTraceCsvFollow::longFileIsCaughtUpInParts()
+{
+    fr::append(m_csv, traceCsvHeader() + '\n' + fr::csvText(fr::rows(0, 300)));
+    TraceCsvFollower follower(m_csv);
+    std::int64_t rows = 0;
+    int polls = 0;
+    do {
+        rows += static_cast<std::int64_t>(follower.poll(false, 4096).size());
+        ++polls;
+    } while (!follower.caughtUp());
+    QCOMPARE(rows, std::int64_t{300});
+    QVERIFY(polls > 5);
+}
+
+void TestTraceCsvFollow::shrunkOrReplacedFileStops()
+{
+    fr::append(m_csv, traceCsvHeader() + '\n' + fr::csvText(fr::rows(0, 5)));
+    TraceCsvFollower shrunk(m_csv);
+    QCOMPARE(shrunk.poll().size(), std::size_t{5});
+    std::filesystem::resize_file(m_csv, 200);
+    QString why = thrown([&] { shrunk.poll(); });
+    QVERIFY2(why.contains(QString::fromStdString(m_csv))
+                 && why.contains(QLatin1String("got shorter")),
+             qPrintable(why));
+
+    // Another file under the name (a new run with the same --out), even a longer one.
+    const std::string other = path("replaced.csv");
+    std::filesystem::remove(m_csv);
+    fr::append(m_csv, traceCsvHeader() + '\n' + fr::csvText(fr::rows(0, 2)));
+    TraceCsvFollower replaced(m_csv);
+    QCOMPARE(replaced.poll().size(), std::size_t{2});
+    fr::append(other, traceCsvHeader() + '\n' + fr::csvText(fr::rows(0, 9)));
+    std::filesystem::rename(other, m_csv);
+    why = thrown([&] { replaced.poll(); });
+    QVERIFY2(why.contains(QString::fromStdString(m_csv)) && why.contains(QLatin1String("replaced")),
+             qPrintable(why));
+}
+
+void TestTraceCsvFollow::missingOrBadFileStops()
+{
+    fr::append(m_csv, traceCsvHeader() + '\n' + fr::csvText(fr::rows(0, 2)));
+    TraceCsvFollower gone(m_csv);
+    QCOMPARE(gone.poll().size(), std::size_t{2});
+    std::filesystem::remove(m_csv);
+    QString why = thrown([&] { gone.poll(); });
+    QVERIFY2(why.contains(QString::fromStdString(m_csv))
+                 && why.contains(QLatin1String("no such file")),
+             qPrintable(why));
+
+    // A row that does not follow: its line is named (header 1, rows 2-3, this 4).
+    fr::append(m_csv, traceCsvHeader() + '\n' + fr::csvText(fr::rows(0, 2)));
+    TraceCsvFollower bad(m_csv);
+    QCOMPARE(bad.poll().size(), std::size_t{2});
+    fr::append(m_csv, fr::csvText(fr::rows(1, 1)));
+    why = thrown([&] { bad.poll(); });
+    QVERIFY2(why.contains(QLatin1String("line 4"))
+                 && why.contains(QLatin1String("does not follow")),
+             qPrintable(why));
+
+    // Not a per-batch CSV; a line that never ends.
+    const std::string notCsv = path("not.csv");
+    fr::append(notCsv, "a,b,c\n1,2,3\n");
+    why = thrown([&] { TraceCsvFollower(notCsv).poll(); });
+    QVERIFY2(why.contains(QLatin1String("header differs")), qPrintable(why));
+    const std::string endless = path("endless.csv");
+    fr::append(endless, traceCsvHeader() + '\n' + std::string(3000, '1'));
+    why = thrown([&] { TraceCsvFollower(endless).poll(); });
+    QVERIFY2(why.contains(QLatin1String("line 2")) && why.contains(QLatin1String("longer than")),
+             qPrintable(why));
+}
+
+void TestTraceCsvFollow::runOfOneProcessFollowedToItsEnd()
+{
+    const std::string json = path("single.json");
+    const std::string csv = path("single.csv");
+    fr::writeJson(json, fr::summaryJson("running"));
+    // The JSON first, no CSV yet: nothing to show, still running.
+    RunFollow follow(csv);
+    QCOMPARE(follow.poll(), std::int64_t{0});
+    QVERIFY(follow.running());
+    fr::append(csv, traceCsvHeader() + '\n' + fr::csvText(fr::rows(0, 4)));
+    QCOMPARE(follow.poll(), std::int64_t{4});
+    std::string more = fr::csvText(fr::rows(4, 3));
+    fr::append(csv, more.substr(0, more.size() - 10));
+    QCOMPARE(follow.poll(), std::int64_t{2});
+    QCOMPARE(follow.trace()->size(), std::size_t{6});
+    QCOMPARE(follow.opened().report.summary.batches, std::int64_t{6});
+    QCOMPARE(follow.opened().report.state, std::string("running"));
+    // Each batch's worker span, in the trace as an opened run's.
+    QCOMPARE(follow.trace()->spanCount(), std::size_t{6});
+
+    // The end: the rest of the row, then the final JSON with an epoch marker.
+    fr::append(csv, more.substr(more.size() - 10));
+    nlohmann::json final = fr::summaryJson("finished", 1, -1, 0, 7);
+    final["markers"] = nlohmann::json::array(
+        {toJson(TraceMarker{3, 35'000'000, MarkerKind::Epoch, 0, {}, "1"})});
+    fr::writeJson(json, final);
+    QCOMPARE(follow.poll(), std::int64_t{1});
+    QVERIFY(!follow.running());
+    QCOMPARE(follow.trace()->size(), std::size_t{7});
+    QCOMPARE(follow.trace()->markerCount(), std::size_t{1});
+    QCOMPARE(follow.opened().report.state, std::string("finished"));
+    QCOMPARE(follow.poll(), std::int64_t{0});
+
+    // Rows past the run the JSON describes (3 workers of 2) are refused with both files.
+    const std::string json2 = path("wide.json");
+    const std::string csv2 = path("wide.csv");
+    fr::writeJson(json2, fr::summaryJson("running"));
+    fr::append(csv2, traceCsvHeader() + '\n' + fr::csvText(fr::rows(0, 4, 0, 3)));
+    RunFollow wide(json2);
+    const QString why = thrown([&] { wide.poll(); });
+    QVERIFY2(why.contains(QString::fromStdString(csv2)) && why.contains(QLatin1String("worker 2"))
+                 && why.contains(QString::fromStdString(json2)),
+             qPrintable(why));
+    QVERIFY(!wide.running());
+}
+
+QTEST_GUILESS_MAIN(TestTraceCsvFollow)
+#include "test_trace_csv_follow.moc"
