@@ -11,6 +11,7 @@
 #include "core/io/trace_csv.h"
 
 #include "widgets/control_panel.h"
+#include "widgets/plot_export.h"
 #include "widgets/run_session.h"
 
 #include <QFileDialog>
@@ -154,18 +155,12 @@ void FileManager::exportChromeTraceDialog()
 
 void FileManager::exportPlotsDialog()
 {
-    const QString dir = QFileDialog::getExistingDirectory(m_window, tr("Export plots into folder"));
-    if (dir.isEmpty())
-        return;
-    QString error;
-    for (const QString &format :
-         {QStringLiteral("png"), QStringLiteral("svg"), QStringLiteral("pdf")}) {
-        if (!exportPlots(dir, format, &error)) {
-            QMessageBox::warning(m_window, tr("Export plots"), error);
-            return;
-        }
-    }
-    Q_EMIT report(tr("Wrote the plots as PNG, SVG and PDF to %1").arg(dir));
+    const QString written = exportPlotsWithDialog(
+        m_window, QString(), [this](const QString &dir, const QString &format, QString *error) {
+            return exportPlots(dir, format, error);
+        });
+    if (!written.isEmpty())
+        Q_EMIT report(written);
 }
 
 bool FileManager::openRun(const QString &first, const QString &second, QString *error)

@@ -818,18 +818,6 @@
         <translation> (Wiederholung %1)</translation>
     </message>
     <message>
-        <source>Export plots into folder</source>
-        <translation>Plots in Ordner exportieren</translation>
-    </message>
-    <message>
-        <source>Export plots</source>
-        <translation>Plots exportieren</translation>
-    </message>
-    <message>
-        <source>Wrote the plots as PNG, SVG and PDF to %1</source>
-        <translation>Plots als PNG, SVG und PDF nach %1 geschrieben</translation>
-    </message>
-    <message>
         <source>Export table</source>
         <translation>Tabelle exportieren</translation>
     </message>
@@ -907,18 +895,6 @@
     <message>
         <source>Wrote %1 (open it in ui.perfetto.dev or chrome://tracing)</source>
         <translation>%1 geschrieben (in ui.perfetto.dev oder chrome://tracing öffnen)</translation>
-    </message>
-    <message>
-        <source>Export plots into folder</source>
-        <translation>Plots in Ordner exportieren</translation>
-    </message>
-    <message>
-        <source>Export plots</source>
-        <translation>Plots exportieren</translation>
-    </message>
-    <message>
-        <source>Wrote the plots as PNG, SVG and PDF to %1</source>
-        <translation>Plots als PNG, SVG und PDF nach %1 geschrieben</translation>
     </message>
     <message>
         <source>%1: no per-batch CSV of the same name beside it; choose both files.</source>
@@ -1559,6 +1535,18 @@
     <message>
         <source>only %1 of %2 bytes written (disk full?)</source>
         <translation>nur %1 von %2 Bytes geschrieben (Datenträger voll?)</translation>
+    </message>
+    <message>
+        <source>Export plots into folder</source>
+        <translation>Plots in Ordner exportieren</translation>
+    </message>
+    <message>
+        <source>Export plots</source>
+        <translation>Plots exportieren</translation>
+    </message>
+    <message>
+        <source>Wrote the plots as PNG, SVG and PDF to %1</source>
+        <translation>Plots als PNG, SVG und PDF nach %1 geschrieben</translation>
     </message>
 </context>
 <context>

@@ -284,20 +284,12 @@ bool ExperimentsView::exportTableCsv(const QString &path, QString *error)
 
 void ExperimentsView::exportPlotsDialog()
 {
-    const QString dir = QFileDialog::getExistingDirectory(this, tr("Export plots into folder"),
-                                                          m_dir);
-    if (dir.isEmpty())
-        return;
-    QString error;
-    for (const QString &format :
-         {QStringLiteral("png"), QStringLiteral("svg"), QStringLiteral("pdf")}) {
-        if (!exportPlots(dir, format, &error)) {
-            QMessageBox::warning(this, tr("Export plots"), error);
-            return;
-        }
-    }
-    m_progressLabel->setText(
-        tr("Wrote the plots as PNG, SVG and PDF to %1").arg(QDir::toNativeSeparators(dir)));
+    const QString written = exportPlotsWithDialog(
+        this, m_dir, [this](const QString &dir, const QString &format, QString *error) {
+            return exportPlots(dir, format, error);
+        });
+    if (!written.isEmpty())
+        m_progressLabel->setText(written);
 }
 
 void ExperimentsView::exportTableDialog()

@@ -4,7 +4,10 @@
 
 #include <QBuffer>
 #include <QCoreApplication>
+#include <QDir>
+#include <QFileDialog>
 #include <QFileInfo>
+#include <QMessageBox>
 #include <QPageLayout>
 #include <QPageSize>
 #include <QPdfWriter>
@@ -120,4 +123,24 @@ bool exportPlot(QCustomPlot *plot, const QString &path, int width, int height, Q
     if (!file.commit())
         return fail(file.errorString());
     return true;
+}
+
+QString exportPlotsWithDialog(QWidget *parent, const QString &startDir,
+                              const PlotsExporter &exportPlots)
+{
+    const QString dir = QFileDialog::getExistingDirectory(
+        parent, QCoreApplication::translate("PlotExport", "Export plots into folder"), startDir);
+    if (dir.isEmpty())
+        return {};
+    QString error;
+    for (const QString &format :
+         {QStringLiteral("png"), QStringLiteral("svg"), QStringLiteral("pdf")}) {
+        if (!exportPlots(dir, format, &error)) {
+            QMessageBox::warning(parent, QCoreApplication::translate("PlotExport", "Export plots"),
+                                 error);
+            return {};
+        }
+    }
+    return QCoreApplication::translate("PlotExport", "Wrote the plots as PNG, SVG and PDF to %1")
+        .arg(QDir::toNativeSeparators(dir));
 }

@@ -60,6 +60,39 @@ QCommandLineOption scalingOption()
             QStringLiteral("key")};
 }
 
+// The budget options: the one that is given sets each cell's length. Declared once,
+// for the option list (its help and the parser) and for budgetFromOptions.
+struct BudgetOption
+{
+    const char *name;
+    loaderlab::SweepBudget::Kind kind;
+    const char *help;
+    const char *valueName;
+};
+
+constexpr BudgetOption kBudgetOptions[] = {
+    {"budget-samples", loaderlab::SweepBudget::Kind::Samples,
+     "samples per cell (default 10240, the same data for every cell)", "n"},
+    {"budget-batches", loaderlab::SweepBudget::Kind::Batches, "batches per cell", "n"},
+    {"budget-seconds", loaderlab::SweepBudget::Kind::Seconds, "seconds per cell", "s"},
+};
+
+// "--budget-samples, --budget-batches, --budget-seconds": `last` joins the last two;
+// `withDefault` names the default budget after its option ("(default 10240)").
+std::string budgetOptionList(const char *last, bool withDefault)
+{
+    const loaderlab::SweepBudget byDefault;
+    std::string text;
+    for (std::size_t i = 0; i < std::size(kBudgetOptions); ++i) {
+        if (i > 0)
+            text += i + 1 == std::size(kBudgetOptions) ? last : ", ";
+        text += std::string("--") + kBudgetOptions[i].name;
+        if (withDefault && kBudgetOptions[i].kind == byDefault.kind)
+            text += " (default " + std::to_string(std::llround(byDefault.amount)) + ")";
+    }
+    return text;
+}
+
 // The options of `sweep` besides the run options, declared once. `withDefinition`:
 // the option still applies when the definition comes whole from a file (--sweep FILE,
 // or --out DIR alone resuming DIR's sweep.json); the others would be silently lost.
@@ -71,63 +104,65 @@ struct SweepOption
 
 const std::vector<SweepOption> &sweepOptions()
 {
-    static const std::vector<SweepOption> options = {
-        {{QStringLiteral("axis"),
-          QStringLiteral("an axis: a config key and its values, e.g. loader.num_workers=0,1,2,4 "
-                         "(repeatable)"),
-          QStringLiteral("KEY=v1,v2,...")},
-         false},
-        {{QStringLiteral("sweep"),
-          QStringLiteral("a sweep JSON file (base, axes, budget, repeats)"),
-          QStringLiteral("file")},
-         true},
-        {{QStringLiteral("out"),
-          QStringLiteral("results folder; a sweep run again resumes there (--out DIR alone "
-                         "resumes the sweep DIR holds)"),
-          QStringLiteral("dir")},
-         true},
-        {{QStringLiteral("budget-samples"),
-          QStringLiteral("samples per cell (default 10240, the same data for every cell)"),
-          QStringLiteral("n")},
-         false},
-        {{QStringLiteral("budget-batches"), QStringLiteral("batches per cell"),
-          QStringLiteral("n")},
-         false},
-        {{QStringLiteral("budget-seconds"), QStringLiteral("seconds per cell"),
-          QStringLiteral("s")},
-         false},
-        {{QStringLiteral("repeats"),
-          QStringLiteral("runs of every cell, in alternating rounds (1)"), QStringLiteral("n"),
-          QStringLiteral("1")},
-         false},
-        {{QStringLiteral("shard"),
-          QStringLiteral("run only shard K of N (default: from SLURM_ARRAY_TASK_ID and "
-                         "SLURM_ARRAY_TASK_COUNT when set)"),
-          QStringLiteral("K/N")},
-         true},
-        {{QStringLiteral("slurm-script"),
-          QStringLiteral("write an sbatch script that runs the sweep as a Slurm job array "
-                         "(one task per shard, all into --out DIR) instead of running it"),
-          QStringLiteral("file")},
-         true},
-        {{QStringLiteral("slurm-tasks"),
-          QStringLiteral("tasks of that job array (default: one per cell, at most 8)"),
-          QStringLiteral("n")},
-         true},
-        {{QStringLiteral("sbatch"),
-          QStringLiteral("an sbatch option for that script, e.g. --partition=gpu (repeatable)"),
-          QStringLiteral("option")},
-         true},
-        {{QStringLiteral("retry-failed"), QStringLiteral("run failed cells again")}, true},
-        {scalingOption(), true},
-        {{QStringLiteral("no-traces"), QStringLiteral("do not keep each cell's per-batch CSV")},
-         true},
-        {{QStringLiteral("quiet"), QStringLiteral("no progress on stderr")}, true},
-        {{QStringLiteral("log-level"),
-          QStringLiteral("trace, debug, info, warn (default), error, off"), QStringLiteral("level"),
-          QStringLiteral("warn")},
-         true},
-    };
+    static const std::vector<SweepOption> options = [] {
+        std::vector<SweepOption> list = {
+            {{QStringLiteral("axis"),
+              QStringLiteral(
+                  "an axis: a config key and its values, e.g. loader.num_workers=0,1,2,4 "
+                  "(repeatable)"),
+              QStringLiteral("KEY=v1,v2,...")},
+             false},
+            {{QStringLiteral("sweep"),
+              QStringLiteral("a sweep JSON file (base, axes, budget, repeats)"),
+              QStringLiteral("file")},
+             true},
+            {{QStringLiteral("out"),
+              QStringLiteral("results folder; a sweep run again resumes there (--out DIR alone "
+                             "resumes the sweep DIR holds)"),
+              QStringLiteral("dir")},
+             true},
+            {{QStringLiteral("repeats"),
+              QStringLiteral("runs of every cell, in alternating rounds (1)"), QStringLiteral("n"),
+              QStringLiteral("1")},
+             false},
+            {{QStringLiteral("shard"),
+              QStringLiteral("run only shard K of N (default: from SLURM_ARRAY_TASK_ID and "
+                             "SLURM_ARRAY_TASK_COUNT when set)"),
+              QStringLiteral("K/N")},
+             true},
+            {{QStringLiteral("slurm-script"),
+              QStringLiteral("write an sbatch script that runs the sweep as a Slurm job array "
+                             "(one task per shard, all into --out DIR) instead of running it"),
+              QStringLiteral("file")},
+             true},
+            {{QStringLiteral("slurm-tasks"),
+              QStringLiteral("tasks of that job array (default: one per cell, at most 8)"),
+              QStringLiteral("n")},
+             true},
+            {{QStringLiteral("sbatch"),
+              QStringLiteral("an sbatch option for that script, e.g. --partition=gpu (repeatable)"),
+              QStringLiteral("option")},
+             true},
+            {{QStringLiteral("retry-failed"), QStringLiteral("run failed cells again")}, true},
+            {scalingOption(), true},
+            {{QStringLiteral("no-traces"), QStringLiteral("do not keep each cell's per-batch CSV")},
+             true},
+            {{QStringLiteral("quiet"), QStringLiteral("no progress on stderr")}, true},
+            {{QStringLiteral("log-level"),
+              QStringLiteral("trace, debug, info, warn (default), error, off"),
+              QStringLiteral("level"), QStringLiteral("warn")},
+             true},
+        };
+        // After --out, where `sweep --help` has always listed them.
+        auto at = list.begin() + 3;
+        for (const BudgetOption &b : kBudgetOptions) {
+            at = list.insert(at, {{QLatin1String(b.name), QLatin1String(b.help),
+                                   QLatin1String(b.valueName)},
+                                  false})
+                 + 1;
+        }
+        return list;
+    }();
     return options;
 }
 
@@ -144,28 +179,20 @@ loaderlab::SweepBudget budgetFromOptions(const QCommandLineParser &parser)
 {
     loaderlab::SweepBudget budget;
     int given = 0;
-    const struct
-    {
-        const char *option;
-        loaderlab::SweepBudget::Kind kind;
-    } kinds[] = {{"budget-samples", loaderlab::SweepBudget::Kind::Samples},
-                 {"budget-batches", loaderlab::SweepBudget::Kind::Batches},
-                 {"budget-seconds", loaderlab::SweepBudget::Kind::Seconds}};
-    for (const auto &k : kinds) {
-        if (!parser.isSet(QLatin1String(k.option)))
+    for (const BudgetOption &b : kBudgetOptions) {
+        if (!parser.isSet(QLatin1String(b.name)))
             continue;
         ++given;
         bool ok = false;
-        budget.kind = k.kind;
-        budget.amount = parser.value(QLatin1String(k.option)).toDouble(&ok);
+        budget.kind = b.kind;
+        budget.amount = parser.value(QLatin1String(b.name)).toDouble(&ok);
         if (!ok || !(budget.amount > 0) || !std::isfinite(budget.amount))
-            throw std::invalid_argument(std::string("--") + k.option + ": '"
-                                        + parser.value(QLatin1String(k.option)).toStdString()
+            throw std::invalid_argument(std::string("--") + b.name + ": '"
+                                        + parser.value(QLatin1String(b.name)).toStdString()
                                         + "' is not a positive number");
     }
     if (given > 1)
-        throw std::invalid_argument(
-            "give one of --budget-samples, --budget-batches, --budget-seconds");
+        throw std::invalid_argument("give one of " + budgetOptionList(", ", false));
     return budget;
 }
 
@@ -174,8 +201,8 @@ loaderlab::SweepDefinition definitionFromOptions(const QCommandLineParser &parse
     for (const char *limit : {"epochs", "batches", "seconds"}) {
         if (parser.isSet(QLatin1String(limit)))
             throw std::invalid_argument(std::string("--") + limit
-                                        + ": a sweep sets each cell's length with --budget-samples "
-                                          "(default 10240), --budget-batches or --budget-seconds");
+                                        + ": a sweep sets each cell's length with "
+                                        + budgetOptionList(" or ", true));
     }
     // From a file, or the folder's own sweep.json when only --out is given: the
     // definition is whole there, and run options would be silently lost.

@@ -12,66 +12,35 @@ ConsumerKind impliedConsumerKind(const ConsumerConfig &config, bool modelChosen,
     return otherwise;
 }
 
+// The tables' names are literals, so their data is NUL-terminated.
 const char *consumerKindName(ConsumerKind kind)
 {
-    switch (kind) {
-    case ConsumerKind::None:
-        return "none";
-    case ConsumerKind::Sleep:
-        return "sleep";
-    case ConsumerKind::Model:
-        return "model";
-    }
-    return "";
+    return enumName(kConsumerKindNames, kind).data();
 }
 
 std::optional<ConsumerKind> consumerKindFromName(const std::string &name)
 {
-    if (name == "none")
-        return ConsumerKind::None;
-    if (name == "sleep")
-        return ConsumerKind::Sleep;
-    if (name == "model")
-        return ConsumerKind::Model;
-    return std::nullopt;
+    return enumFromName(kConsumerKindNames, name);
 }
 
 const char *modelModeName(ModelMode mode)
 {
-    return mode == ModelMode::Train ? "train" : "inference";
+    return enumName(kModelModeNames, mode).data();
 }
 
 std::optional<ModelMode> modelModeFromName(const std::string &name)
 {
-    if (name == "inference")
-        return ModelMode::Inference;
-    if (name == "train")
-        return ModelMode::Train;
-    return std::nullopt;
+    return enumFromName(kModelModeNames, name);
 }
 
 const char *modelPrecisionName(ModelPrecision precision)
 {
-    switch (precision) {
-    case ModelPrecision::Float32:
-        return "fp32";
-    case ModelPrecision::BFloat16:
-        return "bf16";
-    case ModelPrecision::Float16:
-        return "fp16";
-    }
-    return "";
+    return enumName(kModelPrecisionNames, precision).data();
 }
 
 std::optional<ModelPrecision> modelPrecisionFromName(const std::string &name)
 {
-    if (name == "fp32")
-        return ModelPrecision::Float32;
-    if (name == "bf16")
-        return ModelPrecision::BFloat16;
-    if (name == "fp16")
-        return ModelPrecision::Float16;
-    return std::nullopt;
+    return enumFromName(kModelPrecisionNames, name);
 }
 
 } // namespace loaderlab

@@ -4,6 +4,8 @@
 // plain data without LibTorch types. The consumers themselves are in
 // core/consumer/consumer.h.
 
+#include "core/config/enum_names.h"
+
 #include <optional>
 #include <string>
 
@@ -11,8 +13,26 @@ namespace loaderlab {
 
 enum class ConsumerKind { None, Sleep, Model };
 
+inline constexpr EnumNames<ConsumerKind, 3> kConsumerKindNames{{
+    {ConsumerKind::None, "none"},
+    {ConsumerKind::Sleep, "sleep"},
+    {ConsumerKind::Model, "model"},
+}};
+
 enum class ModelMode { Inference, Train };
+
+inline constexpr EnumNames<ModelMode, 2> kModelModeNames{{
+    {ModelMode::Inference, "inference"},
+    {ModelMode::Train, "train"},
+}};
+
 enum class ModelPrecision { Float32, BFloat16, Float16 };
+
+inline constexpr EnumNames<ModelPrecision, 3> kModelPrecisionNames{{
+    {ModelPrecision::Float32, "fp32"},
+    {ModelPrecision::BFloat16, "bf16"},
+    {ModelPrecision::Float16, "fp16"},
+}};
 
 // What the "model" consumer runs and how. Plain data: no LibTorch types.
 struct ModelConfig
@@ -49,11 +69,12 @@ struct ConsumerConfig
 ConsumerKind impliedConsumerKind(const ConsumerConfig &config, bool modelChosen, bool sleepChosen,
                                  ConsumerKind otherwise);
 
-const char *consumerKindName(ConsumerKind kind); // "none", "sleep", "model"
+// The names in the tables above; each string lives for the program (a literal).
+const char *consumerKindName(ConsumerKind kind);
 std::optional<ConsumerKind> consumerKindFromName(const std::string &name);
-const char *modelModeName(ModelMode mode); // "inference", "train"
+const char *modelModeName(ModelMode mode);
 std::optional<ModelMode> modelModeFromName(const std::string &name);
-const char *modelPrecisionName(ModelPrecision precision); // "fp32", "bf16", "fp16"
+const char *modelPrecisionName(ModelPrecision precision);
 std::optional<ModelPrecision> modelPrecisionFromName(const std::string &name);
 
 } // namespace loaderlab

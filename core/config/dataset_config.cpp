@@ -3,10 +3,8 @@
 
 #include "core/config/dataset_config.h"
 
-#include <array>
 #include <stdexcept>
 #include <string>
-#include <utility>
 
 // lupdate reads the kinds' labels from this file (context "DatasetKind"); core has
 // no Qt, so the marker expands to the plain text here.
@@ -15,37 +13,6 @@
 namespace loaderlab {
 
 namespace {
-
-constexpr std::array<std::pair<TransformKind, const char *>, 2> kTransformKindNames{{
-    {TransformKind::Eval, "eval"},
-    {TransformKind::Train, "train"},
-}};
-
-constexpr std::array<std::pair<DecodeMode, const char *>, 2> kDecodeModeNames{{
-    {DecodeMode::Exact, "exact"},
-    {DecodeMode::Fast, "fast"},
-}};
-
-template <typename Kind, std::size_t N>
-const char *nameOf(const std::array<std::pair<Kind, const char *>, N> &table, Kind kind)
-{
-    for (const auto &[k, name] : table) {
-        if (k == kind)
-            return name;
-    }
-    return "unknown";
-}
-
-template <typename Kind, std::size_t N>
-std::optional<Kind> kindOf(const std::array<std::pair<Kind, const char *>, N> &table,
-                           const std::string &name)
-{
-    for (const auto &[k, kindName] : table) {
-        if (name == kindName)
-            return k;
-    }
-    return std::nullopt;
-}
 
 // The one list of dataset kinds (what each field means: dataset_config.h).
 constexpr DatasetKindInfo kDatasetKinds[] = {
@@ -117,24 +84,25 @@ std::optional<DatasetKind> datasetKindFromName(const std::string &name)
     return std::nullopt;
 }
 
+// The tables' names are literals, so their data is NUL-terminated.
 const char *transformKindName(TransformKind kind)
 {
-    return nameOf(kTransformKindNames, kind);
+    return enumName(kTransformKindNames, kind).data();
 }
 
 std::optional<TransformKind> transformKindFromName(const std::string &name)
 {
-    return kindOf(kTransformKindNames, name);
+    return enumFromName(kTransformKindNames, name);
 }
 
 const char *decodeModeName(DecodeMode mode)
 {
-    return nameOf(kDecodeModeNames, mode);
+    return enumName(kDecodeModeNames, mode).data();
 }
 
 std::optional<DecodeMode> decodeModeFromName(const std::string &name)
 {
-    return kindOf(kDecodeModeNames, name);
+    return enumFromName(kDecodeModeNames, name);
 }
 
 } // namespace loaderlab

@@ -3,6 +3,7 @@
 // DatasetConfig: what the user picks (kind, path, transform). The factory that turns
 // it into an open Dataset is openDataset() (core/loader/open_dataset.h).
 
+#include "core/config/enum_names.h"
 #include "core/config/sample_shape.h"
 
 #include <cstdint>
@@ -47,11 +48,21 @@ const DatasetKindInfo &datasetKindInfo(DatasetKind kind);
 // Image-folder transforms: the standard ImageNet eval and train pipelines.
 enum class TransformKind { Eval, Train };
 
+inline constexpr EnumNames<TransformKind, 2> kTransformKindNames{{
+    {TransformKind::Eval, "eval"},
+    {TransformKind::Train, "train"},
+}};
+
 // How JPEGs are decoded: Exact gives torchvision + PIL's pixels; Fast (eval
 // transform only) decodes at the smallest DCT scale M/8 that keeps the short side
 // at least the resize size, then resizes exactly: faster on large photos, close
 // to but not exactly the reference pixels (docs/benchmarks.md).
 enum class DecodeMode { Exact, Fast };
+
+inline constexpr EnumNames<DecodeMode, 2> kDecodeModeNames{{
+    {DecodeMode::Exact, "exact"},
+    {DecodeMode::Fast, "fast"},
+}};
 
 struct DatasetConfig
 {
@@ -75,9 +86,11 @@ struct DatasetConfig
 
 const char *datasetKindName(DatasetKind kind); // datasetKindInfo(kind).name
 std::optional<DatasetKind> datasetKindFromName(const std::string &name);
-const char *transformKindName(TransformKind kind); // "eval", "train"
+// The names in kTransformKindNames and kDecodeModeNames; each string lives for the
+// program (a literal).
+const char *transformKindName(TransformKind kind);
 std::optional<TransformKind> transformKindFromName(const std::string &name);
-const char *decodeModeName(DecodeMode mode); // "exact", "fast"
+const char *decodeModeName(DecodeMode mode);
 std::optional<DecodeMode> decodeModeFromName(const std::string &name);
 
 } // namespace loaderlab

@@ -16,7 +16,8 @@ namespace loaderlab {
 template <typename Enum, std::size_t N>
 using EnumNames = std::array<std::pair<Enum, std::string_view>, N>;
 
-// The value's name ("" for a value the table lacks, which a complete table never has).
+// The value's name ("" for a value the table lacks, which a complete table never has;
+// a literal, so that `.data()` is a C string either way).
 template <typename Enum, std::size_t N>
 constexpr std::string_view enumName(const EnumNames<Enum, N> &names, Enum value)
 {
@@ -24,7 +25,7 @@ constexpr std::string_view enumName(const EnumNames<Enum, N> &names, Enum value)
         if (v == value)
             return name;
     }
-    return {};
+    return "";
 }
 
 template <typename Enum, std::size_t N>

@@ -26,32 +26,25 @@ void checkRange(const char *what, std::string_view key, int value)
 
 } // namespace
 
+// The tables' names are literals, so their data is NUL-terminated.
 const char *strategyName(Strategy strategy)
 {
-    return strategy == Strategy::PerWorkerBatch ? "per-worker" : "sample-parallel";
+    return enumName(kStrategyNames, strategy).data();
 }
 
 std::optional<Strategy> strategyFromName(const std::string &name)
 {
-    if (name == "per-worker")
-        return Strategy::PerWorkerBatch;
-    if (name == "sample-parallel")
-        return Strategy::SampleParallel;
-    return std::nullopt;
+    return enumFromName(kStrategyNames, name);
 }
 
 const char *badSamplePolicyName(BadSamplePolicy policy)
 {
-    return policy == BadSamplePolicy::Skip ? "skip" : "fail";
+    return enumName(kBadSamplePolicyNames, policy).data();
 }
 
 std::optional<BadSamplePolicy> badSamplePolicyFromName(const std::string &name)
 {
-    if (name == "skip")
-        return BadSamplePolicy::Skip;
-    if (name == "fail")
-        return BadSamplePolicy::Fail;
-    return std::nullopt;
+    return enumFromName(kBadSamplePolicyNames, name);
 }
 
 void validate(const LoaderConfig &config)

@@ -3,6 +3,8 @@
 // LoaderConfig: the DataLoader knobs, with PyTorch's names and defaults where
 // PyTorch has them.
 
+#include "core/config/enum_names.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -18,11 +20,21 @@ enum class Strategy {
     SampleParallel,
 };
 
+inline constexpr EnumNames<Strategy, 2> kStrategyNames{{
+    {Strategy::PerWorkerBatch, "per-worker"},
+    {Strategy::SampleParallel, "sample-parallel"},
+}};
+
 // What happens to a sample that cannot be read or decoded.
 enum class BadSamplePolicy {
     Skip, // drop it from its batch, record file and reason, count it
     Fail, // stop the run with the error
 };
+
+inline constexpr EnumNames<BadSamplePolicy, 2> kBadSamplePolicyNames{{
+    {BadSamplePolicy::Skip, "skip"},
+    {BadSamplePolicy::Fail, "fail"},
+}};
 
 struct LoaderConfig
 {
@@ -41,9 +53,11 @@ struct LoaderConfig
     bool operator==(const LoaderConfig &) const = default;
 };
 
-const char *strategyName(Strategy strategy); // "per-worker", "sample-parallel"
+// The names in kStrategyNames and kBadSamplePolicyNames; each string lives for the
+// program (a literal).
+const char *strategyName(Strategy strategy);
 std::optional<Strategy> strategyFromName(const std::string &name);
-const char *badSamplePolicyName(BadSamplePolicy policy); // "skip", "fail"
+const char *badSamplePolicyName(BadSamplePolicy policy);
 std::optional<BadSamplePolicy> badSamplePolicyFromName(const std::string &name);
 
 // Throws std::invalid_argument naming the first setting out of the range its config

@@ -28,11 +28,12 @@ std::string sampleText(const SampleShape &shape, DType dtype)
     return shapeToString(shape) + " " + dtypeName(dtype);
 }
 
-// An image-folder resize or crop the decoder could never have produced: the image
-// after the transform would already be over the decompression-bomb guard.
+// A resize or crop of a kind with the image transform that the decoder could never
+// have produced: the image after the transform would already be over the
+// decompression-bomb guard.
 void checkImageSizes(const DatasetConfig &config)
 {
-    if (config.kind != DatasetKind::ImageFolder)
+    if (!datasetKindInfo(config.kind).imageTransform)
         return;
     const std::pair<const char *, int> sizes[] = {{"dataset.resize", config.resizeSize},
                                                   {"dataset.crop", config.cropSize}};

@@ -1,7 +1,7 @@
 // `loaderlab sweep` with the real binary: a sweep killed outright resumes without a
 // duplicate or a missing cell, a failing cell is recorded and the sweep goes on,
 // shards merged equal the unsharded sweep's cells, a folder of another sweep is
-// refused.
+// refused, one budget option at most sets a cell's length.
 
 #include "cli_process.h"
 
@@ -74,6 +74,7 @@ private Q_SLOTS:
     void shardsMergeToTheWholeSweep();
     void anotherSweepInTheFolderIsRefused();
     void outAloneResumesTheFoldersSweep();
+    void oneBudgetOptionSetsTheCellLength();
 
 private:
     QTemporaryDir m_dir;
@@ -222,6 +223,43 @@ void TestCliSweep::outAloneResumesTheFoldersSweep()
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains(QStringLiteral("7 tasks for 6 cells")), qPrintable(r.err));
     QVERIFY(!QFileInfo::exists(script));
+}
+
+void TestCliSweep::oneBudgetOptionSetsTheCellLength()
+{
+    // The three budget options are listed after --out, at most one is given, and a
+    // run's own length options point to them; each is refused before a cell runs.
+    const Result help = runLoaderlab({QStringLiteral("sweep"), QStringLiteral("--help")});
+    QCOMPARE(help.exitCode, 0);
+    qsizetype at = help.out.indexOf(QStringLiteral("--out <dir>"));
+    for (const char *option :
+         {"--budget-samples <n>", "--budget-batches <n>", "--budget-seconds <s>", "--repeats"}) {
+        const qsizetype next = help.out.indexOf(QLatin1String(option));
+        QVERIFY2(at >= 0 && next > at, option);
+        at = next;
+    }
+    const QString out = m_dir.filePath(QStringLiteral("budget"));
+    QStringList args = sweepArgs(out);
+    Result r = runLoaderlab(QStringList(args)
+                            << QStringLiteral("--budget-seconds") << QStringLiteral("2"));
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains(QStringLiteral(
+                 "give one of --budget-samples, --budget-batches, --budget-seconds")),
+             qPrintable(r.err));
+    args.replace(args.indexOf(QStringLiteral("--budget-batches")),
+                 QStringLiteral("--budget-seconds"));
+    r = runLoaderlab(QStringList(args) << QStringLiteral("--epochs") << QStringLiteral("1"));
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains(QStringLiteral("--epochs: a sweep sets each cell's length with "
+                                           "--budget-samples (default 10240), --budget-batches "
+                                           "or --budget-seconds")),
+             qPrintable(r.err));
+    args.replace(args.indexOf(QStringLiteral("8")), QStringLiteral("0"));
+    r = runLoaderlab(args);
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains(QStringLiteral("--budget-seconds: '0' is not a positive number")),
+             qPrintable(r.err));
+    QVERIFY(!QFileInfo::exists(out));
 }
 
 QTEST_GUILESS_MAIN(TestCliSweep)

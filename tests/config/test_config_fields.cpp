@@ -66,6 +66,41 @@ std::string errorOf(const std::function<void()> &call, std::string *key = nullpt
     return {};
 }
 
+std::string joined(const std::vector<std::string_view> &names)
+{
+    std::string text;
+    for (std::string_view name : names)
+        text += (text.empty() ? "" : " ") + std::string(name);
+    return text;
+}
+
+// A choice field whose names are one EnumNames table: the field offers exactly the
+// table's names in its order, these are the names configs, sweeps and --set have
+// always used (`expected`), and each converts both ways, through the name functions
+// and through the field.
+template <typename Enum, std::size_t N>
+void checkChoiceNames(std::string_view key, const EnumNames<Enum, N> &names,
+                      const char *(*toName)(Enum),
+                      std::optional<Enum> (*fromName)(const std::string &), const char *expected)
+{
+    const QByteArray where(key.data(), static_cast<qsizetype>(key.size()));
+    const ConfigField &field = configField(key);
+    QVERIFY2(field.type == FieldType::Choice, where.constData());
+    QCOMPARE(joined(field.choices), std::string(expected));
+    QCOMPARE(joined(enumChoices(names)), std::string(expected));
+    RunConfig config;
+    for (const auto &[value, name] : names) {
+        QCOMPARE(std::string_view(toName(value)), name);
+        QVERIFY2(fromName(std::string(name)) == value, where.constData());
+        setConfigFieldFromText(config, key, name);
+        QCOMPARE(getConfigField(config, key), json(std::string(name)));
+        QCOMPARE(getConfigField(runConfigFromJson(toJson(config)), key), json(std::string(name)));
+    }
+    QVERIFY2(!fromName("no-such-name"), where.constData());
+    QVERIFY2(!errorOf([&] { setConfigFieldFromText(config, key, "no-such-name"); }).empty(),
+             where.constData());
+}
+
 } // namespace
 
 class TestConfigFields : public QObject
@@ -86,6 +121,7 @@ private Q_SLOTS:
     void liveChangesIgnoreAnUnusedModel();
     void docsListEveryKey();
     void datasetKindsComeFromTheKindTable();
+    void choiceFieldsOfferTheirNameTables();
     void validateRefusesExactlyOutsideTheTableRange();
     void consumerKindIsImpliedOneWay();
 };
@@ -347,6 +383,26 @@ void TestConfigFields::datasetKindsComeFromTheKindTable()
                  RunConfig config;
                  setConfigFieldFromText(config, "dataset.kind", "mnist");
              }).empty());
+}
+
+void TestConfigFields::choiceFieldsOfferTheirNameTables()
+{
+    checkChoiceNames("engine", kEngineKindNames, engineKindName, engineKindFromName,
+                     "loaderlab pytorch");
+    checkChoiceNames("dataset.transform", kTransformKindNames, transformKindName,
+                     transformKindFromName, "eval train");
+    checkChoiceNames("dataset.decode", kDecodeModeNames, decodeModeName, decodeModeFromName,
+                     "exact fast");
+    checkChoiceNames("loader.strategy", kStrategyNames, strategyName, strategyFromName,
+                     "per-worker sample-parallel");
+    checkChoiceNames("loader.bad_samples", kBadSamplePolicyNames, badSamplePolicyName,
+                     badSamplePolicyFromName, "skip fail");
+    checkChoiceNames("consumer.kind", kConsumerKindNames, consumerKindName, consumerKindFromName,
+                     "none sleep model");
+    checkChoiceNames("consumer.model.mode", kModelModeNames, modelModeName, modelModeFromName,
+                     "inference train");
+    checkChoiceNames("consumer.model.precision", kModelPrecisionNames, modelPrecisionName,
+                     modelPrecisionFromName, "fp32 bf16 fp16");
 }
 
 void TestConfigFields::validateRefusesExactlyOutsideTheTableRange()

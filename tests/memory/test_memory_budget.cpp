@@ -407,6 +407,17 @@ void TestMemoryBudget::imageFolderResizeAndCropBeyondPixelGuardAreRefused()
     config.dataset.resizeSize = 13000;
     message = refusal([&] { checkRunMemory(config, 12 * kGiB); });
     QVERIFY2(message.starts_with("dataset.crop 13000: the run needs"), message.c_str());
+
+    // The guard is the image transform's: the kinds it applies to have it, the others
+    // ignore the resize (their runs fail later, at the missing path).
+    config.dataset.resizeSize = 100000;
+    config.dataset.cropSize = 224;
+    for (const DatasetKindInfo &kind : datasetKinds()) {
+        config.dataset.kind = kind.kind;
+        message = refusal([&] { checkRunMemory(config, 12 * kGiB); });
+        QVERIFY2(message.starts_with("dataset.resize 100000: ") == kind.imageTransform,
+                 (std::string(kind.name) + ": " + message).c_str());
+    }
 }
 
 void TestMemoryBudget::idxHeaderIsJudgedBeforeInflating()

@@ -1,20 +1,29 @@
 // Live plots: every plot turns a hand-built TraceLog into exactly the points, bins,
-// boxes and markers it should, incrementally, and exports atomically.
+// boxes and markers it should, incrementally, and exports atomically; the export
+// dialog writes every format or stops at the first failure.
 
 #include "widgets/decimated_series.h"
+#include "widgets/plot_export.h"
 #include "widgets/throughput_plot.h"
 #include "widgets/timeline_plottable.h"
 #include "widgets/wait_histogram_plot.h"
 #include "widgets/wait_time_plot.h"
 #include "widgets/worker_timeline_plot.h"
 
+#include <QApplication>
 #include <QDir>
 #include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QImage>
+#include <QLineEdit>
+#include <QMessageBox>
 #include <QTemporaryDir>
+#include <QTimer>
 #include <QtTest>
 
 #include <algorithm>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -39,6 +48,28 @@ std::int64_t waitOf(std::int64_t i)
 std::int32_t samplesOf(std::int64_t i)
 {
     return i % 3 == 2 ? 20 : 32;
+}
+
+// Hands the next modal dialog to `answer` once it is shown (polled every 20 ms); a
+// dialog `answer` does not close within a few seconds is rejected, so the test fails
+// instead of hanging.
+void answerModal(const std::function<void(QDialog *)> &answer)
+{
+    auto *timer = new QTimer;
+    timer->setInterval(20);
+    QObject::connect(timer, &QTimer::timeout, timer, [timer, answer, tries = 0]() mutable {
+        auto *dialog = qobject_cast<QDialog *>(QApplication::activeModalWidget());
+        if (!dialog)
+            return;
+        if (++tries == 1)
+            answer(dialog);
+        if (dialog->isVisible() && tries < 250)
+            return;
+        if (dialog->isVisible())
+            dialog->reject();
+        timer->deleteLater();
+    });
+    timer->start();
 }
 
 // Appends batches [log.size(), count) of a sequential consumer with W workers:
@@ -170,6 +201,7 @@ private Q_SLOTS:
     void timelineWithoutWorkers();
     void exportWritesEachFormat();
     void exportFailureKeepsGoodFile();
+    void exportDialogWritesEachFormatOrStopsAtAFailure();
 };
 
 void TestPlots::waitGraphHasOnePointPerBatch()
@@ -738,6 +770,61 @@ void TestPlots::exportFailureKeepsGoodFile()
     QVERIFY2(error.contains(QStringLiteral("bmpx")), qPrintable(error));
     QCOMPARE(readAll(good), QByteArray("good"));
     QCOMPARE(QDir(dir.path()).entryList(QDir::Files).size(), 1);
+}
+
+void TestPlots::exportDialogWritesEachFormatOrStopsAtAFailure()
+{
+    // The "Export plots" dialog of the window and of the Experiments view: the chosen
+    // folder gets PNG, SVG and PDF, in that order; a cancelled dialog exports nothing;
+    // the first failure is shown and ends the export.
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    QStringList calls;
+    QString failOn;
+    const PlotsExporter exporter = [&](const QString &folder, const QString &format,
+                                       QString *error) {
+        calls << QFileInfo(folder).canonicalFilePath() + QLatin1Char(' ') + format;
+        if (format != failOn)
+            return true;
+        *error = QStringLiteral("disk on fire");
+        return false;
+    };
+    auto chooseFolder = [&](QDialog *dialog) {
+        QVERIFY(qobject_cast<QFileDialog *>(dialog));
+        auto *name = dialog->findChild<QLineEdit *>(QStringLiteral("fileNameEdit"));
+        QVERIFY(name);
+        name->setText(dir.path());
+        dialog->accept();
+    };
+    const QString folder = QFileInfo(dir.path()).canonicalFilePath();
+
+    answerModal(chooseFolder);
+    QString written = exportPlotsWithDialog(nullptr, QString(), exporter);
+    QCOMPARE(calls, QStringList({folder + QStringLiteral(" png"), folder + QStringLiteral(" svg"),
+                                 folder + QStringLiteral(" pdf")}));
+    QVERIFY2(written.startsWith(QStringLiteral("Wrote the plots as PNG, SVG and PDF to ")),
+             qPrintable(written));
+
+    calls.clear();
+    answerModal([](QDialog *dialog) { dialog->reject(); });
+    QCOMPARE(exportPlotsWithDialog(nullptr, dir.path(), exporter), QString());
+    QVERIFY(calls.isEmpty());
+
+    failOn = QStringLiteral("svg");
+    QString shown;
+    answerModal([&](QDialog *dialog) {
+        chooseFolder(dialog);
+        answerModal([&](QDialog *box) {
+            QVERIFY(qobject_cast<QMessageBox *>(box));
+            shown = static_cast<QMessageBox *>(box)->text();
+            box->accept();
+        });
+    });
+    written = exportPlotsWithDialog(nullptr, QString(), exporter);
+    QCOMPARE(written, QString());
+    QCOMPARE(calls,
+             QStringList({folder + QStringLiteral(" png"), folder + QStringLiteral(" svg")}));
+    QCOMPARE(shown, QStringLiteral("disk on fire"));
 }
 
 QTEST_MAIN(TestPlots)
