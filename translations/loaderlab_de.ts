@@ -920,6 +920,14 @@
         <source>Choose one run: its CSV, its JSON, or both.</source>
         <translation>Einen Lauf wählen: seine CSV, sein JSON oder beide.</translation>
     </message>
+    <message>
+        <source>Follow run</source>
+        <translation>Lauf verfolgen</translation>
+    </message>
+    <message>
+        <source>A run being written: its per-batch CSV or summary JSON (*.csv *.json)</source>
+        <translation>Ein Lauf, der gerade geschrieben wird: seine CSV pro Batch oder seine Zusammenfassung als JSON (*.csv *.json)</translation>
+    </message>
 </context>
 <context>
     <name>Gui</name>
@@ -1225,6 +1233,10 @@
     <message>
         <source>&amp;Lessons</source>
         <translation>Le&amp;ktionen</translation>
+    </message>
+    <message>
+        <source>F&amp;ollow run…</source>
+        <translation>Lauf &amp;verfolgen…</translation>
     </message>
 </context>
 <context>
@@ -1547,6 +1559,40 @@
     <message>
         <source>Wrote the plots as PNG, SVG and PDF to %1</source>
         <translation>Plots als PNG, SVG und PDF nach %1 geschrieben</translation>
+    </message>
+</context>
+<context>
+    <name>RunFollower</name>
+    <message>
+        <source>%1 (following)</source>
+        <translation>%1 (wird verfolgt)</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 (%n rank(s))</source>
+        <translation>
+            <numerusform>%1 (%n Rang)</numerusform>
+            <numerusform>%1 (%n Ränge)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Following %1</source>
+        <translation>%1 wird verfolgt</translation>
+    </message>
+    <message>
+        <source>%1 has ended already: all of it is shown.</source>
+        <translation>%1 ist bereits beendet: alles wird angezeigt.</translation>
+    </message>
+    <message>
+        <source>Finished following %1: the run failed after %2 batches: %3</source>
+        <translation>Verfolgung von %1 beendet: der Lauf ist nach %2 Batches fehlgeschlagen: %3</translation>
+    </message>
+    <message>
+        <source>Finished following %1: the run ended (%2) after %3 batches.</source>
+        <translation>Verfolgung von %1 beendet: der Lauf endete (%2) nach %3 Batches.</translation>
+    </message>
+    <message>
+        <source>Stopped following %1: %2 (what was read stays shown)</source>
+        <translation>Verfolgung von %1 gestoppt: %2 (das Gelesene bleibt angezeigt)</translation>
     </message>
 </context>
 <context>

@@ -5,6 +5,7 @@
 // distributed job writes its own run, and a probe that cannot write never breaks the
 // loop (one warning).
 
+#include "core/io/rank_set.h"
 #include "core/io/run_reader.h"
 #include "core/run/python_probe.h"
 #include "core/run/pytorch_run.h"
@@ -182,6 +183,18 @@ void TestProbeWatch::eachRankWritesItsOwnRun()
         QVERIFY(probe.at("start_unix_ns").get<std::int64_t>() > 0);
     }
     QVERIFY(!QFile::exists(out + QStringLiteral(".csv"))); // no run without a rank
+
+    // Opened from either rank's file, the set is one data-parallel run of 2 ranks.
+    const OpenedRun set = openRankSet((out + QStringLiteral(".rank1.json")).toStdString());
+    QCOMPARE(set.report.config.devices, 2);
+    const auto records = set.trace->records();
+    QCOMPARE(records.size(), std::size_t{100});
+    int perRank[2] = {0, 0};
+    for (const TraceRecord &r : records)
+        ++perRank[r.rank];
+    QCOMPARE(perRank[0], 50);
+    QCOMPARE(perRank[1], 50);
+    QCOMPARE(set.report.summary.samples, std::int64_t{800});
 }
 
 void TestProbeWatch::aProbeThatCannotWriteNeverBreaksTheLoop()

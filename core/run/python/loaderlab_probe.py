@@ -261,7 +261,8 @@ class _Recorder:
             "config": self.config(), "config_versions": [],
             "dataset": "%s in %s (loaderlab_probe.watch)" % (
                 type(self.loader.dataset).__name__, os.path.basename(sys.argv[0] or "python")),
-            "state": self.state, "error": self.error, "summary": {},
+            # "batches": the CSV's rows once the run has ended (a follower reads to it).
+            "state": self.state, "error": self.error, "summary": {"batches": self.index},
             "machine": {"hostname": socket.gethostname(), "os": platform.platform(),
                         "logical_cores": os.cpu_count() or 0, "versions": versions},
             "probe": {"rank": self.rank, "world_size": self.world,
