@@ -47,6 +47,7 @@ class TestCliPipeline : public QObject
 private Q_SLOTS:
     void runPicksThePyTorchEngineAndWritesTheRun();
     void sweepOverAPipelineArgument();
+    void sweepOverTheTextExample();
     void pythonPathHoldsTheProbeModule();
     void loaderlabsEngineIsRefusedWithTheReason();
     void aLessonOnAPipelineFile();
@@ -128,6 +129,58 @@ void TestCliPipeline::sweepOverAPipelineArgument()
     QCOMPARE(epochs.size(), std::size_t{4});
     for (const auto &[cell, count] : epochs)
         QCOMPARE(count, 96 / cell.first);
+}
+
+// The stream example on the sweep path: each cell reads as many files as its
+// argument says: an epoch of 2 files is shorter than one of 16 (more epochs in the
+// cell's 40 batches), and holds the same windows whatever the workers.
+void TestCliPipeline::sweepOverTheTextExample()
+{
+    REQUIRE_PYTORCH();
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("sweep"));
+    const clitest::Result r = clitest::runLoaderlab(
+        {QStringLiteral("sweep"), QStringLiteral("--out"), out, QStringLiteral("--dataset"),
+         QStringLiteral("python"), QStringLiteral("--path"), example("text_tokens.py"),
+         QStringLiteral("--set"), QStringLiteral("dataset.args.step=none"),
+         QStringLiteral("--batch-size"), QStringLiteral("16"), QStringLiteral("--budget-batches"),
+         QStringLiteral("40"), QStringLiteral("--axis"),
+         QStringLiteral("dataset.args.max_files=2,16"), QStringLiteral("--axis"),
+         QStringLiteral("loader.num_workers=1,2"), QStringLiteral("--quiet")},
+        600'000);
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err + r.out));
+    std::map<std::pair<int, int>, std::pair<int, int>> epochs; // cell: epochs, epoch 0's samples
+    std::ifstream cells((out + QStringLiteral("/cells.jsonl")).toStdString());
+    for (std::string line; std::getline(cells, line);) {
+        const auto record = nlohmann::json::parse(line);
+        QCOMPARE(record.at("state").get<std::string>(), std::string("finished"));
+        const auto &values = record.at("values");
+        std::ifstream trace(
+            (out + QLatin1Char('/') + QString::fromStdString(record.at("trace").get<std::string>()))
+                .toStdString());
+        std::string row;
+        std::getline(trace, row); // the header
+        int last = -1, firstEpochSamples = 0;
+        while (std::getline(trace, row)) {
+            std::stringstream fields(row);
+            std::string index, epoch, worker, samples;
+            std::getline(fields, index, ',');
+            std::getline(fields, epoch, ',');
+            std::getline(fields, worker, ',');
+            std::getline(fields, samples, ',');
+            last = std::max(last, std::stoi(epoch));
+            if (epoch == "0")
+                firstEpochSamples += std::stoi(samples);
+        }
+        epochs[{values[0].get<int>(), values[1].get<int>()}] = {last + 1, firstEpochSamples};
+    }
+    QCOMPARE(epochs.size(), std::size_t{4});
+    const auto twoFiles = epochs[std::pair(2, 1)];
+    const auto twoFilesTwoWorkers = epochs[std::pair(2, 2)];
+    const auto sixteenFiles = epochs[std::pair(16, 1)];
+    QCOMPARE(twoFiles.second, twoFilesTwoWorkers.second);
+    QVERIFY(twoFiles.first > sixteenFiles.first);
+    QVERIFY(twoFiles.second < sixteenFiles.second || sixteenFiles.first == 1);
 }
 
 void TestCliPipeline::pythonPathHoldsTheProbeModule()

@@ -81,6 +81,7 @@ private Q_SLOTS:
     void fashionExampleDeliversEverySampleOncePerEpoch();
     void textExampleStreamsItsFiles();
     void theFilesStepIsTheStepInTheTrace();
+    void aSamplerSetsEachEpochsOrder();
     void anIterableShardedPerWorkerDeliversEachItemOnce_data();
     void anIterableShardedPerWorkerDeliversEachItemOnce();
     void liveChangesOnAPipeline_data();
@@ -195,6 +196,43 @@ def make_step(args):
         const double ms = static_cast<double>(r.computeNs()) / 1e6;
         QVERIFY2(ms >= 40.0 && ms < 40.0 + 60.0, qPrintable(QStringLiteral("step %1 ms").arg(ms)));
     }
+}
+
+// make_sampler's order, per epoch (set_epoch is called), and the file's collate_fn.
+void TestPyTorchPipeline::aSamplerSetsEachEpochsOrder()
+{
+    REQUIRE_PYTORCH();
+    const QString path = write("sampled.py", R"(
+import torch
+class Reversed(torch.utils.data.Sampler):
+    def __init__(self, n): self.n, self.epoch = n, 0
+    def set_epoch(self, epoch): self.epoch = epoch
+    def __iter__(self):
+        order = list(range(self.n - 1, -1, -1))
+        return iter(order if self.epoch % 2 == 0 else order[::-1])
+    def __len__(self): return self.n
+def make_dataset(args): return [torch.tensor([i]) for i in range(12)]
+def make_sampler(dataset, args): return Reversed(len(dataset))
+def collate_fn(items): return torch.cat(items)
+def make_step(args):
+    seen = open(args["seen"], "w")
+    def step(batch):
+        seen.write(" ".join(str(int(x)) for x in batch) + "\n")
+        seen.flush()
+    return step
+)");
+    const QString seen = m_dir.filePath(QStringLiteral("sampled.txt"));
+    RunConfig config = pipelineRun(path, 1, 4);
+    config.epochs = 2;
+    setConfigField(config, "dataset.args.seen", seen.toStdString());
+    PyTorchRun run;
+    runToEnd(run, config);
+    QVERIFY2(run.state() == RunState::Finished, run.error().c_str());
+    std::ifstream in(seen.toStdString());
+    std::string all, line;
+    while (std::getline(in, line))
+        all += line + "|";
+    QCOMPARE(all, std::string("11 10 9 8|7 6 5 4|3 2 1 0|0 1 2 3|4 5 6 7|8 9 10 11|"));
 }
 
 void TestPyTorchPipeline::anIterableShardedPerWorkerDeliversEachItemOnce_data()
