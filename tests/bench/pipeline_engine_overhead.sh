@@ -35,6 +35,7 @@ fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 probe_dir=$("$loaderlab" python-path)
+. "$(dirname "$0")/bench_header.sh"
 
 echo "commit:  $(git -C "$(dirname "$0")" describe --always --dirty --abbrev=12)"
 echo "machine: $(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -1), $(nproc) CPUs"
@@ -75,26 +76,4 @@ print("%.1f" % (seen / (time.monotonic() - start)))
 PY
 }
 
-: > "$work/values"
-for round in $(seq 1 "$rounds"); do
-    if [ $((round % 2)) -eq 1 ]; then
-        e=$(engine)
-        p=$(plain)
-    else
-        p=$(plain)
-        e=$(engine)
-    fi
-    echo "$e $p" >> "$work/values"
-    echo "round $round (load $(cut -d' ' -f1-3 /proc/loadavg)): engine $e/s, plain $p/s," \
-        "ratio $(echo "$e $p" | awk '{ printf "%.3f", $1 / $2 }')"
-done
-
-echo "over $rounds rounds (min / median / max):"
-awk '{ e[NR] = $1; p[NR] = $2; r[NR] = $1 / $2 }
-    END { printf "  engine samples/s %s\n  plain  samples/s %s\n  ratio engine/plain %s\n",
-              mmm(e, NR, "%.1f"), mmm(p, NR, "%.1f"), mmm(r, NR, "%.3f") }
-    function mmm(a, n, f,    i, j, t, m) {
-        for (i = 1; i <= n; ++i) for (j = i + 1; j <= n; ++j) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
-        m = n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-        return sprintf(f " / " f " / " f, a[1], m, a[n]) }' "$work/values"
-echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+bench_engine_against_plain "$rounds" "$work"

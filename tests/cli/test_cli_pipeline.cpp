@@ -15,6 +15,7 @@
 #include <fstream>
 #include <map>
 #include <sstream>
+#include <vector>
 
 namespace {
 
@@ -36,6 +37,25 @@ std::string readText(const QString &path)
     std::stringstream text;
     text << in.rdbuf();
     return text.str();
+}
+
+// Each row's epoch and samples from a sweep cell's per-batch CSV (the header left out).
+std::vector<std::pair<int, int>> epochsAndSamples(const QString &csv)
+{
+    std::vector<std::pair<int, int>> rows;
+    std::ifstream trace(csv.toStdString());
+    std::string row;
+    std::getline(trace, row); // the header: index,epoch,worker,samples,...
+    while (std::getline(trace, row)) {
+        std::stringstream fields(row);
+        std::string index, epoch, worker, samples;
+        std::getline(fields, index, ',');
+        std::getline(fields, epoch, ',');
+        std::getline(fields, worker, ',');
+        std::getline(fields, samples, ',');
+        rows.emplace_back(std::stoi(epoch), std::stoi(samples));
+    }
+    return rows;
 }
 
 } // namespace
@@ -116,14 +136,11 @@ void TestCliPipeline::sweepOverAPipelineArgument()
         QCOMPARE(record.at("state").get<std::string>(), std::string("finished"));
         QCOMPARE(record.at("summary").at("samples").get<int>(), 96);
         const auto &values = record.at("values");
-        std::ifstream trace(
-            (out + QLatin1Char('/') + QString::fromStdString(record.at("trace").get<std::string>()))
-                .toStdString());
-        std::string row;
-        std::getline(trace, row); // the header
         int last = -1;
-        while (std::getline(trace, row))
-            last = std::max(last, std::stoi(row.substr(row.find(',') + 1)));
+        for (const auto &[epoch, samples] :
+             epochsAndSamples(out + QLatin1Char('/')
+                              + QString::fromStdString(record.at("trace").get<std::string>())))
+            last = std::max(last, epoch);
         epochs[{values[0].get<int>(), values[1].get<int>()}] = last + 1;
     }
     QCOMPARE(epochs.size(), std::size_t{4});
@@ -155,22 +172,13 @@ void TestCliPipeline::sweepOverTheTextExample()
         const auto record = nlohmann::json::parse(line);
         QCOMPARE(record.at("state").get<std::string>(), std::string("finished"));
         const auto &values = record.at("values");
-        std::ifstream trace(
-            (out + QLatin1Char('/') + QString::fromStdString(record.at("trace").get<std::string>()))
-                .toStdString());
-        std::string row;
-        std::getline(trace, row); // the header
         int last = -1, firstEpochSamples = 0;
-        while (std::getline(trace, row)) {
-            std::stringstream fields(row);
-            std::string index, epoch, worker, samples;
-            std::getline(fields, index, ',');
-            std::getline(fields, epoch, ',');
-            std::getline(fields, worker, ',');
-            std::getline(fields, samples, ',');
-            last = std::max(last, std::stoi(epoch));
-            if (epoch == "0")
-                firstEpochSamples += std::stoi(samples);
+        for (const auto &[epoch, samples] :
+             epochsAndSamples(out + QLatin1Char('/')
+                              + QString::fromStdString(record.at("trace").get<std::string>()))) {
+            last = std::max(last, epoch);
+            if (epoch == 0)
+                firstEpochSamples += samples;
         }
         epochs[{values[0].get<int>(), values[1].get<int>()}] = {last + 1, firstEpochSamples};
     }

@@ -11,6 +11,7 @@
 #include "core/tools/default_dataset.h"
 #include "tests/fake_python.h"
 
+#include "../engine_checks.h"
 #include "../require_pytorch.h"
 
 #include <QtTest>
@@ -21,6 +22,8 @@
 #include <csignal>
 
 using namespace loaderlab;
+using loaderlab::test::epochIds;
+using loaderlab::test::groupGone;
 using namespace faketest;
 
 namespace {
@@ -37,26 +40,6 @@ RunConfig syntheticRun(int samples)
     c.epochs = 0;
     c.maxBatches = 0;
     return c;
-}
-
-// The sum of the ids of samples 0..n-1, as a full epoch's batches add up to.
-std::uint64_t epochIds(std::int64_t n)
-{
-    std::uint64_t sum = 0;
-    for (std::int64_t i = 0; i < n; ++i)
-        sum = (sum + engineSampleId(i) % kEngineIdsModulus) % kEngineIdsModulus;
-    return sum;
-}
-
-// No process of group `pgid` is left (polled for up to 5 s).
-bool groupGone(int pgid)
-{
-    for (int i = 0; i < 100; ++i) {
-        if (kill(-pgid, 0) == -1 && errno == ESRCH)
-            return true;
-        QTest::qWait(50);
-    }
-    return false;
 }
 
 } // namespace

@@ -9,6 +9,7 @@
 #include "core/run/engine_channel.h"
 #include "core/run/pytorch_run.h"
 
+#include "../engine_checks.h"
 #include "../require_pytorch.h"
 
 #include <QtTest>
@@ -21,6 +22,8 @@
 #include <csignal>
 
 using namespace loaderlab;
+using loaderlab::test::epochIds;
+using loaderlab::test::groupGone;
 
 namespace {
 
@@ -41,24 +44,6 @@ RunConfig pipelineRun(const QString &path, int workers, int batchSize)
     c.consumer.kind = ConsumerKind::None;
     c.epochs = 1;
     return c;
-}
-
-std::uint64_t epochIds(std::int64_t n)
-{
-    std::uint64_t sum = 0;
-    for (std::int64_t i = 0; i < n; ++i)
-        sum = (sum + engineSampleId(i) % kEngineIdsModulus) % kEngineIdsModulus;
-    return sum;
-}
-
-bool groupGone(int pgid)
-{
-    for (int i = 0; i < 100; ++i) {
-        if (kill(-pgid, 0) == -1 && errno == ESRCH)
-            return true;
-        QTest::qWait(50);
-    }
-    return false;
 }
 
 // Runs `config` to its end; the run's process group must be gone after it.
