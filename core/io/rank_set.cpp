@@ -341,15 +341,7 @@ OpenedRun openRankSet(const std::string &path)
     run.csvPath = set.stem + ".rank*.csv";
     run.jsonPath = set.stem + ".rank*.json";
     run.report = mergedRankReport(set, merge);
-    const RunSummary stored = run.report.summary;
-    auto trace = traceFromRecords(records, run.report);
-    run.report.summary = trace->summary();
-    run.report.summary.peakMemoryBytes = stored.peakMemoryBytes;
-    run.report.summary.skippedSamples = std::max(run.report.summary.skippedSamples,
-                                                 stored.skippedSamples);
-    run.trace = trace;
-    for (const ConfigVersion &v : run.report.configVersions)
-        run.maxWorkers = std::max(run.maxWorkers, v.config.loader.numWorkers);
+    buildOpenedRun(run, records);
     return run;
 }
 

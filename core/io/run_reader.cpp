@@ -210,6 +210,12 @@ OpenedRun openRun(const std::string &csvPath, const std::string &jsonPath)
     run.report = loadRunReport(jsonPath);
     const std::vector<TraceRecord> records = loadTraceCsv(csvPath);
     checkRecordsAgainstReport(records, run.report, csvPath, jsonPath);
+    buildOpenedRun(run, records);
+    return run;
+}
+
+void buildOpenedRun(OpenedRun &run, const std::vector<TraceRecord> &records)
+{
     const RunSummary stored = run.report.summary;
     auto trace = traceFromRecords(records, run.report);
     run.report.summary = trace->summary();
@@ -220,7 +226,6 @@ OpenedRun openRun(const std::string &csvPath, const std::string &jsonPath)
     run.trace = trace;
     for (const ConfigVersion &v : run.report.configVersions)
         run.maxWorkers = std::max(run.maxWorkers, v.config.loader.numWorkers);
-    return run;
 }
 
 std::string summaryJsonBeside(const std::string &csvPath)

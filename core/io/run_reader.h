@@ -58,6 +58,9 @@ inline constexpr std::int64_t kMaxSummaryJsonBytes = 64LL * 1024 * 1024;
 // (of the largest config version), samples + skipped <= batch size; and the worker
 // spans rebuilt stay within kMaxOpenedSpans.
 OpenedRun openRun(const std::string &csvPath, const std::string &jsonPath);
+// Fills `run`'s trace, figures (recomputed from `records`, with the report's peak
+// memory and skipped count kept) and maxWorkers from its report and `records`.
+void buildOpenedRun(OpenedRun &run, const std::vector<TraceRecord> &records);
 
 // openRun's checks of rows against the run the JSON describes, for rows read in
 // parts (a run followed while it is written): `firstLine` is the CSV line of
