@@ -10,6 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <QString>
+
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -18,6 +20,28 @@
 #include <vector>
 
 namespace followed_run {
+
+// The fields a per-batch CSV keeps, equal in both rows.
+inline bool sameRow(const loaderlab::TraceRecord &a, const loaderlab::TraceRecord &b)
+{
+    return a.index == b.index && a.epoch == b.epoch && a.worker == b.worker
+           && a.samples == b.samples && a.rank == b.rank && a.dispatchNs == b.dispatchNs
+           && a.loadStartNs == b.loadStartNs && a.loadEndNs == b.loadEndNs && a.readNs == b.readNs
+           && a.decodeNs == b.decodeNs && a.requestNs == b.requestNs && a.deliveryNs == b.deliveryNs
+           && a.computeEndNs == b.computeEndNs;
+}
+
+// The message of what `f` throws, empty when it throws nothing.
+template <typename F>
+QString thrown(F &&f)
+{
+    try {
+        f();
+    } catch (const std::exception &e) {
+        return QString::fromStdString(e.what());
+    }
+    return {};
+}
 
 // Batches [from, from + count) of `rank`, built by worker index % workers.
 inline std::vector<loaderlab::TraceRecord> rows(std::int64_t from, std::int64_t count, int rank = 0,

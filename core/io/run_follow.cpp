@@ -223,14 +223,7 @@ OpenedRun RunFollow::opened() const
         run.jsonPath = m_files.members.front().jsonPath;
     }
     run.report = currentReport();
-    const RunSummary stored = run.report.summary;
-    run.report.summary = m_trace->summary();
-    run.report.summary.peakMemoryBytes = stored.peakMemoryBytes;
-    run.report.summary.skippedSamples = std::max(run.report.summary.skippedSamples,
-                                                 stored.skippedSamples);
-    run.trace = m_trace;
-    for (const ConfigVersion &v : run.report.configVersions)
-        run.maxWorkers = std::max(run.maxWorkers, v.config.loader.numWorkers);
+    finishOpenedRun(run, m_trace);
     return run;
 }
 

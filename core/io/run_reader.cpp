@@ -216,14 +216,18 @@ OpenedRun openRun(const std::string &csvPath, const std::string &jsonPath)
 
 void buildOpenedRun(OpenedRun &run, const std::vector<TraceRecord> &records)
 {
+    finishOpenedRun(run, traceFromRecords(records, run.report));
+}
+
+void finishOpenedRun(OpenedRun &run, std::shared_ptr<const TraceLog> trace)
+{
     const RunSummary stored = run.report.summary;
-    auto trace = traceFromRecords(records, run.report);
     run.report.summary = trace->summary();
     run.report.summary.peakMemoryBytes = stored.peakMemoryBytes;
     // The JSON lists at most 10,000 skipped samples but counts all of them.
     run.report.summary.skippedSamples = std::max(run.report.summary.skippedSamples,
                                                  stored.skippedSamples);
-    run.trace = trace;
+    run.trace = std::move(trace);
     for (const ConfigVersion &v : run.report.configVersions)
         run.maxWorkers = std::max(run.maxWorkers, v.config.loader.numWorkers);
 }

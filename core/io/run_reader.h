@@ -61,6 +61,8 @@ OpenedRun openRun(const std::string &csvPath, const std::string &jsonPath);
 // Fills `run`'s trace, figures (recomputed from `records`, with the report's peak
 // memory and skipped count kept) and maxWorkers from its report and `records`.
 void buildOpenedRun(OpenedRun &run, const std::vector<TraceRecord> &records);
+// The same for a trace already built (a run followed while it is written).
+void finishOpenedRun(OpenedRun &run, std::shared_ptr<const TraceLog> trace);
 
 // openRun's checks of rows against the run the JSON describes, for rows read in
 // parts (a run followed while it is written): `firstLine` is the CSV line of

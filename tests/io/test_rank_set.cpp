@@ -19,6 +19,7 @@
 
 using namespace loaderlab;
 namespace fr = followed_run;
+using followed_run::thrown;
 
 namespace {
 
@@ -49,17 +50,6 @@ bool sameBatch(const TraceRecord &a, const TraceRecord &b)
            && a.pinStartNs == b.pinStartNs && a.pinEndNs == b.pinEndNs && a.requestNs == b.requestNs
            && a.deliveryNs == b.deliveryNs && a.computeStartNs == b.computeStartNs
            && a.computeEndNs == b.computeEndNs;
-}
-
-template <typename F>
-QString thrown(F &&f)
-{
-    try {
-        f();
-    } catch (const std::exception &e) {
-        return QString::fromStdString(e.what());
-    }
-    return {};
 }
 
 } // namespace

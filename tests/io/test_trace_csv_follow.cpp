@@ -17,29 +17,10 @@
 
 using namespace loaderlab;
 namespace fr = followed_run;
+using followed_run::sameRow;
+using followed_run::thrown;
 
 namespace {
-
-bool sameRow(const TraceRecord &a, const TraceRecord &b)
-{
-    return a.index == b.index && a.epoch == b.epoch && a.worker == b.worker
-           && a.samples == b.samples && a.rank == b.rank && a.dispatchNs == b.dispatchNs
-           && a.loadStartNs == b.loadStartNs && a.loadEndNs == b.loadEndNs && a.readNs == b.readNs
-           && a.decodeNs == b.decodeNs && a.requestNs == b.requestNs && a.deliveryNs == b.deliveryNs
-           && a.computeEndNs == b.computeEndNs;
-}
-
-// The message of what `f` throws, empty when it throws nothing.
-template <typename F>
-QString thrown(F &&f)
-{
-    try {
-        f();
-    } catch (const std::exception &e) {
-        return QString::fromStdString(e.what());
-    }
-    return {};
-}
 
 } // namespace
 
