@@ -8,9 +8,12 @@
 #include <QObject>
 #include <QString>
 
+class QWidget;
+
+namespace loaderlab {
+
 class ControlPanel;
 class LivePlotArea;
-class QWidget;
 class RunSession;
 
 class FileManager : public QObject
@@ -52,3 +55,5 @@ private:
     ControlPanel *m_controls;
     LivePlotArea *m_plots;
 };
+
+} // namespace loaderlab

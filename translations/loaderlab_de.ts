@@ -2,24 +2,6 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="de_DE">
 <context>
-    <name>AutotuneManager</name>
-    <message>
-        <source>Autotune on: workers, prefetch and batch size</source>
-        <translation>Automatische Abstimmung an: Worker, Prefetch und Batchgröße</translation>
-    </message>
-    <message>
-        <source>Autotune on: workers and prefetch</source>
-        <translation>Automatische Abstimmung an: Worker und Prefetch</translation>
-    </message>
-</context>
-<context>
-    <name>BackgroundTask</name>
-    <message>
-        <source>unknown error</source>
-        <translation>unbekannter Fehler</translation>
-    </message>
-</context>
-<context>
     <name>ConfigField</name>
     <message>
         <source>Dataset</source>
@@ -367,7 +349,129 @@
     </message>
 </context>
 <context>
-    <name>ControlPanel</name>
+    <name>DatasetKind</name>
+    <message>
+        <source>synthetic</source>
+        <translation>synthetisch</translation>
+    </message>
+    <message>
+        <source>preprocessed tensor file</source>
+        <translation>vorverarbeitete Tensordatei</translation>
+    </message>
+    <message>
+        <source>image folder</source>
+        <translation>Bildordner</translation>
+    </message>
+    <message>
+        <source>IDX (MNIST)</source>
+        <translation>IDX (MNIST)</translation>
+    </message>
+    <message>
+        <source>CIFAR-10</source>
+        <translation>CIFAR-10</translation>
+    </message>
+</context>
+<context>
+    <name>Gui</name>
+    <message>
+        <source>Preparing the default dataset: %1 of %2 images…</source>
+        <translation>Standarddatensatz wird vorbereitet: %1 von %2 Bildern…</translation>
+    </message>
+    <message>
+        <source>Default dataset ready: %1</source>
+        <translation>Standarddatensatz bereit: %1</translation>
+    </message>
+</context>
+<context>
+    <name>MarkerText</name>
+    <message>
+        <source>on</source>
+        <translation>an</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>aus</translation>
+    </message>
+    <message>
+        <source>paused</source>
+        <translation>pausiert</translation>
+    </message>
+    <message>
+        <source>resumed</source>
+        <translation>fortgesetzt</translation>
+    </message>
+    <message>
+        <source>epoch %1</source>
+        <translation>Epoche %1</translation>
+    </message>
+    <message>
+        <source>autotune: %1</source>
+        <translation>Autotune: %1</translation>
+    </message>
+    <message>
+        <source>autotune: %1 (%2)</source>
+        <translation>Autotune: %1 (%2)</translation>
+    </message>
+</context>
+<context>
+    <name>PlotExport</name>
+    <message>
+        <source>cannot write %1: %2</source>
+        <translation>%1 kann nicht geschrieben werden: %2</translation>
+    </message>
+    <message>
+        <source>no plot</source>
+        <translation>kein Plot</translation>
+    </message>
+    <message>
+        <source>the plot has no size</source>
+        <translation>der Plot hat keine Größe</translation>
+    </message>
+    <message>
+        <source>unknown format &quot;%1&quot; (use .png, .svg or .pdf)</source>
+        <translation>unbekanntes Format &quot;%1&quot; (verwenden Sie .png, .svg oder .pdf)</translation>
+    </message>
+    <message>
+        <source>rendering failed</source>
+        <translation>Rendern fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>only %1 of %2 bytes written (disk full?)</source>
+        <translation>nur %1 von %2 Bytes geschrieben (Datenträger voll?)</translation>
+    </message>
+    <message>
+        <source>Export plots into folder</source>
+        <translation>Plots in Ordner exportieren</translation>
+    </message>
+    <message>
+        <source>Export plots</source>
+        <translation>Plots exportieren</translation>
+    </message>
+    <message>
+        <source>Wrote the plots as PNG, SVG and PDF to %1</source>
+        <translation>Plots als PNG, SVG und PDF nach %1 geschrieben</translation>
+    </message>
+</context>
+<context>
+    <name>loaderlab::AutotuneManager</name>
+    <message>
+        <source>Autotune on: workers, prefetch and batch size</source>
+        <translation>Automatische Abstimmung an: Worker, Prefetch und Batchgröße</translation>
+    </message>
+    <message>
+        <source>Autotune on: workers and prefetch</source>
+        <translation>Automatische Abstimmung an: Worker und Prefetch</translation>
+    </message>
+</context>
+<context>
+    <name>loaderlab::BackgroundTask</name>
+    <message>
+        <source>unknown error</source>
+        <translation>unbekannter Fehler</translation>
+    </message>
+</context>
+<context>
+    <name>loaderlab::ControlPanel</name>
     <message>
         <source>Loader</source>
         <translation>Loader</translation>
@@ -502,30 +606,7 @@
     </message>
 </context>
 <context>
-    <name>DatasetKind</name>
-    <message>
-        <source>synthetic</source>
-        <translation>synthetisch</translation>
-    </message>
-    <message>
-        <source>preprocessed tensor file</source>
-        <translation>vorverarbeitete Tensordatei</translation>
-    </message>
-    <message>
-        <source>image folder</source>
-        <translation>Bildordner</translation>
-    </message>
-    <message>
-        <source>IDX (MNIST)</source>
-        <translation>IDX (MNIST)</translation>
-    </message>
-    <message>
-        <source>CIFAR-10</source>
-        <translation>CIFAR-10</translation>
-    </message>
-</context>
-<context>
-    <name>EngineChoice</name>
+    <name>loaderlab::EngineChoice</name>
     <message>
         <source>Engine</source>
         <translation>Engine</translation>
@@ -560,7 +641,7 @@
     </message>
 </context>
 <context>
-    <name>EngineManager</name>
+    <name>loaderlab::EngineManager</name>
     <message>
         <source>Pinned memory speeds up copies to a GPU; no CUDA device is available (LibTorch %1).</source>
         <translation>Pinned Memory beschleunigt Kopien auf eine GPU; es ist kein CUDA-Gerät verfügbar (LibTorch %1).</translation>
@@ -595,7 +676,7 @@
     </message>
 </context>
 <context>
-    <name>ExperimentsView</name>
+    <name>loaderlab::ExperimentsView</name>
     <message>
         <source>Sweep</source>
         <translation>Sweep</translation>
@@ -803,7 +884,7 @@
     </message>
 </context>
 <context>
-    <name>FileManager</name>
+    <name>loaderlab::FileManager</name>
     <message>
         <source>Open configuration</source>
         <translation>Konfiguration öffnen</translation>
@@ -886,18 +967,7 @@
     </message>
 </context>
 <context>
-    <name>Gui</name>
-    <message>
-        <source>Preparing the default dataset: %1 of %2 images…</source>
-        <translation>Standarddatensatz wird vorbereitet: %1 von %2 Bildern…</translation>
-    </message>
-    <message>
-        <source>Default dataset ready: %1</source>
-        <translation>Standarddatensatz bereit: %1</translation>
-    </message>
-</context>
-<context>
-    <name>LessonManager</name>
+    <name>loaderlab::LessonManager</name>
     <message>
         <source>Lesson done: the verdict is in the Lessons tab.</source>
         <translation>Lektion fertig: das Ergebnis steht im Reiter Lektionen.</translation>
@@ -924,7 +994,7 @@
     </message>
 </context>
 <context>
-    <name>LessonPanel</name>
+    <name>loaderlab::LessonPanel</name>
     <message>
         <source>Start lesson</source>
         <translation>Lektion starten</translation>
@@ -1018,7 +1088,7 @@
     </message>
 </context>
 <context>
-    <name>LivePlotArea</name>
+    <name>loaderlab::LivePlotArea</name>
     <message>
         <source>Wait time per batch</source>
         <translation>Wartezeit je Batch</translation>
@@ -1037,7 +1107,7 @@
     </message>
 </context>
 <context>
-    <name>MainWindow</name>
+    <name>loaderlab::MainWindow</name>
     <message>
         <source>LoaderLab</source>
         <translation>LoaderLab</translation>
@@ -1192,38 +1262,7 @@
     </message>
 </context>
 <context>
-    <name>MarkerText</name>
-    <message>
-        <source>on</source>
-        <translation>an</translation>
-    </message>
-    <message>
-        <source>off</source>
-        <translation>aus</translation>
-    </message>
-    <message>
-        <source>paused</source>
-        <translation>pausiert</translation>
-    </message>
-    <message>
-        <source>resumed</source>
-        <translation>fortgesetzt</translation>
-    </message>
-    <message>
-        <source>epoch %1</source>
-        <translation>Epoche %1</translation>
-    </message>
-    <message>
-        <source>autotune: %1</source>
-        <translation>Autotune: %1</translation>
-    </message>
-    <message>
-        <source>autotune: %1 (%2)</source>
-        <translation>Autotune: %1 (%2)</translation>
-    </message>
-</context>
-<context>
-    <name>MaxBatchPanel</name>
+    <name>loaderlab::MaxBatchPanel</name>
     <message>
         <source>batch %1: does not fit (%2)</source>
         <translation>Batch %1: passt nicht (%2)</translation>
@@ -1296,7 +1335,7 @@
     </message>
 </context>
 <context>
-    <name>ModelPanel</name>
+    <name>loaderlab::ModelPanel</name>
     <message>
         <source>LibTorch model</source>
         <translation>LibTorch-Modell</translation>
@@ -1475,46 +1514,7 @@
     </message>
 </context>
 <context>
-    <name>PlotExport</name>
-    <message>
-        <source>cannot write %1: %2</source>
-        <translation>%1 kann nicht geschrieben werden: %2</translation>
-    </message>
-    <message>
-        <source>no plot</source>
-        <translation>kein Plot</translation>
-    </message>
-    <message>
-        <source>the plot has no size</source>
-        <translation>der Plot hat keine Größe</translation>
-    </message>
-    <message>
-        <source>unknown format &quot;%1&quot; (use .png, .svg or .pdf)</source>
-        <translation>unbekanntes Format &quot;%1&quot; (verwenden Sie .png, .svg oder .pdf)</translation>
-    </message>
-    <message>
-        <source>rendering failed</source>
-        <translation>Rendern fehlgeschlagen</translation>
-    </message>
-    <message>
-        <source>only %1 of %2 bytes written (disk full?)</source>
-        <translation>nur %1 von %2 Bytes geschrieben (Datenträger voll?)</translation>
-    </message>
-    <message>
-        <source>Export plots into folder</source>
-        <translation>Plots in Ordner exportieren</translation>
-    </message>
-    <message>
-        <source>Export plots</source>
-        <translation>Plots exportieren</translation>
-    </message>
-    <message>
-        <source>Wrote the plots as PNG, SVG and PDF to %1</source>
-        <translation>Plots als PNG, SVG und PDF nach %1 geschrieben</translation>
-    </message>
-</context>
-<context>
-    <name>RunList</name>
+    <name>loaderlab::RunList</name>
     <message>
         <source>live run</source>
         <translation>laufender Lauf</translation>
@@ -1529,7 +1529,7 @@
     </message>
 </context>
 <context>
-    <name>RunListView</name>
+    <name>loaderlab::RunListView</name>
     <message>
         <source>Show</source>
         <translation>Zeigen</translation>
@@ -1612,7 +1612,7 @@ bound</translation>
     </message>
 </context>
 <context>
-    <name>RunManager</name>
+    <name>loaderlab::RunManager</name>
     <message>
         <source>Not applied; the run goes on with the previous step: %1</source>
         <translation>Nicht übernommen; der Lauf geht mit dem bisherigen Schritt weiter: %1</translation>
@@ -1678,7 +1678,7 @@ bound</translation>
     </message>
 </context>
 <context>
-    <name>StatsPanel</name>
+    <name>loaderlab::StatsPanel</name>
     <message>
         <source>Samples/s</source>
         <translation>Samples/s</translation>
@@ -1813,7 +1813,7 @@ bound</translation>
     </message>
 </context>
 <context>
-    <name>SweepAxesEditor</name>
+    <name>loaderlab::SweepAxesEditor</name>
     <message>
         <source>Check the values each axis takes; an axis with none checked is left out. The other settings come from the side panel.</source>
         <translation>Die Werte jeder Achse anhaken; eine Achse ohne angehakten Wert entfällt. Die übrigen Einstellungen kommen aus der Seitenleiste.</translation>
@@ -1883,7 +1883,7 @@ bound</translation>
     </message>
 </context>
 <context>
-    <name>SweepCellDetail</name>
+    <name>loaderlab::SweepCellDetail</name>
     <message>
         <source>Click a cell in the table or the heatmap to see its batches.</source>
         <translation>Eine Zelle in der Tabelle oder der Heatmap anklicken, um ihre Batches zu sehen.</translation>
@@ -1901,7 +1901,7 @@ bound</translation>
     </message>
 </context>
 <context>
-    <name>SweepCellsModel</name>
+    <name>loaderlab::SweepCellsModel</name>
     <message>
         <source>running</source>
         <translation>läuft</translation>
@@ -1967,7 +1967,7 @@ bound</translation>
     </message>
 </context>
 <context>
-    <name>SweepHeatmap</name>
+    <name>loaderlab::SweepHeatmap</name>
     <message>
         <source>Throughput (samples/s)</source>
         <translation>Durchsatz (Samples/s)</translation>
@@ -1998,7 +1998,7 @@ bound</translation>
     </message>
 </context>
 <context>
-    <name>SweepLinePlots</name>
+    <name>loaderlab::SweepLinePlots</name>
     <message>
         <source>End-to-end time</source>
         <translation>Gesamtzeit</translation>
@@ -2033,14 +2033,14 @@ bound</translation>
     </message>
 </context>
 <context>
-    <name>SweepWorker</name>
+    <name>loaderlab::SweepWorker</name>
     <message>
         <source>A sweep is already running.</source>
         <translation>Ein Sweep läuft bereits.</translation>
     </message>
 </context>
 <context>
-    <name>ThroughputPlot</name>
+    <name>loaderlab::ThroughputPlot</name>
     <message>
         <source>time (s)</source>
         <translation>Zeit (s)</translation>
@@ -2059,14 +2059,14 @@ bound</translation>
     </message>
 </context>
 <context>
-    <name>TimelinePlottable</name>
+    <name>loaderlab::TimelinePlottable</name>
     <message>
         <source>worker busy (colour = batch)</source>
         <translation>Worker beschäftigt (Farbe = Batch)</translation>
     </message>
 </context>
 <context>
-    <name>WaitHistogramPlot</name>
+    <name>loaderlab::WaitHistogramPlot</name>
     <message>
         <source>wait (log scale)</source>
         <translation>Wartezeit (log. Skala)</translation>
@@ -2093,7 +2093,7 @@ bound</translation>
     </message>
 </context>
 <context>
-    <name>WaitTimePlot</name>
+    <name>loaderlab::WaitTimePlot</name>
     <message>
         <source>batch</source>
         <translation>Batch</translation>
@@ -2131,7 +2131,7 @@ bound</translation>
     </message>
 </context>
 <context>
-    <name>WorkerTimelinePlot</name>
+    <name>loaderlab::WorkerTimelinePlot</name>
     <message>
         <source>time (s)</source>
         <translation>Zeit (s)</translation>

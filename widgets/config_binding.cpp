@@ -13,7 +13,8 @@
 #include <algorithm>
 #include <limits>
 
-using loaderlab::RunConfig;
+namespace loaderlab {
+
 using nlohmann::json;
 
 namespace {
@@ -45,7 +46,7 @@ QSpinBox *ConfigBinding::bind(std::string_view key, QSpinBox *spin)
 {
     const auto &f = field(key);
     spin->setRange(clampToInt(f.min), clampToInt(f.max));
-    spin->setToolTip(MarkerText::fieldHelp(f));
+    spin->setToolTip(markertext::fieldHelp(f));
     add(
         key, spin,
         [key = std::string(key), spin](RunConfig &c) {
@@ -61,7 +62,7 @@ QDoubleSpinBox *ConfigBinding::bind(std::string_view key, QDoubleSpinBox *spin)
 {
     const auto &f = field(key);
     spin->setRange(f.min, f.max);
-    spin->setToolTip(MarkerText::fieldHelp(f));
+    spin->setToolTip(markertext::fieldHelp(f));
     add(
         key, spin,
         [key = std::string(key), spin](RunConfig &c) {
@@ -75,7 +76,7 @@ QDoubleSpinBox *ConfigBinding::bind(std::string_view key, QDoubleSpinBox *spin)
 
 QCheckBox *ConfigBinding::bind(std::string_view key, QCheckBox *check, bool inverted)
 {
-    check->setToolTip(MarkerText::fieldHelp(field(key)));
+    check->setToolTip(markertext::fieldHelp(field(key)));
     add(
         key, check,
         [key = std::string(key), check, inverted](RunConfig &c) {
@@ -90,7 +91,7 @@ QCheckBox *ConfigBinding::bind(std::string_view key, QCheckBox *check, bool inve
 QCheckBox *ConfigBinding::bindChoice(std::string_view key, QCheckBox *check, std::string on,
                                      std::string off)
 {
-    check->setToolTip(MarkerText::fieldHelp(field(key)));
+    check->setToolTip(markertext::fieldHelp(field(key)));
     add(
         key, check,
         [key = std::string(key), check, on, off](RunConfig &c) {
@@ -104,7 +105,7 @@ QCheckBox *ConfigBinding::bindChoice(std::string_view key, QCheckBox *check, std
 
 QComboBox *ConfigBinding::bind(std::string_view key, QComboBox *combo)
 {
-    combo->setToolTip(MarkerText::fieldHelp(field(key)));
+    combo->setToolTip(markertext::fieldHelp(field(key)));
     add(
         key, combo,
         [key = std::string(key), combo](RunConfig &c) {
@@ -121,7 +122,7 @@ QComboBox *ConfigBinding::bind(std::string_view key, QComboBox *combo)
 
 QLineEdit *ConfigBinding::bindPath(std::string_view key, QLineEdit *edit)
 {
-    edit->setToolTip(MarkerText::fieldHelp(field(key)));
+    edit->setToolTip(markertext::fieldHelp(field(key)));
     add(
         key, edit,
         [key = std::string(key), edit](RunConfig &c) {
@@ -153,3 +154,5 @@ QList<QObject *> ConfigBinding::controls() const
         out << b.control;
     return out;
 }
+
+} // namespace loaderlab

@@ -23,8 +23,8 @@ class QObject;
 class QSpinBox;
 
 namespace loaderlab {
+
 struct ConfigField;
-}
 
 class ConfigBinding
 {
@@ -65,3 +65,5 @@ private:
 
     std::vector<Binding> m_bindings;
 };
+
+} // namespace loaderlab

@@ -16,7 +16,6 @@
 
 #include <QWidget>
 
-class ModelPanel;
 class QCheckBox;
 class QGroupBox;
 class QComboBox;
@@ -27,6 +26,10 @@ class QPushButton;
 class QSlider;
 class QSpinBox;
 class QToolButton;
+
+namespace loaderlab {
+
+class ModelPanel;
 
 class ControlPanel : public QWidget
 {
@@ -132,3 +135,5 @@ private:
     QPushButton *m_stopButton = nullptr;
     QPushButton *m_resetButton = nullptr;
 };
+
+} // namespace loaderlab
