@@ -5,7 +5,7 @@
 #include "widgets/control_panel.h"
 #include "widgets/run_session.h"
 
-using namespace loaderlab;
+namespace loaderlab {
 
 AutotuneManager::AutotuneManager(RunSession *session, ControlPanel *controls, QObject *parent)
     : QObject(parent)
@@ -58,3 +58,5 @@ void AutotuneManager::follow()
         m_controls->showTuned(run.loader.numWorkers, run.loader.prefetchFactor,
                               run.loader.batchSize);
 }
+
+} // namespace loaderlab

@@ -12,8 +12,8 @@
 #include <memory>
 
 namespace loaderlab {
+
 class Autotuner;
-}
 
 class ControlPanel;
 class RunSession;
@@ -43,3 +43,5 @@ private:
     std::unique_ptr<loaderlab::Autotuner> m_autotuner;
     bool m_autotuneBatch = false; // the running autotuner's option
 };
+
+} // namespace loaderlab

@@ -6,6 +6,8 @@
 
 #include <stdexcept>
 
+namespace loaderlab {
+
 DefaultDatasetPreparer::DefaultDatasetPreparer(QObject *parent)
     : QObject(parent)
     , m_task(new BackgroundTask(this))
@@ -44,3 +46,5 @@ std::string DefaultDatasetPreparer::ensureFolder(const BackgroundTask::Control &
         control.progress(done, total);
     });
 }
+
+} // namespace loaderlab

@@ -13,6 +13,8 @@
 
 #include <string>
 
+namespace loaderlab {
+
 class DefaultDatasetPreparer : public QObject
 {
     Q_OBJECT
@@ -38,3 +40,5 @@ Q_SIGNALS:
 private:
     BackgroundTask *m_task;
 };
+
+} // namespace loaderlab

@@ -6,7 +6,7 @@
 #include "widgets/control_panel.h"
 #include "widgets/engine_choice.h"
 
-using namespace loaderlab;
+namespace loaderlab {
 
 EngineManager::EngineManager(ControlPanel *controls, QObject *parent)
     : QObject(parent)
@@ -57,3 +57,5 @@ QString EngineManager::refusal(EngineKind engine, EngineFeature feature)
     }
     return QString::fromStdString(engineCannot(engine, feature));
 }
+
+} // namespace loaderlab

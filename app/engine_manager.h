@@ -12,6 +12,8 @@
 #include <QObject>
 #include <QString>
 
+namespace loaderlab {
+
 class ControlPanel;
 class EngineChoice;
 
@@ -31,3 +33,5 @@ public:
 private:
     EngineChoice *m_choice = nullptr;
 };
+
+} // namespace loaderlab

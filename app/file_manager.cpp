@@ -18,7 +18,7 @@
 #include <QMessageBox>
 #include <QWidget>
 
-using namespace loaderlab;
+namespace loaderlab {
 
 FileManager::FileManager(QWidget *window, RunSession *session, ControlPanel *controls,
                          LivePlotArea *plots)
@@ -239,3 +239,5 @@ void FileManager::openRunDialog()
     if (!openRun(files.value(0), files.value(1), &error))
         QMessageBox::warning(m_window, tr("Open run"), error);
 }
+
+} // namespace loaderlab

@@ -8,9 +8,12 @@
 #include <QObject>
 #include <QString>
 
+class QWidget;
+
+namespace loaderlab {
+
 class ControlPanel;
 class LivePlotArea;
-class QWidget;
 class RunFollower;
 class RunSession;
 
@@ -59,3 +62,5 @@ private:
     LivePlotArea *m_plots;
     RunFollower *m_follower;
 };
+
+} // namespace loaderlab

@@ -23,6 +23,8 @@
 #include <cstdio>
 #include <functional>
 
+namespace loaderlab {
+
 namespace {
 
 // What a new user sees: the generated JPEG folder, 2 workers, batch 32 and a 10 ms
@@ -99,9 +101,9 @@ int runGui(int argc, char **argv)
     }
 
     if (parser.isSet(QStringLiteral("lang"))
-        && !Language::isAvailable(parser.value(QStringLiteral("lang")))) {
+        && !language::isAvailable(parser.value(QStringLiteral("lang")))) {
         QStringList codes;
-        for (const auto &[code, name] : Language::available())
+        for (const auto &[code, name] : language::available())
             codes << code;
         std::fprintf(stderr, "loaderlab: --lang %s: unknown language (available: %s)\n",
                      qPrintable(parser.value(QStringLiteral("lang"))),
@@ -127,9 +129,9 @@ int runGui(int argc, char **argv)
         std::fprintf(stderr, "loaderlab: --sweep DIR needs --view experiments\n");
         return 2;
     }
-    Language::install(app, parser.isSet(QStringLiteral("lang"))
+    language::install(app, parser.isSet(QStringLiteral("lang"))
                                ? parser.value(QStringLiteral("lang"))
-                               : Language::configured());
+                               : language::configured());
 
     MainWindow window;
     const bool stored = QSettings().contains(QStringLiteral("run/config"));
@@ -267,3 +269,5 @@ int runGui(int argc, char **argv)
     const int code = QApplication::exec();
     return exitCode != 0 ? exitCode : code;
 }
+
+} // namespace loaderlab

@@ -7,4 +7,8 @@
 // Experiments tab, and with --screenshot runs its sweep (or resumes the one in
 // --sweep DIR) and saves the window when the sweep ends.
 
+namespace loaderlab {
+
 int runGui(int argc, char **argv);
+
+} // namespace loaderlab

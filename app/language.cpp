@@ -6,7 +6,7 @@
 #include <QSettings>
 #include <QTranslator>
 
-namespace Language {
+namespace loaderlab::language {
 
 std::vector<std::pair<QString, QString>> available()
 {
@@ -54,4 +54,4 @@ void install(QCoreApplication &app, const QString &code)
         QCoreApplication::installTranslator(own);
 }
 
-} // namespace Language
+} // namespace loaderlab::language

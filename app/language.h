@@ -10,7 +10,7 @@
 
 class QCoreApplication;
 
-namespace Language {
+namespace loaderlab::language {
 
 // (code, native name) of every language LoaderLab ships, English first.
 std::vector<std::pair<QString, QString>> available();
@@ -25,4 +25,4 @@ void setConfigured(const QString &code);
 // Installs LoaderLab's and Qt's translators for `code` on `app`.
 void install(QCoreApplication &app, const QString &code);
 
-} // namespace Language
+} // namespace loaderlab::language

@@ -14,7 +14,7 @@
 
 #include <QScrollArea>
 
-using namespace loaderlab;
+namespace loaderlab {
 
 LessonManager::LessonManager(RunSession *session, ControlPanel *controls, RunManager *runs,
                              QObject *parent)
@@ -136,3 +136,5 @@ void LessonManager::applyLessonConfig(RunConfig config, bool datasetChanged)
     // As if the controls had been changed by hand: live, or a new run for a dataset.
     m_runs->applyControls(datasetChanged);
 }
+
+} // namespace loaderlab

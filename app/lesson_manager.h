@@ -12,10 +12,13 @@
 #include <QObject>
 #include <QString>
 
+class QScrollArea;
+
+namespace loaderlab {
+
 class BackgroundTask;
 class ControlPanel;
 class LessonPanel;
-class QScrollArea;
 class RunManager;
 class RunSession;
 
@@ -48,3 +51,5 @@ private:
     QScrollArea *m_view = nullptr;
     BackgroundTask *m_preparer = nullptr; // the default folder, or a lesson's tensor file
 };
+
+} // namespace loaderlab

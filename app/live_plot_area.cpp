@@ -10,6 +10,8 @@
 #include <algorithm>
 #include <map>
 
+namespace loaderlab {
+
 namespace {
 
 // One live plot: the object, its object name, the file name exportPlots gives it,
@@ -135,3 +137,5 @@ bool LivePlotArea::exportPlots(const QString &dir, const QString &format, QStrin
     }
     return true;
 }
+
+} // namespace loaderlab

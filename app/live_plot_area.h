@@ -13,6 +13,8 @@
 #include <memory>
 #include <vector>
 
+namespace loaderlab {
+
 class WorkerTimelinePlot;
 
 class LivePlotArea : public QSplitter
@@ -44,3 +46,5 @@ private:
     std::vector<QString> m_fileNames; // beside m_plots, filled from the same table
     WorkerTimelinePlot *m_timeline = nullptr;
 };
+
+} // namespace loaderlab

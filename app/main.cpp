@@ -31,5 +31,5 @@ int main(int argc, char **argv)
             arguments << QString::fromStdString(loaderlab::escapeInvalidUtf8(argv[i]));
         return loaderlab::cli::run(arguments);
     }
-    return runGui(argc, argv);
+    return loaderlab::runGui(argc, argv);
 }

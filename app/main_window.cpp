@@ -38,7 +38,7 @@
 #include <algorithm>
 #include <sstream>
 
-using namespace loaderlab;
+namespace loaderlab {
 
 namespace {
 
@@ -47,11 +47,17 @@ constexpr std::size_t kLiveSummaryWindow = 20'000;
 
 } // namespace
 
+} // namespace loaderlab
+
 // The icon lives in loaderlab_gui's resources; a static library must register them.
+// Outside the namespace: Q_INIT_RESOURCE declares the registration function where it
+// stands.
 static void initResources()
 {
     Q_INIT_RESOURCE(resources);
 }
+
+namespace loaderlab {
 
 MainWindow::MainWindow(QWidget *parent)
     : QMainWindow(parent)
@@ -198,8 +204,8 @@ void MainWindow::buildMenus()
 
     QMenu *language = menuBar()->addMenu(tr("&Language"));
     auto *group = new QActionGroup(language);
-    const QString current = Language::configured();
-    for (const auto &[code, name] : Language::available()) {
+    const QString current = language::configured();
+    for (const auto &[code, name] : language::available()) {
         QAction *action = language->addAction(name);
         action->setCheckable(true);
         action->setChecked(code == current);
@@ -336,7 +342,7 @@ void MainWindow::onRunsChanged()
 
 void MainWindow::chooseLanguage(const QString &language)
 {
-    Language::setConfigured(language);
+    language::setConfigured(language);
     QMessageBox::information(this, tr("Language"),
                              tr("The language changes when LoaderLab is started again."));
 }
@@ -393,3 +399,5 @@ void MainWindow::report(const QString &message)
 {
     statusBar()->showMessage(message, 10'000);
 }
+
+} // namespace loaderlab

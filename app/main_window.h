@@ -15,9 +15,14 @@
 
 #include <vector>
 
+class QAction;
+class QDockWidget;
+class QLabel;
+class QTabWidget;
+
 namespace loaderlab {
+
 class Autotuner;
-}
 
 class AutotuneManager;
 class ControlPanel;
@@ -29,10 +34,6 @@ class LessonManager;
 class LessonPanel;
 class LivePlot;
 class LivePlotArea;
-class QAction;
-class QDockWidget;
-class QLabel;
-class QTabWidget;
 class RunListView;
 class RunFollower;
 class RunManager;
@@ -110,3 +111,5 @@ private:
     QLabel *m_statusLabel = nullptr;
     int m_ticks = 0;
 };
+
+} // namespace loaderlab

@@ -10,7 +10,7 @@
 #include <cmath>
 #include <limits>
 
-using namespace loaderlab;
+namespace loaderlab {
 
 namespace {
 
@@ -164,3 +164,5 @@ void RunFollower::showWholeRuns()
         last = {plots[i]->xAxis->range().lower, plots[i]->xAxis->range().upper};
     }
 }
+
+} // namespace loaderlab

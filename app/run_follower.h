@@ -18,10 +18,9 @@
 #include <vector>
 
 namespace loaderlab {
-class RunFollow;
-}
 
 class LivePlotArea;
+class RunFollow;
 class RunSession;
 
 class RunFollower : public QObject
@@ -50,7 +49,7 @@ private:
     struct Followed
     {
         int id = 0;
-        std::unique_ptr<loaderlab::RunFollow> follow;
+        std::unique_ptr<RunFollow> follow;
         QString name;          // the run's name without "(following)"
         QString followingName; // the name while followed
         QString source;        // for messages
@@ -70,3 +69,5 @@ private:
     // Each plot's key range as last set here: a different one is the user's.
     std::vector<std::pair<double, double>> m_ranges;
 };
+
+} // namespace loaderlab

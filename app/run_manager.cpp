@@ -10,7 +10,7 @@
 #include "widgets/run_session.h"
 #include "widgets/stats_panel.h"
 
-using namespace loaderlab;
+namespace loaderlab {
 
 RunManager::RunManager(RunSession *session, ControlPanel *controls, EngineManager *engine,
                        AutotuneManager *autotune, QObject *parent)
@@ -164,3 +164,5 @@ QString RunManager::stateText(RunState state)
     }
     return {};
 }
+
+} // namespace loaderlab

@@ -12,8 +12,8 @@
 #include <QString>
 
 namespace loaderlab {
+
 struct RunSummary;
-}
 
 class AutotuneManager;
 class ControlPanel;
@@ -57,3 +57,5 @@ private:
     EngineManager *m_engine;
     AutotuneManager *m_autotune;
 };
+
+} // namespace loaderlab

@@ -2,7 +2,7 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="de_DE">
 <context>
-    <name>AutotuneManager</name>
+    <name>loaderlab::AutotuneManager</name>
     <message>
         <source>Autotune on: workers, prefetch and batch size</source>
         <translation>Automatische Abstimmung an: Worker, Prefetch und Batchgröße</translation>
@@ -13,7 +13,7 @@
     </message>
 </context>
 <context>
-    <name>BackgroundTask</name>
+    <name>loaderlab::BackgroundTask</name>
     <message>
         <source>unknown error</source>
         <translation>unbekannter Fehler</translation>
@@ -383,7 +383,7 @@
     </message>
 </context>
 <context>
-    <name>ControlPanel</name>
+    <name>loaderlab::ControlPanel</name>
     <message>
         <source>Loader</source>
         <translation>Loader</translation>
@@ -561,7 +561,7 @@
     </message>
 </context>
 <context>
-    <name>EngineChoice</name>
+    <name>loaderlab::EngineChoice</name>
     <message>
         <source>Engine</source>
         <translation>Engine</translation>
@@ -596,7 +596,7 @@
     </message>
 </context>
 <context>
-    <name>EngineManager</name>
+    <name>loaderlab::EngineManager</name>
     <message>
         <source>Pinned memory speeds up copies to a GPU; no CUDA device is available (LibTorch %1).</source>
         <translation>Pinned Memory beschleunigt Kopien auf eine GPU; es ist kein CUDA-Gerät verfügbar (LibTorch %1).</translation>
@@ -631,7 +631,7 @@
     </message>
 </context>
 <context>
-    <name>ExperimentsView</name>
+    <name>loaderlab::ExperimentsView</name>
     <message>
         <source>Sweep</source>
         <translation>Sweep</translation>
@@ -839,7 +839,7 @@
     </message>
 </context>
 <context>
-    <name>FileManager</name>
+    <name>loaderlab::FileManager</name>
     <message>
         <source>Open configuration</source>
         <translation>Konfiguration öffnen</translation>
@@ -941,7 +941,7 @@
     </message>
 </context>
 <context>
-    <name>LessonManager</name>
+    <name>loaderlab::LessonManager</name>
     <message>
         <source>Lesson done: the verdict is in the Lessons tab.</source>
         <translation>Lektion fertig: das Ergebnis steht im Reiter Lektionen.</translation>
@@ -968,7 +968,7 @@
     </message>
 </context>
 <context>
-    <name>LessonPanel</name>
+    <name>loaderlab::LessonPanel</name>
     <message>
         <source>Start lesson</source>
         <translation>Lektion starten</translation>
@@ -1062,7 +1062,7 @@
     </message>
 </context>
 <context>
-    <name>LivePlotArea</name>
+    <name>loaderlab::LivePlotArea</name>
     <message>
         <source>Wait time per batch</source>
         <translation>Wartezeit je Batch</translation>
@@ -1081,7 +1081,7 @@
     </message>
 </context>
 <context>
-    <name>MainWindow</name>
+    <name>loaderlab::MainWindow</name>
     <message>
         <source>LoaderLab</source>
         <translation>LoaderLab</translation>
@@ -1271,7 +1271,7 @@
     </message>
 </context>
 <context>
-    <name>MaxBatchPanel</name>
+    <name>loaderlab::MaxBatchPanel</name>
     <message>
         <source>batch %1: does not fit (%2)</source>
         <translation>Batch %1: passt nicht (%2)</translation>
@@ -1344,7 +1344,7 @@
     </message>
 </context>
 <context>
-    <name>ModelPanel</name>
+    <name>loaderlab::ModelPanel</name>
     <message>
         <source>LibTorch model</source>
         <translation>LibTorch-Modell</translation>
@@ -1562,7 +1562,7 @@
     </message>
 </context>
 <context>
-    <name>RunFollower</name>
+    <name>loaderlab::RunFollower</name>
     <message>
         <source>%1 (following)</source>
         <translation>%1 (wird verfolgt)</translation>
@@ -1596,7 +1596,7 @@
     </message>
 </context>
 <context>
-    <name>RunList</name>
+    <name>loaderlab::RunList</name>
     <message>
         <source>live run</source>
         <translation>laufender Lauf</translation>
@@ -1611,7 +1611,7 @@
     </message>
 </context>
 <context>
-    <name>RunListView</name>
+    <name>loaderlab::RunListView</name>
     <message>
         <source>Show</source>
         <translation>Zeigen</translation>
@@ -1694,7 +1694,7 @@ bound</translation>
     </message>
 </context>
 <context>
-    <name>RunManager</name>
+    <name>loaderlab::RunManager</name>
     <message>
         <source>Not applied; the run goes on with the previous step: %1</source>
         <translation>Nicht übernommen; der Lauf geht mit dem bisherigen Schritt weiter: %1</translation>
@@ -1760,7 +1760,7 @@ bound</translation>
     </message>
 </context>
 <context>
-    <name>StatsPanel</name>
+    <name>loaderlab::StatsPanel</name>
     <message>
         <source>Samples/s</source>
         <translation>Samples/s</translation>
@@ -1895,7 +1895,7 @@ bound</translation>
     </message>
 </context>
 <context>
-    <name>SweepAxesEditor</name>
+    <name>loaderlab::SweepAxesEditor</name>
     <message>
         <source>Check the values each axis takes; an axis with none checked is left out. The other settings come from the side panel.</source>
         <translation>Die Werte jeder Achse anhaken; eine Achse ohne angehakten Wert entfällt. Die übrigen Einstellungen kommen aus der Seitenleiste.</translation>
@@ -1965,7 +1965,7 @@ bound</translation>
     </message>
 </context>
 <context>
-    <name>SweepCellDetail</name>
+    <name>loaderlab::SweepCellDetail</name>
     <message>
         <source>Click a cell in the table or the heatmap to see its batches.</source>
         <translation>Eine Zelle in der Tabelle oder der Heatmap anklicken, um ihre Batches zu sehen.</translation>
@@ -1983,7 +1983,7 @@ bound</translation>
     </message>
 </context>
 <context>
-    <name>SweepCellsModel</name>
+    <name>loaderlab::SweepCellsModel</name>
     <message>
         <source>running</source>
         <translation>läuft</translation>
@@ -2049,7 +2049,7 @@ bound</translation>
     </message>
 </context>
 <context>
-    <name>SweepHeatmap</name>
+    <name>loaderlab::SweepHeatmap</name>
     <message>
         <source>Throughput (samples/s)</source>
         <translation>Durchsatz (Samples/s)</translation>
@@ -2080,7 +2080,7 @@ bound</translation>
     </message>
 </context>
 <context>
-    <name>SweepLinePlots</name>
+    <name>loaderlab::SweepLinePlots</name>
     <message>
         <source>End-to-end time</source>
         <translation>Gesamtzeit</translation>
@@ -2115,14 +2115,14 @@ bound</translation>
     </message>
 </context>
 <context>
-    <name>SweepWorker</name>
+    <name>loaderlab::SweepWorker</name>
     <message>
         <source>A sweep is already running.</source>
         <translation>Ein Sweep läuft bereits.</translation>
     </message>
 </context>
 <context>
-    <name>ThroughputPlot</name>
+    <name>loaderlab::ThroughputPlot</name>
     <message>
         <source>time (s)</source>
         <translation>Zeit (s)</translation>
@@ -2141,14 +2141,14 @@ bound</translation>
     </message>
 </context>
 <context>
-    <name>TimelinePlottable</name>
+    <name>loaderlab::TimelinePlottable</name>
     <message>
         <source>worker busy (colour = batch)</source>
         <translation>Worker beschäftigt (Farbe = Batch)</translation>
     </message>
 </context>
 <context>
-    <name>WaitHistogramPlot</name>
+    <name>loaderlab::WaitHistogramPlot</name>
     <message>
         <source>wait (log scale)</source>
         <translation>Wartezeit (log. Skala)</translation>
@@ -2175,7 +2175,7 @@ bound</translation>
     </message>
 </context>
 <context>
-    <name>WaitTimePlot</name>
+    <name>loaderlab::WaitTimePlot</name>
     <message>
         <source>batch</source>
         <translation>Batch</translation>
@@ -2213,7 +2213,7 @@ bound</translation>
     </message>
 </context>
 <context>
-    <name>WorkerTimelinePlot</name>
+    <name>loaderlab::WorkerTimelinePlot</name>
     <message>
         <source>time (s)</source>
         <translation>Zeit (s)</translation>

@@ -8,6 +8,8 @@
 #include <exception>
 #include <mutex>
 
+namespace loaderlab {
+
 // What a task and its thread share. `owner` is cleared (under the mutex) when the
 // task lets go of the run, so a post from the thread either reaches a live task or
 // is not made at all.
@@ -209,3 +211,5 @@ void BackgroundTask::deliver(const std::shared_ptr<BackgroundTaskRun> &run,
     delivery();
     Q_EMIT finished();
 }
+
+} // namespace loaderlab

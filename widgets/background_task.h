@@ -27,6 +27,8 @@
 #include <type_traits>
 #include <utility>
 
+namespace loaderlab {
+
 struct BackgroundTaskRun;
 
 class BackgroundTask : public QObject
@@ -109,3 +111,5 @@ void BackgroundTask::start(Work work, OnResult onResult, ErrorHandler onError)
         },
         std::move(onError));
 }
+
+} // namespace loaderlab

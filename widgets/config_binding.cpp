@@ -14,7 +14,8 @@
 #include <algorithm>
 #include <limits>
 
-using loaderlab::RunConfig;
+namespace loaderlab {
+
 using nlohmann::json;
 
 namespace {
@@ -46,7 +47,7 @@ QSpinBox *ConfigBinding::bind(std::string_view key, QSpinBox *spin)
 {
     const auto &f = field(key);
     spin->setRange(clampToInt(f.min), clampToInt(f.max));
-    spin->setToolTip(MarkerText::fieldHelp(f));
+    spin->setToolTip(markertext::fieldHelp(f));
     add(
         key, spin,
         [key = std::string(key), spin](RunConfig &c) {
@@ -62,7 +63,7 @@ QDoubleSpinBox *ConfigBinding::bind(std::string_view key, QDoubleSpinBox *spin)
 {
     const auto &f = field(key);
     spin->setRange(f.min, f.max);
-    spin->setToolTip(MarkerText::fieldHelp(f));
+    spin->setToolTip(markertext::fieldHelp(f));
     add(
         key, spin,
         [key = std::string(key), spin](RunConfig &c) {
@@ -76,7 +77,7 @@ QDoubleSpinBox *ConfigBinding::bind(std::string_view key, QDoubleSpinBox *spin)
 
 QCheckBox *ConfigBinding::bind(std::string_view key, QCheckBox *check, bool inverted)
 {
-    check->setToolTip(MarkerText::fieldHelp(field(key)));
+    check->setToolTip(markertext::fieldHelp(field(key)));
     add(
         key, check,
         [key = std::string(key), check, inverted](RunConfig &c) {
@@ -91,7 +92,7 @@ QCheckBox *ConfigBinding::bind(std::string_view key, QCheckBox *check, bool inve
 QCheckBox *ConfigBinding::bindChoice(std::string_view key, QCheckBox *check, std::string on,
                                      std::string off)
 {
-    check->setToolTip(MarkerText::fieldHelp(field(key)));
+    check->setToolTip(markertext::fieldHelp(field(key)));
     add(
         key, check,
         [key = std::string(key), check, on, off](RunConfig &c) {
@@ -105,7 +106,7 @@ QCheckBox *ConfigBinding::bindChoice(std::string_view key, QCheckBox *check, std
 
 QComboBox *ConfigBinding::bind(std::string_view key, QComboBox *combo)
 {
-    combo->setToolTip(MarkerText::fieldHelp(field(key)));
+    combo->setToolTip(markertext::fieldHelp(field(key)));
     add(
         key, combo,
         [key = std::string(key), combo](RunConfig &c) {
@@ -122,7 +123,7 @@ QComboBox *ConfigBinding::bind(std::string_view key, QComboBox *combo)
 
 QLineEdit *ConfigBinding::bindPath(std::string_view key, QLineEdit *edit)
 {
-    edit->setToolTip(MarkerText::fieldHelp(field(key)));
+    edit->setToolTip(markertext::fieldHelp(field(key)));
     add(
         key, edit,
         [key = std::string(key), edit](RunConfig &c) {
@@ -137,7 +138,7 @@ QLineEdit *ConfigBinding::bindPath(std::string_view key, QLineEdit *edit)
 
 QTableWidget *ConfigBinding::bindEntries(std::string_view key, QTableWidget *table)
 {
-    table->setToolTip(MarkerText::fieldHelp(field(key)));
+    table->setToolTip(markertext::fieldHelp(field(key)));
     add(
         key, table,
         [key = std::string(key), table](RunConfig &c) {
@@ -191,3 +192,5 @@ QList<QObject *> ConfigBinding::controls() const
         out << b.control;
     return out;
 }
+
+} // namespace loaderlab

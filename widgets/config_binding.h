@@ -24,8 +24,8 @@ class QSpinBox;
 class QTableWidget;
 
 namespace loaderlab {
+
 struct ConfigField;
-}
 
 class ConfigBinding
 {
@@ -70,3 +70,5 @@ private:
 
     std::vector<Binding> m_bindings;
 };
+
+} // namespace loaderlab

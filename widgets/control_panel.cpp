@@ -30,8 +30,8 @@
 #include <cmath>
 #include <vector>
 
-using loaderlab::DatasetKind;
-using loaderlab::RunState;
+namespace loaderlab {
+
 using formhelpers::formFor;
 using formhelpers::named;
 using formhelpers::row;
@@ -51,7 +51,7 @@ int batchSliderPosition(int batchSize)
 // A form row's label: the config field's translated label.
 QString label(std::string_view key)
 {
-    return MarkerText::fieldLabel(ConfigBinding::field(key));
+    return markertext::fieldLabel(ConfigBinding::field(key));
 }
 
 // Combo entries carry the field's choice names as data (what ConfigBinding reads).
@@ -476,3 +476,5 @@ void ControlPanel::updatePauseText()
 {
     m_pauseButton->setText(m_pauseButton->isChecked() ? tr("Resume") : tr("Pause"));
 }
+
+} // namespace loaderlab

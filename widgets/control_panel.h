@@ -16,7 +16,6 @@
 
 #include <QWidget>
 
-class ModelPanel;
 class QCheckBox;
 class QGroupBox;
 class QComboBox;
@@ -28,6 +27,10 @@ class QSlider;
 class QSpinBox;
 class QTableWidget;
 class QToolButton;
+
+namespace loaderlab {
+
+class ModelPanel;
 
 class ControlPanel : public QWidget
 {
@@ -135,3 +138,5 @@ private:
     QPushButton *m_stopButton = nullptr;
     QPushButton *m_resetButton = nullptr;
 };
+
+} // namespace loaderlab

@@ -11,6 +11,8 @@
 #include <QSpinBox>
 #include <QVariant>
 
+namespace loaderlab {
+
 using formhelpers::named;
 
 QWidget *ControlPanel::buildAutotuneRows()
@@ -74,3 +76,5 @@ void ControlPanel::setTuning(bool tuning, bool batchToo)
     lock(m_batchSpin, tuning && batchToo);
     lock(m_batchSlider, tuning && batchToo);
 }
+
+} // namespace loaderlab

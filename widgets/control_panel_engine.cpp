@@ -13,7 +13,7 @@
 #include <QSpinBox>
 #include <QStandardItemModel>
 
-using namespace loaderlab;
+namespace loaderlab {
 
 namespace {
 
@@ -61,3 +61,5 @@ void ControlPanel::setEngine(EngineKind engine)
     m_modelPanel->setEnabled(noModel.isEmpty());
     m_modelPanel->setToolTip(noModel);
 }
+
+} // namespace loaderlab

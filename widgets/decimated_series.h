@@ -17,6 +17,8 @@
 #include <limits>
 #include <utility>
 
+namespace loaderlab {
+
 class DecimatedSeries
 {
 public:
@@ -168,3 +170,5 @@ private:
     QSharedPointer<QCPGraphDataContainer> m_full;
     std::array<Level, kLevels> m_levels;
 };
+
+} // namespace loaderlab

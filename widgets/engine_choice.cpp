@@ -11,6 +11,8 @@
 
 #include <utility>
 
+namespace loaderlab {
+
 EngineChoice::EngineChoice(QWidget *parent)
     : QGroupBox(tr("Engine"), parent)
 {
@@ -115,3 +117,5 @@ void EngineChoice::updateNote()
     }
     m_note->setVisible(!m_note->text().isEmpty());
 }
+
+} // namespace loaderlab

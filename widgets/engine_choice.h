@@ -10,9 +10,12 @@
 
 #include <QGroupBox>
 
-class BackgroundTask;
 class QComboBox;
 class QLabel;
+
+namespace loaderlab {
+
+class BackgroundTask;
 
 class EngineChoice : public QGroupBox
 {
@@ -56,3 +59,5 @@ private:
     QString m_unmet;
     BackgroundTask *m_probe = nullptr;
 };
+
+} // namespace loaderlab

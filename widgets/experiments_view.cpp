@@ -34,7 +34,7 @@
 
 #include <cmath>
 
-using namespace loaderlab;
+namespace loaderlab {
 
 namespace {
 
@@ -337,3 +337,5 @@ void ExperimentsView::resumeDialog()
     if (!dir.isEmpty())
         resume(dir);
 }
+
+} // namespace loaderlab

@@ -19,7 +19,6 @@
 
 #include <functional>
 
-class MaxBatchPanel;
 class QComboBox;
 class QCustomPlot;
 class QLabel;
@@ -29,6 +28,10 @@ class QPushButton;
 class QSplitter;
 class QTabWidget;
 class QTableView;
+
+namespace loaderlab {
+
+class MaxBatchPanel;
 class SweepAxesEditor;
 class SweepCellDetail;
 class SweepCellsModel;
@@ -137,3 +140,5 @@ private:
     QSplitter *m_upperSplit = nullptr;
     bool m_splitSized = false;
 };
+
+} // namespace loaderlab

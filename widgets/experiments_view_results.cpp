@@ -29,7 +29,7 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
-using namespace loaderlab;
+namespace loaderlab {
 
 namespace {
 
@@ -161,7 +161,7 @@ void ExperimentsView::fillAxisCombos()
     m_yCombo->clear();
     for (std::size_t a = 0; a < d.axes.size(); ++a) {
         const ConfigField *field = findConfigField(d.axes[a].key);
-        const QString label = field ? MarkerText::fieldLabel(*field)
+        const QString label = field ? markertext::fieldLabel(*field)
                                     : QString::fromStdString(d.axes[a].key);
         m_xCombo->addItem(label, static_cast<int>(a));
         m_yCombo->addItem(label, static_cast<int>(a));
@@ -305,3 +305,5 @@ void ExperimentsView::exportTableDialog()
     else
         m_progressLabel->setText(tr("Wrote %1").arg(QDir::toNativeSeparators(path)));
 }
+
+} // namespace loaderlab

@@ -12,7 +12,7 @@
 #include <QVariant>
 #include <QWidget>
 
-namespace formhelpers {
+namespace loaderlab::formhelpers {
 
 // Names the control (tests and settings find it by name) and gives it its tooltip.
 template <typename Widget>
@@ -63,4 +63,4 @@ inline bool takePathToApply(const QLineEdit *edit, QString &lastApplied)
     return true;
 }
 
-} // namespace formhelpers
+} // namespace loaderlab::formhelpers

@@ -11,7 +11,8 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 
-using loaderlab::LessonTracker;
+namespace loaderlab {
+
 using State = LessonTracker::State;
 using formhelpers::named;
 
@@ -292,3 +293,5 @@ void LessonPanel::showProgress()
                               && !lesson->phases[m_tracker.phase()].instruction.empty());
     m_stopButton->setEnabled(state == State::Running || state == State::WaitingForStep);
 }
+
+} // namespace loaderlab

@@ -22,6 +22,8 @@ class QLabel;
 class QListWidget;
 class QPushButton;
 
+namespace loaderlab {
+
 class LessonPanel : public QWidget
 {
     Q_OBJECT
@@ -82,3 +84,5 @@ private:
     QPushButton *m_applyButton = nullptr;
     QPushButton *m_stopButton = nullptr;
 };
+
+} // namespace loaderlab

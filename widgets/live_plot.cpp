@@ -5,6 +5,8 @@
 
 #include <algorithm>
 
+namespace loaderlab {
+
 LivePlot::LivePlot(QWidget *parent)
     : QCustomPlot(parent)
 {
@@ -135,7 +137,7 @@ void LivePlot::updateMarkers()
         label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
         label->position->setCoords(key, 0.02);
         label->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
-        label->setText(MarkerText::marker(marker));
+        label->setText(markertext::marker(marker));
         label->setFont(QFont(font().family(), 8));
         label->setColor(QColor(80, 80, 80));
         label->setPadding(QMargins(3, 0, 0, 0));
@@ -148,3 +150,5 @@ bool LivePlot::exportTo(const QString &path, int width, int height, QString *err
 {
     return exportPlot(this, path, width, height, error);
 }
+
+} // namespace loaderlab

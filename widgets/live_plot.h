@@ -17,6 +17,8 @@
 #include <memory>
 #include <vector>
 
+namespace loaderlab {
+
 // A finished run drawn over the live one: its trace, worker count, colour and name.
 struct PlotOverlay
 {
@@ -95,3 +97,5 @@ private:
     std::vector<QCPAbstractItem *> m_markerItems;
     bool m_following = true;
 };
+
+} // namespace loaderlab

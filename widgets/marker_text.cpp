@@ -4,7 +4,7 @@
 
 #include <vector>
 
-namespace MarkerText {
+namespace loaderlab::markertext {
 namespace {
 
 QString value(const loaderlab::ConfigField *field, const std::string &text)
@@ -64,4 +64,4 @@ QString marker(const loaderlab::TraceMarker &marker)
     return detail;
 }
 
-} // namespace MarkerText
+} // namespace loaderlab::markertext

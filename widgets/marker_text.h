@@ -11,7 +11,7 @@
 
 #include <vector>
 
-namespace MarkerText {
+namespace loaderlab::markertext {
 
 QString fieldLabel(const loaderlab::ConfigField &field);
 QString fieldHelp(const loaderlab::ConfigField &field);
@@ -19,4 +19,4 @@ QString fieldHelp(const loaderlab::ConfigField &field);
 QString changes(const std::vector<loaderlab::FieldChange> &changes);
 QString marker(const loaderlab::TraceMarker &marker);
 
-} // namespace MarkerText
+} // namespace loaderlab::markertext

@@ -13,7 +13,7 @@
 
 #include <exception>
 
-using namespace loaderlab;
+namespace loaderlab {
 
 namespace {
 
@@ -186,3 +186,5 @@ void MaxBatchPanel::updateButtons()
     m_find->setEnabled(m_available && !m_running);
     m_stop->setEnabled(m_running);
 }
+
+} // namespace loaderlab

@@ -15,9 +15,12 @@
 
 #include <functional>
 
-class BackgroundTask;
 class QLabel;
 class QPushButton;
+
+namespace loaderlab {
+
+class BackgroundTask;
 
 class MaxBatchPanel : public QGroupBox
 {
@@ -56,3 +59,5 @@ private:
     std::int64_t m_suggested = 0;
     BackgroundTask *m_task = nullptr;
 };
+
+} // namespace loaderlab

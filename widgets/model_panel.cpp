@@ -18,8 +18,8 @@
 #include <algorithm>
 #include <vector>
 
-using loaderlab::ModelMode;
-using loaderlab::ModelPrecision;
+namespace loaderlab {
+
 using formhelpers::formFor;
 using formhelpers::named;
 using formhelpers::row;
@@ -347,3 +347,5 @@ void ModelPanel::onScriptEditingFinished()
     if (formhelpers::takePathToApply(m_scriptEdit, m_emittedScript))
         Q_EMIT changed();
 }
+
+} // namespace loaderlab

@@ -19,6 +19,8 @@ class QLineEdit;
 class QSpinBox;
 class QToolButton;
 
+namespace loaderlab {
+
 class ModelPanel : public QGroupBox
 {
     Q_OBJECT
@@ -78,3 +80,5 @@ private:
     QWidget *m_body = nullptr; // the controls, shown while the group is checked
     QMargins m_bodyMargins;
 };
+
+} // namespace loaderlab

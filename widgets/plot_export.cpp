@@ -14,6 +14,8 @@
 #include <QSaveFile>
 #include <QSvgGenerator>
 
+namespace loaderlab {
+
 namespace {
 
 QString cannotWrite(const QString &path, const QString &reason)
@@ -144,3 +146,5 @@ QString exportPlotsWithDialog(QWidget *parent, const QString &startDir,
     return QCoreApplication::translate("PlotExport", "Wrote the plots as PNG, SVG and PDF to %1")
         .arg(QDir::toNativeSeparators(dir));
 }
+
+} // namespace loaderlab

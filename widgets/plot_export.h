@@ -12,6 +12,8 @@
 class QCustomPlot;
 class QWidget;
 
+namespace loaderlab {
+
 // width/height 0 = the widget's current size. On failure returns false and sets
 // `error` (if given) to "cannot write <path>: <reason>".
 bool exportPlot(QCustomPlot *plot, const QString &path, int width, int height, QString *error);
@@ -26,3 +28,5 @@ using PlotsExporter =
 // when the dialog was cancelled or the export failed.
 QString exportPlotsWithDialog(QWidget *parent, const QString &startDir,
                               const PlotsExporter &exportPlots);
+
+} // namespace loaderlab

@@ -7,6 +7,8 @@
 #include <fstream>
 #include <string>
 
+namespace loaderlab {
+
 namespace {
 
 std::int64_t threadCpuNs()
@@ -73,3 +75,5 @@ void RefreshGovernor::adapt(double threadShare, double machineIdle)
         m_intervalNs = std::max(kMinIntervalNs, m_intervalNs / 2);
     }
 }
+
+} // namespace loaderlab

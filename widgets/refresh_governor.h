@@ -8,6 +8,8 @@
 
 #include <cstdint>
 
+namespace loaderlab {
+
 class RefreshGovernor
 {
 public:
@@ -34,3 +36,5 @@ private:
     std::uint64_t m_lastIdleTicks = 0;
     std::uint64_t m_lastTotalTicks = 0;
 };
+
+} // namespace loaderlab

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <array>
 
-using namespace loaderlab;
+namespace loaderlab {
 
 namespace {
 
@@ -153,3 +153,5 @@ std::vector<const RunEntry *> RunList::visibleOverlays() const
             out.push_back(&r);
     return out;
 }
+
+} // namespace loaderlab

@@ -17,6 +17,8 @@
 #include <memory>
 #include <vector>
 
+namespace loaderlab {
+
 struct RunEntry
 {
     int id = 0;
@@ -81,3 +83,5 @@ private:
     std::vector<RunEntry> m_runs;
     int m_nextId = kLiveId + 1;
 };
+
+} // namespace loaderlab

@@ -13,7 +13,7 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
-using namespace loaderlab;
+namespace loaderlab {
 
 namespace {
 
@@ -185,3 +185,5 @@ void RunListView::onItemChanged(QTableWidgetItem *item)
         QTimer::singleShot(0, m_runs, [runs = m_runs, id, name] { runs->rename(id, name); });
     }
 }
+
+} // namespace loaderlab

@@ -7,9 +7,12 @@
 
 #include <QWidget>
 
-class RunList;
 class QTableWidget;
 class QTableWidgetItem;
+
+namespace loaderlab {
+
+class RunList;
 
 class RunListView : public QWidget
 {
@@ -43,3 +46,5 @@ private:
     QTableWidget *m_statsTable = nullptr;
     bool m_rebuilding = false;
 };
+
+} // namespace loaderlab

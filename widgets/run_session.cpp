@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-using namespace loaderlab;
+namespace loaderlab {
 
 RunSession::RunSession(QObject *parent)
     : QObject(parent)
@@ -206,3 +206,5 @@ void RunSession::setState(RunState state)
     m_state = state;
     Q_EMIT stateChanged(state);
 }
+
+} // namespace loaderlab

@@ -20,6 +20,8 @@
 
 #include <memory>
 
+namespace loaderlab {
+
 class RunSession : public QObject
 {
     Q_OBJECT
@@ -100,3 +102,5 @@ private:
     loaderlab::LoaderConfig m_pendingLoader;
     loaderlab::ConsumerConfig m_pendingConsumer;
 };
+
+} // namespace loaderlab

@@ -3,6 +3,8 @@
 #include <QFormLayout>
 #include <QLabel>
 
+namespace loaderlab {
+
 namespace {
 
 const QString kNone = QStringLiteral("–");
@@ -176,3 +178,5 @@ QString StatsPanel::bandText(loaderlab::InputBoundBand band)
     }
     return {};
 }
+
+} // namespace loaderlab

@@ -12,6 +12,8 @@
 class QFormLayout;
 class QLabel;
 
+namespace loaderlab {
+
 class StatsPanel : public QWidget
 {
     Q_OBJECT
@@ -44,3 +46,5 @@ private:
     QLabel *m_skippedLabel = nullptr;
     QFormLayout *m_form = nullptr;
 };
+
+} // namespace loaderlab

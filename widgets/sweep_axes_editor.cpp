@@ -16,7 +16,8 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
-using namespace loaderlab;
+namespace loaderlab {
+
 using nlohmann::json;
 
 namespace {
@@ -152,8 +153,8 @@ QTreeWidgetItem *SweepAxesEditor::axisItem(const std::string &key, bool create)
         return nullptr;
     auto *item = new QTreeWidgetItem(m_tree);
     item->setText(0,
-                  tr("%1 (%2)").arg(MarkerText::fieldLabel(*field), QString::fromStdString(key)));
-    item->setToolTip(0, MarkerText::fieldHelp(*field));
+                  tr("%1 (%2)").arg(markertext::fieldLabel(*field), QString::fromStdString(key)));
+    item->setToolTip(0, markertext::fieldHelp(*field));
     item->setData(0, kKeyRole, QString::fromStdString(key));
     item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable | Qt::ItemIsUserCheckable
                    | Qt::ItemIsAutoTristate);
@@ -316,3 +317,5 @@ void SweepAxesEditor::updateCount()
                              .arg(repeats()));
     Q_EMIT changed();
 }
+
+} // namespace loaderlab

@@ -21,6 +21,8 @@ class QSpinBox;
 class QTreeWidget;
 class QTreeWidgetItem;
 
+namespace loaderlab {
+
 class SweepAxesEditor : public QWidget
 {
     Q_OBJECT
@@ -63,3 +65,5 @@ private:
     QSpinBox *m_repeats = nullptr;
     QLabel *m_count = nullptr;
 };
+
+} // namespace loaderlab

@@ -10,7 +10,7 @@
 
 #include <exception>
 
-using namespace loaderlab;
+namespace loaderlab {
 
 SweepCellDetail::SweepCellDetail(QWidget *parent)
     : QWidget(parent)
@@ -91,3 +91,5 @@ QString SweepCellDetail::title() const
 {
     return m_title->text();
 }
+
+} // namespace loaderlab

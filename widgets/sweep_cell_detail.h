@@ -14,6 +14,8 @@
 #include <memory>
 
 class QLabel;
+namespace loaderlab {
+
 class WaitTimePlot;
 class WorkerTimelinePlot;
 
@@ -44,3 +46,5 @@ private:
     WorkerTimelinePlot *m_timeline = nullptr;
     std::shared_ptr<loaderlab::TraceLog> m_trace;
 };
+
+} // namespace loaderlab

@@ -9,7 +9,7 @@
 #include <cstdio>
 #include <ostream>
 
-using namespace loaderlab;
+namespace loaderlab {
 
 namespace {
 
@@ -213,7 +213,7 @@ QVariant SweepCellsModel::headerData(int section, Qt::Orientation orientation, i
         const std::string &key = m_definition.axes[static_cast<std::size_t>(section)].key;
         const ConfigField *field = findConfigField(key);
         if (role == Qt::DisplayRole)
-            return field ? MarkerText::fieldLabel(*field) : QString::fromStdString(key);
+            return field ? markertext::fieldLabel(*field) : QString::fromStdString(key);
         if (role == Qt::ToolTipRole)
             return QString::fromStdString(key);
         return {};
@@ -279,3 +279,5 @@ bool SweepCellsModel::saveCsv(const QString &path, QString *error) const
         return false;
     }
 }
+
+} // namespace loaderlab

@@ -13,6 +13,8 @@
 #include <map>
 #include <vector>
 
+namespace loaderlab {
+
 class SweepCellsModel : public QAbstractTableModel
 {
     Q_OBJECT
@@ -69,3 +71,5 @@ private:
     std::map<std::int64_t, std::size_t> m_statsOfGrid; // index into m_analysis.cells
     std::int64_t m_runningGrid = -1;
 };
+
+} // namespace loaderlab

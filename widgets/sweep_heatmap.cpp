@@ -7,7 +7,7 @@
 #include <cmath>
 #include <limits>
 
-using namespace loaderlab;
+namespace loaderlab {
 
 namespace {
 
@@ -26,7 +26,7 @@ int indexOf(const SweepAxis &axis, const nlohmann::json &value)
 QString axisTitle(const std::string &key)
 {
     const ConfigField *field = findConfigField(key);
-    return field ? MarkerText::fieldLabel(*field) : QString::fromStdString(key);
+    return field ? markertext::fieldLabel(*field) : QString::fromStdString(key);
 }
 
 QString valueText(const std::string &key, const nlohmann::json &value)
@@ -312,3 +312,5 @@ void SweepHeatmap::mousePressEvent(QMouseEvent *event)
     if (const std::int64_t grid = gridAt(x, y); grid >= 0)
         Q_EMIT cellClicked(grid);
 }
+
+} // namespace loaderlab

@@ -17,6 +17,8 @@
 #include <utility>
 #include <vector>
 
+namespace loaderlab {
+
 class SweepHeatmap : public QCustomPlot
 {
     Q_OBJECT
@@ -67,3 +69,5 @@ private:
     std::vector<std::int64_t> m_grids; // the grid cell shown, -1 for none
     std::optional<std::pair<int, int>> m_bestCell;
 };
+
+} // namespace loaderlab

@@ -10,7 +10,7 @@
 #include <cmath>
 #include <functional>
 
-using namespace loaderlab;
+namespace loaderlab {
 
 namespace {
 
@@ -113,7 +113,7 @@ void placeLegend(QCustomPlot *plot)
 void setXAxis(QCustomPlot *plot, const SweepAxis &axis)
 {
     const ConfigField *field = findConfigField(axis.key);
-    plot->xAxis->setLabel(field ? MarkerText::fieldLabel(*field)
+    plot->xAxis->setLabel(field ? markertext::fieldLabel(*field)
                                 : QString::fromStdString(axis.key));
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
     for (const nlohmann::json &v : axis.values)
@@ -266,3 +266,5 @@ void SweepLinePlots::plotSweep(const SweepDefinition &d, const SweepAnalysis &an
         plot->replot(QCustomPlot::rpQueuedReplot);
     }
 }
+
+} // namespace loaderlab

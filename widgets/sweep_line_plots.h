@@ -21,6 +21,8 @@
 #include <map>
 #include <vector>
 
+namespace loaderlab {
+
 class SweepLinePlots : public QWidget
 {
     Q_OBJECT
@@ -41,3 +43,5 @@ private:
     QCustomPlot *m_step = nullptr;
     QCustomPlot *m_scaling = nullptr;
 };
+
+} // namespace loaderlab

@@ -4,7 +4,7 @@
 
 #include <exception>
 
-using namespace loaderlab;
+namespace loaderlab {
 
 SweepWorker::SweepWorker(QObject *parent)
     : QObject(parent)
@@ -65,3 +65,5 @@ void SweepWorker::onEnded(const SweepOutcome &outcome, const QString &error)
     m_running = false;
     Q_EMIT finished(outcome, error);
 }
+
+} // namespace loaderlab

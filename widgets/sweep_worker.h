@@ -16,6 +16,8 @@
 
 #include <memory>
 
+namespace loaderlab {
+
 class BackgroundTask;
 
 class SweepWorker : public QObject
@@ -51,3 +53,5 @@ private:
     bool m_running = false;
     BackgroundTask *m_task;
 };
+
+} // namespace loaderlab

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+namespace loaderlab {
+
 namespace {
 
 constexpr double kNsPerS = 1e9;
@@ -225,3 +227,5 @@ double ThroughputPlot::newestKey() const
 {
     return m_newest;
 }
+
+} // namespace loaderlab

@@ -17,6 +17,8 @@
 #include <queue>
 #include <vector>
 
+namespace loaderlab {
+
 class ThroughputPlot : public LivePlot
 {
     Q_OBJECT
@@ -74,3 +76,5 @@ private:
     std::size_t m_roundStart = 0; // first record of the round not yet plotted
     double m_newest = 0.0;
 };
+
+} // namespace loaderlab

@@ -7,6 +7,8 @@
 #include <cmath>
 #include <limits>
 
+namespace loaderlab {
+
 namespace {
 
 constexpr std::size_t kBlock = 32;
@@ -259,3 +261,5 @@ void TimelinePlottable::drawLegendIcon(QCPPainter *painter, const QRectF &rect) 
     painter->fillRect(left, boxColor(0));
     painter->fillRect(left.translated(left.width(), 0.0), boxColor(1));
 }
+
+} // namespace loaderlab

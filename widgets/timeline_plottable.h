@@ -21,6 +21,8 @@
 #include <cstdint>
 #include <vector>
 
+namespace loaderlab {
+
 class TimelineRectPainter;
 
 class TimelinePlottable : public QCPAbstractPlottable
@@ -101,3 +103,5 @@ private:
     // Streams 0..L-1: loader lanes; then waiting; then computing.
     std::vector<Stream> m_streams;
 };
+
+} // namespace loaderlab

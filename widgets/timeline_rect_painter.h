@@ -16,6 +16,8 @@
 #include <limits>
 #include <vector>
 
+namespace loaderlab {
+
 class TimelineRectPainter
 {
 public:
@@ -161,3 +163,5 @@ private:
     std::vector<long> m_lastRight;
     std::vector<double> m_lastRawRight;
 };
+
+} // namespace loaderlab

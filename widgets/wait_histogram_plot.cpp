@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+namespace loaderlab {
+
 namespace {
 
 constexpr double kNsPerUs = 1e3;
@@ -195,3 +197,5 @@ double WaitHistogramPlot::newestKey() const
 {
     return static_cast<double>(usedBins(m_counts).second);
 }
+
+} // namespace loaderlab

@@ -15,6 +15,8 @@
 #include <cstdint>
 #include <vector>
 
+namespace loaderlab {
+
 class WaitHistogramPlot : public LivePlot
 {
     Q_OBJECT
@@ -59,3 +61,5 @@ private:
     // The overlays' first and last non-empty bins, for the key range.
     std::vector<std::pair<int, int>> m_overlayBins;
 };
+
+} // namespace loaderlab

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <utility>
 
+namespace loaderlab {
+
 namespace {
 
 constexpr double kNsPerMs = 1e6;
@@ -188,3 +190,5 @@ double WaitTimePlot::newestKey() const
 {
     return m_newest;
 }
+
+} // namespace loaderlab

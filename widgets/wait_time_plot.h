@@ -12,6 +12,8 @@
 #include <memory>
 #include <vector>
 
+namespace loaderlab {
+
 class WaitTimePlot : public LivePlot
 {
     Q_OBJECT
@@ -62,3 +64,5 @@ private:
     std::int64_t m_ringSum = 0;
     double m_newest = 0.0;
 };
+
+} // namespace loaderlab

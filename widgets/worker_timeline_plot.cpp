@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+namespace loaderlab {
+
 namespace {
 
 constexpr double kNsPerS = 1e9;
@@ -174,3 +176,5 @@ double WorkerTimelinePlot::newestKey() const
 {
     return m_timeline->newestSeconds();
 }
+
+} // namespace loaderlab

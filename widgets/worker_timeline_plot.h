@@ -9,6 +9,8 @@
 
 #include <vector>
 
+namespace loaderlab {
+
 class TimelinePlottable;
 
 class WorkerTimelinePlot : public LivePlot
@@ -46,3 +48,5 @@ private:
     std::vector<TimelinePlottable *> m_overlayTimelines;
     QSharedPointer<QCPAxisTickerText> m_laneTicker;
 };
+
+} // namespace loaderlab

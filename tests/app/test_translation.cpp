@@ -1,17 +1,89 @@
-// The German translation is embedded, complete for the window's menus, and selectable.
+// The German translation is embedded, complete for the window's menus, and selectable;
+// every class's strings are found under the context its tr() uses.
 
+#include "app/autotune_manager.h"
+#include "app/engine_manager.h"
+#include "app/file_manager.h"
 #include "app/language.h"
+#include "app/lesson_manager.h"
+#include "app/live_plot_area.h"
 #include "app/main_window.h"
+#include "app/run_manager.h"
 #include "core/config/marker_text.h"
+#include "widgets/background_task.h"
+#include "widgets/control_panel.h"
+#include "widgets/engine_choice.h"
+#include "widgets/experiments_view.h"
+#include "widgets/lesson_panel.h"
 #include "widgets/marker_text.h"
+#include "widgets/max_batch_panel.h"
+#include "widgets/model_panel.h"
 #include "widgets/qcustomplot_include.h"
+#include "widgets/run_list.h"
+#include "widgets/run_list_view.h"
+#include "widgets/stats_panel.h"
+#include "widgets/sweep_axes_editor.h"
+#include "widgets/sweep_cell_detail.h"
+#include "widgets/sweep_cells_model.h"
+#include "widgets/sweep_heatmap.h"
+#include "widgets/sweep_line_plots.h"
+#include "widgets/sweep_worker.h"
+#include "widgets/throughput_plot.h"
+#include "widgets/timeline_plottable.h"
+#include "widgets/wait_histogram_plot.h"
 #include "widgets/wait_time_plot.h"
+#include "widgets/worker_timeline_plot.h"
 
 #include <QtTest>
 
 #include <QMenuBar>
 #include <QPushButton>
 #include <QTabWidget>
+#include <QXmlStreamReader>
+
+#include <map>
+#include <utility>
+#include <vector>
+
+using namespace loaderlab;
+
+namespace {
+
+// context -> (source, translation) of every finished, singular message of the .ts.
+using TsMessages = std::map<QString, std::vector<std::pair<QString, QString>>>;
+
+TsMessages readTs(const QString &path)
+{
+    TsMessages messages;
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return messages;
+    QXmlStreamReader xml(&file);
+    QString context;
+    QString source;
+    while (!xml.atEnd()) {
+        if (!xml.readNextStartElement())
+            continue;
+        if (xml.name() == QLatin1String("name")) {
+            context = xml.readElementText();
+            messages[context];
+        } else if (xml.name() == QLatin1String("message")) {
+            if (xml.attributes().value(QLatin1String("numerus")) == QLatin1String("yes"))
+                xml.skipCurrentElement();
+            source.clear();
+        } else if (xml.name() == QLatin1String("source")) {
+            source = xml.readElementText();
+        } else if (xml.name() == QLatin1String("translation")) {
+            const bool finished = xml.attributes().value(QLatin1String("type")).isEmpty();
+            const QString translation = xml.readElementText();
+            if (finished && !translation.isEmpty())
+                messages[context].emplace_back(source, translation);
+        }
+    }
+    return messages;
+}
+
+} // namespace
 
 class TestTranslation : public QObject
 {
@@ -21,13 +93,14 @@ private Q_SLOTS:
     void germanTranslatesTheMenus();
     void englishNeedsNoTranslator();
     void germanMarkersOnThePlots();
+    void everyContextIsOneTheCodeUses();
 };
 
 void TestTranslation::germanTranslatesTheMenus()
 {
     QStandardPaths::setTestModeEnabled(true);
     QVERIFY(QFile::exists(QStringLiteral(":/i18n/loaderlab_de.qm")));
-    Language::install(*QCoreApplication::instance(), QStringLiteral("de"));
+    language::install(*QCoreApplication::instance(), QStringLiteral("de"));
     MainWindow window;
     QStringList titles;
     for (QAction *action : window.menuBar()->actions())
@@ -38,15 +111,11 @@ void TestTranslation::germanTranslatesTheMenus()
          {QStringLiteral("&File"), QStringLiteral("&Run"), QStringLiteral("&View"),
           QStringLiteral("&Language"), QStringLiteral("&Help")})
         QVERIFY2(!titles.contains(english), qPrintable(titles.join(QLatin1Char(' '))));
-    QCOMPARE(QCoreApplication::translate("MainWindow", "&File").remove(QLatin1Char('&')),
-             QStringLiteral("Datei"));
-    QCOMPARE(QCoreApplication::translate("MainWindow", "&Help").remove(QLatin1Char('&')),
-             QStringLiteral("Hilfe"));
+    QCOMPARE(MainWindow::tr("&File").remove(QLatin1Char('&')), QStringLiteral("Datei"));
+    QCOMPARE(MainWindow::tr("&Help").remove(QLatin1Char('&')), QStringLiteral("Hilfe"));
     // The run list's menu entries and the engine choice.
-    QCOMPARE(QCoreApplication::translate("MainWindow", "Open &run…").remove(QLatin1Char('&')),
-             QStringLiteral("Lauf öffnen…"));
-    QCOMPARE(QCoreApplication::translate("EngineChoice", "PyTorch DataLoader"),
-             QStringLiteral("PyTorch-DataLoader"));
+    QCOMPARE(MainWindow::tr("Open &run…").remove(QLatin1Char('&')), QStringLiteral("Lauf öffnen…"));
+    QCOMPARE(EngineChoice::tr("PyTorch DataLoader"), QStringLiteral("PyTorch-DataLoader"));
     // The two tabs: the live plots and the Experiments view.
     auto *tabs = window.findChild<QTabWidget *>(QStringLiteral("viewTabs"));
     QVERIFY(tabs);
@@ -57,7 +126,7 @@ void TestTranslation::germanTranslatesTheMenus()
 
 void TestTranslation::englishNeedsNoTranslator()
 {
-    const auto languages = Language::available();
+    const auto languages = language::available();
     QCOMPARE(languages.front().first, QStringLiteral("en"));
     QVERIFY(std::any_of(languages.begin(), languages.end(), [](const auto &language) {
         return language.first == QLatin1String("de");
@@ -68,7 +137,6 @@ void TestTranslation::germanMarkersOnThePlots()
 {
     // Markers are data; the window words them in its language. (The German
     // translator is installed by the first test.)
-    using namespace loaderlab;
     const TraceMarker change{
         10,
         5'000'000,
@@ -76,10 +144,10 @@ void TestTranslation::germanMarkersOnThePlots()
         1,
         {{"loader.num_workers", "2", "4"}, {"loader.shuffle", "false", "true"}},
         {}};
-    QCOMPARE(MarkerText::marker(change), QStringLiteral("Worker 2 → 4, Mischen aus → an"));
-    QCOMPARE(MarkerText::marker({20, 9'000'000, MarkerKind::Epoch, 1, {}, "1"}),
+    QCOMPARE(markertext::marker(change), QStringLiteral("Worker 2 → 4, Mischen aus → an"));
+    QCOMPARE(markertext::marker({20, 9'000'000, MarkerKind::Epoch, 1, {}, "1"}),
              QStringLiteral("Epoche 1"));
-    QCOMPARE(MarkerText::marker({21, 9'000'000, MarkerKind::Pause, 1, {}, {}}),
+    QCOMPARE(markertext::marker({21, 9'000'000, MarkerKind::Pause, 1, {}, {}}),
              QStringLiteral("pausiert"));
     // English stays for exports and the command line.
     QCOMPARE(markerText(change), std::string("workers 2 -> 4, shuffle off -> on"));
@@ -103,6 +171,53 @@ void TestTranslation::germanMarkersOnThePlots()
     }
     QVERIFY2(labels.contains(QStringLiteral("Worker 2 → 4, Mischen aus → an")),
              qPrintable(labels.join(QLatin1Char('|'))));
+}
+
+void TestTranslation::everyContextIsOneTheCodeUses()
+{
+    // tr() looks a class's strings up under its qualified name (loaderlab::MainWindow),
+    // the context lupdate writes for it; the others are named in the code
+    // (QCoreApplication::translate, QT_TRANSLATE_NOOP). A context the code does not
+    // use would be strings the window never shows in German. (The German translator
+    // is installed by the first test.)
+    const QMetaObject *classes[] = {
+        &AutotuneManager::staticMetaObject,   &BackgroundTask::staticMetaObject,
+        &ControlPanel::staticMetaObject,      &EngineChoice::staticMetaObject,
+        &EngineManager::staticMetaObject,     &ExperimentsView::staticMetaObject,
+        &FileManager::staticMetaObject,       &LessonManager::staticMetaObject,
+        &LessonPanel::staticMetaObject,       &LivePlotArea::staticMetaObject,
+        &MainWindow::staticMetaObject,        &MaxBatchPanel::staticMetaObject,
+        &ModelPanel::staticMetaObject,        &RunList::staticMetaObject,
+        &RunListView::staticMetaObject,       &RunManager::staticMetaObject,
+        &StatsPanel::staticMetaObject,        &SweepAxesEditor::staticMetaObject,
+        &SweepCellDetail::staticMetaObject,   &SweepCellsModel::staticMetaObject,
+        &SweepHeatmap::staticMetaObject,      &SweepLinePlots::staticMetaObject,
+        &SweepWorker::staticMetaObject,       &ThroughputPlot::staticMetaObject,
+        &TimelinePlottable::staticMetaObject, &WaitHistogramPlot::staticMetaObject,
+        &WaitTimePlot::staticMetaObject,      &WorkerTimelinePlot::staticMetaObject,
+    };
+    QStringList used = {QStringLiteral("ConfigField"), QStringLiteral("DatasetKind"),
+                        QStringLiteral("Gui"), QStringLiteral("MarkerText"),
+                        QStringLiteral("PlotExport")};
+    for (const QMetaObject *meta : classes)
+        used << QString::fromLatin1(meta->className());
+    QCOMPARE(QString::fromLatin1(MainWindow::staticMetaObject.className()),
+             QStringLiteral("loaderlab::MainWindow"));
+
+    const TsMessages messages = readTs(qEnvironmentVariable("LOADERLAB_SOURCE_DIR")
+                                       + QStringLiteral("/translations/loaderlab_de.ts"));
+    QVERIFY(messages.size() >= std::size(classes));
+    for (const auto &[context, translated] : messages) {
+        QVERIFY2(used.contains(context), qPrintable(context));
+        QVERIFY2(!translated.empty(), qPrintable(context));
+        // Each message is embedded under its context.
+        const QByteArray name = context.toUtf8();
+        for (const auto &[source, german] : translated)
+            QCOMPARE(QCoreApplication::translate(name.constData(), source.toUtf8().constData()),
+                     german);
+    }
+    for (const QString &context : used)
+        QVERIFY2(messages.count(context) == 1, qPrintable(context));
 }
 
 QTEST_MAIN(TestTranslation)

@@ -25,6 +25,8 @@
 #include <memory>
 #include <vector>
 
+using namespace loaderlab;
+
 namespace {
 
 constexpr std::int64_t kBatches = 1'000'000;

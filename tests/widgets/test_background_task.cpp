@@ -15,6 +15,8 @@
 #include <stdexcept>
 #include <thread>
 
+using namespace loaderlab;
+
 namespace {
 
 // Work that ignores stop waits here until the test (or the watchdog) opens it.

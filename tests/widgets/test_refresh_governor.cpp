@@ -4,6 +4,8 @@
 
 #include <QtTest>
 
+using namespace loaderlab;
+
 class TestRefreshGovernor : public QObject
 {
     Q_OBJECT
