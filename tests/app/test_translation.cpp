@@ -8,6 +8,7 @@
 #include "app/lesson_manager.h"
 #include "app/live_plot_area.h"
 #include "app/main_window.h"
+#include "app/run_follower.h"
 #include "app/run_manager.h"
 #include "core/config/marker_text.h"
 #include "widgets/background_task.h"
@@ -181,20 +182,21 @@ void TestTranslation::everyContextIsOneTheCodeUses()
     // use would be strings the window never shows in German. (The German translator
     // is installed by the first test.)
     const QMetaObject *classes[] = {
-        &AutotuneManager::staticMetaObject,   &BackgroundTask::staticMetaObject,
-        &ControlPanel::staticMetaObject,      &EngineChoice::staticMetaObject,
-        &EngineManager::staticMetaObject,     &ExperimentsView::staticMetaObject,
-        &FileManager::staticMetaObject,       &LessonManager::staticMetaObject,
-        &LessonPanel::staticMetaObject,       &LivePlotArea::staticMetaObject,
-        &MainWindow::staticMetaObject,        &MaxBatchPanel::staticMetaObject,
-        &ModelPanel::staticMetaObject,        &RunList::staticMetaObject,
-        &RunListView::staticMetaObject,       &RunManager::staticMetaObject,
-        &StatsPanel::staticMetaObject,        &SweepAxesEditor::staticMetaObject,
-        &SweepCellDetail::staticMetaObject,   &SweepCellsModel::staticMetaObject,
-        &SweepHeatmap::staticMetaObject,      &SweepLinePlots::staticMetaObject,
-        &SweepWorker::staticMetaObject,       &ThroughputPlot::staticMetaObject,
-        &TimelinePlottable::staticMetaObject, &WaitHistogramPlot::staticMetaObject,
-        &WaitTimePlot::staticMetaObject,      &WorkerTimelinePlot::staticMetaObject,
+        &AutotuneManager::staticMetaObject,    &BackgroundTask::staticMetaObject,
+        &ControlPanel::staticMetaObject,       &EngineChoice::staticMetaObject,
+        &EngineManager::staticMetaObject,      &ExperimentsView::staticMetaObject,
+        &FileManager::staticMetaObject,        &LessonManager::staticMetaObject,
+        &LessonPanel::staticMetaObject,        &LivePlotArea::staticMetaObject,
+        &MainWindow::staticMetaObject,         &MaxBatchPanel::staticMetaObject,
+        &ModelPanel::staticMetaObject,         &RunList::staticMetaObject,
+        &RunFollower::staticMetaObject,        &RunListView::staticMetaObject,
+        &RunManager::staticMetaObject,         &StatsPanel::staticMetaObject,
+        &SweepAxesEditor::staticMetaObject,    &SweepCellDetail::staticMetaObject,
+        &SweepCellsModel::staticMetaObject,    &SweepHeatmap::staticMetaObject,
+        &SweepLinePlots::staticMetaObject,     &SweepWorker::staticMetaObject,
+        &ThroughputPlot::staticMetaObject,     &TimelinePlottable::staticMetaObject,
+        &WaitHistogramPlot::staticMetaObject,  &WaitTimePlot::staticMetaObject,
+        &WorkerTimelinePlot::staticMetaObject,
     };
     QStringList used = {QStringLiteral("ConfigField"), QStringLiteral("DatasetKind"),
                         QStringLiteral("Gui"), QStringLiteral("MarkerText"),

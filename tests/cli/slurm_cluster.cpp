@@ -18,24 +18,6 @@
 namespace clitest {
 namespace {
 
-// A TCP port nobody listens on now (bound to 0, then let go).
-int freePort()
-{
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    if (fd < 0)
-        return 0;
-    sockaddr_in address{};
-    address.sin_family = AF_INET;
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t length = sizeof address;
-    int port = 0;
-    if (::bind(fd, reinterpret_cast<sockaddr *>(&address), sizeof address) == 0
-        && ::getsockname(fd, reinterpret_cast<sockaddr *>(&address), &length) == 0)
-        port = ntohs(address.sin_port);
-    ::close(fd);
-    return port;
-}
-
 // Where a program is: the PATH, then /usr/sbin (root's daemons); empty if nowhere.
 QString programPath(const QString &name)
 {
@@ -52,6 +34,23 @@ bool writeFile(const QString &path, const QByteArray &bytes, QFile::Permissions 
 }
 
 } // namespace
+
+int freeLoopbackPort()
+{
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    if (fd < 0)
+        return 0;
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t length = sizeof address;
+    int port = 0;
+    if (::bind(fd, reinterpret_cast<sockaddr *>(&address), sizeof address) == 0
+        && ::getsockname(fd, reinterpret_cast<sockaddr *>(&address), &length) == 0)
+        port = ntohs(address.sin_port);
+    ::close(fd);
+    return port;
+}
 
 SlurmCluster::SlurmCluster(QString dir)
     : m_dir(std::move(dir))
@@ -143,8 +142,8 @@ bool SlurmCluster::start(QString *why)
         return false;
     }
     const QString socket = m_dir + QStringLiteral("/munge/socket");
-    const int controllerPort = freePort();
-    const int nodePort = freePort();
+    const int controllerPort = freeLoopbackPort();
+    const int nodePort = freeLoopbackPort();
     const long cpus = ::sysconf(_SC_NPROCESSORS_ONLN);
     QString config = QStringLiteral("ClusterName=loaderlabtest\n"
                                     "SlurmctldHost=localhost(127.0.0.1)\n"

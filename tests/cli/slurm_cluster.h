@@ -15,6 +15,9 @@
 
 namespace clitest {
 
+// A TCP port on loopback that nobody listens on now (bound to 0, then let go).
+int freeLoopbackPort();
+
 class SlurmCluster
 {
 public:
