@@ -52,7 +52,6 @@ public:
     ControlPanel *controlPanel() const { return m_controls; }
     const std::vector<LivePlot *> &plots() const;
     ExperimentsView *experimentsView() const { return m_experiments; }
-    RunListView *runListView() const { return m_runListView; }
     EngineChoice *engineChoice() const;
     LessonPanel *lessonPanel() const;
     // Brings the Lessons tab (or the settings) to the front of the side panel.

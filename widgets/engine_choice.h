@@ -40,7 +40,6 @@ public:
     bool pytorchAvailable() const { return m_probed && m_problem.isEmpty(); }
     bool probed() const { return m_probed; }
     QString pytorchProblem() const { return m_problem; }
-    QComboBox *combo() const { return m_combo; }
 
 Q_SIGNALS:
     void pytorchChosenChanged(bool pytorch);

@@ -76,6 +76,7 @@ QWidget *ExperimentsView::buildSetup()
 {
     using formhelpers::named;
     m_editor = new SweepAxesEditor;
+    m_editor->setObjectName(QStringLiteral("sweepAxesEditor"));
     auto *sweepGroup = new QGroupBox(tr("Sweep"));
     auto *sweepLayout = new QVBoxLayout(sweepGroup);
     sweepLayout->addWidget(m_editor);
@@ -128,6 +129,7 @@ QWidget *ExperimentsView::buildSetup()
     runLayout->addWidget(m_errorLabel);
 
     m_maxBatch = new MaxBatchPanel;
+    m_maxBatch->setObjectName(QStringLiteral("maxBatchPanel"));
     auto *column = new QWidget;
     auto *layout = new QVBoxLayout(column);
     layout->setContentsMargins(4, 4, 4, 4);
@@ -308,11 +310,6 @@ void ExperimentsView::showError(const QString &message)
 {
     m_errorLabel->setText(message);
     m_errorLabel->setVisible(!message.isEmpty());
-}
-
-QString ExperimentsView::progressText() const
-{
-    return m_progressLabel->text();
 }
 
 QString ExperimentsView::errorText() const

@@ -72,15 +72,9 @@ public:
     bool exportPlots(const QString &dir, const QString &format, QString *error = nullptr);
     bool exportTableCsv(const QString &path, QString *error = nullptr);
 
-    SweepAxesEditor *axesEditor() const { return m_editor; }
     SweepCellsModel *cellsModel() const { return m_model; }
-    QTableView *tableView() const { return m_table; }
     SweepHeatmap *heatmap() const { return m_heatmap; }
-    SweepLinePlots *linePlots() const { return m_lines; }
     SweepCellDetail *cellDetail() const { return m_detail; }
-    MaxBatchPanel *maxBatchPanel() const { return m_maxBatch; }
-    QString recommendationText() const;
-    QString progressText() const;
     QString errorText() const;
     // Heatmap choices: the figure by name, the axes by index into the sweep's axes.
     void setHeatmap(const std::string &figure, int xAxis, int yAxis);

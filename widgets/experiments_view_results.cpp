@@ -116,6 +116,7 @@ QWidget *ExperimentsView::buildResults()
             m_table->selectRow(row); // the table's current row shows it
     });
     m_lines = new SweepLinePlots;
+    m_lines->setObjectName(QStringLiteral("sweepLinePlots"));
     m_detail = new SweepCellDetail;
 
     auto *upper = m_upperSplit = new QSplitter(Qt::Horizontal);
@@ -205,11 +206,6 @@ void ExperimentsView::refreshResults()
     m_recommendation->setText(sentences.isEmpty()
                                   ? tr("The recommendation appears when cells have run.")
                                   : tr("Recommended: %1").arg(sentences.join(QLatin1Char('\n'))));
-}
-
-QString ExperimentsView::recommendationText() const
-{
-    return m_recommendation->text();
 }
 
 bool ExperimentsView::showCell(std::int64_t grid, QString *error)

@@ -160,11 +160,6 @@ void MaxBatchPanel::stop()
     m_task->requestStop(); // the search ends with what it found so far
 }
 
-QString MaxBatchPanel::resultText() const
-{
-    return m_result->text();
-}
-
 void MaxBatchPanel::showAttempt(const QString &line)
 {
     m_progress->setText(line);

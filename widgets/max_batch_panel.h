@@ -35,7 +35,6 @@ public:
     bool start(QString *error = nullptr);
     void stop();
     bool running() const { return m_running; }
-    QString resultText() const;
     // The largest batch of the last search that ended; 0 when none fitted or none ran.
     std::int64_t largestFit() const { return m_largestFit; }
     std::int64_t suggested() const { return m_suggested; }

@@ -21,9 +21,6 @@ class RunListView : public QWidget
 public:
     explicit RunListView(RunList *runs, QWidget *parent = nullptr);
 
-    QTableWidget *runsTable() const { return m_runsTable; }
-    QTableWidget *statsTable() const { return m_statsTable; }
-
     // Columns of the stats table, one row per visible run (in the run list's order).
     enum StatsColumn {
         RunColumn,

@@ -21,6 +21,8 @@
 #include "widgets/wait_time_plot.h"
 #include "widgets/worker_timeline_plot.h"
 
+#include "../widget_child.h"
+
 #include <QtTest>
 
 #include <QComboBox>
@@ -144,7 +146,7 @@ void TestMainWindowRuns::openedRunIsDrawnWithItsFigures()
     QCOMPARE(timeline->overlayTimelines()[0]->syncedSpans(), std::size_t(48));
 
     // In the figures table, as the numbers the run wrote.
-    QTableWidget *stats = window.runListView()->statsTable();
+    QTableWidget *stats = childNamed<QTableWidget>(&window, "runStatsTable");
     QCOMPARE(stats->rowCount(), 1); // no live run yet
     QCOMPARE(stats->item(0, RunListView::SamplesPerSecColumn)->text(),
              QString::number(m_report.summary.samplesPerSecMean, 'f', 1));
@@ -216,13 +218,13 @@ void TestMainWindowRuns::checkboxesDecideWhatIsPlotted()
     RunList *runs = window.session()->runs();
     const int opened = runs->runs()[1].id;
     const int withOverlay = visiblePlottables(window.plots());
-    QTableWidget *table = window.runListView()->runsTable();
+    QTableWidget *table = childNamed<QTableWidget>(&window, "runsTable");
 
     // Unticking the opened run takes one graph off each of the four plots.
     table->item(1, 0)->setCheckState(Qt::Unchecked);
     QTRY_VERIFY(!runs->find(opened)->visible);
     QCOMPARE(visiblePlottables(window.plots()), withOverlay - 4);
-    QCOMPARE(window.runListView()->statsTable()->rowCount(), 0);
+    QCOMPARE(childNamed<QTableWidget>(&window, "runStatsTable")->rowCount(), 0);
     table->item(1, 0)->setCheckState(Qt::Checked);
     QTRY_VERIFY(runs->find(opened)->visible);
     QCOMPARE(visiblePlottables(window.plots()), withOverlay);

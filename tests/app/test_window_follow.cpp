@@ -19,6 +19,8 @@
 
 #include "tests/followed_run.h"
 
+#include "../widget_child.h"
+
 #include <QtTest>
 
 #include <QStatusBar>
@@ -94,7 +96,7 @@ void TestWindowFollow::followShowsBatchesAppendedAfterItOpened()
     fr::append(csv, more.substr(0, more.size() - 7));
     QTRY_COMPARE(runs->find(id)->summary.batches, std::int64_t{24});
     QCOMPARE(overlayBatches(window), 24);
-    QTableWidget *stats = window.runListView()->statsTable();
+    QTableWidget *stats = childNamed<QTableWidget>(&window, "runStatsTable");
     QCOMPARE(stats->item(0, RunListView::BatchesColumn)->text(), QStringLiteral("24"));
     // The plots show the new batches (no live run has them).
     QVERIFY(plotOf<WaitTimePlot>(window)->xAxis->range().upper >= 23.0);

@@ -18,6 +18,8 @@
 #include "widgets/model_panel.h"
 #include "widgets/run_session.h"
 
+#include "../widget_child.h"
+
 #include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
@@ -160,7 +162,7 @@ void TestModelWindow::findMaxBatchShowsAttemptsAndStops()
     config.memoryBudgetMb = 2048; // bounds the search should the stop not work
     window.applyConfig(config);
     window.showExperiments(true);
-    MaxBatchPanel *panel = window.experimentsView()->maxBatchPanel();
+    MaxBatchPanel *panel = childNamed<MaxBatchPanel>(&window, "maxBatchPanel");
     auto *find = child<QPushButton>(panel, "findMaxBatchButton");
     QVERIFY(find->isEnabled());
     QTest::mouseClick(find, Qt::LeftButton);
@@ -173,9 +175,10 @@ void TestModelWindow::findMaxBatchShowsAttemptsAndStops()
     child<QPushButton>(panel, "stopMaxBatchButton")->click();
     QTRY_VERIFY_WITH_TIMEOUT(!panel->running(), 30'000);
     QVERIFY(find->isEnabled());
-    QVERIFY2(panel->largestFit() >= 1, qPrintable(panel->resultText()));
+    QVERIFY2(panel->largestFit() >= 1,
+             qPrintable(childNamed<QLabel>(panel, "maxBatchResult")->text()));
     QCOMPARE(panel->suggested(), suggestedBatch(panel->largestFit()));
-    const QString result = panel->resultText();
+    const QString result = childNamed<QLabel>(panel, "maxBatchResult")->text();
     QVERIFY2(result.contains(QStringLiteral("Largest batch that fits: %1").arg(panel->largestFit()))
                  && result.contains(QStringLiteral("stopped before the search ended"))
                  && result.contains(QStringLiteral("Suggested: %1").arg(panel->suggested()))

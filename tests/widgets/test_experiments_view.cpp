@@ -21,6 +21,8 @@
 #include "widgets/wait_time_plot.h"
 #include "widgets/worker_timeline_plot.h"
 
+#include "../widget_child.h"
+
 #include <QtTest>
 
 #include <QImage>
@@ -58,7 +60,7 @@ RunConfig baseConfig(double sleepPerBatchMs)
 void setUpGrid(ExperimentsView &view, double samples, double sleepPerBatchMs)
 {
     view.setConfigSource([sleepPerBatchMs] { return baseConfig(sleepPerBatchMs); });
-    SweepAxesEditor *editor = view.axesEditor();
+    SweepAxesEditor *editor = childNamed<SweepAxesEditor>(&view, "sweepAxesEditor");
     editor->setDefinition({});
     QVERIFY(editor->setAxisValues("loader.num_workers", {1, 2}));
     QVERIFY(editor->setAxisValues("loader.batch_size", {16, 32}));
@@ -220,11 +222,12 @@ void TestExperimentsView::heatmapAndTableHoldTheResultsFigures()
     }
 
     // The recommendation is analyzeSweep's.
-    QVERIFY(view.recommendationText().contains(
-        QString::fromStdString(analysis.recommendations.front().sentence)));
+    QVERIFY(childNamed<QLabel>(&view, "sweepRecommendation")
+                ->text()
+                .contains(QString::fromStdString(analysis.recommendations.front().sentence)));
 
     // End-to-end time against workers: one line per batch size, the cells' figures.
-    QCustomPlot *lines = view.linePlots()->endToEndPlot();
+    QCustomPlot *lines = childNamed<QCustomPlot>(&view, "sweepEndToEndPlot");
     QCOMPARE(lines->graphCount(), 2);
     for (int g = 0; g < 2; ++g) {
         QCOMPARE(lines->graph(g)->dataCount(), 2);
@@ -252,13 +255,15 @@ void TestExperimentsView::aCellShowsItsBatches()
     QString error;
     QVERIFY2(view.resume(dir, &error), qPrintable(error)); // nothing left to run
     QTRY_VERIFY_WITH_TIMEOUT(!view.running(), 30'000);
-    QVERIFY(view.progressText().contains(QStringLiteral("4 found done")));
+    QVERIFY(childNamed<QLabel>(&view, "sweepProgress")
+                ->text()
+                .contains(QStringLiteral("4 found done")));
 
     // A table row: its per-batch waits from its CSV, one lane per worker.
     SweepDefinition d;
     const auto records = readSweepRecords(dir.toStdString(), &d);
     for (const auto &[order, record] : records) {
-        view.tableView()->selectRow(static_cast<int>(record.grid));
+        childNamed<QTableView>(&view, "sweepTable")->selectRow(static_cast<int>(record.grid));
         const auto batches = loadTraceCsv(
             QDir(dir).filePath(QString::fromStdString(record.trace)).toStdString());
         QCOMPARE(static_cast<std::size_t>(view.cellDetail()->waitPlot()->waitGraph()->dataCount()),
@@ -273,12 +278,12 @@ void TestExperimentsView::aCellShowsItsBatches()
     SweepHeatmap *heatmap = view.heatmap();
     view.setHeatmap("samples_per_sec", 0, 1);
     heatmap->replot();
-    view.tableView()->selectRow(0);
+    childNamed<QTableView>(&view, "sweepTable")->selectRow(0);
     const QPoint pixel(static_cast<int>(heatmap->xAxis->coordToPixel(1)),
                        static_cast<int>(heatmap->yAxis->coordToPixel(1)));
     QTest::mouseClick(heatmap, Qt::LeftButton, {}, pixel);
     QCOMPARE(heatmap->gridAt(1, 1), std::int64_t{3}); // 2 workers, batch 32
-    QTRY_COMPARE(view.tableView()->currentIndex().row(), 3);
+    QTRY_COMPARE(childNamed<QTableView>(&view, "sweepTable")->currentIndex().row(), 3);
     QVERIFY2(view.cellDetail()->title().startsWith(QStringLiteral("2 workers, batch 32")),
              qPrintable(view.cellDetail()->title()));
 }
@@ -310,7 +315,9 @@ void TestExperimentsView::stopIsPromptAndResumeRunsOnlyTheMissingCells()
         QTRY_VERIFY_WITH_TIMEOUT(!view.running(), 5'000);
         const auto took = std::chrono::steady_clock::now() - stopAt;
         QVERIFY2(took < std::chrono::seconds(2), "a stop waits for the running cell to end");
-        QVERIFY(view.progressText().startsWith(QStringLiteral("Stopped")));
+        QVERIFY(childNamed<QLabel>(&view, "sweepProgress")
+                    ->text()
+                    .startsWith(QStringLiteral("Stopped")));
         before = readSweepRecords(dir.toStdString());
         QCOMPARE(before.size(), std::size_t{1}); // the stopped cell is not recorded
     }
@@ -323,7 +330,8 @@ void TestExperimentsView::stopIsPromptAndResumeRunsOnlyTheMissingCells()
             [&outcome](const SweepOutcome &o) { outcome = o; });
     QString error;
     QVERIFY2(view.resume(dir, &error), qPrintable(error));
-    QCOMPARE(view.axesEditor()->runCount(), std::int64_t{4}); // the folder's sweep is shown
+    QCOMPARE(childNamed<SweepAxesEditor>(&view, "sweepAxesEditor")->runCount(),
+             std::int64_t{4}); // the folder's sweep is shown
     QTRY_VERIFY_WITH_TIMEOUT(!view.running(), 60'000);
     QCOMPARE(outcome.skipped, 1);
     QCOMPARE(outcome.ran, 3);
@@ -341,7 +349,7 @@ void TestExperimentsView::failedCellsAreEmptyAndSayWhy()
     // An IDX dataset without a path cannot be opened: those cells fail, the others run.
     ExperimentsView view;
     view.setConfigSource([] { return baseConfig(1.0); });
-    SweepAxesEditor *editor = view.axesEditor();
+    SweepAxesEditor *editor = childNamed<SweepAxesEditor>(&view, "sweepAxesEditor");
     editor->setDefinition({});
     QVERIFY(editor->setAxisValues("loader.num_workers", {1, 2}));
     QVERIFY(editor->setAxisValues("dataset.kind", {"synthetic", "idx"}));
@@ -389,12 +397,13 @@ void TestExperimentsView::anotherSweepInTheFolderIsRefused()
     const QString dir = finishedSweep();
     ExperimentsView view;
     setUpGrid(view, 640, 2.0);
-    QVERIFY(view.axesEditor()->setAxisValues("loader.batch_size", {16, 64}));
+    QVERIFY(childNamed<SweepAxesEditor>(&view, "sweepAxesEditor")
+                ->setAxisValues("loader.batch_size", {16, 64}));
     view.setResultsFolder(dir);
     SweepDefinition other;
     other.base = baseConfig(2.0);
-    other.axes = view.axesEditor()->axes();
-    other.budget = view.axesEditor()->budget();
+    other.axes = childNamed<SweepAxesEditor>(&view, "sweepAxesEditor")->axes();
+    other.budget = childNamed<SweepAxesEditor>(&view, "sweepAxesEditor")->budget();
     QString expected;
     try {
         SweepResults results(dir.toStdString(), other);
@@ -582,7 +591,7 @@ void TestExperimentsView::maxBatchWithoutLibTorchSaysWhy()
 {
     // This test links no LibTorch and registers no finder, as the window without it.
     ExperimentsView view;
-    MaxBatchPanel *panel = view.maxBatchPanel();
+    MaxBatchPanel *panel = childNamed<MaxBatchPanel>(&view, "maxBatchPanel");
     auto *find = panel->findChild<QPushButton *>(QStringLiteral("findMaxBatchButton"));
     QVERIFY(!find->isEnabled());
     QVERIFY2(find->toolTip().contains(QStringLiteral("LibTorch")), qPrintable(find->toolTip()));
@@ -602,7 +611,7 @@ void TestExperimentsView::devicesSweepPlotsSpeedupAndEfficiency()
         c.loader.batchSize = 16;
         return c;
     });
-    SweepAxesEditor *editor = view.axesEditor();
+    SweepAxesEditor *editor = childNamed<SweepAxesEditor>(&view, "sweepAxesEditor");
     editor->setDefinition({});
     QVERIFY(editor->setAxisValues("devices", {1, 2}));
     editor->setBudget({SweepBudget::Kind::Samples, 640});
@@ -619,7 +628,7 @@ void TestExperimentsView::devicesSweepPlotsSpeedupAndEfficiency()
     std::map<int, double> throughput;
     for (const SweepCellStats &c : analysis.cells)
         throughput[c.values[0].get<int>()] = c.throughputMean;
-    QCustomPlot *plot = view.linePlots()->scalingPlot();
+    QCustomPlot *plot = childNamed<QCustomPlot>(&view, "sweepScalingPlot");
     QCOMPARE(plot->xAxis->label().contains(QStringLiteral("devices"), Qt::CaseInsensitive), true);
     QCOMPARE(plot->graphCount(), 2); // speedup (left axis) and efficiency (right)
     QCPGraph *speedup = plot->graph(0);

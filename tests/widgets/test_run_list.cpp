@@ -7,6 +7,8 @@
 #include "widgets/run_list.h"
 #include "widgets/run_list_view.h"
 
+#include "../widget_child.h"
+
 #include <QComboBox>
 #include <QLabel>
 #include <QSignalSpy>
@@ -124,8 +126,8 @@ void TestRunList::viewRowsMatchTheRuns()
 {
     RunList runs;
     RunListView view(&runs);
-    QTableWidget *table = view.runsTable();
-    QTableWidget *stats = view.statsTable();
+    QTableWidget *table = childNamed<QTableWidget>(&view, "runsTable");
+    QTableWidget *stats = childNamed<QTableWidget>(&view, "runStatsTable");
     QCOMPARE(table->rowCount(), 1);
     QCOMPARE(stats->rowCount(), 0); // the live run has no trace yet
 
@@ -179,7 +181,7 @@ void TestRunList::viewCheckboxAndRemoveButtonChangeTheList()
     RunListView view(&runs);
     const int a = runs.add(finishedRun(2, 1000, 1.5));
     runs.add(finishedRun(3, 1000, 1.5));
-    QTableWidget *table = view.runsTable();
+    QTableWidget *table = childNamed<QTableWidget>(&view, "runsTable");
     // Unticking the box hides the run (applied once the table's signal has returned).
     table->item(1, 0)->setCheckState(Qt::Unchecked);
     QTRY_VERIFY(!runs.find(a)->visible);
@@ -204,7 +206,8 @@ void TestRunList::pytorchGreyedOutWithTheReason()
     qputenv("LOADERLAB_PYTHON", "/nonexistent/python3-for-loaderlab-test");
     EngineChoice choice;
     QSignalSpy done(&choice, &EngineChoice::probeDone);
-    auto *model = qobject_cast<QStandardItemModel *>(choice.combo()->model());
+    auto *model = qobject_cast<QStandardItemModel *>(
+        childNamed<QComboBox>(&choice, "engineCombo")->model());
     QVERIFY(!model->item(1)->isEnabled()); // greyed while it checks
     QVERIFY(done.wait(30'000));
     qunsetenv("LOADERLAB_PYTHON");
@@ -219,8 +222,8 @@ void TestRunList::pytorchGreyedOutWithTheReason()
     QVERIFY(note && !note->isHidden());
     QVERIFY2(note->text().contains(reason), qPrintable(note->text()));
     // Not choosable from code either.
-    choice.combo()->setCurrentIndex(1);
-    QCOMPARE(choice.combo()->currentIndex(), 0);
+    childNamed<QComboBox>(&choice, "engineCombo")->setCurrentIndex(1);
+    QCOMPARE(childNamed<QComboBox>(&choice, "engineCombo")->currentIndex(), 0);
     QVERIFY(!choice.pytorchChosen());
 }
 
@@ -230,14 +233,15 @@ void TestRunList::pytorchChoosableWhereTorchImports()
     EngineChoice choice;
     QSignalSpy done(&choice, &EngineChoice::probeDone);
     QVERIFY(done.wait(60'000));
-    auto *model = qobject_cast<QStandardItemModel *>(choice.combo()->model());
+    auto *model = qobject_cast<QStandardItemModel *>(
+        childNamed<QComboBox>(&choice, "engineCombo")->model());
     // Whatever this machine has, the choice says the same as the engine's own check.
     QCOMPARE(choice.pytorchProblem(), QString::fromStdString(problem));
     QCOMPARE(model->item(1)->isEnabled(), problem.empty());
     if (!problem.empty())
         QSKIP("no Python with torch and torchvision here");
     QSignalSpy chosen(&choice, &EngineChoice::pytorchChosenChanged);
-    choice.combo()->setCurrentIndex(1);
+    childNamed<QComboBox>(&choice, "engineCombo")->setCurrentIndex(1);
     QVERIFY(choice.pytorchChosen());
     QCOMPARE(chosen.count(), 1);
     QCOMPARE(chosen.at(0).at(0).toBool(), true);
