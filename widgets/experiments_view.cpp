@@ -54,6 +54,7 @@ ExperimentsView::ExperimentsView(QWidget *parent)
     , m_worker(new SweepWorker(this))
     , m_model(new SweepCellsModel(this))
 {
+    m_model->setObjectName(QStringLiteral("sweepCellsModel"));
     auto *split = new QSplitter(Qt::Horizontal);
     split->addWidget(buildSetup());
     split->addWidget(buildResults());

@@ -72,9 +72,6 @@ public:
     bool exportPlots(const QString &dir, const QString &format, QString *error = nullptr);
     bool exportTableCsv(const QString &path, QString *error = nullptr);
 
-    SweepCellsModel *cellsModel() const { return m_model; }
-    SweepHeatmap *heatmap() const { return m_heatmap; }
-    SweepCellDetail *cellDetail() const { return m_detail; }
     QString errorText() const;
     // Heatmap choices: the figure by name, the axes by index into the sweep's axes.
     void setHeatmap(const std::string &figure, int xAxis, int yAxis);

@@ -118,6 +118,7 @@ QWidget *ExperimentsView::buildResults()
     m_lines = new SweepLinePlots;
     m_lines->setObjectName(QStringLiteral("sweepLinePlots"));
     m_detail = new SweepCellDetail;
+    m_detail->setObjectName(QStringLiteral("sweepCellDetail"));
 
     auto *upper = m_upperSplit = new QSplitter(Qt::Horizontal);
     upper->addWidget(m_table);

@@ -91,6 +91,7 @@ SweepHeatmap::SweepHeatmap(QWidget *parent)
     : QCustomPlot(parent)
 {
     m_map = new QCPColorMap(xAxis, yAxis);
+    m_map->setObjectName(QStringLiteral("heatmapColorMap"));
     m_map->setInterpolate(false);
     m_map->setTightBoundary(false);
     m_scale = new QCPColorScale(this);
@@ -111,6 +112,7 @@ SweepHeatmap::SweepHeatmap(QWidget *parent)
         axis->grid()->setVisible(false);
     }
     m_best = new QCPItemRect(this);
+    m_best->setObjectName(QStringLiteral("heatmapBestMarker"));
     m_best->setPen(QPen(kBestFrame, 3));
     m_best->setBrush(Qt::NoBrush);
     m_best->setVisible(false);

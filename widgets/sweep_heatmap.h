@@ -37,8 +37,6 @@ public:
                    const loaderlab::SweepAnalysis &analysis, int xAxis, int yAxis,
                    const std::string &figure);
 
-    QCPColorMap *colorMap() const { return m_map; }
-    QCPItemRect *bestMarker() const { return m_best; }
     // Map cell (x index, y index) of the best value; empty when no cell has one.
     std::optional<std::pair<int, int>> bestCell() const { return m_bestCell; }
     // The shown value of map cell (x, y): NaN when it has none.

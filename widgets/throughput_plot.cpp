@@ -53,6 +53,7 @@ ThroughputPlot::ThroughputPlot(QWidget *parent)
     yAxis->setLabel(tr("samples/s"));
 
     m_rate = addGraph();
+    m_rate->setObjectName(QStringLiteral("rateGraph"));
     m_rate->setName(tr("samples/s per round of workers"));
     m_rate->setPen(QPen(kRateColor, 1));
     m_rate->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 3));

@@ -26,7 +26,6 @@ class ThroughputPlot : public LivePlot
 public:
     explicit ThroughputPlot(QWidget *parent = nullptr);
 
-    QCPGraph *rateGraph() const { return m_rate; }
     // One rate graph per overlay, in the overlay's order and colour.
     const std::vector<QCPGraph *> &overlayGraphs() const { return m_overlayGraphs; }
     // Median over all rounds so far (0 when none).

@@ -40,6 +40,7 @@ WaitHistogramPlot::WaitHistogramPlot(QWidget *parent)
     xAxis->grid()->setVisible(false);
 
     m_bars = new QCPBars(xAxis, yAxis);
+    m_bars->setObjectName(QStringLiteral("histogramBars"));
     m_bars->setName(tr("this run"));
     m_bars->setWidth(0.7);
     m_bars->setPen(Qt::NoPen);

@@ -34,7 +34,6 @@ public:
 
     std::int64_t totalCount() const { return m_total; }
     const std::vector<std::int64_t> &counts() const { return m_counts; }
-    QCPBars *bars() const { return m_bars; }
     // One outline (a step graph of the shares) per overlay, in its order and colour.
     const std::vector<QCPGraph *> &overlayGraphs() const { return m_overlayGraphs; }
 

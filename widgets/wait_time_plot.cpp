@@ -37,13 +37,17 @@ WaitTimePlot::WaitTimePlot(QWidget *parent)
     QColor computeLight = kComputeColor;
     computeLight.setAlpha(150);
     m_compute = makeGraph(this, tr("model step"), QPen(computeLight, 1));
+    m_compute->setObjectName(QStringLiteral("computeGraph"));
 
     m_wait = makeGraph(this, tr("wait"), QPen(kWaitColor, 1));
+    m_wait->setObjectName(QStringLiteral("waitGraph"));
     m_wait->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, 3));
 
     m_mean = makeGraph(this, tr("wait, rolling mean"), QPen(kMeanColor, 2));
+    m_mean->setObjectName(QStringLiteral("meanGraph"));
 
     m_first = makeGraph(this, tr("first batch"), QPen(kFirstColor));
+    m_first->setObjectName(QStringLiteral("firstBatchGraph"));
     m_first->setLineStyle(QCPGraph::lsNone);
     m_first->setScatterStyle(
         QCPScatterStyle(QCPScatterStyle::ssDiamond, QPen(kFirstColor), QBrush(kFirstColor), 10));

@@ -21,10 +21,6 @@ class WaitTimePlot : public LivePlot
 public:
     explicit WaitTimePlot(QWidget *parent = nullptr);
 
-    QCPGraph *waitGraph() const { return m_wait; }
-    QCPGraph *meanGraph() const { return m_mean; }
-    QCPGraph *computeGraph() const { return m_compute; }
-    QCPGraph *firstBatchGraph() const { return m_first; }
     // One wait graph per overlay, in the overlay's order and colour.
     const std::vector<QCPGraph *> &overlayGraphs() const { return m_overlayGraphs; }
     // Batches averaged by the rolling mean: 4 rounds of max(W, 1) batches.

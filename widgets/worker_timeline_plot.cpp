@@ -34,6 +34,7 @@ WorkerTimelinePlot::WorkerTimelinePlot(QWidget *parent)
     axisRect()->setRangeDrag(Qt::Horizontal);
 
     m_timeline = new TimelinePlottable(xAxis, yAxis);
+    m_timeline->setObjectName(QStringLiteral("timelineLanes"));
     addLegendSwatch(this, tr("consumer waiting (lower half)"), TimelinePlottable::waitColor());
     addLegendSwatch(this, tr("consumer computing (upper half)"), TimelinePlottable::computeColor());
 

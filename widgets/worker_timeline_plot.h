@@ -23,7 +23,6 @@ public:
     // Shows `workers` worker lanes if that is more than now (after a reconfiguration).
     void setWorkerLanes(int workers);
 
-    TimelinePlottable *timeline() const { return m_timeline; }
     // One per overlay, in the overlay's order.
     const std::vector<TimelinePlottable *> &overlayTimelines() const { return m_overlayTimelines; }
 

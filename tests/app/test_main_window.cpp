@@ -13,6 +13,8 @@
 #include "widgets/timeline_plottable.h"
 #include "widgets/worker_timeline_plot.h"
 
+#include "../widget_child.h"
+
 #include <QtTest>
 
 #include <QComboBox>
@@ -78,7 +80,7 @@ void TestMainWindow::workersSliderReconfiguresTheRunningEngine()
     QVERIFY(change != markers.end());
     // The timeline grows a lane for the new worker.
     auto *timeline = window.findChild<WorkerTimelinePlot *>(QStringLiteral("workerTimelinePlot"));
-    QTRY_COMPARE(timeline->timeline()->workerLanes(), 3);
+    QTRY_COMPARE(childNamed<TimelinePlottable>(timeline, "timelineLanes")->workerLanes(), 3);
     // Every time-based plot shows the marker (a line and its label).
     for (LivePlot *plot : window.plots()) {
         if (plot->objectName() == QLatin1String("waitHistogramPlot"))
@@ -227,9 +229,10 @@ void TestMainWindow::devicesSliderStartsADataParallelRun()
 
     // Timeline: a lane per worker of every rank, named by rank.
     auto *timeline = window.findChild<WorkerTimelinePlot *>(QStringLiteral("workerTimelinePlot"));
-    QTRY_COMPARE(timeline->timeline()->ranks(), 2);
-    QCOMPARE(timeline->timeline()->loaderLanes(), 4); // 2 ranks x 2 workers
-    QCOMPARE(timeline->timeline()->laneOf(1, 1), 3);
+    QTRY_COMPARE(childNamed<TimelinePlottable>(timeline, "timelineLanes")->ranks(), 2);
+    QCOMPARE(childNamed<TimelinePlottable>(timeline, "timelineLanes")->loaderLanes(),
+             4); // 2 ranks x 2 workers
+    QCOMPARE(childNamed<TimelinePlottable>(timeline, "timelineLanes")->laneOf(1, 1), 3);
     auto *ticker = dynamic_cast<QCPAxisTickerText *>(timeline->yAxis->ticker().data());
     QVERIFY(ticker);
     QCOMPARE(ticker->ticks().value(3.0), QStringLiteral("rank 1 worker 1"));

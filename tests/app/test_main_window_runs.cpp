@@ -297,9 +297,10 @@ void TestMainWindowRuns::pytorchEngineRunsInTheWindow()
     QCOMPARE(trace->size(), std::size_t(40));
     // Drawn like a LoaderLab run: its waits on the plot, its workers' boxes.
     auto *waits = plotOf<WaitTimePlot>(window);
-    QTRY_COMPARE(waits->waitGraph()->dataCount(), 40);
+    QTRY_COMPARE(childNamed<QCPGraph>(waits, "waitGraph")->dataCount(), 40);
     auto *timeline = plotOf<WorkerTimelinePlot>(window);
-    QTRY_COMPARE(timeline->timeline()->syncedSpans(), trace->spanCount());
+    QTRY_COMPARE(childNamed<TimelinePlottable>(timeline, "timelineLanes")->syncedSpans(),
+                 trace->spanCount());
     QVERIFY(trace->spanCount() >= 40);
     const RunReport report = window.session()->report();
     QCOMPARE(report.machine.versions.at("engine"), std::string("pytorch"));

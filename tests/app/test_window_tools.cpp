@@ -12,6 +12,8 @@
 #include "widgets/timeline_plottable.h"
 #include "widgets/worker_timeline_plot.h"
 
+#include "../widget_child.h"
+
 #include <QtTest>
 
 #include <QAbstractScrollArea>
@@ -215,7 +217,8 @@ void TestWindowTools::autotuneDrivesTheRunAndTheSliders()
             most = std::max(most, w);
         return most;
     };
-    QTRY_VERIFY(timeline->timeline()->workerLanes() >= mostWorkers());
+    QTRY_VERIFY(childNamed<TimelinePlottable>(timeline, "timelineLanes")->workerLanes()
+                >= mostWorkers());
     saveScreenshot(window, QStringLiteral("autotune.png"));
 
     // Off: the tuner stops, the controls are the user's again and apply as before.

@@ -13,6 +13,8 @@
 #include "widgets/wait_time_plot.h"
 #include "widgets/worker_timeline_plot.h"
 
+#include "../widget_child.h"
+
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QFile>
@@ -188,8 +190,9 @@ int main(int argc, char **argv)
         plot->setFollowing(false);
     bool found = false;
     waits->xAxis->setRange(-0.5, static_cast<double>(trace->size()) - 0.5);
-    throughput->xAxis->setRange(throughput->rateGraph()->getKeyRange(found));
-    timeline->xAxis->setRange(timeline->timeline()->getKeyRange(found));
+    throughput->xAxis->setRange(childNamed<QCPGraph>(throughput, "rateGraph")->getKeyRange(found));
+    timeline->xAxis->setRange(
+        childNamed<TimelinePlottable>(timeline, "timelineLanes")->getKeyRange(found));
     waits->yAxis->rescale();
     throughput->yAxis->rescale();
     measureReplots("full replot, zoomed out to all batches", plots, names);

@@ -161,7 +161,7 @@ void TestExperimentsView::heatmapAndTableHoldTheResultsFigures()
     m_finished = dir; // later tests reuse it
 
     // One row per cell, every one done.
-    SweepCellsModel *model = view.cellsModel();
+    SweepCellsModel *model = childNamed<SweepCellsModel>(&view, "sweepCellsModel");
     QCOMPARE(model->rowCount(), 4);
     for (int row = 0; row < 4; ++row)
         QCOMPARE(model->data(model->index(row, 2), Qt::DisplayRole).toString(),
@@ -175,10 +175,10 @@ void TestExperimentsView::heatmapAndTableHoldTheResultsFigures()
     const int batch = 1;
     QCOMPARE(d.axes[workers].key, std::string("loader.num_workers"));
 
-    SweepHeatmap *heatmap = view.heatmap();
+    SweepHeatmap *heatmap = childNamed<SweepHeatmap>(&view, "sweepHeatmap");
     for (const std::string figure : {"samples_per_sec", "end_to_end_s", "wait_p95_ms"}) {
         view.setHeatmap(figure, workers, batch);
-        QCPColorMapData *data = heatmap->colorMap()->data();
+        QCPColorMapData *data = childNamed<QCPColorMap>(heatmap, "heatmapColorMap")->data();
         QCOMPARE(data->keySize(), 2);
         QCOMPARE(data->valueSize(), 2);
         const SweepCellStats *best = nullptr;
@@ -203,9 +203,11 @@ void TestExperimentsView::heatmapAndTableHoldTheResultsFigures()
         const int bx = indexOf(d.axes[workers], best->values[workers]);
         const int by = indexOf(d.axes[batch], best->values[batch]);
         QCOMPARE(heatmap->bestCell(), std::make_optional(std::make_pair(bx, by)));
-        QVERIFY(heatmap->bestMarker()->visible());
-        const QPointF topLeft = heatmap->bestMarker()->topLeft->coords();
-        const QPointF bottomRight = heatmap->bestMarker()->bottomRight->coords();
+        QVERIFY(childNamed<QCPItemRect>(heatmap, "heatmapBestMarker")->visible());
+        const QPointF topLeft =
+            childNamed<QCPItemRect>(heatmap, "heatmapBestMarker")->topLeft->coords();
+        const QPointF bottomRight =
+            childNamed<QCPItemRect>(heatmap, "heatmapBestMarker")->bottomRight->coords();
         QVERIFY(topLeft.x() < bx && bx < bottomRight.x());
         QVERIFY(bottomRight.y() < by && by < topLeft.y());
         QCOMPARE(heatmap->gridAt(bx, by), best->grid);
@@ -266,16 +268,27 @@ void TestExperimentsView::aCellShowsItsBatches()
         childNamed<QTableView>(&view, "sweepTable")->selectRow(static_cast<int>(record.grid));
         const auto batches = loadTraceCsv(
             QDir(dir).filePath(QString::fromStdString(record.trace)).toStdString());
-        QCOMPARE(static_cast<std::size_t>(view.cellDetail()->waitPlot()->waitGraph()->dataCount()),
-                 batches.size());
-        QCOMPARE(view.cellDetail()->timelinePlot()->timeline()->workerLanes(),
+        QCOMPARE(
+            static_cast<std::size_t>(
+                childNamed<QCPGraph>(
+                    childNamed<SweepCellDetail>(&view, "sweepCellDetail")->waitPlot(), "waitGraph")
+                    ->dataCount()),
+            batches.size());
+        QCOMPARE(childNamed<TimelinePlottable>(
+                     childNamed<SweepCellDetail>(&view, "sweepCellDetail")->timelinePlot(),
+                     "timelineLanes")
+                     ->workerLanes(),
                  record.values[0].get<int>());
-        QCOMPARE(view.cellDetail()->waitPlot()->waitGraph()->data()->at(3)->value,
+        QCOMPARE(childNamed<QCPGraph>(
+                     childNamed<SweepCellDetail>(&view, "sweepCellDetail")->waitPlot(), "waitGraph")
+                     ->data()
+                     ->at(3)
+                     ->value,
                  static_cast<double>(batches[3].waitNs()) / 1e6);
     }
 
     // A click on a heatmap cell shows that cell.
-    SweepHeatmap *heatmap = view.heatmap();
+    SweepHeatmap *heatmap = childNamed<SweepHeatmap>(&view, "sweepHeatmap");
     view.setHeatmap("samples_per_sec", 0, 1);
     heatmap->replot();
     childNamed<QTableView>(&view, "sweepTable")->selectRow(0);
@@ -284,8 +297,10 @@ void TestExperimentsView::aCellShowsItsBatches()
     QTest::mouseClick(heatmap, Qt::LeftButton, {}, pixel);
     QCOMPARE(heatmap->gridAt(1, 1), std::int64_t{3}); // 2 workers, batch 32
     QTRY_COMPARE(childNamed<QTableView>(&view, "sweepTable")->currentIndex().row(), 3);
-    QVERIFY2(view.cellDetail()->title().startsWith(QStringLiteral("2 workers, batch 32")),
-             qPrintable(view.cellDetail()->title()));
+    QVERIFY2(childNamed<SweepCellDetail>(&view, "sweepCellDetail")
+                 ->title()
+                 .startsWith(QStringLiteral("2 workers, batch 32")),
+             qPrintable(childNamed<SweepCellDetail>(&view, "sweepCellDetail")->title()));
 }
 
 void TestExperimentsView::stopIsPromptAndResumeRunsOnlyTheMissingCells()
@@ -301,13 +316,15 @@ void TestExperimentsView::stopIsPromptAndResumeRunsOnlyTheMissingCells()
         QString error;
         QVERIFY2(view.start(&error), qPrintable(error));
         // Stop in the middle of the second cell.
-        QTRY_VERIFY_WITH_TIMEOUT(view.cellsModel()->records().size() == 1, 30'000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            childNamed<SweepCellsModel>(&view, "sweepCellsModel")->records().size() == 1, 30'000);
         // The first cell is in the heatmap; the others are empty (NaN) until they end.
         view.setHeatmap("samples_per_sec", 0, 1);
-        QVERIFY(!std::isnan(view.heatmap()->colorMap()->data()->cell(0, 0)));
-        QVERIFY(std::isnan(view.heatmap()->colorMap()->data()->cell(1, 0)));
-        QVERIFY(std::isnan(view.heatmap()->colorMap()->data()->cell(1, 1)));
-        QCOMPARE(view.heatmap()->bestCell(), std::make_optional(std::make_pair(0, 0)));
+        QVERIFY(!std::isnan(childNamed<QCPColorMap>(&view, "heatmapColorMap")->data()->cell(0, 0)));
+        QVERIFY(std::isnan(childNamed<QCPColorMap>(&view, "heatmapColorMap")->data()->cell(1, 0)));
+        QVERIFY(std::isnan(childNamed<QCPColorMap>(&view, "heatmapColorMap")->data()->cell(1, 1)));
+        QCOMPARE(childNamed<SweepHeatmap>(&view, "sweepHeatmap")->bestCell(),
+                 std::make_optional(std::make_pair(0, 0)));
         QTest::qWait(300);
         QVERIFY(view.running());
         const auto stopAt = std::chrono::steady_clock::now();
@@ -340,8 +357,8 @@ void TestExperimentsView::stopIsPromptAndResumeRunsOnlyTheMissingCells()
     QCOMPARE(after.size(), std::size_t{4});
     for (const auto &[order, record] : before)
         QCOMPARE(toJson(after.at(order)), toJson(record)); // kept, not run again
-    QCOMPARE(view.cellsModel()->rowCount(), 4);
-    QVERIFY(view.cellsModel()->stats(3) != nullptr);
+    QCOMPARE(childNamed<SweepCellsModel>(&view, "sweepCellsModel")->rowCount(), 4);
+    QVERIFY(childNamed<SweepCellsModel>(&view, "sweepCellsModel")->stats(3) != nullptr);
 }
 
 void TestExperimentsView::failedCellsAreEmptyAndSayWhy()
@@ -359,11 +376,11 @@ void TestExperimentsView::failedCellsAreEmptyAndSayWhy()
     QVERIFY2(view.start(&error), qPrintable(error));
     QTRY_VERIFY_WITH_TIMEOUT(!view.running(), 60'000);
 
-    SweepCellsModel *model = view.cellsModel();
+    SweepCellsModel *model = childNamed<SweepCellsModel>(&view, "sweepCellsModel");
     const int state = model->axisCount();
     const int errorColumn = state + 1 + SweepCellsModel::Error;
     view.setHeatmap("samples_per_sec", 0, 1);
-    SweepHeatmap *heatmap = view.heatmap();
+    SweepHeatmap *heatmap = childNamed<SweepHeatmap>(&view, "sweepHeatmap");
     QStringList labels;
     for (int i = 0; i < heatmap->itemCount(); ++i) {
         if (auto *text = qobject_cast<QCPItemText *>(heatmap->item(i)))
@@ -374,7 +391,9 @@ void TestExperimentsView::failedCellsAreEmptyAndSayWhy()
         const bool idx = model->values(row)[1] == json("idx");
         const int x = indexOf(model->definition().axes[0], model->values(row)[0]);
         const int y = indexOf(model->definition().axes[1], model->values(row)[1]);
-        QCOMPARE(std::isnan(heatmap->colorMap()->data()->cell(x, y)), idx);
+        QCOMPARE(
+            std::isnan(childNamed<QCPColorMap>(heatmap, "heatmapColorMap")->data()->cell(x, y)),
+            idx);
         QCOMPARE(model->data(model->index(row, state), Qt::DisplayRole).toString(),
                  idx ? QStringLiteral("failed") : QStringLiteral("done"));
         const QString why = model->data(model->index(row, errorColumn), Qt::DisplayRole).toString();
@@ -383,8 +402,8 @@ void TestExperimentsView::failedCellsAreEmptyAndSayWhy()
             QVERIFY2(why == QString::fromStdString(model->stats(row)->error), qPrintable(why));
             QString reason;
             QVERIFY(!view.showCell(row, &reason)); // no trace: the reason instead
-            QVERIFY2(view.cellDetail()->title().contains(why),
-                     qPrintable(view.cellDetail()->title()));
+            QVERIFY2(childNamed<SweepCellDetail>(&view, "sweepCellDetail")->title().contains(why),
+                     qPrintable(childNamed<SweepCellDetail>(&view, "sweepCellDetail")->title()));
         }
     }
     // The best cell is one that ran.

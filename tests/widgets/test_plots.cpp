@@ -10,6 +10,8 @@
 #include "widgets/wait_time_plot.h"
 #include "widgets/worker_timeline_plot.h"
 
+#include "../widget_child.h"
+
 #include <QApplication>
 #include <QDir>
 #include <QFile>
@@ -209,15 +211,15 @@ void TestPlots::waitGraphHasOnePointPerBatch()
     WaitTimePlot plot;
     plot.setTrace(makeLog(10, 2), 2);
     plot.refresh();
-    QCOMPARE(plot.waitGraph()->dataCount(), 10);
-    QCOMPARE(plot.computeGraph()->dataCount(), 10);
-    const std::vector<double> waits = values(plot.waitGraph());
-    const std::vector<double> batch = keys(plot.waitGraph());
+    QCOMPARE(childNamed<QCPGraph>(&plot, "waitGraph")->dataCount(), 10);
+    QCOMPARE(childNamed<QCPGraph>(&plot, "computeGraph")->dataCount(), 10);
+    const std::vector<double> waits = values(childNamed<QCPGraph>(&plot, "waitGraph"));
+    const std::vector<double> batch = keys(childNamed<QCPGraph>(&plot, "waitGraph"));
     for (std::int64_t i = 0; i < 10; ++i) {
         const auto at = static_cast<std::size_t>(i);
         QCOMPARE(batch[at], static_cast<double>(i));
         QCOMPARE(waits[at], static_cast<double>(waitOf(i)) / 1e6);
-        QCOMPARE(values(plot.computeGraph())[at], 5.0);
+        QCOMPARE(values(childNamed<QCPGraph>(&plot, "computeGraph"))[at], 5.0);
     }
 }
 
@@ -227,7 +229,7 @@ void TestPlots::rollingMeanMatchesIndependentMean()
     plot.setTrace(makeLog(20, 2), 2);
     plot.refresh();
     QCOMPARE(plot.meanWindow(), 8);
-    const std::vector<double> means = values(plot.meanGraph());
+    const std::vector<double> means = values(childNamed<QCPGraph>(&plot, "meanGraph"));
     QCOMPARE(means.size(), std::size_t(20));
     auto meanOf = [](std::int64_t from, std::int64_t to) {
         double sum = 0;
@@ -247,10 +249,11 @@ void TestPlots::firstBatchIsDrawnApart()
     WaitTimePlot plot;
     plot.setTrace(makeLog(6, 2), 2);
     plot.refresh();
-    QCOMPARE(plot.firstBatchGraph()->dataCount(), 1);
-    QCOMPARE(plot.firstBatchGraph()->data()->constBegin()->key, 0.0);
-    QCOMPARE(plot.firstBatchGraph()->data()->constBegin()->value, 30.0);
-    QCOMPARE(plot.firstBatchGraph()->scatterStyle().shape(), QCPScatterStyle::ssDiamond);
+    QCOMPARE(childNamed<QCPGraph>(&plot, "firstBatchGraph")->dataCount(), 1);
+    QCOMPARE(childNamed<QCPGraph>(&plot, "firstBatchGraph")->data()->constBegin()->key, 0.0);
+    QCOMPARE(childNamed<QCPGraph>(&plot, "firstBatchGraph")->data()->constBegin()->value, 30.0);
+    QCOMPARE(childNamed<QCPGraph>(&plot, "firstBatchGraph")->scatterStyle().shape(),
+             QCPScatterStyle::ssDiamond);
     QVERIFY(hasText(plot, QStringLiteral("first batch")));
 }
 
@@ -261,20 +264,20 @@ void TestPlots::incrementalRefreshAddsOnlyNewPoints()
     plot.setTrace(log, 2);
     plot.refresh();
     plot.refresh(); // nothing new: nothing added
-    QCOMPARE(plot.waitGraph()->dataCount(), 10);
+    QCOMPARE(childNamed<QCPGraph>(&plot, "waitGraph")->dataCount(), 10);
     appendBatches(*log, 15, 2);
     plot.refresh();
-    QCOMPARE(plot.waitGraph()->dataCount(), 15);
-    QCOMPARE(plot.meanGraph()->dataCount(), 15);
-    QCOMPARE(plot.firstBatchGraph()->dataCount(), 1);
-    const std::vector<double> batch = keys(plot.waitGraph());
+    QCOMPARE(childNamed<QCPGraph>(&plot, "waitGraph")->dataCount(), 15);
+    QCOMPARE(childNamed<QCPGraph>(&plot, "meanGraph")->dataCount(), 15);
+    QCOMPARE(childNamed<QCPGraph>(&plot, "firstBatchGraph")->dataCount(), 1);
+    const std::vector<double> batch = keys(childNamed<QCPGraph>(&plot, "waitGraph"));
     for (std::size_t i = 0; i < batch.size(); ++i)
         QCOMPARE(batch[i], static_cast<double>(i));
     // The rolling mean carried its ring across the refresh.
     double sum = 0;
     for (std::int64_t i = 7; i <= 14; ++i)
         sum += static_cast<double>(waitOf(i)) / 1e6;
-    QVERIFY(qFuzzyCompare(values(plot.meanGraph())[14], sum / 8));
+    QVERIFY(qFuzzyCompare(values(childNamed<QCPGraph>(&plot, "meanGraph"))[14], sum / 8));
 }
 
 void TestPlots::followingShowsTheLast200Batches()
@@ -304,24 +307,24 @@ void TestPlots::zoomedOutGraphsKeepSpikes()
     waits.xAxis->setRange(-0.5, 99'999.5);
     waits.replot();
     // Far fewer points than batches, but the extremes are all still there.
-    const std::vector<double> drawn = values(waits.waitGraph());
+    const std::vector<double> drawn = values(childNamed<QCPGraph>(&waits, "waitGraph"));
     QVERIFY(drawn.size() < 10'000);
     QVERIFY(!drawn.empty());
     QCOMPARE(*std::max_element(drawn.begin(), drawn.end()), 99.0);
     QCOMPARE(*std::min_element(drawn.begin(), drawn.end()), 1.5);
     QVERIFY(std::find(drawn.begin(), drawn.end(), 30.0) != drawn.end());
-    QVERIFY(waits.meanGraph()->dataCount() < 10'000);
+    QVERIFY(childNamed<QCPGraph>(&waits, "meanGraph")->dataCount() < 10'000);
     // Zoomed in again: every batch.
     waits.xAxis->setRange(54'300, 54'350);
     waits.replot();
-    QCOMPARE(waits.waitGraph()->dataCount(), 100'000);
-    QCOMPARE(waits.meanGraph()->dataCount(), 100'000);
+    QCOMPARE(childNamed<QCPGraph>(&waits, "waitGraph")->dataCount(), 100'000);
+    QCOMPARE(childNamed<QCPGraph>(&waits, "meanGraph")->dataCount(), 100'000);
 
     const std::vector<double> rates = roundRates(*log, 2);
     bool found = false;
-    throughput.xAxis->setRange(throughput.rateGraph()->getKeyRange(found));
+    throughput.xAxis->setRange(childNamed<QCPGraph>(&throughput, "rateGraph")->getKeyRange(found));
     throughput.replot();
-    const std::vector<double> drawnRates = values(throughput.rateGraph());
+    const std::vector<double> drawnRates = values(childNamed<QCPGraph>(&throughput, "rateGraph"));
     QVERIFY(drawnRates.size() < rates.size() / 4);
     QCOMPARE(*std::max_element(drawnRates.begin(), drawnRates.end()),
              *std::max_element(rates.begin(), rates.end()));
@@ -382,32 +385,36 @@ void TestPlots::newTraceClearsData()
         plot->setTrace(makeLog(30, 2), 2);
         plot->refresh();
     }
-    QCOMPARE(waits.waitGraph()->dataCount(), 30);
-    QVERIFY(throughput.rateGraph()->dataCount() > 0);
+    QCOMPARE(childNamed<QCPGraph>(&waits, "waitGraph")->dataCount(), 30);
+    QVERIFY(childNamed<QCPGraph>(&throughput, "rateGraph")->dataCount() > 0);
     QCOMPARE(histogram.totalCount(), std::int64_t(30));
-    QCOMPARE(timeline.timeline()->syncedRecords(), std::size_t(30));
+    QCOMPARE(childNamed<TimelinePlottable>(&timeline, "timelineLanes")->syncedRecords(),
+             std::size_t(30));
 
     auto next = makeLog(4, 1);
     for (LivePlot *plot : plots)
         plot->setTrace(next, 1);
-    QCOMPARE(waits.waitGraph()->dataCount(), 0);
-    QCOMPARE(waits.firstBatchGraph()->dataCount(), 0);
-    QCOMPARE(throughput.rateGraph()->dataCount(), 0);
+    QCOMPARE(childNamed<QCPGraph>(&waits, "waitGraph")->dataCount(), 0);
+    QCOMPARE(childNamed<QCPGraph>(&waits, "firstBatchGraph")->dataCount(), 0);
+    QCOMPARE(childNamed<QCPGraph>(&throughput, "rateGraph")->dataCount(), 0);
     QCOMPARE(throughput.median(), 0.0);
     QCOMPARE(histogram.totalCount(), std::int64_t(0));
-    QCOMPARE(histogram.bars()->dataCount(), 0);
-    QCOMPARE(timeline.timeline()->syncedRecords(), std::size_t(0));
+    QCOMPARE(childNamed<QCPBars>(&histogram, "histogramBars")->dataCount(), 0);
+    QCOMPARE(childNamed<TimelinePlottable>(&timeline, "timelineLanes")->syncedRecords(),
+             std::size_t(0));
     bool found = true;
-    timeline.timeline()->getKeyRange(found);
+    childNamed<TimelinePlottable>(&timeline, "timelineLanes")->getKeyRange(found);
     QVERIFY(!found);
 
     for (LivePlot *plot : plots)
         plot->refresh();
-    QCOMPARE(waits.waitGraph()->dataCount(), 4);
+    QCOMPARE(childNamed<QCPGraph>(&waits, "waitGraph")->dataCount(), 4);
     QCOMPARE(waits.meanWindow(), 4);
-    QCOMPARE(throughput.rateGraph()->dataCount(), 3); // rounds of 1, the last one open
+    QCOMPARE(childNamed<QCPGraph>(&throughput, "rateGraph")->dataCount(),
+             3); // rounds of 1, the last one open
     QCOMPARE(histogram.totalCount(), std::int64_t(4));
-    QCOMPARE(timeline.timeline()->syncedSpans(), std::size_t(4));
+    QCOMPARE(childNamed<TimelinePlottable>(&timeline, "timelineLanes")->syncedSpans(),
+             std::size_t(4));
 }
 
 void TestPlots::overlaysDrawnInTheirColours()
@@ -440,11 +447,11 @@ void TestPlots::overlaysDrawnInTheirColours()
     // The live run's checkbox hides its series, not the overlays'.
     waits.setOverlays(two);
     waits.setLiveVisible(false);
-    QVERIFY(!waits.waitGraph()->visible());
-    QVERIFY(!waits.meanGraph()->visible());
+    QVERIFY(!childNamed<QCPGraph>(&waits, "waitGraph")->visible());
+    QVERIFY(!childNamed<QCPGraph>(&waits, "meanGraph")->visible());
     QVERIFY(waits.overlayGraphs()[0]->visible());
     waits.setLiveVisible(true);
-    QVERIFY(waits.waitGraph()->visible());
+    QVERIFY(childNamed<QCPGraph>(&waits, "waitGraph")->visible());
 
     WaitHistogramPlot histogram;
     histogram.setTrace(makeLog(5, 2), 2);
@@ -458,7 +465,7 @@ void TestPlots::overlaysDrawnInTheirColours()
     }
     QCOMPARE(histogram.overlayGraphs()[1]->pen().color(), purple);
     histogram.setLiveVisible(false);
-    QVERIFY(!histogram.bars()->visible());
+    QVERIFY(!childNamed<QCPBars>(&histogram, "histogramBars")->visible());
 
     ThroughputPlot throughput;
     throughput.setTrace(makeLog(5, 2), 2);
@@ -478,14 +485,16 @@ void TestPlots::overlaysDrawnInTheirColours()
     // Stacked above the live run's 2 worker lanes and consumer lane, each its own.
     const TimelinePlottable *a = timeline.overlayTimelines()[0];
     const TimelinePlottable *b = timeline.overlayTimelines()[1];
-    QVERIFY(a->laneOffset() > timeline.timeline()->consumerLane());
+    QVERIFY(a->laneOffset()
+            > childNamed<TimelinePlottable>(&timeline, "timelineLanes")->consumerLane());
     QVERIFY(b->laneOffset() > a->laneOffset() + a->consumerLane());
     QCOMPARE(b->tint(), purple);
     QCOMPARE(a->syncedSpans(), std::size_t(12));
     QVERIFY(timeline.yAxis->range().upper > b->laneOffset() + b->consumerLane());
     timeline.setOverlays({});
     QVERIFY(timeline.overlayTimelines().empty());
-    QCOMPARE(timeline.yAxis->range().upper, timeline.timeline()->consumerLane() + 0.6);
+    QCOMPARE(timeline.yAxis->range().upper,
+             childNamed<TimelinePlottable>(&timeline, "timelineLanes")->consumerLane() + 0.6);
 }
 
 void TestPlots::markersSitAtTheirKeys()
@@ -528,8 +537,8 @@ void TestPlots::throughputIsRateOverRounds()
     // Rounds of 2 start at 0, 2, 4, 6; the round at 8 waits for batch 10's request.
     const std::vector<double> expected = roundRates(*log, 2);
     QCOMPARE(expected.size(), std::size_t(4));
-    const std::vector<double> rates = values(plot.rateGraph());
-    const std::vector<double> times = keys(plot.rateGraph());
+    const std::vector<double> rates = values(childNamed<QCPGraph>(&plot, "rateGraph"));
+    const std::vector<double> times = keys(childNamed<QCPGraph>(&plot, "rateGraph"));
     QCOMPARE(rates.size(), expected.size());
     for (std::size_t k = 0; k < expected.size(); ++k) {
         QVERIFY(qFuzzyCompare(rates[k], expected[k]));
@@ -548,16 +557,16 @@ void TestPlots::throughputCarriesPartialRounds()
     ThroughputPlot plot;
     plot.setTrace(log, 2);
     plot.refresh();
-    QCOMPARE(plot.rateGraph()->dataCount(), 4);
+    QCOMPARE(childNamed<QCPGraph>(&plot, "rateGraph")->dataCount(), 4);
     // Batch 9 ends the round that starts at 8, but its rate needs batch 10's request.
     appendBatches(*log, 10, 2);
     plot.refresh();
-    QCOMPARE(plot.rateGraph()->dataCount(), 4);
+    QCOMPARE(childNamed<QCPGraph>(&plot, "rateGraph")->dataCount(), 4);
     appendBatches(*log, 15, 2);
     plot.refresh();
     const std::vector<double> expected = roundRates(*log, 2);
     QCOMPARE(expected.size(), std::size_t(7));
-    const std::vector<double> rates = values(plot.rateGraph());
+    const std::vector<double> rates = values(childNamed<QCPGraph>(&plot, "rateGraph"));
     QCOMPARE(rates.size(), expected.size());
     for (std::size_t k = 0; k < expected.size(); ++k)
         QVERIFY(qFuzzyCompare(rates[k], expected[k]));
@@ -593,9 +602,10 @@ void TestPlots::histogramCountsEveryBatch()
              std::int64_t(10));
     QCOMPARE(counts[static_cast<std::size_t>(WaitHistogramPlot::binOf(4'250'000))],
              std::int64_t(10));
-    QCOMPARE(plot.bars()->dataCount(), 3);
+    QCOMPARE(childNamed<QCPBars>(&plot, "histogramBars")->dataCount(), 3);
     double share = 0;
-    for (auto it = plot.bars()->data()->constBegin(); it != plot.bars()->data()->constEnd(); ++it)
+    for (auto it = childNamed<QCPBars>(&plot, "histogramBars")->data()->constBegin();
+         it != childNamed<QCPBars>(&plot, "histogramBars")->data()->constEnd(); ++it)
         share += it->value;
     QVERIFY(qFuzzyCompare(share, 100.0));
 
@@ -628,12 +638,13 @@ void TestPlots::timelineKeyRangeCoversSpans()
     }
     QCOMPARE(first, kMs);
     bool found = false;
-    const QCPRange range = plot.timeline()->getKeyRange(found);
+    const QCPRange range =
+        childNamed<TimelinePlottable>(&plot, "timelineLanes")->getKeyRange(found);
     QVERIFY(found);
     QCOMPARE(range.lower, static_cast<double>(first) / 1e9);
     QCOMPARE(range.upper, static_cast<double>(last) / 1e9);
-    QCOMPARE(plot.timeline()->loaderLanes(), 4);
-    QCOMPARE(plot.timeline()->consumerLane(), 4);
+    QCOMPARE(childNamed<TimelinePlottable>(&plot, "timelineLanes")->loaderLanes(), 4);
+    QCOMPARE(childNamed<TimelinePlottable>(&plot, "timelineLanes")->consumerLane(), 4);
     // Following: the last 5 seconds (here: everything) up to the newest time.
     QVERIFY(plot.xAxis->range().upper >= range.upper);
     QVERIFY(plot.xAxis->range().lower <= range.lower);
@@ -675,7 +686,7 @@ void TestPlots::timelineDrawsZoomedOut()
     plot.refresh();
     plot.setFollowing(false);
     bool found = false;
-    plot.xAxis->setRange(plot.timeline()->getKeyRange(found));
+    plot.xAxis->setRange(childNamed<TimelinePlottable>(&plot, "timelineLanes")->getKeyRange(found));
     plot.replot();
     const QImage image = plot.toPixmap().toImage();
     const int x = static_cast<int>(plot.xAxis->coordToPixel(plot.xAxis->range().center()));
@@ -702,10 +713,10 @@ void TestPlots::timelineWithoutWorkers()
     WorkerTimelinePlot plot;
     plot.setTrace(log, 0);
     plot.refresh();
-    QCOMPARE(plot.timeline()->loaderLanes(), 1);
-    QCOMPARE(plot.timeline()->laneOf(kConsumerThread), 0);
-    QCOMPARE(plot.timeline()->laneOf(0), -1);
-    QCOMPARE(plot.timeline()->syncedSpans(), std::size_t(5));
+    QCOMPARE(childNamed<TimelinePlottable>(&plot, "timelineLanes")->loaderLanes(), 1);
+    QCOMPARE(childNamed<TimelinePlottable>(&plot, "timelineLanes")->laneOf(kConsumerThread), 0);
+    QCOMPARE(childNamed<TimelinePlottable>(&plot, "timelineLanes")->laneOf(0), -1);
+    QCOMPARE(childNamed<TimelinePlottable>(&plot, "timelineLanes")->syncedSpans(), std::size_t(5));
     auto *ticker = dynamic_cast<QCPAxisTickerText *>(plot.yAxis->ticker().data());
     QVERIFY(ticker);
     QCOMPARE(ticker->ticks().value(0), QStringLiteral("consumer (loads)"));
