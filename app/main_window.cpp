@@ -201,6 +201,10 @@ void MainWindow::buildMenus()
         QSignalBlocker blocker(m_followAction);
         m_followAction->setChecked(false);
     });
+    QAction *fitAll = view->addAction(tr("Fit &all"), QKeySequence(Qt::Key_A), m_plots,
+                                      &LivePlotArea::showWholeRun);
+    fitAll->setObjectName(QStringLiteral("fitAllAction"));
+    fitAll->setToolTip(tr("Every shown run whole on every plot (stops following)"));
 
     QMenu *language = menuBar()->addMenu(tr("&Language"));
     auto *group = new QActionGroup(language);
@@ -219,6 +223,7 @@ void MainWindow::buildMenus()
     QToolBar *toolbar = addToolBar(tr("Run"));
     toolbar->setObjectName(QStringLiteral("runToolbar"));
     toolbar->addAction(m_followAction);
+    toolbar->addAction(fitAll);
     toolbar->addAction(lessons);
     toolbar->addAction(tr("Keep run"), m_runs, &RunManager::keepRun);
     toolbar->addAction(tr("Export plots…"), m_files, &FileManager::exportPlotsDialog);

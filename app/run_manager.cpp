@@ -52,11 +52,13 @@ bool RunManager::startRun()
     m_autotune->stop(); // a new run on the same controller: the old tuner must not touch it
     if (!m_session->start(config, &error)) {
         m_controls->showDatasetError(error);
+        m_controls->showRunError(tr("Cannot start: %1").arg(error));
         Q_EMIT report(tr("Cannot start: %1").arg(error));
         m_autotune->update(); // the previous run goes on: so does its tuning
         return false;
     }
     m_controls->clearDatasetError();
+    m_controls->showRunError({});
     m_autotune->update();
     return true;
 }
@@ -79,8 +81,10 @@ void RunManager::syncState()
 {
     m_controls->setRunState(m_session->state());
     m_autotune->update();
-    if (m_session->state() == RunState::Failed)
+    if (m_session->state() == RunState::Failed) {
+        m_controls->showRunError(tr("The run failed: %1").arg(m_session->error()));
         Q_EMIT report(tr("The run failed: %1").arg(m_session->error()));
+    }
 }
 
 void RunManager::onLoaderSettingsChanged()

@@ -2,24 +2,6 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="de_DE">
 <context>
-    <name>loaderlab::AutotuneManager</name>
-    <message>
-        <source>Autotune on: workers, prefetch and batch size</source>
-        <translation>Automatische Abstimmung an: Worker, Prefetch und Batchgröße</translation>
-    </message>
-    <message>
-        <source>Autotune on: workers and prefetch</source>
-        <translation>Automatische Abstimmung an: Worker und Prefetch</translation>
-    </message>
-</context>
-<context>
-    <name>loaderlab::BackgroundTask</name>
-    <message>
-        <source>unknown error</source>
-        <translation>unbekannter Fehler</translation>
-    </message>
-</context>
-<context>
     <name>ConfigField</name>
     <message>
         <source>Dataset</source>
@@ -383,6 +365,132 @@
     </message>
 </context>
 <context>
+    <name>DatasetKind</name>
+    <message>
+        <source>synthetic</source>
+        <translation>synthetisch</translation>
+    </message>
+    <message>
+        <source>preprocessed tensor file</source>
+        <translation>vorverarbeitete Tensordatei</translation>
+    </message>
+    <message>
+        <source>image folder</source>
+        <translation>Bildordner</translation>
+    </message>
+    <message>
+        <source>IDX (MNIST)</source>
+        <translation>IDX (MNIST)</translation>
+    </message>
+    <message>
+        <source>CIFAR-10</source>
+        <translation>CIFAR-10</translation>
+    </message>
+    <message>
+        <source>Python pipeline file</source>
+        <translation>Python-Pipeline-Datei</translation>
+    </message>
+</context>
+<context>
+    <name>Gui</name>
+    <message>
+        <source>Preparing the default dataset: %1 of %2 images…</source>
+        <translation>Standarddatensatz wird vorbereitet: %1 von %2 Bildern…</translation>
+    </message>
+    <message>
+        <source>Default dataset ready: %1</source>
+        <translation>Standarddatensatz bereit: %1</translation>
+    </message>
+</context>
+<context>
+    <name>MarkerText</name>
+    <message>
+        <source>on</source>
+        <translation>an</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>aus</translation>
+    </message>
+    <message>
+        <source>paused</source>
+        <translation>pausiert</translation>
+    </message>
+    <message>
+        <source>resumed</source>
+        <translation>fortgesetzt</translation>
+    </message>
+    <message>
+        <source>epoch %1</source>
+        <translation>Epoche %1</translation>
+    </message>
+    <message>
+        <source>autotune: %1</source>
+        <translation>Autotune: %1</translation>
+    </message>
+    <message>
+        <source>autotune: %1 (%2)</source>
+        <translation>Autotune: %1 (%2)</translation>
+    </message>
+</context>
+<context>
+    <name>PlotExport</name>
+    <message>
+        <source>cannot write %1: %2</source>
+        <translation>%1 kann nicht geschrieben werden: %2</translation>
+    </message>
+    <message>
+        <source>no plot</source>
+        <translation>kein Plot</translation>
+    </message>
+    <message>
+        <source>the plot has no size</source>
+        <translation>der Plot hat keine Größe</translation>
+    </message>
+    <message>
+        <source>unknown format &quot;%1&quot; (use .png, .svg or .pdf)</source>
+        <translation>unbekanntes Format &quot;%1&quot; (verwenden Sie .png, .svg oder .pdf)</translation>
+    </message>
+    <message>
+        <source>rendering failed</source>
+        <translation>Rendern fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>only %1 of %2 bytes written (disk full?)</source>
+        <translation>nur %1 von %2 Bytes geschrieben (Datenträger voll?)</translation>
+    </message>
+    <message>
+        <source>Export plots into folder</source>
+        <translation>Plots in Ordner exportieren</translation>
+    </message>
+    <message>
+        <source>Export plots</source>
+        <translation>Plots exportieren</translation>
+    </message>
+    <message>
+        <source>Wrote the plots as PNG, SVG and PDF to %1</source>
+        <translation>Plots als PNG, SVG und PDF nach %1 geschrieben</translation>
+    </message>
+</context>
+<context>
+    <name>loaderlab::AutotuneManager</name>
+    <message>
+        <source>Autotune on: workers, prefetch and batch size</source>
+        <translation>Automatische Abstimmung an: Worker, Prefetch und Batchgröße</translation>
+    </message>
+    <message>
+        <source>Autotune on: workers and prefetch</source>
+        <translation>Automatische Abstimmung an: Worker und Prefetch</translation>
+    </message>
+</context>
+<context>
+    <name>loaderlab::BackgroundTask</name>
+    <message>
+        <source>unknown error</source>
+        <translation>unbekannter Fehler</translation>
+    </message>
+</context>
+<context>
     <name>loaderlab::ControlPanel</name>
     <message>
         <source>Loader</source>
@@ -531,33 +639,6 @@
     <message>
         <source>Python files (*.py);;All files (*)</source>
         <translation>Python-Dateien (*.py);;Alle Dateien (*)</translation>
-    </message>
-</context>
-<context>
-    <name>DatasetKind</name>
-    <message>
-        <source>synthetic</source>
-        <translation>synthetisch</translation>
-    </message>
-    <message>
-        <source>preprocessed tensor file</source>
-        <translation>vorverarbeitete Tensordatei</translation>
-    </message>
-    <message>
-        <source>image folder</source>
-        <translation>Bildordner</translation>
-    </message>
-    <message>
-        <source>IDX (MNIST)</source>
-        <translation>IDX (MNIST)</translation>
-    </message>
-    <message>
-        <source>CIFAR-10</source>
-        <translation>CIFAR-10</translation>
-    </message>
-    <message>
-        <source>Python pipeline file</source>
-        <translation>Python-Pipeline-Datei</translation>
     </message>
 </context>
 <context>
@@ -930,17 +1011,6 @@
     </message>
 </context>
 <context>
-    <name>Gui</name>
-    <message>
-        <source>Preparing the default dataset: %1 of %2 images…</source>
-        <translation>Standarddatensatz wird vorbereitet: %1 von %2 Bildern…</translation>
-    </message>
-    <message>
-        <source>Default dataset ready: %1</source>
-        <translation>Standarddatensatz bereit: %1</translation>
-    </message>
-</context>
-<context>
     <name>loaderlab::LessonManager</name>
     <message>
         <source>Lesson done: the verdict is in the Lessons tab.</source>
@@ -1059,6 +1129,17 @@
     <message>
         <source>Cannot run on %1: %2</source>
         <translation>Nicht mit %1 ausführbar: %2</translation>
+    </message>
+</context>
+<context>
+    <name>loaderlab::LivePlot</name>
+    <message>
+        <source>the consumer</source>
+        <translation>das Modell (lädt selbst)</translation>
+    </message>
+    <message>
+        <source>worker %1</source>
+        <translation>Worker %1</translation>
     </message>
 </context>
 <context>
@@ -1238,36 +1319,13 @@
         <source>F&amp;ollow run…</source>
         <translation>Lauf &amp;verfolgen…</translation>
     </message>
-</context>
-<context>
-    <name>MarkerText</name>
     <message>
-        <source>on</source>
-        <translation>an</translation>
+        <source>Fit &amp;all</source>
+        <translation>&amp;Alles zeigen</translation>
     </message>
     <message>
-        <source>off</source>
-        <translation>aus</translation>
-    </message>
-    <message>
-        <source>paused</source>
-        <translation>pausiert</translation>
-    </message>
-    <message>
-        <source>resumed</source>
-        <translation>fortgesetzt</translation>
-    </message>
-    <message>
-        <source>epoch %1</source>
-        <translation>Epoche %1</translation>
-    </message>
-    <message>
-        <source>autotune: %1</source>
-        <translation>Autotune: %1</translation>
-    </message>
-    <message>
-        <source>autotune: %1 (%2)</source>
-        <translation>Autotune: %1 (%2)</translation>
+        <source>Every shown run whole on every plot (stops following)</source>
+        <translation>Jeder angezeigte Lauf ganz in jedem Diagramm (beendet das Folgen)</translation>
     </message>
 </context>
 <context>
@@ -1520,45 +1578,6 @@
     <message>
         <source>TorchScript models (*.pt *.pth *.ts *.torchscript);;All files (*)</source>
         <translation>TorchScript-Modelle (*.pt *.pth *.ts *.torchscript);;Alle Dateien (*)</translation>
-    </message>
-</context>
-<context>
-    <name>PlotExport</name>
-    <message>
-        <source>cannot write %1: %2</source>
-        <translation>%1 kann nicht geschrieben werden: %2</translation>
-    </message>
-    <message>
-        <source>no plot</source>
-        <translation>kein Plot</translation>
-    </message>
-    <message>
-        <source>the plot has no size</source>
-        <translation>der Plot hat keine Größe</translation>
-    </message>
-    <message>
-        <source>unknown format &quot;%1&quot; (use .png, .svg or .pdf)</source>
-        <translation>unbekanntes Format &quot;%1&quot; (verwenden Sie .png, .svg oder .pdf)</translation>
-    </message>
-    <message>
-        <source>rendering failed</source>
-        <translation>Rendern fehlgeschlagen</translation>
-    </message>
-    <message>
-        <source>only %1 of %2 bytes written (disk full?)</source>
-        <translation>nur %1 von %2 Bytes geschrieben (Datenträger voll?)</translation>
-    </message>
-    <message>
-        <source>Export plots into folder</source>
-        <translation>Plots in Ordner exportieren</translation>
-    </message>
-    <message>
-        <source>Export plots</source>
-        <translation>Plots exportieren</translation>
-    </message>
-    <message>
-        <source>Wrote the plots as PNG, SVG and PDF to %1</source>
-        <translation>Plots als PNG, SVG und PDF nach %1 geschrieben</translation>
     </message>
 </context>
 <context>
@@ -2139,6 +2158,14 @@ bound</translation>
         <source>median %1 samples/s</source>
         <translation>Median %1 Samples/s</translation>
     </message>
+    <message>
+        <source>%1: %2 samples/s at %3 s</source>
+        <translation>%1: %2 Samples/s bei %3 s</translation>
+    </message>
+    <message>
+        <source>median of the live run: %1 samples/s</source>
+        <translation>Median des laufenden Laufs: %1 Samples/s</translation>
+    </message>
 </context>
 <context>
     <name>loaderlab::TimelinePlottable</name>
@@ -2172,6 +2199,18 @@ bound</translation>
     <message>
         <source>%1 s</source>
         <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>this run: %1 % of %2 batches</source>
+        <translation>dieser Lauf: %1 % von %2 Batches</translation>
+    </message>
+    <message>
+        <source>%1 %</source>
+        <translation>%1 %</translation>
+    </message>
+    <message>
+        <source>wait %1 to %2 ms</source>
+        <translation>Wartezeit %1 bis %2 ms</translation>
     </message>
 </context>
 <context>
@@ -2211,6 +2250,14 @@ bound</translation>
         <source>wait: %1</source>
         <translation>Wartezeit: %1</translation>
     </message>
+    <message>
+        <source>wait %1 ms, step %2 ms, %3, config version %4</source>
+        <translation>Wartezeit %1 ms, Schritt %2 ms, %3, Konfigurationsversion %4</translation>
+    </message>
+    <message>
+        <source>batch %1 (epoch %2)</source>
+        <translation>Batch %1 (Epoche %2)</translation>
+    </message>
 </context>
 <context>
     <name>loaderlab::WorkerTimelinePlot</name>
@@ -2245,6 +2292,26 @@ bound</translation>
     <message>
         <source>consumers (all ranks)</source>
         <translation>Verbraucher (alle Ränge)</translation>
+    </message>
+    <message>
+        <source>rank %1, </source>
+        <translation>Rang %1, </translation>
+    </message>
+    <message>
+        <source>batch %1: step %2 ms (%3 to %4 s)</source>
+        <translation>Batch %1: Schritt %2 ms (%3 bis %4 s)</translation>
+    </message>
+    <message>
+        <source>batch %1: waiting %2 ms (%3 to %4 s)</source>
+        <translation>Batch %1: wartet %2 ms (%3 bis %4 s)</translation>
+    </message>
+    <message>
+        <source>batch %1 on %2: loading %3 ms (%4 to %5 s)</source>
+        <translation>Batch %1 auf %2: lädt %3 ms (%4 bis %5 s)</translation>
+    </message>
+    <message>
+        <source>read %1 ms, decode %2 ms, transform %3 ms (its samples together)</source>
+        <translation>Lesen %1 ms, Dekodieren %2 ms, Transformieren %3 ms (seine Samples zusammen)</translation>
     </message>
 </context>
 </TS>

@@ -3,6 +3,7 @@
 #include "widgets/form_helpers.h"
 #include "widgets/marker_text.h"
 #include "widgets/model_panel.h"
+#include "widgets/wheel_guard.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -93,6 +94,7 @@ ControlPanel::ControlPanel(QWidget *parent)
     connectLoaderControls();
     connectDatasetControls();
     setConfig(m_config);
+    WheelGuard::install(this); // the wheel scrolls the settings, never retunes a live run
 }
 
 QWidget *ControlPanel::buildLoaderGroup()
@@ -248,6 +250,12 @@ QWidget *ControlPanel::buildRunGroup()
     layout->addWidget(m_pauseButton, 0, 1);
     layout->addWidget(m_stopButton, 1, 0);
     layout->addWidget(m_resetButton, 1, 1);
+    m_runErrorLabel = named(new QLabel, "runErrorLabel", {});
+    m_runErrorLabel->setWordWrap(true);
+    m_runErrorLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_runErrorLabel->setStyleSheet(QStringLiteral("color: #c62828;"));
+    m_runErrorLabel->hide();
+    layout->addWidget(m_runErrorLabel, 2, 0, 1, 2);
 
     connect(m_startButton, &QPushButton::clicked, this, &ControlPanel::startRequested);
     connect(m_stopButton, &QPushButton::clicked, this, &ControlPanel::stopRequested);
@@ -427,6 +435,12 @@ void ControlPanel::showDatasetError(const QString &message)
 void ControlPanel::clearDatasetError()
 {
     showDatasetError(QString());
+}
+
+void ControlPanel::showRunError(const QString &message)
+{
+    m_runErrorLabel->setText(message);
+    m_runErrorLabel->setVisible(!message.isEmpty());
 }
 
 void ControlPanel::browseForDataset()

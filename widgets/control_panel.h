@@ -56,6 +56,9 @@ public:
 
     void showDatasetError(const QString &message);
     void clearDatasetError();
+    // Why Start was refused or the run failed, under the Start button (always in
+    // view, unlike the scrolled settings); empty hides it.
+    void showRunError(const QString &message);
 
     // Autotune (core/autotune): on, the window lets the autotuner set workers and
     // prefetch (and the batch size when allowed) of the running run.
@@ -132,6 +135,7 @@ private:
     QComboBox *m_transformCombo = nullptr;
     QCheckBox *m_fastDecodeCheck = nullptr;
     QLabel *m_datasetErrorLabel = nullptr;
+    QLabel *m_runErrorLabel = nullptr;
 
     QPushButton *m_startButton = nullptr;
     QPushButton *m_pauseButton = nullptr;

@@ -12,6 +12,7 @@
 #include "widgets/sweep_heatmap.h"
 #include "widgets/sweep_line_plots.h"
 #include "widgets/sweep_worker.h"
+#include "widgets/wheel_guard.h"
 
 #include <QComboBox>
 #include <QDateTime>
@@ -68,6 +69,7 @@ ExperimentsView::ExperimentsView(QWidget *parent)
     connect(m_worker, &SweepWorker::finished, this, &ExperimentsView::onFinished);
     connect(m_model, &SweepCellsModel::analysisChanged, this, &ExperimentsView::refreshResults);
     updateButtons();
+    WheelGuard::install(this);
 }
 
 // The worker is a child: its destructor stops the sweep and joins the thread.

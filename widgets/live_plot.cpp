@@ -3,7 +3,11 @@
 #include "widgets/marker_text.h"
 #include "widgets/plot_export.h"
 
+#include <QFontMetricsF>
+#include <QToolTip>
+
 #include <algorithm>
+#include <cmath>
 
 namespace loaderlab {
 
@@ -17,6 +21,8 @@ LivePlot::LivePlot(QWidget *parent)
     axisRect()->setRangeZoom(Qt::Horizontal);
     setNoAntialiasingOnDrag(true);
     setPlottingHint(QCP::phFastPolylines, true);
+    setMouseTracking(true); // the hover readout
+    connect(this, &QCustomPlot::afterLayout, this, &LivePlot::layOutMarkerLabels);
 }
 
 void LivePlot::setTrace(std::shared_ptr<const loaderlab::TraceLog> log, int workers)
@@ -29,6 +35,7 @@ void LivePlot::setTrace(std::shared_ptr<const loaderlab::TraceLog> log, int work
     for (auto *item : m_markerItems)
         removeItem(item);
     m_markerItems.clear();
+    m_markerLabels.clear();
     clearData();
     setFollowing(true);
     replot(QCustomPlot::rpQueuedReplot);
@@ -38,14 +45,49 @@ void LivePlot::setOverlays(std::vector<PlotOverlay> overlays)
 {
     m_overlays = std::move(overlays);
     setOverlayData(m_overlays);
-    replot(QCustomPlot::rpQueuedReplot);
+    fitShownRuns();
 }
 
 void LivePlot::setLiveVisible(bool visible)
 {
+    if (m_liveVisible == visible)
+        return;
     m_liveVisible = visible;
     showLiveSeries(visible);
+    fitShownRuns();
+}
+
+void LivePlot::fitShownRuns()
+{
+    // The axes follow what is shown: the newest batches of the live run while it is
+    // followed and shown, else every shown run whole.
+    if (m_following && m_liveVisible && m_trace) {
+        xAxis->setRange(followRange(newestKey()));
+        fitValueAxis();
+    } else {
+        fitKeyAxis();
+        fitValueAxis();
+    }
     replot(QCustomPlot::rpQueuedReplot);
+}
+
+void LivePlot::fitKeyAxis()
+{
+    bool found = false;
+    QCPRange range;
+    for (int i = 0; i < plottableCount(); ++i) {
+        if (!plottable(i)->visible())
+            continue;
+        bool has = false;
+        const QCPRange r = plottable(i)->getKeyRange(has);
+        if (has) {
+            range = found ? QCPRange(std::min(range.lower, r.lower), std::max(range.upper, r.upper))
+                          : r;
+            found = true;
+        }
+    }
+    if (found)
+        xAxis->setRange(range.lower, range.upper > range.lower ? range.upper : range.lower + 1.0);
 }
 
 void LivePlot::refresh()
@@ -61,7 +103,7 @@ void LivePlot::refresh()
         m_spansSeen = spans;
     }
     updateMarkers();
-    if (grew && m_following) {
+    if (grew && m_following && m_liveVisible) { // a hidden live run is not followed
         xAxis->setRange(followRange(newestKey()));
         fitValueAxis();
     }
@@ -74,20 +116,15 @@ void LivePlot::setFollowing(bool follow)
     if (m_following == follow)
         return;
     m_following = follow;
-    if (follow && m_trace) {
-        xAxis->setRange(followRange(newestKey()));
-        fitValueAxis();
-        replot(QCustomPlot::rpQueuedReplot);
-    }
+    if (follow && m_trace)
+        fitShownRuns();
     Q_EMIT followingChanged(follow);
 }
 
 void LivePlot::showWholeRun()
 {
     setFollowing(false);
-    xAxis->rescale();
-    fitValueAxis();
-    replot(QCustomPlot::rpQueuedReplot);
+    fitShownRuns();
 }
 
 QCPRange LivePlot::followRange(double newest) const
@@ -122,6 +159,106 @@ void LivePlot::mousePressEvent(QMouseEvent *event)
     QCustomPlot::mousePressEvent(event);
 }
 
+void LivePlot::mouseMoveEvent(QMouseEvent *event)
+{
+    QCustomPlot::mouseMoveEvent(event);
+    if (event->buttons() != Qt::NoButton)
+        return; // dragging
+    QString text = markerTextNear(event->position().x());
+    const QString data = hoverText(event->position());
+    if (!data.isEmpty())
+        text = text.isEmpty() ? data : text + QLatin1Char('\n') + data;
+    if (text.isEmpty())
+        QToolTip::hideText();
+    else
+        QToolTip::showText(event->globalPosition().toPoint(), text, this);
+}
+
+void LivePlot::layOutMarkerLabels()
+{
+    // Left to right, each label gets its text where it ends before the next marker,
+    // else its number (the text on hover); a marker whose place the label before
+    // covers gets no label. No label starts before the one shown before has ended.
+    constexpr double kGapPx = 4.0;
+    const QRect rect = axisRect()->rect();
+    std::vector<double> xs(m_markerLabels.size());
+    for (std::size_t i = 0; i < m_markerLabels.size(); ++i)
+        xs[i] = xAxis->coordToPixel(m_markerLabels[i].key);
+    double labelsEnd = -1e300; // right edge of the last label shown
+    double lastLine = -1e300;
+    double next = 1e300; // x of the next marker inside the axes
+    std::vector<double> nextInside(xs.size(), 1e300);
+    for (std::size_t i = xs.size(); i-- > 0;) {
+        nextInside[i] = next;
+        if (xs[i] >= rect.left() && xs[i] <= rect.right())
+            next = xs[i];
+    }
+    for (std::size_t i = 0; i < m_markerLabels.size(); ++i) {
+        const MarkerLabel &m = m_markerLabels[i];
+        const double x = xs[i];
+        const bool inside = x >= rect.left() && x <= rect.right();
+        const bool lineShown = inside && x - lastLine >= 2.0;
+        m.line->setVisible(lineShown);
+        if (lineShown)
+            lastLine = x;
+        if (!inside || x < labelsEnd + kGapPx) {
+            m.label->setVisible(false);
+            continue;
+        }
+        const QFontMetricsF metrics(m.label->font());
+        const QString number = QString::number(i + 1);
+        const double padding = m.label->padding().left() + m.label->padding().right();
+        const double full = metrics.horizontalAdvance(m.text) + padding;
+        const double flag = metrics.horizontalAdvance(number) + padding;
+        const double room = std::min(nextInside[i] - kGapPx, static_cast<double>(rect.right()));
+        if (x + full <= room) {
+            m.label->setText(m.text);
+            labelsEnd = x + full;
+        } else {
+            m.label->setText(number); // it may cover the next markers' places
+            labelsEnd = x + flag;
+        }
+        m.label->setVisible(true);
+    }
+}
+
+QString LivePlot::markerTextNear(double pixelX) const
+{
+    QStringList texts;
+    for (std::size_t i = 0; i < m_markerLabels.size() && texts.size() < 8; ++i)
+        if (std::abs(xAxis->coordToPixel(m_markerLabels[i].key) - pixelX) <= 3.0)
+            texts << QStringLiteral("%1. %2").arg(i + 1).arg(m_markerLabels[i].text);
+    return texts.join(QLatin1Char('\n'));
+}
+
+QString LivePlot::hoverText(const QPointF &) const
+{
+    return {};
+}
+
+std::optional<loaderlab::TraceRecord> LivePlot::recordOfBatch(const loaderlab::TraceLog &log,
+                                                              std::int64_t index)
+{
+    // Batch numbers rise through the log (the ranks of a data-parallel run in turn).
+    std::size_t low = 0;
+    std::size_t high = log.size();
+    while (low < high) {
+        const std::size_t mid = low + (high - low) / 2;
+        if (log[mid].index < index)
+            low = mid + 1;
+        else
+            high = mid;
+    }
+    if (low < log.size() && log[low].index == index)
+        return log[low];
+    return std::nullopt;
+}
+
+QString LivePlot::workerName(std::int32_t worker)
+{
+    return worker == loaderlab::kConsumerThread ? tr("the consumer") : tr("worker %1").arg(worker);
+}
+
 void LivePlot::updateMarkers()
 {
     if (m_trace->markerCount() == m_markersShown)
@@ -141,8 +278,10 @@ void LivePlot::updateMarkers()
         label->setFont(QFont(font().family(), 8));
         label->setColor(QColor(80, 80, 80));
         label->setPadding(QMargins(3, 0, 0, 0));
+        label->setObjectName(QStringLiteral("markerLabel"));
         m_markerItems.push_back(line);
         m_markerItems.push_back(label);
+        m_markerLabels.push_back({line, label, label->text(), key});
     }
 }
 

@@ -15,6 +15,7 @@
 #include <QString>
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace loaderlab {
@@ -50,8 +51,13 @@ public:
 
     bool following() const { return m_following; }
     void setFollowing(bool follow);
-    // Stops following and shows every batch of the trace (a finished run looked at whole).
+    // Stops following and shows every shown run whole (View → Fit all, key A; a
+    // finished run looked at whole). Hidden runs take no room on the axes.
     void showWholeRun();
+
+    // The hover readout: what the plot shows under `pos` (widget pixels), as the
+    // tooltip that follows the mouse; empty where nothing is.
+    virtual QString hoverText(const QPointF &pos) const;
 
     // Writes the plot as PNG, SVG or PDF (chosen by the suffix) atomically.
     // Returns false and sets `error` (naming the file) on failure.
@@ -83,9 +89,25 @@ protected:
 
     void wheelEvent(QWheelEvent *event) override;
     void mousePressEvent(QMouseEvent *event) override;
+    void mouseMoveEvent(QMouseEvent *event) override;
+
+    // The record of batch `index` in `log` (the first rank's), if the log holds it.
+    static std::optional<loaderlab::TraceRecord> recordOfBatch(const loaderlab::TraceLog &log,
+                                                               std::int64_t index);
+    // "worker 2", or "the consumer" for batches the consumer loaded itself.
+    static QString workerName(std::int32_t worker);
 
 private:
     void updateMarkers();
+    // After each layout: marker labels that would overlap the one before collapse to
+    // their number, or hide; lines closer than 2 px to the one before hide. The hover
+    // readout names every marker (markerTextNear).
+    void layOutMarkerLabels();
+    QString markerTextNear(double pixelX) const;
+    // Fits the axes to the shown runs: the follow range while the live run is
+    // followed and shown, else every shown series whole.
+    void fitShownRuns();
+    void fitKeyAxis();
 
     std::shared_ptr<const loaderlab::TraceLog> m_trace;
     std::vector<PlotOverlay> m_overlays;
@@ -95,6 +117,14 @@ private:
     std::size_t m_spansSeen = 0;
     std::size_t m_markersShown = 0;
     std::vector<QCPAbstractItem *> m_markerItems;
+    struct MarkerLabel
+    {
+        QCPItemStraightLine *line;
+        QCPItemText *label;
+        QString text;
+        double key;
+    };
+    std::vector<MarkerLabel> m_markerLabels; // in the order the markers came
     bool m_following = true;
 };
 

@@ -1,6 +1,8 @@
 #include "widgets/throughput_plot.h"
 
 #include <algorithm>
+#include <cmath>
+#include <iterator>
 
 namespace loaderlab {
 
@@ -103,12 +105,15 @@ void ThroughputPlot::collectRounds(const loaderlab::TraceLog &log, int fallbackW
 {
     // Each config version has its own worker count, so its own round size; a log
     // without config versions (made by hand) uses the count it was shown with.
+    // A data-parallel run's ranks take their batches in turn: a round is W batches of
+    // every rank (W x ranks in the log), as the summary's median counts it.
     const std::vector<int> workers = log.workersByVersion();
-    const auto roundOf = [&workers, fallbackWorkers](std::int32_t version) {
+    const auto ranks = static_cast<std::size_t>(log.ranks());
+    const auto roundOf = [&workers, fallbackWorkers, ranks](std::int32_t version) {
         if (workers.empty())
-            return static_cast<std::size_t>(std::max(fallbackWorkers, 1));
+            return static_cast<std::size_t>(std::max(fallbackWorkers, 1)) * ranks;
         const auto v = std::min(static_cast<std::size_t>(std::max(version, 0)), workers.size() - 1);
-        return static_cast<std::size_t>(std::max(workers[v], 1));
+        return static_cast<std::size_t>(std::max(workers[v], 1)) * ranks;
     };
     const std::size_t size = log.size();
     std::size_t start = *roundStart;
@@ -150,6 +155,37 @@ void ThroughputPlot::appendData(const loaderlab::TraceLog &log, std::size_t, std
     m_newest = std::max(m_newest, rates.constLast().key);
     m_rateSeries.append(rates);
     updateMedianLine();
+}
+
+QString ThroughputPlot::hoverText(const QPointF &pos) const
+{
+    if (!axisRect()->rect().contains(pos.toPoint()))
+        return {};
+    const double key = xAxis->pixelToCoord(pos.x());
+    // A round within 12 pixels of the mouse, on each shown graph.
+    const double reach = std::abs(xAxis->pixelToCoord(pos.x() + 12.0) - key);
+    QStringList lines;
+    for (int i = 0; i < graphCount(); ++i) {
+        const QCPGraph *g = graph(i);
+        if (!g->visible() || g->data()->isEmpty())
+            continue;
+        auto it = g->data()->findBegin(key, false);
+        auto best = it;
+        if (it != g->data()->constBegin() && std::prev(it) != g->data()->constEnd()
+            && (it == g->data()->constEnd() || key - std::prev(it)->key < it->key - key))
+            best = std::prev(it);
+        if (best == g->data()->constEnd() || std::abs(best->key - key) > reach)
+            continue;
+        lines << tr("%1: %2 samples/s at %3 s")
+                     .arg(g->name())
+                     .arg(best->value, 0, 'f', 0)
+                     .arg(best->key, 0, 'f', 2);
+    }
+    if (lines.isEmpty())
+        return {};
+    if (liveVisible() && median() > 0)
+        lines << tr("median of the live run: %1 samples/s").arg(median(), 0, 'f', 0);
+    return lines.join(QLatin1Char('\n'));
 }
 
 void ThroughputPlot::clearData()

@@ -2,8 +2,9 @@
 
 // ThroughputPlot: samples/s over time. A single batch's rate is meaningless with W
 // workers (one slow batch, then W-1 that were already waiting), so the rate is taken
-// over rounds of max(W, 1) consecutive batches, as in RunSummary's median: samples in
-// the round / time from the round's first request to the next round's first request.
+// over rounds of max(W, 1) consecutive batches, as in RunSummary's median (W batches of
+// every rank in a data-parallel run: W x ranks in the log): samples in the round /
+// time from the round's first request to the next round's first request.
 // A round is plotted once the next round's first batch is in the log, at the time
 // the round's last batch finished computing. All rounds count (no warm-up cut), so
 // the median line can differ slightly from the summary's.
@@ -30,6 +31,8 @@ public:
     const std::vector<QCPGraph *> &overlayGraphs() const { return m_overlayGraphs; }
     // Median over all rounds so far (0 when none).
     double median() const { return m_median.median(); }
+    // The round nearest the mouse on each shown series: its time and samples/s.
+    QString hoverText(const QPointF &pos) const override;
 
 protected:
     void appendData(const loaderlab::TraceLog &log, std::size_t from,

@@ -151,6 +151,70 @@ QColor TimelinePlottable::computeColor()
     return kCompute;
 }
 
+TimelineHit TimelinePlottable::hitAt(double seconds, double value) const
+{
+    TimelineHit hit;
+    if (!m_log || (m_records == 0 && m_spans == 0))
+        return hit;
+    const double lane = value - m_offset;
+    const long nearest = std::lround(lane);
+    if (std::abs(lane - static_cast<double>(nearest)) > kLaneHalf || nearest < 0
+        || nearest > m_loaderLanes)
+        return hit;
+    const loaderlab::TraceLog &log = *m_log;
+    const std::int64_t ns = toNs(seconds);
+    const std::size_t after = firstRecordAfter(ns, false); // requests up to `ns` before it
+    const std::int64_t margin = std::max<std::int64_t>(kSpanMargin, std::int64_t{8} * m_numWorkers);
+    const auto recordOf = [&](std::int64_t batch, std::int32_t rank) {
+        const auto reach = static_cast<std::size_t>(2 * margin) * static_cast<std::size_t>(m_ranks);
+        const std::size_t from = after > reach ? after - reach : 0;
+        for (std::size_t k = from; k < std::min(m_records, after + reach); ++k)
+            if (log[k].index == batch && log[k].rank == rank)
+                hit.record = log[k];
+    };
+    if (nearest == m_loaderLanes) {
+        // The consumer lane: the last requests before `ns` (ranks share the lane).
+        hit.computing = lane > static_cast<double>(nearest);
+        const std::size_t look = static_cast<std::size_t>(4 * m_ranks + 4);
+        for (std::size_t k = after; k-- > 0 && after - k <= look;) {
+            const loaderlab::TraceRecord &r = log[k];
+            const std::int64_t start = hit.computing ? r.computeStartNs : r.requestNs;
+            const std::int64_t end = hit.computing ? r.computeEndNs : r.deliveryNs;
+            if (start <= ns && ns <= end && end > start) {
+                hit.found = hit.consumer = true;
+                hit.batch = r.index;
+                hit.worker = r.worker;
+                hit.rank = r.rank;
+                hit.startNs = start;
+                hit.endNs = end;
+                hit.record = r;
+                return hit;
+            }
+        }
+        return hit;
+    }
+    // A loader lane: the spans of the batches near the records around `ns`.
+    const std::int64_t low = (after > 0 ? log[after - 1].index : 0) - margin;
+    const std::int64_t high = (after < m_records ? log[after].index
+                                                 : (m_records > 0 ? log[m_records - 1].index : 0))
+                              + margin;
+    const std::size_t spanEnd = std::min(log.firstSpanOfBatch(high + 1), m_spans);
+    for (std::size_t s = std::min(log.firstSpanOfBatch(low), m_spans); s < spanEnd; ++s) {
+        const loaderlab::WorkerSpan &span = log.span(s);
+        if (laneOf(span.worker, span.rank) != nearest || span.startNs > ns || ns > span.endNs)
+            continue;
+        hit.found = true;
+        hit.batch = span.batch;
+        hit.worker = span.worker;
+        hit.rank = span.rank;
+        hit.startNs = span.startNs;
+        hit.endNs = span.endNs;
+        recordOf(span.batch, span.rank);
+        return hit;
+    }
+    return hit;
+}
+
 std::size_t TimelinePlottable::firstRecordAfter(std::int64_t ns, bool inclusive) const
 {
     std::size_t low = 0;

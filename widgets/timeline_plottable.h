@@ -19,11 +19,29 @@
 #include "widgets/qcustomplot_include.h"
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace loaderlab {
 
 class TimelineRectPainter;
+
+// What one point of a timeline shows (TimelinePlottable::hitAt): a batch's box on a
+// loader lane (the worker's span for it) or on the consumer lane (its lower half the
+// wait, its upper half the step). found is false where no box is.
+struct TimelineHit
+{
+    bool found = false;
+    bool consumer = false;
+    bool computing = false;
+    std::int64_t batch = 0;
+    std::int32_t worker = 0;
+    std::int32_t rank = 0;
+    std::int64_t startNs = 0;
+    std::int64_t endNs = 0;
+    // The batch's record, when it is in the log near the box (its stages, epoch).
+    std::optional<loaderlab::TraceRecord> record;
+};
 
 class TimelinePlottable : public QCPAbstractPlottable
 {
@@ -54,6 +72,9 @@ public:
     std::size_t syncedSpans() const { return m_spans; }
     // Newest time seen (seconds), 0 when empty.
     double newestSeconds() const;
+    // The box at `seconds` on the key axis and `value` on the value axis (lanes from
+    // laneOffset()), for the hover readout.
+    TimelineHit hitAt(double seconds, double value) const;
 
     double selectTest(const QPointF &pos, bool onlySelectable,
                       QVariant *details = nullptr) const override;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 namespace loaderlab {
 
@@ -73,6 +74,36 @@ int WaitHistogramPlot::binOf(std::int64_t waitNs)
 double WaitHistogramPlot::binLowerMs(int bin)
 {
     return std::pow(10.0, static_cast<double>(bin) / kBinsPerDecade) / kUsPerMs;
+}
+
+QString WaitHistogramPlot::hoverText(const QPointF &pos) const
+{
+    if (!axisRect()->rect().contains(pos.toPoint()))
+        return {};
+    const int bin = static_cast<int>(std::lround(xAxis->pixelToCoord(pos.x())));
+    if (bin < 0 || bin >= kMaxBins)
+        return {};
+    const auto shareAt = [bin](const auto &data) -> std::optional<double> {
+        for (auto it = data->findBegin(bin - 0.5, false);
+             it != data->constEnd() && it->key < bin + 0.5; ++it)
+            if (std::lround(it->key) == bin)
+                return it->value;
+        return std::nullopt;
+    };
+    QStringList lines;
+    if (m_bars->visible() && m_total > 0)
+        lines << tr("this run: %1 % of %2 batches")
+                     .arg(shareAt(m_bars->data()).value_or(0.0), 0, 'f', 1)
+                     .arg(m_total);
+    for (std::size_t i = 0; i < m_overlayGraphs.size(); ++i)
+        if (const auto share = shareAt(m_overlayGraphs[i]->data());
+            share && m_overlayGraphs[i]->visible())
+            lines << overlays()[i].name + QStringLiteral(": ") + tr("%1 %").arg(*share, 0, 'f', 1);
+    if (lines.isEmpty())
+        return {};
+    lines.prepend(
+        tr("wait %1 to %2 ms").arg(binLowerMs(bin), 0, 'g', 3).arg(binLowerMs(bin + 1), 0, 'g', 3));
+    return lines.join(QLatin1Char('\n'));
 }
 
 void WaitHistogramPlot::appendData(const loaderlab::TraceLog &log, std::size_t from, std::size_t)

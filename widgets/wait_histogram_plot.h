@@ -36,6 +36,8 @@ public:
     const std::vector<std::int64_t> &counts() const { return m_counts; }
     // One outline (a step graph of the shares) per overlay, in its order and colour.
     const std::vector<QCPGraph *> &overlayGraphs() const { return m_overlayGraphs; }
+    // The bin under the mouse: its wait range and each shown run's share of batches.
+    QString hoverText(const QPointF &pos) const override;
 
 protected:
     void appendData(const loaderlab::TraceLog &log, std::size_t from,

@@ -1,6 +1,7 @@
 #include "widgets/wait_time_plot.h"
 
 #include <algorithm>
+#include <cmath>
 #include <utility>
 
 namespace loaderlab {
@@ -178,6 +179,41 @@ void WaitTimePlot::showLiveSeries(bool visible)
     for (QCPGraph *graph : {m_compute, m_wait, m_mean, m_first})
         graph->setVisible(visible);
     m_firstLabel->setVisible(visible && !m_first->data()->isEmpty());
+}
+
+QString WaitTimePlot::hoverText(const QPointF &pos) const
+{
+    if (!axisRect()->rect().contains(pos.toPoint()))
+        return {};
+    const std::int64_t index = std::llround(xAxis->pixelToCoord(pos.x()));
+    if (index < 0)
+        return {};
+    const auto describe = [](const loaderlab::TraceRecord &r) {
+        return tr("wait %1 ms, step %2 ms, %3, config version %4")
+            .arg(static_cast<double>(r.waitNs()) / kNsPerMs, 0, 'f', 2)
+            .arg(static_cast<double>(r.computeNs()) / kNsPerMs, 0, 'f', 2)
+            .arg(workerName(r.worker))
+            .arg(r.configVersion);
+    };
+    QStringList lines;
+    std::int32_t epoch = -1;
+    if (liveVisible() && trace()) {
+        if (const auto r = recordOfBatch(*trace(), index)) {
+            lines << describe(*r);
+            epoch = r->epoch;
+        }
+    }
+    for (std::size_t i = 0; i < overlays().size(); ++i) {
+        const auto r = recordOfBatch(*overlays()[i].trace, index);
+        if (!r || !m_overlayGraphs[i]->visible())
+            continue;
+        lines << overlays()[i].name + QStringLiteral(": ") + describe(*r);
+        epoch = epoch < 0 ? r->epoch : epoch;
+    }
+    if (lines.isEmpty())
+        return {};
+    lines.prepend(tr("batch %1 (epoch %2)").arg(index).arg(epoch));
+    return lines.join(QLatin1Char('\n'));
 }
 
 double WaitTimePlot::markerKey(const loaderlab::TraceMarker &marker) const

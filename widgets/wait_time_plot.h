@@ -25,6 +25,9 @@ public:
     const std::vector<QCPGraph *> &overlayGraphs() const { return m_overlayGraphs; }
     // Batches averaged by the rolling mean: 4 rounds of max(W, 1) batches.
     int meanWindow() const { return m_window; }
+    // The batch under the mouse: its wait, step, worker and config version in each
+    // shown run.
+    QString hoverText(const QPointF &pos) const override;
 
 protected:
     void appendData(const loaderlab::TraceLog &log, std::size_t from,

@@ -62,10 +62,7 @@ namespace {
 // The data-parallel ranks of a run (RunConfig::devices), from its first config.
 int ranksOf(const loaderlab::TraceLog *log)
 {
-    if (!log)
-        return 1;
-    const auto versions = log->configVersions();
-    return versions.empty() ? 1 : std::max(versions.front().config.devices, 1);
+    return log ? log->ranks() : 1;
 }
 
 // "worker 1", or "rank 2 worker 1" in a data-parallel run.
@@ -127,6 +124,50 @@ void WorkerTimelinePlot::updateLanes()
         m_laneTicker->addTick(offset + overlay->consumerLane(), overlays()[i].name);
     }
     fitValueAxis();
+}
+
+QString WorkerTimelinePlot::hoverText(const QPointF &pos) const
+{
+    if (!axisRect()->rect().contains(pos.toPoint()))
+        return {};
+    const double seconds = xAxis->pixelToCoord(pos.x());
+    const double lane = yAxis->pixelToCoord(pos.y());
+    std::vector<std::pair<const TimelinePlottable *, QString>> shown;
+    if (liveVisible())
+        shown.emplace_back(m_timeline, QString());
+    for (std::size_t i = 0; i < m_overlayTimelines.size(); ++i)
+        shown.emplace_back(m_overlayTimelines[i], overlays()[i].name + QStringLiteral(": "));
+    for (const auto &[timeline, prefix] : shown) {
+        const TimelineHit hit = timeline->hitAt(seconds, lane);
+        if (!hit.found)
+            continue;
+        const double ms = static_cast<double>(hit.endNs - hit.startNs) / 1e6;
+        const QString from = QString::number(static_cast<double>(hit.startNs) / 1e9, 'f', 3);
+        const QString to = QString::number(static_cast<double>(hit.endNs) / 1e9, 'f', 3);
+        const QString rank = timeline->ranks() > 1 ? tr("rank %1, ").arg(hit.rank) : QString();
+        QString text;
+        if (hit.consumer)
+            text = (hit.computing ? tr("batch %1: step %2 ms (%3 to %4 s)")
+                                  : tr("batch %1: waiting %2 ms (%3 to %4 s)"))
+                       .arg(hit.batch)
+                       .arg(ms, 0, 'f', 2)
+                       .arg(from, to);
+        else
+            text = tr("batch %1 on %2: loading %3 ms (%4 to %5 s)")
+                       .arg(hit.batch)
+                       .arg(rank + workerName(hit.worker))
+                       .arg(ms, 0, 'f', 2)
+                       .arg(from, to);
+        if (hit.record && !hit.consumer
+            && hit.record->readNs + hit.record->decodeNs + hit.record->transformNs > 0)
+            text += QLatin1Char('\n')
+                    + tr("read %1 ms, decode %2 ms, transform %3 ms (its samples together)")
+                          .arg(static_cast<double>(hit.record->readNs) / 1e6, 0, 'f', 2)
+                          .arg(static_cast<double>(hit.record->decodeNs) / 1e6, 0, 'f', 2)
+                          .arg(static_cast<double>(hit.record->transformNs) / 1e6, 0, 'f', 2);
+        return prefix + text;
+    }
+    return {};
 }
 
 double WorkerTimelinePlot::topLane() const

@@ -25,6 +25,9 @@ public:
 
     // One per overlay, in the overlay's order.
     const std::vector<TimelinePlottable *> &overlayTimelines() const { return m_overlayTimelines; }
+    // The box under the mouse: the batch it belongs to, its worker, its time and the
+    // stages its samples marked; on the consumer lane the batch's wait or step.
+    QString hoverText(const QPointF &pos) const override;
 
 protected:
     void appendData(const loaderlab::TraceLog &log, std::size_t from,

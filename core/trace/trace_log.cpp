@@ -72,6 +72,12 @@ std::vector<int> TraceLog::workersByVersion() const
     return workers;
 }
 
+int TraceLog::ranks() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_configs.empty() ? 1 : std::max(m_configs.front().config.devices, 1);
+}
+
 void TraceLog::addMarker(TraceMarker marker)
 {
     std::lock_guard lock(m_mutex);

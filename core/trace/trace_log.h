@@ -88,6 +88,9 @@ public:
     std::vector<ConfigVersion> configVersions() const;
     // Worker count of each config version (index = version), for the summary.
     std::vector<int> workersByVersion() const;
+    // The data-parallel ranks (RunConfig::devices of the first config version; 1 for
+    // a log without one): a round of W workers is W x ranks batches of the log.
+    int ranks() const;
     std::int64_t droppedRecords() const { return m_droppedRecords.load(std::memory_order_relaxed); }
     std::int64_t droppedSpans() const { return m_droppedSpans.load(std::memory_order_relaxed); }
 

@@ -283,12 +283,19 @@ void TestMainWindowRuns::pytorchEngineRunsInTheWindow()
         QStringLiteral("datasetErrorLabel"));
     QVERIFY2(datasetError->text().contains(QStringLiteral("sample-parallel")),
              qPrintable(datasetError->text()));
+    // ... and under the Start button, which is always in view.
+    auto *runError = childNamed<QLabel>(window.controlPanel(), "runErrorLabel");
+    QVERIFY(!runError->isHidden());
+    QVERIFY2(runError->text().startsWith(QStringLiteral("Cannot start: "))
+                 && runError->text().contains(QStringLiteral("sample-parallel")),
+             qPrintable(runError->text()));
     QVERIFY(!window.session()->trace());
 
     config.loader.strategy = Strategy::PerWorkerBatch;
     config.maxBatches = 40; // the window's runs have no epoch limit
     window.applyConfig(config);
     QVERIFY(window.startRun());
+    QVERIFY(runError->isHidden()); // a start that works clears it
     QCOMPARE(window.session()->runEngine(), EngineKind::PyTorch);
     // Python starts, imports torch and builds the DataLoader: seconds.
     QTRY_VERIFY_WITH_TIMEOUT(window.session()->finished(), 120'000);

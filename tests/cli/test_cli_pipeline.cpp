@@ -4,6 +4,8 @@
 // module a training script imports (skipped, with the reason, where Python cannot
 // import torch and torchvision; python-path needs no torch).
 
+#include "core/io/run_reader.h"
+
 #include "../require_pytorch.h"
 
 #include "cli_process.h"
@@ -79,13 +81,27 @@ void TestCliPipeline::runPicksThePyTorchEngineAndWritesTheRun()
     QTemporaryDir dir;
     const QString json = dir.filePath(QStringLiteral("run.json"));
     const QString csv = dir.filePath(QStringLiteral("run.csv"));
-    const clitest::Result r = clitest::runLoaderlab(
-        {QStringLiteral("run"), QStringLiteral("--dataset"), QStringLiteral("python"),
-         QStringLiteral("--path"), example("fashion_augment.py"), QStringLiteral("--set"),
-         QStringLiteral("dataset.args.samples=100"), QStringLiteral("--set"),
-         QStringLiteral("dataset.args.size=32"), QStringLiteral("--batch-size"),
-         QStringLiteral("32"), QStringLiteral("--workers"), QStringLiteral("2"),
-         QStringLiteral("--json"), json, QStringLiteral("--csv"), csv, QStringLiteral("--quiet")});
+    const QString perfetto = dir.filePath(QStringLiteral("run.trace.json"));
+    const clitest::Result r = clitest::runLoaderlab({QStringLiteral("run"),
+                                                     QStringLiteral("--dataset"),
+                                                     QStringLiteral("python"),
+                                                     QStringLiteral("--path"),
+                                                     example("fashion_augment.py"),
+                                                     QStringLiteral("--set"),
+                                                     QStringLiteral("dataset.args.samples=100"),
+                                                     QStringLiteral("--set"),
+                                                     QStringLiteral("dataset.args.size=32"),
+                                                     QStringLiteral("--batch-size"),
+                                                     QStringLiteral("32"),
+                                                     QStringLiteral("--workers"),
+                                                     QStringLiteral("2"),
+                                                     QStringLiteral("--json"),
+                                                     json,
+                                                     QStringLiteral("--csv"),
+                                                     csv,
+                                                     QStringLiteral("--trace-json"),
+                                                     perfetto,
+                                                     QStringLiteral("--quiet")});
     QVERIFY2(r.exitCode == 0, qPrintable(r.err + r.out));
     const auto summary = readJson(json);
     QCOMPARE(summary.at("config").at("engine").get<std::string>(), std::string("pytorch"));
@@ -96,7 +112,22 @@ void TestCliPipeline::runPicksThePyTorchEngineAndWritesTheRun()
     QCOMPARE(summary.at("summary").at("samples").get<int>(), 100);
     QVERIFY(QString::fromStdString(summary.at("dataset").get<std::string>())
                 .contains(QStringLiteral("AugmentedFashion from fashion_augment.py")));
-    QVERIFY(QFile::exists(csv));
+
+    // Open run reads it back whole.
+    const loaderlab::OpenedRun opened = loaderlab::openRun(csv.toStdString(), json.toStdString());
+    QCOMPARE(opened.trace->size(), std::size_t{4});
+    QCOMPARE(opened.report.summary.samples, std::int64_t{100});
+    // Perfetto: a step per batch on the consumer's track, and each sample's
+    // __getitem__ a slice of its own on its worker's track (32 for batch 0).
+    const auto trace = readJson(perfetto);
+    int steps = 0;
+    int batch0 = 0;
+    for (const auto &e : trace.at("traceEvents")) {
+        steps += e.at("ph") == "X" && e.at("name") == "step";
+        batch0 += e.at("ph") == "X" && e.at("name") == "batch 0";
+    }
+    QCOMPARE(steps, 4);
+    QVERIFY2(batch0 >= 32, qPrintable(QString::number(batch0)));
 }
 
 void TestCliPipeline::sweepOverAPipelineArgument()

@@ -9,3 +9,6 @@ loaderlab_add_test(test_model_panel
 loaderlab_add_test(test_pipeline_arguments
     SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_pipeline_arguments.cpp
     LIBS loaderlab_widgets)
+loaderlab_add_test(test_wheel_guard
+    SOURCES ${CMAKE_CURRENT_LIST_DIR}/test_wheel_guard.cpp
+    LIBS loaderlab_widgets)

@@ -1,0 +1,246 @@
+// The plots' axes follow the runs that are shown: unticking a run rescales to those
+// left, following never follows a hidden live run (nor collapses the wait axis), and
+// Fit all (View → Fit all, key A) shows every shown run whole. On a live run of 943
+// batches and an opened run of 14, the case of a short run compared with a long one.
+// And the throughput plot's median of a data-parallel run is the summary's.
+
+#include "widgets/throughput_plot.h"
+#include "widgets/wait_time_plot.h"
+
+#include <QFontMetricsF>
+#include <QMouseEvent>
+#include <QToolTip>
+#include <QtTest>
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+
+using namespace loaderlab;
+
+namespace {
+
+constexpr std::int64_t kMs = 1'000'000;
+
+// `count` batches one after the other, each waiting `waitMs` then computing 2 ms.
+std::shared_ptr<TraceLog> steadyRun(std::int64_t count, std::int64_t waitMs)
+{
+    auto log = std::make_shared<TraceLog>();
+    std::int64_t now = kMs;
+    for (std::int64_t i = 0; i < count; ++i) {
+        TraceRecord r;
+        r.index = i;
+        r.worker = static_cast<std::int32_t>(i % 2);
+        r.samples = 32;
+        r.requestNs = now;
+        r.deliveryNs = now + waitMs * kMs;
+        r.computeStartNs = r.deliveryNs;
+        r.computeEndNs = r.deliveryNs + 2 * kMs;
+        now = r.computeEndNs;
+        log->append(r);
+    }
+    return log;
+}
+
+struct Runs
+{
+    std::shared_ptr<TraceLog> live = steadyRun(943, 1);
+    PlotOverlay opened{steadyRun(14, 7), 2, QColor(Qt::darkGreen), QStringLiteral("opened")};
+};
+
+} // namespace
+
+class TestPlotFit : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void untickingTheLiveRunRescalesToTheShownOne();
+    void followingIgnoresAHiddenLiveRun();
+    void fitAllShowsEveryShownRunWhole();
+    void dataParallelThroughputAgreesWithTheSummary();
+    void markerLabelsNeverOverlap();
+};
+
+void TestPlotFit::untickingTheLiveRunRescalesToTheShownOne()
+{
+    Runs runs;
+    WaitTimePlot plot;
+    plot.setTrace(runs.live, 2);
+    plot.refresh();
+    plot.setOverlays({runs.opened});
+    QVERIFY(plot.xAxis->range().upper > 900); // following the live run's 943 batches
+
+    plot.setLiveVisible(false);
+    QVERIFY2(plot.xAxis->range().upper < 20 && plot.xAxis->range().upper >= 13,
+             qPrintable(QString::number(plot.xAxis->range().upper)));
+    // The opened run waits 7 ms a batch: the value axis shows it.
+    QVERIFY(plot.yAxis->range().upper >= 7.0);
+    QVERIFY(plot.yAxis->range().upper < 20.0);
+}
+
+void TestPlotFit::followingIgnoresAHiddenLiveRun()
+{
+    Runs runs;
+    ThroughputPlot throughput;
+    ThroughputPlot throughputShown;
+    WaitTimePlot plot;
+    WaitTimePlot plotShown;
+    const std::pair<LivePlot *, LivePlot *> pairs[] = {{&plot, &plotShown},
+                                                       {&throughput, &throughputShown}};
+    for (const auto &[p, shown] : pairs) {
+        for (LivePlot *each : {p, shown}) {
+            each->setTrace(runs.live, 2);
+            each->refresh();
+            each->setOverlays({runs.opened});
+        }
+        p->setLiveVisible(false);
+        p->setFollowing(false);
+        p->setFollowing(true); // F pressed with the live run unticked
+        // The opened run is 14 batches of the live run's 943: a sliver of its range.
+        QVERIFY2(p->xAxis->range().upper < 0.1 * shown->xAxis->range().upper,
+                 qPrintable(QStringLiteral("%1: %2 against %3")
+                                .arg(QLatin1String(p->metaObject()->className()))
+                                .arg(p->xAxis->range().upper)
+                                .arg(shown->xAxis->range().upper)));
+        QVERIFY2(p->yAxis->range().upper > 1e-2,
+                 qPrintable(QStringLiteral("%1: value axis collapsed to %2")
+                                .arg(QLatin1String(p->metaObject()->className()))
+                                .arg(p->yAxis->range().upper)));
+    }
+    // New live batches arrive: the hidden run is not followed.
+    const QCPRange before = plot.xAxis->range();
+    TraceRecord r = (*runs.live)[runs.live->size() - 1];
+    for (int i = 0; i < 100; ++i) {
+        r.index += 1;
+        r.requestNs = r.computeEndNs;
+        r.deliveryNs = r.requestNs + kMs;
+        r.computeStartNs = r.deliveryNs;
+        r.computeEndNs = r.deliveryNs + 2 * kMs;
+        runs.live->append(r);
+    }
+    plot.refresh();
+    QCOMPARE(plot.xAxis->range().upper, before.upper);
+    QVERIFY(plot.xAxis->range().upper < 20);
+}
+
+void TestPlotFit::fitAllShowsEveryShownRunWhole()
+{
+    Runs runs;
+    WaitTimePlot plot;
+    plot.setTrace(runs.live, 2);
+    plot.refresh();
+    plot.setOverlays({runs.opened});
+    plot.xAxis->setRange(100, 120); // the user zoomed in
+    plot.showWholeRun();
+    QVERIFY(!plot.following());
+    QVERIFY(plot.xAxis->range().lower <= 0.0);
+    QVERIFY(plot.xAxis->range().upper >= 942.0);
+    QVERIFY(plot.yAxis->range().upper >= 7.0); // the opened run's waits are in view
+}
+
+void TestPlotFit::dataParallelThroughputAgreesWithTheSummary()
+{
+    // 2 ranks of 2 workers; each rank takes its workers' 2 batches of 32 within 1 ms,
+    // every 20 ms, rank 1 3 ms after rank 0: 3,200 samples/s a rank, 6,400 in all.
+    // The log holds the batches in request order, the ranks' bursts in turn.
+    auto log = std::make_shared<TraceLog>();
+    ConfigVersion first;
+    first.config.devices = 2;
+    first.config.loader.numWorkers = 2;
+    log->addConfigVersion(first);
+    std::int64_t next[2] = {0, 0};
+    for (int period = 0; period < 200; ++period) {
+        for (int rank = 0; rank < 2; ++rank) {
+            for (int k = 0; k < 2; ++k) {
+                TraceRecord r;
+                r.index = next[rank]++;
+                r.rank = rank;
+                r.worker = k;
+                r.samples = 32;
+                r.requestNs = (20 * period + 3 * rank + k) * kMs + kMs;
+                r.deliveryNs = r.requestNs + kMs / 2;
+                r.computeStartNs = r.deliveryNs;
+                r.computeEndNs = r.deliveryNs + kMs / 4;
+                log->append(r);
+            }
+        }
+    }
+    ThroughputPlot plot;
+    plot.setTrace(log, 2);
+    plot.refresh();
+    const double summary = log->summary().samplesPerSecMedian;
+    QVERIFY2(std::abs(summary - 6400.0) < 64.0, qPrintable(QString::number(summary)));
+    QVERIFY2(std::abs(plot.median() - summary) < 0.01 * summary,
+             qPrintable(QStringLiteral("plot %1, summary %2").arg(plot.median()).arg(summary)));
+}
+
+void TestPlotFit::markerLabelsNeverOverlap()
+{
+    // 50 autotune moves, one every 2 batches of a 943-batch run: far closer than
+    // their labels are wide; then one alone, with room for its text.
+    auto log = steadyRun(943, 1);
+    for (int i = 0; i < 50; ++i)
+        log->addMarker({2 * i + 10,
+                        (2 * i + 10) * 3 * kMs,
+                        MarkerKind::Autotune,
+                        i + 1,
+                        {},
+                        "trying workers " + std::to_string(i % 4 + 1)});
+    log->addMarker({600, 600 * 3 * kMs, MarkerKind::Autotune, 51, {}, "kept"});
+    for (LivePlot *plot : std::initializer_list<LivePlot *>{new WaitTimePlot, new ThroughputPlot}) {
+        std::unique_ptr<LivePlot> owner(plot);
+        plot->resize(1000, 400);
+        plot->setTrace(log, 2);
+        plot->refresh();
+        plot->showWholeRun();
+        plot->replot();
+        struct Shown
+        {
+            double left;
+            double right;
+            QString text;
+        };
+        std::vector<Shown> shown;
+        int full = 0;
+        for (QCPItemText *label :
+             plot->findChildren<QCPItemText *>(QStringLiteral("markerLabel"))) {
+            if (!label->visible())
+                continue;
+            const double left = label->position->pixelPosition().x();
+            const double width = QFontMetricsF(label->font()).horizontalAdvance(label->text())
+                                 + label->padding().left() + label->padding().right();
+            shown.push_back({left, left + width, label->text()});
+            full += label->text().contains(QStringLiteral("(kept)"));
+        }
+        QVERIFY2(shown.size() >= 3, "a few numbered flags and the lone marker's text");
+        QCOMPARE(full, 1); // the lone one; the crowded ones are numbers
+        std::sort(shown.begin(), shown.end(),
+                  [](const Shown &a, const Shown &b) { return a.left < b.left; });
+        for (std::size_t i = 1; i < shown.size(); ++i)
+            QVERIFY2(shown[i].left >= shown[i - 1].right,
+                     qPrintable(QStringLiteral("'%1' at %2 overlaps '%3' ending at %4")
+                                    .arg(shown[i].text)
+                                    .arg(shown[i].left)
+                                    .arg(shown[i - 1].text)
+                                    .arg(shown[i - 1].right)));
+        // The mouse over a crowded marker reads its text.
+        plot->show();
+        QVERIFY(QTest::qWaitForWindowExposed(plot));
+        // The 11th marker (batch 30), wherever this plot's key axis puts it.
+        const auto labels = plot->findChildren<QCPItemText *>(QStringLiteral("markerLabel"));
+        const QPointF pos(labels.at(10)->position->pixelPosition().x(),
+                          plot->axisRect()->center().y());
+        QMouseEvent move(QEvent::MouseMove, pos, plot->mapToGlobal(pos), Qt::NoButton, Qt::NoButton,
+                         Qt::NoModifier);
+        QApplication::sendEvent(plot, &move);
+        QTRY_VERIFY(QToolTip::isVisible());
+        QVERIFY2(QToolTip::text().contains(QStringLiteral("11. autotune"))
+                     && QToolTip::text().contains(QStringLiteral("(trying workers 3)")),
+                 qPrintable(QToolTip::text()));
+        QToolTip::hideText();
+    }
+}
+
+QTEST_MAIN(TestPlotFit)
+#include "test_plot_fit.moc"
