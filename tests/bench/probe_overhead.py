@@ -70,6 +70,15 @@ def cpu_per_batch(batches, out):
     return seconds / batches
 
 
+def alternated(r, plain, watched):
+    """Both sides of round r, plain first in even rounds: (plain's, watched's) result."""
+    if r % 2 == 0:
+        first = plain()
+        return first, watched()
+    second = watched()
+    return plain(), second
+
+
 def spread(values):
     values = sorted(values)
     middle = len(values) // 2
@@ -91,10 +100,8 @@ def main():
     with tempfile.TemporaryDirectory() as work:
         for r in range(rounds):
             out = os.path.join(work, "run%d" % r)
-            if r % 2 == 0:
-                plain, watched = loop(batches, None), loop(batches, out)
-            else:
-                watched, plain = loop(batches, out), loop(batches, None)
+            plain, watched = alternated(r, lambda: loop(batches, None),
+                                        lambda: loop(batches, out))
             with open(out + ".csv") as f:
                 rows = sum(1 for _ in f) - 1
             assert rows == batches, (rows, batches)
@@ -114,10 +121,8 @@ def main():
         cpu_per_batch(direct // 5, os.path.join(work, "warm-up"))  # imports, caches: not timed
         for r in range(rounds):
             out = os.path.join(work, "direct%d" % r)
-            if r % 2 == 0:
-                plain, watched = cpu_per_batch(direct, None), cpu_per_batch(direct, out)
-            else:
-                watched, plain = cpu_per_batch(direct, out), cpu_per_batch(direct, None)
+            plain, watched = alternated(r, lambda: cpu_per_batch(direct, None),
+                                        lambda: cpu_per_batch(direct, out))
             costs.append(watched - plain)
             print("round %d: plain %.1f us/batch, watched %.1f us/batch, probe %.1f us/batch"
                   % (r + 1, plain * 1e6, watched * 1e6, costs[-1] * 1e6))

@@ -46,6 +46,14 @@ struct Runs
 {
     std::shared_ptr<TraceLog> live = steadyRun(943, 1);
     PlotOverlay opened{steadyRun(14, 7), 2, QColor(Qt::darkGreen), QStringLiteral("opened")};
+
+    // The live run on `plot`, followed, with the opened one drawn over it.
+    void showOn(LivePlot &plot) const
+    {
+        plot.setTrace(live, 2);
+        plot.refresh();
+        plot.setOverlays({opened});
+    }
 };
 
 } // namespace
@@ -66,9 +74,7 @@ void TestPlotFit::untickingTheLiveRunRescalesToTheShownOne()
 {
     Runs runs;
     WaitTimePlot plot;
-    plot.setTrace(runs.live, 2);
-    plot.refresh();
-    plot.setOverlays({runs.opened});
+    runs.showOn(plot);
     QVERIFY(plot.xAxis->range().upper > 900); // following the live run's 943 batches
 
     plot.setLiveVisible(false);
@@ -89,11 +95,8 @@ void TestPlotFit::followingIgnoresAHiddenLiveRun()
     const std::pair<LivePlot *, LivePlot *> pairs[] = {{&plot, &plotShown},
                                                        {&throughput, &throughputShown}};
     for (const auto &[p, shown] : pairs) {
-        for (LivePlot *each : {p, shown}) {
-            each->setTrace(runs.live, 2);
-            each->refresh();
-            each->setOverlays({runs.opened});
-        }
+        for (LivePlot *each : {p, shown})
+            runs.showOn(*each);
         p->setLiveVisible(false);
         p->setFollowing(false);
         p->setFollowing(true); // F pressed with the live run unticked
@@ -128,9 +131,7 @@ void TestPlotFit::fitAllShowsEveryShownRunWhole()
 {
     Runs runs;
     WaitTimePlot plot;
-    plot.setTrace(runs.live, 2);
-    plot.refresh();
-    plot.setOverlays({runs.opened});
+    runs.showOn(plot);
     plot.xAxis->setRange(100, 120); // the user zoomed in
     plot.showWholeRun();
     QVERIFY(!plot.following());
