@@ -1,5 +1,7 @@
 #include "widgets/wait_histogram_plot.h"
 
+#include <QFontMetricsF>
+
 #include <algorithm>
 #include <cmath>
 #include <optional>
@@ -58,7 +60,22 @@ WaitHistogramPlot::WaitHistogramPlot(QWidget *parent)
     layer(QStringLiteral("hiddenMarkers"))->setVisible(false);
     setCurrentLayer(QStringLiteral("hiddenMarkers"));
 
-    updateTicks();
+    updateTicks(1);
+    connect(this, &QCustomPlot::afterLayout, this, &WaitHistogramPlot::chooseTickStep);
+}
+
+void WaitHistogramPlot::chooseTickStep()
+{
+    // The widest label, "100 ms", with room on both sides.
+    const QFontMetricsF metrics(xAxis->tickLabelFont());
+    const double needed = metrics.horizontalAdvance(tr("%1 ms").arg(100)) + 8.0;
+    const double decadePx = std::abs(xAxis->coordToPixel(kBinsPerDecade)
+                                     - xAxis->coordToPixel(0.0));
+    int step = 1;
+    while (step < 6 && decadePx * step < needed)
+        ++step;
+    if (step != m_tickStep)
+        updateTicks(step);
 }
 
 int WaitHistogramPlot::binOf(std::int64_t waitNs)
@@ -186,14 +203,17 @@ void WaitHistogramPlot::setShares(QCPBars *bars, const std::vector<std::int64_t>
     bars->data()->set(data, true);
 }
 
-void WaitHistogramPlot::updateTicks()
+void WaitHistogramPlot::updateTicks(int step)
 {
     // Bar i is centred on key i, so decade k's edge sits at key 10k - 0.5.
+    m_tickStep = step;
     m_ticker->clear();
     for (int decade = 0; decade * kBinsPerDecade < kMaxBins; ++decade) {
         const double key = decade * kBinsPerDecade - 0.5;
         QString label;
-        if (decade < 3)
+        if (decade % step != 0)
+            label.clear(); // a tick without a label: the neighbours' would touch it
+        else if (decade < 3)
             label = tr("%1 µs").arg(std::pow(10.0, decade), 0, 'f', 0);
         else if (decade < 6)
             label = tr("%1 ms").arg(std::pow(10.0, decade - 3), 0, 'f', 0);

@@ -52,11 +52,15 @@ protected:
 private:
     static void setShares(QCPBars *bars, const std::vector<std::int64_t> &counts,
                           std::int64_t total);
-    void updateTicks();
+    // A label every `step` decades (every decade keeps its tick).
+    void updateTicks(int step);
+    // After each layout: the smallest step at which the decade labels do not touch.
+    void chooseTickStep();
 
     std::vector<QCPGraph *> m_overlayGraphs;
     QCPBars *m_bars = nullptr;
     QSharedPointer<QCPAxisTickerText> m_ticker;
+    int m_tickStep = 0;
     std::vector<std::int64_t> m_counts;
     std::int64_t m_total = 0;
     // The overlays' first and last non-empty bins, for the key range.

@@ -5,6 +5,7 @@
 // And the throughput plot's median of a data-parallel run is the summary's.
 
 #include "widgets/throughput_plot.h"
+#include "widgets/wait_histogram_plot.h"
 #include "widgets/wait_time_plot.h"
 
 #include <QFontMetricsF>
@@ -68,6 +69,7 @@ private Q_SLOTS:
     void fitAllShowsEveryShownRunWhole();
     void dataParallelThroughputAgreesWithTheSummary();
     void markerLabelsNeverOverlap();
+    void histogramTickLabelsNeverTouch();
 };
 
 void TestPlotFit::untickingTheLiveRunRescalesToTheShownOne()
@@ -240,6 +242,52 @@ void TestPlotFit::markerLabelsNeverOverlap()
                      && QToolTip::text().contains(QStringLiteral("(trying workers 3)")),
                  qPrintable(QToolTip::text()));
         QToolTip::hideText();
+    }
+}
+
+void TestPlotFit::histogramTickLabelsNeverTouch()
+{
+    // Waits from 1 us to 1 s: seven decades on the axis.
+    auto log = std::make_shared<TraceLog>();
+    for (std::int64_t i = 0; i < 700; ++i) {
+        TraceRecord r;
+        r.index = i;
+        r.samples = 1;
+        r.requestNs = i * kMs;
+        r.deliveryNs = r.requestNs + static_cast<std::int64_t>(std::pow(10.0, 3.0 + i % 7));
+        r.computeStartNs = r.computeEndNs = r.deliveryNs;
+        log->append(r);
+    }
+    for (const int width : {260, 420, 1400}) {
+        WaitHistogramPlot plot;
+        plot.resize(width, 300);
+        plot.show(); // the plot lays out at its size once shown
+        QVERIFY(QTest::qWaitForWindowExposed(&plot));
+        plot.setTrace(log, 1);
+        plot.refresh();
+        plot.replot();
+        plot.replot(); // the second layout sees the step the first chose
+        const QFontMetricsF metrics(plot.xAxis->tickLabelFont());
+        double end = -1e300;
+        int labels = 0;
+        const auto ticks = plot.xAxis->tickVector();
+        const auto texts = plot.xAxis->tickVectorLabels();
+        for (qsizetype i = 0; i < ticks.size(); ++i) {
+            if (texts[i].isEmpty() || !plot.xAxis->range().contains(ticks[i]))
+                continue;
+            const double half = metrics.horizontalAdvance(texts[i]) / 2.0;
+            const double centre = plot.xAxis->coordToPixel(ticks[i]);
+            QVERIFY2(
+                centre - half >= end + 4.0, // a space between labels
+                qPrintable(QStringLiteral("%1 px wide: '%2' is within 4 px of the label before")
+                               .arg(width)
+                               .arg(texts[i])));
+            end = centre + half;
+            ++labels;
+        }
+        QVERIFY2(labels >= 2, qPrintable(QString::number(width)));
+        if (width == 1400)
+            QVERIFY2(labels >= 7, "wide enough for every decade's label");
     }
 }
 
