@@ -2258,6 +2258,12 @@ bound</translation>
         <source>batch %1 (epoch %2)</source>
         <translation>Batch %1 (Epoche %2)</translation>
     </message>
+    <message>
+        <source>Press Start to run the loader, or File → Open run… to look at a recorded one.
+Each dot here is one batch&apos;s wait for its data: with W workers, the waits spike every W batches.</source>
+        <translation>Start drücken, um den Loader laufen zu lassen, oder Datei → Lauf öffnen…, um einen aufgezeichneten anzusehen.
+Jeder Punkt hier ist die Wartezeit eines Batches auf seine Daten: mit W Workern steigen die Wartezeiten alle W Batches an.</translation>
+    </message>
 </context>
 <context>
     <name>loaderlab::WorkerTimelinePlot</name>

@@ -67,6 +67,16 @@ WaitTimePlot::WaitTimePlot(QWidget *parent)
     legend->setBrush(QBrush(QColor(255, 255, 255, 200)));
     axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
 
+    m_hint = new QCPItemText(this);
+    m_hint->setObjectName(QStringLiteral("firstStartHint"));
+    m_hint->position->setType(QCPItemPosition::ptAxisRectRatio);
+    m_hint->position->setCoords(0.45, 0.5);
+    m_hint->setText(tr("Press Start to run the loader, or File → Open run… to look at a "
+                       "recorded one.\nEach dot here is one batch's wait for its data: with W "
+                       "workers, the waits spike every W batches."));
+    m_hint->setColor(QColor(90, 90, 90));
+    m_hint->setFont(QFont(font().family(), 10));
+
     m_compute->setData(m_computeSeries.full());
     m_wait->setData(m_waitSeries.full());
     m_mean->setData(m_meanSeries.full());
@@ -134,6 +144,12 @@ void WaitTimePlot::appendData(const loaderlab::TraceLog &log, std::size_t from, 
     m_meanSeries.append(means);
     m_computeSeries.append(computes);
     m_newest = std::max(m_newest, waits.constLast().key);
+    updateHint();
+}
+
+void WaitTimePlot::updateHint()
+{
+    m_hint->setVisible(m_waitSeries.full()->isEmpty() && m_overlayGraphs.empty());
 }
 
 void WaitTimePlot::clearData()
@@ -147,6 +163,7 @@ void WaitTimePlot::clearData()
     m_ringCount = 0;
     m_ringSum = 0;
     m_newest = 0.0;
+    updateHint();
 }
 
 void WaitTimePlot::setOverlayData(const std::vector<PlotOverlay> &overlays)
@@ -172,6 +189,7 @@ void WaitTimePlot::setOverlayData(const std::vector<PlotOverlay> &overlays)
     // Behind the live run's series, above the grid.
     for (QCPGraph *graph : m_overlayGraphs)
         graph->setLayer(QStringLiteral("grid"));
+    updateHint();
 }
 
 void WaitTimePlot::showLiveSeries(bool visible)

@@ -51,6 +51,9 @@ private:
     QCPGraph *m_mean = nullptr;
     QCPGraph *m_first = nullptr;
     QCPItemText *m_firstLabel = nullptr;
+    // What the plot will show, until a run or an opened run gives it data.
+    QCPItemText *m_hint = nullptr;
+    void updateHint();
     DecimatedSeries m_computeSeries;
     DecimatedSeries m_waitSeries;
     DecimatedSeries m_meanSeries;

@@ -77,6 +77,7 @@ private Q_SLOTS:
     void timelineNamesTheBoxesBatch();
     void throughputAndHistogramReadTheirPoints();
     void theMouseShowsTheReadout();
+    void anEmptyPlotSaysWhatWillAppear();
 };
 
 void TestPlotHover::waitPlotNamesTheBatchInEachRun()
@@ -156,6 +157,28 @@ void TestPlotHover::theMouseShowsTheReadout()
     QApplication::sendEvent(&plot, &move);
     QTRY_VERIFY(QToolTip::isVisible());
     QVERIFY2(QToolTip::text().startsWith(QStringLiteral("batch 5")), qPrintable(QToolTip::text()));
+}
+
+void TestPlotHover::anEmptyPlotSaysWhatWillAppear()
+{
+    WaitTimePlot plot;
+    auto *hint = plot.findChild<QCPItemText *>(QStringLiteral("firstStartHint"));
+    QVERIFY(hint);
+    QVERIFY(hint->visible());
+    QVERIFY(hint->text().contains(QStringLiteral("Press Start")));
+    auto live = std::make_shared<TraceLog>();
+    plot.setTrace(live, 2);
+    plot.refresh();
+    QVERIFY(hint->visible()); // started, no batch yet
+    const auto batches = run(3, 4);
+    for (std::size_t i = 0; i < batches->size(); ++i)
+        live->append((*batches)[i]);
+    plot.refresh();
+    QVERIFY(!hint->visible());
+    plot.setTrace(std::make_shared<TraceLog>(), 2); // Reset
+    QVERIFY(hint->visible());
+    plot.setOverlays({{run(8, 7), 2, QColor(Qt::darkGreen), QStringLiteral("opened")}});
+    QVERIFY(!hint->visible()); // an opened run is data too
 }
 
 QTEST_MAIN(TestPlotHover)
