@@ -73,6 +73,7 @@ private Q_SLOTS:
     void pythonPathHoldsTheProbeModule();
     void loaderlabsEngineIsRefusedWithTheReason();
     void aLessonOnAPipelineFile();
+    void autotuneDrivesAPipeline();
 };
 
 void TestCliPipeline::runPicksThePyTorchEngineAndWritesTheRun()
@@ -281,6 +282,34 @@ void TestCliPipeline::aLessonOnAPipelineFile()
          example("fashion_augment.py")});
     QCOMPARE(refused.exitCode, 2);
     QVERIFY2(refused.err.contains(QStringLiteral("phase 'tensor file'")), qPrintable(refused.err));
+}
+
+void TestCliPipeline::autotuneDrivesAPipeline()
+{
+    REQUIRE_PYTORCH();
+    // One worker and a 10 ms step on the fashion example: the autotuner tries a
+    // second worker (and prefetch), each change a config version and a marker.
+    QTemporaryDir dir;
+    const QString json = dir.filePath(QStringLiteral("auto.json"));
+    const clitest::Result r = clitest::runLoaderlab(
+        {QStringLiteral("run"), QStringLiteral("--dataset"), QStringLiteral("python"),
+         QStringLiteral("--path"), example("fashion_augment.py"), QStringLiteral("--set"),
+         QStringLiteral("dataset.args.samples=6000"), QStringLiteral("--set"),
+         QStringLiteral("dataset.args.step=none"), QStringLiteral("--sleep-batch-ms"),
+         QStringLiteral("10"), QStringLiteral("--workers"), QStringLiteral("1"),
+         QStringLiteral("--autotune"), QStringLiteral("--seconds"), QStringLiteral("25"),
+         QStringLiteral("--json"), json, QStringLiteral("--quiet")});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err + r.out));
+    const auto summary = readJson(json);
+    QCOMPARE(summary.at("config").at("engine").get<std::string>(), std::string("pytorch"));
+    QVERIFY(summary.at("config_versions").size() >= 2);
+    bool tried = false;
+    for (const auto &marker : summary.at("markers"))
+        tried = tried
+                || (marker.at("kind") == "autotune"
+                    && marker.at("text").get<std::string>().find("workers 1 -> 2")
+                           != std::string::npos);
+    QVERIFY2(tried, summary.at("markers").dump().c_str());
 }
 
 QTEST_GUILESS_MAIN(TestCliPipeline)
