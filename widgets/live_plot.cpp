@@ -231,6 +231,20 @@ QString LivePlot::markerTextNear(double pixelX) const
     return texts.join(QLatin1Char('\n'));
 }
 
+void LivePlot::placeLegendAbove(int perRow)
+{
+    plotLayout()->insertRow(0);
+    plotLayout()->addElement(0, 0, legend); // takes it out of the axis rect's insets
+    plotLayout()->setRowStretchFactor(0, 0.001);
+    legend->setFillOrder(QCPLegend::foColumnsFirst);
+    legend->setWrap(perRow);
+    // A set minimum width replaces the entries' sum as the legend's minimum, so the
+    // plot's minimum size (and the window's) does not grow with long names.
+    legend->setMinimumSize(60, 0);
+    legend->setBorderPen(Qt::NoPen);
+    legend->setMargins(QMargins(4, 2, 4, 0));
+}
+
 QString LivePlot::hoverText(const QPointF &) const
 {
     return {};

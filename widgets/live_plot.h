@@ -91,6 +91,11 @@ protected:
     void mousePressEvent(QMouseEvent *event) override;
     void mouseMoveEvent(QMouseEvent *event) override;
 
+    // Moves the legend out of the data, into a row above the axes, up to `perRow`
+    // entries side by side: a legend inside would hide the newest batches or the
+    // tallest bar. It never makes the plot wider than its place in the window.
+    void placeLegendAbove(int perRow);
+
     // The record of batch `index` in `log` (the first rank's), if the log holds it.
     static std::optional<loaderlab::TraceRecord> recordOfBatch(const loaderlab::TraceLog &log,
                                                                std::int64_t index);

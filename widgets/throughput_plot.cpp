@@ -64,7 +64,7 @@ ThroughputPlot::ThroughputPlot(QWidget *parent)
     m_medianLine->setPen(QPen(kMedianColor, 2, Qt::DashLine));
     m_medianLabel = new QCPItemText(this);
     m_medianLabel->position->setTypeX(QCPItemPosition::ptAxisRectRatio);
-    // Left end of the line: the legend sits top right.
+    // At the left end of the line.
     m_medianLabel->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
     m_medianLabel->setColor(kMedianColor);
     m_medianLabel->setFont(QFont(font().family(), 8));
@@ -73,7 +73,7 @@ ThroughputPlot::ThroughputPlot(QWidget *parent)
     legend->setVisible(true);
     legend->setFont(QFont(font().family(), 8));
     legend->setBrush(QBrush(QColor(255, 255, 255, 200)));
-    axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    placeLegendAbove(2);
 
     m_rate->setData(m_rateSeries.full());
     // After the layout, so the axis rect's width is that of this replot or export.

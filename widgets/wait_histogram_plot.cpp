@@ -52,7 +52,7 @@ WaitHistogramPlot::WaitHistogramPlot(QWidget *parent)
     legend->setVisible(true);
     legend->setFont(QFont(font().family(), 8));
     legend->setBrush(QBrush(QColor(255, 255, 255, 200)));
-    axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    placeLegendAbove(1);
 
     // Everything created from here on (the base's marker lines and labels) lands on
     // a layer that is never drawn.

@@ -65,7 +65,7 @@ WaitTimePlot::WaitTimePlot(QWidget *parent)
     legend->setVisible(true);
     legend->setFont(QFont(font().family(), 8));
     legend->setBrush(QBrush(QColor(255, 255, 255, 200)));
-    axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    placeLegendAbove(4);
 
     m_hint = new QCPItemText(this);
     m_hint->setObjectName(QStringLiteral("firstStartHint"));

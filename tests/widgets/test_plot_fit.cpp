@@ -70,6 +70,7 @@ private Q_SLOTS:
     void dataParallelThroughputAgreesWithTheSummary();
     void markerLabelsNeverOverlap();
     void histogramTickLabelsNeverTouch();
+    void legendsSitOutsideTheData();
 };
 
 void TestPlotFit::untickingTheLiveRunRescalesToTheShownOne()
@@ -288,6 +289,35 @@ void TestPlotFit::histogramTickLabelsNeverTouch()
         QVERIFY2(labels >= 2, qPrintable(QString::number(width)));
         if (width == 1400)
             QVERIFY2(labels >= 7, "wide enough for every decade's label");
+    }
+}
+
+void TestPlotFit::legendsSitOutsideTheData()
+{
+    // At the live window's sizes, 1280 x 800's plots included: no legend covers the
+    // axes, where the newest batches (top right) and the tallest bars are.
+    Runs runs;
+    for (const QSize size : {QSize(380, 200), QSize(900, 300)}) {
+        WaitTimePlot wait;
+        ThroughputPlot throughput;
+        WaitHistogramPlot histogram;
+        for (LivePlot *plot : {static_cast<LivePlot *>(&wait), static_cast<LivePlot *>(&throughput),
+                               static_cast<LivePlot *>(&histogram)}) {
+            plot->resize(size);
+            plot->show();
+            QVERIFY(QTest::qWaitForWindowExposed(plot));
+            runs.showOn(*plot);
+            plot->replot();
+            QVERIFY(plot->legend->visible());
+            // Its entries side by side never widen the plot past its place at 1280 x 800.
+            const int minimum = static_cast<QWidget *>(plot)->minimumSizeHint().width();
+            QVERIFY2(minimum < 380, qPrintable(QString::number(minimum)));
+            QVERIFY2(!plot->legend->outerRect().intersects(plot->axisRect()->rect()),
+                     qPrintable(QStringLiteral("%1 at %2 x %3")
+                                    .arg(QLatin1String(plot->metaObject()->className()))
+                                    .arg(size.width())
+                                    .arg(size.height())));
+        }
     }
 }
 
