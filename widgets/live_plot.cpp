@@ -32,9 +32,10 @@ void LivePlot::setTrace(std::shared_ptr<const loaderlab::TraceLog> log, int work
     m_recordsSeen = 0;
     m_spansSeen = 0;
     m_markersShown = 0;
-    for (auto *item : m_markerItems)
-        removeItem(item);
-    m_markerItems.clear();
+    for (const MarkerLabel &m : m_markerLabels) {
+        removeItem(m.line);
+        removeItem(m.label);
+    }
     m_markerLabels.clear();
     clearData();
     setFollowing(true);
@@ -65,29 +66,10 @@ void LivePlot::fitShownRuns()
         xAxis->setRange(followRange(newestKey()));
         fitValueAxis();
     } else {
-        fitKeyAxis();
+        xAxis->rescale(true); // the visible series only
         fitValueAxis();
     }
     replot(QCustomPlot::rpQueuedReplot);
-}
-
-void LivePlot::fitKeyAxis()
-{
-    bool found = false;
-    QCPRange range;
-    for (int i = 0; i < plottableCount(); ++i) {
-        if (!plottable(i)->visible())
-            continue;
-        bool has = false;
-        const QCPRange r = plottable(i)->getKeyRange(has);
-        if (has) {
-            range = found ? QCPRange(std::min(range.lower, r.lower), std::max(range.upper, r.upper))
-                          : r;
-            found = true;
-        }
-    }
-    if (found)
-        xAxis->setRange(range.lower, range.upper > range.lower ? range.upper : range.lower + 1.0);
 }
 
 void LivePlot::refresh()
@@ -205,18 +187,13 @@ void LivePlot::layOutMarkerLabels()
             m.label->setVisible(false);
             continue;
         }
-        const QFontMetricsF metrics(m.label->font());
-        const QString number = QString::number(i + 1);
-        const double padding = m.label->padding().left() + m.label->padding().right();
-        const double full = metrics.horizontalAdvance(m.text) + padding;
-        const double flag = metrics.horizontalAdvance(number) + padding;
         const double room = std::min(nextInside[i] - kGapPx, static_cast<double>(rect.right()));
-        if (x + full <= room) {
+        if (x + m.textWidth <= room) {
             m.label->setText(m.text);
-            labelsEnd = x + full;
+            labelsEnd = x + m.textWidth;
         } else {
-            m.label->setText(number); // it may cover the next markers' places
-            labelsEnd = x + flag;
+            m.label->setText(m.number); // it may cover the next markers' places
+            labelsEnd = x + m.numberWidth;
         }
         m.label->setVisible(true);
     }
@@ -227,7 +204,7 @@ QString LivePlot::markerTextNear(double pixelX) const
     QStringList texts;
     for (std::size_t i = 0; i < m_markerLabels.size() && texts.size() < 8; ++i)
         if (std::abs(xAxis->coordToPixel(m_markerLabels[i].key) - pixelX) <= 3.0)
-            texts << QStringLiteral("%1. %2").arg(i + 1).arg(m_markerLabels[i].text);
+            texts << m_markerLabels[i].number + QStringLiteral(". ") + m_markerLabels[i].text;
     return texts.join(QLatin1Char('\n'));
 }
 
@@ -293,9 +270,14 @@ void LivePlot::updateMarkers()
         label->setColor(QColor(80, 80, 80));
         label->setPadding(QMargins(3, 0, 0, 0));
         label->setObjectName(QStringLiteral("markerLabel"));
-        m_markerItems.push_back(line);
-        m_markerItems.push_back(label);
-        m_markerLabels.push_back({line, label, label->text(), key});
+        // Its widths with the text and as a number, measured once (the layout runs
+        // on every replot).
+        const QFontMetricsF metrics(label->font());
+        const double padding = label->padding().left() + label->padding().right();
+        const QString number = QString::number(m_markerLabels.size() + 1);
+        m_markerLabels.push_back({line, label, label->text(), number, key,
+                                  metrics.horizontalAdvance(label->text()) + padding,
+                                  metrics.horizontalAdvance(number) + padding});
     }
 }
 

@@ -112,7 +112,6 @@ private:
     // Fits the axes to the shown runs: the follow range while the live run is
     // followed and shown, else every shown series whole.
     void fitShownRuns();
-    void fitKeyAxis();
 
     std::shared_ptr<const loaderlab::TraceLog> m_trace;
     std::vector<PlotOverlay> m_overlays;
@@ -121,13 +120,15 @@ private:
     std::size_t m_recordsSeen = 0;
     std::size_t m_spansSeen = 0;
     std::size_t m_markersShown = 0;
-    std::vector<QCPAbstractItem *> m_markerItems;
     struct MarkerLabel
     {
         QCPItemStraightLine *line;
         QCPItemText *label;
         QString text;
+        QString number; // what the label shows where its text has no room
         double key;
+        double textWidth;
+        double numberWidth;
     };
     std::vector<MarkerLabel> m_markerLabels; // in the order the markers came
     bool m_following = true;

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <iterator>
 
 namespace loaderlab {
 
@@ -167,14 +166,15 @@ QString ThroughputPlot::hoverText(const QPointF &pos) const
     QStringList lines;
     for (int i = 0; i < graphCount(); ++i) {
         const QCPGraph *g = graph(i);
-        if (!g->visible() || g->data()->isEmpty())
+        if (!g->visible())
             continue;
-        auto it = g->data()->findBegin(key, false);
-        auto best = it;
-        if (it != g->data()->constBegin() && std::prev(it) != g->data()->constEnd()
-            && (it == g->data()->constEnd() || key - std::prev(it)->key < it->key - key))
-            best = std::prev(it);
-        if (best == g->data()->constEnd() || std::abs(best->key - key) > reach)
+        const auto &data = *g->data();
+        auto best = data.constEnd();
+        for (auto it = data.findBegin(key - reach, false);
+             it != data.constEnd() && it->key <= key + reach; ++it)
+            if (best == data.constEnd() || std::abs(it->key - key) < std::abs(best->key - key))
+                best = it;
+        if (best == data.constEnd())
             continue;
         lines << tr("%1: %2 samples/s at %3 s")
                      .arg(g->name())

@@ -29,7 +29,6 @@
 #include <set>
 
 using namespace loaderlab;
-using windowtest::child;
 
 class TestMainWindow : public QObject
 {
@@ -64,11 +63,11 @@ void TestMainWindow::workersSliderReconfiguresTheRunningEngine()
     QVERIFY(window.startRun());
     QTRY_VERIFY(window.session()->trace()->size() > 20);
 
-    auto *slider = child<QSlider>(window.controlPanel(), "workersSlider");
+    auto *slider = childNamed<QSlider>(window.controlPanel(), "workersSlider");
     QCOMPARE(slider->value(), 2);
     slider->setFocus();
     QTest::keyClick(slider, Qt::Key_Right); // 2 -> 3 workers
-    QCOMPARE(child<QSpinBox>(window.controlPanel(), "workersSpin")->value(), 3);
+    QCOMPARE(childNamed<QSpinBox>(window.controlPanel(), "workersSpin")->value(), 3);
 
     // Debounced, then applied between two batches of the running engine.
     QTRY_COMPARE_WITH_TIMEOUT(window.session()->config().loader.numWorkers, 3, 5000);
@@ -99,16 +98,16 @@ void TestMainWindow::invalidDatasetPathShowsErrorAndKeepsTheRun()
     QTRY_VERIFY(window.session()->trace()->size() > 5);
     const auto trace = window.session()->trace();
 
-    auto *kind = child<QComboBox>(window.controlPanel(), "datasetKindCombo");
+    auto *kind = childNamed<QComboBox>(window.controlPanel(), "datasetKindCombo");
     const int folderIndex = kind->findData(QStringLiteral("folder"));
     QVERIFY(folderIndex >= 0);
     kind->setCurrentIndex(folderIndex);
-    auto *path = child<QLineEdit>(window.controlPanel(), "datasetPathEdit");
+    auto *path = childNamed<QLineEdit>(window.controlPanel(), "datasetPathEdit");
     path->clear();
     QTest::keyClicks(path, QStringLiteral("/nonexistent/loaderlab-images"));
     QTest::keyClick(path, Qt::Key_Return);
 
-    auto *error = child<QLabel>(window.controlPanel(), "datasetErrorLabel");
+    auto *error = childNamed<QLabel>(window.controlPanel(), "datasetErrorLabel");
     QTRY_VERIFY(error->isVisible());
     QVERIFY2(error->text().contains(QStringLiteral("/nonexistent/loaderlab-images")),
              qPrintable(error->text()));
@@ -185,8 +184,8 @@ void TestMainWindow::rapidSliderChangesUnderLoad()
         window.show();
         QVERIFY(window.startRun());
         QTRY_VERIFY(window.session()->trace()->size() > 5);
-        auto *workers = child<QSlider>(window.controlPanel(), "workersSlider");
-        auto *batch = child<QSlider>(window.controlPanel(), "batchSizeSlider");
+        auto *workers = childNamed<QSlider>(window.controlPanel(), "workersSlider");
+        auto *batch = childNamed<QSlider>(window.controlPanel(), "batchSizeSlider");
         for (int i = 0; i < 200; ++i) {
             QSlider *slider = i % 2 ? workers : batch;
             slider->setFocus();
@@ -215,10 +214,10 @@ void TestMainWindow::devicesSliderStartsADataParallelRun()
     const auto first = window.session()->trace();
 
     // The slider moves the spin box; a new run starts with 2 ranks.
-    auto *slider = child<QSlider>(window.controlPanel(), "devicesSlider");
+    auto *slider = childNamed<QSlider>(window.controlPanel(), "devicesSlider");
     QCOMPARE(slider->value(), 1);
     slider->setValue(2);
-    QCOMPARE(child<QSpinBox>(window.controlPanel(), "devicesSpin")->value(), 2);
+    QCOMPARE(childNamed<QSpinBox>(window.controlPanel(), "devicesSpin")->value(), 2);
     QTRY_VERIFY(window.session()->trace() != first);
     QCOMPARE(window.session()->config().devices, 2);
     QTRY_VERIFY(window.session()->trace()->size() > 40);
@@ -238,7 +237,7 @@ void TestMainWindow::devicesSliderStartsADataParallelRun()
     QCOMPARE(ticker->ticks().value(3.0), QStringLiteral("rank 1 worker 1"));
 
     // The stats show each rank.
-    auto *perDevice = child<QLabel>(&window, "ranksLabel");
+    auto *perDevice = childNamed<QLabel>(&window, "ranksLabel");
     QTRY_VERIFY(perDevice->isVisible());
     QVERIFY2(perDevice->text().startsWith(QStringLiteral("0: ")), qPrintable(perDevice->text()));
     QVERIFY2(perDevice->text().contains(QStringLiteral("; 1: ")), qPrintable(perDevice->text()));

@@ -26,7 +26,6 @@
 #include <set>
 
 using namespace loaderlab;
-using windowtest::child;
 
 namespace {
 
@@ -108,14 +107,14 @@ void TestWindowLesson::firstBatchLessonEndToEnd()
     LessonPanel *panel = window.lessonPanel();
     QVERIFY(panel->chooseLesson(QStringLiteral("first-batch")));
     const Lesson &lesson = *findLesson("first-batch");
-    child<QPushButton>(panel, "startLessonButton")->click();
+    childNamed<QPushButton>(panel, "startLessonButton")->click();
 
     // The preset is in the controls, over the user's image folder, and runs.
     ControlPanel *controls = window.controlPanel();
-    QCOMPARE(child<QSpinBox>(controls, "workersSpin")->value(), 2);
-    QCOMPARE(child<QSpinBox>(controls, "batchSizeSpin")->value(), 32);
-    QCOMPARE(child<QDoubleSpinBox>(controls, "sleepBatchSpin")->value(), 60.0);
-    QCOMPARE(child<QLineEdit>(controls, "datasetPathEdit")->text(), m_images);
+    QCOMPARE(childNamed<QSpinBox>(controls, "workersSpin")->value(), 2);
+    QCOMPARE(childNamed<QSpinBox>(controls, "batchSizeSpin")->value(), 32);
+    QCOMPARE(childNamed<QDoubleSpinBox>(controls, "sleepBatchSpin")->value(), 60.0);
+    QCOMPARE(childNamed<QLineEdit>(controls, "datasetPathEdit")->text(), m_images);
     QVERIFY(window.session()->running());
     QCOMPARE(window.session()->config().loader.numWorkers, 2);
 
@@ -167,17 +166,17 @@ void TestWindowLesson::guidedStepAppliedLive()
     LessonPanel *panel = window.lessonPanel();
     QVERIFY(panel->chooseLesson(QStringLiteral("spikes-every-w")));
     const Lesson &lesson = *findLesson("spikes-every-w");
-    child<QPushButton>(panel, "startLessonButton")->click();
+    childNamed<QPushButton>(panel, "startLessonButton")->click();
     QVERIFY(window.session()->running());
 
     QTRY_COMPARE_WITH_TIMEOUT(panel->tracker().state(), LessonTracker::State::WaitingForStep,
                               60'000);
-    auto *apply = child<QPushButton>(panel, "applyStepButton");
+    auto *apply = childNamed<QPushButton>(panel, "applyStepButton");
     QVERIFY(apply->isEnabled());
     apply->click();
     // The step goes through the controls, live (a reconfiguration, not a new run).
     const auto trace = window.session()->trace();
-    QCOMPARE(child<QSpinBox>(window.controlPanel(), "workersSpin")->value(), 3);
+    QCOMPARE(childNamed<QSpinBox>(window.controlPanel(), "workersSpin")->value(), 3);
     QTRY_COMPARE_WITH_TIMEOUT(window.session()->config().loader.numWorkers, 3, 5000);
     QTRY_COMPARE_WITH_TIMEOUT(panel->tracker().state(), LessonTracker::State::Done, 60'000);
     QCOMPARE(window.session()->trace(), trace);
@@ -222,11 +221,11 @@ void TestWindowLesson::datasetStepStartsANewRun()
     window.show();
     LessonPanel *panel = window.lessonPanel();
     QVERIFY(panel->chooseLesson(QStringLiteral("tensors-vs-jpeg")));
-    child<QPushButton>(panel, "startLessonButton")->click();
+    childNamed<QPushButton>(panel, "startLessonButton")->click();
     QTRY_COMPARE_WITH_TIMEOUT(panel->tracker().state(), LessonTracker::State::WaitingForStep,
                               60'000);
     const auto jpegTrace = window.session()->trace();
-    child<QPushButton>(panel, "applyStepButton")->click();
+    childNamed<QPushButton>(panel, "applyStepButton")->click();
     // The folder is preprocessed on a thread, then the run starts over on the file.
     QTRY_VERIFY_WITH_TIMEOUT(window.session()->trace() != jpegTrace, 60'000);
     const RunConfig tensor = window.session()->config();
@@ -234,8 +233,9 @@ void TestWindowLesson::datasetStepStartsANewRun()
     QVERIFY(QFileInfo(QString::fromStdString(tensor.dataset.path))
                 .absolutePath()
                 .startsWith(m_dir.filePath(QStringLiteral("cache"))));
-    QCOMPARE(child<QComboBox>(window.controlPanel(), "datasetKindCombo")->currentData().toString(),
-             QStringLiteral("tensor"));
+    QCOMPARE(
+        childNamed<QComboBox>(window.controlPanel(), "datasetKindCombo")->currentData().toString(),
+        QStringLiteral("tensor"));
     QTRY_COMPARE_WITH_TIMEOUT(panel->tracker().state(), LessonTracker::State::Done, 60'000);
 
     // The sizes the verdict compares, read from the disk here: the tensor file, and

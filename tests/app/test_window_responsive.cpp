@@ -32,7 +32,6 @@
 #include <unistd.h>
 
 using namespace loaderlab;
-using windowtest::child;
 
 namespace {
 
@@ -148,7 +147,7 @@ void TestWindowResponsive::lessonWaitsForTheDefaultFolderOffTheGuiThread()
     window.show();
     LessonPanel *panel = window.lessonPanel();
     QVERIFY(panel->chooseLesson(QStringLiteral("first-batch")));
-    auto *start = child<QPushButton>(panel, "startLessonButton");
+    auto *start = childNamed<QPushButton>(panel, "startLessonButton");
 
     const QString ready = readyFolder();
     Ticker ticker;
@@ -182,7 +181,7 @@ void TestWindowResponsive::closingTheWindowDoesNotWaitForThePreparation()
         window->applyConfig(windowtest::fastConfig(1, 256));
         window->show();
         QVERIFY(window->lessonPanel()->chooseLesson(QStringLiteral("first-batch")));
-        child<QPushButton>(window->lessonPanel(), "startLessonButton")->click();
+        childNamed<QPushButton>(window->lessonPanel(), "startLessonButton")->click();
         QTest::qWait(200);
         QElapsedTimer closing;
         closing.start();

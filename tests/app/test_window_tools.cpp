@@ -31,7 +31,6 @@
 #include <fstream>
 
 using namespace loaderlab;
-using windowtest::child;
 
 namespace {
 
@@ -157,11 +156,11 @@ void TestWindowTools::autotuneDrivesTheRunAndTheSliders()
     window.applyConfig(windowtest::fastConfig(1, 4096));
     window.show();
     auto *controls = window.controlPanel();
-    auto *autotune = child<QCheckBox>(controls, "autotuneCheck");
-    auto *workersSlider = child<QSlider>(controls, "workersSlider");
-    auto *workersSpin = child<QSpinBox>(controls, "workersSpin");
-    auto *prefetchSpin = child<QSpinBox>(controls, "prefetchSpin");
-    auto *batchSpin = child<QSpinBox>(controls, "batchSizeSpin");
+    auto *autotune = childNamed<QCheckBox>(controls, "autotuneCheck");
+    auto *workersSlider = childNamed<QSlider>(controls, "workersSlider");
+    auto *workersSpin = childNamed<QSpinBox>(controls, "workersSpin");
+    auto *prefetchSpin = childNamed<QSpinBox>(controls, "prefetchSpin");
+    auto *batchSpin = childNamed<QSpinBox>(controls, "batchSizeSpin");
     QVERIFY(workersSlider->isEnabled());
 
     QVERIFY(window.startRun());
@@ -259,7 +258,7 @@ void TestWindowTools::statsInViewAtCommonSizes()
     QTest::qWait(50);
     saveScreenshot(window, QStringLiteral("window-%1x%2.png").arg(size.width()).arg(size.height()));
     for (const char *name : {"samplesPerSecLabel", "inputBoundLabel"}) {
-        auto *label = child<QLabel>(&window, name);
+        auto *label = childNamed<QLabel>(&window, name);
         QVERIFY2(label->isVisible(), name);
         const QRect inWindow(label->mapTo(&window, QPoint(0, 0)), label->size());
         QVERIFY2(window.rect().contains(inWindow), name);

@@ -1,23 +1,13 @@
 #pragma once
 
-// What the window tests share: a named child looked up or the test stops, and a
-// fast run (small synthetic samples, a 1 ms simulated step).
+// What the window tests share: a fast run (small synthetic samples, a 1 ms simulated
+// step). Named children: childNamed<T> (tests/widget_child.h).
 
 #include "core/config/run_config.h"
 
-#include <QObject>
-#include <QtGlobal>
+#include "../widget_child.h"
 
 namespace windowtest {
-
-template <typename T>
-T *child(QObject *parent, const char *name)
-{
-    T *object = parent->findChild<T *>(QLatin1String(name));
-    if (!object)
-        qFatal("no child %s", name);
-    return object;
-}
 
 // Small synthetic samples: the engine runs flat out, the window must keep up.
 inline loaderlab::RunConfig fastConfig(int workers, int samples)

@@ -27,7 +27,6 @@
 #include <QtTest>
 
 using namespace loaderlab;
-using windowtest::child;
 
 namespace {
 
@@ -73,7 +72,7 @@ void TestModelWindow::modelPanelDrivesARealModel()
     QVERIFY(panel->isEnabled());
 
     // The device list tells the truth about this machine.
-    auto *device = child<QComboBox>(panel, "deviceCombo");
+    auto *device = childNamed<QComboBox>(panel, "deviceCombo");
     const ModelCapabilities capabilities = modelCapabilities();
     if (!capabilities.cudaAvailable) {
         const int cuda = device->findData(QStringLiteral("cuda"));
@@ -106,15 +105,15 @@ void TestModelWindow::modelPanelDrivesARealModel()
         QVERIFY2(r.computeNs() > 0 && r.computeStartNs >= r.deliveryNs, "a real step per batch");
 
     // Step time beside wait time, and the step's peak memory.
-    auto *perBatch = child<QLabel>(&window, "computeLabel");
-    auto *peak = child<QLabel>(&window, "peakMemoryLabel");
+    auto *perBatch = childNamed<QLabel>(&window, "computeLabel");
+    auto *peak = childNamed<QLabel>(&window, "peakMemoryLabel");
     QTRY_VERIFY_WITH_TIMEOUT(peak->text().endsWith(QStringLiteral("MiB")), 10'000);
     QVERIFY2(perBatch->text().contains(QStringLiteral("step"))
                  && perBatch->text().contains(QStringLiteral("wait")),
              qPrintable(perBatch->text()));
 
     // A training step, chosen in the panel, reaches the running engine.
-    auto *mode = child<QComboBox>(panel, "modeCombo");
+    auto *mode = childNamed<QComboBox>(panel, "modeCombo");
     mode->setCurrentIndex(mode->findData(QVariant::fromValue(ModelMode::Train)));
     QTRY_VERIFY_WITH_TIMEOUT(session->config().consumer.model.mode == ModelMode::Train, 30'000);
     QTRY_VERIFY_WITH_TIMEOUT(hasMarker(*session->trace(), "mode inference -> train"), 10'000);
@@ -127,13 +126,13 @@ void TestModelWindow::modelPanelDrivesARealModel()
         QVERIFY(file.open(QIODevice::WriteOnly));
         file.write("this is not a TorchScript archive\n");
     }
-    auto *model = child<QComboBox>(panel, "modelCombo");
+    auto *model = childNamed<QComboBox>(panel, "modelCombo");
     model->setCurrentIndex(model->count() - 1); // "TorchScript file…"
-    auto *path = child<QLineEdit>(panel, "scriptPathEdit");
+    auto *path = childNamed<QLineEdit>(panel, "scriptPathEdit");
     QVERIFY(path->isEnabled());
     path->setText(broken);
     QTest::keyClick(path, Qt::Key_Return);
-    auto *error = child<QLabel>(panel, "modelErrorLabel");
+    auto *error = childNamed<QLabel>(panel, "modelErrorLabel");
     QTRY_VERIFY_WITH_TIMEOUT(!error->isHidden(), 30'000);
     QVERIFY2(error->text().contains(broken)
                  && error->text().contains(QStringLiteral("TorchScript")),
@@ -163,16 +162,16 @@ void TestModelWindow::findMaxBatchShowsAttemptsAndStops()
     window.applyConfig(config);
     window.showExperiments(true);
     MaxBatchPanel *panel = childNamed<MaxBatchPanel>(&window, "maxBatchPanel");
-    auto *find = child<QPushButton>(panel, "findMaxBatchButton");
+    auto *find = childNamed<QPushButton>(panel, "findMaxBatchButton");
     QVERIFY(find->isEnabled());
     QTest::mouseClick(find, Qt::LeftButton);
     QVERIFY(panel->running());
     QVERIFY(!find->isEnabled());
 
     // Attempts come back while the search goes on; Stop ends it between two of them.
-    auto *progress = child<QLabel>(panel, "maxBatchProgress");
+    auto *progress = childNamed<QLabel>(panel, "maxBatchProgress");
     QTRY_VERIFY_WITH_TIMEOUT(progress->text().contains(QStringLiteral(": fits (peak ")), 60'000);
-    child<QPushButton>(panel, "stopMaxBatchButton")->click();
+    childNamed<QPushButton>(panel, "stopMaxBatchButton")->click();
     QTRY_VERIFY_WITH_TIMEOUT(!panel->running(), 30'000);
     QVERIFY(find->isEnabled());
     QVERIFY2(panel->largestFit() >= 1,

@@ -4,6 +4,8 @@
 #include "widgets/control_panel.h"
 #include "widgets/stats_panel.h"
 
+#include "../widget_child.h"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -20,15 +22,6 @@
 using namespace loaderlab;
 
 namespace {
-
-template <typename Widget>
-Widget *find(QWidget &parent, const char *name)
-{
-    auto *widget = parent.findChild<Widget *>(QString::fromLatin1(name));
-    if (!widget)
-        qFatal("no widget named %s", name);
-    return widget;
-}
 
 void selectKind(QComboBox *combo, DatasetKind kind)
 {
@@ -95,8 +88,8 @@ void TestControlPanel::workersSliderDrivesSpinAndConfig()
     RunConfig start;
     start.loader.numWorkers = 1;
     panel.setConfig(start);
-    auto *slider = find<QSlider>(panel, "workersSlider");
-    auto *spin = find<QSpinBox>(panel, "workersSpin");
+    auto *slider = childNamed<QSlider>(&panel, "workersSlider");
+    auto *spin = childNamed<QSpinBox>(&panel, "workersSpin");
     QCOMPARE(slider->value(), 1);
     QSignalSpy spy(&panel, &ControlPanel::loaderSettingsChanged);
 
@@ -115,8 +108,8 @@ void TestControlPanel::workersSliderDrivesSpinAndConfig()
 void TestControlPanel::workersSpinKeepsValuesBeyondSlider()
 {
     ControlPanel panel;
-    auto *slider = find<QSlider>(panel, "workersSlider");
-    auto *spin = find<QSpinBox>(panel, "workersSpin");
+    auto *slider = childNamed<QSlider>(&panel, "workersSlider");
+    auto *spin = childNamed<QSpinBox>(&panel, "workersSpin");
     QVERIFY(slider->maximum() < 100);
     QSignalSpy spy(&panel, &ControlPanel::loaderSettingsChanged);
     spin->selectAll();
@@ -130,8 +123,8 @@ void TestControlPanel::workersSpinKeepsValuesBeyondSlider()
 void TestControlPanel::typedBatchSizeSnapsSlider()
 {
     ControlPanel panel;
-    auto *slider = find<QSlider>(panel, "batchSizeSlider");
-    auto *spin = find<QSpinBox>(panel, "batchSizeSpin");
+    auto *slider = childNamed<QSlider>(&panel, "batchSizeSlider");
+    auto *spin = childNamed<QSpinBox>(&panel, "batchSizeSpin");
     QSignalSpy spy(&panel, &ControlPanel::loaderSettingsChanged);
     spin->selectAll();
     QTest::keyClicks(spin, QStringLiteral("12"));
@@ -152,7 +145,7 @@ void TestControlPanel::batchSliderStepsThroughPowersOfTwo()
     RunConfig start;
     start.loader.batchSize = 32;
     panel.setConfig(start);
-    auto *slider = find<QSlider>(panel, "batchSizeSlider");
+    auto *slider = childNamed<QSlider>(&panel, "batchSizeSlider");
     QCOMPARE(slider->value(), 5);
     QSignalSpy spy(&panel, &ControlPanel::loaderSettingsChanged);
 
@@ -215,10 +208,10 @@ void TestControlPanel::setConfigRoundTripsWithoutSignals()
     QCOMPARE(back.warmupBatches, 3);
     QCOMPARE(back.epochs, 0);
     // The controls show it too.
-    QCOMPARE(find<QSlider>(panel, "batchSizeSlider")->value(), 6); // 48 -> 64
-    QCOMPARE(find<QSlider>(panel, "sleepBatchSlider")->value(), 13);
-    QVERIFY(find<QCheckBox>(panel, "outOfOrderCheck")->isChecked());
-    QVERIFY(find<QComboBox>(panel, "transformCombo")->isEnabled());
+    QCOMPARE(childNamed<QSlider>(&panel, "batchSizeSlider")->value(), 6); // 48 -> 64
+    QCOMPARE(childNamed<QSlider>(&panel, "sleepBatchSlider")->value(), 13);
+    QVERIFY(childNamed<QCheckBox>(&panel, "outOfOrderCheck")->isChecked());
+    QVERIFY(childNamed<QComboBox>(&panel, "transformCombo")->isEnabled());
 
     // A config asking for epochs still comes back as "until stopped".
     config.epochs = 3;
@@ -229,8 +222,8 @@ void TestControlPanel::setConfigRoundTripsWithoutSignals()
 void TestControlPanel::sleepSliderAndSpinsSetConsumer()
 {
     ControlPanel panel;
-    auto *slider = find<QSlider>(panel, "sleepBatchSlider");
-    auto *spin = find<QDoubleSpinBox>(panel, "sleepBatchSpin");
+    auto *slider = childNamed<QSlider>(&panel, "sleepBatchSlider");
+    auto *spin = childNamed<QDoubleSpinBox>(&panel, "sleepBatchSpin");
     QSignalSpy spy(&panel, &ControlPanel::loaderSettingsChanged);
     QTest::keyClick(slider, Qt::Key_Right);
     QCOMPARE(spin->value(), 1.0);
@@ -238,7 +231,7 @@ void TestControlPanel::sleepSliderAndSpinsSetConsumer()
     QCOMPARE(panel.config().consumer.kind, ConsumerKind::Sleep);
     QCOMPARE(spy.count(), 1);
 
-    auto *sample = find<QDoubleSpinBox>(panel, "sleepSampleSpin");
+    auto *sample = childNamed<QDoubleSpinBox>(&panel, "sleepSampleSpin");
     sample->selectAll();
     QTest::keyClicks(sample, QStringLiteral("0.5"));
     QCOMPARE(panel.config().consumer.sleepPerSampleMs, 0.5);
@@ -249,14 +242,14 @@ void TestControlPanel::checkBoxesMapToLoaderFlags()
 {
     ControlPanel panel;
     QSignalSpy spy(&panel, &ControlPanel::loaderSettingsChanged);
-    QTest::keyClick(find<QCheckBox>(panel, "shuffleCheck"), Qt::Key_Space);
-    QTest::keyClick(find<QCheckBox>(panel, "dropLastCheck"), Qt::Key_Space);
-    QTest::keyClick(find<QCheckBox>(panel, "persistentCheck"), Qt::Key_Space);
-    QTest::keyClick(find<QCheckBox>(panel, "outOfOrderCheck"), Qt::Key_Space);
-    QTest::keyClick(find<QCheckBox>(panel, "pinMemoryCheck"), Qt::Key_Space);
-    auto *strategy = find<QComboBox>(panel, "strategyCombo");
+    QTest::keyClick(childNamed<QCheckBox>(&panel, "shuffleCheck"), Qt::Key_Space);
+    QTest::keyClick(childNamed<QCheckBox>(&panel, "dropLastCheck"), Qt::Key_Space);
+    QTest::keyClick(childNamed<QCheckBox>(&panel, "persistentCheck"), Qt::Key_Space);
+    QTest::keyClick(childNamed<QCheckBox>(&panel, "outOfOrderCheck"), Qt::Key_Space);
+    QTest::keyClick(childNamed<QCheckBox>(&panel, "pinMemoryCheck"), Qt::Key_Space);
+    auto *strategy = childNamed<QComboBox>(&panel, "strategyCombo");
     strategy->setCurrentIndex(strategy->findData(QStringLiteral("sample-parallel")));
-    QTest::keyClick(find<QSpinBox>(panel, "prefetchSpin"), Qt::Key_Up);
+    QTest::keyClick(childNamed<QSpinBox>(&panel, "prefetchSpin"), Qt::Key_Up);
     QCOMPARE(spy.count(), 7);
 
     const LoaderConfig loader = panel.config().loader;
@@ -272,16 +265,16 @@ void TestControlPanel::checkBoxesMapToLoaderFlags()
 void TestControlPanel::syntheticDisablesPath()
 {
     ControlPanel panel;
-    auto *combo = find<QComboBox>(panel, "datasetKindCombo");
-    auto *path = find<QLineEdit>(panel, "datasetPathEdit");
+    auto *combo = childNamed<QComboBox>(&panel, "datasetKindCombo");
+    auto *path = childNamed<QLineEdit>(&panel, "datasetPathEdit");
     selectKind(combo, DatasetKind::Idx);
     QVERIFY(path->isEnabled());
-    QVERIFY(find<QToolButton>(panel, "browseButton")->isEnabled());
+    QVERIFY(childNamed<QToolButton>(&panel, "browseButton")->isEnabled());
     QSignalSpy spy(&panel, &ControlPanel::datasetSettingsChanged);
     selectKind(combo, DatasetKind::Synthetic);
     QCOMPARE(spy.count(), 1);
     QVERIFY(!path->isEnabled());
-    QVERIFY(!find<QToolButton>(panel, "browseButton")->isEnabled());
+    QVERIFY(!childNamed<QToolButton>(&panel, "browseButton")->isEnabled());
     QCOMPARE(panel.config().dataset.kind, DatasetKind::Synthetic);
 }
 
@@ -291,7 +284,7 @@ void TestControlPanel::datasetComboListsEveryKind()
     // translator here: English) and its name as the data the config reads; choosing
     // one enables the path and the image transform as the table says.
     ControlPanel panel;
-    auto *combo = find<QComboBox>(panel, "datasetKindCombo");
+    auto *combo = childNamed<QComboBox>(&panel, "datasetKindCombo");
     QCOMPARE(combo->count(), static_cast<int>(datasetKinds().size()));
     for (int i = 0; i < combo->count(); ++i) {
         const DatasetKindInfo &kind = datasetKinds()[static_cast<std::size_t>(i)];
@@ -302,10 +295,11 @@ void TestControlPanel::datasetComboListsEveryKind()
         selectKind(combo, kind.kind);
         QCOMPARE(panel.config().dataset.kind, kind.kind);
         const bool path = kind.path != DatasetPathKind::None;
-        QCOMPARE(find<QLineEdit>(panel, "datasetPathEdit")->isEnabled(), path);
-        QCOMPARE(find<QToolButton>(panel, "browseButton")->isEnabled(), path);
-        QCOMPARE(find<QComboBox>(panel, "transformCombo")->isEnabled(), kind.imageTransform);
-        QCOMPARE(find<QCheckBox>(panel, "fastDecodeCheck")->isEnabled(), kind.imageTransform);
+        QCOMPARE(childNamed<QLineEdit>(&panel, "datasetPathEdit")->isEnabled(), path);
+        QCOMPARE(childNamed<QToolButton>(&panel, "browseButton")->isEnabled(), path);
+        QCOMPARE(childNamed<QComboBox>(&panel, "transformCombo")->isEnabled(), kind.imageTransform);
+        QCOMPARE(childNamed<QCheckBox>(&panel, "fastDecodeCheck")->isEnabled(),
+                 kind.imageTransform);
     }
 }
 
@@ -315,8 +309,8 @@ void TestControlPanel::typedPathEmitsDatasetChange()
     QVERIFY(dir.isValid());
     const QString file = dir.filePath(QStringLiteral("train.lltensor"));
     ControlPanel panel;
-    selectKind(find<QComboBox>(panel, "datasetKindCombo"), DatasetKind::TensorFile);
-    auto *path = find<QLineEdit>(panel, "datasetPathEdit");
+    selectKind(childNamed<QComboBox>(&panel, "datasetKindCombo"), DatasetKind::TensorFile);
+    auto *path = childNamed<QLineEdit>(&panel, "datasetPathEdit");
     QVERIFY(path->isEnabled());
     QSignalSpy spy(&panel, &ControlPanel::datasetSettingsChanged);
     QTest::keyClicks(path, file);
@@ -331,8 +325,8 @@ void TestControlPanel::typedPathEmitsDatasetChange()
 void TestControlPanel::transformOnlyForImageFolders()
 {
     ControlPanel panel;
-    auto *combo = find<QComboBox>(panel, "datasetKindCombo");
-    auto *transform = find<QComboBox>(panel, "transformCombo");
+    auto *combo = childNamed<QComboBox>(&panel, "datasetKindCombo");
+    auto *transform = childNamed<QComboBox>(&panel, "transformCombo");
     QVERIFY(!transform->isEnabled());
     selectKind(combo, DatasetKind::ImageFolder);
     QVERIFY(transform->isEnabled());
@@ -347,7 +341,7 @@ void TestControlPanel::transformOnlyForImageFolders()
 void TestControlPanel::pinMemoryUnavailable()
 {
     ControlPanel panel;
-    auto *check = find<QCheckBox>(panel, "pinMemoryCheck");
+    auto *check = childNamed<QCheckBox>(&panel, "pinMemoryCheck");
     QTest::keyClick(check, Qt::Key_Space);
     QVERIFY(panel.config().loader.pinMemory);
     const QString reason = QStringLiteral("no CUDA device found");
@@ -364,9 +358,9 @@ void TestControlPanel::pinMemoryUnavailable()
 void TestControlPanel::runStateEnablesButtons()
 {
     ControlPanel panel;
-    auto *start = find<QPushButton>(panel, "startButton");
-    auto *pause = find<QPushButton>(panel, "pauseButton");
-    auto *stop = find<QPushButton>(panel, "stopButton");
+    auto *start = childNamed<QPushButton>(&panel, "startButton");
+    auto *pause = childNamed<QPushButton>(&panel, "pauseButton");
+    auto *stop = childNamed<QPushButton>(&panel, "stopButton");
     QVERIFY(start->isEnabled());
     QVERIFY(!stop->isEnabled());
     QVERIFY(!pause->isEnabled());
@@ -394,7 +388,7 @@ void TestControlPanel::runStateEnablesButtons()
 void TestControlPanel::pauseTogglesAndRenames()
 {
     ControlPanel panel;
-    auto *pause = find<QPushButton>(panel, "pauseButton");
+    auto *pause = childNamed<QPushButton>(&panel, "pauseButton");
     const QString pauseText = pause->text();
     QSignalSpy spy(&panel, &ControlPanel::pauseToggled);
     QTest::mouseClick(pause, Qt::LeftButton); // disabled while idle
@@ -418,12 +412,12 @@ void TestControlPanel::buttonsEmitRequests()
     QSignalSpy start(&panel, &ControlPanel::startRequested);
     QSignalSpy stop(&panel, &ControlPanel::stopRequested);
     QSignalSpy reset(&panel, &ControlPanel::resetRequested);
-    QTest::mouseClick(find<QPushButton>(panel, "startButton"), Qt::LeftButton);
+    QTest::mouseClick(childNamed<QPushButton>(&panel, "startButton"), Qt::LeftButton);
     QCOMPARE(start.count(), 1);
     panel.setRunState(RunState::Running);
-    QTest::mouseClick(find<QPushButton>(panel, "stopButton"), Qt::LeftButton);
+    QTest::mouseClick(childNamed<QPushButton>(&panel, "stopButton"), Qt::LeftButton);
     QCOMPARE(stop.count(), 1);
-    QTest::mouseClick(find<QPushButton>(panel, "resetButton"), Qt::LeftButton);
+    QTest::mouseClick(childNamed<QPushButton>(&panel, "resetButton"), Qt::LeftButton);
     QCOMPARE(reset.count(), 1);
     QCOMPARE(start.count(), 1);
 }
@@ -431,7 +425,7 @@ void TestControlPanel::buttonsEmitRequests()
 void TestControlPanel::datasetErrorShownAndCleared()
 {
     ControlPanel panel;
-    auto *label = find<QLabel>(panel, "datasetErrorLabel");
+    auto *label = childNamed<QLabel>(&panel, "datasetErrorLabel");
     QVERIFY(label->isHidden());
     const QString message = QStringLiteral("/data/missing: no such directory");
     panel.showDatasetError(message);
@@ -463,7 +457,7 @@ void TestControlPanel::statsPanelShowsFigures()
     summary.band = InputBoundBand::Highly;
     panel.showSummary(summary);
 
-    const auto text = [&](const char *name) { return find<QLabel>(panel, name)->text(); };
+    const auto text = [&](const char *name) { return childNamed<QLabel>(&panel, name)->text(); };
     QVERIFY2(text("samplesPerSecLabel").contains(QStringLiteral("1234.5")),
              qPrintable(text("samplesPerSecLabel")));
     QVERIFY(text("samplesPerSecLabel").contains(QStringLiteral("1100.4"))); // median
@@ -487,7 +481,7 @@ void TestControlPanel::statsPanelShowsFigures()
     QCOMPARE(text("adviceLabel"), QString::fromStdString(adviceFor(summary)));
     QVERIFY(text("adviceLabel").contains(QStringLiteral("63 %")));
     QVERIFY(text("skippedLabel").contains(QStringLiteral("4")));
-    const QString counts = find<QLabel>(panel, "countsLabel")->text();
+    const QString counts = childNamed<QLabel>(&panel, "countsLabel")->text();
     QVERIFY(counts.contains(QStringLiteral("321")) && counts.contains(QStringLiteral("10272")));
 
     panel.clear();
@@ -498,7 +492,7 @@ void TestControlPanel::statsPanelShowsFigures()
 void TestControlPanel::statsPanelBandColours()
 {
     StatsPanel panel;
-    auto *label = find<QLabel>(panel, "inputBoundLabel");
+    auto *label = childNamed<QLabel>(&panel, "inputBoundLabel");
     const auto colourFor = [&](double share) {
         RunSummary summary;
         summary.inputBoundShare = share;

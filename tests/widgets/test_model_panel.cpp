@@ -5,6 +5,8 @@
 #include "widgets/control_panel.h"
 #include "widgets/model_panel.h"
 
+#include "../widget_child.h"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QGroupBox>
@@ -18,15 +20,6 @@
 using namespace loaderlab;
 
 namespace {
-
-template <typename Widget>
-Widget *find(QWidget &parent, const char *name)
-{
-    auto *widget = parent.findChild<Widget *>(QString::fromLatin1(name));
-    if (!widget)
-        qFatal("no widget named %s", name);
-    return widget;
-}
 
 ModelCapabilities cpuOnly()
 {
@@ -97,7 +90,7 @@ void TestModelPanel::unavailableCudaIsGreyedOutWithTheReason()
     ModelPanel panel;
     panel.setCapabilities(cpuOnly());
     QVERIFY(panel.isEnabled());
-    auto *device = find<QComboBox>(panel, "deviceCombo");
+    auto *device = childNamed<QComboBox>(&panel, "deviceCombo");
     QCOMPARE(device->count(), 2);
     QCOMPARE(device->itemData(0).toString(), QStringLiteral("cpu"));
     QVERIFY(itemEnabled(device, 0));
@@ -105,7 +98,7 @@ void TestModelPanel::unavailableCudaIsGreyedOutWithTheReason()
     QVERIFY(!itemEnabled(device, 1));
     QVERIFY2(itemToolTip(device, 1).contains(QStringLiteral("has no CUDA support")),
              qPrintable(itemToolTip(device, 1)));
-    auto *note = find<QLabel>(panel, "deviceNoteLabel");
+    auto *note = childNamed<QLabel>(&panel, "deviceNoteLabel");
     QVERIFY(!note->isHidden());
     QVERIFY(note->text().contains(QStringLiteral("has no CUDA support")));
 
@@ -119,7 +112,7 @@ void TestModelPanel::unavailableCudaIsGreyedOutWithTheReason()
     QCOMPARE(panel.modelConfig().device, std::string("cpu"));
 
     // fp16 autocast is CUDA-only: greyed out on the CPU, with the reason.
-    auto *precision = find<QComboBox>(panel, "precisionCombo");
+    auto *precision = childNamed<QComboBox>(&panel, "precisionCombo");
     const int fp16 = precision->findData(QVariant::fromValue(ModelPrecision::Float16));
     QVERIFY(fp16 >= 0);
     QVERIFY(!itemEnabled(precision, fp16));
@@ -133,14 +126,14 @@ void TestModelPanel::gpusAreListedAndAllowFp16()
     ModelPanel panel;
     panel.setCapabilities(twoGpus());
     panel.setChecked(true);
-    auto *device = find<QComboBox>(panel, "deviceCombo");
+    auto *device = childNamed<QComboBox>(&panel, "deviceCombo");
     QCOMPARE(device->count(), 3);
     QCOMPARE(device->itemData(2).toString(), QStringLiteral("cuda:1"));
     for (int i = 0; i < device->count(); ++i)
         QVERIFY(itemEnabled(device, i));
-    QVERIFY(find<QLabel>(panel, "deviceNoteLabel")->isHidden());
+    QVERIFY(childNamed<QLabel>(&panel, "deviceNoteLabel")->isHidden());
 
-    auto *precision = find<QComboBox>(panel, "precisionCombo");
+    auto *precision = childNamed<QComboBox>(&panel, "precisionCombo");
     const int fp16 = precision->findData(QVariant::fromValue(ModelPrecision::Float16));
     QVERIFY(!itemEnabled(precision, fp16)); // still on the CPU
     device->setCurrentIndex(2);
@@ -165,17 +158,17 @@ void TestModelPanel::controlsMapToTheModelConfig()
     QCOMPARE(changed.count(), 1);
     QVERIFY(panel.modelSelected());
 
-    auto *model = find<QComboBox>(panel, "modelCombo");
+    auto *model = childNamed<QComboBox>(&panel, "modelCombo");
     model->setCurrentIndex(model->findData(QStringLiteral("resnet50")));
-    find<QComboBox>(panel, "modeCombo")->setCurrentIndex(1);
-    auto *optimizer = find<QComboBox>(panel, "optimizerCombo");
+    childNamed<QComboBox>(&panel, "modeCombo")->setCurrentIndex(1);
+    auto *optimizer = childNamed<QComboBox>(&panel, "optimizerCombo");
     optimizer->setCurrentIndex(optimizer->findData(QStringLiteral("adam")));
-    auto *precision = find<QComboBox>(panel, "precisionCombo");
+    auto *precision = childNamed<QComboBox>(&panel, "precisionCombo");
     precision->setCurrentIndex(precision->findData(QVariant::fromValue(ModelPrecision::BFloat16)));
-    auto *layout = find<QComboBox>(panel, "layoutCombo");
+    auto *layout = childNamed<QComboBox>(&panel, "layoutCombo");
     layout->setCurrentIndex(layout->findData(true));
-    find<QSpinBox>(panel, "threadsSpin")->setValue(2);
-    find<QCheckBox>(panel, "checkpointCheck")->setChecked(true);
+    childNamed<QSpinBox>(&panel, "threadsSpin")->setValue(2);
+    childNamed<QCheckBox>(&panel, "checkpointCheck")->setChecked(true);
     QCOMPARE(changed.count(), 8); // each control announced itself once
 
     const ModelConfig config = panel.modelConfig();
@@ -190,7 +183,7 @@ void TestModelPanel::controlsMapToTheModelConfig()
     QVERIFY(config.checkpointing);
 
     // 0 threads reads "all cores".
-    auto *threads = find<QSpinBox>(panel, "threadsSpin");
+    auto *threads = childNamed<QSpinBox>(&panel, "threadsSpin");
     threads->setValue(0);
     QCOMPARE(threads->text(), QStringLiteral("all cores"));
 
@@ -203,9 +196,9 @@ void TestModelPanel::checkpointingAndOptimizerOnlyForTraining()
     ModelPanel panel;
     panel.setCapabilities(cpuOnly());
     panel.setChecked(true);
-    auto *mode = find<QComboBox>(panel, "modeCombo");
-    auto *checkpoint = find<QCheckBox>(panel, "checkpointCheck");
-    auto *optimizer = find<QComboBox>(panel, "optimizerCombo");
+    auto *mode = childNamed<QComboBox>(&panel, "modeCombo");
+    auto *checkpoint = childNamed<QCheckBox>(&panel, "checkpointCheck");
+    auto *optimizer = childNamed<QComboBox>(&panel, "optimizerCombo");
     QCOMPARE(mode->currentData().value<ModelMode>(), ModelMode::Inference);
     QVERIFY(!checkpoint->isEnabled());
     QVERIFY(!optimizer->isEnabled());
@@ -243,7 +236,7 @@ void TestModelPanel::setModelConfigRoundTripsWithoutSignals()
     QCOMPARE(changed.count(), 0);
     QVERIFY(panel.modelSelected());
     QVERIFY(panel.modelConfig() == config);
-    QVERIFY(find<QLabel>(panel, "modelErrorLabel")->isHidden());
+    QVERIFY(childNamed<QLabel>(&panel, "modelErrorLabel")->isHidden());
 
     panel.setModelConfig(config, false);
     QVERIFY(!panel.modelSelected());
@@ -257,14 +250,14 @@ void TestModelPanel::torchScriptEntryTakesTheTypedFile()
     panel.setChecked(true);
     panel.show();
     QVERIFY(QTest::qWaitForWindowExposed(&panel));
-    auto *path = find<QLineEdit>(panel, "scriptPathEdit");
+    auto *path = childNamed<QLineEdit>(&panel, "scriptPathEdit");
     QVERIFY(!path->isEnabled()); // a built-in model is selected
-    auto *model = find<QComboBox>(panel, "modelCombo");
+    auto *model = childNamed<QComboBox>(&panel, "modelCombo");
     const int script = model->count() - 1;
     QVERIFY(model->itemText(script).contains(QStringLiteral("TorchScript")));
     model->setCurrentIndex(script);
     QVERIFY(path->isEnabled());
-    QVERIFY(find<QToolButton>(panel, "scriptBrowseButton")->isEnabled());
+    QVERIFY(childNamed<QToolButton>(&panel, "scriptBrowseButton")->isEnabled());
 
     QSignalSpy changed(&panel, &ModelPanel::changed);
     path->setFocus();
@@ -292,7 +285,7 @@ void TestModelPanel::unusableDeviceFallsBackToCpuWithANote()
     panel.setModelConfig(config, true);
     QCOMPARE(panel.modelConfig().device, std::string("cpu"));
     QCOMPARE(panel.modelConfig().precision, ModelPrecision::BFloat16);
-    auto *error = find<QLabel>(panel, "modelErrorLabel");
+    auto *error = childNamed<QLabel>(&panel, "modelErrorLabel");
     QVERIFY(!error->isHidden());
     QVERIFY2(error->text().contains(QStringLiteral("cuda"))
                  && error->text().contains(QStringLiteral("has no CUDA support")),
@@ -309,7 +302,7 @@ void TestModelPanel::errorsShowAndClear()
 {
     ModelPanel panel;
     panel.setCapabilities(cpuOnly());
-    auto *error = find<QLabel>(panel, "modelErrorLabel");
+    auto *error = childNamed<QLabel>(&panel, "modelErrorLabel");
     QVERIFY(error->isHidden());
     panel.showError(QStringLiteral("/models/broken.pt: not a TorchScript module"));
     QVERIFY(!error->isHidden());
@@ -333,7 +326,7 @@ void TestModelPanel::controlPanelSwitchesTheStepToTheModel()
     QCOMPARE(controls.config().consumer.kind, ConsumerKind::Sleep);
     QCOMPARE(controls.config().consumer.model.name, std::string("resnet50"));
 
-    auto *sleepGroup = find<QWidget>(controls, "sleepSampleSpin")->parentWidget();
+    auto *sleepGroup = childNamed<QWidget>(&controls, "sleepSampleSpin")->parentWidget();
     QVERIFY(sleepGroup->isEnabled());
     QSignalSpy changed(&controls, &ControlPanel::loaderSettingsChanged);
     panel->setChecked(true);
