@@ -12,6 +12,7 @@
 
 #include "widgets/control_panel.h"
 #include "widgets/plot_export.h"
+#include "widgets/plot_title.h"
 #include "widgets/run_session.h"
 
 #include <QFileDialog>
@@ -114,7 +115,38 @@ bool FileManager::exportChromeTrace(const QString &path, QString *error)
 
 bool FileManager::exportPlots(const QString &dir, const QString &format, QString *error)
 {
-    return m_plots->exportPlots(dir, format, error);
+    return exportPlots(dir, format, PlotExportOptions(), error);
+}
+
+bool FileManager::exportPlots(const QString &dir, const QString &format,
+                              const PlotExportOptions &options, QString *error)
+{
+    return m_plots->exportPlots(dir, format, options, plotsTitle(), error);
+}
+
+QString FileManager::plotsTitle() const
+{
+    const RunList *runs = m_session->runs();
+    std::vector<const RunEntry *> shown;
+    if (m_session->trace() && runs->live().visible)
+        shown.push_back(&runs->live());
+    for (const RunEntry *overlay : runs->visibleOverlays())
+        shown.push_back(overlay);
+    if (shown.empty())
+        return tr("No run · %1").arg(plottitle::exportDate());
+    const RunEntry &first = *shown.front();
+    // The live run's settings as they are now (a run may be reconfigured as it goes).
+    const RunConfig config = first.live ? m_session->config() : first.config;
+    QString title = tr("%1: %2; %3 · %4")
+                        .arg(first.name, plottitle::dataset(config.dataset),
+                             plottitle::settings(config), plottitle::exportDate());
+    if (shown.size() > 1) {
+        QStringList others;
+        for (std::size_t i = 1; i < shown.size(); ++i)
+            others << shown[i]->name;
+        title += QLatin1Char('\n') + tr("Compared with: %1").arg(others.join(QStringLiteral("; ")));
+    }
+    return title;
 }
 
 void FileManager::exportTraceDialog()
@@ -156,9 +188,9 @@ void FileManager::exportChromeTraceDialog()
 void FileManager::exportPlotsDialog()
 {
     const QString written = exportPlotsWithDialog(
-        m_window, QString(), [this](const QString &dir, const QString &format, QString *error) {
-            return exportPlots(dir, format, error);
-        });
+        m_window, QString(),
+        [this](const QString &dir, const QString &format, const PlotExportOptions &options,
+               QString *error) { return exportPlots(dir, format, options, error); });
     if (!written.isEmpty())
         Q_EMIT report(written);
 }

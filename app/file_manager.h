@@ -14,6 +14,7 @@ namespace loaderlab {
 
 class ControlPanel;
 class LivePlotArea;
+struct PlotExportOptions;
 class RunFollower;
 class RunSession;
 
@@ -38,8 +39,12 @@ public:
     // The run as a Chrome JSON trace for Perfetto (as `loaderlab run --trace-json`);
     // false with the error, which names the file and the reason.
     bool exportChromeTrace(const QString &path, QString *error);
-    // Writes every plot as <dir>/<plot>.<format>; false with the first error.
+    // Writes every plot as <dir>/<plot>.<format>, each with a title line naming the run
+    // shown, its settings and the date; false with the first error. Without options:
+    // PNGs at twice the screen size (PlotExportOptions' defaults).
     bool exportPlots(const QString &dir, const QString &format, QString *error);
+    bool exportPlots(const QString &dir, const QString &format,
+                     const loaderlab::PlotExportOptions &options, QString *error);
 
     void openConfig();
     void saveConfig();
@@ -56,6 +61,10 @@ Q_SIGNALS:
     void runOpened();
 
 private:
+    // The plots' title below each plot's name: the runs drawn, the first one's dataset
+    // and settings, the date.
+    QString plotsTitle() const;
+
     QWidget *m_window;
     RunSession *m_session;
     ControlPanel *m_controls;

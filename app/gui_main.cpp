@@ -87,6 +87,12 @@ int runGui(int argc, char **argv)
          QStringLiteral("With --view experiments: open this sweep results folder and run the "
                         "cells it lacks (as Resume), instead of the view's default sweep."),
          QStringLiteral("dir")},
+        {QStringLiteral("keep-batches"),
+         QStringLiteral("Keep only the last N batches of a run in memory (0: all), as `run "
+                        "--keep-batches` does; the figures still cover every batch (default "
+                        "%1).")
+             .arg(loaderlab::kDefaultKeepBatches),
+         QStringLiteral("N"), QString::number(loaderlab::kDefaultKeepBatches)},
     });
     parser.process(app);
 
@@ -125,6 +131,18 @@ int runGui(int argc, char **argv)
                      qPrintable(parser.value(QStringLiteral("size"))));
         return 2;
     }
+    bool keepIsNumber = false;
+    const qlonglong keep = parser.value(QStringLiteral("keep-batches")).toLongLong(&keepIsNumber);
+    if (const std::string error = loaderlab::keepBatchesError(keep);
+        !keepIsNumber || keep < 0 || !error.empty()) {
+        std::fprintf(stderr, "loaderlab: %s\n",
+                     keepIsNumber && keep >= 0
+                         ? error.c_str()
+                         : qPrintable(QStringLiteral("--keep-batches: expected an integer >= 0, "
+                                                     "got '%1'")
+                                          .arg(parser.value(QStringLiteral("keep-batches")))));
+        return 2;
+    }
     if (parser.isSet(QStringLiteral("sweep")) && !experiments) {
         std::fprintf(stderr, "loaderlab: --sweep DIR needs --view experiments\n");
         return 2;
@@ -134,6 +152,7 @@ int runGui(int argc, char **argv)
                                : language::configured());
 
     MainWindow window;
+    window.session()->setKeepBatches(static_cast<std::size_t>(keep));
     const bool stored = QSettings().contains(QStringLiteral("run/config"));
     if (parser.isSet(QStringLiteral("config"))) {
         try {

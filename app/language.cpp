@@ -43,13 +43,17 @@ void setConfigured(const QString &code)
 
 void install(QCoreApplication &app, const QString &code)
 {
-    if (code == QLatin1String("en"))
+    auto *own = new QTranslator(&app);
+    if (code == QLatin1String("en")) {
+        // Only the plural forms: "%n batch(es)" reads "1 batch", "8 batches".
+        if (own->load(QStringLiteral(":/i18n/loaderlab_en")))
+            QCoreApplication::installTranslator(own);
         return;
+    }
     auto *qt = new QTranslator(&app);
     if (qt->load(QLocale(code), QStringLiteral("qtbase"), QStringLiteral("_"),
                  QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
         QCoreApplication::installTranslator(qt);
-    auto *own = new QTranslator(&app);
     if (own->load(QStringLiteral(":/i18n/loaderlab_") + code))
         QCoreApplication::installTranslator(own);
 }

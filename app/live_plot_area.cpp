@@ -1,7 +1,9 @@
 #include "app/live_plot_area.h"
 
+#include "widgets/plot_export.h"
 #include "widgets/throughput_plot.h"
 #include "widgets/wait_histogram_plot.h"
+#include "widgets/wait_pattern_plot.h"
 #include "widgets/wait_time_plot.h"
 #include "widgets/worker_timeline_plot.h"
 
@@ -43,7 +45,7 @@ LivePlotArea::LivePlotArea(QWidget *parent)
          .label = tr("Wait time per batch"),
          .row = 0,
          .rowStretch = 3,
-         .stretch = 1},
+         .stretch = 3},
         {.plot = new ThroughputPlot,
          .objectName = "throughputPlot",
          .fileName = "throughput",
@@ -64,6 +66,14 @@ LivePlotArea::LivePlotArea(QWidget *parent)
          .label = tr("Wait time histogram"),
          .row = 2,
          .rowStretch = 2,
+         .stretch = 1},
+        // Beside the wait plot: the same waits, folded by position in the round.
+        {.plot = new WaitPatternPlot,
+         .objectName = "waitPatternPlot",
+         .fileName = "wait_pattern",
+         .label = tr("Wait pattern over the round"),
+         .row = 0,
+         .rowStretch = 3,
          .stretch = 1},
     };
 
@@ -128,11 +138,14 @@ void LivePlotArea::setFollowing(bool follow)
         plot->setFollowing(follow);
 }
 
-bool LivePlotArea::exportPlots(const QString &dir, const QString &format, QString *error) const
+bool LivePlotArea::exportPlots(const QString &dir, const QString &format,
+                               const PlotExportOptions &options, const QString &runTitle,
+                               QString *error) const
 {
     for (std::size_t i = 0; i < m_plots.size(); ++i) {
         const QString path = QDir(dir).filePath(m_fileNames[i] + QLatin1Char('.') + format);
-        if (!m_plots[i]->exportTo(path, 0, 0, error))
+        const QString title = m_plots[i]->accessibleName() + QLatin1Char('\n') + runTitle;
+        if (!exportPlot(m_plots[i], path, options, title, {}, error))
             return false;
     }
     return true;

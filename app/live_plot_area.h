@@ -15,6 +15,7 @@
 
 namespace loaderlab {
 
+struct PlotExportOptions;
 class WorkerTimelinePlot;
 
 class LivePlotArea : public QSplitter
@@ -34,8 +35,11 @@ public:
     void showWholeRun();
     void setFollowing(bool follow);
 
-    // Writes every plot as <dir>/<file name>.<format>; false with the first error.
-    bool exportPlots(const QString &dir, const QString &format, QString *error) const;
+    // Writes every plot as <dir>/<file name>.<format> with `options` (widgets/
+    // plot_export.h), each titled by its label over `runTitle`; false with the first error.
+    bool exportPlots(const QString &dir, const QString &format,
+                     const loaderlab::PlotExportOptions &options, const QString &runTitle,
+                     QString *error) const;
 
 Q_SIGNALS:
     // The user zoomed or panned a plot: it no longer follows the newest data.

@@ -3,6 +3,7 @@
 #include "app/autotune_manager.h"
 #include "app/engine_manager.h"
 #include "app/file_manager.h"
+#include "app/help_dialog.h"
 #include "app/language.h"
 #include "app/lesson_manager.h"
 #include "app/live_plot_area.h"
@@ -218,6 +219,9 @@ void MainWindow::buildMenus()
     }
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
+    QAction *guide = help->addAction(tr("&Reading the plots…"), QKeySequence::HelpContents, this,
+                                     [this] { HelpDialog::showGuide(this, menuBar()); });
+    guide->setObjectName(QStringLiteral("readingThePlotsAction"));
     help->addAction(tr("&About LoaderLab"), this, &MainWindow::showAbout);
 
     QToolBar *toolbar = addToolBar(tr("Run"));
@@ -343,6 +347,13 @@ void MainWindow::onRunsChanged()
     for (const RunEntry *run : m_session->runs()->visibleOverlays())
         overlays.push_back({run->trace, run->workers, run->colour, run->name});
     m_plots->setOverlays(overlays, m_session->runs()->live().visible);
+    // The dock grows to show up to four runs (never over a third of the window, never
+    // shrinking what the user made larger).
+    const int rows = std::min(static_cast<int>(m_session->runs()->runs().size()), 4);
+    const int title = m_runsDock->height() - m_runListView->height();
+    const int wanted = std::min(m_runListView->heightFor(rows) + title, height() / 3);
+    if (m_runsDock->isVisible() && !m_runsDock->isFloating() && m_runsDock->height() < wanted)
+        resizeDocks({m_runsDock}, {wanted}, Qt::Vertical);
 }
 
 void MainWindow::chooseLanguage(const QString &language)

@@ -7,10 +7,34 @@
 
 #include "widgets/control_panel.h"
 #include "widgets/model_panel.h"
+#include "widgets/plot_title.h"
 #include "widgets/run_session.h"
 #include "widgets/stats_panel.h"
 
+#include <QRegularExpression>
+
 namespace loaderlab {
+
+namespace {
+
+// The run's dataset in the window's language. The engine's description is English
+// (it goes into the run's JSON as is); of it only the torch version the PyTorch
+// engine reports is kept.
+QString datasetText(const RunSession &session)
+{
+    const RunConfig config = session.config();
+    const QString dataset = plottitle::dataset(config.dataset);
+    if (config.engine != EngineKind::PyTorch)
+        return dataset;
+    static const QRegularExpression torch(
+        QStringLiteral("^PyTorch DataLoader \\(torch ([^)]*)\\)"));
+    const QRegularExpressionMatch match = torch.match(session.datasetDescription());
+    return match.hasMatch()
+               ? RunManager::tr("PyTorch DataLoader (torch %1): %2").arg(match.captured(1), dataset)
+               : RunManager::tr("PyTorch DataLoader: %1").arg(dataset);
+}
+
+} // namespace
 
 RunManager::RunManager(RunSession *session, ControlPanel *controls, EngineManager *engine,
                        AutotuneManager *autotune, QObject *parent)
@@ -143,7 +167,7 @@ QString RunManager::statusText(const RunSummary &summary) const
                            QString::number(summary.waitMeanMs, 'f', 2),
                            StatsPanel::bandText(bandForShare(summary.inputBoundShare)));
     }
-    status += tr(" — %1").arg(m_session->datasetDescription());
+    status += tr(" — %1").arg(datasetText(*m_session));
     // A failed run keeps saying why until the next one starts.
     if (m_session->state() == RunState::Failed)
         status += tr(" — %1").arg(m_session->error());

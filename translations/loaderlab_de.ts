@@ -392,6 +392,53 @@
     </message>
 </context>
 <context>
+    <name>EngineText</name>
+    <message>
+        <source>the PyTorch engine reads image folders, synthetic data and Python pipeline files, not %1 datasets</source>
+        <translation>die PyTorch-Engine liest Bildordner, synthetische Daten und Python-Pipeline-Dateien, keine Datensätze der Art „%1“</translation>
+    </message>
+    <message>
+        <source>LoaderLab&apos;s engine cannot run a %1 dataset (a Python pipeline file runs on PyTorch&apos;s DataLoader: engine pytorch)</source>
+        <translation>die LoaderLab-Engine kann keinen Datensatz der Art „%1“ ausführen (eine Python-Pipeline-Datei läuft auf PyTorchs DataLoader: engine pytorch)</translation>
+    </message>
+    <message>
+        <source>a Python pipeline run needs its file (dataset.path, --path my_pipeline.py)</source>
+        <translation>ein Lauf mit Python-Pipeline braucht seine Datei (dataset.path, --path my_pipeline.py)</translation>
+    </message>
+    <message>
+        <source>the PyTorch engine runs the simulated step (sleep) or none, not a model</source>
+        <translation>die PyTorch-Engine führt den simulierten Schritt (sleep) oder keinen aus, kein Modell</translation>
+    </message>
+    <message>
+        <source>PyTorch&apos;s DataLoader builds each batch in one worker: no sample-parallel</source>
+        <translation>PyTorchs DataLoader baut jeden Batch in einem Worker: kein „sample-parallel“</translation>
+    </message>
+    <message>
+        <source>the PyTorch engine runs one device: data-parallel runs (devices %1) are LoaderLab&apos;s engine only</source>
+        <translation>die PyTorch-Engine nutzt ein Gerät: datenparallele Läufe (%1 Geräte) gibt es nur mit der LoaderLab-Engine</translation>
+    </message>
+    <message>
+        <source>%1 cannot import torch and torchvision; on Debian: apt-get install python3-torch python3-torchvision</source>
+        <translation>%1 kann torch und torchvision nicht importieren; unter Debian: `apt-get install python3-torch python3-torchvision`</translation>
+    </message>
+    <message>
+        <source>%1 cannot import torch and torchvision (%2); on Debian: apt-get install python3-torch python3-torchvision</source>
+        <translation>%1 kann torch und torchvision nicht importieren (%2); unter Debian: `apt-get install python3-torch python3-torchvision`</translation>
+    </message>
+    <message>
+        <source>%1 cannot import torch and torchvision: timed out after %2 s (LOADERLAB_PYTORCH_CHECK_SECONDS sets the limit)</source>
+        <translation>%1 kann torch und torchvision nicht importieren: Zeitlimit nach %2 s überschritten (LOADERLAB_PYTORCH_CHECK_SECONDS setzt das Limit)</translation>
+    </message>
+    <message>
+        <source>%1: the check for torch and torchvision was stopped</source>
+        <translation>%1: die Prüfung auf torch und torchvision wurde abgebrochen</translation>
+    </message>
+    <message>
+        <source>%1 (the PyTorch engine needs Python 3 with torch and torchvision)</source>
+        <translation>%1 (die PyTorch-Engine braucht Python 3 mit torch und torchvision)</translation>
+    </message>
+</context>
+<context>
     <name>Gui</name>
     <message>
         <source>Preparing the default dataset: %1 of %2 images…</source>
@@ -400,6 +447,217 @@
     <message>
         <source>Default dataset ready: %1</source>
         <translation>Standarddatensatz bereit: %1</translation>
+    </message>
+</context>
+<context>
+    <name>Lesson</name>
+    <message>
+        <source>The first batch waits longest</source>
+        <translation>Der erste Batch wartet am längsten</translation>
+    </message>
+    <message>
+        <source>Before the first step every worker starts with an empty queue, so the first batch waits for a whole batch to be read, decoded and transformed. After that the workers build the next batches while the model steps.</source>
+        <translation>Vor dem ersten Schritt beginnt jeder Worker mit einer leeren Warteschlange, also wartet der erste Batch, bis ein ganzer Batch gelesen, dekodiert und transformiert ist. Danach bauen die Worker die nächsten Batches, während das Modell rechnet.</translation>
+    </message>
+    <message>
+        <source>In the wait plot, batch 0 towers over every later batch.</source>
+        <translation>Im Wartezeit-Plot überragt Batch 0 jeden späteren Batch.</translation>
+    </message>
+    <message>
+        <source>2 workers, batch 32, 60 ms step</source>
+        <translation>2 Worker, Batch 32, Schritt 60 ms</translation>
+    </message>
+    <message>
+        <source>With W workers the wait spikes every W batches</source>
+        <translation>Mit W Workern schnellt die Wartezeit alle W Batches hoch</translation>
+    </message>
+    <message>
+        <source>Each worker builds whole batches, and the workers start together: a round of W batches arrives almost at once, the consumer takes them one after another, and then waits for the next round.</source>
+        <translation>Jeder Worker baut ganze Batches, und die Worker beginnen gemeinsam: Eine Runde aus W Batches kommt fast auf einmal an, das Modell nimmt sie nacheinander und wartet dann auf die nächste Runde.</translation>
+    </message>
+    <message>
+        <source>Spikes in the wait plot every W batches, following W when it changes.</source>
+        <translation>Spitzen im Wartezeit-Plot alle W Batches, die W folgen, wenn es sich ändert.</translation>
+    </message>
+    <message>
+        <source>2 workers</source>
+        <translation>2 Worker</translation>
+    </message>
+    <message>
+        <source>3 workers</source>
+        <translation>3 Worker</translation>
+    </message>
+    <message>
+        <source>Now set workers to 3.</source>
+        <translation>Jetzt die Worker auf 3 stellen.</translation>
+    </message>
+    <message>
+        <source>A slow model hides loading</source>
+        <translation>Ein langsames Modell verdeckt das Laden</translation>
+    </message>
+    <message>
+        <source>When the step takes longer than loading a batch, the workers finish the next batches while the step runs: only the first batch waits.</source>
+        <translation>Dauert der Schritt länger als das Laden eines Batches, werden die Worker mit den nächsten Batches fertig, während der Schritt läuft: Nur der erste Batch wartet.</translation>
+    </message>
+    <message>
+        <source>One wait at batch 0, then (almost) none.</source>
+        <translation>Eine Wartezeit bei Batch 0, danach (fast) keine.</translation>
+    </message>
+    <message>
+        <source>2 workers, 150 ms step</source>
+        <translation>2 Worker, Schritt 150 ms</translation>
+    </message>
+    <message>
+        <source>Bigger batches: higher spikes, a slower first batch</source>
+        <translation>Größere Batches: höhere Spitzen, ein langsamerer erster Batch</translation>
+    </message>
+    <message>
+        <source>A worker delivers a batch only when all of its samples are done: more samples per batch means a longer wait for the first one and higher spikes.</source>
+        <translation>Ein Worker liefert einen Batch erst, wenn alle seine Samples fertig sind: Mehr Samples pro Batch heißt längeres Warten auf den ersten und höhere Spitzen.</translation>
+    </message>
+    <message>
+        <source>The first wait and the spikes grow with the batch size.</source>
+        <translation>Die erste Wartezeit und die Spitzen wachsen mit der Batchgröße.</translation>
+    </message>
+    <message>
+        <source>batch 16</source>
+        <translation>Batch 16</translation>
+    </message>
+    <message>
+        <source>batch 128</source>
+        <translation>Batch 128</translation>
+    </message>
+    <message>
+        <source>Now set the batch size to 128.</source>
+        <translation>Jetzt die Batchgröße auf 128 stellen.</translation>
+    </message>
+    <message>
+        <source>Preprocessed tensors load faster than JPEGs five times smaller</source>
+        <translation>Vorverarbeitete Tensoren laden schneller als fünfmal kleinere JPEGs</translation>
+    </message>
+    <message>
+        <source>Decoding and resizing a JPEG costs far more than reading its bytes. A tensor file holds the images already decoded, resized and cropped (uint8): several times the bytes, much less work per sample.</source>
+        <translation>Ein JPEG zu dekodieren und zu skalieren kostet weit mehr, als seine Bytes zu lesen. Eine Tensordatei enthält die Bilder schon dekodiert, skaliert und zugeschnitten (uint8): ein Mehrfaches an Bytes, viel weniger Arbeit pro Sample.</translation>
+    </message>
+    <message>
+        <source>More samples/s from the tensor file than from the JPEG folder.</source>
+        <translation>Mehr Samples/s aus der Tensordatei als aus dem JPEG-Ordner.</translation>
+    </message>
+    <message>
+        <source>JPEG folder</source>
+        <translation>JPEG-Ordner</translation>
+    </message>
+    <message>
+        <source>tensor file</source>
+        <translation>Tensordatei</translation>
+    </message>
+    <message>
+        <source>Now switch the dataset to the preprocessed tensor file.</source>
+        <translation>Jetzt den Datensatz auf die vorverarbeitete Tensordatei umstellen.</translation>
+    </message>
+    <message>
+        <source>0 workers vs 1 worker</source>
+        <translation>0 Worker gegen 1 Worker</translation>
+    </message>
+    <message>
+        <source>With 0 workers the step&apos;s own thread loads every batch, so the load time adds to every step. One worker loads the next batch while the step runs.</source>
+        <translation>Mit 0 Workern lädt der Thread des Schritts selbst jeden Batch, also kommt die Ladezeit zu jedem Schritt hinzu. Ein Worker lädt den nächsten Batch, während der Schritt läuft.</translation>
+    </message>
+    <message>
+        <source>Long waits on every batch with 0 workers, almost none with 1.</source>
+        <translation>Lange Wartezeiten bei jedem Batch mit 0 Workern, fast keine mit 1.</translation>
+    </message>
+    <message>
+        <source>0 workers</source>
+        <translation>0 Worker</translation>
+    </message>
+    <message>
+        <source>1 worker</source>
+        <translation>1 Worker</translation>
+    </message>
+    <message>
+        <source>Now set workers to 1.</source>
+        <translation>Jetzt die Worker auf 1 stellen.</translation>
+    </message>
+    <message>
+        <source>More workers than cores</source>
+        <translation>Mehr Worker als Kerne</translation>
+    </message>
+    <message>
+        <source>Decoding is CPU work: past one worker per core the workers only take turns.</source>
+        <translation>Dekodieren ist CPU-Arbeit: Über einen Worker pro Kern hinaus wechseln sich die Worker nur ab.</translation>
+    </message>
+    <message>
+        <source>Samples/s stops growing at the number of cores.</source>
+        <translation>Samples/s wachsen nur bis zur Zahl der Kerne.</translation>
+    </message>
+    <message>
+        <source>%1 workers (one per core)</source>
+        <translation>%1 Worker (einer pro Kern)</translation>
+    </message>
+    <message>
+        <source>%1 workers</source>
+        <translation>%1 Worker</translation>
+    </message>
+    <message>
+        <source>Now double the workers.</source>
+        <translation>Jetzt die Worker verdoppeln.</translation>
+    </message>
+    <message>
+        <source>Now double them again.</source>
+        <translation>Jetzt noch einmal verdoppeln.</translation>
+    </message>
+    <message>
+        <source>Sample-parallel loading removes the spikes</source>
+        <translation>Sample-paralleles Laden beseitigt die Spitzen</translation>
+    </message>
+    <message>
+        <source>If every worker builds a part of each batch, batches arrive one at a time, evenly, instead of in rounds of W.</source>
+        <translation>Baut jeder Worker einen Teil jedes Batches, kommen die Batches einzeln und gleichmäßig an statt in Runden aus W.</translation>
+    </message>
+    <message>
+        <source>The spikes every W batches flatten out.</source>
+        <translation>Die Spitzen alle W Batches flachen ab.</translation>
+    </message>
+    <message>
+        <source>batch per worker</source>
+        <translation>Batch pro Worker</translation>
+    </message>
+    <message>
+        <source>sample-parallel</source>
+        <translation>sample-parallel</translation>
+    </message>
+    <message>
+        <source>Now set the strategy to sample-parallel.</source>
+        <translation>Jetzt die Strategie auf sample-parallel stellen.</translation>
+    </message>
+    <message>
+        <source>bf16, channels-last and checkpointing trade time and memory</source>
+        <translation>bf16, channels-last und Checkpointing tauschen Zeit gegen Speicher</translation>
+    </message>
+    <message>
+        <source>Lower precision, another memory layout and activation checkpointing change how long a training step takes and how much memory it needs, by amounts that depend on the hardware. Checkpointing keeps only each stage&apos;s input and recomputes the rest in the backward pass: less memory for more time, where activations are a large part of the memory.</source>
+        <translation>Geringere Genauigkeit, ein anderes Speicherformat und Activation Checkpointing ändern, wie lange ein Trainingsschritt dauert und wie viel Speicher er braucht, um Beträge, die von der Hardware abhängen. Checkpointing behält nur die Eingabe jeder Stufe und berechnet den Rest im Rückwärtsdurchlauf neu: weniger Speicher für mehr Zeit, wo Aktivierungen einen großen Teil des Speichers ausmachen.</translation>
+    </message>
+    <message>
+        <source>Step time and peak memory per setting, against float32; checkpointing slower but with a lower peak.</source>
+        <translation>Schrittzeit und Spitzenspeicher je Einstellung, verglichen mit float32; Checkpointing langsamer, aber mit niedrigerer Spitze.</translation>
+    </message>
+    <message>
+        <source>Now set the precision to bf16.</source>
+        <translation>Jetzt die Genauigkeit auf bf16 stellen.</translation>
+    </message>
+    <message>
+        <source>Now back to fp32, with channels-last.</source>
+        <translation>Jetzt zurück zu fp32, mit channels-last.</translation>
+    </message>
+    <message>
+        <source>Now fp32 with activation checkpointing.</source>
+        <translation>Jetzt fp32 mit Activation Checkpointing.</translation>
+    </message>
+    <message>
+        <source>checkpointing</source>
+        <translation>Checkpointing</translation>
     </message>
 </context>
 <context>
@@ -431,6 +689,25 @@
     <message>
         <source>autotune: %1 (%2)</source>
         <translation>Autotune: %1 (%2)</translation>
+    </message>
+</context>
+<context>
+    <name>MaxBatch</name>
+    <message>
+        <source>nothing fits</source>
+        <translation>nichts passt</translation>
+    </message>
+    <message>
+        <source>90 %, multiple of 8</source>
+        <translation>90 %, Vielfaches von 8</translation>
+    </message>
+    <message>
+        <source>90 %, rounded down</source>
+        <translation>90 %, abgerundet</translation>
+    </message>
+    <message>
+        <source>at least 1</source>
+        <translation>mindestens 1</translation>
     </message>
 </context>
 <context>
@@ -470,6 +747,156 @@
     <message>
         <source>Wrote the plots as PNG, SVG and PDF to %1</source>
         <translation>Plots als PNG, SVG und PDF nach %1 geschrieben</translation>
+    </message>
+    <message>
+        <source>PNG: the plots as laid out on screen, drawn this much finer. SVG and PDF are vector drawings.</source>
+        <translation>PNG: die Plots wie auf dem Bildschirm angeordnet, um so viel feiner gezeichnet. SVG und PDF sind Vektorgrafiken.</translation>
+    </message>
+    <message>
+        <source>1× (screen size)</source>
+        <translation>1× (Bildschirmgröße)</translation>
+    </message>
+    <message>
+        <source>2×</source>
+        <translation>2×</translation>
+    </message>
+    <message>
+        <source>3×</source>
+        <translation>3×</translation>
+    </message>
+    <message>
+        <source>Width in pixels:</source>
+        <translation>Breite in Pixeln:</translation>
+    </message>
+    <message>
+        <source> px</source>
+        <translation> px</translation>
+    </message>
+    <message>
+        <source>Title line above each plot (the run, its settings, the date)</source>
+        <translation>Titelzeile über jedem Plot (der Lauf, seine Einstellungen, das Datum)</translation>
+    </message>
+    <message>
+        <source>PNG size:</source>
+        <translation>PNG-Größe:</translation>
+    </message>
+</context>
+<context>
+    <name>PlotTitle</name>
+    <message>
+        <source>1 worker</source>
+        <translation>1 Worker</translation>
+    </message>
+    <message>
+        <source>%1 workers</source>
+        <translation>%1 Worker</translation>
+    </message>
+    <message>
+        <source>batch %1</source>
+        <translation>Batch %1</translation>
+    </message>
+    <message>
+        <source>prefetch %1</source>
+        <translation>Prefetch %1</translation>
+    </message>
+    <message>
+        <source>pin memory on</source>
+        <translation>Pinned Memory an</translation>
+    </message>
+    <message>
+        <source>pin memory off</source>
+        <translation>Pinned Memory aus</translation>
+    </message>
+    <message>
+        <source>%1 devices</source>
+        <translation>%1 Geräte</translation>
+    </message>
+    <message>
+        <source>no step</source>
+        <translation>kein Schritt</translation>
+    </message>
+    <message>
+        <source>%1 ms per batch</source>
+        <translation>%1 ms pro Batch</translation>
+    </message>
+    <message>
+        <source>%1 ms per sample</source>
+        <translation>%1 ms pro Sample</translation>
+    </message>
+    <message>
+        <source>step: sleep %1</source>
+        <translation>Schritt: Pause %1</translation>
+    </message>
+    <message>
+        <source>0 ms</source>
+        <translation>0 ms</translation>
+    </message>
+    <message>
+        <source>step: model %1</source>
+        <translation>Schritt: Modell %1</translation>
+    </message>
+    <message>
+        <source>%1 %2 × %3x%4x%5</source>
+        <translation>%1 %2 × %3x%4x%5</translation>
+    </message>
+    <message>
+        <source>exported %1</source>
+        <translation>exportiert %1</translation>
+    </message>
+</context>
+<context>
+    <name>SweepText</name>
+    <message>
+        <source>1 worker</source>
+        <translation>1 Worker</translation>
+    </message>
+    <message>
+        <source>%1 workers</source>
+        <translation>%1 Worker</translation>
+    </message>
+    <message>
+        <source>batch %1</source>
+        <translation>Batch %1</translation>
+    </message>
+    <message>
+        <source>prefetch %1</source>
+        <translation>Prefetch %1</translation>
+    </message>
+    <message>
+        <source>the best cell</source>
+        <translation>die beste Zelle</translation>
+    </message>
+    <message>
+        <source> (%1 s end to end, %2 samples/s)</source>
+        <translation> (%1 s Gesamtzeit, %2 Samples/s)</translation>
+    </message>
+    <message>
+        <source>more workers add nothing past %1</source>
+        <translation>mehr als %1 Worker bringen nichts</translation>
+    </message>
+    <message>
+        <source>%1 is %2 slower</source>
+        <translation>%1 ist %2 langsamer</translation>
+    </message>
+    <message>
+        <source>the runner-up</source>
+        <translation>die Zweitbeste</translation>
+    </message>
+    <message>
+        <source> (one run per cell: the spread is unknown; use --repeats)</source>
+        <translation> (ein Lauf pro Zelle: die Streuung ist unbekannt; --repeats verwenden)</translation>
+    </message>
+    <message>
+        <source>, within noise (repeats spread %1)</source>
+        <translation>, im Rauschen (Wiederholungen streuen %1)</translation>
+    </message>
+    <message>
+        <source>, more than the repeats&apos; spread of %1</source>
+        <translation>, mehr als die Streuung der Wiederholungen von %1</translation>
+    </message>
+    <message>
+        <source>highest throughput with %1</source>
+        <translation>höchster Durchsatz mit %1</translation>
     </message>
 </context>
 <context>
@@ -918,6 +1345,85 @@
         <source>Done: %1. Results in %2</source>
         <translation>Fertig: %1. Ergebnisse in %2</translation>
     </message>
+    <message>
+        <source>Sweep heatmap: %1 across %2</source>
+        <translation>Sweep-Heatmap: %1 über %2</translation>
+    </message>
+    <message>
+        <source>, up %1</source>
+        <translation>, senkrecht %1</translation>
+    </message>
+    <message>
+        <source>Sweep: end-to-end time</source>
+        <translation>Sweep: Gesamtzeit</translation>
+    </message>
+    <message>
+        <source>Sweep: model step per sample</source>
+        <translation>Sweep: Modellschritt pro Sample</translation>
+    </message>
+    <message>
+        <source>Sweep: speedup and efficiency</source>
+        <translation>Sweep: Beschleunigung und Effizienz</translation>
+    </message>
+    <message>
+        <source>Selected cell: wait per batch</source>
+        <translation>Gewählte Zelle: Wartezeit pro Batch</translation>
+    </message>
+    <message>
+        <source>Selected cell: worker timeline</source>
+        <translation>Gewählte Zelle: Worker-Zeitleiste</translation>
+    </message>
+    <message>
+        <source>No sweep · %1</source>
+        <translation>Kein Sweep · %1</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>%1 samples per cell</source>
+        <translation>%1 Samples pro Zelle</translation>
+    </message>
+    <message>
+        <source>%1 batches per cell</source>
+        <translation>%1 Batches pro Zelle</translation>
+    </message>
+    <message>
+        <source>%1 s per cell</source>
+        <translation>%1 s pro Zelle</translation>
+    </message>
+    <message>
+        <source>Sweep over %1, %2</source>
+        <translation>Sweep über %1, %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>, %n repeat(s)</source>
+        <translation>
+            <numerusform>, %n Wiederholung</numerusform>
+            <numerusform>, %n Wiederholungen</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Base: %1 · %2</source>
+        <translation>Basis: %1 · %2</translation>
+    </message>
+    <message>
+        <source>No cell selected · %1</source>
+        <translation>Keine Zelle gewählt · %1</translation>
+    </message>
+    <message>
+        <source>Cell: %1</source>
+        <translation>Zelle: %1</translation>
+    </message>
+    <message>
+        <source>%1; %2 · %3</source>
+        <translation>%1; %2 · %3</translation>
+    </message>
+    <message>
+        <source> · folder %1</source>
+        <translation> · Ordner %1</translation>
+    </message>
 </context>
 <context>
     <name>loaderlab::FileManager</name>
@@ -1008,6 +1514,69 @@
     <message>
         <source>A run being written: its per-batch CSV or summary JSON (*.csv *.json)</source>
         <translation>Ein Lauf, der gerade geschrieben wird: seine CSV pro Batch oder seine Zusammenfassung als JSON (*.csv *.json)</translation>
+    </message>
+    <message>
+        <source>No run · %1</source>
+        <translation>Kein Lauf · %1</translation>
+    </message>
+    <message>
+        <source>%1: %2; %3 · %4</source>
+        <translation>%1: %2; %3 · %4</translation>
+    </message>
+    <message>
+        <source>Compared with: %1</source>
+        <translation>Verglichen mit: %1</translation>
+    </message>
+</context>
+<context>
+    <name>loaderlab::HelpDialog</name>
+    <message>
+        <source>Reading the plots</source>
+        <translation>Die Plots lesen</translation>
+    </message>
+    <message>
+        <source>What the plots show</source>
+        <translation>Was die Plots zeigen</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Wait time per batch&lt;/b&gt;: each dot is how long the model waited for one batch&apos;s data, with its rolling mean and the model step beside it. With W workers the waits often spike every W batches: each worker builds a whole batch, the workers finish their batches at about the same time, so the model waits for the first batch of each round and finds the others ready. The red diamond is the first batch: the workers&apos; start-up, not the steady state.</source>
+        <translation>&lt;b&gt;Wartezeit pro Batch&lt;/b&gt;: Jeder Punkt ist die Zeit, die das Modell auf die Daten eines Batches gewartet hat, mit ihrem gleitenden Mittelwert und dem Modellschritt daneben. Mit W Workern schnellt die Wartezeit oft alle W Batches hoch: Jeder Worker baut einen ganzen Batch, die Worker werden mit ihren Batches etwa gleichzeitig fertig, also wartet das Modell auf den ersten Batch jeder Runde und findet die übrigen fertig vor. Die rote Raute ist der erste Batch: der Start der Worker, nicht der eingeschwungene Zustand.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Input-bound or compute-bound&lt;/b&gt;: waits above the model step mean the model is starved for data (more workers, or cheaper loading, helps); waits near zero under a longer step mean the loader keeps up and the model sets the pace. The stats panel gives the input-bound share with one line of advice.</source>
+        <translation>&lt;b&gt;Input-bound oder compute-bound&lt;/b&gt;: Wartezeiten über dem Modellschritt heißen, dass dem Modell die Daten fehlen (mehr Worker oder billigeres Laden helfen); Wartezeiten nahe null unter einem längeren Schritt heißen, dass der Loader mithält und das Modell das Tempo bestimmt. Die Kennzahlen zeigen den Input-bound-Anteil mit einer Zeile Rat.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Worker timeline&lt;/b&gt;: a lane per worker, each batch a box in the lane of the worker that loads it (coloured and numbered by batch); the consumer&apos;s lane shows its waiting (lower half) and computing (upper half). Idle gaps in the worker lanes under long consumer waits point at the loading, not the model. With 0 workers the consumer loads every batch itself, on its own &quot;consumer (loads)&quot; lane.</source>
+        <translation>&lt;b&gt;Worker-Zeitleiste&lt;/b&gt;: eine Spur pro Worker, jeder Batch ein Kasten in der Spur des Workers, der ihn lädt (nach Batch gefärbt und nummeriert); die Spur des Modells zeigt sein Warten (untere Hälfte) und Rechnen (obere Hälfte). Leerlauf in den Worker-Spuren bei langem Warten des Modells weist auf das Laden, nicht auf das Modell. Mit 0 Workern lädt das Modell jeden Batch selbst, auf seiner eigenen Spur „Modell (lädt selbst)“.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Throughput&lt;/b&gt;: samples per second over each round of workers, with its median. &lt;b&gt;Wait histogram&lt;/b&gt;: how the waits spread, on a log scale; spikes every W batches give two humps.</source>
+        <translation>&lt;b&gt;Durchsatz&lt;/b&gt;: Samples pro Sekunde über jede Runde der Worker, mit ihrem Median. &lt;b&gt;Wartezeit-Histogramm&lt;/b&gt;: wie die Wartezeiten streuen, auf logarithmischer Skala; Spitzen alle W Batches ergeben zwei Buckel.</translation>
+    </message>
+    <message>
+        <source>Runs kept or opened for comparison (the Runs list under the plots) are drawn on every plot in their colour; untick a run to hide it. Dashed vertical lines are markers: a changed setting, a pause, a new epoch, an autotuner move.</source>
+        <translation>Zum Vergleich behaltene oder geöffnete Läufe (die Liste „Läufe“ unter den Plots) werden in jedem Plot in ihrer Farbe gezeichnet; Haken entfernen blendet einen Lauf aus. Gestrichelte senkrechte Linien sind Markierungen: eine geänderte Einstellung, eine Pause, eine neue Epoche, ein Schritt der automatischen Abstimmung.</translation>
+    </message>
+    <message>
+        <source>Mouse and keys</source>
+        <translation>Maus und Tasten</translation>
+    </message>
+    <message>
+        <source>Hover over a plot to read it: the batch, box, round, bin or position under the mouse in every shown run. The mouse wheel zooms and dragging pans; both stop following the newest data.</source>
+        <translation>Mit der Maus über einem Plot lesen: der Batch, Kasten, die Runde, Klasse oder Position unter dem Mauszeiger in jedem gezeigten Lauf. Das Mausrad zoomt, Ziehen verschiebt; beides beendet das Folgen der neuesten Daten.</translation>
+    </message>
+    <message>
+        <source>More</source>
+        <translation>Mehr</translation>
+    </message>
+    <message>
+        <source>The documentation is in the docs folder of LoaderLab&apos;s source tree, also in its repository online: docs/gui.md (this window), docs/metrics.md (what the figures mean), docs/loader-semantics.md (how batches reach the workers) and docs/lessons.md (guided experiments, the Lessons tab).</source>
+        <translation>Die Dokumentation liegt im Ordner docs der Quellen von LoaderLab, auch online in seinem Repository: docs/gui.md (dieses Fenster), docs/metrics.md (was die Kennzahlen bedeuten), docs/loader-semantics.md (wie Batches zu den Workern kommen) und docs/lessons.md (geführte Experimente, der Reiter Lektionen).</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Wait pattern&lt;/b&gt; (beside the wait plot): the same waits folded by the batch&apos;s position in its round of W batches (W workers times devices), the last 200 rounds as faint dots (the newest on the right of each position), their median as the bold line and their 90th percentile dashed. Each epoch is turned so that its slowest position comes first where one stands out, because which batch of the round waits can change from one epoch to the next. A spike every W batches, a dense comb on the wait plot once hundreds of batches are in view, stands here as one tall position 0; flat means every position waits alike. Changing the workers starts the fold afresh; with 0 workers there is one position.</source>
+        <translation>&lt;b&gt;Wartemuster&lt;/b&gt; (neben dem Wartezeit-Plot): dieselben Wartezeiten, gefaltet nach der Position des Batches in seiner Runde aus W Batches (W = Worker mal Geräte), die letzten 200 Runden als blasse Punkte (die neuesten rechts in jeder Position), ihr Median als kräftige Linie und ihr 90. Perzentil gestrichelt. Jede Epoche wird so gedreht, dass ihre langsamste Position zuerst kommt, wo eine heraussticht, denn welcher Batch der Runde wartet, kann sich von einer Epoche zur nächsten ändern. Eine Spitze alle W Batches, auf dem Wartezeit-Plot ein dichter Kamm, sobald Hunderte Batches zu sehen sind, steht hier als eine hohe Position 0; flach heißt, dass jede Position gleich lange wartet. Eine Änderung der Worker beginnt die Faltung neu; mit 0 Workern gibt es eine Position.</translation>
     </message>
 </context>
 <context>
@@ -1130,6 +1699,10 @@
         <source>Cannot run on %1: %2</source>
         <translation>Nicht mit %1 ausführbar: %2</translation>
     </message>
+    <message>
+        <source>phase &apos;%1&apos;: %2</source>
+        <translation>Phase „%1“: %2</translation>
+    </message>
 </context>
 <context>
     <name>loaderlab::LivePlot</name>
@@ -1160,6 +1733,10 @@
         <source>Wait time histogram</source>
         <translation>Histogramm der Wartezeiten</translation>
     </message>
+    <message>
+        <source>Wait pattern over the round</source>
+        <translation>Wartemuster über die Runde</translation>
+    </message>
 </context>
 <context>
     <name>loaderlab::MainWindow</name>
@@ -1173,7 +1750,7 @@
     </message>
     <message>
         <source>&amp;Open configuration…</source>
-        <translation>Konfiguration ö&amp;ffnen…</translation>
+        <translation>K&amp;onfiguration öffnen…</translation>
     </message>
     <message>
         <source>&amp;Save configuration…</source>
@@ -1297,7 +1874,7 @@
     </message>
     <message>
         <source>&amp;Runs and their figures</source>
-        <translation>&amp;Läufe und ihre Kennzahlen</translation>
+        <translation>Lä&amp;ufe und ihre Kennzahlen</translation>
     </message>
     <message>
         <source>Settings</source>
@@ -1326,6 +1903,10 @@
     <message>
         <source>Every shown run whole on every plot (stops following)</source>
         <translation>Jeder angezeigte Lauf ganz in jedem Diagramm (beendet das Folgen)</translation>
+    </message>
+    <message>
+        <source>&amp;Reading the plots…</source>
+        <translation>Die &amp;Plots lesen…</translation>
     </message>
 </context>
 <context>
@@ -1777,6 +2358,14 @@ bound</translation>
         <source>failed</source>
         <translation>fehlgeschlagen</translation>
     </message>
+    <message>
+        <source>PyTorch DataLoader (torch %1): %2</source>
+        <translation>PyTorch-DataLoader (torch %1): %2</translation>
+    </message>
+    <message>
+        <source>PyTorch DataLoader: %1</source>
+        <translation>PyTorch-DataLoader: %1</translation>
+    </message>
 </context>
 <context>
     <name>loaderlab::StatsPanel</name>
@@ -2113,8 +2702,8 @@ bound</translation>
         <translation>Modellschritt pro Sample</translation>
     </message>
     <message>
-        <source>step per batch ÷ samples per batch (ms)</source>
-        <translation>Schritt pro Batch ÷ Samples pro Batch (ms)</translation>
+        <source>step ÷ batch size (ms)</source>
+        <translation>Schritt ÷ Batchgröße (ms)</translation>
     </message>
     <message>
         <source>Speedup and efficiency</source>
@@ -2214,6 +2803,65 @@ bound</translation>
     </message>
 </context>
 <context>
+    <name>loaderlab::WaitPatternPlot</name>
+    <message>
+        <source>wait (ms)</source>
+        <translation>Wartezeit (ms)</translation>
+    </message>
+    <message>
+        <source>median</source>
+        <translation>Median</translation>
+    </message>
+    <message>
+        <source>median: %1</source>
+        <translation>Median: %1</translation>
+    </message>
+    <message>
+        <source>all workers</source>
+        <translation>alle Worker</translation>
+    </message>
+    <message>
+        <source>its first round</source>
+        <translation>seine erste Runde</translation>
+    </message>
+    <message>
+        <source>the last %1 rounds</source>
+        <translation>die letzten %1 Runden</translation>
+    </message>
+    <message>
+        <source>position %1 of %2: median %3 ms, p90 %4 ms over %5; its newest batch from %6, config version %7</source>
+        <translation>Position %1 von %2: Median %3 ms, p90 %4 ms über %5; ihr neuester Batch von %6, Konfigurationsversion %7</translation>
+    </message>
+    <message>
+        <source>waits</source>
+        <translation>Wartezeiten</translation>
+    </message>
+    <message>
+        <source>p90</source>
+        <translation>p90</translation>
+    </message>
+    <message>
+        <source>position in the round</source>
+        <translation>Position in der Runde</translation>
+    </message>
+    <message>
+        <source>position in the round of %1</source>
+        <translation>Position in der Runde aus %1</translation>
+    </message>
+    <message>
+        <source>Each batch&apos;s wait by
+its place in the round
+of W batches: a spike
+every W batches stands
+as one tall column.</source>
+        <translation>Die Wartezeit jedes Batches
+nach ihrem Platz in der Runde
+aus W Batches: eine Spitze
+alle W Batches steht
+als eine hohe Säule.</translation>
+    </message>
+</context>
+<context>
     <name>loaderlab::WaitTimePlot</name>
     <message>
         <source>batch</source>
@@ -2260,9 +2908,11 @@ bound</translation>
     </message>
     <message>
         <source>Press Start to run the loader, or File → Open run… to look at a recorded one.
-Each dot here is one batch&apos;s wait for its data: with W workers, the waits spike every W batches.</source>
+Each dot here is one batch&apos;s wait for its data:
+with W workers, the waits spike every W batches.</source>
         <translation>Start drücken, um den Loader laufen zu lassen, oder Datei → Lauf öffnen…, um einen aufgezeichneten anzusehen.
-Jeder Punkt hier ist die Wartezeit eines Batches auf seine Daten: mit W Workern steigen die Wartezeiten alle W Batches an.</translation>
+Jeder Punkt hier ist die Wartezeit eines Batches auf seine Daten:
+mit W Workern steigen die Wartezeiten alle W Batches an.</translation>
     </message>
 </context>
 <context>
@@ -2318,6 +2968,12 @@ Jeder Punkt hier ist die Wartezeit eines Batches auf seine Daten: mit W Workern 
     <message>
         <source>read %1 ms, decode %2 ms, transform %3 ms (its samples together)</source>
         <translation>Lesen %1 ms, Dekodieren %2 ms, Transformieren %3 ms (seine Samples zusammen)</translation>
+    </message>
+    <message>
+        <source>A lane per worker appears here when a run starts: every batch is a box in the lane
+of the worker that loads it, and the consumer&apos;s lane shows when it waits and when it computes.</source>
+        <translation>Hier erscheint beim Start eines Laufs eine Spur pro Worker: Jeder Batch ist ein Kasten in der Spur
+des Workers, der ihn lädt, und die Spur des Modells zeigt, wann es wartet und wann es rechnet.</translation>
     </message>
 </context>
 </TS>

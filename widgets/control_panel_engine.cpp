@@ -1,11 +1,11 @@
 // The side panel's choices that the chosen engine cannot run: greyed out, each with
-// the engine's reason (engineProblem() of the config with that choice) as tooltip.
+// the engine's reason (enginetext::problem() of the config with that choice) as tooltip.
 // Values already set stay: Start then refuses with the same reason.
 
 #include "widgets/control_panel.h"
 
 #include "core/config/config_fields.h"
-#include "core/engine/engine.h"
+#include "widgets/engine_text.h"
 #include "widgets/model_panel.h"
 
 #include <QComboBox>
@@ -24,10 +24,10 @@ void limitChoices(QComboBox *combo, const RunConfig &base, std::string_view key)
     for (int row = 0; model && row < combo->count(); ++row) {
         RunConfig probe = base;
         setConfigField(probe, key, combo->itemData(row).toString().toStdString());
-        const std::string why = engineProblem(probe);
+        const QString why = enginetext::problem(probe);
         QStandardItem *item = model->item(row);
-        item->setEnabled(why.empty());
-        item->setToolTip(QString::fromStdString(why));
+        item->setEnabled(why.isEmpty());
+        item->setToolTip(why);
     }
 }
 
@@ -45,7 +45,7 @@ void ControlPanel::setEngine(EngineKind engine)
 
     RunConfig parallel = base;
     parallel.devices = 2;
-    const QString devices = QString::fromStdString(engineProblem(parallel));
+    const QString devices = enginetext::problem(parallel);
     for (QWidget *control :
          {static_cast<QWidget *>(m_devicesSlider), static_cast<QWidget *>(m_devicesSpin)}) {
         control->setEnabled(devices.isEmpty());
@@ -57,7 +57,7 @@ void ControlPanel::setEngine(EngineKind engine)
 
     RunConfig model = base;
     model.consumer.kind = ConsumerKind::Model;
-    const QString noModel = QString::fromStdString(engineProblem(model));
+    const QString noModel = enginetext::problem(model);
     m_modelPanel->setEnabled(noModel.isEmpty());
     m_modelPanel->setToolTip(noModel);
 }

@@ -3,6 +3,7 @@
 #include "core/run/pytorch_run.h"
 
 #include "widgets/background_task.h"
+#include "widgets/engine_text.h"
 
 #include <QComboBox>
 #include <QLabel>
@@ -48,14 +49,13 @@ EngineChoice::EngineChoice(QWidget *parent)
     m_probe->start(
         [](const BackgroundTask::Control &control) {
             const auto cancelled = [&control] { return control.stopRequested(); };
-            const std::string python = loaderlab::pytorchEnginePython(cancelled);
-            const std::string problem = loaderlab::pytorchEngineProblem(python, cancelled);
-            return std::pair{python, problem};
+            return loaderlab::pytorchPythonCheck(loaderlab::pytorchEnginePython(cancelled),
+                                                 cancelled);
         },
-        [this](const std::pair<std::string, std::string> &answer) {
+        [this](const loaderlab::PythonCheck &answer) {
             m_probed = true;
-            m_python = QString::fromStdString(answer.first);
-            onProbed(QString::fromStdString(answer.second));
+            m_python = QString::fromStdString(answer.python);
+            onProbed(enginetext::pythonProblem(answer));
             if (std::exchange(m_pytorchWanted, false)) {
                 if (pytorchAvailable())
                     m_combo->setCurrentIndex(1);

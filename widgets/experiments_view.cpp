@@ -11,6 +11,7 @@
 #include "widgets/sweep_cells_model.h"
 #include "widgets/sweep_heatmap.h"
 #include "widgets/sweep_line_plots.h"
+#include "widgets/sweep_text.h"
 #include "widgets/sweep_worker.h"
 #include "widgets/wheel_guard.h"
 
@@ -259,8 +260,7 @@ void ExperimentsView::onCellStarted(std::int64_t order, int done, int total, dou
     m_model->setRunningGrid(grid);
     QStringList values;
     for (std::size_t a = 0; a < d.axes.size(); ++a)
-        values << QString::fromStdString(
-            sweepValueText(d.axes[a].key, m_model->values(static_cast<int>(grid))[a]));
+        values << sweeptext::value(d.axes[a].key, m_model->values(static_cast<int>(grid))[a]);
     if (d.repeats > 1)
         values << tr("repeat %1").arg(order / gridSize + 1);
     m_progressBar->setRange(0, total);

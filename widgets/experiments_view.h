@@ -32,6 +32,7 @@ class QTableView;
 namespace loaderlab {
 
 class MaxBatchPanel;
+struct PlotExportOptions;
 class SweepAxesEditor;
 class SweepCellDetail;
 class SweepCellsModel;
@@ -68,8 +69,12 @@ public:
     // Shows the batches of grid cell `grid` (in front); false with the reason when it has
     // no trace.
     bool showCell(std::int64_t grid, QString *error = nullptr);
-    // Every plot as <dir>/<name>.<format> (png, svg or pdf), each written atomically.
+    // Every plot as <dir>/<name>.<format> (png, svg or pdf), each written atomically
+    // with a title line (the sweep and its base settings, or the cell's). Without
+    // options: PNGs at twice the screen size (PlotExportOptions' defaults).
     bool exportPlots(const QString &dir, const QString &format, QString *error = nullptr);
+    bool exportPlots(const QString &dir, const QString &format,
+                     const loaderlab::PlotExportOptions &options, QString *error = nullptr);
     bool exportTableCsv(const QString &path, QString *error = nullptr);
 
     QString errorText() const;
@@ -101,6 +106,10 @@ private:
     void exportPlotsDialog();
     void exportTableDialog();
     std::vector<QCustomPlot *> plots() const;
+    // The title lines of the exports: the sweep's (its axes, base settings, date), and
+    // the shown cell's (its values and settings, date).
+    QString sweepTitle() const;
+    QString cellTitle() const;
 
     std::function<loaderlab::RunConfig()> m_source;
     SweepWorker *m_worker = nullptr;
@@ -108,6 +117,8 @@ private:
     QString m_dir;
     bool m_stopping = false;
     bool m_cellShown = false;
+    QString m_cellLabel; // "Workers 2, Batch size 32": the cell last asked for, and its
+    loaderlab::RunConfig m_cellConfig; // settings, for the exports' title line
 
     SweepAxesEditor *m_editor = nullptr;
     QLineEdit *m_folderEdit = nullptr;

@@ -7,16 +7,19 @@
 #include "widgets/form_helpers.h"
 #include "widgets/marker_text.h"
 #include "widgets/plot_export.h"
+#include "widgets/plot_title.h"
 #include "widgets/sweep_cell_detail.h"
 #include "widgets/sweep_cells_model.h"
 #include "widgets/sweep_heatmap.h"
 #include "widgets/sweep_line_plots.h"
+#include "widgets/sweep_text.h"
 #include "widgets/wait_time_plot.h"
 #include "widgets/worker_timeline_plot.h"
 
 #include <QComboBox>
 #include <QDir>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -28,6 +31,8 @@
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
+
+#include <set>
 
 namespace loaderlab {
 
@@ -44,6 +49,20 @@ int axisOf(const SweepDefinition &d, const char *key, int fallback)
             return static_cast<int>(a);
     }
     return fallback < static_cast<int>(d.axes.size()) ? fallback : -1;
+}
+
+// "Workers" for "loader.num_workers": the field's label where it has one.
+QString axisLabel(const std::string &key)
+{
+    const ConfigField *field = findConfigField(key);
+    return field ? markertext::fieldLabel(*field) : QString::fromStdString(key);
+}
+
+// "32" for a batch size of 32 (sweepValueText says "batch 32"): beside the axis label.
+QString axisValue(const std::string &key, const nlohmann::json &value)
+{
+    const ConfigField *field = findConfigField(key);
+    return QString::fromStdString(field ? configValueText(*field, value) : value.dump());
 }
 
 } // namespace
@@ -162,9 +181,7 @@ void ExperimentsView::fillAxisCombos()
     m_xCombo->clear();
     m_yCombo->clear();
     for (std::size_t a = 0; a < d.axes.size(); ++a) {
-        const ConfigField *field = findConfigField(d.axes[a].key);
-        const QString label = field ? markertext::fieldLabel(*field)
-                                    : QString::fromStdString(d.axes[a].key);
+        const QString label = axisLabel(d.axes[a].key);
         m_xCombo->addItem(label, static_cast<int>(a));
         m_yCombo->addItem(label, static_cast<int>(a));
     }
@@ -203,7 +220,7 @@ void ExperimentsView::refreshResults()
         m_table->resizeColumnsToContents();
     QStringList sentences;
     for (const SweepRecommendation &r : m_model->analysis().recommendations)
-        sentences << QString::fromStdString(r.sentence);
+        sentences << sweeptext::recommendation(m_model->analysis(), r);
     m_recommendation->setText(sentences.isEmpty()
                                   ? tr("The recommendation appears when cells have run.")
                                   : tr("Recommended: %1").arg(sentences.join(QLatin1Char('\n'))));
@@ -220,14 +237,18 @@ bool ExperimentsView::loadCell(std::int64_t grid, bool toFront, QString *error)
         return false;
     const SweepDefinition &d = m_model->definition();
     QStringList values;
+    QStringList labelled; // "Workers 2, Batch size 32" for the exports' title line
     RunConfig config = d.base;
     for (std::size_t a = 0; a < d.axes.size(); ++a) {
         const nlohmann::json &v = m_model->values(static_cast<int>(grid))[a];
-        values << QString::fromStdString(sweepValueText(d.axes[a].key, v));
+        values << sweeptext::value(d.axes[a].key, v);
+        labelled << axisLabel(d.axes[a].key) + QLatin1Char(' ') + axisValue(d.axes[a].key, v);
         setConfigField(config, d.axes[a].key, v);
     }
     QString title = values.join(QStringLiteral(", "));
     m_cellShown = true;
+    m_cellConfig = config;
+    m_cellLabel = labelled.join(QStringLiteral(", "));
     if (toFront)
         m_lowerTabs->setCurrentWidget(m_detail);
     const SweepRecord *record = m_model->traceRecord(grid);
@@ -241,8 +262,10 @@ bool ExperimentsView::loadCell(std::int64_t grid, bool toFront, QString *error)
             *error = reason;
         return false;
     }
-    if (d.repeats > 1)
+    if (d.repeats > 1) {
         title += tr(" (repeat %1)").arg(record->repeat + 1);
+        m_cellLabel += tr(" (repeat %1)").arg(record->repeat + 1);
+    }
     const QString path = QDir(m_dir).filePath(QString::fromStdString(record->trace));
     return m_detail->showCell(title, path, config.loader.numWorkers, error);
 }
@@ -259,19 +282,84 @@ std::vector<QCustomPlot *> ExperimentsView::plots() const
 
 bool ExperimentsView::exportPlots(const QString &dir, const QString &format, QString *error)
 {
+    return exportPlots(dir, format, PlotExportOptions(), error);
+}
+
+bool ExperimentsView::exportPlots(const QString &dir, const QString &format,
+                                  const PlotExportOptions &options, QString *error)
+{
     static const char *const names[] = {"sweep_heatmap",         "sweep_end_to_end",
                                         "sweep_step_per_sample", "sweep_scaling",
                                         "cell_wait_time",        "cell_worker_timeline"};
+    const QString sweep = sweepTitle();
+    const QString cell = cellTitle();
+    QString heatmap = tr("Sweep heatmap: %1 across %2")
+                          .arg(m_figureCombo->currentText(), m_xCombo->currentText());
+    if (m_yCombo->currentData().toInt() >= 0)
+        heatmap += tr(", up %1").arg(m_yCombo->currentText());
+    const QString titles[] = {heatmap + QLatin1Char('\n') + sweep,
+                              tr("Sweep: end-to-end time") + QLatin1Char('\n') + sweep,
+                              tr("Sweep: model step per sample") + QLatin1Char('\n') + sweep,
+                              tr("Sweep: speedup and efficiency") + QLatin1Char('\n') + sweep,
+                              tr("Selected cell: wait per batch") + QLatin1Char('\n') + cell,
+                              tr("Selected cell: worker timeline") + QLatin1Char('\n') + cell};
     const auto all = plots();
     for (std::size_t i = 0; i < all.size(); ++i) {
         QCustomPlot *plot = all[i];
         const bool laidOut = plot->width() >= 200 && plot->height() >= 150;
         const QString path = QDir(dir).filePath(QLatin1String(names[i]) + QLatin1Char('.')
                                                 + format);
-        if (!exportPlot(plot, path, laidOut ? 0 : kExportWidth, laidOut ? 0 : kExportHeight, error))
+        const QSize size = laidOut ? QSize() : QSize(kExportWidth, kExportHeight);
+        if (!exportPlot(plot, path, options, titles[i], size, error))
             return false;
     }
     return true;
+}
+
+QString ExperimentsView::sweepTitle() const
+{
+    const SweepDefinition &d = m_model->definition();
+    if (d.axes.empty())
+        return tr("No sweep · %1").arg(plottitle::exportDate());
+    QStringList axes;
+    std::set<std::string> swept;
+    bool datasetSwept = false;
+    for (const SweepAxis &axis : d.axes) {
+        QStringList values;
+        for (const nlohmann::json &v : axis.values)
+            values << axisValue(axis.key, v);
+        axes << tr("%1 (%2)").arg(axisLabel(axis.key), values.join(QStringLiteral(", ")));
+        swept.insert(axis.key);
+        datasetSwept = datasetSwept || axis.key.starts_with("dataset");
+    }
+    const double amount = d.budget.amount;
+    const QString budget = d.budget.kind == SweepBudget::Kind::Samples
+                               ? tr("%1 samples per cell").arg(amount)
+                           : d.budget.kind == SweepBudget::Kind::Batches
+                               ? tr("%1 batches per cell").arg(amount)
+                               : tr("%1 s per cell").arg(amount);
+    QString first = tr("Sweep over %1, %2").arg(axes.join(QStringLiteral(" × ")), budget);
+    if (d.repeats > 1)
+        first += tr(", %n repeat(s)", nullptr, d.repeats);
+    if (!m_dir.isEmpty())
+        first += tr(" · folder %1").arg(QFileInfo(m_dir).fileName());
+    QString base = plottitle::settings(d.base, swept);
+    if (!datasetSwept)
+        base = plottitle::dataset(d.base.dataset) + QStringLiteral("; ") + base;
+    return first + QLatin1Char('\n') + tr("Base: %1 · %2").arg(base, plottitle::exportDate());
+}
+
+QString ExperimentsView::cellTitle() const
+{
+    if (!m_cellShown)
+        return tr("No cell selected · %1").arg(plottitle::exportDate());
+    QString first = tr("Cell: %1").arg(m_cellLabel);
+    if (!m_dir.isEmpty())
+        first += tr(" · folder %1").arg(QFileInfo(m_dir).fileName());
+    return first + QLatin1Char('\n')
+           + tr("%1; %2 · %3")
+                 .arg(plottitle::dataset(m_cellConfig.dataset), plottitle::settings(m_cellConfig),
+                      plottitle::exportDate());
 }
 
 bool ExperimentsView::exportTableCsv(const QString &path, QString *error)
@@ -282,9 +370,9 @@ bool ExperimentsView::exportTableCsv(const QString &path, QString *error)
 void ExperimentsView::exportPlotsDialog()
 {
     const QString written = exportPlotsWithDialog(
-        this, m_dir, [this](const QString &dir, const QString &format, QString *error) {
-            return exportPlots(dir, format, error);
-        });
+        this, m_dir,
+        [this](const QString &dir, const QString &format, const PlotExportOptions &options,
+               QString *error) { return exportPlots(dir, format, options, error); });
     if (!written.isEmpty())
         m_progressLabel->setText(written);
 }

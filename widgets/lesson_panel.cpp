@@ -1,14 +1,17 @@
 #include "widgets/lesson_panel.h"
 
+#include "widgets/engine_text.h"
 #include "widgets/form_helpers.h"
 
 #include "core/engine/engine.h"
 #include "core/lessons/lesson_runner.h"
 
+#include <QCoreApplication>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QVBoxLayout>
 
 namespace loaderlab {
@@ -21,6 +24,47 @@ namespace {
 QString text(const std::string &s)
 {
     return QString::fromStdString(s);
+}
+
+// A lesson's text (core/lessons/lesson_catalog.cpp, context "Lesson") in the window's
+// language. One made from a pattern and a number ("4 workers" from "%1 workers") is
+// found by its pattern: the numbers become %1, %2, ... again.
+QString translated(const std::string &s)
+{
+    const QString english = text(s);
+    const QString exact = QCoreApplication::translate("Lesson", s.c_str());
+    if (exact != english)
+        return exact;
+    static const QRegularExpression number(QStringLiteral("\\b\\d+\\b"));
+    QStringList numbers;
+    QString pattern = english;
+    for (qsizetype at = 0;;) {
+        const QRegularExpressionMatch match = number.match(pattern, at);
+        if (!match.hasMatch())
+            break;
+        numbers << match.captured();
+        const QString placeholder = QLatin1Char('%') + QString::number(numbers.size());
+        pattern.replace(match.capturedStart(), match.capturedLength(), placeholder);
+        at = match.capturedStart() + placeholder.size();
+    }
+    QString german = QCoreApplication::translate("Lesson", pattern.toUtf8().constData());
+    if (numbers.isEmpty() || german == pattern)
+        return english;
+    for (const QString &n : numbers)
+        german = german.arg(n);
+    return german;
+}
+
+// Why `lesson` cannot run on the engine `base` names (lessonEngineProblem()), in the
+// window's language; "" when every phase can.
+QString lessonProblem(const loaderlab::Lesson &lesson, const loaderlab::RunConfig &base)
+{
+    for (std::size_t i = 0; i < lesson.phases.size(); ++i) {
+        const QString why = enginetext::problem(loaderlab::lessonPhaseConfig(lesson, base, i));
+        if (!why.isEmpty())
+            return LessonPanel::tr("phase '%1': %2").arg(translated(lesson.phases[i].label), why);
+    }
+    return {};
 }
 
 QLabel *wrapped(const char *name)
@@ -41,9 +85,9 @@ LessonPanel::LessonPanel(QWidget *parent)
     m_list = new QListWidget;
     m_list->setObjectName(QStringLiteral("lessonList"));
     for (const loaderlab::Lesson &lesson : loaderlab::lessons()) {
-        auto *item = new QListWidgetItem(text(lesson.title), m_list);
+        auto *item = new QListWidgetItem(translated(lesson.title), m_list);
         item->setData(Qt::UserRole, text(lesson.name));
-        item->setToolTip(text(lesson.title) + QStringLiteral(" (") + text(lesson.name)
+        item->setToolTip(translated(lesson.title) + QStringLiteral(" (") + text(lesson.name)
                          + QLatin1Char(')'));
     }
     m_list->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
@@ -183,24 +227,22 @@ QString LessonPanel::verdictText() const
 void LessonPanel::showLesson()
 {
     const loaderlab::Lesson *lesson = chosenLesson();
-    m_title->setText(lesson ? text(lesson->title) : tr("Choose a lesson above."));
-    m_explanation->setText(lesson ? text(lesson->explanation) : QString());
-    m_expected->setText(lesson ? tr("Look for: %1").arg(text(lesson->expected)) : QString());
+    m_title->setText(lesson ? translated(lesson->title) : tr("Choose a lesson above."));
+    m_explanation->setText(lesson ? translated(lesson->explanation) : QString());
+    m_expected->setText(lesson ? tr("Look for: %1").arg(translated(lesson->expected)) : QString());
     const bool noModel = lesson && lesson->needsModel && !m_modelAvailable;
     // The engine chosen in the side panel must be able to run every phase.
     const loaderlab::RunConfig base = m_configSource ? m_configSource() : loaderlab::RunConfig();
-    const std::string engineProblem = lesson && !noModel
-                                          ? loaderlab::lessonEngineProblem(*lesson, base)
-                                          : std::string();
-    const bool blocked = noModel || !engineProblem.empty();
+    const QString engineProblem = lesson && !noModel ? lessonProblem(*lesson, base) : QString();
+    const bool blocked = noModel || !engineProblem.isEmpty();
     if (noModel)
         m_unavailable->setText(tr("Needs a LibTorch model step, which this build does not "
                                   "have; `loaderlab lesson %1` neither.")
                                    .arg(text(lesson->name)));
-    else if (!engineProblem.empty())
-        m_unavailable->setText(tr("Cannot run on %1: %2")
-                                   .arg(QString::fromUtf8(loaderlab::engineLabel(base.engine)),
-                                        QString::fromStdString(engineProblem)));
+    else if (!engineProblem.isEmpty())
+        m_unavailable->setText(
+            tr("Cannot run on %1: %2")
+                .arg(QString::fromUtf8(loaderlab::engineLabel(base.engine)), engineProblem));
     else
         m_unavailable->clear();
     m_unavailable->setVisible(blocked);
@@ -219,9 +261,9 @@ QString LessonPanel::stepsText() const
     QString html = tr("<b>Steps</b>") + QStringLiteral("<ol style=\"margin-left: 12px\">");
     for (std::size_t i = 0; i < lesson->phases.size(); ++i) {
         const loaderlab::LessonPhase &phase = lesson->phases[i];
-        QString line = text(phase.label).toHtmlEscaped();
+        QString line = translated(phase.label).toHtmlEscaped();
         if (!phase.instruction.empty())
-            line = text(phase.instruction).toHtmlEscaped() + QStringLiteral(" — ") + line;
+            line = translated(phase.instruction).toHtmlEscaped() + QStringLiteral(" — ") + line;
         line += tr(" (%n batches)", nullptr, static_cast<int>(phase.batches));
         if (following && i < m_tracker.phase())
             line += tr(" — done");
@@ -238,7 +280,7 @@ QString LessonPanel::phaseLine(const loaderlab::LessonPhaseResult &p) const
     const QString spikes = w.period > 0 ? tr("spikes every %1 batches").arg(w.period)
                                         : tr("no regular spikes");
     return tr("%1: %2 batches, first wait %3 ms, then median %4 ms, p95 %5 ms; %6; %7 samples/s")
-        .arg(text(p.label))
+        .arg(translated(p.label))
         .arg(w.batches)
         .arg(w.firstMs, 0, 'f', 1)
         .arg(w.medianMs, 0, 'f', 2)
@@ -264,7 +306,7 @@ void LessonPanel::showProgress()
         const loaderlab::LessonPhase &phase = lesson->phases[m_tracker.phase()];
         progress = phase.instruction.empty()
                        ? tr("Waiting for the run with the lesson's settings (press Start).")
-                       : tr("Next step: %1").arg(text(phase.instruction));
+                       : tr("Next step: %1").arg(translated(phase.instruction));
     } else if (lesson && state == State::Done) {
         progress = tr("Every phase ran.");
     }

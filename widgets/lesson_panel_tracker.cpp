@@ -5,6 +5,7 @@
 #include "core/stats/run_summary.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace loaderlab {
 namespace {
@@ -114,8 +115,12 @@ LessonPhaseResult LessonTracker::resultOf(const ConfigVersion &version, std::siz
 {
     std::vector<TraceRecord> records = m_trace->records(from, to);
     const auto batch = [](std::size_t b) { return static_cast<std::int64_t>(b); };
-    const std::vector<WorkerSpan> spans = m_trace->spans(m_trace->firstSpanOfBatch(batch(from)),
-                                                         m_trace->firstSpanOfBatch(batch(to)));
+    const auto [spanFrom, spanTo] = [&] {
+        const auto hold = m_trace->hold();
+        return std::pair(m_trace->firstSpanOfBatch(batch(from)),
+                         m_trace->firstSpanOfBatch(batch(to)));
+    }();
+    const std::vector<WorkerSpan> spans = m_trace->spans(spanFrom, spanTo);
     const RunSummary summary = summarize(records, spans, version.config.loader.numWorkers,
                                          version.config.warmupBatches, 0);
     const std::size_t phase = std::min(m_phase, m_lesson->phases.size() - 1);

@@ -32,6 +32,7 @@ void LivePlot::setTrace(std::shared_ptr<const loaderlab::TraceLog> log, int work
     m_recordsSeen = 0;
     m_spansSeen = 0;
     m_markersShown = 0;
+    m_markerNumber = 0;
     for (const MarkerLabel &m : m_markerLabels) {
         removeItem(m.line);
         removeItem(m.label);
@@ -80,7 +81,10 @@ void LivePlot::refresh()
     const std::size_t spans = m_trace->spanCount();
     const bool grew = records != m_recordsSeen || spans != m_spansSeen;
     if (grew) {
-        appendData(*m_trace, m_recordsSeen, m_spansSeen);
+        // Batches the run has freed meanwhile (its log keeps the last N) are skipped.
+        const auto hold = m_trace->hold();
+        appendData(*m_trace, std::max(m_recordsSeen, m_trace->firstKept()),
+                   std::max(m_spansSeen, m_trace->firstSpanKept()));
         m_recordsSeen = records;
         m_spansSeen = spans;
     }
@@ -162,6 +166,13 @@ void LivePlot::layOutMarkerLabels()
     // else its number (the text on hover); a marker whose place the label before
     // covers gets no label. No label starts before the one shown before has ended.
     constexpr double kGapPx = 4.0;
+    if (!m_liveVisible) { // the markers are the live run's: hidden with it
+        for (const MarkerLabel &m : m_markerLabels) {
+            m.line->setVisible(false);
+            m.label->setVisible(false);
+        }
+        return;
+    }
     const QRect rect = axisRect()->rect();
     std::vector<double> xs(m_markerLabels.size());
     for (std::size_t i = 0; i < m_markerLabels.size(); ++i)
@@ -202,7 +213,7 @@ void LivePlot::layOutMarkerLabels()
 QString LivePlot::markerTextNear(double pixelX) const
 {
     QStringList texts;
-    for (std::size_t i = 0; i < m_markerLabels.size() && texts.size() < 8; ++i)
+    for (std::size_t i = 0; i < m_markerLabels.size() && texts.size() < 8 && m_liveVisible; ++i)
         if (std::abs(xAxis->coordToPixel(m_markerLabels[i].key) - pixelX) <= 3.0)
             texts << m_markerLabels[i].number + QStringLiteral(". ") + m_markerLabels[i].text;
     return texts.join(QLatin1Char('\n'));
@@ -231,7 +242,8 @@ std::optional<loaderlab::TraceRecord> LivePlot::recordOfBatch(const loaderlab::T
                                                               std::int64_t index)
 {
     // Batch numbers rise through the log (the ranks of a data-parallel run in turn).
-    std::size_t low = 0;
+    const auto hold = log.hold();
+    std::size_t low = log.firstKept();
     std::size_t high = log.size();
     while (low < high) {
         const std::size_t mid = low + (high - low) / 2;
@@ -254,13 +266,13 @@ void LivePlot::updateMarkers()
 {
     if (m_trace->markerCount() == m_markersShown)
         return;
-    for (const auto &marker : m_trace->markers(m_markersShown)) {
-        ++m_markersShown;
+    for (const auto &marker : m_trace->markers(m_markersShown, &m_markersShown)) {
         const double key = markerKey(marker);
         auto *line = new QCPItemStraightLine(this);
         line->point1->setCoords(key, 0);
         line->point2->setCoords(key, 1);
         line->setPen(QPen(QColor(120, 120, 120), 1, Qt::DashLine));
+        line->setObjectName(QStringLiteral("markerLine"));
         auto *label = new QCPItemText(this);
         label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
         label->position->setCoords(key, 0.02);
@@ -274,10 +286,21 @@ void LivePlot::updateMarkers()
         // on every replot).
         const QFontMetricsF metrics(label->font());
         const double padding = label->padding().left() + label->padding().right();
-        const QString number = QString::number(m_markerLabels.size() + 1);
+        const QString number = QString::number(++m_markerNumber);
         m_markerLabels.push_back({line, label, label->text(), number, key,
                                   metrics.horizontalAdvance(label->text()) + padding,
                                   metrics.horizontalAdvance(number) + padding});
+    }
+    // A run of tiny epochs marks every few batches: the oldest markers' items go, so
+    // the plot's memory stays bounded (the run's log keeps its own markers).
+    if (m_markerLabels.size() > kMaxMarkerItems) {
+        const auto gone = static_cast<std::ptrdiff_t>(m_markerLabels.size()
+                                                      - kMaxMarkerItems * 9 / 10);
+        for (auto it = m_markerLabels.begin(); it != m_markerLabels.begin() + gone; ++it) {
+            removeItem(it->line);
+            removeItem(it->label);
+        }
+        m_markerLabels.erase(m_markerLabels.begin(), m_markerLabels.begin() + gone);
     }
 }
 

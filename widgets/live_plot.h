@@ -120,6 +120,9 @@ private:
     std::size_t m_recordsSeen = 0;
     std::size_t m_spansSeen = 0;
     std::size_t m_markersShown = 0;
+    int m_markerNumber = 0; // the newest marker's number on this plot
+    // Marker items a plot keeps (the newest); each is a line and a label.
+    static constexpr std::size_t kMaxMarkerItems = 1000;
     struct MarkerLabel
     {
         QCPItemStraightLine *line;

@@ -7,6 +7,7 @@
 #include "widgets/background_task.h"
 #include "widgets/form_helpers.h"
 
+#include <QCoreApplication>
 #include <QLabel>
 #include <QPushButton>
 #include <QVBoxLayout>
@@ -64,7 +65,7 @@ QString reportText(const torchmodels::MaxBatchReport &r)
         .arg(s.largestFit)
         .arg(where)
         .arg(r.suggested)
-        .arg(QString::fromStdString(suggestionRule(s.largestFit)),
+        .arg(QCoreApplication::translate("MaxBatch", suggestionRule(s.largestFit).c_str()),
              QString::fromStdString(r.description));
 }
 

@@ -9,11 +9,12 @@ namespace loaderlab {
 
 namespace {
 
-// Okabe-Ito and two darker tones: told apart with the common colour-vision
-// deficiencies, and none is the live run's blue or the rolling mean's vermillion.
+// Okabe-Ito and three darker tones: told apart with the common colour-vision
+// deficiencies, and none is the live run's blue, the rolling mean's vermillion or the
+// timeline's computing green (a compared run's boxes are drawn in its colour).
 const std::array<QColor, 6> kPalette = {QColor(230, 159, 0),  QColor(204, 121, 167),
                                         QColor(86, 180, 233), QColor(90, 90, 90),
-                                        QColor(153, 102, 51), QColor(0, 158, 115)};
+                                        QColor(153, 102, 51), QColor(117, 112, 179)};
 
 } // namespace
 

@@ -10,8 +10,10 @@
 #include <QPixmap>
 #include <QTableWidget>
 #include <QTimer>
+
 #include <QToolButton>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace loaderlab {
 
@@ -90,6 +92,18 @@ RunListView::RunListView(RunList *runs, QWidget *parent)
     connect(m_runs, &RunList::labelsChanged, this, &RunListView::rebuildStats);
     rebuildRuns();
     rebuildStats();
+}
+
+int RunListView::heightFor(int rows) const
+{
+    int tallest = 0;
+    for (const QTableWidget *table : {m_runsTable, m_statsTable}) {
+        const int header = table->horizontalHeader()->sizeHint().height();
+        const int body = rows * table->verticalHeader()->defaultSectionSize();
+        tallest = std::max(tallest, header + body + 2 * table->frameWidth());
+    }
+    const QMargins margins = layout()->contentsMargins();
+    return tallest + fontMetrics().height() + 2 + margins.top() + margins.bottom();
 }
 
 void RunListView::rebuildRuns()

@@ -33,6 +33,10 @@ public:
         StatsColumnCount
     };
 
+    // The height that shows `rows` runs in both tables (labels, headers and margins
+    // included).
+    int heightFor(int rows) const;
+
 private:
     void rebuildRuns();
     void rebuildStats();

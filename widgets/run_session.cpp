@@ -1,6 +1,7 @@
 #include "widgets/run_session.h"
 
 #include "core/dataset/dataset.h"
+#include "widgets/engine_text.h"
 
 #include <algorithm>
 
@@ -15,6 +16,7 @@ RunSession::RunSession(QObject *parent)
     m_debounce.setInterval(200);
     connect(&m_debounce, &QTimer::timeout, this, &RunSession::applyPendingReconfigure);
     m_service.setExtraVersions({{"qt", qVersion()}});
+    m_service.setTraceRetention(kDefaultKeepBatches);
     // The engine says when it ends (on its run thread); the window learns it at once
     // instead of at the next refresh the governor lets through.
     m_service.setOnEnded([this](RunState) {
@@ -30,6 +32,12 @@ RunSession::~RunSession()
 bool RunSession::start(const RunConfig &config, QString *error)
 {
     m_debounce.stop();
+    // The engine's refusal in the window's language (the engine would throw it in English).
+    if (const QString why = enginetext::problem(config); !why.isEmpty()) {
+        if (error)
+            *error = why;
+        return false;
+    }
     try {
         m_service.start(config);
     } catch (const std::exception &e) {
@@ -38,6 +46,7 @@ bool RunSession::start(const RunConfig &config, QString *error)
         return false;
     }
     m_trace = m_service.engine().trace();
+    m_firstBatchMs.reset();
     m_maxWorkers = config.loader.numWorkers;
     m_runs.setLive(m_trace, config, m_maxWorkers);
     Q_EMIT traceReplaced();
@@ -139,16 +148,36 @@ RunSummary RunSession::summary(std::size_t window) const
         return {};
     const std::size_t n = m_trace->size();
     const std::size_t from = window > 0 && n > window ? n - window : 0;
-    const std::size_t spanFrom = m_trace->firstSpanOfBatch(static_cast<std::int64_t>(from));
-    RunSummary s = summarize(m_trace->records(from, n), m_trace->spans(spanFrom),
-                             m_trace->workersByVersion(), from == 0 ? config().warmupBatches : 0,
-                             m_trace->skippedCount());
+    RunSummary s;
+    if (from == 0 && m_trace->firstKept() > 0) {
+        // The oldest batches are no longer held: the summary kept as they came.
+        s = m_trace->summary();
+    } else {
+        const std::size_t spanFrom = [&] {
+            const auto hold = m_trace->hold();
+            return m_trace->firstSpanOfBatch(static_cast<std::int64_t>(from));
+        }();
+        s = summarize(m_trace->records(from, n), m_trace->spans(spanFrom),
+                      m_trace->workersByVersion(), from == 0 ? config().warmupBatches : 0,
+                      m_trace->skippedCount());
+        s.droppedRecords = m_trace->droppedRecords();
+        s.droppedSpans = m_trace->droppedSpans();
+    }
     s.peakMemoryBytes = m_service.engine().peakMemoryBytes();
-    s.droppedRecords = m_trace->droppedRecords();
-    s.droppedSpans = m_trace->droppedSpans();
-    if (from > 0)
-        s.firstBatchLatencyMs = static_cast<double>((*m_trace)[0].deliveryNs) / 1e6;
+    if (from > 0) {
+        if (!m_firstBatchMs) {
+            const std::vector<TraceRecord> first = m_trace->records(0, 1);
+            m_firstBatchMs = first.empty() ? m_trace->summary().firstBatchLatencyMs
+                                           : static_cast<double>(first[0].deliveryNs) / 1e6;
+        }
+        s.firstBatchLatencyMs = *m_firstBatchMs;
+    }
     return s;
+}
+
+void RunSession::setKeepBatches(std::size_t keep)
+{
+    m_service.setTraceRetention(keep);
 }
 
 int RunSession::keepRun()

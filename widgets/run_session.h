@@ -19,6 +19,7 @@
 #include <QTimer>
 
 #include <memory>
+#include <optional>
 
 namespace loaderlab {
 
@@ -66,6 +67,11 @@ public:
     // (summarising 10^6 batches at every refresh would cost more than the refresh).
     loaderlab::RunSummary summary(std::size_t window = 0) const;
 
+    // The runs started after this keep only about the last `keep` batches in memory
+    // (0: all), as headless runs do (`--keep-batches`; default kDefaultKeepBatches):
+    // the window's memory stays bounded however long a run goes on.
+    void setKeepBatches(std::size_t keep);
+
     // Adds the live run to the run list as a kept run (its trace and figures as they
     // are now); returns its id, or -1 when there is no run to keep.
     int keepRun();
@@ -96,6 +102,7 @@ private:
     RunList m_runs;
     loaderlab::RunState m_state = loaderlab::RunState::Idle;
     int m_maxWorkers = 0;
+    mutable std::optional<double> m_firstBatchMs; // the live run's, once read
     QTimer m_refresh;
     RefreshGovernor m_governor;
     QTimer m_debounce;

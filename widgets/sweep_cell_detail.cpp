@@ -12,6 +12,27 @@
 
 namespace loaderlab {
 
+namespace {
+
+// Below these the axes' labels and ticks no longer fit beside the legends.
+constexpr int kMinPlotHeight = 160;
+constexpr int kMinPlotWidth = 220;
+
+// Smaller text and swatches than the live view's legends, `perRow` entries a row.
+void compactLegend(QCPLegend *legend, int perRow)
+{
+    legend->setFont(QFont(legend->font().family(), 7));
+    legend->setIconSize(16, 8);
+    legend->setIconTextPadding(4);
+    legend->setRowSpacing(0);
+    legend->setColumnSpacing(8);
+    legend->setMargins(QMargins(2, 1, 2, 1));
+    legend->setWrap(perRow);
+    legend->setFillOrder(QCPLegend::foColumnsFirst, true); // re-wraps its entries
+}
+
+} // namespace
+
 SweepCellDetail::SweepCellDetail(QWidget *parent)
     : QWidget(parent)
 {
@@ -22,12 +43,17 @@ SweepCellDetail::SweepCellDetail(QWidget *parent)
     m_wait->setObjectName(QStringLiteral("cellWaitPlot"));
     m_timeline = new WorkerTimelinePlot;
     m_timeline->setObjectName(QStringLiteral("cellTimelinePlot"));
-    // Two legend entries per row: in one row the legend alone is 650 px wide, more than
-    // half of this tab beside the setup column.
-    m_timeline->legend->setWrap(2);
-    m_timeline->legend->setFillOrder(QCPLegend::foColumnsFirst, true); // re-wraps its entries
-    for (QWidget *plot : {static_cast<QWidget *>(m_wait), static_cast<QWidget *>(m_timeline)})
-        plot->setMinimumHeight(140);
+    // At 1280x800 each plot has about 270 x 200 px (half the tab below the table). The
+    // legends are compact, so the data keeps most of that, and neither plot's legend
+    // makes it wider than its half: the wait plot's above its axes two entries a row,
+    // the timeline's below one a row (two a row are 400 px wide, and squeezed the wait
+    // plot to a strip).
+    compactLegend(m_wait->legend, 2);
+    compactLegend(m_timeline->legend, 1);
+    for (QWidget *plot : {static_cast<QWidget *>(m_wait), static_cast<QWidget *>(m_timeline)}) {
+        plot->setMinimumHeight(kMinPlotHeight);
+        plot->setMinimumWidth(kMinPlotWidth);
+    }
     auto *plots = new QHBoxLayout;
     plots->addWidget(m_wait, 1);
     plots->addWidget(m_timeline, 1);

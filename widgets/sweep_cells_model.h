@@ -20,8 +20,9 @@ class SweepCellsModel : public QAbstractTableModel
     Q_OBJECT
 
 public:
-    // The figure columns, after one column per axis and the state.
-    enum Figure { Runs, EndToEnd, Spread, Throughput, FirstBatch, InputBound, WaitP95, Error };
+    // The figure columns, after one column per axis and the state: the ones a choice
+    // is made on first, so they show in a narrow window.
+    enum Figure { Throughput, EndToEnd, InputBound, WaitP95, FirstBatch, Spread, Runs, Error };
     static constexpr int kFigureColumns = Error + 1;
     // Data of this role is the plain number (sorting) or empty when there is none.
     static constexpr int NumberRole = Qt::UserRole + 1;

@@ -2,6 +2,7 @@
 
 #include "core/config/config_fields.h"
 #include "widgets/marker_text.h"
+#include "widgets/sweep_text.h"
 
 #include <QHBoxLayout>
 
@@ -59,12 +60,7 @@ std::vector<Line> linesAlong(const SweepDefinition &d, const SweepAnalysis &anal
         const double y = c.runs > 0 ? figure(c) : std::nan("");
         if (std::isnan(y))
             continue;
-        std::string label;
-        for (std::size_t a = 0; a < d.axes.size(); ++a) {
-            if (static_cast<int>(a) != axis)
-                label += (label.empty() ? "" : ", ") + sweepValueText(d.axes[a].key, c.values[a]);
-        }
-        const QString name = QString::fromStdString(label);
+        const QString name = sweeptext::values(analysis.keys, c.values, axis);
         auto it = std::find_if(lines.begin(), lines.end(),
                                [&](const Line &l) { return l.label == name; });
         if (it == lines.end())
@@ -190,7 +186,7 @@ SweepLinePlots::SweepLinePlots(QWidget *parent)
     m_endToEnd->yAxis->setLabel(tr("end to end (s)"));
     m_step = makePlot(tr("Model step per sample"));
     m_step->setObjectName(QStringLiteral("sweepStepPlot"));
-    m_step->yAxis->setLabel(tr("step per batch ÷ samples per batch (ms)"));
+    m_step->yAxis->setLabel(tr("step ÷ batch size (ms)"));
     m_scaling = makePlot(tr("Speedup and efficiency"));
     m_scaling->setObjectName(QStringLiteral("sweepScalingPlot"));
     m_scaling->yAxis->setLabel(tr("speedup (×, solid)"));
@@ -240,7 +236,7 @@ void SweepLinePlots::plotSweep(const SweepDefinition &d, const SweepAnalysis &an
         const SweepAxis &along = d.axes[static_cast<std::size_t>(scalingAxis)];
         const auto scaling = scalingAlong(analysis, along.key);
         for (std::size_t i = 0; i < scaling.size(); ++i) {
-            Line speedup{QString::fromStdString(scaling[i].label), {}, {}};
+            Line speedup{sweeptext::values(analysis.keys, scaling[i].values, scalingAxis), {}, {}};
             Line efficiency{tr("%1, efficiency").arg(speedup.label), {}, {}};
             for (const ScalingPoint &p : scaling[i].points) {
                 speedup.x.push_back(p.value.get<double>());

@@ -16,37 +16,6 @@ const QColor kMedianColor(213, 94, 0); // Okabe-Ito vermillion
 
 } // namespace
 
-void ThroughputPlot::RunningMedian::add(double value)
-{
-    if (m_low.empty() || value <= m_low.top())
-        m_low.push(value);
-    else
-        m_high.push(value);
-    // Keep |low| == |high| or |low| == |high| + 1.
-    if (m_low.size() > m_high.size() + 1) {
-        m_high.push(m_low.top());
-        m_low.pop();
-    } else if (m_high.size() > m_low.size()) {
-        m_low.push(m_high.top());
-        m_high.pop();
-    }
-}
-
-double ThroughputPlot::RunningMedian::median() const
-{
-    if (m_low.empty())
-        return 0.0;
-    if (m_low.size() > m_high.size())
-        return m_low.top();
-    return (m_low.top() + m_high.top()) / 2.0;
-}
-
-void ThroughputPlot::RunningMedian::clear()
-{
-    m_low = {};
-    m_high = {};
-}
-
 ThroughputPlot::ThroughputPlot(QWidget *parent)
     : LivePlot(parent)
 {
@@ -115,7 +84,8 @@ void ThroughputPlot::collectRounds(const loaderlab::TraceLog &log, int fallbackW
         return static_cast<std::size_t>(std::max(workers[v], 1)) * ranks;
     };
     const std::size_t size = log.size();
-    std::size_t start = *roundStart;
+    // Rounds the run has freed meanwhile (its log keeps the last N batches) are skipped.
+    std::size_t start = std::max(*roundStart, log.firstKept());
     // A round is complete once the next round's first request is known.
     while (start < size) {
         const std::int32_t version = log[start].configVersion;
@@ -191,7 +161,7 @@ QString ThroughputPlot::hoverText(const QPointF &pos) const
 void ThroughputPlot::clearData()
 {
     m_rateSeries.clear();
-    m_median.clear();
+    m_median = loaderlab::QuantileSketch(kExactRounds);
     m_roundStart = 0;
     m_newest = 0.0;
     updateMedianLine();
@@ -200,7 +170,7 @@ void ThroughputPlot::clearData()
 void ThroughputPlot::updateMedianLine()
 {
     const bool any = liveVisible() && !m_rateSeries.full()->isEmpty();
-    const double median = m_median.median();
+    const double median = m_median.quantile(50.0);
     m_medianLine->setVisible(any);
     m_medianLabel->setVisible(any);
     m_medianLine->point1->setCoords(0.0, median);
@@ -221,8 +191,11 @@ void ThroughputPlot::setOverlayData(const std::vector<PlotOverlay> &overlays)
     for (const PlotOverlay &overlay : overlays) {
         QVector<QCPGraphData> rates;
         std::size_t start = 0;
-        collectRounds(*overlay.trace, overlay.workers, &start, &rates);
-        RunningMedian median;
+        {
+            const auto hold = overlay.trace->hold();
+            collectRounds(*overlay.trace, overlay.workers, &start, &rates);
+        }
+        loaderlab::QuantileSketch median(kExactRounds);
         for (const QCPGraphData &d : std::as_const(rates))
             median.add(d.value);
         auto series = std::make_unique<DecimatedSeries>();
@@ -234,8 +207,8 @@ void ThroughputPlot::setOverlayData(const std::vector<PlotOverlay> &overlays)
         graph->setData(series->full());
         auto *line = new QCPItemStraightLine(this);
         line->setPen(QPen(overlay.colour, 1, Qt::DashLine));
-        line->point1->setCoords(0.0, median.median());
-        line->point2->setCoords(1.0, median.median());
+        line->point1->setCoords(0.0, median.quantile(50.0));
+        line->point2->setCoords(1.0, median.quantile(50.0));
         line->setVisible(!rates.isEmpty());
         m_overlayGraphs.push_back(graph);
         m_overlaySeries.push_back(std::move(series));

@@ -18,13 +18,18 @@ constexpr double kLaneHalf = 0.4;
 // further from the visible records than this are assumed off-screen.
 constexpr std::int64_t kSpanMargin = 64;
 
-// Okabe-Ito, with grey in place of black: consecutive batches always differ.
-const std::array<QColor, 8> kBatchColors = {
-    QColor(230, 159, 0), QColor(86, 180, 233), QColor(0, 158, 115),   QColor(240, 228, 66),
-    QColor(0, 114, 178), QColor(213, 94, 0),   QColor(204, 121, 167), QColor(140, 140, 140)};
-const QColor kLoaderMerged(0, 114, 178);
+// The consumer lane's colours, in the legend as "waiting" and "computing".
 const QColor kWait(213, 94, 0);
 const QColor kCompute(0, 158, 115);
+// Batches: Okabe-Ito's blues, yellow and purple, a further purple and two greys,
+// none of them the consumer's vermillion or green nor near them (CIE76 colour
+// difference at least 50), ordered so that consecutive batches (side by side on the
+// lanes) and every second one (one lane with 2 workers) differ by at least 40. Seven,
+// a prime, so that only a multiple of 7 workers repeats a colour along a lane.
+const std::array<QColor, 7> kBatchColors = {
+    QColor(0, 114, 178),   QColor(204, 121, 167), QColor(96, 96, 96),   QColor(86, 180, 233),
+    QColor(148, 103, 189), QColor(240, 228, 66),  QColor(190, 190, 190)};
+const QColor kLoaderMerged(0, 114, 178);
 
 std::int64_t toNs(double seconds)
 {
@@ -72,6 +77,8 @@ void TimelinePlottable::addToIndex(std::size_t stream, std::int64_t startNs, std
         s.blocks.push_back({startNs, endNs, 0});
         s.openCount = 0;
     }
+    if (s.blocks.size() > kMaxBlocks)
+        coarsen(s);
     Block &b = s.blocks.back();
     b.startNs = std::min(b.startNs, startNs);
     b.endNs = std::max(b.endNs, endNs);
@@ -88,6 +95,9 @@ void TimelinePlottable::sync()
         return;
     const std::size_t records = m_log->size();
     const std::size_t spans = m_log->spanCount();
+    // Batches the run freed before they were indexed (its log keeps the last N).
+    m_records = std::max(m_records, m_log->firstKept());
+    m_spans = std::max(m_spans, m_log->firstSpanKept());
     const std::size_t waitStream = static_cast<std::size_t>(m_loaderLanes);
     for (; m_records < records; ++m_records) {
         const loaderlab::TraceRecord &r = (*m_log)[m_records];
@@ -102,6 +112,26 @@ void TimelinePlottable::sync()
         if (lane >= 0 && span.endNs >= span.startNs)
             addToIndex(static_cast<std::size_t>(lane), span.startNs, span.endNs);
     }
+}
+
+void TimelinePlottable::coarsen(Stream &stream)
+{
+    // Pairs of closed blocks become one (the open one stays last): the index of a
+    // run of any length stays within kMaxBlocks a stream, its oldest part coarser.
+    std::vector<Block> &blocks = stream.blocks;
+    const std::size_t closed = blocks.size() - 1;
+    std::size_t out = 0;
+    for (std::size_t i = 0; i < closed; i += 2) {
+        Block merged = blocks[i];
+        if (i + 1 < closed) {
+            merged.startNs = std::min(merged.startNs, blocks[i + 1].startNs);
+            merged.endNs = std::max(merged.endNs, blocks[i + 1].endNs);
+            merged.busyNs += blocks[i + 1].busyNs;
+        }
+        blocks[out++] = merged;
+    }
+    blocks[out++] = blocks.back();
+    blocks.resize(out);
 }
 
 double TimelinePlottable::newestSeconds() const
@@ -156,6 +186,8 @@ TimelineHit TimelinePlottable::hitAt(double seconds, double value) const
     TimelineHit hit;
     if (!m_log || (m_records == 0 && m_spans == 0))
         return hit;
+    const auto hold = m_log->hold();
+    const std::size_t firstRecord = std::min(m_log->firstKept(), m_records);
     const double lane = value - m_offset;
     const long nearest = std::lround(lane);
     if (std::abs(lane - static_cast<double>(nearest)) > kLaneHalf || nearest < 0
@@ -167,7 +199,7 @@ TimelineHit TimelinePlottable::hitAt(double seconds, double value) const
     const std::int64_t margin = std::max<std::int64_t>(kSpanMargin, std::int64_t{8} * m_numWorkers);
     const auto recordOf = [&](std::int64_t batch, std::int32_t rank) {
         const auto reach = static_cast<std::size_t>(2 * margin) * static_cast<std::size_t>(m_ranks);
-        const std::size_t from = after > reach ? after - reach : 0;
+        const std::size_t from = after > firstRecord + reach ? after - reach : firstRecord;
         for (std::size_t k = from; k < std::min(m_records, after + reach); ++k)
             if (log[k].index == batch && log[k].rank == rank)
                 hit.record = log[k];
@@ -176,7 +208,7 @@ TimelineHit TimelinePlottable::hitAt(double seconds, double value) const
         // The consumer lane: the last requests before `ns` (ranks share the lane).
         hit.computing = lane > static_cast<double>(nearest);
         const std::size_t look = static_cast<std::size_t>(4 * m_ranks + 4);
-        for (std::size_t k = after; k-- > 0 && after - k <= look;) {
+        for (std::size_t k = after; k-- > firstRecord && after - k <= look;) {
             const loaderlab::TraceRecord &r = log[k];
             const std::int64_t start = hit.computing ? r.computeStartNs : r.requestNs;
             const std::int64_t end = hit.computing ? r.computeEndNs : r.deliveryNs;
@@ -194,9 +226,10 @@ TimelineHit TimelinePlottable::hitAt(double seconds, double value) const
         return hit;
     }
     // A loader lane: the spans of the batches near the records around `ns`.
-    const std::int64_t low = (after > 0 ? log[after - 1].index : 0) - margin;
-    const std::int64_t high = (after < m_records ? log[after].index
-                                                 : (m_records > 0 ? log[m_records - 1].index : 0))
+    const std::int64_t low = (after > firstRecord ? log[after - 1].index : 0) - margin;
+    const std::int64_t high = (after < m_records
+                                   ? log[after].index
+                                   : (m_records > firstRecord ? log[m_records - 1].index : 0))
                               + margin;
     const std::size_t spanEnd = std::min(log.firstSpanOfBatch(high + 1), m_spans);
     for (std::size_t s = std::min(log.firstSpanOfBatch(low), m_spans); s < spanEnd; ++s) {
@@ -217,7 +250,7 @@ TimelineHit TimelinePlottable::hitAt(double seconds, double value) const
 
 std::size_t TimelinePlottable::firstRecordAfter(std::int64_t ns, bool inclusive) const
 {
-    std::size_t low = 0;
+    std::size_t low = std::min(m_log->firstKept(), m_records);
     std::size_t high = m_records;
     while (low < high) {
         const std::size_t mid = low + (high - low) / 2;
@@ -241,6 +274,7 @@ void TimelinePlottable::draw(QCPPainter *painter)
     const std::int64_t toNsValue = toNs(range.upper);
     if (toNsValue <= fromNs)
         return;
+    const auto hold = m_log->hold();
     const double x0 = keys->coordToPixel(range.lower);
     const double x1 = keys->coordToPixel(range.upper);
     const double pxPerNs = (x1 - x0) / static_cast<double>(toNsValue - fromNs);
@@ -276,8 +310,9 @@ void TimelinePlottable::drawDetail(TimelineRectPainter &out, std::int64_t fromNs
                                    std::size_t first, std::size_t last)
 {
     const loaderlab::TraceLog &log = *m_log;
+    const std::size_t firstRecord = std::min(log.firstKept(), m_records);
     // The record before the first visible request may still be computing.
-    const std::size_t begin = first > 0 ? first - 1 : 0;
+    const std::size_t begin = first > firstRecord ? first - 1 : first;
     const auto waitStream = static_cast<std::size_t>(m_loaderLanes);
     for (std::size_t i = begin; i < last; ++i) {
         const loaderlab::TraceRecord &r = log[i];
@@ -289,7 +324,8 @@ void TimelinePlottable::drawDetail(TimelineRectPainter &out, std::int64_t fromNs
 
     const std::int64_t margin = std::max<std::int64_t>(kSpanMargin, std::int64_t{8} * m_numWorkers);
     const std::int64_t lowBatch =
-        (begin < m_records ? log[begin].index : (m_records > 0 ? log[m_records - 1].index + 1 : 0))
+        (begin < m_records ? log[begin].index
+                           : (m_records > firstRecord ? log[m_records - 1].index + 1 : 0))
         - margin;
     const std::size_t spanBegin = std::min(log.firstSpanOfBatch(lowBatch), m_spans);
     const std::size_t spanEnd = last < m_records ? std::min(

@@ -52,7 +52,9 @@ public:
 
     // Forgets the index; `log` must outlive this plottable or the next setTrace.
     void setTrace(const loaderlab::TraceLog *log, int numWorkers, int ranks = 1);
-    // Indexes records and spans appended since the last sync.
+    // Indexes records and spans appended since the last sync. On a log that frees its
+    // oldest batches, the caller holds it (TraceLog::hold()); draw() and hitAt() take
+    // their own hold.
     void sync();
     // Draws the lanes from `offset` up on the value axis (runs stacked for comparison).
     void setLaneOffset(double offset) { m_offset = offset; }
@@ -103,7 +105,10 @@ private:
         std::vector<Block> blocks;
         int openCount = 0; // boxes in blocks.back()
     };
+    // Blocks a stream keeps at most: 24 bytes each, so under 1.6 MB a stream.
+    static constexpr std::size_t kMaxBlocks = 65536;
     void addToIndex(std::size_t stream, std::int64_t startNs, std::int64_t endNs);
+    static void coarsen(Stream &stream);
     void drawDetail(TimelineRectPainter &out, std::int64_t fromNs, std::int64_t toNs,
                     std::size_t first, std::size_t last);
     void drawBlocks(TimelineRectPainter &out, std::int64_t fromNs, std::int64_t toNs);

@@ -154,11 +154,17 @@ void WaitHistogramPlot::setOverlayData(const std::vector<PlotOverlay> &overlays)
     for (const PlotOverlay &overlay : overlays) {
         const loaderlab::TraceLog &log = *overlay.trace;
         std::vector<std::int64_t> counts;
-        for (std::size_t i = 0; i < log.size(); ++i) {
-            const auto bin = static_cast<std::size_t>(binOf(log[i].waitNs()));
-            if (bin >= counts.size())
-                counts.resize(bin + 1, 0);
-            ++counts[bin];
+        std::size_t held = 0; // the batches its log still holds
+        {
+            const auto hold = log.hold();
+            const std::size_t size = log.size();
+            held = size - log.firstKept();
+            for (std::size_t i = log.firstKept(); i < size; ++i) {
+                const auto bin = static_cast<std::size_t>(binOf(log[i].waitNs()));
+                if (bin >= counts.size())
+                    counts.resize(bin + 1, 0);
+                ++counts[bin];
+            }
         }
         const auto [first, last] = usedBins(counts);
         // An outline over every bin from the first to the last, zeros included, and a
@@ -166,9 +172,8 @@ void WaitHistogramPlot::setOverlayData(const std::vector<PlotOverlay> &overlays)
         QVector<QCPGraphData> data;
         for (int bin = first - 1; bin <= last + 1 && last >= 0; ++bin) {
             const bool inside = bin >= 0 && bin < static_cast<int>(counts.size());
-            const double share = inside ? 100.0 * static_cast<double>(counts[bin])
-                                              / static_cast<double>(log.size())
-                                        : 0.0;
+            const double share =
+                inside ? 100.0 * static_cast<double>(counts[bin]) / static_cast<double>(held) : 0.0;
             data.push_back(QCPGraphData(bin, share));
         }
         QCPGraph *graph = addGraph(xAxis, yAxis);

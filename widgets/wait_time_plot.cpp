@@ -1,5 +1,7 @@
 #include "widgets/wait_time_plot.h"
 
+#include "widgets/integer_axis_ticker.h"
+
 #include <algorithm>
 #include <cmath>
 #include <utility>
@@ -33,6 +35,7 @@ WaitTimePlot::WaitTimePlot(QWidget *parent)
     : LivePlot(parent)
 {
     xAxis->setLabel(tr("batch"));
+    xAxis->setTicker(QSharedPointer<IntegerAxisTicker>::create()); // never "2.5"
     yAxis->setLabel(tr("wait and step (ms)"));
 
     QColor computeLight = kComputeColor;
@@ -70,9 +73,10 @@ WaitTimePlot::WaitTimePlot(QWidget *parent)
     m_hint = new QCPItemText(this);
     m_hint->setObjectName(QStringLiteral("firstStartHint"));
     m_hint->position->setType(QCPItemPosition::ptAxisRectRatio);
-    m_hint->position->setCoords(0.45, 0.5);
+    m_hint->position->setCoords(0.5, 0.5);
+    // Three short lines: the plot shares its row with the wait pattern.
     m_hint->setText(tr("Press Start to run the loader, or File → Open run… to look at a "
-                       "recorded one.\nEach dot here is one batch's wait for its data: with W "
+                       "recorded one.\nEach dot here is one batch's wait for its data:\nwith W "
                        "workers, the waits spike every W batches."));
     m_hint->setColor(QColor(90, 90, 90));
     m_hint->setFont(QFont(font().family(), 10));
@@ -175,10 +179,15 @@ void WaitTimePlot::setOverlayData(const std::vector<PlotOverlay> &overlays)
     for (const PlotOverlay &overlay : overlays) {
         auto series = std::make_unique<DecimatedSeries>();
         const loaderlab::TraceLog &log = *overlay.trace;
-        QVector<QCPGraphData> waits(static_cast<qsizetype>(log.size()));
-        for (std::size_t i = 0; i < log.size(); ++i)
-            waits[static_cast<qsizetype>(i)] = QCPGraphData(
-                static_cast<double>(log[i].index), static_cast<double>(log[i].waitNs()) / kNsPerMs);
+        QVector<QCPGraphData> waits;
+        {
+            const auto hold = log.hold();
+            const std::size_t size = log.size();
+            waits.reserve(static_cast<qsizetype>(size - log.firstKept()));
+            for (std::size_t i = log.firstKept(); i < size; ++i)
+                waits.push_back(QCPGraphData(static_cast<double>(log[i].index),
+                                             static_cast<double>(log[i].waitNs()) / kNsPerMs));
+        }
         series->append(waits);
         QCPGraph *graph = makeGraph(this, tr("wait: %1").arg(overlay.name),
                                     QPen(overlay.colour, 1));

@@ -47,6 +47,16 @@ WorkerTimelinePlot::WorkerTimelinePlot(QWidget *parent)
     plotLayout()->addElement(1, 0, legend);
     plotLayout()->setRowStretchFactor(1, 0.001);
 
+    m_hint = new QCPItemText(this);
+    m_hint->setObjectName(QStringLiteral("timelineHint"));
+    m_hint->position->setType(QCPItemPosition::ptAxisRectRatio);
+    m_hint->position->setCoords(0.5, 0.5);
+    m_hint->setText(tr("A lane per worker appears here when a run starts: every batch is a box "
+                       "in the lane\nof the worker that loads it, and the consumer's lane shows "
+                       "when it waits and when it computes."));
+    m_hint->setColor(QColor(90, 90, 90));
+    m_hint->setFont(QFont(font().family(), 9));
+
     updateLanes();
 }
 
@@ -63,6 +73,16 @@ namespace {
 int ranksOf(const loaderlab::TraceLog *log)
 {
     return log ? log->ranks() : 1;
+}
+
+// The most workers any config version of `log` had (0: the consumer loaded every
+// batch), else `fallback`. The log decides: the window passes at least one worker,
+// which would give a run without workers an empty "worker 0" lane instead of its
+// "consumer (loads)" lane.
+int workersOf(const loaderlab::TraceLog *log, int fallback)
+{
+    const std::vector<int> workers = log ? log->workersByVersion() : std::vector<int>{};
+    return workers.empty() ? fallback : *std::max_element(workers.begin(), workers.end());
 }
 
 // "worker 1", or "rank 2 worker 1" in a data-parallel run.
@@ -90,7 +110,7 @@ void addLoaderTicks(QCPAxisTickerText &ticker, const TimelinePlottable &timeline
 
 void WorkerTimelinePlot::clearData()
 {
-    m_timeline->setTrace(trace(), numWorkers(), ranksOf(trace()));
+    m_timeline->setTrace(trace(), workersOf(trace(), numWorkers()), ranksOf(trace()));
     updateLanes();
 }
 
@@ -100,30 +120,44 @@ void WorkerTimelinePlot::setWorkerLanes(int workers)
     if (!trace() || workers <= m_timeline->workerLanes())
         return;
     m_timeline->setTrace(trace(), workers, ranksOf(trace()));
-    m_timeline->sync();
+    {
+        const auto hold = trace()->hold();
+        m_timeline->sync();
+    }
     updateLanes();
     replot(QCustomPlot::rpQueuedReplot);
 }
 
 void WorkerTimelinePlot::updateLanes()
 {
-    // Overlays stack above the live run's lanes, which may have grown.
-    double base = m_timeline->consumerLane() + 1.5;
+    // Overlays stack above the live run's lanes (which may have grown), or from the
+    // bottom when the live run has none (no run yet, or unticked).
+    const bool live = liveLanesShown();
+    double base = live ? m_timeline->consumerLane() + 1.5 : 0.0;
     for (TimelinePlottable *overlay : m_overlayTimelines) {
         overlay->setLaneOffset(base);
         base += overlay->consumerLane() + 1.5;
     }
     m_laneTicker->clear();
-    addLoaderTicks(*m_laneTicker, *m_timeline, 0.0);
-    m_laneTicker->addTick(m_timeline->consumerLane(),
-                          m_timeline->ranks() > 1 ? tr("consumers (all ranks)") : tr("consumer"));
+    if (live) {
+        addLoaderTicks(*m_laneTicker, *m_timeline, 0.0);
+        m_laneTicker->addTick(m_timeline->consumerLane(), m_timeline->ranks() > 1
+                                                              ? tr("consumers (all ranks)")
+                                                              : tr("consumer"));
+    }
     for (std::size_t i = 0; i < m_overlayTimelines.size(); ++i) {
         const TimelinePlottable *overlay = m_overlayTimelines[i];
         const double offset = overlay->laneOffset();
         addLoaderTicks(*m_laneTicker, *overlay, offset);
         m_laneTicker->addTick(offset + overlay->consumerLane(), overlays()[i].name);
     }
+    m_hint->setVisible(!trace() && m_overlayTimelines.empty());
     fitValueAxis();
+}
+
+bool WorkerTimelinePlot::liveLanesShown() const
+{
+    return trace() != nullptr && liveVisible();
 }
 
 QString WorkerTimelinePlot::hoverText(const QPointF &pos) const
@@ -173,14 +207,14 @@ QString WorkerTimelinePlot::hoverText(const QPointF &pos) const
 double WorkerTimelinePlot::topLane() const
 {
     if (m_overlayTimelines.empty())
-        return m_timeline->consumerLane();
+        return liveLanesShown() ? m_timeline->consumerLane() : -1.0;
     const TimelinePlottable *last = m_overlayTimelines.back();
     return last->laneOffset() + last->consumerLane();
 }
 
 void WorkerTimelinePlot::fitValueAxis()
 {
-    yAxis->setRange(-0.6, topLane() + 0.6);
+    yAxis->setRange(-0.6, std::max(topLane(), 0.0) + 0.6);
 }
 
 void WorkerTimelinePlot::setOverlayData(const std::vector<PlotOverlay> &overlays)
@@ -193,7 +227,10 @@ void WorkerTimelinePlot::setOverlayData(const std::vector<PlotOverlay> &overlays
         timeline->setName(overlay.name);
         timeline->setTint(overlay.colour);
         timeline->setTrace(overlay.trace.get(), overlay.workers, ranksOf(overlay.trace.get()));
-        timeline->sync();
+        {
+            const auto hold = overlay.trace->hold();
+            timeline->sync();
+        }
         m_overlayTimelines.push_back(timeline);
     }
     updateLanes();
@@ -202,6 +239,7 @@ void WorkerTimelinePlot::setOverlayData(const std::vector<PlotOverlay> &overlays
 void WorkerTimelinePlot::showLiveSeries(bool visible)
 {
     m_timeline->setVisible(visible);
+    updateLanes(); // an unticked run leaves no empty lanes
 }
 
 double WorkerTimelinePlot::markerKey(const loaderlab::TraceMarker &marker) const

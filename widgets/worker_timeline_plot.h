@@ -4,6 +4,11 @@
 // lane each, so idle workers, stalls and the consumer's waits line up visually.
 // The boxes come from a TimelinePlottable that draws straight from the TraceLog.
 // Overlaid runs get lanes of their own above the live run's, in their colour.
+//
+// Lanes are those of the runs shown: none before a run starts (a hint says what will
+// come) and none for an unticked run, so no empty lane is left. A run's loader lanes
+// are its workers; only a run without workers (W = 0, the consumer loads every batch
+// itself) has a "consumer (loads)" lane instead.
 
 #include "widgets/live_plot.h"
 
@@ -43,12 +48,16 @@ protected:
 
 private:
     void updateLanes();
-    // Top of the highest lane, overlays included.
+    // Top of the highest lane, overlays included; -1 when no lane is shown.
     double topLane() const;
+    // The live run has lanes: it has a trace and is ticked in the run list.
+    bool liveLanesShown() const;
 
     TimelinePlottable *m_timeline = nullptr;
     std::vector<TimelinePlottable *> m_overlayTimelines;
     QSharedPointer<QCPAxisTickerText> m_laneTicker;
+    // What the plot will show, while no run has lanes here.
+    QCPItemText *m_hint = nullptr;
 };
 
 } // namespace loaderlab

@@ -31,19 +31,14 @@
 namespace loaderlab::cli {
 namespace {
 
-// A run of 10^6 batches or fewer keeps all of them (~190 MB). The least is a second
-// or more of the fastest loader (~100,000 batches/s), so the CSV, written during the
-// run, keeps up.
-constexpr long long kDefaultKeepBatches = 1'000'000;
-constexpr long long kMinKeepBatches = 100'000;
-
+// A run of 10^6 batches or fewer keeps all of them (~190 MB; kDefaultKeepBatches). The
+// least is a second or more of the fastest loader (~100,000 batches/s), so the CSV,
+// written during the run, keeps up.
 std::size_t keepBatches(const QCommandLineParser &parser)
 {
     const std::int64_t n = integerOption(parser, "keep-batches", 0);
-    if (n != 0 && n < kMinKeepBatches)
-        throw std::invalid_argument("--keep-batches: expected 0 or an integer >= "
-                                    + std::to_string(kMinKeepBatches) + ", got '"
-                                    + std::to_string(n) + "'");
+    if (const std::string error = loaderlab::keepBatchesError(n); !error.empty())
+        throw std::invalid_argument(error);
     return static_cast<std::size_t>(n);
 }
 
@@ -96,7 +91,7 @@ int runCommand(const QStringList &arguments)
     parser.addOption({QStringLiteral("keep-batches"),
                       QStringLiteral("keep only the last N batches in memory (0: all); the CSV and "
                                      "the summary still cover every batch (default 1000000)"),
-                      QStringLiteral("N"), QString::number(kDefaultKeepBatches)});
+                      QStringLiteral("N"), QString::number(loaderlab::kDefaultKeepBatches)});
     parser.addOption({QStringLiteral("quiet"), QStringLiteral("no progress on stderr")});
     parser.addOption({QStringLiteral("log-level"),
                       QStringLiteral("trace, debug, info, warn (default), error, off"),

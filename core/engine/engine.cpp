@@ -34,11 +34,19 @@ std::string engineCannot(EngineKind engine, EngineFeature feature)
     return {};
 }
 
+EngineProblem engineProblemKind(const RunConfig &config)
+{
+    if (config.engine == EngineKind::PyTorch)
+        return pytorchConfigProblemKind(config);
+    return datasetKindInfo(config.dataset.kind).loaderlabEngine ? EngineProblem::None
+                                                                : EngineProblem::DatasetKind;
+}
+
 std::string engineProblem(const RunConfig &config)
 {
     if (config.engine == EngineKind::PyTorch)
         return pytorchConfigProblem(config);
-    if (!datasetKindInfo(config.dataset.kind).loaderlabEngine)
+    if (engineProblemKind(config) == EngineProblem::DatasetKind)
         return "LoaderLab's engine cannot run a "
                + std::string(datasetKindName(config.dataset.kind))
                + " dataset (a Python pipeline file runs on PyTorch's DataLoader: engine pytorch)";

@@ -11,6 +11,7 @@
 #include "core/config/run_config.h"
 #include "core/record/trace_record.h"
 #include "core/run/engine_cancel.h"
+#include "core/run/engine_problem.h"
 #include "core/run/run_controller.h"
 #include "core/trace/trace_log.h"
 
@@ -47,6 +48,8 @@ std::string engineCannot(EngineKind engine, EngineFeature feature);
 // Why `config` cannot run on its engine (config.engine), in a sentence; "" when it
 // can. Needs no Python: whether the PyTorch engine's Python works is start()'s.
 std::string engineProblem(const RunConfig &config);
+// The same as data, for the window to word (widgets/engine_text.h).
+EngineProblem engineProblemKind(const RunConfig &config);
 
 // The engine's name for people: "LoaderLab", "PyTorch DataLoader".
 const char *engineLabel(EngineKind engine);

@@ -8,6 +8,10 @@
 #include <algorithm>
 #include <thread>
 
+// Marks the texts the window shows for lupdate (context "Lesson"); the window
+// translates them (widgets/lesson_panel.cpp), the command line keeps them English.
+#define QT_TRANSLATE_NOOP(scope, text) text
+
 namespace loaderlab {
 namespace {
 
@@ -41,105 +45,152 @@ LessonPhase phase(std::string label, std::string instruction, Changes changes, s
     return {std::move(label), std::move(instruction), std::move(changes), batches};
 }
 
+// `pattern` with its %1 replaced by `n`: the window finds the pattern's translation
+// by putting %1 back where the number is.
+std::string numbered(const char *pattern, int n)
+{
+    std::string text = pattern;
+    text.replace(text.find("%1"), 2, std::to_string(n));
+    return text;
+}
+
 std::vector<Lesson> makeLessons()
 {
     const int cores = std::max(1U, std::thread::hardware_concurrency());
     std::vector<Lesson> all;
-    all.push_back({"first-batch",
-                   "The first batch waits longest",
-                   "Before the first step every worker starts with an empty queue, so the first "
-                   "batch waits for a whole batch to be read, decoded and transformed. After "
-                   "that the workers build the next batches while the model steps.",
-                   "In the wait plot, batch 0 towers over every later batch.",
-                   loaderPreset(2, 32, 60.0),
-                   {phase("2 workers, batch 32, 60 ms step", "", {}, 30)},
-                   firstBatchVerdict});
-    all.push_back({"spikes-every-w",
-                   "With W workers the wait spikes every W batches",
-                   "Each worker builds whole batches, and the workers start together: a round "
-                   "of W batches arrives almost at once, the consumer takes them one after "
-                   "another, and then waits for the next round.",
-                   "Spikes in the wait plot every W batches, following W when it changes.",
-                   loaderPreset(2, 32, 10.0),
-                   {phase("2 workers", "", {}, 60),
-                    phase("3 workers", "Now set workers to 3.", {{"loader.num_workers", 3}}, 60)},
-                   periodVerdict});
-    all.push_back({"slow-model",
-                   "A slow model hides loading",
-                   "When the step takes longer than loading a batch, the workers finish the "
-                   "next batches while the step runs: only the first batch waits.",
-                   "One wait at batch 0, then (almost) none.",
-                   loaderPreset(2, 32, 150.0),
-                   {phase("2 workers, 150 ms step", "", {}, 25)},
-                   slowModelVerdict});
+    all.push_back(
+        {"first-batch",
+         QT_TRANSLATE_NOOP("Lesson", "The first batch waits longest"),
+         QT_TRANSLATE_NOOP(
+             "Lesson",
+             "Before the first step every worker starts with an empty queue, so the first "
+             "batch waits for a whole batch to be read, decoded and transformed. After "
+             "that the workers build the next batches while the model steps."),
+         QT_TRANSLATE_NOOP("Lesson", "In the wait plot, batch 0 towers over every later batch."),
+         loaderPreset(2, 32, 60.0),
+         {phase(QT_TRANSLATE_NOOP("Lesson", "2 workers, batch 32, 60 ms step"), "", {}, 30)},
+         firstBatchVerdict});
+    all.push_back(
+        {"spikes-every-w",
+         QT_TRANSLATE_NOOP("Lesson", "With W workers the wait spikes every W batches"),
+         QT_TRANSLATE_NOOP(
+             "Lesson", "Each worker builds whole batches, and the workers start together: a round "
+                       "of W batches arrives almost at once, the consumer takes them one after "
+                       "another, and then waits for the next round."),
+         QT_TRANSLATE_NOOP("Lesson",
+                           "Spikes in the wait plot every W batches, following W when it changes."),
+         loaderPreset(2, 32, 10.0),
+         {phase(QT_TRANSLATE_NOOP("Lesson", "2 workers"), "", {}, 60),
+          phase(QT_TRANSLATE_NOOP("Lesson", "3 workers"),
+                QT_TRANSLATE_NOOP("Lesson", "Now set workers to 3."), {{"loader.num_workers", 3}},
+                60)},
+         periodVerdict});
+    all.push_back(
+        {"slow-model",
+         QT_TRANSLATE_NOOP("Lesson", "A slow model hides loading"),
+         QT_TRANSLATE_NOOP(
+             "Lesson", "When the step takes longer than loading a batch, the workers finish the "
+                       "next batches while the step runs: only the first batch waits."),
+         QT_TRANSLATE_NOOP("Lesson", "One wait at batch 0, then (almost) none."),
+         loaderPreset(2, 32, 150.0),
+         {phase(QT_TRANSLATE_NOOP("Lesson", "2 workers, 150 ms step"), "", {}, 25)},
+         slowModelVerdict});
     all.push_back(
         {"bigger-batches",
-         "Bigger batches: higher spikes, a slower first batch",
-         "A worker delivers a batch only when all of its samples are done: more "
-         "samples per batch means a longer wait for the first one and higher spikes.",
-         "The first wait and the spikes grow with the batch size.",
+         QT_TRANSLATE_NOOP("Lesson", "Bigger batches: higher spikes, a slower first batch"),
+         QT_TRANSLATE_NOOP(
+             "Lesson",
+             "A worker delivers a batch only when all of its samples are done: more "
+             "samples per batch means a longer wait for the first one and higher spikes."),
+         QT_TRANSLATE_NOOP("Lesson", "The first wait and the spikes grow with the batch size."),
          loaderPreset(2, 16, 10.0),
-         {phase("batch 16", "", {}, 96),
-          phase("batch 128", "Now set the batch size to 128.", {{"loader.batch_size", 128}}, 12)},
+         {phase(QT_TRANSLATE_NOOP("Lesson", "batch 16"), "", {}, 96),
+          phase(QT_TRANSLATE_NOOP("Lesson", "batch 128"),
+                QT_TRANSLATE_NOOP("Lesson", "Now set the batch size to 128."),
+                {{"loader.batch_size", 128}}, 12)},
          biggerBatchVerdict});
-    Lesson tensors{"tensors-vs-jpeg",
-                   "Preprocessed tensors load faster than JPEGs five times "
-                   "smaller",
-                   "Decoding and resizing a JPEG costs far more than reading its bytes. A tensor "
-                   "file holds the images already decoded, resized and cropped (uint8): several "
-                   "times the bytes, much less work per sample.",
-                   "More samples/s from the tensor file than from the JPEG folder.",
-                   loaderPreset(2, 32, 0.0),
-                   {phase("JPEG folder", "", {}, 60),
-                    phase("tensor file", "Now switch the dataset to the preprocessed tensor file.",
-                          {{"dataset.kind", "tensor"}}, 60)},
-                   tensorVerdict};
+    Lesson tensors{
+        "tensors-vs-jpeg",
+        QT_TRANSLATE_NOOP("Lesson", "Preprocessed tensors load faster than JPEGs five times "
+                                    "smaller"),
+        QT_TRANSLATE_NOOP(
+            "Lesson",
+            "Decoding and resizing a JPEG costs far more than reading its bytes. A tensor "
+            "file holds the images already decoded, resized and cropped (uint8): several "
+            "times the bytes, much less work per sample."),
+        QT_TRANSLATE_NOOP("Lesson",
+                          "More samples/s from the tensor file than from the JPEG folder."),
+        loaderPreset(2, 32, 0.0),
+        {phase(QT_TRANSLATE_NOOP("Lesson", "JPEG folder"), "", {}, 60),
+         phase(
+             QT_TRANSLATE_NOOP("Lesson", "tensor file"),
+             QT_TRANSLATE_NOOP("Lesson", "Now switch the dataset to the preprocessed tensor file."),
+             {{"dataset.kind", "tensor"}}, 60)},
+        tensorVerdict};
     tensors.needsTensorFile = true;
     all.push_back(std::move(tensors));
-    all.push_back({"zero-vs-one-worker",
-                   "0 workers vs 1 worker",
-                   "With 0 workers the step's own thread loads every batch, so the load time "
-                   "adds to every step. One worker loads the next batch while the step runs.",
-                   "Long waits on every batch with 0 workers, almost none with 1.",
-                   loaderPreset(0, 16, 60.0),
-                   {phase("0 workers", "", {}, 40),
-                    phase("1 worker", "Now set workers to 1.", {{"loader.num_workers", 1}}, 40)},
-                   zeroWorkerVerdict});
-    all.push_back({"more-workers-than-cores",
-                   "More workers than cores",
-                   "Decoding is CPU work: past one worker per core the workers only take turns.",
-                   "Samples/s stops growing at the number of cores.",
-                   loaderPreset(cores, 32, 0.0),
-                   {phase(std::to_string(cores) + " workers (one per core)", "", {}, 60),
-                    phase(std::to_string(2 * cores) + " workers", "Now double the workers.",
-                          {{"loader.num_workers", 2 * cores}}, 60),
-                    phase(std::to_string(4 * cores) + " workers", "Now double them again.",
-                          {{"loader.num_workers", 4 * cores}}, 60)},
-                   oversubscribedVerdict});
-    all.push_back({"sample-parallel",
-                   "Sample-parallel loading removes the spikes",
-                   "If every worker builds a part of each batch, batches arrive one at a time, "
-                   "evenly, instead of in rounds of W.",
-                   "The spikes every W batches flatten out.",
-                   loaderPreset(2, 32, 10.0),
-                   {phase("batch per worker", "", {}, 60),
-                    phase("sample-parallel", "Now set the strategy to sample-parallel.",
-                          {{"loader.strategy", "sample-parallel"}}, 60)},
-                   sampleParallelVerdict});
+    all.push_back(
+        {"zero-vs-one-worker",
+         QT_TRANSLATE_NOOP("Lesson", "0 workers vs 1 worker"),
+         QT_TRANSLATE_NOOP(
+             "Lesson", "With 0 workers the step's own thread loads every batch, so the load time "
+                       "adds to every step. One worker loads the next batch while the step runs."),
+         QT_TRANSLATE_NOOP("Lesson",
+                           "Long waits on every batch with 0 workers, almost none with 1."),
+         loaderPreset(0, 16, 60.0),
+         {phase(QT_TRANSLATE_NOOP("Lesson", "0 workers"), "", {}, 40),
+          phase(QT_TRANSLATE_NOOP("Lesson", "1 worker"),
+                QT_TRANSLATE_NOOP("Lesson", "Now set workers to 1."), {{"loader.num_workers", 1}},
+                40)},
+         zeroWorkerVerdict});
+    all.push_back(
+        {"more-workers-than-cores",
+         QT_TRANSLATE_NOOP("Lesson", "More workers than cores"),
+         QT_TRANSLATE_NOOP(
+             "Lesson",
+             "Decoding is CPU work: past one worker per core the workers only take turns."),
+         QT_TRANSLATE_NOOP("Lesson", "Samples/s stops growing at the number of cores."),
+         loaderPreset(cores, 32, 0.0),
+         {phase(numbered(QT_TRANSLATE_NOOP("Lesson", "%1 workers (one per core)"), cores), "", {},
+                60),
+          phase(numbered(QT_TRANSLATE_NOOP("Lesson", "%1 workers"), 2 * cores),
+                QT_TRANSLATE_NOOP("Lesson", "Now double the workers."),
+                {{"loader.num_workers", 2 * cores}}, 60),
+          phase(numbered(QT_TRANSLATE_NOOP("Lesson", "%1 workers"), 4 * cores),
+                QT_TRANSLATE_NOOP("Lesson", "Now double them again."),
+                {{"loader.num_workers", 4 * cores}}, 60)},
+         oversubscribedVerdict});
+    all.push_back(
+        {"sample-parallel",
+         QT_TRANSLATE_NOOP("Lesson", "Sample-parallel loading removes the spikes"),
+         QT_TRANSLATE_NOOP(
+             "Lesson", "If every worker builds a part of each batch, batches arrive one at a time, "
+                       "evenly, instead of in rounds of W."),
+         QT_TRANSLATE_NOOP("Lesson", "The spikes every W batches flatten out."),
+         loaderPreset(2, 32, 10.0),
+         {phase(QT_TRANSLATE_NOOP("Lesson", "batch per worker"), "", {}, 60),
+          phase(QT_TRANSLATE_NOOP("Lesson", "sample-parallel"),
+                QT_TRANSLATE_NOOP("Lesson", "Now set the strategy to sample-parallel."),
+                {{"loader.strategy", "sample-parallel"}}, 60)},
+         sampleParallelVerdict});
     // The preset is one where checkpointing's trade shows on a 2-core CPU: resnet50
     // training at 3x128x128, batch 32, where activations dominate the step's memory
     // (docs/lessons.md has the figures). At resnet18, 3x64x64, batch 16 they do not:
     // checkpointing used more peak memory than fp32 there.
     Lesson model{
         "model-trade",
-        "bf16, channels-last and checkpointing trade time and memory",
-        "Lower precision, another memory layout and activation checkpointing change "
-        "how long a training step takes and how much memory it needs, by amounts that "
-        "depend on the hardware. Checkpointing keeps only each stage's input and "
-        "recomputes the rest in the backward pass: less memory for more time, where "
-        "activations are a large part of the memory.",
-        "Step time and peak memory per setting, against float32; checkpointing slower "
-        "but with a lower peak.",
+        QT_TRANSLATE_NOOP("Lesson", "bf16, channels-last and checkpointing trade time and memory"),
+        QT_TRANSLATE_NOOP(
+            "Lesson",
+            "Lower precision, another memory layout and activation checkpointing change "
+            "how long a training step takes and how much memory it needs, by amounts that "
+            "depend on the hardware. Checkpointing keeps only each stage's input and "
+            "recomputes the rest in the backward pass: less memory for more time, where "
+            "activations are a large part of the memory."),
+        QT_TRANSLATE_NOOP(
+            "Lesson",
+            "Step time and peak memory per setting, against float32; checkpointing slower "
+            "but with a lower peak."),
         [](RunConfig &c) {
             c.dataset.kind = DatasetKind::Synthetic;
             c.dataset.syntheticShape = {3, 128, 128};
@@ -154,10 +205,13 @@ std::vector<Lesson> makeLessons()
             c.consumer.model.numClasses = 10;
         },
         {phase("float32", "", {}, 6),
-         phase("bf16", "Now set the precision to bf16.", {{"consumer.model.precision", "bf16"}}, 6),
-         phase("channels-last", "Now back to fp32, with channels-last.",
+         phase("bf16", QT_TRANSLATE_NOOP("Lesson", "Now set the precision to bf16."),
+               {{"consumer.model.precision", "bf16"}}, 6),
+         phase("channels-last",
+               QT_TRANSLATE_NOOP("Lesson", "Now back to fp32, with channels-last."),
                {{"consumer.model.channels_last", true}}, 6),
-         phase("checkpointing", "Now fp32 with activation checkpointing.",
+         phase(QT_TRANSLATE_NOOP("Lesson", "checkpointing"),
+               QT_TRANSLATE_NOOP("Lesson", "Now fp32 with activation checkpointing."),
                {{"consumer.model.checkpointing", true}}, 6)},
         modelTradeVerdict};
     model.needsModel = true;

@@ -11,6 +11,10 @@
 #include <stdexcept>
 #include <utility>
 
+// Marks the suggestion rules for lupdate (context "MaxBatch"): the window translates
+// them (widgets/max_batch_panel.cpp).
+#define QT_TRANSLATE_NOOP(scope, text) text
+
 namespace loaderlab {
 namespace {
 
@@ -104,11 +108,12 @@ std::int64_t suggestedBatch(std::int64_t largestFit)
 std::string suggestionRule(std::int64_t largestFit)
 {
     if (largestFit <= 0)
-        return "nothing fits";
+        return QT_TRANSLATE_NOOP("MaxBatch", "nothing fits");
     const std::int64_t ninety = largestFit / 10 * 9 + largestFit % 10 * 9 / 10;
     if (ninety >= 8)
-        return "90 %, multiple of 8";
-    return ninety >= 1 ? "90 %, rounded down" : "at least 1";
+        return QT_TRANSLATE_NOOP("MaxBatch", "90 %, multiple of 8");
+    return ninety >= 1 ? QT_TRANSLATE_NOOP("MaxBatch", "90 %, rounded down")
+                       : QT_TRANSLATE_NOOP("MaxBatch", "at least 1");
 }
 
 void PeakPredictor::add(std::int64_t batch, std::int64_t bytes)

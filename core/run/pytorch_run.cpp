@@ -101,40 +101,65 @@ const char *fixedLoaderSetting(const LoaderConfig &now, const LoaderConfig &next
 
 } // namespace
 
-std::string pytorchEngineProblem(const std::string &python, const EngineCancel &cancelled)
+PythonCheck pytorchPythonCheck(const std::string &python, const EngineCancel &cancelled)
 {
     static std::mutex mutex;
-    static std::map<std::string, std::string> known;
+    static std::map<std::string, PythonCheck> known;
     const std::lock_guard lock(mutex);
     if (const auto it = known.find(python); it != known.end())
         return it->second;
-    std::string problem;
-    const double seconds = engineCheckSeconds();
+    PythonCheck answer;
+    answer.python = python;
+    answer.seconds = engineCheckSeconds();
     try {
         const EngineCheck check = runEngineCheck({python, "-c", "import torch, torchvision"},
-                                                 static_cast<std::int64_t>(seconds * 1000),
+                                                 static_cast<std::int64_t>(answer.seconds * 1000),
                                                  cancelled);
-        char limit[32];
-        std::snprintf(limit, sizeof limit, "%g", seconds);
-        if (check.timedOut)
-            return python + " cannot import torch and torchvision: timed out after " + limit
-                   + " s (LOADERLAB_PYTORCH_CHECK_SECONDS sets the limit)";
-        if (check.cancelled)
-            return python + ": the check for torch and torchvision was stopped";
+        if (check.timedOut || check.cancelled) {
+            answer.result = check.timedOut ? PythonCheck::Result::TimedOut
+                                           : PythonCheck::Result::Stopped;
+            return answer; // not remembered: the next call checks again
+        }
         const int status = check.status;
         if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-            const std::string last = lastLine(check.errTail);
-            problem = python + " cannot import torch and torchvision"
-                      + (last.empty() ? "" : " (" + last.substr(0, 300) + ")")
-                      + "; on Debian: apt-get install python3-torch python3-torchvision";
+            answer.result = PythonCheck::Result::CannotImport;
+            answer.detail = lastLine(check.errTail).substr(0, 300);
         }
     } catch (const std::exception &e) {
-        problem = std::string(e.what())
-                  + " (the PyTorch engine needs Python 3 with torch and "
-                    "torchvision)";
+        answer.result = PythonCheck::Result::CannotStart;
+        answer.detail = e.what();
     }
-    known[python] = problem;
-    return problem;
+    known[python] = answer;
+    return answer;
+}
+
+std::string pythonCheckText(const PythonCheck &check)
+{
+    const std::string &python = check.python;
+    switch (check.result) {
+    case PythonCheck::Result::Ok:
+        return {};
+    case PythonCheck::Result::CannotImport:
+        return python + " cannot import torch and torchvision"
+               + (check.detail.empty() ? "" : " (" + check.detail + ")")
+               + "; on Debian: apt-get install python3-torch python3-torchvision";
+    case PythonCheck::Result::TimedOut: {
+        char limit[32];
+        std::snprintf(limit, sizeof limit, "%g", check.seconds);
+        return python + " cannot import torch and torchvision: timed out after " + limit
+               + " s (LOADERLAB_PYTORCH_CHECK_SECONDS sets the limit)";
+    }
+    case PythonCheck::Result::Stopped:
+        return python + ": the check for torch and torchvision was stopped";
+    case PythonCheck::Result::CannotStart:
+        return check.detail + " (the PyTorch engine needs Python 3 with torch and torchvision)";
+    }
+    return {};
+}
+
+std::string pytorchEngineProblem(const std::string &python, const EngineCancel &cancelled)
+{
+    return pythonCheckText(pytorchPythonCheck(python, cancelled));
 }
 
 std::string pytorchEnginePython(const EngineCancel &cancelled)
@@ -155,21 +180,40 @@ std::string pytorchEnginePython(const EngineCancel &cancelled)
     return found = "python3";
 }
 
-std::string pytorchConfigProblem(const RunConfig &config)
+EngineProblem pytorchConfigProblemKind(const RunConfig &config)
 {
     if (!datasetKindInfo(config.dataset.kind).pytorchEngine)
+        return EngineProblem::DatasetKind;
+    if (config.dataset.kind == DatasetKind::Python && config.dataset.path.empty())
+        return EngineProblem::PipelineWithoutFile;
+    if (config.consumer.kind == ConsumerKind::Model)
+        return EngineProblem::ModelStep;
+    if (config.loader.strategy == Strategy::SampleParallel)
+        return EngineProblem::SampleParallel;
+    if (config.devices > 1)
+        return EngineProblem::DataParallel;
+    return EngineProblem::None;
+}
+
+std::string pytorchConfigProblem(const RunConfig &config)
+{
+    switch (pytorchConfigProblemKind(config)) {
+    case EngineProblem::None:
+        return {};
+    case EngineProblem::DatasetKind:
         return "the PyTorch engine reads image folders, synthetic data and Python pipeline "
                "files, not "
                + std::string(datasetKindName(config.dataset.kind)) + " datasets";
-    if (config.dataset.kind == DatasetKind::Python && config.dataset.path.empty())
+    case EngineProblem::PipelineWithoutFile:
         return "a Python pipeline run needs its file (dataset.path, --path my_pipeline.py)";
-    if (config.consumer.kind == ConsumerKind::Model)
+    case EngineProblem::ModelStep:
         return "the PyTorch engine runs the simulated step (sleep) or none, not a model";
-    if (config.loader.strategy == Strategy::SampleParallel)
+    case EngineProblem::SampleParallel:
         return "PyTorch's DataLoader builds each batch in one worker: no sample-parallel";
-    if (config.devices > 1)
+    case EngineProblem::DataParallel:
         return "the PyTorch engine runs one device: data-parallel runs (devices "
                + std::to_string(config.devices) + ") are LoaderLab's engine only";
+    }
     return {};
 }
 

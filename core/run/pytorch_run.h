@@ -27,6 +27,7 @@
 #include "core/io/summary_json.h"
 #include "core/run/engine_cancel.h"
 #include "core/run/engine_channel.h"
+#include "core/run/engine_problem.h"
 #include "core/run/engine_process.h"
 #include "core/run/run_controller.h"
 #include "core/trace/trace_log.h"
@@ -47,15 +48,37 @@ namespace loaderlab {
 // installs into) that imports torch and torchvision, else python3.
 std::string pytorchEnginePython(const EngineCancel &cancelled = {});
 
-// "" when `python` can import torch and torchvision; otherwise why not, in a line.
+// Whether `python` can import torch and torchvision, as data: pytorchEngineProblem()
+// words it in English, the window in its language (widgets/engine_text.h).
+struct PythonCheck
+{
+    enum class Result {
+        Ok,
+        CannotImport, // `detail`: Python's last line on stderr, if any
+        TimedOut,     // `seconds`: the limit
+        Stopped,      // `cancelled` said so
+        CannotStart,  // `detail`: why the process did not start
+    };
+    Result result = Result::Ok;
+    std::string python;
+    std::string detail;
+    double seconds = 0.0;
+};
+
 // Runs Python once (about a second) and remembers a yes or a no per interpreter.
 // The check has a time limit (engineCheckSeconds(): 30 s, or
 // $LOADERLAB_PYTORCH_CHECK_SECONDS) and stops early when `cancelled` says so; its
 // process group is then killed, and that answer is not remembered.
+PythonCheck pytorchPythonCheck(const std::string &python = pytorchEnginePython(),
+                               const EngineCancel &cancelled = {});
+// The check's answer in a line; "" when Python can import them.
+std::string pythonCheckText(const PythonCheck &check);
+// "" when `python` can import torch and torchvision; otherwise why not, in a line.
 std::string pytorchEngineProblem(const std::string &python = pytorchEnginePython(),
                                  const EngineCancel &cancelled = {});
 
-// Why `config` cannot run on the PyTorch engine; "" when it can.
+// Why `config` cannot run on the PyTorch engine; None / "" when it can.
+EngineProblem pytorchConfigProblemKind(const RunConfig &config);
 std::string pytorchConfigProblem(const RunConfig &config);
 
 class PyTorchRun

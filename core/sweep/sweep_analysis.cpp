@@ -178,8 +178,10 @@ SweepAnalysis analyzeSweep(const SweepDefinition &definition,
             const std::string diff = difference(analysis.keys, *rec.best, *rec.runnerUp);
             if (const std::string more = workersNote(analysis.keys, group, *rec.best,
                                                      rec.noisePercent / 100.0);
-                !more.empty())
+                !more.empty()) {
                 sentence += "; " + more;
+                rec.moreWorkersAddNothing = true;
+            }
             sentence += "; " + (diff.empty() ? std::string("the runner-up") : diff) + " is "
                         + percentText(rec.marginPercent) + " slower";
             if (!rec.noiseKnown)
@@ -219,6 +221,7 @@ std::vector<ScalingLine> scalingAlong(const SweepAnalysis &analysis, const std::
             order.push_back(label);
         ScalingLine &line = lines[label];
         line.label = label;
+        line.values = c.values;
         line.points.push_back({c.values[axis], c.throughputMean, 0.0, 0.0});
     }
     std::vector<ScalingLine> out;

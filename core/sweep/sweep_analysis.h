@@ -45,6 +45,9 @@ struct SweepRecommendation
     double noisePercent = 0.0;               // the larger spread of the two; 0 if unknown
     bool noiseKnown = false;                 // both had 2 or more runs
     bool withinNoise = false;
+    // Every cell like the best but with more workers is no faster beyond the noise
+    // (the sentence's "more workers add nothing past W").
+    bool moreWorkersAddNothing = false;
     std::string sentence;
 };
 
@@ -74,8 +77,9 @@ struct ScalingPoint
 
 struct ScalingLine
 {
-    std::string label;        // the other axes' values, "batch 128"
-    nlohmann::json baseValue; // speedup 1: the first positive axis value, else the first
+    std::string label;                  // the other axes' values, "batch 128"
+    std::vector<nlohmann::json> values; // a cell's on the line: the other axes' name it
+    nlohmann::json baseValue;           // speedup 1: the first positive axis value, else the first
     std::vector<ScalingPoint> points;
 };
 

@@ -9,8 +9,9 @@
 // frees older chunks, so memory stays bounded however long the run; indices go on
 // counting (size() is the number ever appended) and nothing is dropped. Readers of a
 // log with retention copy through copyRange(), which holds a shared lock that the
-// writer only ever try-locks before freeing a chunk: the writer never waits for a
-// reader (a chunk it could not free is freed at the next chunk boundary). A reader
+// writer try-locks before freeing a chunk: it does not wait for a reader (a chunk it
+// could not free is freed at a later append) unless the log would pass about twice
+// `keepLast`; then it waits for the readers' short holds (one copy, one draw). A reader
 // that must see every element (the CSV written during the run) holds the log from
 // its next element (holdFrom): nothing from there on is freed until it moves on, as
 // long as it lags by no more than `keepLast` beyond the kept ones; past that the
@@ -83,10 +84,21 @@ public:
     std::size_t firstKept() const { return m_firstKept.load(std::memory_order_acquire); }
 
     // Only for firstKept() <= i < size(). On a log with retention, only the writer
-    // may read this way; other threads use copyRange().
+    // may read this way, or another thread holding readHold(); others use copyRange().
     const T &operator[](std::size_t i) const
     {
         return m_chunks[(i / ChunkSize) % MaxChunks].load(std::memory_order_acquire)[i % ChunkSize];
+    }
+
+    // A reader's hold on the elements still kept: while it lives the writer frees none
+    // of them, so the holding thread may read [firstKept(), size()) with operator[]. The
+    // writer never waits for it (it frees the chunk at a later boundary) unless the
+    // log's whole ring is full. Hold it briefly (one refresh or one draw), never while
+    // calling copyRange(), and never two at a time on one thread. Without retention it
+    // holds nothing: nothing is ever freed.
+    [[nodiscard]] std::shared_lock<std::shared_mutex> readHold() const
+    {
+        return retains() ? std::shared_lock(m_releaseMutex) : std::shared_lock<std::shared_mutex>();
     }
 
     // Appends elements [from, to) to `out`; `from` is raised to firstKept() and `to`
@@ -118,9 +130,11 @@ private:
             m_releasePending = false;
             return;
         }
-        // The slot `current` is about to reuse must be free: only then may the writer
-        // wait (readers hold the lock for one copy); otherwise it retries later.
-        const bool mustFree = current - kept >= MaxChunks - 1;
+        // The slot `current` is about to reuse must be free, and the log must not pass
+        // twice its keep: only then may the writer wait (readers hold the lock for one
+        // copy or one draw); otherwise it retries at the next append.
+        const bool mustFree = current - kept >= MaxChunks - 1
+                              || current - kept > 2 * m_keepChunks + 1;
         std::unique_lock lock(m_releaseMutex, std::defer_lock);
         if (mustFree)
             lock.lock();

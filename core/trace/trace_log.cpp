@@ -4,6 +4,14 @@
 
 namespace loaderlab {
 
+std::string keepBatchesError(std::int64_t n)
+{
+    if (n == 0 || n >= static_cast<std::int64_t>(kMinKeepBatches))
+        return {};
+    return "--keep-batches: expected 0 or an integer >= " + std::to_string(kMinKeepBatches)
+           + ", got '" + std::to_string(n) + "'";
+}
+
 TraceLog::TraceLog(std::size_t keepBatches, bool heldForReader)
     : m_records(keepBatches, heldForReader)
     , m_spans(keepBatches)
@@ -82,6 +90,10 @@ void TraceLog::addMarker(TraceMarker marker)
 {
     std::lock_guard lock(m_mutex);
     m_markers.push_back(std::move(marker));
+    if (retains() && m_markers.size() > kKeptMarkers) {
+        m_markers.pop_front();
+        ++m_markersDropped;
+    }
 }
 
 void TraceLog::addSkipped(SkippedSample sample)
@@ -125,18 +137,21 @@ std::size_t TraceLog::firstSpanOfBatch(std::int64_t batch) const
     return low;
 }
 
-std::vector<TraceMarker> TraceLog::markers(std::size_t from) const
+std::vector<TraceMarker> TraceLog::markers(std::size_t from, std::size_t *next) const
 {
     std::lock_guard lock(m_mutex);
-    if (from >= m_markers.size())
+    if (next)
+        *next = m_markersDropped + m_markers.size();
+    const std::size_t first = std::max(from, m_markersDropped) - m_markersDropped;
+    if (first >= m_markers.size())
         return {};
-    return {m_markers.begin() + static_cast<std::ptrdiff_t>(from), m_markers.end()};
+    return {m_markers.begin() + static_cast<std::ptrdiff_t>(first), m_markers.end()};
 }
 
 std::size_t TraceLog::markerCount() const
 {
     std::lock_guard lock(m_mutex);
-    return m_markers.size();
+    return m_markersDropped + m_markers.size();
 }
 
 std::vector<SkippedSample> TraceLog::skipped() const

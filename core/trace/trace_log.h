@@ -11,8 +11,12 @@
 // the last N batches and the last N spans, so memory stays bounded however long the
 // run; size() still counts every batch, and records() returns the ones still held.
 // A log without that keeps every batch up to 67 million batches and 67 million
-// spans (the window, whose plots read every batch); past that, records and spans are
-// counted in droppedRecords() / droppedSpans() but not stored.
+// spans (runs opened from files, tests); past that, records and spans are counted in
+// droppedRecords() / droppedSpans() but not stored. Live runs, in the window as
+// headless, keep the last kDefaultKeepBatches unless told otherwise.
+//
+// Markers: a log with keepBatches keeps the last kKeptMarkers (a dataset of a few
+// samples makes an epoch marker every batch); markerCount() still counts all.
 //
 // Either way the run's summary is computed as the batches arrive (summary(),
 // core/stats/summary_accumulator.h), so it covers every batch of the run.
@@ -28,11 +32,21 @@
 
 #include <atomic>
 #include <cstdint>
+#include <deque>
 #include <mutex>
+#include <shared_mutex>
 #include <string>
 #include <vector>
 
 namespace loaderlab {
+
+// The batches a live run keeps in memory by default (`--keep-batches`), and the
+// fewest it may be told to keep (0 = all).
+inline constexpr std::size_t kDefaultKeepBatches = 1'000'000;
+inline constexpr std::size_t kMinKeepBatches = 100'000;
+// Empty when `n` may be kept (0, or kMinKeepBatches or more), else why not, as the
+// `--keep-batches` option's message.
+std::string keepBatchesError(std::int64_t n);
 
 // The config a run used from `firstBatch` on.
 struct ConfigVersion
@@ -65,10 +79,23 @@ public:
     // The first batch still held: 0 unless the log was made with keepBatches.
     std::size_t firstKept() const { return m_records.firstKept(); }
     bool retains() const { return m_records.retains(); }
-    // Direct access, for [firstKept(), size()). On a log made with keepBatches only
-    // the run thread may use these; others copy with records() / spans().
+    // The first span still held: 0 unless the log was made with keepBatches.
+    std::size_t firstSpanKept() const { return m_spans.firstKept(); }
+    // Direct access, for [firstKept(), size()) and [firstSpanKept(), spanCount()). On a
+    // log made with keepBatches only the run thread may use these and
+    // firstSpanOfBatch(), or a thread holding hold(); others copy with records() /
+    // spans().
     const TraceRecord &operator[](std::size_t i) const { return m_records[i]; }
     const WorkerSpan &span(std::size_t i) const { return m_spans[i]; }
+    // While it lives, the run thread frees none of the batches and spans still held
+    // (the run never waits for it; see ChunkedLog::readHold). A view takes one for a
+    // refresh or a draw, never while calling records(), spans() or another hold().
+    struct Hold
+    {
+        std::shared_lock<std::shared_mutex> records;
+        std::shared_lock<std::shared_mutex> spans;
+    };
+    [[nodiscard]] Hold hold() const { return {m_records.readHold(), m_spans.readHold()}; }
     // The records [from, to) still held.
     std::vector<TraceRecord> records(std::size_t from = 0, std::size_t to = SIZE_MAX) const;
     std::size_t spanCount() const { return m_spans.size(); }
@@ -80,9 +107,13 @@ public:
     // The summary of every batch appended so far (percentiles: see
     // core/stats/quantile_sketch.h). Costs a copy of the running state.
     RunSummary summary() const;
-    // Markers [from, markerCount()): a view refreshing at 30 Hz copies only new ones.
-    std::vector<TraceMarker> markers(std::size_t from = 0) const;
+    // Markers [from, markerCount()) still held (from the first one held when `from` is
+    // older): a view refreshing at 30 Hz copies only new ones. `next`, if given, is set
+    // to the count of markers the copy covers (where the next call starts).
+    std::vector<TraceMarker> markers(std::size_t from = 0, std::size_t *next = nullptr) const;
+    // Markers ever added.
     std::size_t markerCount() const;
+    static constexpr std::size_t kKeptMarkers = 10'000;
     std::vector<SkippedSample> skipped() const;
     std::int64_t skippedCount() const;
     std::vector<ConfigVersion> configVersions() const;
@@ -106,7 +137,8 @@ private:
     // Markers, skipped samples and config versions are rare; a mutex is cheap for them.
     mutable std::mutex m_mutex;
     std::vector<ConfigVersion> m_configs;
-    std::vector<TraceMarker> m_markers;
+    std::deque<TraceMarker> m_markers;
+    std::size_t m_markersDropped = 0; // the oldest, gone from a log with keepBatches
     std::vector<SkippedSample> m_skipped;
     std::int64_t m_skippedCount = 0;
 };

@@ -26,6 +26,7 @@
 #include <QtTest>
 
 #include <QComboBox>
+#include <QDockWidget>
 #include <QLabel>
 #include <QPushButton>
 #include <QSpinBox>
@@ -96,6 +97,7 @@ private Q_SLOTS:
     void badFilesChangeNothing();
     void checkboxesDecideWhatIsPlotted();
     void pytorchEngineRunsInTheWindow();
+    void runsDockShowsTheRunsAt1280x800();
 
 private:
     QTemporaryDir m_dir;
@@ -220,10 +222,10 @@ void TestMainWindowRuns::checkboxesDecideWhatIsPlotted()
     const int withOverlay = visiblePlottables(window.plots());
     QTableWidget *table = childNamed<QTableWidget>(&window, "runsTable");
 
-    // Unticking the opened run takes one graph off each of the four plots.
+    // Unticking the opened run takes one graph off each of the five plots.
     table->item(1, 0)->setCheckState(Qt::Unchecked);
     QTRY_VERIFY(!runs->find(opened)->visible);
-    QCOMPARE(visiblePlottables(window.plots()), withOverlay - 4);
+    QCOMPARE(visiblePlottables(window.plots()), withOverlay - 5);
     QCOMPARE(childNamed<QTableWidget>(&window, "runStatsTable")->rowCount(), 0);
     table->item(1, 0)->setCheckState(Qt::Checked);
     QTRY_VERIFY(runs->find(opened)->visible);
@@ -245,14 +247,46 @@ void TestMainWindowRuns::checkboxesDecideWhatIsPlotted()
     window.applyConfig(config);
     QVERIFY(window.startRun());
     QTRY_VERIFY(window.session()->trace()->size() > 20);
+    // The window's runs keep the last --keep-batches batches, as headless runs do.
+    QVERIFY(window.session()->trace()->retains());
     window.session()->stop();
     QVERIFY(window.session()->keepRun() > 0);
     QCOMPARE(runs->runs().size(), std::size_t(3));
     QCOMPARE(plotOf<WaitTimePlot>(window)->overlayGraphs().size(), std::size_t(2));
-    QCOMPARE(visiblePlottables(window.plots()), withOverlay + 4);
+    QCOMPARE(visiblePlottables(window.plots()), withOverlay + 5);
     runs->remove(opened);
     QCOMPARE(plotOf<WaitTimePlot>(window)->overlayGraphs().size(), std::size_t(1));
     QCOMPARE(visiblePlottables(window.plots()), withOverlay);
+}
+
+// At 1280x800 the Runs dock grows as runs are added until four show whole in both
+// tables, and stops there (a third of the window at most).
+void TestMainWindowRuns::runsDockShowsTheRunsAt1280x800()
+{
+    MainWindow window;
+    window.resize(1280, 800);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    auto *runs = window.session()->runs();
+    auto *table = childNamed<QTableWidget>(&window, "runsTable");
+    auto *stats = childNamed<QTableWidget>(&window, "runStatsTable");
+    const auto log = std::make_shared<TraceLog>();
+    for (int i = 0; i < 5; ++i) {
+        RunEntry entry;
+        entry.trace = log;
+        entry.name = QStringLiteral("opened %1").arg(i);
+        runs->add(entry);
+        QApplication::processEvents();
+        const int shown = std::min(i + 2, 4); // the live run and those added, up to 4
+        for (QTableWidget *t : {table, stats})
+            QTRY_VERIFY2(t->rowViewportPosition(shown - 1) + t->rowHeight(shown - 1)
+                             <= t->viewport()->height(),
+                         qPrintable(QStringLiteral("%1: row %2 cut at viewport height %3")
+                                        .arg(t->objectName())
+                                        .arg(shown)
+                                        .arg(t->viewport()->height())));
+    }
+    QVERIFY(childNamed<QDockWidget>(&window, "runsDock")->height() <= window.height() / 3);
 }
 
 void TestMainWindowRuns::pytorchEngineRunsInTheWindow()

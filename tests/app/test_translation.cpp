@@ -4,6 +4,7 @@
 #include "app/autotune_manager.h"
 #include "app/engine_manager.h"
 #include "app/file_manager.h"
+#include "app/help_dialog.h"
 #include "app/language.h"
 #include "app/lesson_manager.h"
 #include "app/live_plot_area.h"
@@ -32,9 +33,11 @@
 #include "widgets/throughput_plot.h"
 #include "widgets/timeline_plottable.h"
 #include "widgets/wait_histogram_plot.h"
+#include "widgets/wait_pattern_plot.h"
 #include "widgets/wait_time_plot.h"
 #include "widgets/worker_timeline_plot.h"
 
+#include <QTranslator>
 #include <QtTest>
 
 #include <QMenuBar>
@@ -92,7 +95,7 @@ class TestTranslation : public QObject
 
 private Q_SLOTS:
     void germanTranslatesTheMenus();
-    void englishNeedsNoTranslator();
+    void englishHasOnlyItsPluralForms();
     void germanMarkersOnThePlots();
     void everyContextIsOneTheCodeUses();
 };
@@ -125,13 +128,26 @@ void TestTranslation::germanTranslatesTheMenus()
              QStringLiteral("Größten Batch finden"));
 }
 
-void TestTranslation::englishNeedsNoTranslator()
+// English is the sources' language; its translator holds only the plural forms, so
+// "%n batch(es)" reads "1 batch" and "8 batches" instead of "8 batch(es)".
+void TestTranslation::englishHasOnlyItsPluralForms()
 {
     const auto languages = language::available();
     QCOMPARE(languages.front().first, QStringLiteral("en"));
     QVERIFY(std::any_of(languages.begin(), languages.end(), [](const auto &language) {
         return language.first == QLatin1String("de");
     }));
+    QTranslator english;
+    QVERIFY(english.load(QStringLiteral(":/i18n/loaderlab_en")));
+    const char *source = "wait, rolling mean of %n batch(es)";
+    QCOMPARE(english.translate("loaderlab::WaitTimePlot", source, nullptr, 8),
+             QStringLiteral("wait, rolling mean of %n batches"));
+    QCOMPARE(english.translate("loaderlab::WaitTimePlot", source, nullptr, 1),
+             QStringLiteral("wait, rolling mean of %n batch"));
+    QCOMPARE(english.translate("loaderlab::ExperimentsView", "ran %n cell(s)", nullptr, 1),
+             QStringLiteral("ran %n cell"));
+    // Nothing else: the sources are the English.
+    QVERIFY(english.translate("loaderlab::MainWindow", "&File").isEmpty());
 }
 
 void TestTranslation::germanMarkersOnThePlots()
@@ -185,22 +201,25 @@ void TestTranslation::everyContextIsOneTheCodeUses()
         &AutotuneManager::staticMetaObject,   &BackgroundTask::staticMetaObject,
         &ControlPanel::staticMetaObject,      &EngineChoice::staticMetaObject,
         &EngineManager::staticMetaObject,     &ExperimentsView::staticMetaObject,
-        &FileManager::staticMetaObject,       &LessonManager::staticMetaObject,
-        &LessonPanel::staticMetaObject,       &LivePlot::staticMetaObject,
-        &LivePlotArea::staticMetaObject,      &MainWindow::staticMetaObject,
-        &MaxBatchPanel::staticMetaObject,     &ModelPanel::staticMetaObject,
-        &RunList::staticMetaObject,           &RunFollower::staticMetaObject,
-        &RunListView::staticMetaObject,       &RunManager::staticMetaObject,
-        &StatsPanel::staticMetaObject,        &SweepAxesEditor::staticMetaObject,
-        &SweepCellDetail::staticMetaObject,   &SweepCellsModel::staticMetaObject,
-        &SweepHeatmap::staticMetaObject,      &SweepLinePlots::staticMetaObject,
-        &SweepWorker::staticMetaObject,       &ThroughputPlot::staticMetaObject,
-        &TimelinePlottable::staticMetaObject, &WaitHistogramPlot::staticMetaObject,
+        &FileManager::staticMetaObject,       &HelpDialog::staticMetaObject,
+        &LessonManager::staticMetaObject,     &LessonPanel::staticMetaObject,
+        &LivePlot::staticMetaObject,          &LivePlotArea::staticMetaObject,
+        &MainWindow::staticMetaObject,        &MaxBatchPanel::staticMetaObject,
+        &ModelPanel::staticMetaObject,        &RunList::staticMetaObject,
+        &RunFollower::staticMetaObject,       &RunListView::staticMetaObject,
+        &RunManager::staticMetaObject,        &StatsPanel::staticMetaObject,
+        &SweepAxesEditor::staticMetaObject,   &SweepCellDetail::staticMetaObject,
+        &SweepCellsModel::staticMetaObject,   &SweepHeatmap::staticMetaObject,
+        &SweepLinePlots::staticMetaObject,    &SweepWorker::staticMetaObject,
+        &ThroughputPlot::staticMetaObject,    &TimelinePlottable::staticMetaObject,
+        &WaitHistogramPlot::staticMetaObject, &WaitPatternPlot::staticMetaObject,
         &WaitTimePlot::staticMetaObject,      &WorkerTimelinePlot::staticMetaObject,
     };
     QStringList used = {QStringLiteral("ConfigField"), QStringLiteral("DatasetKind"),
-                        QStringLiteral("Gui"), QStringLiteral("MarkerText"),
-                        QStringLiteral("PlotExport")};
+                        QStringLiteral("EngineText"),  QStringLiteral("Gui"),
+                        QStringLiteral("Lesson"),      QStringLiteral("MarkerText"),
+                        QStringLiteral("MaxBatch"),    QStringLiteral("PlotExport"),
+                        QStringLiteral("PlotTitle"),   QStringLiteral("SweepText")};
     for (const QMetaObject *meta : classes)
         used << QString::fromLatin1(meta->className());
     QCOMPARE(QString::fromLatin1(MainWindow::staticMetaObject.className()),

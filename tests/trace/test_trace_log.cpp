@@ -5,6 +5,7 @@
 #include <QtTest>
 
 #include <atomic>
+#include <chrono>
 #include <thread>
 
 using namespace loaderlab;
@@ -21,6 +22,8 @@ private Q_SLOTS:
     void retentionReadersNeverSeeFreedChunks();
     void retentionRunsPastTheCapacity();
     void heldLogWaitsForItsReaderWithinBounds();
+    void holdLetsAReaderIndexWhileTheWriterFrees();
+    void retentionBoundsTheMarkers();
 };
 
 void TestTraceLog::readersSeeCompleteRecordsWhileWriting()
@@ -220,6 +223,79 @@ void TestTraceLog::heldLogWaitsForItsReaderWithinBounds()
     QVERIFY(stuck.firstKept() > 0);
     QVERIFY2(stuck.size() - stuck.firstKept() <= 2 * 8 + 4,
              qPrintable(QString::number(stuck.size() - stuck.firstKept())));
+}
+
+// A view (the window's plots) reads the live log in place under hold(): every
+// record from firstKept() on is whole while the writer frees older chunks, and the
+// writer never stops for it.
+void TestTraceLog::holdLetsAReaderIndexWhileTheWriterFrees()
+{
+    TraceLog log(5'000);
+    constexpr std::int64_t kCount = 400'000;
+    std::atomic<bool> done{false};
+    std::atomic<std::int64_t> badReads{0};
+    std::atomic<std::int64_t> reads{0};
+    std::thread reader([&] {
+        while (!done.load()) {
+            auto hold = log.hold();
+            const std::size_t n = log.size();
+            for (std::size_t i = log.firstKept(); i < n; i += 97) {
+                const TraceRecord &r = log[i];
+                if (r.index != static_cast<std::int64_t>(i) || r.requestNs != r.index * 10
+                    || r.computeEndNs != r.index * 10 + 10)
+                    ++badReads;
+                ++reads;
+            }
+            if (log.spanCount() > log.firstSpanKept()) {
+                const WorkerSpan &span = log.span(log.firstSpanKept());
+                if (span.startNs != span.batch * 10)
+                    ++badReads;
+            }
+            hold = {};
+            // A view reads between frames; this one reads far more often than 30 Hz.
+            std::this_thread::sleep_for(std::chrono::microseconds(100));
+        }
+    });
+    for (std::int64_t i = 0; i < kCount; ++i) {
+        log.appendSpan({i, 0, 0, i * 10, i * 10 + 5});
+        log.append(recordOf(i));
+    }
+    done = true;
+    reader.join();
+    QCOMPARE(badReads.load(), std::int64_t{0});
+    QVERIFY(reads.load() > 0);
+    // The writer freed chunks all the same: the log stayed within twice its keep.
+    QVERIFY2(log.size() - log.firstKept() <= 2 * 5'000 + 4'096,
+             qPrintable(QString::number(log.size() - log.firstKept())));
+    QVERIFY(log.spanCount() - log.firstSpanKept() <= 2 * 5'000 + 4'096);
+}
+
+// A dataset of a few samples marks an epoch every batch: a log with retention keeps
+// the newest markers, counts all, and a reader that asks from an older index gets
+// the held ones and where to go on.
+void TestTraceLog::retentionBoundsTheMarkers()
+{
+    TraceLog log(kMinKeepBatches);
+    TraceLog all;
+    const std::size_t count = TraceLog::kKeptMarkers * 3 + 7;
+    for (std::size_t i = 0; i < count; ++i) {
+        TraceMarker marker;
+        marker.batch = static_cast<std::int64_t>(i);
+        marker.kind = MarkerKind::Epoch;
+        log.addMarker(marker);
+        all.addMarker(marker);
+    }
+    QCOMPARE(log.markerCount(), count);
+    QCOMPARE(all.markerCount(), count);
+    QCOMPARE(all.markers().size(), count);
+    std::size_t next = 0;
+    const std::vector<TraceMarker> held = log.markers(5, &next);
+    QCOMPARE(held.size(), TraceLog::kKeptMarkers);
+    QCOMPARE(held.front().batch, static_cast<std::int64_t>(count - TraceLog::kKeptMarkers));
+    QCOMPARE(held.back().batch, static_cast<std::int64_t>(count - 1));
+    QCOMPARE(next, count);
+    QVERIFY(log.markers(next, &next).empty());
+    QCOMPARE(log.markers(count - 2).size(), std::size_t{2});
 }
 
 QTEST_GUILESS_MAIN(TestTraceLog)

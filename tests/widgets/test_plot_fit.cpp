@@ -243,6 +243,14 @@ void TestPlotFit::markerLabelsNeverOverlap()
                      && QToolTip::text().contains(QStringLiteral("(trying workers 3)")),
                  qPrintable(QToolTip::text()));
         QToolTip::hideText();
+
+        // The markers are the live run's: unticking it hides them with its series.
+        plot->setLiveVisible(false);
+        plot->replot();
+        for (const auto *item : plot->findChildren<QCPAbstractItem *>())
+            QVERIFY2(!item->visible() || !item->objectName().startsWith(QStringLiteral("marker")),
+                     qPrintable(item->objectName()));
+        QVERIFY(plot->hoverText(pos).isEmpty());
     }
 }
 

@@ -1,0 +1,93 @@
+// Help → Reading the plots: the Help menu has the guide (F1) before About; the guide
+// opens beside the window (not modal), once however often it is asked for, explains
+// each plot and names every menu shortcut with its key, read from the menus.
+
+#include "app/main_window.h"
+
+#include "../widget_child.h"
+
+#include <QAction>
+#include <QMenu>
+#include <QMenuBar>
+#include <QTextBrowser>
+#include <QtTest>
+
+using namespace loaderlab;
+
+class TestHelpDialog : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void helpMenuOpensTheGuide();
+};
+
+void TestHelpDialog::initTestCase()
+{
+    // Keep the test's settings away from the user's.
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("LoaderLabTests"));
+}
+
+void TestHelpDialog::helpMenuOpensTheGuide()
+{
+    MainWindow window;
+    window.show();
+    QMenu *help = nullptr;
+    for (QAction *action : window.menuBar()->actions()) {
+        if (action->text() == QStringLiteral("&Help"))
+            help = action->menu();
+    }
+    QVERIFY(help);
+    auto *guide = childNamed<QAction>(&window, "readingThePlotsAction");
+    QCOMPARE(help->actions().size(), 2);
+    QCOMPARE(help->actions().front(), guide);
+    QCOMPARE(help->actions().back()->text(), QStringLiteral("&About LoaderLab"));
+    QCOMPARE(guide->shortcut(), QKeySequence(QKeySequence::HelpContents));
+
+    guide->trigger();
+    auto *dialog = childNamed<QDialog>(&window, "readingThePlotsDialog");
+    QVERIFY(dialog->isVisible());
+    QVERIFY(!dialog->isModal());
+    guide->trigger(); // raises the open one
+    QCOMPARE(window.findChildren<QDialog *>(QStringLiteral("readingThePlotsDialog")).size(), 1);
+
+    const QString text = childNamed<QTextBrowser>(dialog, "guideText")->toPlainText();
+    for (const char *plot :
+         {"Wait time per batch", "Wait pattern", "Worker timeline", "Throughput", "Wait histogram",
+          "every W batches", "first batch", "Input-bound or compute-bound", "docs/gui.md"})
+        QVERIFY2(text.contains(QLatin1String(plot)), plot);
+    // Every shortcut of the menus, each with its key beside the entry's name (a table
+    // row: the plain text has a line per cell).
+    const QStringList lines = text.split(QLatin1Char('\n'));
+    const auto row = [&lines](const QString &key, const QString &entry) {
+        for (qsizetype i = 0; i + 1 < lines.size(); ++i) {
+            if (lines[i].trimmed() == key && lines[i + 1].trimmed().endsWith(entry))
+                return true;
+        }
+        return false;
+    };
+    int shortcuts = 0;
+    for (QAction *menu : window.menuBar()->actions()) {
+        for (QAction *action : menu->menu()->actions()) {
+            if (action->shortcut().isEmpty())
+                continue;
+            ++shortcuts;
+            const QString key = action->shortcut().toString(QKeySequence::NativeText);
+            QString entry = action->text();
+            entry.remove(QLatin1Char('&'));
+            QVERIFY2(row(key, entry), qPrintable(key + QStringLiteral(" ") + entry));
+        }
+    }
+    QVERIFY(shortcuts >= 8); // open, save, Ctrl+1/2/L, F, A, F1 (Quit's key is the platform's)
+    QVERIFY(row(QStringLiteral("F"), QStringLiteral("View → Follow newest data")));
+    QVERIFY(row(QStringLiteral("A"), QStringLiteral("View → Fit all")));
+    QVERIFY(row(QStringLiteral("F1"), QStringLiteral("Help → Reading the plots…")));
+
+    dialog->close();
+    QTRY_VERIFY(window.findChildren<QDialog *>(QStringLiteral("readingThePlotsDialog")).isEmpty());
+}
+
+QTEST_MAIN(TestHelpDialog)
+#include "test_help_dialog.moc"

@@ -1,0 +1,104 @@
+<?xml version='1.0' encoding='utf-8'?>
+<TS version="2.1" language="en" sourcelanguage="en">
+<context>
+    <name>loaderlab::ExperimentsView</name>
+    <message numerus="yes">
+        <source>ran %n cell(s)</source>
+        <translation>
+            <numerusform>ran %n cell</numerusform>
+            <numerusform>ran %n cells</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source> (%n failed)</source>
+        <translation>
+            <numerusform> (%n failed)</numerusform>
+            <numerusform> (%n failed)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>, %n found done</source>
+        <translation>
+            <numerusform>, %n found done</numerusform>
+            <numerusform>, %n found done</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>, %n repeat(s)</source>
+        <translation>
+            <numerusform>, %n repeat</numerusform>
+            <numerusform>, %n repeats</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>loaderlab::LessonPanel</name>
+    <message numerus="yes">
+        <source> (%n batches)</source>
+        <translation>
+            <numerusform> (%n batch)</numerusform>
+            <numerusform> (%n batches)</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>loaderlab::RunFollower</name>
+    <message numerus="yes">
+        <source>%1 (%n rank(s))</source>
+        <translation>
+            <numerusform>%1 (%n rank)</numerusform>
+            <numerusform>%1 (%n ranks)</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>loaderlab::RunManager</name>
+    <message numerus="yes">
+        <source>%n device(s): a new run</source>
+        <translation>
+            <numerusform>%n device: a new run</numerusform>
+            <numerusform>%n devices: a new run</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>loaderlab::SweepAxesEditor</name>
+    <message numerus="yes">
+        <source>%1 values × %2 repeat(s) = %n run(s)</source>
+        <translation>
+            <numerusform>%1 values × %2 repeat(s) = %n run</numerusform>
+            <numerusform>%1 values × %2 repeat(s) = %n runs</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>loaderlab::SweepCellDetail</name>
+    <message numerus="yes">
+        <source>%1 — %n batch(es)</source>
+        <translation>
+            <numerusform>%1 — %n batch</numerusform>
+            <numerusform>%1 — %n batches</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>loaderlab::SweepCellsModel</name>
+    <message numerus="yes">
+        <source>done, %n failed</source>
+        <translation>
+            <numerusform>done, %n failed</numerusform>
+            <numerusform>done, %n failed</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>loaderlab::WaitTimePlot</name>
+    <message numerus="yes">
+        <source>wait, rolling mean of %n batch(es)</source>
+        <translation>
+            <numerusform>wait, rolling mean of %n batch</numerusform>
+            <numerusform>wait, rolling mean of %n batches</numerusform>
+        </translation>
+    </message>
+</context>
+</TS>
