@@ -14,8 +14,8 @@ namespace loaderlab::cli {
 namespace {
 
 const char *const kCommands[] = {
-    "run",         "sweep",     "lesson", "make-dataset", "preprocess", "info",     "python-path",
-    "bench-model", "max-batch", "help",   "--help",       "-h",         "--version"};
+    "run",         "sweep",       "predict",   "lesson", "make-dataset", "preprocess", "info",
+    "python-path", "bench-model", "max-batch", "help",   "--help",       "-h",         "--version"};
 
 void printUsage()
 {
@@ -26,6 +26,7 @@ void printUsage()
                "Commands (headless, no display needed):\n"
                "  run           run the loader (and a consumer) and report every batch\n"
                "  sweep         a grid of runs over config fields, with a recommendation\n"
+               "  predict       a sweep predicted from one recorded run, without running it\n"
                "  lesson        a guided lesson: a research finding reproduced, with a verdict\n"
                "  make-dataset  write an Imagenette-like JPEG folder or a tensor file\n"
                "  preprocess    turn an image folder into a preprocessed tensor file\n"
@@ -134,6 +135,8 @@ int run(const QStringList &arguments)
         return runCommand(rest);
     if (command == QLatin1String("sweep"))
         return sweepCommand(rest);
+    if (command == QLatin1String("predict"))
+        return predictCommand(rest);
     if (command == QLatin1String("lesson"))
         return lessonCommand(rest);
     if (command == QLatin1String("make-dataset"))

@@ -63,6 +63,7 @@ int preprocessCommand(const QStringList &arguments);
 int infoCommand(const QStringList &arguments);
 int pythonPathCommand(const QStringList &arguments);
 int sweepCommand(const QStringList &arguments);
+int predictCommand(const QStringList &arguments);
 int lessonCommand(const QStringList &arguments);
 // Only in builds with LibTorch (LOADERLAB_TORCH_MODELS).
 int benchModelCommand(const QStringList &arguments);

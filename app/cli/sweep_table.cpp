@@ -89,7 +89,8 @@ std::string scalingText(const loaderlab::SweepAnalysis &analysis, const std::str
     return escapeLines(scalingLines(lines, key));
 }
 
-std::string sweepTable(const loaderlab::SweepAnalysis &analysis, const std::string &scalingKey)
+std::string sweepTable(const loaderlab::SweepAnalysis &analysis, const std::string &scalingKey,
+                       const std::vector<SweepTableColumn> &extraColumns)
 {
     std::vector<Row> rows;
     Row header;
@@ -98,6 +99,8 @@ std::string sweepTable(const loaderlab::SweepAnalysis &analysis, const std::stri
     for (const char *column : {"runs", "end-to-end s", "spread", "samples/s", "first batch ms",
                                "input-bound", "wait p95 ms"})
         header.emplace_back(column);
+    for (const SweepTableColumn &column : extraColumns)
+        header.push_back(loaderlab::escapeForTerminal(column.heading));
     rows.push_back(header);
     std::vector<std::string> failures;
     for (const auto &c : analysis.cells) {
@@ -122,6 +125,11 @@ std::string sweepTable(const loaderlab::SweepAnalysis &analysis, const std::stri
             row.push_back(format("%.1f", c.firstBatchMs));
             row.push_back(format("%.0f %%", c.inputBoundShare * 100));
             row.push_back(format("%.2f", c.waitP95Ms));
+        }
+        for (const SweepTableColumn &column : extraColumns) {
+            const auto text = column.byGrid.find(c.grid);
+            row.push_back(text == column.byGrid.end() ? std::string("-")
+                                                      : loaderlab::escapeForTerminal(text->second));
         }
         rows.push_back(std::move(row));
     }

@@ -7,14 +7,25 @@
 
 #include "core/sweep/sweep_analysis.h"
 
+#include <cstdint>
+#include <map>
 #include <string>
+#include <vector>
 
 namespace loaderlab::cli {
 
+// A column after the figures (`loaderlab predict`'s wait period): its heading and each
+// cell's text by the cell's grid position; "-" where it has none.
+struct SweepTableColumn
+{
+    std::string heading;
+    std::map<std::int64_t, std::string> byGrid;
+};
+
 // `scalingKey`: the axis for speedup and efficiency; empty picks loader.num_workers
 // when it is an axis. Throws std::invalid_argument when it is not an axis.
-std::string sweepTable(const loaderlab::SweepAnalysis &analysis,
-                       const std::string &scalingKey = {});
+std::string sweepTable(const loaderlab::SweepAnalysis &analysis, const std::string &scalingKey = {},
+                       const std::vector<SweepTableColumn> &extraColumns = {});
 
 // "speedup along KEY ..." lines, one per combination of the other axes.
 std::string scalingText(const loaderlab::SweepAnalysis &analysis, const std::string &key);

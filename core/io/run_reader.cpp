@@ -136,6 +136,13 @@ RunReport runReportFromJson(const json &j, const std::string &source)
             r.machine.cpuModel = machine->value("cpu_model", std::string());
             r.machine.hostname = machine->value("hostname", std::string());
             r.machine.os = machine->value("os", std::string());
+            // The loader model (core/predict) shares the run's cores among its threads.
+            if (const auto cores = machine->find("logical_cores");
+                cores != machine->end() && cores->is_number_integer()) {
+                const auto n = cores->get<std::int64_t>();
+                if (n >= 0 && n <= 1'000'000)
+                    r.machine.logicalCores = static_cast<int>(n);
+            }
             if (const auto v = machine->find("versions"); v != machine->end() && v->is_object())
                 for (const auto &[name, version] : v->items())
                     if (version.is_string())

@@ -1,0 +1,179 @@
+// `loaderlab predict`: the loader model (core/predict) calibrated from one recorded
+// run of either engine predicts other settings without running them, in the sweep
+// table's format with its recommendation; the run itself predicted back comes first,
+// so the reader sees how far to trust the rest.
+
+#include "app/cli/cli.h"
+#include "app/cli/sweep_table.h"
+
+#include "core/predict/predicted_sweep.h"
+#include "core/sweep/sweep_analysis.h"
+#include "core/system/safe_text.h"
+
+#include <QCommandLineParser>
+
+#include <algorithm>
+#include <cstdio>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace loaderlab::cli {
+namespace {
+
+using loaderlab::escapeForTerminal;
+
+std::string msText(double seconds)
+{
+    char text[32];
+    std::snprintf(text, sizeof text, "%.3f ms", seconds * 1e3);
+    return text;
+}
+
+std::string lineText(const loaderlab::LinearCost &c)
+{
+    std::string text = msText(c.fixed);
+    if (c.perSample > 0.0)
+        text += " + " + msText(c.perSample) + "/sample";
+    return text;
+}
+
+double quantileOf(std::vector<double> values, double q)
+{
+    std::sort(values.begin(), values.end());
+    const auto at = static_cast<std::size_t>(q * static_cast<double>(values.size() - 1) + 0.5);
+    return values[at];
+}
+
+std::string runText(const loaderlab::Calibration &c)
+{
+    const auto &s = c.setting;
+    char text[256];
+    std::snprintf(text, sizeof text,
+                  "%s engine, %d workers, batch %d, prefetch %d, %s%s, %d cores, %d device%s; "
+                  "%lld batches, %lld samples",
+                  loaderlab::engineKindName(c.config.engine), s.workers, s.batchSize,
+                  s.prefetchFactor, loaderlab::strategyName(s.strategy),
+                  s.persistentWorkers ? ", persistent" : "", s.cores, s.devices,
+                  s.devices == 1 ? "" : "s", static_cast<long long>(s.batches),
+                  static_cast<long long>(c.measuredSamples));
+    return text;
+}
+
+std::string costsText(const loaderlab::Calibration &c)
+{
+    const auto &k = c.costs;
+    std::string text = "costs: sample " + msText(quantileOf(k.sampleSeconds, 0.5)) + " (p95 "
+                       + msText(quantileOf(k.sampleSeconds, 0.95)) + "), collate "
+                       + lineText(k.collate);
+    if (k.pin.fixed > 0.0 || k.pin.perSample > 0.0)
+        text += ", pin " + lineText(k.pin);
+    if (k.copy.fixed > 0.0 || k.copy.perSample > 0.0)
+        text += ", copy " + lineText(k.copy);
+    if (k.handoff.fixed > 0.0 || k.handoff.perSample > 0.0)
+        text += ", hand-over " + lineText(k.handoff);
+    text += ", step " + lineText(k.step);
+    if (k.afterStepSeconds > 0.0)
+        text += " then " + msText(k.afterStepSeconds);
+    if (k.consumerThreads > 0.0)
+        text += " on " + std::to_string(std::lround(k.consumerThreads)) + " CPU threads";
+    text += ", worker start-up " + msText(k.startupSeconds);
+    if (k.taskStartSeconds > 0.0)
+        text += ", " + msText(k.taskStartSeconds) + " to take each task";
+    return text;
+}
+
+int positiveOption(const QCommandLineParser &parser, const char *name)
+{
+    return intOption(parser, name, 1, 4096);
+}
+
+} // namespace
+
+int predictCommand(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Predicts other loader settings from one recorded run, without running them: a model "
+        "of the loader (workers, prefetch, in-order delivery, epochs, devices, CPU cores shared "
+        "by processor sharing) driven by the costs the run measured. Prints the run itself "
+        "predicted back, then a table in the format of `loaderlab sweep` with its "
+        "recommendation. The model has no memory-bandwidth, cache or network model: check "
+        "the recommended setting with a run."));
+    parser.addHelpOption();
+    parser.addOptions({
+        {QStringLiteral("from"),
+         QStringLiteral("the run: its summary JSON (or per-batch CSV), written by loaderlab run "
+                        "--csv RUN.csv --json RUN.json, with the other beside it"),
+         QStringLiteral("file")},
+        {QStringLiteral("axis"),
+         QStringLiteral("an axis: a loader setting, devices or the simulated step, and its "
+                        "values, e.g. loader.num_workers=0,1,2,4 (repeatable)"),
+         QStringLiteral("KEY=v1,v2,...")},
+        {QStringLiteral("cores"),
+         QStringLiteral("CPU cores the workers and the step share (default: the run's)"),
+         QStringLiteral("n")},
+        {QStringLiteral("devices"),
+         QStringLiteral("data-parallel devices, each with its own loader and workers (default: "
+                        "the run's)"),
+         QStringLiteral("n")},
+    });
+    if (const auto code = parseCommandLine(parser, arguments, "predict"))
+        return *code;
+    if (rejectPositionals(parser, 0, "predict"))
+        return kUsage;
+
+    loaderlab::Calibration calibration;
+    loaderlab::PredictedSweep predicted;
+    std::string from;
+    try {
+        if (!parser.isSet(QStringLiteral("from")))
+            throw std::invalid_argument("--from RUN.json: the run to predict from");
+        from = pathFromArgument(parser.value(QStringLiteral("from")));
+        const int cores = parser.isSet(QStringLiteral("cores")) ? positiveOption(parser, "cores")
+                                                                : 0;
+        std::vector<loaderlab::SweepAxis> axes;
+        for (const QString &axis : parser.values(QStringLiteral("axis")))
+            axes.push_back(loaderlab::parseSweepAxis(axis.toStdString()));
+        calibration = loaderlab::calibrateFromFiles(from);
+        if (parser.isSet(QStringLiteral("devices")))
+            calibration.config.devices = positiveOption(parser, "devices");
+        predicted = loaderlab::predictSweep(calibration, axes, cores);
+    } catch (const std::exception &e) {
+        std::fprintf(stderr, "loaderlab predict: %s\n", escapeForTerminal(e.what()).c_str());
+        return kUsage;
+    }
+
+    std::printf("from %s: %s\n", escapeForTerminal(from).c_str(), runText(calibration).c_str());
+    std::printf("%s\n", costsText(calibration).c_str());
+    for (const std::string &note : calibration.notes)
+        std::printf("  assumed: %s\n", escapeForTerminal(note).c_str());
+    // The run itself, predicted back: how far the model is from what was measured.
+    try {
+        const loaderlab::Prediction back = loaderlab::predictLoader(calibration.costs,
+                                                                    calibration.setting);
+        const double measured = calibration.measured.samplesPerSecMean;
+        std::printf("the run itself: measured %.1f samples/s, predicted %.1f", measured,
+                    back.samplesPerSecond);
+        if (measured > 0.0)
+            std::printf(" (%+.1f %%)", (back.samplesPerSecond / measured - 1.0) * 100.0);
+        std::printf("\n\n");
+    } catch (const std::invalid_argument &e) {
+        std::printf("the run itself: not predicted (%s)\n\n", escapeForTerminal(e.what()).c_str());
+    }
+
+    const loaderlab::SweepAnalysis analysis = loaderlab::analyzeSweep(predicted.definition,
+                                                                      predicted.records);
+    SweepTableColumn period{"wait period", {}};
+    for (std::size_t k = 0; k < predicted.cells.size(); ++k) {
+        if (!predicted.predictions[k].batches.empty())
+            period.byGrid[predicted.cells[k].grid] = std::to_string(
+                predicted.predictions[k].dominantWaitPeriod);
+    }
+    std::fputs(sweepTable(analysis, {}, {period}).c_str(), stdout);
+    std::printf("\npredicted by the loader model: CPU cores shared by processor sharing; no "
+                "memory-bandwidth, cache or network model (docs/what-if.md)\n");
+    return kOk;
+}
+
+} // namespace loaderlab::cli

@@ -1,0 +1,65 @@
+#pragma once
+
+// Calibration: the loader model's costs (loader_model.h) from a recorded run of
+// either engine, read from its per-batch CSV and summary JSON (core/io/run_reader.h):
+//   - per-sample load: (read + decode + transform) / samples of each batch where the
+//     trace has the stages, else (load span - collate) / samples; turned from wall time
+//     into work with the run's own contention (ContentionProfile: its workers, pin
+//     threads and CPU step on its cores); drawn per batch, so load times vary as the
+//     measured batches' did;
+//   - collate, pin and copy: a + b x batch fitted over the batches (b only, a = 0, when
+//     the run had one batch size); what a batch's load span holds beyond its samples
+//     and collate (buffers, a Python worker's overhead) is added to collate's a;
+//   - the step: the simulated step's settings plus its measured oversleep, or a + b x
+//     batch fitted from compute times (one batch size: b = step / batch, a = 0); a CPU
+//     model's step keeps its intra-op threads busy (consumerThreads);
+//   - the hand-over: from ready to delivery of the batches the consumer waited for;
+//     the consumer's own time between a step's end and its next request;
+//   - worker start-up: how much later than a steady load the first batch of the run
+//     (and, for non-persistent workers, of each later epoch) finished loading, counted
+//     from the epoch's start: the workers' start plus what cold first loads cost.
+// Each rank's first warm-up batches are left out of the costs, as they are of the
+// figures. Every assumption made is listed in `notes`.
+
+#include "core/config/run_config.h"
+#include "core/io/summary_json.h"
+#include "core/predict/loader_model.h"
+
+#include <string>
+#include <vector>
+
+namespace loaderlab {
+
+struct Calibration
+{
+    RunConfig config; // the run's (its first config version's)
+    ModelCosts costs;
+    // The run's own setting: predicting it back should give the run's figures.
+    ModelSetting setting;
+    RunSummary measured;              // the run's figures, recomputed from its trace
+    std::int64_t measuredSamples = 0; // delivered in the whole run
+    double stepOverheadSeconds = 0.0; // a simulated step: measured minus configured
+    std::vector<std::string> notes;   // the assumptions made, one sentence each
+};
+
+// From a run's records (in trace order) and its report. Throws std::invalid_argument
+// when the run has no batch to calibrate from.
+Calibration calibrateFromRun(const std::vector<TraceRecord> &records, const RunReport &report);
+// Reads RUN.json and the CSV beside it (or RUN.csv and the JSON beside it) with
+// openRun. Throws std::runtime_error naming the file and the reason.
+Calibration calibrateFromFiles(const std::string &path);
+
+// The costs and the setting of `config`, a variant of the calibrated run's (other
+// workers, batch size, prefetch, strategy, simulated step, devices), on `cores` cores
+// (0: the calibrated run's). Its amount of work: config.maxBatches when set; else its
+// epochs; else (a time limit) as many samples as the calibrated run delivered.
+ModelCosts costsFor(const Calibration &calibration, const RunConfig &config);
+ModelSetting settingFor(const Calibration &calibration, const RunConfig &config, int cores = 0);
+
+// Fits fixed + perSample x samples to (samples, seconds) points by least squares,
+// kept non-negative. With one batch size only: perSample = mean / samples and fixed
+// = 0 (`oneSize` true). No points: zero.
+LinearCost fitLinearCost(const std::vector<std::pair<int, double>> &points,
+                         bool *oneSize = nullptr);
+
+} // namespace loaderlab

@@ -1,0 +1,94 @@
+#include "core/predict/predicted_sweep.h"
+
+#include "core/io/summary_json.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace loaderlab {
+namespace {
+
+// The fields the model reads (calibration.cpp, settingFor and costsFor), or that do not
+// change what it predicts.
+constexpr const char *kPredictableKeys[] = {
+    "loader.batch_size",
+    "loader.num_workers",
+    "loader.prefetch_factor",
+    "loader.strategy",
+    "loader.persistent_workers",
+    "loader.pin_memory",
+    "loader.in_order",
+    "loader.drop_last",
+    "loader.shuffle",
+    "loader.seed",
+    "devices",
+    "sync_devices",
+    "consumer.sleep_per_batch_ms",
+    "consumer.sleep_per_sample_ms",
+    "warmup_batches",
+};
+
+} // namespace
+
+std::string unpredictableAxisProblem(const std::string &key)
+{
+    for (const char *k : kPredictableKeys) {
+        if (key == k)
+            return {};
+    }
+    if (key.rfind("dataset", 0) == 0 || key == "engine" || key.rfind("consumer", 0) == 0)
+        return "the model cannot predict " + key
+               + ": it changes the costs themselves (record a run with each value and predict "
+                 "from that)";
+    return "the model cannot predict " + key
+           + ": not one of the loader's settings, devices or "
+             "the simulated step";
+}
+
+PredictedSweep predictSweep(const Calibration &calibration, const std::vector<SweepAxis> &axes,
+                            int cores)
+{
+    for (const SweepAxis &axis : axes) {
+        if (const std::string problem = unpredictableAxisProblem(axis.key); !problem.empty())
+            throw std::invalid_argument(problem);
+    }
+    PredictedSweep out;
+    SweepDefinition &d = out.definition;
+    d.base = calibration.config;
+    d.axes = axes;
+    d.budget.kind = SweepBudget::Kind::Samples;
+    d.budget.amount = static_cast<double>(std::max<std::int64_t>(1, calibration.measuredSamples));
+    out.cells = expandSweep(d);
+    for (const SweepCell &cell : out.cells) {
+        const ModelCosts costs = costsFor(calibration, cell.config);
+        const ModelSetting setting = settingFor(calibration, cell.config, cores);
+        Prediction p;
+        try {
+            p = predictLoader(costs, setting);
+        } catch (const std::invalid_argument &e) {
+            SweepRecord failed;
+            failed.order = cell.order;
+            failed.grid = cell.grid;
+            failed.repeat = cell.repeat;
+            failed.values = cell.values;
+            failed.state = "failed";
+            failed.error = e.what();
+            out.records.emplace(cell.order, std::move(failed));
+            out.predictions.push_back({});
+            continue;
+        }
+        SweepRecord r;
+        r.order = cell.order;
+        r.grid = cell.grid;
+        r.repeat = cell.repeat;
+        r.values = cell.values;
+        r.state = "finished";
+        r.cellSeconds = p.endToEndSeconds;
+        r.summary = toJson(p.summary);
+        out.records.emplace(cell.order, std::move(r));
+        out.predictions.push_back(std::move(p));
+    }
+    return out;
+}
+
+} // namespace loaderlab

@@ -1,0 +1,38 @@
+#pragma once
+
+// A sweep predicted instead of run: every cell of a grid over a calibrated run's
+// config (calibration.h) goes through the loader model, and comes out as the record
+// a sweep writes for a cell it ran, so the sweep's analysis (the best cell, the
+// recommendation, speedup and efficiency) and its table apply unchanged. Every cell
+// gets the calibrated run's amount of data (a samples budget of what it delivered).
+
+#include "core/predict/calibration.h"
+#include "core/sweep/sweep_records.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace loaderlab {
+
+struct PredictedSweep
+{
+    SweepDefinition definition;
+    std::vector<SweepCell> cells;
+    std::vector<Prediction> predictions; // one per cell, in cell order
+    std::map<std::int64_t, SweepRecord> records;
+};
+
+// Why the model cannot predict an axis over `key`, or "" when it can: it predicts the
+// loader's settings, the devices and the simulated step; the dataset, the model, the
+// engine and the like change the costs themselves, which only a run can measure.
+std::string unpredictableAxisProblem(const std::string &key);
+
+// Predicts every cell of `axes` over the calibrated run's config on `cores` cores
+// (0: the run's). With no axes, the one cell is the run's own setting. Throws
+// std::invalid_argument for an axis the model cannot predict (naming it and why) or
+// a value the config field refuses.
+PredictedSweep predictSweep(const Calibration &calibration, const std::vector<SweepAxis> &axes,
+                            int cores = 0);
+
+} // namespace loaderlab

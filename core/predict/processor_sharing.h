@@ -1,0 +1,67 @@
+#pragma once
+
+// ProcessorSharingClock: the time base of the loader model (loader_model.h). It runs
+// two kinds of activity and says which end next:
+//   - CPU work: seconds of one core's work done by `weight` threads at once (a worker
+//     loading a batch has weight 1, a CPU step with T intra-op threads weight T). All
+//     CPU work shares `cores` cores by processor sharing: with a total weight k, every
+//     activity progresses at min(1, cores / k) seconds of work per second, so work
+//     started together with equal amounts ends together.
+//   - delays: wall time that takes no CPU (a simulated or GPU step, a copy to a device,
+//     a worker process starting).
+// Activities that end within kSimultaneousSeconds of each other end together, so that
+// floating-point rounding never splits what the model's arithmetic makes simultaneous.
+
+#include <cstdint>
+#include <vector>
+
+namespace loaderlab {
+
+// What an activity belongs to: the model's own labels, handed back when it ends.
+struct ActivityTag
+{
+    int kind = 0;
+    int rank = 0;
+    int worker = 0;
+    std::int64_t ordinal = 0;
+    int slot = 0;
+};
+
+class ProcessorSharingClock
+{
+public:
+    static constexpr double kSimultaneousSeconds = 1e-12;
+
+    explicit ProcessorSharingClock(int cores);
+
+    double now() const { return m_now; }
+    bool idle() const { return m_active.empty(); }
+    // Seconds of work per second each CPU activity makes right now.
+    double rate() const;
+
+    void startWork(double workSeconds, double weight, ActivityTag tag);
+    void startDelay(double seconds, ActivityTag tag);
+
+    // Moves time to the next end and returns the tags of every activity ending then,
+    // in the order they were started; empty (time unchanged) when nothing is active.
+    std::vector<ActivityTag> advance();
+
+private:
+    struct Activity
+    {
+        std::uint64_t order = 0;
+        bool cpu = false;
+        double weight = 0.0;
+        double remaining = 0.0; // CPU work left
+        double end = 0.0;       // a delay's end
+        ActivityTag tag;
+    };
+
+    double m_cores;
+    double m_now = 0.0;
+    double m_weight = 0.0; // of the CPU activities
+    std::uint64_t m_started = 0;
+    std::vector<Activity> m_active;
+};
+
+} // namespace loaderlab
