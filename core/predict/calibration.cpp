@@ -18,6 +18,19 @@ namespace {
 // The most per-sample cost values a calibration keeps (evenly thinned beyond).
 constexpr std::size_t kMaxCostValues = 100'000;
 
+// The loader's own settings, as the model takes them.
+void copyLoaderSettings(const LoaderConfig &loader, ModelSetting &s)
+{
+    s.workers = loader.numWorkers;
+    s.batchSize = loader.batchSize;
+    s.prefetchFactor = loader.prefetchFactor;
+    s.strategy = loader.strategy;
+    s.persistentWorkers = loader.persistentWorkers;
+    s.pinMemory = loader.pinMemory;
+    s.inOrder = loader.inOrder;
+    s.dropLast = loader.dropLast;
+}
+
 double secondsOf(std::int64_t ns)
 {
     return static_cast<double>(ns) / 1e9;
@@ -354,14 +367,7 @@ Calibration calibrateFromRun(const std::vector<TraceRecord> &records, const RunR
 
     // The run's own setting.
     ModelSetting &s = cal.setting;
-    s.workers = loader.numWorkers;
-    s.batchSize = loader.batchSize;
-    s.prefetchFactor = loader.prefetchFactor;
-    s.strategy = loader.strategy;
-    s.persistentWorkers = loader.persistentWorkers;
-    s.pinMemory = loader.pinMemory;
-    s.inOrder = loader.inOrder;
-    s.dropLast = loader.dropLast;
+    copyLoaderSettings(loader, s);
     s.cores = cores;
     s.devices = std::max(1, config.devices);
     s.syncDevices = config.syncDevices;
@@ -429,14 +435,7 @@ ModelSetting settingFor(const Calibration &calibration, const RunConfig &config,
 {
     ModelSetting s = calibration.setting;
     const LoaderConfig &loader = config.loader;
-    s.workers = loader.numWorkers;
-    s.batchSize = loader.batchSize;
-    s.prefetchFactor = loader.prefetchFactor;
-    s.strategy = loader.strategy;
-    s.persistentWorkers = loader.persistentWorkers;
-    s.pinMemory = loader.pinMemory;
-    s.inOrder = loader.inOrder;
-    s.dropLast = loader.dropLast;
+    copyLoaderSettings(loader, s);
     s.devices = std::max(1, config.devices);
     s.syncDevices = config.syncDevices;
     s.warmupBatches = config.warmupBatches;

@@ -227,7 +227,7 @@ void TestTraceLog::heldLogWaitsForItsReaderWithinBounds()
 
 // A view (the window's plots) reads the live log in place under hold(): every
 // record from firstKept() on is whole while the writer frees older chunks, and the
-// writer never stops for it.
+// log still stays within about twice its keep.
 void TestTraceLog::holdLetsAReaderIndexWhileTheWriterFrees()
 {
     TraceLog log(5'000);

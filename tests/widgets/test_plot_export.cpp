@@ -17,6 +17,7 @@
 #include "widgets/wait_time_plot.h"
 #include "widgets/worker_timeline_plot.h"
 
+#include "../modal_answer.h"
 #include "../widget_child.h"
 
 #include <QApplication>
@@ -94,26 +95,6 @@ RunConfig smallConfig()
     config.consumer.kind = ConsumerKind::Sleep;
     config.consumer.sleepPerBatchMs = 1.0;
     return config;
-}
-
-// Calls `answer` with the next modal dialog once it is shown.
-void answerModal(const std::function<void(QDialog *)> &answer)
-{
-    auto *timer = new QTimer;
-    timer->setInterval(20);
-    QObject::connect(timer, &QTimer::timeout, timer, [timer, answer, tries = 0]() mutable {
-        auto *dialog = qobject_cast<QDialog *>(QApplication::activeModalWidget());
-        if (!dialog)
-            return;
-        if (++tries == 1)
-            answer(dialog);
-        if (dialog->isVisible() && tries < 250)
-            return;
-        if (dialog->isVisible())
-            dialog->reject();
-        timer->deleteLater();
-    });
-    timer->start();
 }
 
 } // namespace

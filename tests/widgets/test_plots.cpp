@@ -10,6 +10,8 @@
 #include "widgets/wait_time_plot.h"
 #include "widgets/worker_timeline_plot.h"
 
+#include "../graph_points.h"
+#include "../modal_answer.h"
 #include "../widget_child.h"
 
 #include <QApplication>
@@ -52,28 +54,6 @@ std::int32_t samplesOf(std::int64_t i)
     return i % 3 == 2 ? 20 : 32;
 }
 
-// Hands the next modal dialog to `answer` once it is shown (polled every 20 ms); a
-// dialog `answer` does not close within a few seconds is rejected, so the test fails
-// instead of hanging.
-void answerModal(const std::function<void(QDialog *)> &answer)
-{
-    auto *timer = new QTimer;
-    timer->setInterval(20);
-    QObject::connect(timer, &QTimer::timeout, timer, [timer, answer, tries = 0]() mutable {
-        auto *dialog = qobject_cast<QDialog *>(QApplication::activeModalWidget());
-        if (!dialog)
-            return;
-        if (++tries == 1)
-            answer(dialog);
-        if (dialog->isVisible() && tries < 250)
-            return;
-        if (dialog->isVisible())
-            dialog->reject();
-        timer->deleteLater();
-    });
-    timer->start();
-}
-
 // Appends batches [log.size(), count) of a sequential consumer with W workers:
 // request(i + 1) = computeEnd(i); worker i % W builds batch i in a span ending at its
 // delivery.
@@ -107,22 +87,6 @@ std::shared_ptr<TraceLog> makeLog(std::int64_t count, int workers)
     auto log = std::make_shared<TraceLog>();
     appendBatches(*log, count, workers);
     return log;
-}
-
-std::vector<double> values(const QCPGraph *graph)
-{
-    std::vector<double> out;
-    for (auto it = graph->data()->constBegin(); it != graph->data()->constEnd(); ++it)
-        out.push_back(it->value);
-    return out;
-}
-
-std::vector<double> keys(const QCPGraph *graph)
-{
-    std::vector<double> out;
-    for (auto it = graph->data()->constBegin(); it != graph->data()->constEnd(); ++it)
-        out.push_back(it->key);
-    return out;
 }
 
 // Round rates exactly as defined in run_summary.h, over complete rounds only.

@@ -9,6 +9,7 @@
 #include "widgets/wait_pattern_plot.h"
 #include "widgets/wait_time_plot.h"
 
+#include "../graph_points.h"
 #include "../widget_child.h"
 
 #include <QtTest>
@@ -61,22 +62,6 @@ void append(TraceLog &log, std::int64_t count, int workers, std::int32_t version
         t = r.computeEndNs;
         log.append(r);
     }
-}
-
-std::vector<double> values(const QCPGraph *graph)
-{
-    std::vector<double> out;
-    for (auto it = graph->data()->constBegin(); it != graph->data()->constEnd(); ++it)
-        out.push_back(it->value);
-    return out;
-}
-
-std::vector<double> keys(const QCPGraph *graph)
-{
-    std::vector<double> out;
-    for (auto it = graph->data()->constBegin(); it != graph->data()->constEnd(); ++it)
-        out.push_back(it->key);
-    return out;
 }
 
 void show(LivePlot &plot, const std::shared_ptr<TraceLog> &log, int workers)
