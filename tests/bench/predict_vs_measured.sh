@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# The loader model against measurement: for a JPEG folder and the same images as a
+# tensor file, one calibration run at 1 worker (batch 32, 10 ms simulated step), then
+# `loaderlab predict` and a measured `loaderlab sweep` over workers {0..4} x batch
+# {16, 64} x step {0, 20 ms}. Prints every cell's samples/s measured and predicted,
+# the median absolute error and both recommendations.
+#
+#   tests/bench/predict_vs_measured.sh BUILD_DIR [FOLDER] [SAMPLES_PER_CELL]
+#
+# FOLDER: an image folder (default: the window's default dataset, generated if need
+# be). Run it on an idle machine: the measured cells and the calibration run are
+# timed.
+set -euo pipefail
+build=${1:?usage: $0 BUILD_DIR [FOLDER] [SAMPLES_PER_CELL]}
+folder=${2:-}
+samples=${3:-2048}
+here=$(cd "$(dirname "$0")" && pwd)
+bin=$(cd "$build" && pwd)/app/loaderlab
+# shellcheck source=tests/bench/bench_header.sh
+source "$here/bench_header.sh"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+if [ -z "$folder" ]; then
+    folder="${LOADERLAB_CACHE_DIR:-$HOME/.cache/loaderlab}/imagenette-synth-10x100"
+    [ -d "$folder" ] || { folder="$work/photos"; "$bin" make-dataset "$folder" > /dev/null; }
+fi
+bench_header "$folder"
+echo "load:    $(cut -d' ' -f1-3 /proc/loadavg) (1, 5, 15 min)"
+bench_tensor "$bin" "$folder" "$work/images.tensor"
+
+axes=(--axis loader.num_workers=0,1,2,3,4 --axis loader.batch_size=16,64
+      --axis consumer.sleep_per_batch_ms=0,20)
+for kind in folder tensor; do
+    path=$folder
+    [ "$kind" = tensor ] && path=$work/images.tensor
+    echo "== $kind: $path"
+    "$bin" run --dataset "$kind" --path "$path" --workers 1 --batch-size 32 \
+        --sleep-batch-ms 10 --epochs 1 --csv "$work/$kind.csv" --json "$work/$kind.json" \
+        --quiet > /dev/null
+    start=$SECONDS
+    "$bin" predict --from "$work/$kind.json" "${axes[@]}" > "$work/$kind.predicted.txt"
+    predict_seconds=$((SECONDS - start))
+    start=$SECONDS
+    "$bin" sweep --dataset "$kind" --path "$path" --sleep-batch-ms 10 "${axes[@]}" \
+        --budget-samples "$samples" \
+        --out "$work/$kind-sweep" --quiet > "$work/$kind.measured.txt"
+    sweep_seconds=$((SECONDS - start))
+    python3 - "$work/$kind.predicted.txt" "$work/$kind-sweep/cells.jsonl" \
+        "$predict_seconds" "$sweep_seconds" <<'PY'
+import json, re, statistics, sys
+predicted_txt, cells, predict_s, sweep_s = sys.argv[1:5]
+# The predicted table: a header line naming the columns, then one row per cell.
+lines = open(predicted_txt).read().splitlines()
+head = next(i for i, l in enumerate(lines) if l.startswith("loader.num_workers"))
+# Columns are separated by two spaces or more ("end-to-end s", "12 %" have one).
+split = lambda line: re.split(r"\s{2,}", line.strip())
+names = split(lines[head])
+predicted = {}
+for line in lines[head + 1:]:
+    if not line.strip():
+        break
+    row = dict(zip(names, split(line)))
+    key = (int(row["loader.num_workers"]), int(row["loader.batch_size"]),
+           float(row["consumer.sleep_per_batch_ms"]))
+    predicted[key] = float(row["samples/s"])
+measured = {}
+for line in open(cells):
+    r = json.loads(line)
+    if r.get("state") != "finished":
+        continue
+    w, b, s = r["values"]
+    measured[(int(w), int(b), float(s))] = r["summary"]["samples_per_sec_mean"]
+errors = []
+print(f"{'workers':>7} {'batch':>5} {'step ms':>7} {'measured':>9} {'predicted':>9} {'error':>7}")
+for key in sorted(measured):
+    m, p = measured[key], predicted.get(key)
+    if p is None:
+        continue
+    errors.append(abs(p / m - 1))
+    print(f"{key[0]:>7} {key[1]:>5} {key[2]:>7g} {m:>9.1f} {p:>9.1f} {100 * (p / m - 1):>+6.1f}%")
+best_m = max(measured, key=measured.get)
+best_p = max(predicted, key=predicted.get)
+print(f"median |error| {100 * statistics.median(errors):.1f} % "
+      f"(min {100 * min(errors):.1f}, max {100 * max(errors):.1f}) over {len(errors)} cells")
+print(f"best measured: {best_m} {measured[best_m]:.1f}; best predicted: {best_p} "
+      f"(measured there: {measured.get(best_p, float('nan')):.1f}, "
+      f"{100 * (measured.get(best_p, 0) / measured[best_m] - 1):+.1f} % of the best)")
+print(f"time: predict {predict_s} s, sweep {sweep_s} s")
+PY
+done
