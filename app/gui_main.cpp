@@ -133,14 +133,13 @@ int runGui(int argc, char **argv)
     }
     bool keepIsNumber = false;
     const qlonglong keep = parser.value(QStringLiteral("keep-batches")).toLongLong(&keepIsNumber);
-    if (const std::string error = loaderlab::keepBatchesError(keep);
-        !keepIsNumber || keep < 0 || !error.empty()) {
-        std::fprintf(stderr, "loaderlab: %s\n",
-                     keepIsNumber && keep >= 0
-                         ? error.c_str()
-                         : qPrintable(QStringLiteral("--keep-batches: expected an integer >= 0, "
-                                                     "got '%1'")
-                                          .arg(parser.value(QStringLiteral("keep-batches")))));
+    const std::string keepError =
+        keepIsNumber && keep >= 0
+            ? loaderlab::keepBatchesError(keep)
+            : "--keep-batches: expected an integer >= 0, got '"
+                  + parser.value(QStringLiteral("keep-batches")).toStdString() + "'";
+    if (!keepError.empty()) {
+        std::fprintf(stderr, "loaderlab: %s\n", loaderlab::escapeForTerminal(keepError).c_str());
         return 2;
     }
     if (parser.isSet(QStringLiteral("sweep")) && !experiments) {

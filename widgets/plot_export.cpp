@@ -394,13 +394,4 @@ QString exportPlotsWithDialog(QWidget *parent, const QString &startDir,
         .arg(QDir::toNativeSeparators(dir));
 }
 
-QString exportPlotsWithDialog(QWidget *parent, const QString &startDir,
-                              const PlotsExporter &exportPlots)
-{
-    return exportPlotsWithDialog(
-        parent, startDir,
-        [&exportPlots](const QString &dir, const QString &format, const PlotExportOptions &,
-                       QString *error) { return exportPlots(dir, format, error); });
-}
-
 } // namespace loaderlab

@@ -46,10 +46,8 @@ bool exportPlot(QCustomPlot *plot, const QString &path, const PlotExportOptions 
 // The plot alone at width x height pixels (0 = the widget's size), without title.
 bool exportPlot(QCustomPlot *plot, const QString &path, int width, int height, QString *error);
 
-// Writes every plot of a view into `dir` as `format` ("png", "svg", "pdf").
-using PlotsExporter =
-    std::function<bool(const QString &dir, const QString &format, QString *error)>;
-// The same, with the choices made in the dialog.
+// Writes every plot of a view into `dir` as `format` ("png", "svg", "pdf") with the
+// choices made in the dialog.
 using PlotsExporterWithOptions = std::function<bool(
     const QString &dir, const QString &format, const PlotExportOptions &options, QString *error)>;
 
@@ -59,8 +57,5 @@ using PlotsExporterWithOptions = std::function<bool(
 // and PDF to DIR"), or "" when the dialog was cancelled or the export failed.
 QString exportPlotsWithDialog(QWidget *parent, const QString &startDir,
                               const PlotsExporterWithOptions &exportPlots);
-// An exporter that takes no options (the choices are stored all the same).
-QString exportPlotsWithDialog(QWidget *parent, const QString &startDir,
-                              const PlotsExporter &exportPlots);
 
 } // namespace loaderlab

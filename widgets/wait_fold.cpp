@@ -1,9 +1,9 @@
 #include "widgets/wait_fold.h"
 
+#include "core/stats/run_summary.h"
 #include "core/trace/trace_log.h"
 
 #include <algorithm>
-#include <cmath>
 #include <utility>
 
 namespace loaderlab {
@@ -11,22 +11,6 @@ namespace loaderlab {
 namespace {
 
 constexpr double kNsPerMs = 1e6;
-
-// The q-quantile of `values` (linear between the two nearest ranks); reorders them.
-double quantile(std::vector<double> &values, double q)
-{
-    if (values.empty())
-        return 0.0;
-    const double rank = q * static_cast<double>(values.size() - 1);
-    const auto low = static_cast<std::size_t>(std::floor(rank));
-    const auto at = values.begin() + static_cast<std::ptrdiff_t>(low);
-    std::nth_element(values.begin(), at, values.end());
-    const double lowValue = *at;
-    if (low + 1 >= values.size())
-        return lowValue;
-    const double highValue = *std::min_element(at + 1, values.end());
-    return lowValue + (highValue - lowValue) * (rank - static_cast<double>(low));
-}
 
 // One record of `log`, copied (the log may be read from any thread this way).
 TraceRecord recordAt(const TraceLog &log, std::size_t i)
@@ -152,7 +136,7 @@ int WaitFold::rotationOf(std::size_t from, std::size_t to) const
     std::vector<double> medians;
     for (std::vector<double> &waits : byPosition) {
         if (!waits.empty())
-            medians.push_back(quantile(waits, 0.5));
+            medians.push_back(percentile(waits, 50.0));
     }
     if (medians.size() < 2)
         return 0;
@@ -168,7 +152,7 @@ int WaitFold::rotationOf(std::size_t from, std::size_t to) const
         ++m;
     }
     medians.erase(std::find(medians.begin(), medians.end(), slowestMs));
-    const double others = quantile(medians, 0.5);
+    const double others = percentile(medians, 50.0);
     return slowestMs >= 2.0 * others + kStandsOutMs ? slowest : 0;
 }
 
@@ -194,10 +178,9 @@ void WaitFold::summarise()
         }
         from = to;
     }
-    std::vector<double> values;
     for (std::size_t p = 0; p < m_aligned.size(); ++p) {
-        values = m_aligned[p];
-        m_positions[p] = {quantile(values, 0.5), quantile(values, 0.9),
+        const std::vector<double> &values = m_aligned[p];
+        m_positions[p] = {percentile(values, 50.0), percentile(values, 90.0),
                           static_cast<int>(values.size()), lastWorker[p]};
     }
 }

@@ -62,29 +62,21 @@ PredictedSweep predictSweep(const Calibration &calibration, const std::vector<Sw
     for (const SweepCell &cell : out.cells) {
         const ModelCosts costs = costsFor(calibration, cell.config);
         const ModelSetting setting = settingFor(calibration, cell.config, cores);
-        Prediction p;
-        try {
-            p = predictLoader(costs, setting);
-        } catch (const std::invalid_argument &e) {
-            SweepRecord failed;
-            failed.order = cell.order;
-            failed.grid = cell.grid;
-            failed.repeat = cell.repeat;
-            failed.values = cell.values;
-            failed.state = "failed";
-            failed.error = e.what();
-            out.records.emplace(cell.order, std::move(failed));
-            out.predictions.push_back({});
-            continue;
-        }
         SweepRecord r;
         r.order = cell.order;
         r.grid = cell.grid;
         r.repeat = cell.repeat;
         r.values = cell.values;
-        r.state = "finished";
-        r.cellSeconds = p.endToEndSeconds;
-        r.summary = toJson(p.summary);
+        Prediction p;
+        try {
+            p = predictLoader(costs, setting);
+            r.state = "finished";
+            r.cellSeconds = p.endToEndSeconds;
+            r.summary = toJson(p.summary);
+        } catch (const std::invalid_argument &e) {
+            r.state = "failed";
+            r.error = e.what();
+        }
         out.records.emplace(cell.order, std::move(r));
         out.predictions.push_back(std::move(p));
     }

@@ -6,6 +6,8 @@
 #include "core/io/run_reader.h"
 #include "core/io/trace_csv.h"
 
+#include "../recorded_run.h"
+
 #include <QtTest>
 
 #include <filesystem>
@@ -27,21 +29,6 @@ std::string readAll(const std::string &path)
 void writeAll(const std::string &path, const std::string &text)
 {
     std::ofstream(path, std::ios::binary) << text;
-}
-
-// A short real run: synthetic samples, a 1 ms simulated step, its CSV and JSON
-// written by RunService as the CLI writes them.
-RunReport writeRun(const RunConfig &config, const std::string &csv, const std::string &json)
-{
-    RunService service;
-    service.start(config, RunOutputs{csv, json, {}});
-    if (!service.wait(60'000))
-        throw std::runtime_error("the run did not end");
-    const RunReport report = service.report();
-    const auto problems = service.writeOutputs(report);
-    if (!problems.empty())
-        throw std::runtime_error(problems.front());
-    return report;
 }
 
 RunConfig smallRun(int workers, Strategy strategy)

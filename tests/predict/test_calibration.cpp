@@ -10,6 +10,8 @@
 #include "core/predict/contention_profile.h"
 #include "core/tools/imagenette_generator.h"
 
+#include "../recorded_run.h"
+
 #include <QtTest>
 
 #include <cmath>
@@ -64,19 +66,6 @@ RunReport contendedRun(double work, double stageShare, double collateShare,
         records.push_back(r);
     }
     report.summary = summarize(records, {}, 4, c.warmupBatches, 0);
-    return report;
-}
-
-RunReport writeRun(const RunConfig &config, const std::string &csv, const std::string &json)
-{
-    RunService service;
-    service.start(config, RunOutputs{csv, json, {}});
-    if (!service.wait(120'000))
-        throw std::runtime_error("the run did not end");
-    const RunReport report = service.report();
-    const auto problems = service.writeOutputs(report);
-    if (!problems.empty())
-        throw std::runtime_error(problems.front());
     return report;
 }
 

@@ -756,8 +756,8 @@ void TestPlots::exportDialogWritesEachFormatOrStopsAtAFailure()
     QVERIFY(dir.isValid());
     QStringList calls;
     QString failOn;
-    const PlotsExporter exporter = [&](const QString &folder, const QString &format,
-                                       QString *error) {
+    const PlotsExporterWithOptions exporter = [&](const QString &folder, const QString &format,
+                                                  const PlotExportOptions &, QString *error) {
         calls << QFileInfo(folder).canonicalFilePath() + QLatin1Char(' ') + format;
         if (format != failOn)
             return true;
