@@ -21,6 +21,7 @@
 #include "widgets/run_list_view.h"
 #include "widgets/run_session.h"
 #include "widgets/stats_panel.h"
+#include "widgets/what_if_panel.h"
 
 #include <QActionGroup>
 #include <QCloseEvent>
@@ -127,6 +128,9 @@ QWidget *MainWindow::buildSidePanel()
     m_sideTabs->setDocumentMode(true);
     m_sideTabs->addTab(m_controls, tr("Settings"));
     m_sideTabs->addTab(m_lessons->view(), tr("Lessons"));
+    m_whatIf = new WhatIfPanel(m_session);
+    m_whatIf->setObjectName(QStringLiteral("whatIfPanel"));
+    m_sideTabs->addTab(m_whatIf, tr("What if"));
     auto *side = new QWidget;
     side->setObjectName(QStringLiteral("sidePanel"));
     auto *sideLayout = new QVBoxLayout(side);
@@ -192,6 +196,8 @@ void MainWindow::buildMenus()
     view->addAction(m_runsDock->toggleViewAction());
     QAction *lessons = view->addAction(tr("&Lessons"), QKeySequence(Qt::CTRL | Qt::Key_L), this,
                                        [this] { showLessons(true); });
+    view->addAction(tr("&What if (predicted settings)"), this, &MainWindow::showWhatIf)
+        ->setObjectName(QStringLiteral("whatIfAction"));
     view->addSeparator();
     m_followAction = view->addAction(tr("&Follow newest data"));
     m_followAction->setCheckable(true);
@@ -304,6 +310,11 @@ void MainWindow::showLessons(bool lessons)
     m_sideTabs->setCurrentIndex(lessons ? 1 : 0);
 }
 
+void MainWindow::showWhatIf()
+{
+    m_sideTabs->setCurrentWidget(m_whatIf);
+}
+
 void MainWindow::showExperiments(bool experiments)
 {
     m_tabs->setCurrentWidget(experiments ? static_cast<QWidget *>(m_experiments)
@@ -378,6 +389,7 @@ void MainWindow::restoreSettings()
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
     restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
     m_plots->restoreState(settings.value(QStringLiteral("window/plots")).toByteArray());
+    m_sideTabs->setCurrentIndex(settings.value(QStringLiteral("window/sideTab"), 0).toInt());
     const QString json = settings.value(QStringLiteral("run/config")).toString();
     if (json.isEmpty())
         return;
@@ -398,6 +410,7 @@ void MainWindow::saveSettings() const
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
     settings.setValue(QStringLiteral("window/state"), saveState());
     settings.setValue(QStringLiteral("window/plots"), m_plots->saveState());
+    settings.setValue(QStringLiteral("window/sideTab"), m_sideTabs->currentIndex());
     settings.setValue(QStringLiteral("run/config"),
                       QString::fromStdString(toSafeJson(toJson(m_runs->chosenConfig())).dump()));
 }

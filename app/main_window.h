@@ -1,7 +1,7 @@
 #pragma once
 
-// MainWindow: lays out the side column (engine choice, settings and lessons as tabs,
-// stats), the Live plots and the Experiments view as tabs, the run list dock, the
+// MainWindow: lays out the side column (engine choice, settings, lessons and What if
+// as tabs, stats), the Live plots and the Experiments view as tabs, the run list dock, the
 // menus and the status line; the work is done by the managers it owns, each for one
 // responsibility: RunManager (the run's life), EngineManager (which engine, what the
 // machine offers), AutotuneManager, LessonManager and FileManager (configurations,
@@ -39,6 +39,7 @@ class RunFollower;
 class RunManager;
 class RunSession;
 class StatsPanel;
+class WhatIfPanel;
 
 class MainWindow : public QMainWindow
 {
@@ -56,6 +57,8 @@ public:
     LessonPanel *lessonPanel() const;
     // Brings the Lessons tab (or the settings) to the front of the side panel.
     void showLessons(bool lessons);
+    // Brings the What if tab to the front of the side panel.
+    void showWhatIf();
     // The autotuner driving the run, or nullptr (Autotune off, or no run going).
     const loaderlab::Autotuner *autotuner() const;
     // Brings the Experiments tab (or the live plots) to the front.
@@ -103,6 +106,7 @@ private:
 
     QTabWidget *m_tabs = nullptr;
     QTabWidget *m_sideTabs = nullptr;
+    WhatIfPanel *m_whatIf = nullptr;
     RunListView *m_runListView = nullptr;
     QDockWidget *m_runsDock = nullptr;
     ExperimentsView *m_experiments = nullptr;

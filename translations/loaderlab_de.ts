@@ -659,6 +659,22 @@
         <source>checkpointing</source>
         <translation>Checkpointing</translation>
     </message>
+    <message>
+        <source>Predict, then watch</source>
+        <translation>Vorhersagen, dann zusehen</translation>
+    </message>
+    <message>
+        <source>LoaderLab&apos;s loader model replays the loader from the costs of one run: what a sample costs to load, collating, handing a batch over, the step, the workers&apos; start. When the first phase ends, the model is calibrated on its trace and predicts the next setting before it runs; the second phase then measures it.</source>
+        <translation>Das Loader-Modell von LoaderLab spielt den Loader aus den Kosten eines Laufs nach: was ein Sample zu laden kostet, das Zusammenfügen, die Übergabe eines Batches, der Schritt, der Start der Worker. Wenn die erste Phase endet, wird das Modell an ihrem Trace kalibriert und sagt die nächste Einstellung voraus, bevor sie läuft; die zweite Phase misst sie dann.</translation>
+    </message>
+    <message>
+        <source>The prediction before the step, then the measured samples/s within 15 % of it.</source>
+        <translation>Die Vorhersage vor dem Schritt, dann die gemessenen Samples/s innerhalb von 15 % davon.</translation>
+    </message>
+    <message>
+        <source>Now set workers to 2.</source>
+        <translation>Jetzt die Worker auf 2 stellen.</translation>
+    </message>
 </context>
 <context>
     <name>MarkerText</name>
@@ -1424,6 +1440,63 @@
         <source> · folder %1</source>
         <translation> · Ordner %1</translation>
     </message>
+    <message>
+        <source>The loader model beside the measurement: calibrated from one measured cell, it predicts every cell; the heatmap shows each measured cell&apos;s prediction error, the table the predicted samples/s.</source>
+        <translation>Das Loader-Modell neben der Messung: an einer gemessenen Zelle kalibriert, sagt es jede Zelle voraus; die Heatmap zeigt den Vorhersagefehler jeder gemessenen Zelle, die Tabelle die vorhergesagten Samples/s.</translation>
+    </message>
+    <message>
+        <source>Predicted</source>
+        <translation>Vorhergesagt</translation>
+    </message>
+    <message>
+        <source>The measured cell the model is calibrated from (its trace).</source>
+        <translation>Die gemessene Zelle, an der das Modell kalibriert wird (ihr Trace).</translation>
+    </message>
+    <message>
+        <source>Calibrated from:</source>
+        <translation>Kalibriert an:</translation>
+    </message>
+    <message>
+        <source>No measured cell has kept a trace yet: the model is calibrated from one.</source>
+        <translation>Noch keine gemessene Zelle hat einen Trace behalten: das Modell wird an einer kalibriert.</translation>
+    </message>
+    <message>
+        <source>Predicting…</source>
+        <translation>Vorhersage läuft…</translation>
+    </message>
+    <message>
+        <source>The model could not be calibrated: %1</source>
+        <translation>Das Modell ließ sich nicht kalibrieren: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Median error of the predicted %1: %2 % over %n measured cell(s).</source>
+        <translation>
+            <numerusform>Medianer Fehler der vorhergesagten %1: %2 % über %n gemessene Zelle.</numerusform>
+            <numerusform>Medianer Fehler der vorhergesagten %1: %2 % über %n gemessene Zellen.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No cell measured to compare with.</source>
+        <translation>Keine gemessene Zelle zum Vergleich.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n cell(s) not predicted: an axis the model cannot predict differs.</source>
+        <translation>
+            <numerusform>%n Zelle nicht vorhergesagt: eine Achse, die das Modell nicht vorhersagen kann, ist anders.</numerusform>
+            <numerusform>%n Zellen nicht vorhergesagt: eine Achse, die das Modell nicht vorhersagen kann, ist anders.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Assumed: %n core(s) (this machine&apos;s), processor sharing, no memory-bandwidth, cache or network model.</source>
+        <translation>
+            <numerusform>Angenommen: %n Kern (der dieses Rechners), Processor Sharing, kein Modell von Speicherbandbreite, Cache oder Netz.</numerusform>
+            <numerusform>Angenommen: %n Kerne (die dieses Rechners), Processor Sharing, kein Modell von Speicherbandbreite, Cache oder Netz.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Sweep heatmap: prediction error of %1 across %2</source>
+        <translation>Sweep-Heatmap: Vorhersagefehler von %1 über %2</translation>
+    </message>
 </context>
 <context>
     <name>loaderlab::FileManager</name>
@@ -1703,6 +1776,10 @@
         <source>phase &apos;%1&apos;: %2</source>
         <translation>Phase „%1“: %2</translation>
     </message>
+    <message>
+        <source>Before phase %1: %2</source>
+        <translation>Vor Phase %1: %2</translation>
+    </message>
 </context>
 <context>
     <name>loaderlab::LivePlot</name>
@@ -1907,6 +1984,14 @@
     <message>
         <source>&amp;Reading the plots…</source>
         <translation>Die &amp;Plots lesen…</translation>
+    </message>
+    <message>
+        <source>What if</source>
+        <translation>Was wäre, wenn</translation>
+    </message>
+    <message>
+        <source>&amp;What if (predicted settings)</source>
+        <translation>&amp;Was wäre, wenn (vorhergesagte Einstellungen)</translation>
     </message>
 </context>
 <context>
@@ -2655,6 +2740,42 @@ bound</translation>
         <source>Error</source>
         <translation>Fehler</translation>
     </message>
+    <message>
+        <source>Not run: sweep --predict-first predicted it slower than a measured cell.</source>
+        <translation>Nicht gelaufen: sweep --predict-first sagte sie langsamer voraus als eine gemessene Zelle.</translation>
+    </message>
+    <message>
+        <source>Predicted then: %1 samples/s.</source>
+        <translation>Damals vorhergesagt: %1 Samples/s.</translation>
+    </message>
+    <message>
+        <source>skipped</source>
+        <translation>übersprungen</translation>
+    </message>
+    <message>
+        <source>not predicted</source>
+        <translation>nicht vorhergesagt</translation>
+    </message>
+    <message>
+        <source>Not measured: the prediction alone.</source>
+        <translation>Nicht gemessen: nur die Vorhersage.</translation>
+    </message>
+    <message>
+        <source>Samples/s the loader model predicts, calibrated from one measured cell.</source>
+        <translation>Samples/s, die das Loader-Modell vorhersagt, an einer gemessenen Zelle kalibriert.</translation>
+    </message>
+    <message>
+        <source>(predicted - measured) / measured samples/s.</source>
+        <translation>(vorhergesagt − gemessen) / gemessen, in Samples/s.</translation>
+    </message>
+    <message>
+        <source>Predicted samples/s</source>
+        <translation>Vorhergesagte Samples/s</translation>
+    </message>
+    <message>
+        <source>Prediction error</source>
+        <translation>Vorhersagefehler</translation>
+    </message>
 </context>
 <context>
     <name>loaderlab::SweepHeatmap</name>
@@ -2685,6 +2806,22 @@ bound</translation>
     <message>
         <source>not run</source>
         <translation>nicht gelaufen</translation>
+    </message>
+    <message>
+        <source>skipped</source>
+        <translation>übersprungen</translation>
+    </message>
+    <message>
+        <source>Prediction error (%)</source>
+        <translation>Vorhersagefehler (%)</translation>
+    </message>
+    <message>
+        <source>pred. %1</source>
+        <translation>vorh. %1</translation>
+    </message>
+    <message>
+        <source>not predicted</source>
+        <translation>nicht vorhergesagt</translation>
     </message>
 </context>
 <context>
@@ -2913,6 +3050,214 @@ with W workers, the waits spike every W batches.</source>
         <translation>Start drücken, um den Loader laufen zu lassen, oder Datei → Lauf öffnen…, um einen aufgezeichneten anzusehen.
 Jeder Punkt hier ist die Wartezeit eines Batches auf seine Daten:
 mit W Workern steigen die Wartezeiten alle W Batches an.</translation>
+    </message>
+</context>
+<context>
+    <name>loaderlab::WhatIfPanel</name>
+    <message>
+        <source>The run the model is calibrated from.</source>
+        <translation>Der Lauf, an dem das Modell kalibriert wird.</translation>
+    </message>
+    <message>
+        <source>Calibrate</source>
+        <translation>Kalibrieren</translation>
+    </message>
+    <message>
+        <source>Measures the run&apos;s costs (loading a sample, collating, the step, the workers&apos; start-up) from its batches; the live run is calibrated again every few seconds while it goes on.</source>
+        <translation>Misst die Kosten des Laufs (ein Sample laden, zusammenfügen, der Schritt, der Start der Worker) aus seinen Batches; der laufende Lauf wird alle paar Sekunden neu kalibriert, solange er läuft.</translation>
+    </message>
+    <message>
+        <source>Predicted samples/s for 0 to twice as many workers as cores, at the chosen cores, devices and batch size; the diamond is what the run itself measured.</source>
+        <translation>Vorhergesagte Samples/s für 0 bis doppelt so viele Worker wie Kerne, bei den gewählten Kernen, Geräten und der Batchgröße; die Raute ist, was der Lauf selbst gemessen hat.</translation>
+    </message>
+    <message>
+        <source>The model&apos;s error on the run it was calibrated from: how far to trust the other predictions, at best.</source>
+        <translation>Der Fehler des Modells auf dem Lauf, an dem es kalibriert wurde: wie weit man den anderen Vorhersagen trauen kann, bestenfalls.</translation>
+    </message>
+    <message>
+        <source>Assumed: processor sharing (busy threads share the cores evenly); no memory-bandwidth or cache model; no disk, page-cache or network model.</source>
+        <translation>Angenommen: Processor Sharing (beschäftigte Threads teilen sich die Kerne gleichmäßig); kein Modell von Speicherbandbreite oder Cache; kein Modell von Platte, Page-Cache oder Netz.</translation>
+    </message>
+    <message>
+        <source>Settings with more workers than cores, or moving large batches, may be slower than predicted. See docs/what-if.md.</source>
+        <translation>Einstellungen mit mehr Workern als Kernen oder mit großen Batches können langsamer sein als vorhergesagt. Siehe docs/what-if.md.</translation>
+    </message>
+    <message>
+        <source>Logical cores of the machine.</source>
+        <translation>Logische Kerne des Rechners.</translation>
+    </message>
+    <message>
+        <source>Cores</source>
+        <translation>Kerne</translation>
+    </message>
+    <message>
+        <source>Data-parallel devices, each with its own loader and workers.</source>
+        <translation>Datenparallele Geräte, jedes mit eigenem Loader und eigenen Workern.</translation>
+    </message>
+    <message>
+        <source>Devices</source>
+        <translation>Geräte</translation>
+    </message>
+    <message>
+        <source>Loader workers per device.</source>
+        <translation>Loader-Worker je Gerät.</translation>
+    </message>
+    <message>
+        <source>Samples per batch.</source>
+        <translation>Samples je Batch.</translation>
+    </message>
+    <message>
+        <source>Back to the calibrated run&apos;s setting.</source>
+        <translation>Zurück zur Einstellung des kalibrierten Laufs.</translation>
+    </message>
+    <message>
+        <source>The run&apos;s</source>
+        <translation>Die des Laufs</translation>
+    </message>
+    <message>
+        <source>Batch</source>
+        <translation>Batch</translation>
+    </message>
+    <message>
+        <source>Workers</source>
+        <translation>Worker</translation>
+    </message>
+    <message>
+        <source>Predicted</source>
+        <translation>Vorhergesagt</translation>
+    </message>
+    <message>
+        <source>Samples/s</source>
+        <translation>Samples/s</translation>
+    </message>
+    <message>
+        <source>Predicted throughput after warm-up, all devices together.</source>
+        <translation>Vorhergesagter Durchsatz nach dem Warm-up, alle Geräte zusammen.</translation>
+    </message>
+    <message>
+        <source>Input-bound</source>
+        <translation>Input-bound</translation>
+    </message>
+    <message>
+        <source>Share of the run the step spends waiting for data.</source>
+        <translation>Anteil des Laufs, in dem der Schritt auf Daten wartet.</translation>
+    </message>
+    <message>
+        <source>First batch</source>
+        <translation>Erster Batch</translation>
+    </message>
+    <message>
+        <source>From the start to the first delivered batch, worker start-up included.</source>
+        <translation>Vom Start bis zum ersten gelieferten Batch, Start der Worker eingeschlossen.</translation>
+    </message>
+    <message>
+        <source>Wait p95</source>
+        <translation>Wartezeit p95</translation>
+    </message>
+    <message>
+        <source>95th percentile of how long the step waits for its batch.</source>
+        <translation>95. Perzentil der Zeit, die der Schritt auf seinen Batch wartet.</translation>
+    </message>
+    <message>
+        <source>Wait period</source>
+        <translation>Warteperiode</translation>
+    </message>
+    <message>
+        <source>Every how many batches a long wait comes back (the workers&apos; round); none when the waits are flat.</source>
+        <translation>Nach wie vielen Batches eine lange Wartezeit wiederkehrt (die Runde der Worker); keine, wenn die Wartezeiten flach sind.</translation>
+    </message>
+    <message>
+        <source>Live run (%1)</source>
+        <translation>Laufender Lauf (%1)</translation>
+    </message>
+    <message>
+        <source>No run to calibrate from: start a run, or open a recorded one (File → Open run…).</source>
+        <translation>Kein Lauf zum Kalibrieren: einen Lauf starten oder einen aufgezeichneten öffnen (Datei → Lauf öffnen…).</translation>
+    </message>
+    <message>
+        <source>Calibrates when shown.</source>
+        <translation>Kalibriert, sobald sichtbar.</translation>
+    </message>
+    <message>
+        <source>Too few batches to calibrate from: %1 so far, %2 needed (the warm-up&apos;s %3 and %4 more).</source>
+        <translation>Zu wenige Batches zum Kalibrieren: %1 bisher, %2 nötig (die %3 des Warm-ups und %4 mehr).</translation>
+    </message>
+    <message>
+        <source>Calibrating…</source>
+        <translation>Kalibriere…</translation>
+    </message>
+    <message>
+        <source>Calibration failed: %1</source>
+        <translation>Kalibrierung fehlgeschlagen: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Calibrated from %n batch(es) of the live run</source>
+        <translation>
+            <numerusform>Kalibriert an %n Batch des laufenden Laufs</numerusform>
+            <numerusform>Kalibriert an %n Batches des laufenden Laufs</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Calibrated from %n batch(es) of %1</source>
+        <translation>
+            <numerusform>Kalibriert an %n Batch von %1</numerusform>
+            <numerusform>Kalibriert an %n Batches von %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source> (the first of its batches)</source>
+        <translation> (den ersten seiner Batches)</translation>
+    </message>
+    <message>
+        <source>The run itself: measured %1 samples/s, predicted %2 (%3 %).</source>
+        <translation>Der Lauf selbst: gemessen %1 Samples/s, vorhergesagt %2 (%3 %).</translation>
+    </message>
+    <message>
+        <source>The run itself: predicted %1 samples/s (nothing measured after its warm-up).</source>
+        <translation>Der Lauf selbst: vorhergesagt %1 Samples/s (nach dem Warm-up nichts gemessen).</translation>
+    </message>
+    <message>
+        <source>The model cannot predict this setting: %1</source>
+        <translation>Diese Einstellung kann das Modell nicht vorhersagen: %1</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>%1 %</source>
+        <translation>%1 %</translation>
+    </message>
+    <message>
+        <source>every %1 batches</source>
+        <translation>alle %1 Batches</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>keine</translation>
+    </message>
+</context>
+<context>
+    <name>loaderlab::WhatIfPlot</name>
+    <message>
+        <source>Workers</source>
+        <translation>Worker</translation>
+    </message>
+    <message>
+        <source>Samples/s</source>
+        <translation>Samples/s</translation>
+    </message>
+    <message>
+        <source>predicted</source>
+        <translation>vorhergesagt</translation>
+    </message>
+    <message>
+        <source>chosen</source>
+        <translation>gewählt</translation>
+    </message>
+    <message>
+        <source>measured (this run)</source>
+        <translation>gemessen (dieser Lauf)</translation>
     </message>
 </context>
 <context>

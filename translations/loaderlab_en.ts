@@ -1,4 +1,5 @@
-<?xml version='1.0' encoding='utf-8'?>
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
 <TS version="2.1" language="en" sourcelanguage="en">
 <context>
     <name>loaderlab::ExperimentsView</name>
@@ -28,6 +29,27 @@
         <translation>
             <numerusform>, %n repeat</numerusform>
             <numerusform>, %n repeats</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Median error of the predicted %1: %2 % over %n measured cell(s).</source>
+        <translation>
+            <numerusform>Median error of the predicted %1: %2 % over %n measured cell.</numerusform>
+            <numerusform>Median error of the predicted %1: %2 % over %n measured cells.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n cell(s) not predicted: an axis the model cannot predict differs.</source>
+        <translation>
+            <numerusform>%n cell not predicted: an axis the model cannot predict differs.</numerusform>
+            <numerusform>%n cells not predicted: an axis the model cannot predict differs.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Assumed: %n core(s) (this machine&apos;s), processor sharing, no memory-bandwidth, cache or network model.</source>
+        <translation>
+            <numerusform>Assumed: %n core (this machine&apos;s), processor sharing, no memory-bandwidth, cache or network model.</numerusform>
+            <numerusform>Assumed: %n cores (this machine&apos;s), processor sharing, no memory-bandwidth, cache or network model.</numerusform>
         </translation>
     </message>
 </context>
@@ -98,6 +120,23 @@
         <translation>
             <numerusform>wait, rolling mean of %n batch</numerusform>
             <numerusform>wait, rolling mean of %n batches</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>loaderlab::WhatIfPanel</name>
+    <message numerus="yes">
+        <source>Calibrated from %n batch(es) of the live run</source>
+        <translation>
+            <numerusform>Calibrated from %n batch of the live run</numerusform>
+            <numerusform>Calibrated from %n batches of the live run</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Calibrated from %n batch(es) of %1</source>
+        <translation>
+            <numerusform>Calibrated from %n batch of %1</numerusform>
+            <numerusform>Calibrated from %n batches of %1</numerusform>
         </translation>
     </message>
 </context>

@@ -226,6 +226,7 @@ bool ExperimentsView::run(const SweepDefinition &definition, const QString &dir,
     m_stopping = false;
     m_cellShown = false;
     m_errorLabel->hide();
+    forgetPrediction(); // of the sweep shown before
     m_model->setSweep(definition, m_worker->recordsAtStart());
     fillAxisCombos();
     refreshResults();

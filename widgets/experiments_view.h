@@ -7,6 +7,13 @@
 // axes (SweepHeatmap), the line plots of the research notes (SweepLinePlots) and the
 // batches of the cell clicked in the table or the heatmap (SweepCellDetail).
 //
+// "Predicted" puts the loader model beside the measurement (core/predict/
+// sweep_prediction.h): calibrated from one measured cell (the first by default, any
+// other by choice), it predicts every cell; the heatmap then shows the error of each
+// measured cell's prediction and the prediction alone where nothing was measured, and
+// the table gains the predicted samples/s and the error. The model runs on a thread of
+// its own (BackgroundTask); a cell that ends later only updates the measured side.
+//
 // The base config of a sweep is the side panel's (setConfigSource); the cells run on
 // SweepWorker's thread and each ended cell comes back as a queued signal, so the view
 // refreshes once per cell and the window never waits. Resume opens a results folder,
@@ -21,6 +28,7 @@
 
 class QComboBox;
 class QCustomPlot;
+class QHBoxLayout;
 class QLabel;
 class QLineEdit;
 class QProgressBar;
@@ -28,9 +36,11 @@ class QPushButton;
 class QSplitter;
 class QTabWidget;
 class QTableView;
+class QToolButton;
 
 namespace loaderlab {
 
+class BackgroundTask;
 class MaxBatchPanel;
 struct PlotExportOptions;
 class SweepAxesEditor;
@@ -91,6 +101,15 @@ Q_SIGNALS:
 private:
     QWidget *buildSetup();
     QWidget *buildResults();
+    // The Predicted toggle (into `choices`) and the row under it (experiments_view_prediction.cpp).
+    QWidget *buildPrediction(QHBoxLayout *choices);
+    void onPredictedToggled(bool on);
+    void forgetPrediction();
+    void onRecordsChanged();
+    void fillCalibrationCells();
+    void requestPrediction();
+    void showPredictionSummary();
+    bool predictedShown() const;
     bool run(const loaderlab::SweepDefinition &definition, const QString &dir, QString *error);
     bool loadCell(std::int64_t grid, bool toFront, QString *error);
     void fillAxisCombos();
@@ -141,6 +160,13 @@ private:
     QTabWidget *m_lowerTabs = nullptr;
     QSplitter *m_upperSplit = nullptr;
     bool m_splitSized = false;
+
+    QToolButton *m_predictedToggle = nullptr;
+    QWidget *m_predictionRow = nullptr;
+    QComboBox *m_calibrationCell = nullptr;
+    QLabel *m_predictionSummary = nullptr;
+    BackgroundTask *m_predictTask = nullptr;
+    bool m_predictPending = false;
 };
 
 } // namespace loaderlab

@@ -104,6 +104,7 @@ QWidget *ExperimentsView::buildResults()
     choices->addWidget(m_xCombo);
     choices->addWidget(new QLabel(tr("up")));
     choices->addWidget(m_yCombo);
+    QWidget *predictionRow = buildPrediction(choices);
     choices->addStretch();
     // The exports beside the recommendation: the heatmap's row stays narrow.
     auto *top = new QHBoxLayout;
@@ -156,6 +157,7 @@ QWidget *ExperimentsView::buildResults()
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(top);
     layout->addLayout(choices);
+    layout->addWidget(predictionRow);
     layout->addWidget(vertical, 1);
     return results;
 }
@@ -205,9 +207,16 @@ void ExperimentsView::setHeatmap(const std::string &figure, int xAxis, int yAxis
 
 void ExperimentsView::refreshHeatmap()
 {
-    m_heatmap->plotSweep(m_model->definition(), m_model->analysis(),
-                         m_xCombo->currentData().toInt(), m_yCombo->currentData().toInt(),
-                         m_figureCombo->currentData().toString().toStdString());
+    const int x = m_xCombo->currentData().toInt();
+    const int y = m_yCombo->currentData().toInt();
+    const std::string figure = m_figureCombo->currentData().toString().toStdString();
+    if (predictedShown()) {
+        m_heatmap->plotPrediction(m_model->definition(), *m_model->prediction(), x, y, figure);
+        showPredictionSummary();
+        return;
+    }
+    m_heatmap->plotSweep(m_model->definition(), m_model->analysis(), x, y, figure,
+                         m_model->skippedGrids());
 }
 
 void ExperimentsView::refreshResults()
@@ -293,7 +302,8 @@ bool ExperimentsView::exportPlots(const QString &dir, const QString &format,
                                         "cell_wait_time",        "cell_worker_timeline"};
     const QString sweep = sweepTitle();
     const QString cell = cellTitle();
-    QString heatmap = tr("Sweep heatmap: %1 across %2")
+    QString heatmap = (predictedShown() ? tr("Sweep heatmap: prediction error of %1 across %2")
+                                        : tr("Sweep heatmap: %1 across %2"))
                           .arg(m_figureCombo->currentText(), m_xCombo->currentText());
     if (m_yCombo->currentData().toInt() >= 0)
         heatmap += tr(", up %1").arg(m_yCombo->currentText());

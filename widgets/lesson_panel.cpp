@@ -14,6 +14,8 @@
 #include <QRegularExpression>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace loaderlab {
 
 using State = LessonTracker::State;
@@ -106,6 +108,7 @@ LessonPanel::LessonPanel(QWidget *parent)
     m_steps = wrapped("lessonSteps");
     m_steps->setTextFormat(Qt::RichText);
     m_progress = wrapped("lessonProgress");
+    m_briefing = wrapped("lessonBriefing");
     m_figures = wrapped("lessonFigures");
     m_verdict = wrapped("lessonVerdict");
     for (QLabel *label : {m_title, m_explanation, m_expected, m_unavailable, m_steps})
@@ -122,7 +125,7 @@ LessonPanel::LessonPanel(QWidget *parent)
     buttons->addWidget(m_applyButton);
     buttons->addWidget(m_stopButton);
     layout->addLayout(buttons);
-    for (QLabel *label : {m_progress, m_figures, m_verdict})
+    for (QLabel *label : {m_progress, m_briefing, m_figures, m_verdict})
         layout->addWidget(label);
     layout->addStretch(1);
 
@@ -312,6 +315,20 @@ void LessonPanel::showProgress()
     }
     m_progress->setText(progress);
     m_progress->setVisible(!progress.isEmpty());
+
+    // What the lesson said before each phase reached so far: from when the phase
+    // before it ended (with its step still to make) to the verdict, which it is
+    // compared with. Core's sentence, English like the verdict.
+    QStringList said;
+    if (lesson && state != State::Idle) {
+        const std::size_t reached = std::min(m_tracker.phase(), lesson->phases.size() - 1);
+        for (std::size_t i = 1; i <= reached; ++i) {
+            if (const std::string &t = m_tracker.briefing(i).text; !t.empty())
+                said << tr("Before phase %1: %2").arg(i + 1).arg(text(t));
+        }
+    }
+    m_briefing->setText(said.join(QLatin1Char('\n')));
+    m_briefing->setVisible(!said.isEmpty());
 
     QStringList lines;
     if (state != State::Idle) {

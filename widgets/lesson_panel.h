@@ -5,7 +5,8 @@
 // *Start lesson* asks the window to put the lesson's preset into the controls and
 // start a run (startRequested); the panel then follows the live run (LessonTracker):
 // each phase's progress and figures, the next guided step ("Now set workers to 3.",
-// done by hand or with *Apply step*: stepRequested), and the verdict the core
+// done by hand or with *Apply step*: stepRequested) with what the lesson says
+// before it (the model's prediction, in predict-then-watch), and the verdict the core
 // computes from the phases' traces — provisional while the last phase runs, final
 // when it has its batches (then finished()).
 
@@ -78,6 +79,7 @@ private:
     QLabel *m_unavailable = nullptr;
     QLabel *m_steps = nullptr;
     QLabel *m_progress = nullptr;
+    QLabel *m_briefing = nullptr;
     QLabel *m_figures = nullptr;
     QLabel *m_verdict = nullptr;
     QPushButton *m_startButton = nullptr;

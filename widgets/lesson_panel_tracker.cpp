@@ -31,6 +31,7 @@ void LessonTracker::start(const Lesson &lesson, const RunConfig &base)
     m_start.reset();
     m_version.reset();
     m_done.clear();
+    m_briefings.assign(lesson.phases.size(), {});
 }
 
 void LessonTracker::stop()
@@ -96,11 +97,20 @@ bool LessonTracker::update()
             m_done.push_back(resultOf(versions[v], from, from + want));
             m_minStart = from + want;
             ++m_phase;
+            // Said before the next phase, shown while the window waits for its step.
+            if (m_lesson->briefing && m_phase < m_lesson->phases.size())
+                m_briefings[m_phase] = m_lesson->briefing(m_done, phaseConfig(m_phase));
         }
     }
     if (m_phase == m_lesson->phases.size())
         m_state = State::Done;
     return m_state != before || m_phase != phaseBefore;
+}
+
+const LessonBriefing &LessonTracker::briefing(std::size_t i) const
+{
+    static const LessonBriefing none;
+    return i < m_briefings.size() ? m_briefings[i] : none;
 }
 
 std::int64_t LessonTracker::phaseBatches() const
@@ -124,8 +134,10 @@ LessonPhaseResult LessonTracker::resultOf(const ConfigVersion &version, std::siz
     const RunSummary summary = summarize(records, spans, version.config.loader.numWorkers,
                                          version.config.warmupBatches, 0);
     const std::size_t phase = std::min(m_phase, m_lesson->phases.size() - 1);
-    return lessonPhaseResult(m_lesson->phases[phase].label, version.config, std::move(records),
-                             summary);
+    LessonPhaseResult result = lessonPhaseResult(m_lesson->phases[phase].label, version.config,
+                                                 std::move(records), summary);
+    result.briefing = briefing(phase);
+    return result;
 }
 
 std::vector<LessonPhaseResult> LessonTracker::phasesSoFar() const

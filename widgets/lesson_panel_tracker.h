@@ -7,9 +7,11 @@
 // change of settings in the middle of a phase starts the phase again at the new
 // config version (a phase measures one setting); settings that are not the phase's
 // leave the phase waiting for its step. A new run (a new trace: the dataset changed)
-// starts the phase in progress again on it. When every phase has its batches the
-// verdict is the core's (Lesson::verdict) over the phases' traces; while the last
-// phase runs, the same verdict over what it has so far.
+// starts the phase in progress again on it. When a phase ends, the lesson's briefing
+// for the next one (Lesson::briefing: predict-then-watch's prediction) is computed
+// from the phases so far and kept with that phase. When every phase has its batches
+// the verdict is the core's (Lesson::verdict) over the phases' traces; while the
+// last phase runs, the same verdict over what it has so far.
 
 #include "core/lessons/lesson.h"
 #include "core/trace/trace_log.h"
@@ -51,6 +53,9 @@ public:
     const std::vector<LessonPhaseResult> &finishedPhases() const { return m_done; }
     // Phase i's settings over the base (the preset and the phase's changes).
     RunConfig phaseConfig(std::size_t i) const;
+    // What the lesson said before phase i: computed when the phase before it ended;
+    // empty before that, for phase 0 and for a lesson without briefings.
+    const LessonBriefing &briefing(std::size_t i) const;
     // The lesson's setting keys (every phase's changes).
     const std::set<std::string> &keys() const { return m_keys; }
     // True when `config` has phase i's values for every lesson key.
@@ -73,6 +78,7 @@ private:
     std::optional<std::size_t> m_start;
     std::optional<ConfigVersion> m_version; // the config version the phase runs in
     std::vector<LessonPhaseResult> m_done;
+    std::vector<LessonBriefing> m_briefings; // one per phase
 };
 
 } // namespace loaderlab

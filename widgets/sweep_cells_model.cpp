@@ -6,6 +6,8 @@
 
 #include <QColor>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <ostream>
 
@@ -60,6 +62,7 @@ void SweepCellsModel::setSweep(const SweepDefinition &definition,
     }
     m_records = records;
     m_runningGrid = -1;
+    m_prediction.reset();
     analyse();
     endResetModel();
     Q_EMIT analysisChanged();
@@ -71,6 +74,56 @@ void SweepCellsModel::addRecord(const SweepRecord &record)
     analyse();
     Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, columnCount() - 1));
     Q_EMIT analysisChanged();
+}
+
+void SweepCellsModel::setPrediction(std::shared_ptr<const SweepPrediction> prediction)
+{
+    // Columns inserted or removed, not a reset: the table keeps its selected row.
+    const int first = axisCount() + 1 + Throughput + 1;
+    const int last = first + kPredictedColumns - 1;
+    if (!m_prediction && prediction) {
+        beginInsertColumns({}, first, last);
+        m_prediction = std::move(prediction);
+        endInsertColumns();
+    } else if (m_prediction && !prediction) {
+        beginRemoveColumns({}, first, last);
+        m_prediction.reset();
+        endRemoveColumns();
+    } else if (prediction) {
+        m_prediction = std::move(prediction);
+        if (rowCount() > 0)
+            Q_EMIT dataChanged(index(0, first), index(rowCount() - 1, last));
+    }
+}
+
+const SweepCellPrediction *SweepCellsModel::predictionOf(int row) const
+{
+    if (!m_prediction || row < 0)
+        return nullptr;
+    const auto &cells = m_prediction->cells;
+    const auto r = static_cast<std::size_t>(row);
+    if (r < cells.size() && cells[r].grid == row)
+        return &cells[r];
+    for (const SweepCellPrediction &c : cells) {
+        if (c.grid == row)
+            return &c;
+    }
+    return nullptr;
+}
+
+std::pair<SweepCellsModel::ColumnKind, int> SweepCellsModel::columnAt(int column) const
+{
+    const int axes = axisCount();
+    if (column < axes)
+        return {ColumnKind::Axis, column};
+    if (column == axes)
+        return {ColumnKind::State, 0};
+    const int k = column - axes - 1;
+    if (!m_prediction || k <= Throughput)
+        return {ColumnKind::Figure, k};
+    if (k <= kPredictedColumns)
+        return {ColumnKind::Predicted, k - 1};
+    return {ColumnKind::Figure, k - kPredictedColumns};
 }
 
 void SweepCellsModel::setRunningGrid(std::int64_t grid)
@@ -86,6 +139,13 @@ void SweepCellsModel::analyse()
     m_statsOfGrid.clear();
     for (std::size_t i = 0; i < m_analysis.cells.size(); ++i)
         m_statsOfGrid[m_analysis.cells[i].grid] = i;
+    m_skipped.clear();
+    for (const auto &[order, record] : m_records) {
+        if (record.state == "skipped" && !stats(record.grid))
+            m_skipped.push_back(record.grid);
+    }
+    std::sort(m_skipped.begin(), m_skipped.end());
+    m_skipped.erase(std::unique(m_skipped.begin(), m_skipped.end()), m_skipped.end());
 }
 
 const SweepCellStats *SweepCellsModel::stats(std::int64_t grid) const
@@ -109,6 +169,26 @@ const SweepRecord *SweepCellsModel::traceRecord(std::int64_t grid) const
     return newest;
 }
 
+QString SweepCellsModel::skippedToolTip(int row) const
+{
+    QString text = tr("Not run: sweep --predict-first predicted it slower than a measured cell.");
+    // What that sweep predicted for it (its own calibration, not the Predicted view's).
+    for (const auto &[order, record] : m_records) {
+        if (record.grid == row && record.state == "skipped"
+            && record.predictedFigure("samples_per_sec_mean") > 0.0)
+            return text + QLatin1Char(' ')
+                   + tr("Predicted then: %1 samples/s.")
+                         .arg(QString::number(record.predictedFigure("samples_per_sec_mean"), 'f',
+                                              1));
+    }
+    return text;
+}
+
+bool SweepCellsModel::isSkipped(int row) const
+{
+    return std::binary_search(m_skipped.begin(), m_skipped.end(), std::int64_t{row});
+}
+
 int SweepCellsModel::rowCount(const QModelIndex &parent) const
 {
     return parent.isValid() ? 0 : static_cast<int>(m_values.size());
@@ -116,14 +196,21 @@ int SweepCellsModel::rowCount(const QModelIndex &parent) const
 
 int SweepCellsModel::columnCount(const QModelIndex &parent) const
 {
-    return parent.isValid() ? 0 : axisCount() + 1 + kFigureColumns;
+    return parent.isValid()
+               ? 0
+               : axisCount() + 1 + kFigureColumns + (m_prediction ? kPredictedColumns : 0);
 }
 
 QString SweepCellsModel::stateText(int row) const
 {
     const SweepCellStats *c = stats(row);
+    if (!c && row != m_runningGrid) {
+        const auto skipped = skippedGrids();
+        return std::find(skipped.begin(), skipped.end(), row) != skipped.end() ? tr("skipped")
+                                                                               : tr("not run");
+    }
     if (!c)
-        return row == m_runningGrid ? tr("running") : tr("not run");
+        return tr("running");
     if (c->runs == 0)
         return tr("failed");
     if (c->failures > 0)
@@ -162,9 +249,8 @@ QVariant SweepCellsModel::data(const QModelIndex &index, int role) const
     if (!index.isValid())
         return {};
     const int row = index.row();
-    const int column = index.column();
-    const int axes = axisCount();
-    if (column < axes) {
+    const auto [kind, column] = columnAt(index.column());
+    if (kind == ColumnKind::Axis) {
         const nlohmann::json &value = values(row)[static_cast<std::size_t>(column)];
         if (role == NumberRole)
             return value.is_number() ? QVariant(value.get<double>()) : QVariant();
@@ -173,14 +259,18 @@ QVariant SweepCellsModel::data(const QModelIndex &index, int role) const
                 axisValueText(m_definition.axes[static_cast<std::size_t>(column)].key, value));
         return {};
     }
-    if (column == axes) {
+    if (kind == ColumnKind::State) {
         if (role == Qt::DisplayRole)
             return stateText(row);
+        if (role == Qt::ToolTipRole && isSkipped(row))
+            return skippedToolTip(row);
         if (role == Qt::ForegroundRole && stats(row) && stats(row)->failures > 0)
             return QColor(180, 0, 0);
         return {};
     }
-    const int f = column - axes - 1;
+    if (kind == ColumnKind::Predicted)
+        return predicted(row, column, role);
+    const int f = column;
     const SweepCellStats *c = stats(row);
     const QVariant value = c ? figure(*c, f) : QVariant();
     if (role == NumberRole || (role == Qt::ToolTipRole && f == Error))
@@ -204,6 +294,37 @@ QVariant SweepCellsModel::data(const QModelIndex &index, int role) const
     }
 }
 
+QVariant SweepCellsModel::predicted(int row, int column, int role) const
+{
+    const SweepCellPrediction *p = predictionOf(row);
+    if (!p)
+        return {};
+    if (role == Qt::TextAlignmentRole)
+        return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    if (column == PredictedThroughput) {
+        if (role == NumberRole)
+            return p->predicted ? QVariant(p->prediction.samplesPerSecond) : QVariant();
+        if (role == Qt::DisplayRole)
+            return p->predicted ? QString::number(p->prediction.samplesPerSecond, 'f', 1)
+                                : tr("not predicted");
+        if (role == Qt::ToolTipRole && !p->predicted)
+            return QString::fromStdString(p->problem);
+        if (role == Qt::ForegroundRole && !p->predicted)
+            return QColor(110, 110, 110);
+        return {};
+    }
+    const double e = p->error();
+    if (std::isnan(e))
+        return role == Qt::ToolTipRole && p->predicted && p->measuredRuns == 0
+                   ? QVariant(tr("Not measured: the prediction alone."))
+                   : QVariant();
+    if (role == NumberRole)
+        return e;
+    if (role == Qt::DisplayRole)
+        return tr("%1 %").arg(QString::asprintf("%+.1f", e * 100.0));
+    return {};
+}
+
 QVariant SweepCellsModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
     if (orientation != Qt::Horizontal || section < 0)
@@ -218,11 +339,18 @@ QVariant SweepCellsModel::headerData(int section, Qt::Orientation orientation, i
             return QString::fromStdString(key);
         return {};
     }
+    const auto [kind, column] = columnAt(section);
+    if (kind == ColumnKind::Predicted && role == Qt::ToolTipRole)
+        return column == PredictedThroughput
+                   ? tr("Samples/s the loader model predicts, calibrated from one measured cell.")
+                   : tr("(predicted - measured) / measured samples/s.");
     if (role != Qt::DisplayRole)
         return {};
-    if (section == axes)
+    if (kind == ColumnKind::State)
         return tr("State");
-    switch (section - axes - 1) {
+    if (kind == ColumnKind::Predicted)
+        return column == PredictedThroughput ? tr("Predicted samples/s") : tr("Prediction error");
+    switch (column) {
     case Runs:
         return tr("Runs");
     case EndToEnd:
@@ -251,25 +379,40 @@ bool SweepCellsModel::saveCsv(const QString &path, QString *error) const
             for (const SweepAxis &axis : m_definition.axes)
                 out << csvField(axis.key) << ',';
             out << "state,runs,failures,end_to_end_s,end_to_end_min_s,end_to_end_max_s,"
-                   "samples_per_sec,first_batch_ms,input_bound_share,wait_p95_ms,error\n";
+                   "samples_per_sec,first_batch_ms,input_bound_share,wait_p95_ms,error";
+            // With a prediction shown: its samples/s and error (empty where there is none).
+            if (m_prediction)
+                out << ",predicted_samples_per_sec,prediction_error";
+            out << '\n';
             for (int row = 0; row < rowCount(); ++row) {
                 for (std::size_t a = 0; a < m_definition.axes.size(); ++a)
                     out << csvField(axisValueText(m_definition.axes[a].key, values(row)[a])) << ',';
                 const SweepCellStats *c = stats(row);
                 if (!c) {
-                    out << "not-run,0,0,,,,,,,,\n";
-                    continue;
-                }
-                out << (c->runs > 0 ? "done" : "failed") << ',' << c->runs << ',' << c->failures;
-                if (c->runs > 0) {
-                    for (double v :
-                         {c->endToEndMean, c->endToEndMin, c->endToEndMax, c->throughputMean,
-                          c->firstBatchMs, c->inputBoundShare, c->waitP95Ms})
-                        out << ',' << number(v);
+                    out << "not-run,0,0,,,,,,,,";
                 } else {
-                    out << ",,,,,,,";
+                    out << (c->runs > 0 ? "done" : "failed") << ',' << c->runs << ','
+                        << c->failures;
+                    if (c->runs > 0) {
+                        for (double v :
+                             {c->endToEndMean, c->endToEndMin, c->endToEndMax, c->throughputMean,
+                              c->firstBatchMs, c->inputBoundShare, c->waitP95Ms})
+                            out << ',' << number(v);
+                    } else {
+                        out << ",,,,,,,";
+                    }
+                    out << ',' << csvField(c->error);
                 }
-                out << ',' << csvField(c->error) << '\n';
+                if (m_prediction) {
+                    const SweepCellPrediction *p = predictionOf(row);
+                    out << ',';
+                    if (p && p->predicted)
+                        out << number(p->prediction.samplesPerSecond);
+                    out << ',';
+                    if (p && !std::isnan(p->error()))
+                        out << number(p->error());
+                }
+                out << '\n';
             }
         });
         return true;

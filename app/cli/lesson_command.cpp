@@ -1,6 +1,8 @@
 // `loaderlab lesson NAME`: a guided lesson headless. Prints what the lesson shows
-// and what to look for, runs its phases (applying each guided step itself), prints
-// each phase's figures and the verdict computed from the traces.
+// and what to look for, runs its phases (applying each guided step itself, after
+// printing what the lesson says before it: the model's prediction in
+// predict-then-watch), prints each phase's figures and the verdict computed from
+// the traces.
 
 #include "app/cli/cli.h"
 #include "app/cli/run_options.h"
@@ -56,18 +58,21 @@ nlohmann::json resultJson(const loaderlab::Lesson &lesson, loaderlab::EngineKind
 {
     nlohmann::json list = nlohmann::json::array();
     for (const auto &p : phases) {
-        list.push_back({{"label", p.label},
-                        {"batches", p.waits.batches},
-                        {"epochs", p.waits.epochs},
-                        {"samples", p.waits.samples},
-                        {"skipped", p.waits.skipped},
-                        {"epoch_start_max_wait_ms", p.waits.epochStartMaxMs},
-                        {"first_wait_ms", p.waits.firstMs},
-                        {"median_wait_ms", p.waits.medianMs},
-                        {"p95_wait_ms", p.waits.p95Ms},
-                        {"period", p.waits.period},
-                        {"samples_per_sec", p.summary.samplesPerSecMean},
-                        {"error", p.error}});
+        nlohmann::json phase = {{"label", p.label},
+                                {"batches", p.waits.batches},
+                                {"epochs", p.waits.epochs},
+                                {"samples", p.waits.samples},
+                                {"skipped", p.waits.skipped},
+                                {"epoch_start_max_wait_ms", p.waits.epochStartMaxMs},
+                                {"first_wait_ms", p.waits.firstMs},
+                                {"median_wait_ms", p.waits.medianMs},
+                                {"p95_wait_ms", p.waits.p95Ms},
+                                {"period", p.waits.period},
+                                {"samples_per_sec", p.summary.samplesPerSecMean},
+                                {"error", p.error}};
+        if (!p.briefing.text.empty())
+            phase["briefing"] = {{"text", p.briefing.text}, {"figures", p.briefing.figures}};
+        list.push_back(std::move(phase));
     }
     return {{"format", "loaderlab-lesson-1"},
             {"lesson", lesson.name},
@@ -183,6 +188,9 @@ int lessonCommand(const QStringList &arguments)
                 if (!p.note.empty()) {
                     std::fprintf(stderr, "%s\n", escapeForTerminal(p.note).c_str());
                 } else if (!p.result) {
+                    if (p.briefing)
+                        std::printf("Before phase %zu: %s\n", p.phase + 1,
+                                    p.briefing->text.c_str());
                     std::printf("Phase %zu/%zu: %s%s%s\n", p.phase + 1, lesson->phases.size(),
                                 p.step->label.c_str(), p.step->instruction.empty() ? "" : " — ",
                                 p.step->instruction.c_str());

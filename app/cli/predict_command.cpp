@@ -6,6 +6,7 @@
 #include "app/cli/cli.h"
 #include "app/cli/sweep_table.h"
 
+#include "core/predict/fault_probe.h"
 #include "core/predict/predicted_sweep.h"
 #include "core/sweep/sweep_analysis.h"
 #include "core/system/safe_text.h"
@@ -78,6 +79,8 @@ std::string costsText(const loaderlab::Calibration &c)
     if (k.consumerThreads > 0.0)
         text += " on " + std::to_string(std::lround(k.consumerThreads)) + " CPU threads";
     text += ", worker start-up " + msText(k.startupSeconds);
+    if (k.firstFill.fixed > 0.0 || k.firstFill.perSample > 0.0)
+        text += ", a fresh buffer's first fill " + lineText(k.firstFill);
     if (k.taskStartSeconds > 0.0)
         text += ", " + msText(k.taskStartSeconds) + " to take each task";
     return text;
@@ -96,7 +99,8 @@ int predictCommand(const QStringList &arguments)
     parser.setApplicationDescription(QStringLiteral(
         "Predicts other loader settings from one recorded run, without running them: a model "
         "of the loader (workers, prefetch, in-order delivery, epochs, devices, CPU cores shared "
-        "by processor sharing) driven by the costs the run measured. Prints the run itself "
+        "by processor sharing, the first fill of the loader's buffers) driven by the costs the "
+        "run measured. Prints the run itself "
         "predicted back, then a table in the format of `loaderlab sweep` with its "
         "recommendation. The model has no memory-bandwidth, cache or network model: check "
         "the recommended setting with a run."));
@@ -117,6 +121,11 @@ int predictCommand(const QStringList &arguments)
          QStringLiteral("data-parallel devices, each with its own loader and workers (default: "
                         "the run's)"),
          QStringLiteral("n")},
+        {QStringLiteral("repeats"),
+         QStringLiteral("simulate each setting n times, each drawing the run's sample costs in "
+                        "another order: the table's spread is the model's own (default 3; its "
+                        "error against runs is in docs/what-if.md)"),
+         QStringLiteral("n"), QStringLiteral("3")},
     });
     if (const auto code = parseCommandLine(parser, arguments, "predict"))
         return *code;
@@ -136,9 +145,19 @@ int predictCommand(const QStringList &arguments)
         for (const QString &axis : parser.values(QStringLiteral("axis")))
             axes.push_back(loaderlab::parseSweepAxis(axis.toStdString()));
         calibration = loaderlab::calibrateFromFiles(from);
+        // This machine's page-fault lanes are those of its own cores: for another core
+        // count they say nothing, and faults are taken to scale with the cores.
+        if (cores == 0 || cores == calibration.setting.cores)
+            loaderlab::probeFaultLanesHere(calibration);
+        else if (calibration.costs.firstFill.perSample > 0.0
+                 || calibration.costs.firstFill.fixed > 0.0)
+            calibration.notes.push_back("predicting for " + std::to_string(cores)
+                                        + " cores: fresh pages are taken to fault in on every "
+                                          "core at once (no lanes probed)");
         if (parser.isSet(QStringLiteral("devices")))
             calibration.config.devices = positiveOption(parser, "devices");
-        predicted = loaderlab::predictSweep(calibration, axes, cores);
+        const int repeats = intOption(parser, "repeats", 1, 1000);
+        predicted = loaderlab::predictSweep(calibration, axes, cores, repeats);
     } catch (const std::exception &e) {
         std::fprintf(stderr, "loaderlab predict: %s\n", escapeForTerminal(e.what()).c_str());
         return kUsage;
@@ -172,7 +191,9 @@ int predictCommand(const QStringList &arguments)
     }
     std::fputs(sweepTable(analysis, {}, {period}).c_str(), stdout);
     std::printf("\npredicted by the loader model: CPU cores shared by processor sharing; no "
-                "memory-bandwidth, cache or network model (docs/what-if.md)\n");
+                "memory-bandwidth, cache or network model. Its error is at least the run "
+                "itself's above; the spread is the model's own over --repeats draws; its "
+                "error between settings, measured against sweeps: docs/what-if.md\n");
     return kOk;
 }
 

@@ -88,6 +88,11 @@ int runCommand(const QStringList &arguments)
                                      "change is a marker with its reason)")});
     parser.addOption({QStringLiteral("autotune-batch"),
                       QStringLiteral("with --autotune: tune the batch size too")});
+    parser.addOption({QStringLiteral("autotune-search"),
+                      QStringLiteral("with --autotune: 'model' (the loader model proposes, "
+                                     "measured windows confirm; the default) or 'hill' (a hill "
+                                     "climb of measured trials)"),
+                      QStringLiteral("model|hill"), QStringLiteral("model")});
     parser.addOption({QStringLiteral("keep-batches"),
                       QStringLiteral("keep only the last N batches in memory (0: all); the CSV and "
                                      "the summary still cover every batch (default 1000000)"),
@@ -114,6 +119,7 @@ int runCommand(const QStringList &arguments)
     loaderlab::RunService service;
     service.setExtraVersions({{"qt", qVersion()}});
     const bool autotune = parser.isSet(QStringLiteral("autotune"));
+    const QString autotuneSearch = parser.value(QStringLiteral("autotune-search"));
     try {
         loaderlab::setupLogging(parser.value(QStringLiteral("log-level")).toStdString());
         loaderlab::RunConfig config = runConfigFromOptions(parser);
@@ -121,6 +127,9 @@ int runCommand(const QStringList &arguments)
                                                             loaderlab::EngineFeature::Reconfigure);
             autotune && !why.empty())
             throw std::invalid_argument("--autotune: " + why);
+        if (autotuneSearch != QLatin1String("model") && autotuneSearch != QLatin1String("hill"))
+            throw std::invalid_argument("--autotune-search: 'model' or 'hill', not '"
+                                        + autotuneSearch.toStdString() + "'");
         service.setTraceRetention(keepBatches(parser));
         ensureDefaultDataset(config);
         service.start(config,
@@ -147,6 +156,7 @@ int runCommand(const QStringList &arguments)
     if (autotune) {
         loaderlab::AutotuneOptions options;
         options.tuneBatch = parser.isSet(QStringLiteral("autotune-batch"));
+        options.model = autotuneSearch == QLatin1String("model");
         tuner = std::make_unique<loaderlab::Autotuner>(
             service.engine(), options, [](const loaderlab::AutotuneMove &move) {
                 std::fprintf(stderr, "\nautotune: %s\n", move.reason.c_str());

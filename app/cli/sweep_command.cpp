@@ -6,6 +6,7 @@
 #include "app/cli/cli.h"
 #include "app/cli/run_options.h"
 #include "app/cli/run_support.h"
+#include "app/cli/sweep_predict_first.h"
 #include "app/cli/sweep_table.h"
 
 #include "core/config/config_fields.h"
@@ -33,16 +34,6 @@ namespace loaderlab::cli {
 namespace {
 
 using loaderlab::escapeForTerminal;
-
-std::string cellText(const loaderlab::SweepDefinition &d, const loaderlab::SweepCell &cell)
-{
-    std::string text;
-    for (std::size_t a = 0; a < d.axes.size(); ++a)
-        text += (a ? ", " : "") + loaderlab::sweepValueText(d.axes[a].key, cell.values[a]);
-    if (d.repeats > 1)
-        text += " (repeat " + std::to_string(cell.repeat + 1) + ")";
-    return text;
-}
 
 std::string durationText(double seconds)
 {
@@ -144,6 +135,21 @@ const std::vector<SweepOption> &sweepOptions()
               QStringLiteral("option")},
              true},
             {{QStringLiteral("retry-failed"), QStringLiteral("run failed cells again")}, true},
+            {{QStringLiteral("predict-first"),
+              QStringLiteral(
+                  "run one cell, calibrate the loader model from it, then run only the cells "
+                  "predicted fastest and those within the model's error of the best measured "
+                  "cell; the rest are recorded as skipped, with their predicted figures "
+                  "(axes: the loader's settings, devices, the simulated step)")},
+             true},
+            {{QStringLiteral("predict-margin"),
+              QStringLiteral("with --predict-first: the least error the model is given, as a "
+                             "fraction (default 0.15; more when a measured cell says so)"),
+              QStringLiteral("fraction")},
+             true},
+            {{QStringLiteral("run-skipped"),
+              QStringLiteral("run the cells a --predict-first sweep skipped (the full sweep)")},
+             true},
             {scalingOption(), true},
             {{QStringLiteral("no-traces"), QStringLiteral("do not keep each cell's per-batch CSV")},
              true},
@@ -325,6 +331,8 @@ int runSweep(const QCommandLineParser &parser)
     loaderlab::SweepRunner::Options options;
     std::unique_ptr<loaderlab::SweepRunner> runner;
     std::string scalingKey;
+    loaderlab::PredictFirstOptions predictOptions;
+    bool predictFirst = false;
     try {
         loaderlab::setupLogging(parser.value(QStringLiteral("log-level")).toStdString());
         if (!parser.isSet(QStringLiteral("out")))
@@ -338,6 +346,8 @@ int runSweep(const QCommandLineParser &parser)
         scalingKey = scalingAxis(parser, definition);
         options.retryFailed = parser.isSet(QStringLiteral("retry-failed"));
         options.keepTraces = !parser.isSet(QStringLiteral("no-traces"));
+        options.runSkipped = parser.isSet(QStringLiteral("run-skipped"));
+        predictFirst = predictFirstFromOptions(parser, definition, options.shard, predictOptions);
         if (parser.isSet(QStringLiteral("slurm-script")))
             return writeSlurmScript(parser, definition);
         for (const char *name : {"slurm-tasks", "sbatch"}) {
@@ -353,6 +363,8 @@ int runSweep(const QCommandLineParser &parser)
     }
 
     const bool quiet = parser.isSet(QStringLiteral("quiet"));
+    if (predictFirst)
+        return runPredictFirstSweep(*runner, predictOptions, quiet, scalingKey);
     const StopSignals handlers;
     SignalStop stop; // the work runs on this thread; a signal stops it
     if (!quiet && options.shard.count > 1)
@@ -364,7 +376,7 @@ int runSweep(const QCommandLineParser &parser)
                 return;
             if (!p.record) {
                 std::fprintf(stderr, "[cell %d/%d] %s\n", p.done + 1, p.total,
-                             escapeForTerminal(cellText(definition, *p.cell)).c_str());
+                             escapeForTerminal(sweepCellText(definition, *p.cell)).c_str());
             } else if (p.record->failed()) {
                 std::fprintf(stderr, "  failed: %s\n", escapeForTerminal(p.record->error).c_str());
             } else {
@@ -381,9 +393,13 @@ int runSweep(const QCommandLineParser &parser)
 
     const auto analysis = loaderlab::analyzeSweep(definition, runner->results().records());
     std::fputs(sweepTable(analysis, scalingKey).c_str(), stdout);
-    std::fprintf(stderr, "%s: ran %d cells (%d failed), %d found done; results in %s\n",
+    const std::string leftSkipped =
+        outcome.leftSkipped > 0 ? " (" + std::to_string(outcome.leftSkipped)
+                                      + " skipped by --predict-first; --run-skipped runs them)"
+                                : std::string();
+    std::fprintf(stderr, "%s: ran %d cells (%d failed), %d found done%s; results in %s\n",
                  outcome.stopped ? "stopped" : "done", outcome.ran, outcome.failed, outcome.skipped,
-                 escapeForTerminal(runner->results().dir()).c_str());
+                 leftSkipped.c_str(), escapeForTerminal(runner->results().dir()).c_str());
     if (const int signal = stop.signal(); signal != 0)
         return kInterruptedBase + signal;
     return outcome.stopped ? kFailed : kOk;

@@ -81,6 +81,16 @@ std::string engineComparison(const loaderlab::SweepAnalysis &analysis)
 
 } // namespace
 
+std::string sweepCellText(const loaderlab::SweepDefinition &d, const loaderlab::SweepCell &cell)
+{
+    std::string text;
+    for (std::size_t a = 0; a < d.axes.size(); ++a)
+        text += (a ? ", " : "") + loaderlab::sweepValueText(d.axes[a].key, cell.values[a]);
+    if (d.repeats > 1)
+        text += " (repeat " + std::to_string(cell.repeat + 1) + ")";
+    return text;
+}
+
 std::string scalingText(const loaderlab::SweepAnalysis &analysis, const std::string &key)
 {
     const auto lines = loaderlab::scalingAlong(analysis, key);
@@ -103,7 +113,16 @@ std::string sweepTable(const loaderlab::SweepAnalysis &analysis, const std::stri
         header.push_back(loaderlab::escapeForTerminal(column.heading));
     rows.push_back(header);
     std::vector<std::string> failures;
-    for (const auto &c : analysis.cells) {
+    // The measured cells and the skipped ones (true), in grid order.
+    std::vector<std::pair<const loaderlab::SweepCellStats *, bool>> cells;
+    for (const auto &c : analysis.cells)
+        cells.emplace_back(&c, false);
+    for (const auto &c : analysis.skipped)
+        cells.emplace_back(&c, true);
+    std::stable_sort(cells.begin(), cells.end(),
+                     [](const auto &a, const auto &b) { return a.first->grid < b.first->grid; });
+    for (const auto &[cell, skipped] : cells) {
+        const auto &c = *cell;
         Row row;
         for (std::size_t a = 0; a < analysis.keys.size(); ++a) {
             const auto *field = loaderlab::findConfigField(analysis.keys[a]);
@@ -112,13 +131,22 @@ std::string sweepTable(const loaderlab::SweepAnalysis &analysis, const std::stri
                     ? loaderlab::configValueText(*field, c.values[a])
                     : c.values[a].dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)));
         }
-        row.push_back(std::to_string(c.runs)
-                      + (c.failures ? " +" + std::to_string(c.failures) + " failed" : ""));
-        if (c.runs == 0) {
+        if (skipped) {
+            row.push_back("skipped");
+            row.push_back(format("(%.3f)", c.endToEndMean));
+            row.push_back("-");
+            row.push_back(format("(%.1f)", c.throughputMean));
+            row.push_back(format("(%.1f)", c.firstBatchMs));
+            row.push_back(format("(%.0f %%)", c.inputBoundShare * 100));
+            row.push_back(format("(%.2f)", c.waitP95Ms));
+        } else if (c.runs == 0) {
+            row.push_back("0" + (c.failures ? " +" + std::to_string(c.failures) + " failed" : ""));
             row.insert(row.end(), 6, "-");
             failures.push_back("cell " + std::to_string(c.grid) + ": "
                                + loaderlab::escapeForTerminal(c.error));
         } else {
+            row.push_back(std::to_string(c.runs)
+                          + (c.failures ? " +" + std::to_string(c.failures) + " failed" : ""));
             row.push_back(format("%.3f", c.endToEndMean));
             row.push_back(c.runs > 1 ? format("%.1f %%", c.spread() * 100) : "-");
             row.push_back(format("%.1f", c.throughputMean));
@@ -149,6 +177,10 @@ std::string sweepTable(const loaderlab::SweepAnalysis &analysis, const std::stri
     }
     for (const std::string &f : failures)
         text += "failed: " + f + '\n';
+    if (!analysis.skipped.empty())
+        text += "skipped: " + std::to_string(analysis.skipped.size())
+                + " cells not run (sweep --predict-first); their figures in ( ) are the loader "
+                  "model's predictions\n";
     for (const auto &rec : analysis.recommendations)
         text += "\nrecommended: " + escapeLines(rec.sentence) + '\n';
     std::string key = scalingKey;

@@ -2,7 +2,8 @@
 
 // The sweep's results as plain text for the terminal: one row per cell (axis
 // values, runs, end-to-end time with its spread, samples/s, first batch, input-bound
-// share, wait p95, or the failure), then the recommendations, then speedup and
+// share, wait p95, or the failure; a cell `sweep --predict-first` skipped with the
+// figures predicted for it in parentheses), then the recommendations, then speedup and
 // efficiency along one numeric axis.
 
 #include "core/sweep/sweep_analysis.h"
@@ -26,6 +27,10 @@ struct SweepTableColumn
 // when it is an axis. Throws std::invalid_argument when it is not an axis.
 std::string sweepTable(const loaderlab::SweepAnalysis &analysis, const std::string &scalingKey = {},
                        const std::vector<SweepTableColumn> &extraColumns = {});
+
+// "2 workers, batch 16 (repeat 2)": a cell's axis values as progress lines show them.
+std::string sweepCellText(const loaderlab::SweepDefinition &definition,
+                          const loaderlab::SweepCell &cell);
 
 // "speedup along KEY ..." lines, one per combination of the other axes.
 std::string scalingText(const loaderlab::SweepAnalysis &analysis, const std::string &key);

@@ -57,17 +57,7 @@ std::vector<AutotuneSettings> AutotuneSearch::neighbours() const
 
 double AutotuneSearch::noise() const
 {
-    // The spread (max - min) / mean of the incumbent's last three windows; 0 with one.
-    const std::size_t n = std::min<std::size_t>(3, m_incumbentRates.size());
-    if (n < 2)
-        return 0.0;
-    const auto first = m_incumbentRates.end() - static_cast<std::ptrdiff_t>(n);
-    const auto [lo, hi] = std::minmax_element(first, m_incumbentRates.end());
-    double mean = 0.0;
-    for (auto it = first; it != m_incumbentRates.end(); ++it)
-        mean += *it;
-    mean /= static_cast<double>(n);
-    return mean > 0 ? (*hi - *lo) / mean : 0.0;
+    return recentSpread(m_incumbentRates);
 }
 
 void AutotuneSearch::nextCandidate()
@@ -183,6 +173,20 @@ AutotuneSpace autotuneSpace(const AutotuneSettings &start, const AutotuneLimits 
                            ? doublings(start.batchSize, limits.minBatch, limits.maxBatch)
                            : std::vector<int>{start.batchSize};
     return space;
+}
+
+double recentSpread(const std::vector<double> &rates)
+{
+    const std::size_t n = std::min<std::size_t>(3, rates.size());
+    if (n < 2)
+        return 0.0;
+    const auto first = rates.end() - static_cast<std::ptrdiff_t>(n);
+    const auto [lo, hi] = std::minmax_element(first, rates.end());
+    double mean = 0.0;
+    for (auto it = first; it != rates.end(); ++it)
+        mean += *it;
+    mean /= static_cast<double>(n);
+    return mean > 0 ? (*hi - *lo) / mean : 0.0;
 }
 
 std::string autotuneChangeText(const AutotuneSettings &from, const AutotuneSettings &to)

@@ -102,6 +102,10 @@ struct AutotuneSpace
 };
 AutotuneSpace autotuneSpace(const AutotuneSettings &start, const AutotuneLimits &limits);
 
+// The spread (max - min) / mean of the last three of `rates` (a setting's windows):
+// the noise a change must beat; 0 with fewer than two.
+double recentSpread(const std::vector<double> &rates);
+
 // "workers 2 -> 3, prefetch 2 -> 4"
 std::string autotuneChangeText(const AutotuneSettings &from, const AutotuneSettings &to);
 

@@ -9,14 +9,11 @@
 #include <thread>
 
 namespace loaderlab {
-namespace {
 
-AutotuneSettings settingsOf(const RunConfig &c)
+AutotuneSettings autotuneSettingsOf(const RunConfig &c)
 {
     return {c.loader.numWorkers, c.loader.prefetchFactor, c.loader.batchSize};
 }
-
-} // namespace
 
 int autotuneWorkerCap(const RunConfig &config, int cores)
 {
@@ -70,7 +67,7 @@ Autotuner::Autotuner(Engine &run, AutotuneOptions options, MoveCallback onMove)
     : m_run(run)
     , m_options(options)
     , m_onMove(std::move(onMove))
-    , m_incumbent(settingsOf(run.config()))
+    , m_incumbent(autotuneSettingsOf(run.config()))
 {
     m_options.countRebuild = m_options.countRebuild || run.changesRestartWorkers();
     m_thread = std::jthread([this](std::stop_token stop) { loop(stop); });
@@ -112,6 +109,12 @@ int Autotuner::windows() const
     return m_windows;
 }
 
+int Autotuner::calibrations() const
+{
+    const std::lock_guard lock(m_mutex);
+    return m_calibrations;
+}
+
 bool Autotuner::waitForHold(std::chrono::milliseconds timeout) const
 {
     std::unique_lock lock(m_mutex);
@@ -121,7 +124,10 @@ bool Autotuner::waitForHold(std::chrono::milliseconds timeout) const
 
 void Autotuner::loop(std::stop_token stop)
 {
-    tune(stop);
+    if (m_options.model)
+        tuneWithModel(stop);
+    else
+        tune(stop);
     {
         const std::lock_guard lock(m_mutex);
         m_holding = false;
@@ -134,7 +140,7 @@ void Autotuner::tune(std::stop_token stop)
 {
     const RunConfig start = m_run.config();
     AutotuneSearch search(
-        settingsOf(start),
+        autotuneSettingsOf(start),
         autotuneLimits(start, m_options, static_cast<int>(std::thread::hardware_concurrency())));
     const auto trace = m_run.trace();
     std::optional<AutotuneMove> pendingMove;
@@ -142,53 +148,75 @@ void Autotuner::tune(std::stop_token stop)
     while (!stop.stop_requested() && !m_run.finished()) {
         // Apply what is to be measured, unless it runs already.
         const AutotuneSettings want = search.next();
-        RunConfig current = m_run.config();
-        std::size_t versions = trace->configVersions().size();
-        if (!(settingsOf(current) == want)) {
-            LoaderConfig loader = current.loader;
-            loader.numWorkers = want.workers;
-            loader.prefetchFactor = want.prefetch;
-            loader.batchSize = want.batchSize;
-            try {
-                m_run.reconfigure(loader, current.consumer, MarkerKind::Autotune,
-                                  pendingMove                  ? pendingMove->detail
-                                  : want == search.incumbent() ? std::string("back")
-                                                               : std::string("trying"));
-            } catch (const std::exception &) {
-                // Refused (the memory budget): measure the incumbent instead.
-                search.report(0.0);
-                publish(search, std::nullopt);
-                continue;
-            }
-            while (trace->configVersions().size() == versions) {
-                if (!pause(stop))
-                    return;
-            }
+        bool refused = false;
+        const std::string detail = pendingMove                  ? pendingMove->detail
+                                   : want == search.incumbent() ? std::string("back")
+                                                                : std::string("trying");
+        if (!apply(stop, want, detail, &refused)) {
+            if (!refused)
+                return;
+            // Refused (the memory budget): measure the incumbent instead.
+            search.report(0.0);
+            publish(search.incumbent(), search.holding(), search.windows(), std::nullopt);
+            continue;
         }
         pendingMove.reset();
         // Settle, then measure a window.
         const auto [from, to] = autotuneWindow(trace->configVersions().back().firstBatch,
                                                want.workers, measuredTo, m_options);
-        while (trace->size() <= to) {
-            if (!pause(stop))
-                return;
-        }
+        const auto rate = measure(stop, want, from, to);
+        if (!rate)
+            return;
         measuredTo = to;
-        const auto records = trace->records(from, to + 1);
-        if (records.size() < 2)
-            continue;
-        const double rate = autotuneWindowRate(records);
-        spdlog::debug("autotune: workers {}, prefetch {}, batch {}: {:.1f} samples/s over "
-                      "batches {}..{}",
-                      want.workers, want.prefetch, want.batchSize, rate, from, to);
-        const auto move = search.report(rate);
-        publish(search, move);
+        const auto move = search.report(*rate);
+        publish(search.incumbent(), search.holding(), search.windows(), move);
         if (move) {
             pendingMove = move;
             if (m_onMove)
                 m_onMove(*move);
         }
     }
+}
+
+bool Autotuner::apply(std::stop_token stop, const AutotuneSettings &want, const std::string &detail,
+                      bool *refused)
+{
+    *refused = false;
+    const RunConfig current = m_run.config();
+    if (autotuneSettingsOf(current) == want)
+        return !stop.stop_requested();
+    const auto trace = m_run.trace();
+    const std::size_t versions = trace->configVersions().size();
+    LoaderConfig loader = current.loader;
+    loader.numWorkers = want.workers;
+    loader.prefetchFactor = want.prefetch;
+    loader.batchSize = want.batchSize;
+    try {
+        m_run.reconfigure(loader, current.consumer, MarkerKind::Autotune, detail);
+    } catch (const std::exception &) {
+        *refused = true;
+        return false;
+    }
+    while (trace->configVersions().size() == versions) {
+        if (!pause(stop))
+            return false;
+    }
+    return true;
+}
+
+std::optional<double> Autotuner::measure(std::stop_token stop, const AutotuneSettings &setting,
+                                         std::size_t from, std::size_t to)
+{
+    const auto trace = m_run.trace();
+    while (trace->size() <= to) {
+        if (!pause(stop))
+            return std::nullopt;
+    }
+    const double rate = autotuneWindowRate(trace->records(from, to + 1));
+    spdlog::debug("autotune: workers {}, prefetch {}, batch {}: {:.1f} samples/s over batches "
+                  "{}..{}",
+                  setting.workers, setting.prefetch, setting.batchSize, rate, from, to);
+    return rate;
 }
 
 bool Autotuner::pause(std::stop_token stop)
@@ -201,14 +229,16 @@ bool Autotuner::pause(std::stop_token stop)
     return !stop.stop_requested() && !m_run.finished();
 }
 
-void Autotuner::publish(const AutotuneSearch &search, const std::optional<AutotuneMove> &move)
+void Autotuner::publish(AutotuneSettings incumbent, bool holding, int windows,
+                        const std::optional<AutotuneMove> &move, int calibrations)
 {
     {
         const std::lock_guard lock(m_mutex);
-        m_incumbent = search.incumbent();
+        m_incumbent = incumbent;
         m_moves += move ? 1 : 0;
-        m_holding = search.holding();
-        m_windows = search.windows();
+        m_holding = holding;
+        m_windows = windows;
+        m_calibrations = calibrations;
     }
     m_changed.notify_all();
 }

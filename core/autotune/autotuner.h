@@ -1,9 +1,10 @@
 #pragma once
 
 // Autotuner: tunes a running engine's (core/engine/engine.h) workers and prefetch (and batch size
-// when allowed) from its live trace, with AutotuneSearch deciding. On a thread of
-// its own: it applies the settings to measure, waits for the new loader to settle
-// (a round of W batches plus one: a new loader starts with empty queues), measures
+// when allowed) from its live trace, with ModelSearch (the loader model proposes,
+// measured windows confirm; the default) or AutotuneSearch (a hill climb of measured
+// trials) deciding. On a thread of its own: it applies the settings to measure, waits for the new
+// loader to settle (a round of W batches plus one: a new loader starts with empty queues), measures
 // samples/s at the consumer over a window of several rounds, and reports it. Trials
 // and moves are live reconfigurations with MarkerKind::Autotune markers; a move's
 // marker says why ("+18 %, noise 3 %"), a trial's says "trying". holding() says
@@ -11,6 +12,7 @@
 // waits for it.
 
 #include "core/autotune/autotune_search.h"
+#include "core/autotune/model_search.h"
 #include "core/record/trace_record.h"
 
 #include <chrono>
@@ -45,7 +47,13 @@ struct AutotuneOptions
     // (Engine::changesRestartWorkers); otherwise a window starts after a round of W
     // batches has settled.
     bool countRebuild = false;
+    // ModelSearch (true) or the hill climb of AutotuneSearch (false).
+    bool model = true;
+    ModelSearchOptions modelOptions;
 };
+
+// A run config's workers, prefetch and batch size.
+AutotuneSettings autotuneSettingsOf(const RunConfig &config);
 
 // The workers the autotuner may use: the cores, less one for a LibTorch model's
 // own threads (the step computes while the workers decode); at least 1.
@@ -92,7 +100,8 @@ public:
     // True while the search holds: the last round found no better neighbour and the
     // run is at the incumbent. False again when a drift or a re-probe restarts it.
     bool holding() const;
-    int windows() const; // windows measured so far
+    int windows() const;      // windows measured so far
+    int calibrations() const; // times the loader model was calibrated (model search)
     // Waits up to `timeout` for holding(); false on a timeout or when the tuner ended
     // (stopped, or the run ended) without holding.
     bool waitForHold(std::chrono::milliseconds timeout) const;
@@ -100,7 +109,17 @@ public:
 private:
     void loop(std::stop_token stop);
     void tune(std::stop_token stop); // the search loop; returns when stopped or the run ended
-    void publish(const AutotuneSearch &search, const std::optional<AutotuneMove> &move);
+    void tuneWithModel(std::stop_token stop); // the same, ModelSearch deciding
+    // Applies `want` unless the run has it already, with a marker saying `detail`, and
+    // waits for it to take effect; false when refused (the memory budget) or stopped.
+    bool apply(std::stop_token stop, const AutotuneSettings &want, const std::string &detail,
+               bool *refused);
+    // Waits for the window of batches [from, to] of `setting` and returns its samples/s;
+    // nullopt when stopped or the run ended.
+    std::optional<double> measure(std::stop_token stop, const AutotuneSettings &setting,
+                                  std::size_t from, std::size_t to);
+    void publish(AutotuneSettings incumbent, bool holding, int windows,
+                 const std::optional<AutotuneMove> &move, int calibrations = 0);
     // Waits one poll interval, or less when stopped; false when stopped or the run ended.
     bool pause(std::stop_token stop);
 
@@ -115,6 +134,7 @@ private:
     int m_moves = 0;
     bool m_holding = false;
     int m_windows = 0;
+    int m_calibrations = 0;
     bool m_ended = false;
     std::jthread m_thread;
 };

@@ -8,8 +8,8 @@
 // in advance but its wording.
 
 #include "core/config/run_config.h"
-#include "core/lessons/wait_pattern.h"
 #include "core/stats/run_summary.h"
+#include "core/stats/wait_pattern.h"
 
 #include <nlohmann/json.hpp>
 
@@ -28,6 +28,15 @@ struct LessonPhase
     std::int64_t batches = 60;
 };
 
+// What a lesson says before a phase, computed from the phases that ran before it:
+// predict-then-watch's prediction of the next setting by the loader model. Like a
+// verdict, only its wording is written in advance.
+struct LessonBriefing
+{
+    std::string text; // "" when the lesson says nothing before the phase
+    nlohmann::json figures = nlohmann::json::object();
+};
+
 // One phase as it ran.
 struct LessonPhaseResult
 {
@@ -38,6 +47,7 @@ struct LessonPhaseResult
     WaitPattern waits;
     std::int64_t datasetBytes = 0; // on disk, where the lesson compares sizes
     std::string error;             // the run failed: why
+    LessonBriefing briefing;       // what the lesson said before the phase ran
 };
 
 struct LessonVerdict
@@ -56,6 +66,15 @@ struct Lesson
     std::function<void(RunConfig &)> preset;
     std::vector<LessonPhase> phases;
     std::function<LessonVerdict(const std::vector<LessonPhaseResult> &)> verdict;
+    // Computed when a phase ends, before the next one runs: from the phases so far
+    // (`before`) and the next phase's settings (`next`, lessonPhaseConfig). The
+    // runner reports it before the phase starts (the command line prints it), the
+    // window's tracker shows it with the next step, and both keep it with the
+    // phase's result for the verdict. Empty for a lesson that says nothing between
+    // phases.
+    std::function<LessonBriefing(const std::vector<LessonPhaseResult> &before,
+                                 const RunConfig &next)>
+        briefing = {};
     bool needsModel = false;      // a LibTorch model consumer
     bool needsTensorFile = false; // the default dataset preprocessed (prepared if missing)
 };
@@ -77,5 +96,11 @@ LessonVerdict zeroWorkerVerdict(const std::vector<LessonPhaseResult> &phases);
 LessonVerdict oversubscribedVerdict(const std::vector<LessonPhaseResult> &phases);
 LessonVerdict sampleParallelVerdict(const std::vector<LessonPhaseResult> &phases);
 LessonVerdict modelTradeVerdict(const std::vector<LessonPhaseResult> &phases);
+// Predict, then watch: the loader model calibrated on the last phase of `before`
+// and its prediction for `next`; then the prediction (phase 2's briefing) against
+// what phase 2 measured.
+LessonBriefing predictionBriefing(const std::vector<LessonPhaseResult> &before,
+                                  const RunConfig &next);
+LessonVerdict predictionVerdict(const std::vector<LessonPhaseResult> &phases);
 
 } // namespace loaderlab

@@ -173,6 +173,28 @@ std::vector<Lesson> makeLessons()
                 QT_TRANSLATE_NOOP("Lesson", "Now set the strategy to sample-parallel."),
                 {{"loader.strategy", "sample-parallel"}}, 60)},
          sampleParallelVerdict});
+    // One worker with a 10 ms step leaves the loader the limit on a JPEG folder (a
+    // batch of 32 took some 40 ms to decode on the 2-core VM), so the second worker
+    // changes the rate, and the model says by how much before it runs.
+    Lesson predict{
+        "predict-then-watch",
+        QT_TRANSLATE_NOOP("Lesson", "Predict, then watch"),
+        QT_TRANSLATE_NOOP(
+            "Lesson",
+            "LoaderLab's loader model replays the loader from the costs of one run: what a "
+            "sample costs to load, collating, handing a batch over, the step, the workers' "
+            "start. When the first phase ends, the model is calibrated on its trace and "
+            "predicts the next setting before it runs; the second phase then measures it."),
+        QT_TRANSLATE_NOOP("Lesson", "The prediction before the step, then the measured "
+                                    "samples/s within 15 % of it."),
+        loaderPreset(1, 32, 10.0),
+        {phase(QT_TRANSLATE_NOOP("Lesson", "1 worker"), "", {}, 40),
+         phase(QT_TRANSLATE_NOOP("Lesson", "2 workers"),
+               QT_TRANSLATE_NOOP("Lesson", "Now set workers to 2."), {{"loader.num_workers", 2}},
+               40)},
+        predictionVerdict};
+    predict.briefing = predictionBriefing;
+    all.push_back(std::move(predict));
     // The preset is one where checkpointing's trade shows on a 2-core CPU: resnet50
     // training at 3x128x128, batch 32, where activations dominate the step's memory
     // (docs/lessons.md has the figures). At resnet18, 3x64x64, batch 16 they do not:

@@ -121,8 +121,15 @@ runLesson(const Lesson &lesson, const RunConfig &base, std::stop_token stop,
             config.dataset.path = lessonTensorFile(
                 folder.empty() ? ensureDefaultImageFolder() : folder, note);
         }
+        // Said before the phase, from the phases that ran: the window shows it with
+        // the next step, the command line before the phase's figures.
+        LessonBriefing briefing;
+        if (lesson.briefing && i > 0)
+            briefing = lesson.briefing(results, config);
+        progress.briefing = briefing.text.empty() ? nullptr : &briefing;
         if (onProgress)
             onProgress(progress);
+        progress.briefing = nullptr;
         RunService service;
         service.start(config);
         std::stop_callback stopRun(stop, [&service] { service.stop(); });
@@ -134,6 +141,7 @@ runLesson(const Lesson &lesson, const RunConfig &base, std::stop_token stop,
             lesson.phases[i].label, config, service.engine().trace()->records(), report.summary);
         if (service.state() == RunState::Failed)
             result.error = report.error;
+        result.briefing = std::move(briefing);
         results.push_back(std::move(result));
         progress.result = &results.back();
         if (onProgress)

@@ -18,7 +18,10 @@ struct LessonProgress
     std::size_t phase = 0;
     const LessonPhase *step = nullptr;
     const LessonPhaseResult *result = nullptr; // set when the phase ended
-    std::string note;                          // "preparing the tensor file", ...
+    // At a phase's start: what the lesson says before it (Lesson::briefing); nullptr
+    // when it says nothing.
+    const LessonBriefing *briefing = nullptr;
+    std::string note; // "preparing the tensor file", ...
 };
 
 // The uint8 tensor file a lesson compares `folder` with, in the cache directory
@@ -34,9 +37,9 @@ std::string lessonTensorFile(const std::string &folder,
 // "" when every phase can. Lessons run on either engine and judge both the same way.
 std::string lessonEngineProblem(const Lesson &lesson, const RunConfig &base);
 
-// The phases as they ran; fewer than the lesson's when stopped. Throws
-// std::invalid_argument (lessonEngineProblem()) before any phase runs, and what
-// RunService::start throws for a setting that cannot run.
+// The phases as they ran, each with the briefing said before it; fewer than the
+// lesson's when stopped. Throws std::invalid_argument (lessonEngineProblem()) before
+// any phase runs, and what RunService::start throws for a setting that cannot run.
 std::vector<LessonPhaseResult>
 runLesson(const Lesson &lesson, const RunConfig &base, std::stop_token stop,
           const std::function<void(const LessonProgress &)> &onProgress = {});

@@ -2,6 +2,7 @@
 
 #include "core/io/run_reader.h"
 #include "core/predict/contention_profile.h"
+#include "core/predict/trace_timings.h"
 
 #include <algorithm>
 #include <cmath>
@@ -36,13 +37,6 @@ double secondsOf(std::int64_t ns)
     return static_cast<double>(ns) / 1e9;
 }
 
-std::string millisText(double seconds)
-{
-    char text[32];
-    std::snprintf(text, sizeof text, "%.3f ms", seconds * 1e3);
-    return text;
-}
-
 // The threads a run's step keeps busy on its CPU: a CPU model's intra-op threads
 // (the configured count or every core, split over the ranks); 0 for anything else.
 double stepThreads(const RunConfig &config, int cores)
@@ -57,22 +51,6 @@ double stepThreads(const RunConfig &config, int cores)
 double sleepSeconds(const ConsumerConfig &c, int samples)
 {
     return (c.sleepPerBatchMs + c.sleepPerSampleMs * samples) / 1e3;
-}
-
-// Each rank's batches after its first `warmup` (all of them when that leaves none).
-std::vector<const TraceRecord *> afterWarmup(const std::vector<TraceRecord> &records, int warmup)
-{
-    std::map<int, int> seen;
-    std::vector<const TraceRecord *> kept;
-    for (const TraceRecord &r : records) {
-        if (seen[r.rank]++ >= warmup)
-            kept.push_back(&r);
-    }
-    if (kept.empty()) {
-        for (const TraceRecord &r : records)
-            kept.push_back(&r);
-    }
-    return kept;
 }
 
 // The batches' mean per-sample costs, evenly thinned to kMaxCostValues. They are
@@ -90,123 +68,80 @@ std::vector<double> batchMeanCosts(const std::vector<double> &batchMeans)
     return values;
 }
 
-// The consumer's own time from a step's end to its next request, within epochs (an
-// epoch's start holds the workers' restart). With synchronised ranks each step's gap
-// is the smallest of the ranks': the others' hold their wait at the barrier.
-double afterStepSeconds(const std::vector<TraceRecord> &records, const RunConfig &config)
+// A batch's load as CPU work: per sample, its collate, and what its span holds beyond
+// both (the span less stages and collate, where the trace has stages).
+struct LoadWork
 {
-    std::map<int, std::vector<double>> gaps;
-    std::map<int, const TraceRecord *> previous;
-    for (const TraceRecord &r : records) {
-        const TraceRecord *before = previous[r.rank];
-        if (before && before->epoch == r.epoch)
-            gaps[r.rank].push_back(std::max(0.0, secondsOf(r.requestNs - before->computeEndNs)));
-        previous[r.rank] = &r;
+    int samples = 0; // 0: no load to read
+    double perSample = 0.0;
+    double collate = 0.0;
+    double rest = 0.0;
+    bool staged = false;
+};
+
+LoadWork loadWork(const TraceRecord &r, const ContentionProfile &profile, int workers)
+{
+    LoadWork w;
+    const int loaded = r.samples + r.skipped;
+    const double wall = secondsOf(r.loadEndNs - r.loadStartNs);
+    if (loaded <= 0 || wall <= 0.0)
+        return w;
+    w.samples = loaded;
+    const double work = profile.workSeconds(r.loadStartNs, r.loadEndNs);
+    const double factor = work / wall;
+    const double stages = secondsOf(r.readNs + r.decodeNs + r.transformNs) * factor;
+    w.collate = secondsOf(r.collateNs) * factor;
+    w.staged = stages > 0.0;
+    if (r.worker == kAllWorkers) {
+        // The span is the batch's, all workers together: only its stages say what a
+        // sample costs.
+        const double all = w.staged ? stages : work * std::min(workers, loaded) - w.collate;
+        w.perSample = std::max(0.0, all) / loaded;
+    } else if (w.staged) {
+        w.perSample = stages / loaded;
+        w.rest = std::max(0.0, work - stages - w.collate);
+    } else {
+        w.perSample = std::max(0.0, work - w.collate) / loaded;
     }
-    const bool barrier = config.devices > 1 && config.syncDevices;
-    double total = 0.0;
-    std::size_t count = 0;
-    if (!barrier) {
-        for (const auto &[rank, list] : gaps) {
-            for (const double g : list)
-                total += g;
-            count += list.size();
-        }
-    } else if (!gaps.empty()) {
-        std::size_t steps = SIZE_MAX;
-        for (const auto &[rank, list] : gaps)
-            steps = std::min(steps, list.size());
-        for (std::size_t k = 0; k < steps; ++k) {
-            double least = gaps.begin()->second[k];
-            for (const auto &[rank, list] : gaps)
-                least = std::min(least, list[k]);
-            total += least;
-        }
-        count = steps;
-    }
-    return count > 0 ? total / static_cast<double>(count) : 0.0;
+    return w;
 }
 
-// Per-worker batches: the mean time from a worker having its next task (dispatched,
-// and its previous batch loaded) to starting it. Only where the trace has dispatch
-// times (LoaderLab's engine): without them an idle worker's wait would count.
-double taskStartSeconds(const std::vector<const TraceRecord *> &steady)
+double medianOf(std::vector<double> values)
 {
-    std::map<std::tuple<int, int, int>, const TraceRecord *> previous;
-    double total = 0.0;
-    std::size_t count = 0;
-    for (const TraceRecord *r : steady) {
-        if (r->worker < 0 || r->dispatchNs <= 0)
-            continue;
-        const TraceRecord *&before = previous[{r->rank, r->epoch, r->worker}];
-        if (before && before->loadEndNs <= r->loadStartNs) {
-            const std::int64_t available = std::max(r->dispatchNs, before->loadEndNs);
-            total += std::max(0.0, secondsOf(r->loadStartNs - available));
-            ++count;
-        }
-        before = r;
-    }
-    return count > 0 ? total / static_cast<double>(count) : 0.0;
-}
-
-// The median wall time of a batch's load after the warm-up.
-double steadyLoadSeconds(const std::vector<const TraceRecord *> &steady)
-{
-    std::vector<double> spans;
-    for (const TraceRecord *r : steady) {
-        if (r->loadEndNs > r->loadStartNs && r->worker != kConsumerThread)
-            spans.push_back(secondsOf(r->loadEndNs - r->loadStartNs));
-    }
-    if (spans.empty())
+    if (values.empty())
         return 0.0;
-    std::nth_element(spans.begin(), spans.begin() + static_cast<std::ptrdiff_t>(spans.size() / 2),
-                     spans.end());
-    return spans[spans.size() / 2];
+    const auto middle = values.begin() + static_cast<std::ptrdiff_t>(values.size() / 2);
+    std::nth_element(values.begin(), middle, values.end());
+    return *middle;
 }
 
-// Worker start-up: how much later than a steady load the first batch of an epoch was
-// loaded, counted from the epoch's start (the run's, or the rank's last step of the
-// epoch before). It holds the workers' start and whatever the first loads cost beyond
-// later ones (a decoder's set-up, cold caches).
-void measureStartup(const std::vector<TraceRecord> &records, const LoaderConfig &loader,
-                    EngineKind engine, Calibration &cal)
+// The first fill of a fresh pool buffer: how much more a sample of the batches that
+// filled one cost than a steady one (medians: a few batches, each of which another
+// process can slow down). Each rank's first batch is left out where it had others: it
+// also holds the cold start of the workers' first loads, which measureStartup counts.
+void measureFirstFill(const std::vector<TraceRecord> &records, const std::vector<char> &fresh,
+                      const ContentionProfile &profile, int workers, Calibration &cal)
 {
-    // A steady load, and the delay before it that the model adds to every task.
-    const double steady = steadyLoadSeconds(afterWarmup(records, cal.config.warmupBatches))
-                          + cal.costs.taskStartSeconds;
-    std::map<std::pair<int, int>, std::int64_t> firstLoaded, lastEnd;
-    for (const TraceRecord &r : records) {
-        auto &end = lastEnd[{r.rank, r.epoch}];
-        end = std::max(end, r.computeEndNs);
-        if (r.worker == kConsumerThread)
-            continue;
-        auto [at, fresh] = firstLoaded.emplace(std::make_pair(r.rank, r.epoch), r.loadEndNs);
-        if (!fresh)
-            at->second = std::min(at->second, r.loadEndNs);
+    std::map<int, std::vector<std::pair<std::int64_t, double>>> byRank; // (dispatch, per sample)
+    for (std::size_t k = 0; k < records.size(); ++k) {
+        const LoadWork load = loadWork(records[k], profile, workers);
+        if (fresh[k] && load.samples > 0)
+            byRank[records[k].rank].emplace_back(records[k].dispatchNs, load.perSample);
     }
-    double first = 0.0, later = 0.0;
-    int firstCount = 0, laterCount = 0;
-    for (const auto &[key, loaded] : firstLoaded) {
-        const auto [rank, epoch] = key;
-        const auto before = lastEnd.find({rank, epoch - 1});
-        if (before == lastEnd.end()) { // the rank's first epoch in the trace
-            first += std::max(0.0, secondsOf(loaded) - steady);
-            ++firstCount;
-        } else if (!loader.persistentWorkers) {
-            later += std::max(0.0, secondsOf(loaded - before->second) - steady);
-            ++laterCount;
-        }
+    std::vector<double> filled;
+    for (auto &[rank, list] : byRank) {
+        std::sort(list.begin(), list.end());
+        for (std::size_t k = list.size() > 1 ? 1 : 0; k < list.size(); ++k)
+            filled.push_back(list[k].second);
     }
-    ModelCosts &c = cal.costs;
-    c.startupSeconds = firstCount > 0 ? first / firstCount : 0.0;
-    if (laterCount > 0) {
-        c.restartSeconds = later / laterCount;
-    } else if (engine == EngineKind::PyTorch) {
-        c.restartSeconds = c.startupSeconds;
-        cal.notes.push_back("no epoch restarted the workers: a restart is taken to cost the "
-                            "first start-up, "
-                            + millisText(c.startupSeconds));
-    }
+    const double extra = medianOf(filled) - medianOf(cal.costs.sampleSeconds);
+    if (filled.empty() || extra <= 0.0)
+        return;
+    cal.costs.firstFill = {0.0, extra};
+    cal.notes.push_back("the batches that filled fresh pool buffers cost "
+                        + calibrationMillis(extra)
+                        + " more per sample (their pages faulting in): counted for the first "
+                          "W x prefetch + 1 batches of each setting");
 }
 
 } // namespace
@@ -284,38 +219,32 @@ Calibration calibrateFromRun(const std::vector<TraceRecord> &records, const RunR
                             + " threads busy on " + std::to_string(cores)
                             + " cores: its times were scaled down to the work they hold");
 
-    // Per-sample load, collate, the rest of the load span, pin, copy, step.
+    // Per-sample load, collate, the rest of the load span, pin, copy, step; the
+    // batches that filled fresh buffers apart (their loads and pins).
+    const std::vector<char> fresh = freshBufferBatches(records, config);
+    const std::vector<const TraceRecord *> steady = afterWarmup(records, config.warmupBatches);
+    const bool freshApart = std::any_of(steady.begin(), steady.end(), [&](const TraceRecord *r) {
+        return !fresh[static_cast<std::size_t>(r - records.data())];
+    });
     std::vector<double> sampleMeans;
     std::vector<std::pair<int, double>> collate, pin, copy, step, handoff;
     double rest = 0.0, stepOver = 0.0;
     int restCount = 0, stepCount = 0, stageless = 0;
-    for (const TraceRecord *p : afterWarmup(records, config.warmupBatches)) {
+    for (const TraceRecord *p : steady) {
         const TraceRecord &r = *p;
         const int loaded = r.samples + r.skipped;
-        const double wall = secondsOf(r.loadEndNs - r.loadStartNs);
-        if (loaded > 0 && wall > 0.0) {
-            const double work = profile.workSeconds(r.loadStartNs, r.loadEndNs);
-            const double factor = work / wall;
-            const double stages = secondsOf(r.readNs + r.decodeNs + r.transformNs) * factor;
-            const double collated = secondsOf(r.collateNs) * factor;
-            if (r.worker == kAllWorkers) {
-                // The span is the batch's, all workers together: only its stages say
-                // what a sample costs.
-                const double all = stages > 0.0
-                                       ? stages
-                                       : work * std::min(loader.numWorkers, loaded) - collated;
-                sampleMeans.push_back(std::max(0.0, all) / loaded);
-            } else if (stages > 0.0) {
-                sampleMeans.push_back(stages / loaded);
-                rest += std::max(0.0, work - stages - collated);
-                ++restCount;
-            } else {
-                sampleMeans.push_back(std::max(0.0, work - collated) / loaded);
-                ++stageless;
+        const bool freshOne = freshApart && fresh[static_cast<std::size_t>(p - records.data())];
+        const LoadWork load = loadWork(r, profile, loader.numWorkers);
+        if (load.samples > 0 && !freshOne) {
+            sampleMeans.push_back(load.perSample);
+            if (r.worker != kAllWorkers) {
+                rest += load.rest;
+                restCount += load.staged ? 1 : 0;
+                stageless += load.staged ? 0 : 1;
             }
-            collate.emplace_back(loaded, collated);
+            collate.emplace_back(loaded, load.collate);
         }
-        if (r.pinEndNs > r.pinStartNs)
+        if (r.pinEndNs > r.pinStartNs && !freshOne)
             pin.emplace_back(r.samples, profile.workSeconds(r.pinStartNs, r.pinEndNs));
         if (r.copyEndNs > r.copyStartNs)
             copy.emplace_back(r.samples, secondsOf(r.copyEndNs - r.copyStartNs));
@@ -333,6 +262,8 @@ Calibration calibrateFromRun(const std::vector<TraceRecord> &records, const RunR
     ModelCosts &c = cal.costs;
     c.sampleSeconds = batchMeanCosts(sampleMeans);
     c.draw = SampleDraw::PerBatch;
+    if (freshApart)
+        measureFirstFill(records, fresh, profile, loader.numWorkers, cal);
     if (stageless > 0)
         cal.notes.push_back("the trace has no read/decode/transform times for "
                             + std::to_string(stageless)
@@ -341,7 +272,7 @@ Calibration calibrateFromRun(const std::vector<TraceRecord> &records, const RunR
     c.collate = fitLinearCost(collate);
     if (restCount > 0 && rest > 0.0) {
         c.collate.fixed += rest / restCount;
-        cal.notes.push_back("a batch's load holds " + millisText(rest / restCount)
+        cal.notes.push_back("a batch's load holds " + calibrationMillis(rest / restCount)
                             + " beyond its samples and collate: counted with collate");
     }
     c.pin = fitLinearCost(pin);
@@ -363,7 +294,7 @@ Calibration calibrateFromRun(const std::vector<TraceRecord> &records, const RunR
                                 "to the batch (a = 0, b = step / batch)");
     }
 
-    measureStartup(records, loader, config.engine, cal);
+    measureStartup(records, cal);
 
     // The run's own setting.
     ModelSetting &s = cal.setting;
@@ -392,6 +323,7 @@ Calibration calibrateFromRun(const std::vector<TraceRecord> &records, const RunR
                             + std::to_string(cal.measuredSamples) + " samples it read");
     }
     cal.measured = report.summary;
+    cal.machine = report.machine;
     return cal;
 }
 

@@ -15,9 +15,15 @@
 //     model's step keeps its intra-op threads busy (consumerThreads);
 //   - the hand-over: from ready to delivery of the batches the consumer waited for;
 //     the consumer's own time between a step's end and its next request;
-//   - worker start-up: how much later than a steady load the first batch of the run
-//     (and, for non-persistent workers, of each later epoch) finished loading, counted
-//     from the epoch's start: the workers' start plus what cold first loads cost.
+//   - the first fill of LoaderLab's pooled buffers (ModelCosts::firstFill): how much
+//     more a sample cost in the batches that filled a fresh buffer (the first W x
+//     prefetch + 1 of each rank, but its very first) than in the steady ones, which
+//     leave those batches out; none for the PyTorch engine. How many threads may fault
+//     at once (ModelCosts::faultLanes) is the machine's, not the run's: see
+//     fault_probe.h;
+//   - worker start-up: how much later than expected the first batch of the run (and,
+//     for non-persistent workers, of each later epoch) finished loading, counted from
+//     the epoch's start: the workers' start plus what cold first loads cost.
 // Each rank's first warm-up batches are left out of the costs, as they are of the
 // figures. Every assumption made is listed in `notes`.
 
@@ -40,6 +46,7 @@ struct Calibration
     std::int64_t measuredSamples = 0; // delivered in the whole run
     double stepOverheadSeconds = 0.0; // a simulated step: measured minus configured
     std::vector<std::string> notes;   // the assumptions made, one sentence each
+    MachineInfo machine;              // where the run was recorded (its JSON's)
 };
 
 // From a run's records (in trace order) and its report. Throws std::invalid_argument

@@ -1,7 +1,7 @@
 #include "core/predict/loader_model.h"
 
-#include "core/lessons/wait_pattern.h"
 #include "core/predict/loader_simulation.h"
+#include "core/stats/wait_pattern.h"
 
 #include <algorithm>
 #include <cmath>
@@ -95,14 +95,16 @@ std::string modelInputProblem(const ModelCosts &costs, const ModelSetting &s)
                                      {&costs.pin, "pin"},
                                      {&costs.copy, "copy"},
                                      {&costs.step, "step"},
-                                     {&costs.handoff, "handoff"}}) {
+                                     {&costs.handoff, "handoff"},
+                                     {&costs.firstFill, "first fill"}}) {
         if (auto problem = linearCostProblem(*cost, name); !problem.empty())
             return problem;
     }
     if (!nonNegative(costs.consumerThreads) || !nonNegative(costs.startupSeconds)
         || !nonNegative(costs.restartSeconds) || !nonNegative(costs.afterStepSeconds)
-        || !nonNegative(costs.taskStartSeconds))
-        return "consumer threads and start-up times must be finite and not negative";
+        || !nonNegative(costs.taskStartSeconds) || !nonNegative(costs.faultLanes))
+        return "consumer threads, fault lanes and start-up times must be finite and not "
+               "negative";
     for (const double f : costs.rankLoadFactor) {
         if (!std::isfinite(f) || f <= 0.0)
             return "rank load factors must be finite and positive";

@@ -27,7 +27,9 @@
 //   - CPU contention by processor sharing: at any instant the k CPU-busy threads (the
 //     loading workers, pin threads, a consumer loading its own batch, and the
 //     consumer's threads while it steps on the CPU) share C cores, each progressing at
-//     min(1, C / k) seconds of work per second.
+//     min(1, C / k) seconds of work per second;
+//   - the first fill of the loader's pooled buffers (ModelCosts::firstFill): page
+//     faults, served for at most ModelCosts::faultLanes threads at once.
 // What it does not model: memory bandwidth, caches, the page cache, disks, the
 // network, hyper-threads (a logical core counts as a core), Python's GIL, or the cost
 // of the dispatch itself. Copies to a device are a delay that takes no CPU.
@@ -89,6 +91,17 @@ struct ModelCosts
     double restartSeconds = 0.0; // workers started again at a later epoch (not persistent)
     // Per rank, a factor on its sample costs (a rank on slower storage); missing: 1.
     std::vector<double> rankLoadFactor;
+    // LoaderLab's loader keeps its batch buffers in a pool: the first W x prefetch + 1
+    // batches a rank's loader dispatches (1 with W = 0) fill buffers it has never used,
+    // whose pages fault in as they are first written; the pin thread's first W x
+    // prefetch + 1 pinned buffers too (taken to cost the same). The extra CPU work of
+    // such a fill (faulting work:
+    // see faultLanes), before the batch's load or pin. Zero for an engine that
+    // allocates every batch anew (PyTorch's): its steady costs hold the faults.
+    LinearCost firstFill;
+    // Threads the machine faults in fresh pages for at once (processor_sharing.h): 1
+    // where faults are served one at a time; 0 for no limit.
+    double faultLanes = 0.0;
 };
 
 struct ModelSetting

@@ -29,8 +29,13 @@ enum SimActivity : int {
 LoaderSimulation::LoaderSimulation(const ModelCosts &costs, const ModelSetting &setting)
     : m_costs(costs)
     , m_setting(setting)
-    , m_clock(setting.cores)
+    , m_clock(setting.cores, costs.faultLanes)
 {
+    // With W = 0 the consumer's batch goes back to the pool before it builds the next;
+    // with workers, W x prefetch batches are in flight when the consumer, holding none,
+    // takes one and dispatches the next (core/loader/loader.cpp).
+    if (setting.workers > 0)
+        m_poolBuffers = static_cast<std::int64_t>(setting.workers) * setting.prefetchFactor + 1;
     // Each rank's share of an epoch, as DistributedSampler pads it: ceil(n / N).
     const std::int64_t n = setting.samplesPerEpoch;
     const std::int64_t ranks = setting.devices;
@@ -155,6 +160,7 @@ void LoaderSimulation::dispatchOne(Rank &r)
     const std::int64_t ordinal = r.nextDispatch++;
     BatchState &b = r.batches[static_cast<std::size_t>(ordinal)];
     b.record.dispatch = m_clock.now();
+    b.freshBuffer = r.buffersUsed++ < m_poolBuffers;
     if (m_setting.strategy == Strategy::PerWorkerBatch) {
         const auto worker = static_cast<std::size_t>(ordinal % m_setting.workers);
         r.workerQueues[worker].push_back(ordinal);
@@ -186,10 +192,12 @@ void LoaderSimulation::consumerAsks(Rank &r)
         b.record.dispatch = now;
         b.record.loadStart = now;
         b.record.worker = kConsumerThread;
+        b.freshBuffer = r.buffersUsed++ < m_poolBuffers;
         r.current = ordinal;
         r.consumer = Consumer::Loading;
-        m_clock.startWork(loadWork(r, ordinal) + m_costs.collate.at(b.samples), 1.0,
-                          {kConsumerLoad, r.rank, 0, ordinal, 0});
+        startWork(fillOf(b.freshBuffer, b.samples),
+                  loadWork(r, ordinal) + m_costs.collate.at(b.samples),
+                  {kConsumerLoad, r.rank, 0, ordinal, 0});
         return;
     }
     if (r.ready.empty())
@@ -339,8 +347,10 @@ void LoaderSimulation::startIdleThreads(Rank &r)
             b.record.loadStart = now;
         }
         r.workerBusy[wi] = 1;
-        m_clock.startWork(sampleCost(r, firstSample(ordinal) + slot), 1.0,
-                          {kWorkerSlot, r.rank, w, ordinal, slot});
+        // A fresh buffer's faults are spread over its samples.
+        const double fill = fillOf(b.freshBuffer, b.samples) / b.samples;
+        startWork(fill, sampleCost(r, firstSample(ordinal) + slot),
+                  {kWorkerSlot, r.rank, w, ordinal, slot});
     }
     if (m_setting.pinMemory && !r.pinBusy && !r.pinQueue.empty()) {
         const std::int64_t ordinal = r.pinQueue.front();
@@ -348,7 +358,8 @@ void LoaderSimulation::startIdleThreads(Rank &r)
         BatchState &b = r.batches[static_cast<std::size_t>(ordinal)];
         b.record.pinStart = now;
         r.pinBusy = true;
-        m_clock.startWork(m_costs.pin.at(b.samples), 1.0, {kPinThread, r.rank, 0, ordinal, 0});
+        startWork(fillOf(r.pinnedUsed++ < m_poolBuffers, b.samples), m_costs.pin.at(b.samples),
+                  {kPinThread, r.rank, 0, ordinal, 0});
     }
 }
 
@@ -356,8 +367,25 @@ void LoaderSimulation::startBatchLoad(Rank &r, int worker, std::int64_t ordinal)
 {
     BatchState &b = r.batches[static_cast<std::size_t>(ordinal)];
     b.record.loadStart = m_clock.now();
-    m_clock.startWork(loadWork(r, ordinal) + m_costs.collate.at(b.samples), 1.0,
-                      {kWorkerBatch, r.rank, worker, ordinal, 0});
+    startWork(fillOf(b.freshBuffer, b.samples),
+              loadWork(r, ordinal) + m_costs.collate.at(b.samples),
+              {kWorkerBatch, r.rank, worker, ordinal, 0});
+}
+
+void LoaderSimulation::startWork(double fill, double work, ActivityTag tag)
+{
+    if (fill <= 0.0) {
+        m_clock.startWork(work, 1.0, tag);
+        return;
+    }
+    tag.fill = true;
+    tag.then = work;
+    m_clock.startFaultingWork(fill, tag);
+}
+
+double LoaderSimulation::fillOf(bool fresh, int samples) const
+{
+    return fresh ? m_costs.firstFill.at(samples) : 0.0;
 }
 
 void LoaderSimulation::batchLoaded(Rank &r, std::int64_t ordinal)
@@ -377,6 +405,12 @@ void LoaderSimulation::makeReady(Rank &r, std::int64_t ordinal)
 
 void LoaderSimulation::handle(const ActivityTag &tag)
 {
+    if (tag.fill) { // the fresh pages are in: the work itself
+        ActivityTag work = tag;
+        work.fill = false;
+        m_clock.startWork(tag.then, 1.0, work);
+        return;
+    }
     Rank &r = m_ranks[static_cast<std::size_t>(tag.rank)];
     const double now = m_clock.now();
     const auto worker = static_cast<std::size_t>(tag.worker);
@@ -418,8 +452,8 @@ void LoaderSimulation::handle(const ActivityTag &tag)
         if (m_setting.pinMemory) {
             b->record.pinStart = now;
             r.consumer = Consumer::Pinning;
-            m_clock.startWork(m_costs.pin.at(b->samples), 1.0,
-                              {kConsumerPin, r.rank, 0, tag.ordinal, 0});
+            startWork(fillOf(r.pinnedUsed++ < m_poolBuffers, b->samples),
+                      m_costs.pin.at(b->samples), {kConsumerPin, r.rank, 0, tag.ordinal, 0});
             break;
         }
         [[fallthrough]];

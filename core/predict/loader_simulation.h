@@ -44,6 +44,7 @@ private:
         int samples = 0;
         int slotsLeft = 0; // sample-parallel: samples not loaded yet
         bool started = false;
+        bool freshBuffer = false; // fills a buffer its loader never used (firstFill)
         PredictedBatch record;
     };
 
@@ -60,6 +61,8 @@ private:
         bool workersUp = false;
         bool workersStarting = false;
         bool workersEverStarted = false;
+        std::int64_t buffersUsed = 0; // batches dispatched in the run (all epochs)
+        std::int64_t pinnedUsed = 0;  // batches pinned in the run
         std::vector<std::deque<std::int64_t>> workerQueues; // per-worker strategy
         std::deque<std::pair<std::int64_t, int>> slotQueue; // sample-parallel: (batch, slot)
         std::vector<char> workerBusy;
@@ -85,6 +88,9 @@ private:
     void batchLoaded(Rank &r, std::int64_t ordinal);
     void makeReady(Rank &r, std::int64_t ordinal);
     void handle(const ActivityTag &tag);
+    // One thread's CPU `work`, after `fill` seconds of faulting work when positive.
+    void startWork(double fill, double work, ActivityTag tag);
+    double fillOf(bool fresh, int samples) const;
 
     double sampleCost(const Rank &r, std::int64_t position) const;
     double loadWork(const Rank &r, std::int64_t ordinal) const; // its samples, no collate
@@ -94,6 +100,7 @@ private:
     const ModelSetting &m_setting;
     ProcessorSharingClock m_clock;
     std::int64_t m_samplesPerRankEpoch = 0;
+    std::int64_t m_poolBuffers = 1; // buffers a loader's pool grows to: W x prefetch + 1
     std::vector<Rank> m_ranks;
     std::vector<PredictedBatch> m_out;
     int m_atBarrier = 0;

@@ -46,8 +46,10 @@ std::string unpredictableAxisProblem(const std::string &key)
 }
 
 PredictedSweep predictSweep(const Calibration &calibration, const std::vector<SweepAxis> &axes,
-                            int cores)
+                            int cores, int repeats)
 {
+    if (repeats < 1 || repeats > 1000)
+        throw std::invalid_argument("repeats must be 1..1000, not " + std::to_string(repeats));
     for (const SweepAxis &axis : axes) {
         if (const std::string problem = unpredictableAxisProblem(axis.key); !problem.empty())
             throw std::invalid_argument(problem);
@@ -58,9 +60,12 @@ PredictedSweep predictSweep(const Calibration &calibration, const std::vector<Sw
     d.axes = axes;
     d.budget.kind = SweepBudget::Kind::Samples;
     d.budget.amount = static_cast<double>(std::max<std::int64_t>(1, calibration.measuredSamples));
+    d.repeats = repeats;
     out.cells = expandSweep(d);
     for (const SweepCell &cell : out.cells) {
-        const ModelCosts costs = costsFor(calibration, cell.config);
+        ModelCosts costs = costsFor(calibration, cell.config);
+        // Each repeat draws the recorded costs in another order.
+        costs.seed += static_cast<std::uint64_t>(cell.repeat) * 0x9e3779b97f4a7c15ULL;
         const ModelSetting setting = settingFor(calibration, cell.config, cores);
         SweepRecord r;
         r.order = cell.order;

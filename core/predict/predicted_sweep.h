@@ -29,10 +29,12 @@ struct PredictedSweep
 std::string unpredictableAxisProblem(const std::string &key);
 
 // Predicts every cell of `axes` over the calibrated run's config on `cores` cores
-// (0: the run's). With no axes, the one cell is the run's own setting. Throws
-// std::invalid_argument for an axis the model cannot predict (naming it and why) or
-// a value the config field refuses.
+// (0: the run's), `repeats` times each, every repeat drawing the recorded costs in
+// another order (the spread over the repeats is the model's own, not its error). With
+// no axes, the one cell is the run's own setting. Throws std::invalid_argument for an
+// axis the model cannot predict (naming it and why), a value the config field
+// refuses, or repeats outside 1..1000.
 PredictedSweep predictSweep(const Calibration &calibration, const std::vector<SweepAxis> &axes,
-                            int cores = 0);
+                            int cores = 0, int repeats = 1);
 
 } // namespace loaderlab

@@ -5,8 +5,9 @@
 
 namespace loaderlab {
 
-ProcessorSharingClock::ProcessorSharingClock(int cores)
+ProcessorSharingClock::ProcessorSharingClock(int cores, double faultLanes)
     : m_cores(std::max(1, cores))
+    , m_faultLanes(std::max(0.0, faultLanes))
 {
 }
 
@@ -15,36 +16,72 @@ double ProcessorSharingClock::rate() const
     return m_weight <= m_cores ? 1.0 : m_cores / m_weight;
 }
 
+double ProcessorSharingClock::faultShare() const
+{
+    return m_faultLanes > 0.0 && m_faulting > m_faultLanes ? m_faultLanes / m_faulting : 1.0;
+}
+
+void ProcessorSharingClock::addActivity(Activity a)
+{
+    a.order = m_started++;
+    m_active.push_back(a);
+    sumWeights();
+}
+
+void ProcessorSharingClock::sumWeights()
+{
+    // Summed again rather than updated, so rounding never leaves a weight behind.
+    m_weight = 0.0;
+    m_faulting = 0.0;
+    for (const Activity &a : m_active) {
+        if (a.faulting)
+            m_faulting += 1.0;
+        else if (a.cpu)
+            m_weight += a.weight;
+    }
+    m_weight += m_faultLanes > 0.0 ? std::min(m_faulting, m_faultLanes) : m_faulting;
+}
+
 void ProcessorSharingClock::startWork(double workSeconds, double weight, ActivityTag tag)
 {
     Activity a;
-    a.order = m_started++;
     a.cpu = true;
     a.weight = weight;
     a.remaining = std::max(0.0, workSeconds);
     a.tag = tag;
-    m_weight += weight;
-    m_active.push_back(a);
+    addActivity(a);
+}
+
+void ProcessorSharingClock::startFaultingWork(double workSeconds, ActivityTag tag)
+{
+    Activity a;
+    a.cpu = true;
+    a.faulting = true;
+    a.weight = 1.0;
+    a.remaining = std::max(0.0, workSeconds);
+    a.tag = tag;
+    addActivity(a);
 }
 
 void ProcessorSharingClock::startDelay(double seconds, ActivityTag tag)
 {
     Activity a;
-    a.order = m_started++;
     a.end = m_now + std::max(0.0, seconds);
     a.tag = tag;
-    m_active.push_back(a);
+    addActivity(a);
 }
 
 std::vector<ActivityTag> ProcessorSharingClock::advance()
 {
     if (m_active.empty())
         return {};
-    const double speed = rate();
-    // The next end: the first delay's end or the CPU activity with the least work left.
+    const double plain = rate();
+    const double faulting = plain * faultShare();
+    const auto speedOf = [&](const Activity &a) { return a.faulting ? faulting : plain; };
+    // The next end: the first delay's end or the CPU activity with the least time left.
     double next = std::numeric_limits<double>::infinity();
     for (const Activity &a : m_active)
-        next = std::min(next, a.cpu ? m_now + a.remaining / speed : a.end);
+        next = std::min(next, a.cpu ? m_now + a.remaining / speedOf(a) : a.end);
     const double elapsed = next - m_now;
     m_now = next;
     std::vector<ActivityTag> ended;
@@ -53,6 +90,7 @@ std::vector<ActivityTag> ProcessorSharingClock::advance()
     for (Activity &a : m_active) {
         bool ends = false;
         if (a.cpu) {
+            const double speed = speedOf(a);
             a.remaining -= elapsed * speed;
             ends = a.remaining / speed <= kSimultaneousSeconds;
         } else {
@@ -64,10 +102,7 @@ std::vector<ActivityTag> ProcessorSharingClock::advance()
             going.push_back(a);
     }
     m_active = std::move(going);
-    // Summed again rather than decremented, so rounding never leaves a weight behind.
-    m_weight = 0.0;
-    for (const Activity &a : m_active)
-        m_weight += a.cpu ? a.weight : 0.0;
+    sumWeights();
     return ended;
 }
 

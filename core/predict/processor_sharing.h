@@ -9,6 +9,12 @@
 //     started together with equal amounts ends together.
 //   - delays: wall time that takes no CPU (a simulated or GPU step, a copy to a device,
 //     a worker process starting).
+//   - faulting work: CPU work of a thread faulting in fresh pages (the first fill of a
+//     new buffer). Where the machine serves page faults for only `faultLanes` threads at
+//     once (a virtual machine whose host backs every fault), k > faultLanes faulting
+//     threads count as faultLanes busy threads and share their progress: each makes
+//     faultLanes / k of what one busy thread makes. faultLanes 0: no such limit, a
+//     faulting thread is a CPU-busy thread like any other.
 // Activities that end within kSimultaneousSeconds of each other end together, so that
 // floating-point rounding never splits what the model's arithmetic makes simultaneous.
 
@@ -25,6 +31,10 @@ struct ActivityTag
     int worker = 0;
     std::int64_t ordinal = 0;
     int slot = 0;
+    // A fill (faulting work) that is followed by `then` seconds of plain CPU work with
+    // the same tag; the model starts that work when the fill ends.
+    bool fill = false;
+    double then = 0.0;
 };
 
 class ProcessorSharingClock
@@ -32,14 +42,18 @@ class ProcessorSharingClock
 public:
     static constexpr double kSimultaneousSeconds = 1e-12;
 
-    explicit ProcessorSharingClock(int cores);
+    explicit ProcessorSharingClock(int cores, double faultLanes = 0.0);
 
     double now() const { return m_now; }
     bool idle() const { return m_active.empty(); }
-    // Seconds of work per second each CPU activity makes right now.
+    // Seconds of work per second each CPU activity makes right now (a faulting one:
+    // rate() x faultShare()).
     double rate() const;
+    double faultShare() const;
 
     void startWork(double workSeconds, double weight, ActivityTag tag);
+    // One thread's faulting work (weight 1).
+    void startFaultingWork(double workSeconds, ActivityTag tag);
     void startDelay(double seconds, ActivityTag tag);
 
     // Moves time to the next end and returns the tags of every activity ending then,
@@ -51,15 +65,21 @@ private:
     {
         std::uint64_t order = 0;
         bool cpu = false;
+        bool faulting = false;
         double weight = 0.0;
         double remaining = 0.0; // CPU work left
         double end = 0.0;       // a delay's end
         ActivityTag tag;
     };
 
+    void addActivity(Activity a);
+    void sumWeights();
+
     double m_cores;
+    double m_faultLanes; // 0: no limit
     double m_now = 0.0;
-    double m_weight = 0.0; // of the CPU activities
+    double m_weight = 0.0;   // of the CPU activities, the faulting ones as they count
+    double m_faulting = 0.0; // faulting activities
     std::uint64_t m_started = 0;
     std::vector<Activity> m_active;
 };

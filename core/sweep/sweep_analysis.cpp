@@ -73,6 +73,21 @@ std::string workersNote(const std::vector<std::string> &keys,
     return "more workers add nothing past " + best.values[axis].dump();
 }
 
+// A skipped cell's figures: those the loader model predicted for it.
+SweepCellStats predictedStats(const SweepRecord &r)
+{
+    SweepCellStats c;
+    c.grid = r.grid;
+    c.values = r.values;
+    c.endToEndMean = c.endToEndMin = c.endToEndMax = r.predictedFigure("wall_seconds");
+    c.throughputMean = c.throughputMin = c.throughputMax = r.predictedFigure(
+        "samples_per_sec_mean");
+    c.firstBatchMs = r.predictedFigure("first_batch_latency_ms");
+    c.inputBoundShare = r.predictedFigure("input_bound_share");
+    c.waitP95Ms = r.predictedFigure("wait_p95_ms");
+    return c;
+}
+
 } // namespace
 
 double SweepCellStats::spread() const
@@ -112,7 +127,12 @@ SweepAnalysis analyzeSweep(const SweepDefinition &definition,
     for (const auto &axis : definition.axes)
         analysis.keys.push_back(axis.key);
     std::map<std::int64_t, SweepCellStats> byGrid;
+    std::map<std::int64_t, SweepCellStats> skipped;
     for (const auto &[order, r] : records) {
+        if (r.skipped()) {
+            skipped.try_emplace(r.grid, predictedStats(r));
+            continue;
+        }
         SweepCellStats &c = byGrid[r.grid];
         c.grid = r.grid;
         c.values = r.values;
@@ -145,6 +165,10 @@ SweepAnalysis analyzeSweep(const SweepDefinition &definition,
             c.waitP95Ms /= n;
         }
         analysis.cells.push_back(std::move(c));
+    }
+    for (auto &[grid, c] : skipped) {
+        if (!byGrid.count(grid))
+            analysis.skipped.push_back(std::move(c));
     }
 
     // Group the cells by what runs; recommend the settings within each group.

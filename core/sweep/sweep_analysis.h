@@ -56,6 +56,10 @@ struct SweepAnalysis
     std::vector<std::string> keys;     // the axes
     std::vector<SweepCellStats> cells; // in grid order; cells without a record are left out
     std::vector<SweepRecommendation> recommendations;
+    // Cells `sweep --predict-first` skipped (none of their repeats ran), in grid order,
+    // with the figures the loader model predicted for them and `runs` 0: not results,
+    // so in neither `cells` nor a recommendation.
+    std::vector<SweepCellStats> skipped;
 };
 
 // Axes that say what runs (the engine, dataset.*, the model, the simulated step)

@@ -60,23 +60,55 @@ void checkFigure(const json &object, const char *key, const std::string &where)
                                     + shortDump(*it));
 }
 
-void checkSummary(const json &summary, bool finished)
+// A summary (`name`: "summary" or "predicted"): an object whose figures are numbers.
+void checkSummary(const json &summary, const char *name, bool required)
 {
-    if (summary.is_null() && !finished)
+    if (summary.is_null() && !required)
         return;
     if (!summary.is_object())
-        throw std::invalid_argument(std::string("summary: expected ")
-                                    + (finished ? "an object" : "null or an object") + ", not "
+        throw std::invalid_argument(std::string(name) + ": expected "
+                                    + (required ? "an object" : "null or an object") + ", not "
                                     + shortDump(summary));
+    const std::string where = std::string(name) + ".";
     for (const char *key : kFigures)
-        checkFigure(summary, key, "summary.");
+        checkFigure(summary, key, where);
     const auto waits = summary.find("wait_ms");
     if (waits == summary.end() || waits->is_null())
         return;
     if (!waits->is_object())
-        throw std::invalid_argument("summary.wait_ms: expected an object, not "
+        throw std::invalid_argument(where + "wait_ms: expected an object, not "
                                     + shortDump(*waits));
-    checkFigure(*waits, "p95", "summary.wait_ms.");
+    checkFigure(*waits, "p95", where + "wait_ms.");
+}
+
+// What a skipped cell's record holds: what the model predicted, nothing measured.
+void checkSkipped(const SweepRecord &r)
+{
+    if (!r.summary.is_null())
+        throw std::invalid_argument("summary: a skipped cell did not run; expected null, not "
+                                    + shortDump(r.summary));
+    if (!r.trace.empty())
+        throw std::invalid_argument("trace: a skipped cell did not run and has none");
+    if (r.predicted.is_null())
+        throw std::invalid_argument("predicted: a skipped cell keeps what the model predicted "
+                                    "for it; missing");
+}
+
+double figureOf(const json &summary, const std::string &name)
+{
+    if (!summary.is_object())
+        return 0.0;
+    const json *object = &summary;
+    std::string key = name;
+    if (name == "wait_p95_ms") {
+        const auto waits = summary.find("wait_ms");
+        if (waits == summary.end() || !waits->is_object())
+            return 0.0;
+        object = &*waits;
+        key = "p95";
+    }
+    const auto it = object->find(key);
+    return it != object->end() && it->is_number() ? it->get<double>() : 0.0;
 }
 
 // Throws with "LINE: reason" for one line of a cells file.
@@ -93,19 +125,12 @@ void readLine(const std::string &line, const SweepDefinition &definition,
 
 double SweepRecord::figure(const std::string &name) const
 {
-    if (!summary.is_object())
-        return 0.0;
-    const json *object = &summary;
-    std::string key = name;
-    if (name == "wait_p95_ms") {
-        const auto waits = summary.find("wait_ms");
-        if (waits == summary.end() || !waits->is_object())
-            return 0.0;
-        object = &*waits;
-        key = "p95";
-    }
-    const auto it = object->find(key);
-    return it != object->end() && it->is_number() ? it->get<double>() : 0.0;
+    return figureOf(summary, name);
+}
+
+double SweepRecord::predictedFigure(const std::string &name) const
+{
+    return figureOf(predicted, name);
 }
 
 double SweepRecord::endToEndSeconds() const
@@ -127,6 +152,8 @@ json toJson(const SweepRecord &r)
         j["error"] = r.error;
     if (!r.trace.empty())
         j["trace"] = r.trace;
+    if (!r.predicted.is_null())
+        j["predicted"] = r.predicted;
     return j;
 }
 
@@ -135,8 +162,9 @@ SweepRecord sweepRecordFromJson(const json &j)
     if (!j.is_object())
         throw std::invalid_argument("a record is a JSON object, not " + shortDump(j));
     for (const auto &[key, value] : j.items()) {
-        static const char *const known[] = {"order", "grid",         "repeat",  "values", "state",
-                                            "error", "cell_seconds", "summary", "trace"};
+        static const char *const known[] = {"order", "grid",     "repeat",       "values",
+                                            "state", "error",    "cell_seconds", "summary",
+                                            "trace", "predicted"};
         bool found = false;
         for (const char *k : known)
             found = found || key == k;
@@ -152,8 +180,9 @@ SweepRecord sweepRecordFromJson(const json &j)
         throw std::invalid_argument("values: expected a list, one value per axis");
     r.values = values->get<std::vector<json>>();
     const auto state = j.find("state");
-    if (state == j.end() || !state->is_string() || (*state != "finished" && *state != "failed"))
-        throw std::invalid_argument("state: expected \"finished\" or \"failed\"");
+    if (state == j.end() || !state->is_string()
+        || (*state != "finished" && *state != "failed" && *state != "skipped"))
+        throw std::invalid_argument("state: expected \"finished\", \"failed\" or \"skipped\"");
     r.state = state->get<std::string>();
     if (const auto error = j.find("error"); error != j.end()) {
         if (!error->is_string())
@@ -168,7 +197,7 @@ SweepRecord sweepRecordFromJson(const json &j)
     }
     if (const auto summary = j.find("summary"); summary != j.end())
         r.summary = *summary;
-    checkSummary(r.summary, !r.failed());
+    checkSummary(r.summary, "summary", r.finished());
     if (const auto trace = j.find("trace"); trace != j.end()) {
         // Only the name the sweep writes: never a path that leaves traces/ (a merge
         // copies the file under this name).
@@ -178,6 +207,12 @@ SweepRecord sweepRecordFromJson(const json &j)
                                         + "), not " + shortDump(*trace));
         r.trace = trace->get<std::string>();
     }
+    if (const auto predicted = j.find("predicted"); predicted != j.end()) {
+        checkSummary(*predicted, "predicted", true);
+        r.predicted = *predicted;
+    }
+    if (r.skipped())
+        checkSkipped(r);
     return r;
 }
 

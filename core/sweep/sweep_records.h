@@ -35,17 +35,30 @@ struct SweepRecord
     std::int64_t grid = 0;
     int repeat = 0;
     std::vector<nlohmann::json> values; // one per axis
-    std::string state;                  // "finished" or "failed"
-    std::string error;                  // why it failed
-    double cellSeconds = 0.0;           // the cell's wall time, set-up included
-    nlohmann::json summary;             // the run's summary (toJson(RunSummary)); null if failed
-    std::string trace;                  // sweepTraceName(order); empty if none
+    // "finished", "failed", or "skipped": not run, because `sweep --predict-first`
+    // found the model's prediction for it slower than a measured cell even with the
+    // model's error (core/predict/predict_first.h). A skipped cell is neither a result
+    // nor a failure: the analysis leaves it out of the recommendation, and resuming
+    // runs it only when asked (SweepRunner::Options::runSkipped).
+    std::string state;
+    std::string error;        // why it failed
+    double cellSeconds = 0.0; // the cell's wall time, set-up included; 0 if skipped
+    nlohmann::json summary;   // the run's summary (toJson(RunSummary)); null unless finished
+    std::string trace;        // sweepTraceName(order); empty if none
+    // What the loader model predicted for the cell (toJson(RunSummary) of the
+    // prediction), kept by `sweep --predict-first` for the cells it ran and those it
+    // skipped; null when none.
+    nlohmann::json predicted;
 
-    bool failed() const { return state != "finished"; }
+    bool finished() const { return state == "finished"; }
+    bool failed() const { return state == "failed"; }
+    bool skipped() const { return state == "skipped"; }
     // Figures read from `summary`, 0 when absent or not a number.
     double endToEndSeconds() const;  // run start to last step end, first batch included
     double samplesPerSecond() const; // mean after warm-up
     double figure(const std::string &name) const;
+    // The same figure of `predicted`, 0 when absent or not a number.
+    double predictedFigure(const std::string &name) const;
 };
 
 nlohmann::json toJson(const SweepRecord &record);

@@ -33,7 +33,7 @@ bool isCellsFile(const fs::path &p)
 bool keepRecord(std::map<std::int64_t, SweepRecord> &records, const SweepRecord &r)
 {
     const auto it = records.find(r.order);
-    if (it != records.end() && !it->second.failed())
+    if (it != records.end() && it->second.finished())
         return false;
     records[r.order] = r;
     return true;
@@ -177,7 +177,7 @@ SweepResults::SweepResults(std::string dir, const SweepDefinition &definition, S
 bool SweepResults::finished(std::int64_t order) const
 {
     const auto it = m_records.find(order);
-    return it != m_records.end() && !it->second.failed();
+    return it != m_records.end() && it->second.finished();
 }
 
 std::string SweepResults::tracePath(std::int64_t order) const

@@ -7,15 +7,21 @@
 // recorded with its reason and the sweep goes on. A stop ends the running cell at
 // once and does not record it, so running the sweep again runs it from the start.
 // So does a record or trace that cannot be written, and then run() throws.
+// Code that chooses the cells itself (`sweep --predict-first`,
+// core/predict/predict_first.h) runs them one at a time with runCell() and records
+// the ones it leaves out with record().
 
 #include "core/sweep/sweep.h"
 #include "core/sweep/sweep_results.h"
 
 #include <functional>
+#include <optional>
 #include <stop_token>
 #include <string>
 
 namespace loaderlab {
+
+class RunService;
 
 struct SweepProgress
 {
@@ -31,9 +37,15 @@ struct SweepOutcome
 {
     int ran = 0;
     int failed = 0;
-    int skipped = 0;
+    int skipped = 0; // found in the folder already (cells left skipped included)
     bool stopped = false;
+    int leftSkipped = 0; // of those, cells `sweep --predict-first` skipped, not run now
 };
+
+// Called when a cell's run has ended (not when a stop ended it), before its record
+// is appended: `run` is the run's service, with its report and trace (null when the
+// run could not start), and `record` may be added to (what a model predicted).
+using SweepCellEnded = std::function<void(const RunService *run, SweepRecord &record)>;
 
 class SweepRunner
 {
@@ -42,6 +54,7 @@ public:
     {
         SweepShard shard;
         bool retryFailed = false; // run cells again whose record is a failure
+        bool runSkipped = false;  // run cells `sweep --predict-first` skipped
         bool keepTraces = true;   // per-batch CSV of every cell in traces/
     };
 
@@ -53,7 +66,21 @@ public:
     SweepOutcome run(std::stop_token stop,
                      const std::function<void(const SweepProgress &)> &onProgress = {});
 
+    // Runs one cell now, whatever the folder holds, and appends its record; nullopt
+    // when `stop` ended it (not recorded). `keepSummary` also keeps the run's summary
+    // JSON beside its trace (traces/cell-NNNNNN.json, with the traces kept), so that
+    // the run can be read again whole (openRun). Throws as run() does.
+    std::optional<SweepRecord> runCell(const SweepCell &cell, std::stop_token stop,
+                                       const SweepCellEnded &onEnded = {},
+                                       bool keepSummary = false);
+    // Appends a record of a cell that was not run (a skipped one).
+    void record(const SweepRecord &record) { m_results.append(record); }
+
+    const SweepDefinition &definition() const { return m_definition; }
+    const Options &options() const { return m_options; }
     const SweepResults &results() const { return m_results; }
+    // Where runCell(..., keepSummary) keeps the cell's summary JSON.
+    std::string summaryPath(std::int64_t order) const;
 
 private:
     SweepDefinition m_definition;

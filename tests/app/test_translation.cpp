@@ -35,6 +35,8 @@
 #include "widgets/wait_histogram_plot.h"
 #include "widgets/wait_pattern_plot.h"
 #include "widgets/wait_time_plot.h"
+#include "widgets/what_if_panel.h"
+#include "widgets/what_if_plot.h"
 #include "widgets/worker_timeline_plot.h"
 
 #include <QTranslator>
@@ -213,7 +215,8 @@ void TestTranslation::everyContextIsOneTheCodeUses()
         &SweepLinePlots::staticMetaObject,    &SweepWorker::staticMetaObject,
         &ThroughputPlot::staticMetaObject,    &TimelinePlottable::staticMetaObject,
         &WaitHistogramPlot::staticMetaObject, &WaitPatternPlot::staticMetaObject,
-        &WaitTimePlot::staticMetaObject,      &WorkerTimelinePlot::staticMetaObject,
+        &WaitTimePlot::staticMetaObject,      &WhatIfPanel::staticMetaObject,
+        &WhatIfPlot::staticMetaObject,        &WorkerTimelinePlot::staticMetaObject,
     };
     QStringList used = {QStringLiteral("ConfigField"), QStringLiteral("DatasetKind"),
                         QStringLiteral("EngineText"),  QStringLiteral("Gui"),

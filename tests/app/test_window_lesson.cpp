@@ -1,7 +1,8 @@
 // A lesson end to end in the window: chosen in the Lessons tab, its preset in the
 // controls, the run, the guided step applied live, and the verdict on screen, its
 // figures checked against the run's own trace and files (read here, not through
-// the verdict). Set LOADERLAB_SCREENSHOT_DIR to keep a screenshot of the dock.
+// the verdict); predict-then-watch's prediction on screen before its step is made.
+// Set LOADERLAB_SCREENSHOT_DIR to keep a screenshot of the dock.
 
 #include "app/main_window.h"
 #include "window_test_support.h"
@@ -18,6 +19,7 @@
 #include <QComboBox>
 #include <QDirIterator>
 #include <QDoubleSpinBox>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSpinBox>
@@ -68,6 +70,7 @@ private Q_SLOTS:
     void firstBatchLessonEndToEnd();
     void guidedStepAppliedLive();
     void datasetStepStartsANewRun();
+    void predictionShownBeforeTheStep();
 
 private:
     QTemporaryDir m_dir;
@@ -259,6 +262,51 @@ void TestWindowLesson::datasetStepStartsANewRun()
             QStringLiteral("although it is %1x the size. ")
                 .arg(fixed(static_cast<double>(tensorBytes) / static_cast<double>(jpegBytes), 1))),
         qPrintable(shown));
+}
+
+void TestWindowLesson::predictionShownBeforeTheStep()
+{
+    MainWindow window;
+    RunConfig mine;
+    mine.dataset.kind = DatasetKind::ImageFolder;
+    mine.dataset.path = m_images.toStdString();
+    window.applyConfig(mine);
+    window.resize(1400, 900);
+    window.show();
+    window.showLessons(true);
+    LessonPanel *panel = window.lessonPanel();
+    QVERIFY(panel->chooseLesson(QStringLiteral("predict-then-watch")));
+    childNamed<QPushButton>(panel, "startLessonButton")->click();
+    QTRY_COMPARE_WITH_TIMEOUT(panel->tracker().state(), LessonTracker::State::WaitingForStep,
+                              60'000);
+    // Phase 1 ended and the run still has 1 worker: the prediction for 2 is on screen.
+    QCOMPARE(window.session()->config().loader.numWorkers, 1);
+    auto *briefing = childNamed<QLabel>(panel, "lessonBriefing");
+    QVERIFY(briefing->isVisible());
+    const QString said = briefing->text();
+    QVERIFY2(said.startsWith(QStringLiteral("Before phase 2: The loader model, calibrated on the "
+                                            "phase \"1 worker\" (")),
+             qPrintable(said));
+    QVERIFY2(said.contains(QStringLiteral("predicts for 2 workers, batch 32")), qPrintable(said));
+    const double predicted =
+        panel->tracker().briefing(1).figures.at("samples_per_sec").get<double>();
+    QVERIFY2(said.contains(QStringLiteral(": %1 samples/s, ").arg(fixed(predicted, 0))),
+             qPrintable(said));
+
+    childNamed<QPushButton>(panel, "applyStepButton")->click();
+    QTRY_COMPARE_WITH_TIMEOUT(panel->tracker().state(), LessonTracker::State::Done, 60'000);
+    QCOMPARE(briefing->text(), said);
+    // The verdict sets the prediction shown before beside what phase 2 measured.
+    const auto &phases = panel->tracker().finishedPhases();
+    const QString shown = panel->verdictText();
+    QVERIFY2(shown.contains(
+                 QStringLiteral("for 2 workers the model predicted %1 samples/s and "
+                                "the phase measured %2 (")
+                     .arg(fixed(predicted, 0), fixed(phases[1].summary.samplesPerSecMean, 0))),
+             qPrintable(shown));
+    const QString dir = qEnvironmentVariable("LOADERLAB_SCREENSHOT_DIR");
+    if (!dir.isEmpty())
+        QVERIFY(window.grab().save(QDir(dir).filePath(QStringLiteral("lesson-predict.png"))));
 }
 
 QTEST_MAIN(TestWindowLesson)

@@ -6,6 +6,7 @@
 #include "window_test_support.h"
 
 #include "core/autotune/autotuner.h"
+#include "core/tools/default_dataset.h"
 #include "widgets/control_panel.h"
 #include "widgets/live_plot.h"
 #include "widgets/run_session.h"
@@ -153,7 +154,12 @@ void TestWindowTools::perfettoExportErrorNamesTheFile()
 void TestWindowTools::autotuneDrivesTheRunAndTheSliders()
 {
     MainWindow window;
-    window.applyConfig(windowtest::fastConfig(1, 4096));
+    // One worker decoding JPEGs for a 1 ms step: loading is the limit, and the loader
+    // model the tuner calibrates on the run proposes a second worker.
+    RunConfig config = windowtest::fastConfig(1, 4096);
+    config.dataset.kind = DatasetKind::ImageFolder;
+    config.dataset.path = ensureDefaultImageFolder();
+    window.applyConfig(config);
     window.show();
     auto *controls = window.controlPanel();
     auto *autotune = childNamed<QCheckBox>(controls, "autotuneCheck");

@@ -15,6 +15,8 @@
 #include "core/run/pytorch_run.h"
 #include "core/tools/default_dataset.h"
 
+#include "known_best_run.h"
+
 #include "../require_pytorch.h"
 #include "../sanitizer_slowdown.h"
 
@@ -28,6 +30,14 @@
 using namespace loaderlab;
 
 namespace {
+
+// The hill climb drives the real runs of this file; ModelSearch has test_model_autotune.
+AutotuneOptions hillClimb()
+{
+    AutotuneOptions options;
+    options.model = false;
+    return options;
+}
 
 using Throughput = std::function<double(const AutotuneSettings &)>;
 
@@ -225,7 +235,7 @@ void TestAutotune::tunesARealRun()
     run.start(config);
     std::vector<AutotuneMove> moves;
     std::mutex mutex;
-    Autotuner tuner(run, AutotuneOptions{}, [&](const AutotuneMove &m) {
+    Autotuner tuner(run, hillClimb(), [&](const AutotuneMove &m) {
         const std::lock_guard lock(mutex);
         moves.push_back(m);
     });
@@ -290,7 +300,7 @@ void TestAutotune::saysWhenItHolds()
     const RunConfig config = folderRun();
     LoaderLabEngine run;
     run.start(config);
-    AutotuneOptions options;
+    AutotuneOptions options = hillClimb();
     options.maxWorkers = 1;
     Autotuner tuner(run, options);
     QVERIFY(!tuner.holding());
@@ -398,20 +408,8 @@ namespace {
 void checkMovesTowardTheKnownBest(Engine &run, EngineKind engine, double stepMs,
                                   std::chrono::seconds patience)
 {
-    RunConfig config;
-    config.engine = engine;
-    config.dataset.syntheticShape = {3, 8, 8};
-    config.loader.numWorkers = 1;
-    config.loader.batchSize = 8;
-    config.consumer.kind = ConsumerKind::Sleep;
-    config.consumer.sleepPerBatchMs = stepMs;
-    config.epochs = 0;
-    run.start(config);
-    AutotuneOptions options;
-    options.tuneBatch = true;
-    options.maxWorkers = 1;
-    options.minBatch = 8;
-    options.maxBatch = 32;
+    run.start(knownbest::run(engine, stepMs));
+    const AutotuneOptions options = knownbest::options(false);
     std::vector<AutotuneMove> moves;
     std::mutex mutex;
     Autotuner tuner(run, options, [&](const AutotuneMove &m) {
@@ -587,7 +585,7 @@ void TestAutotune::stopDoesNotWaitOutThePollInterval()
     config.epochs = 0;
     LoaderLabEngine run;
     run.start(config);
-    AutotuneOptions options;
+    AutotuneOptions options = hillClimb();
     options.pollInterval = std::chrono::seconds(30);
     Autotuner tuner(run, options);
     QTRY_VERIFY(run.trace()->size() >= 2); // the tuner is in its wait for the window

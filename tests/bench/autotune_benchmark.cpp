@@ -20,15 +20,16 @@
 //
 //   build/tests/bench/loaderlab_bench_autotune [--rounds 3] [--sleep-batch-ms 100]
 //       [--no-tune-batch] [--min-batch 32] [--max-batch 128] [--max-workers 3]
-//       [--max-prefetch 2] [--samples 10240]
+//       [--max-prefetch 2] [--samples 10240] [--hill]
+// --hill: the hill climb of measured trials (`--autotune-search hill`) instead of the
+// model search, the default.
 
+#include "bench_autotune.h"
 #include "bench_machine.h"
 #include "core/autotune/autotune_search.h"
 #include "core/autotune/autotuner.h"
 #include "core/engine/loaderlab_engine.h"
 #include "core/sweep/sweep.h"
-#include "core/sweep/sweep_results.h"
-#include "core/sweep/sweep_runner.h"
 #include "core/system/logging.h"
 #include "core/tools/default_dataset.h"
 
@@ -50,6 +51,7 @@ using namespace loaderlab;
 using benchmachine::commandOutput;
 using benchmachine::cpuModel;
 using benchmachine::loadAverage;
+using namespace benchautotune;
 
 namespace {
 
@@ -69,6 +71,7 @@ struct Options
     double holdTimeoutS = 600;
     std::string logLevel = "warn"; // "debug": the autotuner's windows on stderr
     bool onlyAutotune = false;     // (b) alone, once: to look at its windows
+    bool hill = false;             // the hill climb instead of the model search
 };
 
 Options parse(int argc, char **argv)
@@ -103,80 +106,12 @@ Options parse(int argc, char **argv)
             o.logLevel = argv[++i];
         else if (a == "--only-autotune")
             o.onlyAutotune = true;
+        else if (a == "--hill")
+            o.hill = true;
         else
             throw std::invalid_argument("unknown option " + a);
     }
     return o;
-}
-
-double secondsSince(std::chrono::steady_clock::time_point start)
-{
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
-std::string valuesText(const std::vector<int> &values)
-{
-    std::string text;
-    for (const int v : values)
-        text += (text.empty() ? "" : ",") + std::to_string(v);
-    return text;
-}
-
-std::string settingText(const AutotuneSettings &s)
-{
-    return std::to_string(s.workers) + " workers, prefetch " + std::to_string(s.prefetch)
-           + ", batch " + std::to_string(s.batchSize);
-}
-
-SweepDefinition sweepOver(const RunConfig &base, const AutotuneSpace &space, double samples)
-{
-    SweepDefinition d;
-    d.base = base;
-    d.axes = {parseSweepAxis("loader.num_workers=" + valuesText(space.workers)),
-              parseSweepAxis("loader.prefetch_factor=" + valuesText(space.prefetch)),
-              parseSweepAxis("loader.batch_size=" + valuesText(space.batchSizes))};
-    d.budget = {SweepBudget::Kind::Samples, samples};
-    return d;
-}
-
-struct Cell
-{
-    AutotuneSettings setting;
-    double samplesPerSec = 0.0;
-};
-
-struct SweepRun
-{
-    std::vector<Cell> cells;
-    Cell best;
-    double wallSeconds = 0.0;
-};
-
-// Runs `definition` into a fresh folder with SweepRunner's defaults, as
-// `loaderlab sweep` does (each cell's per-batch CSV written as it runs).
-SweepRun runSweep(const SweepDefinition &definition, const fs::path &dir)
-{
-    fs::remove_all(dir);
-    SweepRun out;
-    const auto start = std::chrono::steady_clock::now();
-    SweepRunner runner(definition, dir.string(), {});
-    std::stop_source never;
-    const SweepOutcome outcome = runner.run(never.get_token());
-    out.wallSeconds = secondsSince(start);
-    for (const auto &[order, record] : runner.results().records()) {
-        if (record.failed())
-            throw std::runtime_error("sweep cell " + std::to_string(order)
-                                     + " failed: " + record.error);
-        Cell cell{{record.values.at(0).get<int>(), record.values.at(1).get<int>(),
-                   record.values.at(2).get<int>()},
-                  record.samplesPerSecond()};
-        out.cells.push_back(cell);
-        if (cell.samplesPerSec > out.best.samplesPerSec)
-            out.best = cell;
-    }
-    if (outcome.stopped || out.cells.empty())
-        throw std::runtime_error("the sweep ran no cell");
-    return out;
 }
 
 struct TuneRun
@@ -210,18 +145,6 @@ TuneRun runAutotune(const RunConfig &base, const AutotuneOptions &options, doubl
     return out;
 }
 
-struct Spread
-{
-    double min = 0, median = 0, max = 0;
-};
-
-Spread spreadOf(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    const std::size_t n = v.size();
-    return {v.front(), n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2, v.back()};
-}
-
 } // namespace
 
 int main(int argc, char **argv)
@@ -243,6 +166,7 @@ int main(int argc, char **argv)
 
         AutotuneOptions tuning;
         tuning.tuneBatch = o.tuneBatch;
+        tuning.model = !o.hill;
         tuning.maxWorkers = o.maxWorkers > 0 ? o.maxWorkers : cores + 1;
         tuning.maxPrefetch = o.maxPrefetch;
         tuning.minBatch = o.minBatch;
@@ -260,6 +184,7 @@ int main(int argc, char **argv)
                     commandOutput("uname -sr").c_str());
         std::printf("dataset: %s (the default dataset), a %.0f ms sleep step per batch\n",
                     base.dataset.path.c_str(), o.sleepBatchMs);
+        std::printf("search:  %s\n", o.hill ? "the hill climb" : "the model search");
         std::printf("start:   %s; the space: workers %s x prefetch %s x batch %s = %lld cells "
                     "of %.0f samples, 1 repeat\n",
                     settingText(start).c_str(), valuesText(space.workers).c_str(),

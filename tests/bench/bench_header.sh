@@ -3,11 +3,23 @@
 #
 #   bench_header FOLDER                 commit, machine and folder lines
 #   bench_tensor LOADERLAB FOLDER FILE  `loaderlab preprocess` FOLDER into FILE, and its size
+#   bench_folder LOADERLAB FOLDER WORK  FOLDER, or the window's default dataset (made in
+#                                       WORK when it is not there yet)
 
 bench_header() {
     echo "commit:  $(git -C "$(dirname "$0")" describe --always --dirty --abbrev=12)"
     echo "machine: $(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -1), $(nproc) CPUs"
     echo "folder:  $1 ($(find "$1" -type f | wc -l) files, $(du -sh "$1" | cut -f1))"
+}
+
+bench_folder() {
+    if [ -n "$2" ]; then
+        echo "$2"
+        return
+    fi
+    local folder="${LOADERLAB_CACHE_DIR:-$HOME/.cache/loaderlab}/imagenette-synth-10x100"
+    [ -d "$folder" ] || { folder="$3/photos"; "$1" make-dataset "$folder" > /dev/null; }
+    echo "$folder"
 }
 
 bench_tensor() {

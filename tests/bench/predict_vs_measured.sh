@@ -2,18 +2,21 @@
 # The loader model against measurement: for a JPEG folder and the same images as a
 # tensor file, one calibration run at 1 worker (batch 32, 10 ms simulated step), then
 # `loaderlab predict` and a measured `loaderlab sweep` over workers {0..4} x batch
-# {16, 64} x step {0, 20 ms}. Prints every cell's samples/s measured and predicted,
-# the median absolute error and both recommendations.
+# {16, 64} x step {0, 20 ms}, REPEATS times in alternating rounds. Prints every cell's
+# samples/s measured (the median of its repeats, and their spread) and predicted, the
+# median absolute error, and whether the predicted best cell is within the repeats'
+# spread of the measured best (its median at least the best cell's slowest repeat).
 #
-#   tests/bench/predict_vs_measured.sh BUILD_DIR [FOLDER] [SAMPLES_PER_CELL]
+#   tests/bench/predict_vs_measured.sh BUILD_DIR [FOLDER] [SAMPLES_PER_CELL] [REPEATS]
 #
 # FOLDER: an image folder (default: the window's default dataset, generated if need
-# be). Run it on an idle machine: the measured cells and the calibration run are
-# timed.
+# be). REPEATS: 3 by default. Run it on an idle machine: the measured cells and the
+# calibration run are timed; the load is printed before and after each dataset.
 set -euo pipefail
 build=${1:?usage: $0 BUILD_DIR [FOLDER] [SAMPLES_PER_CELL]}
 folder=${2:-}
 samples=${3:-2048}
+repeats=${4:-3}
 here=$(cd "$(dirname "$0")" && pwd)
 bin=$(cd "$build" && pwd)/app/loaderlab
 # shellcheck source=tests/bench/bench_header.sh
@@ -21,10 +24,7 @@ source "$here/bench_header.sh"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-if [ -z "$folder" ]; then
-    folder="${LOADERLAB_CACHE_DIR:-$HOME/.cache/loaderlab}/imagenette-synth-10x100"
-    [ -d "$folder" ] || { folder="$work/photos"; "$bin" make-dataset "$folder" > /dev/null; }
-fi
+folder=$(bench_folder "$bin" "$folder" "$work")
 bench_header "$folder"
 echo "load:    $(cut -d' ' -f1-3 /proc/loadavg) (1, 5, 15 min)"
 bench_tensor "$bin" "$folder" "$work/images.tensor"
@@ -35,6 +35,11 @@ for kind in folder tensor; do
     path=$folder
     [ "$kind" = tensor ] && path=$work/images.tensor
     echo "== $kind: $path"
+    echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+    # The sweep's cells read the dataset from the page cache: so does the calibration
+    # run. (A file idle for a minute can have left it: the project's VM pages cold
+    # memory out, DAMON's pageout.)
+    find "$path" -type f -exec cat {} + > /dev/null
     "$bin" run --dataset "$kind" --path "$path" --workers 1 --batch-size 32 \
         --sleep-batch-ms 10 --epochs 1 --csv "$work/$kind.csv" --json "$work/$kind.json" \
         --quiet > /dev/null
@@ -43,9 +48,11 @@ for kind in folder tensor; do
     predict_seconds=$((SECONDS - start))
     start=$SECONDS
     "$bin" sweep --dataset "$kind" --path "$path" --sleep-batch-ms 10 "${axes[@]}" \
-        --budget-samples "$samples" \
+        --budget-samples "$samples" --repeats "$repeats" \
         --out "$work/$kind-sweep" --quiet > "$work/$kind.measured.txt"
     sweep_seconds=$((SECONDS - start))
+    grep '^  assumed: this machine' "$work/$kind.predicted.txt" || true
+    echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
     python3 - "$work/$kind.predicted.txt" "$work/$kind-sweep/cells.jsonl" \
         "$predict_seconds" "$sweep_seconds" <<'PY'
 import json, re, statistics, sys
@@ -64,28 +71,36 @@ for line in lines[head + 1:]:
     key = (int(row["loader.num_workers"]), int(row["loader.batch_size"]),
            float(row["consumer.sleep_per_batch_ms"]))
     predicted[key] = float(row["samples/s"])
-measured = {}
+runs = {}
 for line in open(cells):
     r = json.loads(line)
     if r.get("state") != "finished":
         continue
     w, b, s = r["values"]
-    measured[(int(w), int(b), float(s))] = r["summary"]["samples_per_sec_mean"]
+    runs.setdefault((int(w), int(b), float(s)), []).append(r["summary"]["samples_per_sec_mean"])
+measured = {key: statistics.median(v) for key, v in runs.items()}
 errors = []
-print(f"{'workers':>7} {'batch':>5} {'step ms':>7} {'measured':>9} {'predicted':>9} {'error':>7}")
+print(f"{'workers':>7} {'batch':>5} {'step ms':>7} {'measured':>9} {'spread':>15} "
+      f"{'predicted':>9} {'error':>7}")
 for key in sorted(measured):
     m, p = measured[key], predicted.get(key)
     if p is None:
         continue
     errors.append(abs(p / m - 1))
-    print(f"{key[0]:>7} {key[1]:>5} {key[2]:>7g} {m:>9.1f} {p:>9.1f} {100 * (p / m - 1):>+6.1f}%")
+    spread = f"{min(runs[key]):.0f}-{max(runs[key]):.0f}"
+    print(f"{key[0]:>7} {key[1]:>5} {key[2]:>7g} {m:>9.1f} {spread:>15} {p:>9.1f} "
+          f"{100 * (p / m - 1):>+6.1f}%")
 best_m = max(measured, key=measured.get)
 best_p = max(predicted, key=predicted.get)
+at_p = measured.get(best_p, float("nan"))
+within = at_p >= min(runs[best_m])
 print(f"median |error| {100 * statistics.median(errors):.1f} % "
-      f"(min {100 * min(errors):.1f}, max {100 * max(errors):.1f}) over {len(errors)} cells")
-print(f"best measured: {best_m} {measured[best_m]:.1f}; best predicted: {best_p} "
-      f"(measured there: {measured.get(best_p, float('nan')):.1f}, "
-      f"{100 * (measured.get(best_p, 0) / measured[best_m] - 1):+.1f} % of the best)")
+      f"(min {100 * min(errors):.1f}, max {100 * max(errors):.1f}) over {len(errors)} cells, "
+      f"{len(runs[best_m])} repeats each")
+print(f"best measured: {best_m} {measured[best_m]:.1f} (repeats {min(runs[best_m]):.1f}-"
+      f"{max(runs[best_m]):.1f}); best predicted: {best_p} (measured there: {at_p:.1f}, "
+      f"{100 * (at_p / measured[best_m] - 1):+.1f} % of the best: "
+      f"{'within' if within else 'outside'} the best's spread)")
 print(f"time: predict {predict_s} s, sweep {sweep_s} s")
 PY
 done

@@ -4,7 +4,8 @@
 // lessons on a folder of 432 real photos (14 batches per epoch), a folder of only
 // corrupt images ("No data"), datasets that cannot be used (exit 2), and a lesson
 // on PyTorch's DataLoader (--engine pytorch), judged as on LoaderLab's engine, or
-// refused with the phase and the reason where the engine lacks what it needs.
+// refused with the phase and the reason where the engine lacks what it needs;
+// predict-then-watch printing the model's prediction before phase 2 runs.
 
 #include "../require_pytorch.h"
 
@@ -17,6 +18,8 @@
 #include <QDir>
 #include <QProcess>
 
+#include <cmath>
+#include <cstdio>
 #include <fstream>
 
 using clitest::Result;
@@ -71,6 +74,7 @@ private Q_SLOTS:
     void corruptFolderGivesNoData();
     void unusableDatasetExitsTwo();
     void lessonsOnThePytorchEngine();
+    void predictThenWatchPrintsThePredictionFirst();
 
 private:
     QTemporaryDir m_dir;
@@ -80,9 +84,9 @@ void TestCliLesson::listNamesEveryLesson()
 {
     const Result r = runLoaderlab({QStringLiteral("lesson"), QStringLiteral("--list")});
     QCOMPARE(r.exitCode, 0);
-    for (const char *name :
-         {"first-batch", "spikes-every-w", "slow-model", "bigger-batches", "tensors-vs-jpeg",
-          "zero-vs-one-worker", "more-workers-than-cores", "sample-parallel", "model-trade"})
+    for (const char *name : {"first-batch", "spikes-every-w", "slow-model", "bigger-batches",
+                             "tensors-vs-jpeg", "zero-vs-one-worker", "more-workers-than-cores",
+                             "sample-parallel", "model-trade", "predict-then-watch"})
         QVERIFY2(r.out.contains(QLatin1String(name)), name);
 }
 
@@ -133,6 +137,46 @@ void TestCliLesson::lessonsOnThePytorchEngine()
     const double p95 = j.at("phases")[0].at("p95_wait_ms").get<double>();
     const double laterMax = j.at("figures").at("later_max_wait_ms").get<double>();
     QCOMPARE(j.at("observed").get<bool>(), first >= laterMax && first >= 2 * p95);
+    QVERIFY(r.out.contains(QString::fromStdString(j.at("verdict").get<std::string>())));
+}
+
+void TestCliLesson::predictThenWatchPrintsThePredictionFirst()
+{
+    // A small folder of small JPEGs: two phases of 40 batches take a few seconds.
+    const QString folder = m_dir.filePath(QStringLiteral("predict-images"));
+    QCOMPARE(runLoaderlab({QStringLiteral("make-dataset"), folder, QStringLiteral("--classes"),
+                           QStringLiteral("4"), QStringLiteral("--images-per-class"),
+                           QStringLiteral("60"), QStringLiteral("--min-side"), QStringLiteral("96"),
+                           QStringLiteral("--max-side"), QStringLiteral("160")})
+                 .exitCode,
+             0);
+    const QString json = m_dir.filePath(QStringLiteral("predict.json"));
+    const Result r = runLoaderlab({QStringLiteral("lesson"), QStringLiteral("predict-then-watch"),
+                                   QStringLiteral("--path"), folder, QStringLiteral("--json"),
+                                   json});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    std::printf("%s", qPrintable(r.out));
+    const auto j = readJson(json);
+    QCOMPARE(j.at("phases").size(), std::size_t{2});
+    QVERIFY(!j.at("phases")[0].contains("briefing"));
+    const auto &briefing = j.at("phases")[1].at("briefing");
+    const QString said = QString::fromStdString(briefing.at("text").get<std::string>());
+    QVERIFY2(said.startsWith(QStringLiteral("The loader model, calibrated on the phase \"1 "
+                                            "worker\"")),
+             qPrintable(said));
+    // Printed after phase 1's figures and before phase 2 starts.
+    const qsizetype phase1 = r.out.indexOf(QStringLiteral("Phase 1/2: 1 worker"));
+    const qsizetype before = r.out.indexOf(QStringLiteral("Before phase 2: ") + said);
+    const qsizetype phase2 = r.out.indexOf(QStringLiteral("Phase 2/2: 2 workers"));
+    const qsizetype verdict = r.out.indexOf(QStringLiteral("\nVerdict: "));
+    QVERIFY2(phase1 >= 0 && before > phase1 && phase2 > before && verdict > phase2,
+             qPrintable(r.out));
+    // The verdict sets the prediction printed before beside the measured phase 2.
+    const double predicted = briefing.at("figures").at("samples_per_sec").get<double>();
+    const double measured = j.at("phases")[1].at("samples_per_sec").get<double>();
+    QCOMPARE(j.at("figures").at("predicted_samples_per_sec").get<double>(), predicted);
+    QCOMPARE(j.at("figures").at("measured_samples_per_sec").get<double>(), measured);
+    QCOMPARE(j.at("observed").get<bool>(), std::abs(measured / predicted - 1.0) <= 0.15);
     QVERIFY(r.out.contains(QString::fromStdString(j.at("verdict").get<std::string>())));
 }
 

@@ -14,14 +14,20 @@ using clitest::runLoaderlab;
 
 namespace {
 
+// The table row whose first column is `workers`: runs, end-to-end s, spread, samples/s.
+QRegularExpressionMatch tableRow(const QString &out, int workers)
+{
+    const QRegularExpression row(
+        QStringLiteral("^%1\\s+([0-9]+)\\s+([0-9.]+)\\s+(-|[0-9.]+ %)\\s+([0-9.]+)").arg(workers),
+        QRegularExpression::MultilineOption);
+    return row.match(out);
+}
+
 // The samples/s column of the table row whose first column is `workers`.
 double predictedRate(const QString &out, int workers)
 {
-    const QRegularExpression row(
-        QStringLiteral("^%1\\s+1\\s+([0-9.]+)\\s+-\\s+([0-9.]+)").arg(workers),
-        QRegularExpression::MultilineOption);
-    const auto match = row.match(out);
-    return match.hasMatch() ? match.captured(2).toDouble() : -1.0;
+    const auto match = tableRow(out, workers);
+    return match.hasMatch() ? match.captured(4).toDouble() : -1.0;
 }
 
 } // namespace
@@ -34,6 +40,7 @@ private Q_SLOTS:
     void initTestCase();
     void predictsATableFromARun();
     void refusesWhatItCannotPredict();
+    void repeatsGiveTheModelsOwnSpread();
 
 private:
     QTemporaryDir m_dir;
@@ -124,6 +131,32 @@ void TestCliPredict::refusesWhatItCannotPredict()
                       QStringLiteral("--axis"), QStringLiteral("dataset.transform=eval,train")});
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains(QStringLiteral("cannot predict dataset.transform")), qPrintable(r.err));
+}
+
+void TestCliPredict::repeatsGiveTheModelsOwnSpread()
+{
+    // Each repeat draws the run's sample costs in another order: the runs column counts
+    // them and the spread column is theirs (a number, where one run has "-").
+    const Result r = runLoaderlab({QStringLiteral("predict"), QStringLiteral("--from"), m_json,
+                                   QStringLiteral("--axis"),
+                                   QStringLiteral("loader.num_workers=1,2"),
+                                   QStringLiteral("--repeats"), QStringLiteral("4")});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err + r.out));
+    for (const int workers : {1, 2}) {
+        const auto row = tableRow(r.out, workers);
+        QVERIFY2(row.hasMatch(), qPrintable(r.out));
+        QCOMPARE(row.captured(1), QStringLiteral("4"));
+        QVERIFY2(row.captured(3) != QStringLiteral("-"), qPrintable(r.out));
+    }
+    const Result once = runLoaderlab({QStringLiteral("predict"), QStringLiteral("--from"), m_json,
+                                      QStringLiteral("--repeats"), QStringLiteral("1")});
+    QVERIFY2(once.exitCode == 0, qPrintable(once.err));
+    QVERIFY2(once.out.contains(QRegularExpression(QStringLiteral("\\s1\\s+[0-9.]+\\s+-\\s"))),
+             qPrintable(once.out));
+    const Result none = runLoaderlab({QStringLiteral("predict"), QStringLiteral("--from"), m_json,
+                                      QStringLiteral("--repeats"), QStringLiteral("0")});
+    QCOMPARE(none.exitCode, 2);
+    QVERIFY2(none.err.contains(QStringLiteral("--repeats")), qPrintable(none.err));
 }
 
 QTEST_GUILESS_MAIN(TestCliPredict)

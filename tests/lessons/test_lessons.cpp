@@ -326,9 +326,9 @@ void TestLessons::catalogueIsComplete()
         // A verdict on nothing says the lesson was stopped, and never "seen".
         QVERIFY(!l.verdict({}).observed);
     }
-    for (const char *name :
-         {"first-batch", "spikes-every-w", "slow-model", "bigger-batches", "tensors-vs-jpeg",
-          "zero-vs-one-worker", "more-workers-than-cores", "sample-parallel", "model-trade"})
+    for (const char *name : {"first-batch", "spikes-every-w", "slow-model", "bigger-batches",
+                             "tensors-vs-jpeg", "zero-vs-one-worker", "more-workers-than-cores",
+                             "sample-parallel", "model-trade", "predict-then-watch"})
         QVERIFY2(findLesson(name), name);
     QVERIFY(!findLesson("no-such-lesson"));
 }

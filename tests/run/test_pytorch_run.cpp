@@ -6,8 +6,8 @@
 // torch and always run.
 
 #include "core/engine/run_service.h"
-#include "core/lessons/wait_pattern.h"
 #include "core/run/pytorch_run.h"
+#include "core/stats/wait_pattern.h"
 #include "core/tools/default_dataset.h"
 
 #include "../require_pytorch.h"

@@ -1,7 +1,8 @@
 // LessonPanel and its LessonTracker on traces written here, whose phases and
 // waits are known: which batches make each phase, when the panel waits for a step,
 // what it asks the window to apply, and the verdict shown, word for word, as worked
-// out by hand from the batches written.
+// out by hand from the batches written; predict-then-watch's prediction on screen
+// once its first phase ended, before the step is made.
 
 #include "core/lessons/lesson.h"
 #include "core/trace/trace_log.h"
@@ -90,6 +91,7 @@ private Q_SLOTS:
     void aWrongStepKeepsWaiting();
     void aNewRunRestartsThePhase();
     void modelLessonNeedsAModel();
+    void predictionShownOncePhaseOneEnded();
 };
 
 void TestLessonPanel::choosingShowsTheLesson()
@@ -271,6 +273,67 @@ void TestLessonPanel::modelLessonNeedsAModel()
     panel.setModelAvailable(true);
     QVERIFY(button(panel, "startLessonButton")->isEnabled());
     QVERIFY(label(panel, "lessonUnavailable").isEmpty());
+}
+
+void TestLessonPanel::predictionShownOncePhaseOneEnded()
+{
+    LessonPanel panel;
+    panel.setConfigSource(baseConfig);
+    QSignalSpy started(&panel, &LessonPanel::startRequested);
+    QVERIFY(panel.chooseLesson(QStringLiteral("predict-then-watch")));
+    panel.startLesson();
+    const auto preset = started.at(0).at(0).value<RunConfig>();
+    QCOMPARE(preset.loader.numWorkers, 1);
+    auto *briefing = panel.findChild<QLabel *>(QStringLiteral("lessonBriefing"));
+    QVERIFY(briefing);
+    auto log = std::make_shared<TraceLog>();
+    addVersion(*log, 0, preset);
+    panel.setTrace(log);
+    // Phase 1 running: nothing predicted yet.
+    appendBatches(*log, 30, 1, 0);
+    panel.refresh();
+    QCOMPARE(panel.tracker().state(), State::Running);
+    QVERIFY(briefing->isHidden());
+    QVERIFY(briefing->text().isEmpty());
+
+    // Phase 1 has its 40 batches: the prediction for 2 workers is on screen with
+    // the next step, before the step is made.
+    appendBatches(*log, 15, 1, 0);
+    panel.refresh();
+    QCOMPARE(panel.tracker().state(), State::WaitingForStep);
+    QCOMPARE(panel.tracker().phase(), std::size_t(1));
+    QVERIFY(label(panel, "lessonProgress").contains(QStringLiteral("Now set workers to 2.")));
+    QVERIFY(!briefing->isHidden());
+    const auto &done = panel.tracker().finishedPhases();
+    QCOMPARE(done.size(), std::size_t(1));
+    const LessonBriefing expected = predictionBriefing(done, panel.tracker().phaseConfig(1));
+    QVERIFY(expected.figures.contains("samples_per_sec"));
+    QCOMPARE(briefing->text(),
+             QStringLiteral("Before phase 2: ") + QString::fromStdString(expected.text));
+    QVERIFY2(briefing->text().contains(QStringLiteral("predicts for 2 workers, batch 32")),
+             qPrintable(briefing->text()));
+    QVERIFY(panel.verdictText().isEmpty());
+
+    // The step made: phase 2 runs and ends; the prediction stays beside the verdict,
+    // which compares it with what phase 2 measured.
+    RunConfig two = preset;
+    two.loader.numWorkers = 2;
+    addVersion(*log, 1, two);
+    appendBatches(*log, 40, 2, 1);
+    panel.refresh();
+    QCOMPARE(panel.tracker().state(), State::Done);
+    QCOMPARE(briefing->text(),
+             QStringLiteral("Before phase 2: ") + QString::fromStdString(expected.text));
+    const auto &phases = panel.tracker().finishedPhases();
+    QCOMPARE(phases[1].briefing.text, expected.text);
+    const LessonVerdict verdict = predictionVerdict(phases);
+    QCOMPARE(panel.verdictText(),
+             QStringLiteral("Verdict: ") + QString::fromStdString(verdict.text));
+    QCOMPARE(verdict.figures.at("predicted_samples_per_sec").get<double>(),
+             expected.figures.at("samples_per_sec").get<double>());
+    // Stopping forgets it.
+    panel.stopLesson();
+    QVERIFY(briefing->isHidden());
 }
 
 QTEST_MAIN(TestLessonPanel)

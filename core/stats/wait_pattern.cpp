@@ -1,4 +1,4 @@
-#include "core/lessons/wait_pattern.h"
+#include "core/stats/wait_pattern.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,0 +1,87 @@
+#pragma once
+
+// `sweep --predict-first`: a sweep that runs only the cells the loader model cannot
+// rule out. It runs one cell first, the one closest to the base config (the setting
+// the user has now), calibrates the model from that run in memory (its trace and
+// report, calibration.h), and predicts every cell's end-to-end time. Then it runs the
+// cells in the order of their predicted time, best first, and after each one
+// re-weighs the rest by the rule of predict_first_selection.h: a cell is skipped once
+// its predicted time, less the model's error, is still longer than the best measured
+// time of its group. Every cell it runs is recorded as a sweep records it, with what
+// the model predicted for it (SweepRecord::predicted); every cell it skips is recorded
+// with state "skipped" and its prediction, so the results folder says which cells
+// were not run and what the model expected of them. With repeats, the repeats of the
+// cells it ran follow, round by round.
+//
+// Running it again on the same folder resumes: the calibration comes from the kept
+// run of the calibrated cell (its trace and summary JSON, traces/cell-NNNNNN.{csv,json})
+// when there is one, the cells measured before count, and cells skipped before are
+// weighed again. A plain resume (SweepRunner::run) leaves skipped cells alone unless
+// asked to run them (SweepRunner::Options::runSkipped).
+
+#include "core/predict/predict_first_selection.h"
+#include "core/sweep/sweep_runner.h"
+
+#include <cstdint>
+#include <functional>
+#include <stop_token>
+#include <string>
+
+namespace loaderlab {
+
+struct PredictFirstOptions
+{
+    double margin = kDefaultPredictMargin; // the least error the model is given
+};
+
+struct PredictFirstProgress
+{
+    enum class Event {
+        Starting, // `cell` starts
+        Ended,    // `cell` ended and is recorded (`record`)
+        Skipped,  // `cell` (repeat 0 of a skipped combination) is recorded as skipped
+    };
+    Event event = Event::Starting;
+    int done = 0;  // cells of the sweep with a record now (found, ran or skipped)
+    int total = 0; // cells of the sweep
+    const SweepCell *cell = nullptr;
+    const SweepRecord *record = nullptr; // Ended, Skipped
+    bool calibration = false;            // the cell the model is calibrated from
+    double predictedSeconds = -1.0;      // end to end as predicted; < 0: no prediction
+    double error = 0.0;                  // Ended, Skipped: the model's error now
+    // Ended calibration: what the model was calibrated with, or why it could not be.
+    std::string note;
+    const PredictFirstSkip *skip = nullptr; // Skipped: why
+    const SweepCell *best = nullptr;        // Skipped: the measured best it lost to
+};
+
+struct PredictFirstOutcome
+{
+    int ran = 0;
+    int failed = 0;
+    int found = 0;   // recorded in the folder before, not run again
+    int skipped = 0; // recorded as skipped (this time or before)
+    bool stopped = false;
+    std::int64_t calibrationOrder = -1; // the cell the model was calibrated from; -1: none
+    double error = 0.0;                 // the model's error at the end
+};
+
+// Why `definition` cannot run with --predict-first, or "": a shard of it (the choice
+// needs every cell), a budget of seconds (every cell's end-to-end time would be the
+// budget), or an axis the model cannot predict (unpredictableAxisProblem).
+std::string predictFirstProblem(const SweepDefinition &definition, const SweepShard &shard);
+
+// Runs the sweep of `runner` the predict-first way (above). `onProgress` is called on
+// the calling thread. Throws std::invalid_argument for what predictFirstProblem names,
+// and what SweepRunner::runCell throws (a record or trace that cannot be written).
+PredictFirstOutcome
+runPredictFirst(SweepRunner &runner, const PredictFirstOptions &options, std::stop_token stop,
+                const std::function<void(const PredictFirstProgress &)> &onProgress = {});
+
+// The cells of the grid (repeat 0, by grid position) in the order they are tried as
+// the one to calibrate from: by how far their axis values are from the base config's
+// (0 for the base's value, |v - b| / max(|v|, |b|) for another number, 1 for another
+// text or choice, summed over the axes), the first in grid order on a tie.
+std::vector<std::int64_t> predictFirstCalibrationOrder(const SweepDefinition &definition);
+
+} // namespace loaderlab

@@ -1,0 +1,184 @@
+// `loaderlab sweep --predict-first` with the real binary: on a step-bound synthetic
+// sweep (10 ms a batch; batch 8 takes 8 times as many steps as batch 64) it runs the
+// cell nearest the base config and the cells predicted fastest, records the slow
+// ones as skipped with the figures predicted for them and says why on stderr; the
+// table marks them; a plain resume leaves them, --run-skipped runs them, and the full
+// sweep then recommends what the predict-first sweep did. What the model cannot
+// predict, and options that contradict it, are refused before anything runs.
+
+#include "cli_process.h"
+
+#include <QtTest>
+
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <map>
+
+using clitest::Result;
+using clitest::runLoaderlab;
+
+namespace {
+
+QStringList sweepArgs(const QString &out)
+{
+    return QStringList{QStringLiteral("sweep"),
+                       QStringLiteral("--dataset"),
+                       QStringLiteral("synthetic"),
+                       QStringLiteral("--shape"),
+                       QStringLiteral("1x8x8"),
+                       QStringLiteral("--sleep-batch-ms"),
+                       QStringLiteral("10"),
+                       QStringLiteral("--axis"),
+                       QStringLiteral("loader.num_workers=0,1"),
+                       QStringLiteral("--axis"),
+                       QStringLiteral("loader.batch_size=8,32,64"),
+                       QStringLiteral("--budget-samples"),
+                       QStringLiteral("512"),
+                       QStringLiteral("--out"),
+                       out};
+}
+
+// The latest record of each cell in DIR/cells.jsonl.
+std::map<std::int64_t, nlohmann::json> records(const QString &dir)
+{
+    std::map<std::int64_t, nlohmann::json> out;
+    std::ifstream in(QDir(dir).filePath(QStringLiteral("cells.jsonl")).toStdString());
+    std::string line;
+    while (std::getline(in, line)) {
+        const auto j = nlohmann::json::parse(line);
+        out[j.at("order").get<std::int64_t>()] = j;
+    }
+    return out;
+}
+
+// "1 worker, batch 64": the settings the recommendation names.
+QString recommended(const QString &out)
+{
+    const qsizetype at = out.indexOf(QStringLiteral("recommended: "));
+    if (at < 0)
+        return {};
+    const qsizetype start = at + 13;
+    return out.mid(start, out.indexOf(QStringLiteral(" ("), start) - start);
+}
+
+} // namespace
+
+class TestCliSweepPredictFirst : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase() { QVERIFY(m_dir.isValid()); }
+    void skipsSlowCellsAndRecommendsTheMeasuredBest();
+    void refusesWhatItCannotPredict();
+
+private:
+    QTemporaryDir m_dir;
+};
+
+void TestCliSweepPredictFirst::skipsSlowCellsAndRecommendsTheMeasuredBest()
+{
+    const QString out = m_dir.filePath(QStringLiteral("pf"));
+    Result r = runLoaderlab(sweepArgs(out) << QStringLiteral("--predict-first"));
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    // The base has 2 workers and batch 32: 1 worker, batch 32 is run first.
+    QVERIFY2(r.err.startsWith(QStringLiteral("[cell 1/6] 1 worker, batch 32: calibrates the "
+                                             "loader model")),
+             qPrintable(r.err));
+    QVERIFY2(r.err.contains(QStringLiteral("the model is calibrated from this cell")),
+             qPrintable(r.err));
+    QVERIFY2(r.err.contains(QStringLiteral("0 workers, batch 8: predicted ")), qPrintable(r.err));
+    QVERIFY2(r.err.contains(QStringLiteral("1 worker, batch 8: predicted ")), qPrintable(r.err));
+    QVERIFY2(r.err.contains(QStringLiteral(" / 1.15 = "))
+                 && r.err.contains(QStringLiteral(" > measured best ")),
+             qPrintable(r.err));
+
+    const auto cells = records(out);
+    QCOMPARE(cells.size(), std::size_t{6}); // every cell has one record, run or skipped
+    int skipped = 0;
+    double bestSeconds = 0.0;
+    int bestBatch = 0;
+    for (const auto &[order, j] : cells) {
+        // Every record keeps what the model predicted for the cell.
+        QVERIFY2(j.at("predicted").at("wall_seconds").get<double>() > 0.0, j.dump().c_str());
+        const int batch = j.at("values").at(1).get<int>();
+        if (j.at("state") == "skipped") {
+            ++skipped;
+            QVERIFY(j.at("summary").is_null());
+            QVERIFY(!j.contains("trace"));
+            continue;
+        }
+        QCOMPARE(j.at("state").get<std::string>(), std::string("finished"));
+        QVERIFY2(batch != 8, "a cell of 64 steps ran against one of 8");
+        const double seconds = j.at("summary").at("wall_seconds").get<double>();
+        if (bestBatch == 0 || seconds < bestSeconds) {
+            bestSeconds = seconds;
+            bestBatch = batch;
+        }
+    }
+    QVERIFY(skipped >= 2);
+    QCOMPARE(bestBatch, 64);
+    QVERIFY2(r.err.contains(QStringLiteral("skipped %1,").arg(skipped)), qPrintable(r.err));
+    const QString predictFirstBest = recommended(r.out);
+    QVERIFY2(predictFirstBest.endsWith(QStringLiteral("batch 64")), qPrintable(r.out));
+    QVERIFY2(r.out.contains(QStringLiteral("skipped  (")), qPrintable(r.out));
+    QVERIFY2(r.out.contains(QStringLiteral("skipped: %1 cells not run").arg(skipped)),
+             qPrintable(r.out));
+
+    // The folder says so to `sweep report` too.
+    r = runLoaderlab({QStringLiteral("sweep"), QStringLiteral("report"), out});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QVERIFY2(r.out.contains(QStringLiteral("skipped: %1 cells not run").arg(skipped)),
+             qPrintable(r.out));
+
+    // A plain resume (--retry-failed included) runs nothing: skipped is not failed.
+    r = runLoaderlab(
+        {QStringLiteral("sweep"), QStringLiteral("--out"), out, QStringLiteral("--retry-failed")});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QVERIFY2(r.err.contains(QStringLiteral("ran 0 cells")), qPrintable(r.err));
+    QVERIFY2(r.err.contains(QStringLiteral("(%1 skipped by --predict-first").arg(skipped)),
+             qPrintable(r.err));
+    // --predict-first again: the same choice from the folder, nothing to run.
+    r = runLoaderlab(
+        {QStringLiteral("sweep"), QStringLiteral("--out"), out, QStringLiteral("--predict-first")});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QVERIFY2(r.err.contains(QStringLiteral("ran 0 cells")), qPrintable(r.err));
+    QCOMPARE(records(out).size(), std::size_t{6});
+
+    // --run-skipped completes the full sweep; its recommendation is the same.
+    r = runLoaderlab(
+        {QStringLiteral("sweep"), QStringLiteral("--out"), out, QStringLiteral("--run-skipped")});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QVERIFY2(r.err.contains(QStringLiteral("ran %1 cells").arg(skipped)), qPrintable(r.err));
+    for (const auto &[order, j] : records(out))
+        QCOMPARE(j.at("state").get<std::string>(), std::string("finished"));
+    QCOMPARE(recommended(r.out), predictFirstBest);
+    QVERIFY(!r.out.contains(QStringLiteral("skipped")));
+}
+
+void TestCliSweepPredictFirst::refusesWhatItCannotPredict()
+{
+    const QString out = m_dir.filePath(QStringLiteral("refused"));
+    const auto refused = [&](const QStringList &extra, const QString &why) {
+        const Result r = runLoaderlab(sweepArgs(out) << extra);
+        QVERIFY2(r.exitCode == 2, qPrintable(r.err));
+        QVERIFY2(r.err.contains(why), qPrintable(r.err));
+        QVERIFY2(!QDir(out).exists(), "a refused sweep created its folder");
+    };
+    refused({QStringLiteral("--predict-first"), QStringLiteral("--axis"),
+             QStringLiteral("dataset.kind=synthetic,tensor")},
+            QStringLiteral("axis dataset.kind: the model cannot predict dataset.kind"));
+    refused({QStringLiteral("--predict-first"), QStringLiteral("--shard"), QStringLiteral("1/2")},
+            QStringLiteral("does not run a shard"));
+    refused({QStringLiteral("--predict-first"), QStringLiteral("--run-skipped")},
+            QStringLiteral("give one of the two"));
+    refused({QStringLiteral("--predict-margin"), QStringLiteral("0.2")},
+            QStringLiteral("--predict-margin: goes with --predict-first"));
+    refused({QStringLiteral("--predict-first"), QStringLiteral("--predict-margin"),
+             QStringLiteral("-1")},
+            QStringLiteral("--predict-margin: '-1' is not a fraction"));
+}
+
+QTEST_GUILESS_MAIN(TestCliSweepPredictFirst)
+#include "test_cli_sweep_predict_first.moc"

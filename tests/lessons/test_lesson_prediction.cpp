@@ -1,0 +1,321 @@
+// Predict, then watch: the lesson run for real on a generated JPEG folder (the
+// prediction reported before phase 2 starts and kept with phase 2), the briefing
+// checked against the loader model called here on phase 1's records, and the
+// verdict on phase results whose answer is known: phase 2 made of the model's own
+// predicted batches (the model holds, 0 % off), the same batches taking twice or
+// half the time (-50 % and +100 %: it did not hold, with the likely reason), 1.25
+// and 1.1 times the time (-20 %: not held; -9.1 %: held), more workers than cores,
+// and phases without a prediction or without data.
+
+#include "core/lessons/lesson.h"
+#include "core/lessons/lesson_runner.h"
+#include "core/predict/calibration.h"
+#include "core/predict/loader_model.h"
+#include "core/tools/imagenette_generator.h"
+#include "core/trace/trace_log.h"
+
+#include <QtTest>
+
+#include <cmath>
+#include <cstdio>
+#include <thread>
+
+using namespace loaderlab;
+
+namespace {
+
+QString text(const std::string &s)
+{
+    return QString::fromStdString(s);
+}
+
+// As printf writes a figure in the lesson's texts.
+QString fixed(double value, int digits)
+{
+    char out[64];
+    std::snprintf(out, sizeof out, "%.*f", digits, value);
+    return QString::fromLatin1(out);
+}
+
+// The records with every time and duration multiplied by `factor`: the same
+// batches, run `factor` times as slow.
+std::vector<TraceRecord> scaled(std::vector<TraceRecord> records, double factor)
+{
+    const auto s = [factor](std::int64_t &ns) {
+        ns = static_cast<std::int64_t>(std::llround(static_cast<double>(ns) * factor));
+    };
+    for (TraceRecord &r : records) {
+        for (std::int64_t *ns :
+             {&r.dispatchNs, &r.loadStartNs, &r.loadEndNs, &r.readNs, &r.decodeNs, &r.transformNs,
+              &r.collateNs, &r.readyNs, &r.pinStartNs, &r.pinEndNs, &r.requestNs, &r.deliveryNs,
+              &r.copyStartNs, &r.copyEndNs, &r.computeStartNs, &r.computeEndNs})
+            s(*ns);
+    }
+    return records;
+}
+
+int cores()
+{
+    return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+}
+
+} // namespace
+
+class TestLessonPrediction : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void predictionComesBeforePhaseTwo();
+    void briefingIsTheModelsPrediction();
+    void verdictOnTheRealPhases();
+    void modelsOwnBatchesHold();
+    void slowerOrFasterByFarDoesNotHold();
+    void moreWorkersThanCoresIsTheReason();
+    void noPredictionOrNoData();
+
+private:
+    // Phase 2 made of the batches the model predicts for `next` from phase 1, each
+    // time multiplied by `factor`, with the briefing said before it.
+    LessonPhaseResult predictedPhase(const RunConfig &next, double factor) const;
+
+    QTemporaryDir m_dir;
+    RunConfig m_base;
+    std::vector<LessonPhaseResult> m_phases; // the lesson as it ran here
+    std::vector<std::string> m_events;       // its progress, in order
+    LessonBriefing m_reported;               // as the progress reported it
+};
+
+void TestLessonPrediction::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+    const std::string images = m_dir.filePath(QStringLiteral("images")).toStdString();
+    ImageFolderSpec spec;
+    spec.classes = 4;
+    spec.imagesPerClass = 80;
+    spec.minShortSide = 160;
+    spec.maxShortSide = 240;
+    generateImageFolder(images, spec);
+    m_base.dataset.kind = DatasetKind::ImageFolder;
+    m_base.dataset.path = images;
+
+    const Lesson *lesson = findLesson("predict-then-watch");
+    QVERIFY(lesson);
+    m_phases = runLesson(*lesson, m_base, {}, [this](const LessonProgress &p) {
+        if (!p.note.empty())
+            return;
+        const std::string phase = std::to_string(p.phase + 1);
+        if (p.result) {
+            m_events.push_back("phase " + phase + " ended");
+            return;
+        }
+        if (p.briefing) {
+            m_events.push_back("briefing before phase " + phase);
+            m_reported = *p.briefing;
+        }
+        m_events.push_back("phase " + phase + " started");
+    });
+    QCOMPARE(m_phases.size(), std::size_t{2});
+    for (const auto &p : m_phases)
+        QVERIFY2(p.error.empty(), p.error.c_str());
+    QCOMPARE(m_phases[0].config.loader.numWorkers, 1);
+    QCOMPARE(m_phases[1].config.loader.numWorkers, 2);
+    QCOMPARE(m_phases[1].records.size(), std::size_t{40});
+}
+
+void TestLessonPrediction::predictionComesBeforePhaseTwo()
+{
+    // Said once phase 1 ended and before phase 2 started; nothing before phase 1.
+    const std::vector<std::string> expected = {"phase 1 started", "phase 1 ended",
+                                               "briefing before phase 2", "phase 2 started",
+                                               "phase 2 ended"};
+    QCOMPARE(m_events, expected);
+    QVERIFY(!m_reported.text.empty());
+    QVERIFY(m_phases[0].briefing.text.empty());
+    // Phase 2 keeps what was said before it, for the verdict.
+    QCOMPARE(m_phases[1].briefing.text, m_reported.text);
+    QVERIFY(m_phases[1].briefing.figures == m_reported.figures);
+}
+
+void TestLessonPrediction::briefingIsTheModelsPrediction()
+{
+    // The loader model called here on phase 1's records, for phase 2's setting.
+    RunReport report;
+    report.config = m_phases[0].config;
+    report.summary = m_phases[0].summary;
+    report.configVersions = {ConfigVersion{0, 0, 0, m_phases[0].config}};
+    report.machine.logicalCores = cores();
+    const Calibration cal = calibrateFromRun(m_phases[0].records, report);
+    const RunConfig next = lessonPhaseConfig(*findLesson("predict-then-watch"), m_base, 1);
+    QCOMPARE(next.loader.numWorkers, 2);
+    const Prediction p = predictLoader(costsFor(cal, next), settingFor(cal, next));
+    const Prediction back = predictLoader(cal.costs, cal.setting);
+    const WaitPattern waits = analyzeWaits(predictedRecords(p.batches), 2);
+
+    const LessonBriefing &b = m_phases[1].briefing;
+    QCOMPARE(b.figures.at("samples_per_sec").get<double>(), p.samplesPerSecond);
+    QCOMPARE(b.figures.at("calibrated_predicted_back_samples_per_sec").get<double>(),
+             back.samplesPerSecond);
+    QCOMPARE(b.figures.at("wait_p95_ms").get<double>(), waits.p95Ms);
+    QCOMPARE(b.figures.at("wait_period").get<int>(), waits.period);
+    QCOMPARE(b.figures.at("workers").get<int>(), 2);
+    QCOMPARE(b.figures.at("cores").get<int>(), cores());
+    QCOMPARE(b.figures.at("batches").get<std::int64_t>(), std::int64_t{40});
+    const QString said = text(b.text);
+    std::printf("  %s\n", b.text.c_str());
+    QVERIFY2(
+        said.startsWith(QStringLiteral("The loader model, calibrated on the phase \"1 worker\" "
+                                       "(%1 samples/s measured; it predicts that phase back "
+                                       "at %2, ")
+                            .arg(fixed(m_phases[0].summary.samplesPerSecMean, 0),
+                                 fixed(back.samplesPerSecond, 0))),
+        b.text.c_str());
+    QVERIFY2(said.contains(QStringLiteral("predicts for 2 workers, batch 32, on %1 cores: %2 "
+                                          "samples/s, a 95th percentile wait of %3 ms, ")
+                               .arg(cores())
+                               .arg(fixed(p.samplesPerSecond, 0), fixed(waits.p95Ms, 2))),
+             b.text.c_str());
+}
+
+void TestLessonPrediction::verdictOnTheRealPhases()
+{
+    // Whether the model holds depends on the machine; what the verdict says must be
+    // these phases' figures, and "held" exactly when they are within 15 %.
+    const LessonVerdict v = findLesson("predict-then-watch")->verdict(m_phases);
+    std::printf("  %s\n", v.text.c_str());
+    const double predicted = m_phases[1].briefing.figures.at("samples_per_sec").get<double>();
+    const double measured = m_phases[1].summary.samplesPerSecMean;
+    const double error = measured / predicted - 1.0;
+    QCOMPARE(v.observed, std::abs(error) <= 0.15);
+    QCOMPARE(v.figures.at("measured_samples_per_sec").get<double>(), measured);
+    QCOMPARE(v.figures.at("measured_wait_p95_ms").get<double>(), m_phases[1].waits.p95Ms);
+    QVERIFY2(text(v.text).startsWith(
+                 QStringLiteral("%1: for 2 workers the model predicted %2 samples/s and the phase "
+                                "measured %3 (")
+                     .arg(v.observed ? QStringLiteral("Held") : QStringLiteral("Did not hold"),
+                          fixed(predicted, 0), fixed(measured, 0))),
+             v.text.c_str());
+}
+
+LessonPhaseResult TestLessonPrediction::predictedPhase(const RunConfig &next, double factor) const
+{
+    const LessonBriefing briefing = predictionBriefing({m_phases[0]}, next);
+    RunReport report;
+    report.config = m_phases[0].config;
+    report.summary = m_phases[0].summary;
+    report.configVersions = {ConfigVersion{0, 0, 0, m_phases[0].config}};
+    report.machine.logicalCores = cores();
+    const Calibration cal = calibrateFromRun(m_phases[0].records, report);
+    const Prediction p = predictLoader(costsFor(cal, next), settingFor(cal, next));
+    std::vector<TraceRecord> records = scaled(predictedRecords(p.batches), factor);
+    const RunSummary summary = summarize(records, {}, next.loader.numWorkers, next.warmupBatches,
+                                         0);
+    LessonPhaseResult r = lessonPhaseResult(std::to_string(next.loader.numWorkers) + " workers",
+                                            next, std::move(records), summary);
+    r.briefing = briefing;
+    return r;
+}
+
+void TestLessonPrediction::modelsOwnBatchesHold()
+{
+    // Phase 2 measured exactly as predicted: the model's batches as the trace.
+    const RunConfig next = lessonPhaseConfig(*findLesson("predict-then-watch"), m_base, 1);
+    const LessonPhaseResult watched = predictedPhase(next, 1.0);
+    const double predicted = watched.briefing.figures.at("samples_per_sec").get<double>();
+    QCOMPARE(watched.summary.samplesPerSecMean, predicted);
+    const LessonVerdict v = predictionVerdict({m_phases[0], watched});
+    QVERIFY2(v.observed, v.text.c_str());
+    QCOMPARE(v.figures.at("error_percent").get<double>(), 0.0);
+    const int period = watched.waits.period;
+    const QString periodText = period > 0 ? QStringLiteral("every %1 batches").arg(period)
+                                          : QStringLiteral("no regular spikes");
+    QVERIFY2(text(v.text).startsWith(
+                 QStringLiteral("Held: for 2 workers the model predicted %1 samples/s and the "
+                                "phase measured %1 (+0.0 %, within the 15 % it is allowed); the "
+                                "95th percentile wait was predicted %2 ms and measured %2 ms; "
+                                "the wait period predicted %3, measured %3. ")
+                     .arg(fixed(predicted, 0), fixed(watched.waits.p95Ms, 2), periodText)),
+             v.text.c_str());
+    QVERIFY2(!text(v.text).contains(QStringLiteral("pattern differed")), v.text.c_str());
+}
+
+void TestLessonPrediction::slowerOrFasterByFarDoesNotHold()
+{
+    const RunConfig next = lessonPhaseConfig(*findLesson("predict-then-watch"), m_base, 1);
+    // Every batch of phase 2 twice as slow as predicted: half the samples/s.
+    LessonVerdict v = predictionVerdict({m_phases[0], predictedPhase(next, 2.0)});
+    QVERIFY(!v.observed);
+    QCOMPARE(std::round(v.figures.at("error_percent").get<double>() * 10) / 10, -50.0);
+    QVERIFY2(text(v.text).startsWith(QStringLiteral("Did not hold: ")), v.text.c_str());
+    QVERIFY2(text(v.text).contains(QStringLiteral("(-50.0 %, beyond the 15 % it is allowed)")),
+             v.text.c_str());
+    // Each sample took twice as long to load as the model carried over from phase 1.
+    QVERIFY2(text(v.text).contains(QStringLiteral("A sample took ")), v.text.c_str());
+    QVERIFY2(text(v.text).contains(QStringLiteral("the workers slowed each other")),
+             v.text.c_str());
+    QVERIFY2(text(v.text).endsWith(QStringLiteral("See docs/what-if.md, \"Where it was wrong\".")),
+             v.text.c_str());
+    // Twice as fast: +100 %, and phase 1 paid for something phase 2 did not.
+    v = predictionVerdict({m_phases[0], predictedPhase(next, 0.5)});
+    QVERIFY(!v.observed);
+    QVERIFY2(text(v.text).contains(QStringLiteral("(+100.0 %, beyond the 15 % it is allowed)")),
+             v.text.c_str());
+    QVERIFY2(text(v.text).contains(QStringLiteral("phase 1 paid for something phase 2 did not")),
+             v.text.c_str());
+    // 20 % short of it is beyond the 15 % allowed; 9.1 % short is within.
+    v = predictionVerdict({m_phases[0], predictedPhase(next, 1.25)});
+    QVERIFY(!v.observed);
+    QVERIFY2(text(v.text).contains(QStringLiteral("(-20.0 %, beyond the 15 % it is allowed)")),
+             v.text.c_str());
+    v = predictionVerdict({m_phases[0], predictedPhase(next, 1.1)});
+    QVERIFY2(v.observed, v.text.c_str());
+    QVERIFY2(text(v.text).contains(QStringLiteral("(-9.1 %, within the 15 % it is allowed)")),
+             v.text.c_str());
+}
+
+void TestLessonPrediction::moreWorkersThanCoresIsTheReason()
+{
+    RunConfig next = lessonPhaseConfig(*findLesson("predict-then-watch"), m_base, 1);
+    next.loader.numWorkers = 4 * cores();
+    const LessonVerdict v = predictionVerdict({m_phases[0], predictedPhase(next, 1.6)});
+    QVERIFY(!v.observed);
+    QVERIFY2(text(v.text).contains(QStringLiteral("Phase 2 ran %1 workers on %2 cores: past one "
+                                                  "worker per core")
+                                       .arg(4 * cores())
+                                       .arg(cores())),
+             v.text.c_str());
+    QCOMPARE(v.figures.at("workers").get<int>(), 4 * cores());
+}
+
+void TestLessonPrediction::noPredictionOrNoData()
+{
+    // Phase 2 without a briefing: nothing to compare with.
+    LessonPhaseResult watched = m_phases[1];
+    watched.briefing = {};
+    LessonVerdict v = predictionVerdict({m_phases[0], watched});
+    QVERIFY(!v.observed);
+    QCOMPARE(v.text, std::string("No data: no prediction was made before the phase \"2 workers\" "
+                                 "ran."));
+    // Phase 1 delivered nothing: no prediction, and the verdict says why.
+    LessonPhaseResult empty = m_phases[0];
+    empty.records.clear();
+    empty.waits = analyzeWaits(empty.records);
+    const LessonBriefing none = predictionBriefing({empty}, m_phases[1].config);
+    QVERIFY2(text(none.text).startsWith(QStringLiteral("No prediction: No data: the phase \"1 "
+                                                       "worker\" delivered no batches")),
+             none.text.c_str());
+    QVERIFY(!none.figures.contains("samples_per_sec"));
+    watched.briefing = none;
+    v = predictionVerdict({m_phases[0], watched});
+    QVERIFY2(text(v.text).startsWith(QStringLiteral("No data: there is no prediction to compare "
+                                                    "with. No prediction: ")),
+             v.text.c_str());
+    // Stopped after phase 1.
+    v = predictionVerdict({m_phases[0]});
+    QVERIFY2(text(v.text).startsWith(QStringLiteral("Not enough phases ran (1 of 2)")),
+             v.text.c_str());
+}
+
+QTEST_GUILESS_MAIN(TestLessonPrediction)
+#include "test_lesson_prediction.moc"

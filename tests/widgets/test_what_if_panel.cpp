@@ -1,0 +1,223 @@
+// The What if panel on real runs: a recorded run opened in the window (a JPEG folder
+// loaded by 4 workers, input-bound on this machine's cores) is calibrated from, the
+// panel starts at the run's own setting, and the figures it shows are those the loader
+// model gives for the setting of its sliders (more cores: more samples/s for this
+// input-bound run); the plot holds the model's curve over the worker counts and the
+// run's own measurement; the run itself is predicted back; without a run, or with too
+// few batches, it says so; the live run is calibrated once it has ended.
+
+#include "core/config/config_fields.h"
+#include "core/io/run_reader.h"
+#include "core/predict/calibration.h"
+#include "core/tools/imagenette_generator.h"
+#include "widgets/run_session.h"
+#include "widgets/what_if_panel.h"
+#include "widgets/what_if_plot.h"
+
+#include "../graph_points.h"
+#include "../recorded_run.h"
+#include "../widget_child.h"
+
+#include <QtTest>
+
+#include <QComboBox>
+#include <QLabel>
+#include <QPushButton>
+#include <QSlider>
+#include <QSpinBox>
+#include <QToolButton>
+
+#include <algorithm>
+#include <cmath>
+
+using namespace loaderlab;
+
+namespace {
+
+// The model's samples/s for a setting, as the panel's figures should read: the run's
+// config with the setting's workers, batch size and devices, over the samples the run
+// delivered (at most 2,000 batches), on `cores` cores.
+double modelSays(const Calibration &cal, int cores, int devices, int workers, int batch)
+{
+    RunConfig c = cal.config;
+    c.loader.numWorkers = workers;
+    c.loader.batchSize = batch;
+    c.devices = devices;
+    c.maxSeconds = 0.0;
+    c.maxBatches = std::min<std::int64_t>(2000, (cal.measuredSamples + batch - 1) / batch);
+    return predictLoader(costsFor(cal, c), settingFor(cal, c, cores)).samplesPerSecond;
+}
+
+QString text(double value)
+{
+    return QString::number(value, 'f', 1);
+}
+
+} // namespace
+
+class TestWhatIfPanel : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void slidersPredictWhatTheModelSays();
+    void saysWhyWithoutARunOrWithTooFewBatches();
+    void theLiveRunIsCalibratedOnceItHasEnded();
+
+private:
+    QTemporaryDir m_dir;
+    std::string m_images;
+};
+
+void TestWhatIfPanel::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+    QStandardPaths::setTestModeEnabled(true);
+    m_images = m_dir.filePath(QStringLiteral("images")).toStdString();
+    ImageFolderSpec spec;
+    spec.classes = 4;
+    spec.imagesPerClass = 60;
+    spec.minShortSide = 256;
+    spec.maxShortSide = 384;
+    generateImageFolder(m_images, spec);
+}
+
+void TestWhatIfPanel::slidersPredictWhatTheModelSays()
+{
+    // 4 workers decoding JPEGs for a 2 ms step: input-bound wherever it runs.
+    RunConfig config;
+    config.dataset.kind = DatasetKind::ImageFolder;
+    config.dataset.path = m_images;
+    config.loader.numWorkers = 4;
+    config.loader.batchSize = 8;
+    config.consumer.kind = ConsumerKind::Sleep;
+    config.consumer.sleepPerBatchMs = 2.0;
+    const std::string csv = m_dir.filePath(QStringLiteral("jpeg.csv")).toStdString();
+    const std::string json = m_dir.filePath(QStringLiteral("jpeg.json")).toStdString();
+    writeRun(config, csv, json);
+    const OpenedRun run = openRun(csv, json);
+    const Calibration cal = calibrateFromRun(run.trace->records(), run.report);
+
+    RunSession session;
+    session.addOpenedRun(run);
+    WhatIfPanel panel(&session);
+    panel.resize(360, 1000);
+    panel.show();
+    auto *samples = childNamed<QLabel>(&panel, "whatIfSamplesPerSec");
+    auto *cores = childNamed<QSpinBox>(&panel, "whatIfCores");
+    auto *coresSlider = childNamed<QSlider>(&panel, "whatIfCoresSlider");
+    auto *devicesSlider = childNamed<QSlider>(&panel, "whatIfDevicesSlider");
+    // The opened run is chosen and calibrated from; the panel starts at its setting.
+    QCOMPARE(childNamed<QComboBox>(&panel, "whatIfRun")->currentText(),
+             RunList::nameFor(run.report.config));
+    const int runCores = run.report.machine.logicalCores;
+    QTRY_COMPARE_WITH_TIMEOUT(samples->text(), text(modelSays(cal, runCores, 1, 4, 8)), 20'000);
+    QCOMPARE(cores->value(), runCores);
+    QCOMPARE(childNamed<QSpinBox>(&panel, "whatIfWorkers")->value(), 4);
+    QCOMPARE(childNamed<QSpinBox>(&panel, "whatIfBatchSize")->value(), 8);
+    QCOMPARE(childNamed<QSpinBox>(&panel, "whatIfDevices")->value(), 1);
+
+    // The run itself, measured and predicted back.
+    const double measured = run.report.summary.samplesPerSecMean;
+    const double back = predictLoader(cal.costs, cal.setting).samplesPerSecond;
+    const QString self = childNamed<QLabel>(&panel, "whatIfSelfError")->text();
+    QVERIFY2(self.contains(QStringLiteral("measured %1").arg(text(measured)))
+                 && self.contains(QStringLiteral("predicted %1").arg(text(back))),
+             qPrintable(self));
+    QVERIFY(!childNamed<QLabel>(&panel, "whatIfAssumptions")->text().isEmpty());
+
+    // 2 cores, then 4: the model's figure for each, and more with more cores.
+    coresSlider->setValue(2);
+    const double two = modelSays(cal, 2, 1, 4, 8);
+    QTRY_COMPARE_WITH_TIMEOUT(samples->text(), text(two), 20'000);
+    QCOMPARE(cores->value(), 2);
+    coresSlider->setValue(4);
+    const double four = modelSays(cal, 4, 1, 4, 8);
+    QTRY_COMPARE_WITH_TIMEOUT(samples->text(), text(four), 20'000);
+    std::printf("  4 workers: measured %.1f on %d cores; predicted %.1f on 2 cores, %.1f on 4\n",
+                measured, runCores, two, four);
+    QVERIFY2(four > 1.3 * two,
+             qPrintable(QStringLiteral("%1 on 4 cores, %2 on 2").arg(four).arg(two)));
+
+    // The curve: 0 to 8 workers at 4 cores, each the model's; the measured point beside it.
+    auto *plot = childNamed<WhatIfPlot>(&panel, "whatIfPlot");
+    const QCPGraph *curve = childNamed<QCPGraph>(plot, "whatIfPredictedGraph");
+    QCOMPARE(keys(curve), (std::vector<double>{0, 1, 2, 3, 4, 5, 6, 7, 8}));
+    for (const int w : {0, 2, 8})
+        QCOMPARE(values(curve)[static_cast<std::size_t>(w)], modelSays(cal, 4, 1, w, 8));
+    QCOMPARE(values(curve)[4], four);
+    const QCPGraph *point = childNamed<QCPGraph>(plot, "whatIfMeasuredGraph");
+    QCOMPARE(keys(point), std::vector<double>{4});
+    QCOMPARE(values(point), std::vector<double>{measured});
+
+    // Two devices: each with its own 4 workers on the 4 cores.
+    devicesSlider->setValue(2);
+    QTRY_COMPARE_WITH_TIMEOUT(samples->text(), text(modelSays(cal, 4, 2, 4, 8)), 20'000);
+    // Back to the run's own setting.
+    childNamed<QToolButton>(&panel, "whatIfReset")->click();
+    QTRY_COMPARE_WITH_TIMEOUT(samples->text(), text(modelSays(cal, runCores, 1, 4, 8)), 20'000);
+    QCOMPARE(cores->value(), runCores);
+}
+
+void TestWhatIfPanel::saysWhyWithoutARunOrWithTooFewBatches()
+{
+    RunSession session;
+    WhatIfPanel panel(&session);
+    panel.show();
+    auto *status = childNamed<QLabel>(&panel, "whatIfStatus");
+    QVERIFY2(status->text().startsWith(QStringLiteral("No run to calibrate from")),
+             qPrintable(status->text()));
+    childNamed<QPushButton>(&panel, "whatIfCalibrate")->click();
+    QVERIFY(status->text().startsWith(QStringLiteral("No run to calibrate from")));
+    QCOMPARE(childNamed<QLabel>(&panel, "whatIfSamplesPerSec")->text(), QStringLiteral("–"));
+
+    // 8 batches: the warm-up's 5 and 3 more.
+    RunConfig config;
+    config.dataset.syntheticShape = {3, 32, 32};
+    config.dataset.syntheticSamples = 64;
+    config.loader.numWorkers = 1;
+    config.loader.batchSize = 8;
+    const std::string csv = m_dir.filePath(QStringLiteral("short.csv")).toStdString();
+    const std::string json = m_dir.filePath(QStringLiteral("short.json")).toStdString();
+    writeRun(config, csv, json);
+    session.addOpenedRun(openRun(csv, json));
+    QTRY_VERIFY(status->text().startsWith(QStringLiteral("Too few batches")));
+    QVERIFY2(status->text().contains(QStringLiteral("8 so far, 15 needed")),
+             qPrintable(status->text()));
+    QCOMPARE(childNamed<QLabel>(&panel, "whatIfSamplesPerSec")->text(), QStringLiteral("–"));
+}
+
+void TestWhatIfPanel::theLiveRunIsCalibratedOnceItHasEnded()
+{
+    RunConfig config;
+    config.dataset.syntheticShape = {3, 32, 32};
+    config.dataset.syntheticSamples = 640;
+    config.loader.numWorkers = 2;
+    config.loader.batchSize = 16;
+    config.consumer.kind = ConsumerKind::Sleep;
+    config.consumer.sleepPerBatchMs = 2.0;
+    RunSession session;
+    WhatIfPanel panel(&session);
+    panel.show();
+    QString error;
+    QVERIFY2(session.start(config, &error), qPrintable(error));
+    QCOMPARE(childNamed<QComboBox>(&panel, "whatIfRun")->currentData().toInt(), RunList::kLiveId);
+    QTRY_VERIFY_WITH_TIMEOUT(session.finished(), 30'000);
+    // The calibration after the end sees all 40 batches.
+    QTRY_VERIFY_WITH_TIMEOUT(childNamed<QLabel>(&panel, "whatIfStatus")
+                                 ->text()
+                                 .startsWith(QStringLiteral("Calibrated from 40 batch")),
+                             20'000);
+    const RunReport report = session.report();
+    const Calibration cal = calibrateFromRun(session.trace()->records(), report);
+    QTRY_COMPARE_WITH_TIMEOUT(childNamed<QLabel>(&panel, "whatIfSamplesPerSec")->text(),
+                              text(modelSays(cal, report.machine.logicalCores, 1, 2, 16)), 20'000);
+    QVERIFY(
+        childNamed<QLabel>(&panel, "whatIfSelfError")
+            ->text()
+            .contains(QStringLiteral("measured %1").arg(text(report.summary.samplesPerSecMean))));
+}
+
+QTEST_MAIN(TestWhatIfPanel)
+#include "test_what_if_panel.moc"
