@@ -41,8 +41,8 @@ void Autotuner::tuneWithModel(std::stop_token stop)
                 search.calibrations());
     };
     std::optional<AutotuneMove> pendingMove;
-    std::size_t measuredTo = 0;   // windows never overlap: the next starts after this batch
-    std::size_t stretchFrom = 0;  // the incumbent's first settled batch of its latest stretch
+    std::size_t measuredTo = 0;  // windows never overlap: the next starts after this batch
+    std::size_t stretchFrom = 0; // the incumbent's first settled batch of its latest stretch
     std::int32_t stretchVersion = -1;
     std::string lastDecision;
     while (!stop.stop_requested() && !m_run.finished()) {
@@ -78,8 +78,8 @@ void Autotuner::tuneWithModel(std::stop_token stop)
         }
         pendingMove.reset();
         const ConfigVersion version = trace->configVersions().back();
-        const auto [from, to] =
-            autotuneWindow(version.firstBatch, want.workers, measuredTo, m_options);
+        const auto [from, to] = autotuneWindow(version.firstBatch, want.workers, measuredTo,
+                                               m_options);
         if (version.version != stretchVersion) {
             // A new stretch of one setting: the model calibrates from its settled batches.
             stretchVersion = version.version;

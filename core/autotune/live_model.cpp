@@ -32,8 +32,8 @@ LiveModel calibrateLiveModel(const std::vector<TraceRecord> &records, const RunC
                              int cores)
 {
     if (records.size() < kMinBatches)
-        throw std::invalid_argument("the loader model needs at least "
-                                    + std::to_string(kMinBatches) + " batches to calibrate from, "
+        throw std::invalid_argument("the loader model needs at least " + std::to_string(kMinBatches)
+                                    + " batches to calibrate from, "
                                     + std::to_string(records.size()) + " measured");
     // One stretch of one setting: one config version, one epoch, no warm-up left to
     // leave out (the caller left the new loader's first round out).
@@ -58,7 +58,8 @@ LiveModel calibrateLiveModel(const std::vector<TraceRecord> &records, const RunC
         ModelCosts costs = costsFor(*calibration, c);
         costs.startupSeconds = 0.0;
         costs.restartSeconds = 0.0;
-        costs.firstFill = {}; // the new loader's first buffers: a cost of the change, not of the setting
+        costs.firstFill =
+            {}; // the new loader's first buffers: a cost of the change, not of the setting
         ModelSetting setting = settingFor(*calibration, c, machineCores);
         setting.epochs = 0;
         setting.batches = kPredictedBatches * std::max(1, setting.devices);

@@ -17,8 +17,8 @@ namespace loaderlab {
 struct LiveModel
 {
     SettingsPredictor predict;
-    double measured = 0.0;  // samples/s of the stretch, as the tuner's windows measure it
-    double predicted = 0.0; // the stretch's own setting predicted back
+    double measured = 0.0;          // samples/s of the stretch, as the tuner's windows measure it
+    double predicted = 0.0;         // the stretch's own setting predicted back
     std::vector<std::string> notes; // the calibration's assumptions
 };
 

@@ -165,8 +165,8 @@ std::optional<AutotuneMove> ModelSearch::report(double samplesPerSec)
     case State::Holding: {
         m_incumbentRates.push_back(samplesPerSec);
         const double limit = std::max(m_limits.driftShare, 2.0 * m_heldNoise);
-        const bool drifted =
-            m_heldRate > 0 && std::abs(samplesPerSec - m_heldRate) / m_heldRate > limit;
+        const bool drifted = m_heldRate > 0
+                             && std::abs(samplesPerSec - m_heldRate) / m_heldRate > limit;
         m_driftWindows = drifted ? m_driftWindows + 1 : 0;
         if (m_driftWindows >= 2) {
             // The machine or the data changed: what was measured and rejected no longer holds.

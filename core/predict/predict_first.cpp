@@ -237,7 +237,8 @@ private:
             if (!trace)
                 return "the model cannot be calibrated: the run kept no trace";
             Calibration calibration = calibrateFromRun(trace->records(), run->report());
-            probeFaultLanesHere(calibration); // the cells with more workers fill more buffers at once
+            probeFaultLanesHere(
+                calibration); // the cells with more workers fill more buffers at once
             record.predicted = predictCell(calibration, cell).summary;
             const int cores = calibration.setting.cores;
             m_calibration = std::move(calibration);

@@ -106,10 +106,10 @@ void TestModelAutotune::predictsARealStretchBack()
     const auto records = run.trace()->records(3, 60);
     const LiveModel model = calibrateLiveModel(records, config, 2);
     QVERIFY(model.measured > 0);
-    QVERIFY2(std::abs(model.predicted / model.measured - 1.0) < 0.15,
-             qPrintable(QStringLiteral("measured %1, predicted %2")
-                            .arg(model.measured)
-                            .arg(model.predicted)));
+    QVERIFY2(
+        std::abs(model.predicted / model.measured - 1.0) < 0.15,
+        qPrintable(
+            QStringLiteral("measured %1, predicted %2").arg(model.measured).arg(model.predicted)));
     const double four = model.predict({1, 2, 32}) / model.predict({1, 2, 8});
     QVERIFY2(four > 3.5 && four < 4.1, qPrintable(QString::number(four)));
     // Too few batches: a clear error, not a guess.

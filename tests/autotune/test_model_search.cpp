@@ -177,7 +177,9 @@ void TestModelSearch::aLuckyWindowDoesNotMove()
             return 500.0;
         return ++proposalWindows == 1 ? 700.0 : 480.0;
     };
-    const Throughput model = [](const AutotuneSettings &s) { return s.workers == 2 ? 700.0 : 500.0; };
+    const Throughput model = [](const AutotuneSettings &s) {
+        return s.workers == 2 ? 700.0 : 500.0;
+    };
     ModelSearch search({1, 2, 32}, limits(2));
     const Drive d = drive(search, truth, model, 100);
     QVERIFY(d.moves.empty());

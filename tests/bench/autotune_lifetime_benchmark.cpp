@@ -18,7 +18,8 @@
 // neither; min / median / max over the rounds close each engine's block.
 // Not a test: it prints figures and asserts nothing.
 //
-//   build/tests/bench/loaderlab_bench_autotune_lifetime --folder DIR [--engine loaderlab|pytorch|both]
+//   build/tests/bench/loaderlab_bench_autotune_lifetime --folder DIR [--engine
+//   loaderlab|pytorch|both]
 //       [--rounds 2] [--seconds 90] [--skip-seconds 30] [--batch 32] [--workers 1]
 //       [--sleep-batch-ms 40] [--cell-samples 4096] [--hill]
 
@@ -209,8 +210,8 @@ void benchEngine(EngineKind engine, const Options &o, const fs::path &scratch, i
                                 "versions (%.1f a minute), %d moves, %d calibrations; ended at "
                                 "%s\n",
                                 name.c_str(), life.samplesPerSec, o.skipSeconds, life.versions,
-                                life.versions / (o.seconds / 60.0), life.moves,
-                                life.calibrations, settingText(life.last).c_str());
+                                life.versions / (o.seconds / 60.0), life.moves, life.calibrations,
+                                settingText(life.last).c_str());
                 }
             }
         }
@@ -238,9 +239,9 @@ void benchEngine(EngineKind engine, const Options &o, const fs::path &scratch, i
         std::printf("%s, %s over %d rounds: lifetime/best fixed min %.3f, median %.3f, max %.3f "
                     "(target >= %.2f: %s); against the sweep's best cell min %.3f, median %.3f, "
                     "max %.3f; config versions a minute min %.1f, median %.1f, max %.1f\n",
-                    engineLabel(engine), name.c_str(), o.rounds, s.min, s.median, s.max,
-                    kTarget, s.median >= kTarget ? "PASS" : "FAIL", c.min, c.median, c.max,
-                    v.min, v.median, v.max);
+                    engineLabel(engine), name.c_str(), o.rounds, s.min, s.median, s.max, kTarget,
+                    s.median >= kTarget ? "PASS" : "FAIL", c.min, c.median, c.max, v.min, v.median,
+                    v.max);
     }
 }
 

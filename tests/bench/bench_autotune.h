@@ -15,8 +15,9 @@
 namespace benchautotune {
 
 double secondsSince(std::chrono::steady_clock::time_point start);
-std::string valuesText(const std::vector<int> &values);               // "1,2,4"
-std::string settingText(const loaderlab::AutotuneSettings &setting); // "2 workers, prefetch 2, batch 32"
+std::string valuesText(const std::vector<int> &values); // "1,2,4"
+std::string
+settingText(const loaderlab::AutotuneSettings &setting); // "2 workers, prefetch 2, batch 32"
 
 // workers x prefetch x batch size of `space` over `base`, `samples` a cell.
 loaderlab::SweepDefinition sweepOver(const loaderlab::RunConfig &base,
