@@ -44,6 +44,7 @@ void Autotuner::tuneWithModel(std::stop_token stop)
     std::size_t measuredTo = 0;  // windows never overlap: the next starts after this batch
     std::size_t stretchFrom = 0; // the incumbent's first settled batch of its latest stretch
     std::int32_t stretchVersion = -1;
+    bool wasCalibrating = false;
     std::string lastDecision;
     while (!stop.stop_requested() && !m_run.finished()) {
         if (search.wantsCalibration()) {
@@ -86,6 +87,11 @@ void Autotuner::tuneWithModel(std::stop_token stop)
             stretchFrom = static_cast<std::size_t>(version.firstBatch)
                           + static_cast<std::size_t>(std::max(1, want.workers)) + 1;
         }
+        // Calibrating again after a drift, the setting unchanged: from the windows
+        // measured since, not the batches before the machine changed.
+        if (search.calibrating() && !wasCalibrating)
+            stretchFrom = std::max(stretchFrom, from);
+        wasCalibrating = search.calibrating();
         const auto rate = measure(stop, want, from, to);
         if (!rate)
             return;

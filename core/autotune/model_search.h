@@ -66,6 +66,9 @@ public:
 
     const AutotuneSettings &incumbent() const { return m_incumbent; }
     bool holding() const { return m_state == State::Holding; }
+    // Measuring windows of the incumbent to calibrate from (at the start, after a move,
+    // after a drift).
+    bool calibrating() const { return m_state == State::Calibrating; }
     int windows() const { return m_windows; }
     int calibrations() const { return m_calibrations; }
     int trials() const { return m_trials; } // proposals measured
