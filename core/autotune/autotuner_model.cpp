@@ -35,6 +35,12 @@ void Autotuner::tuneWithModel(std::stop_token stop)
     const int cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
     ModelSearch search(autotuneSettingsOf(start), autotuneLimits(start, m_options, cores),
                        m_options.modelOptions);
+    // Settings are compared in their steady state, on either engine: each window starts
+    // after the new loader's first round. The hill climb counts a rebuild in every
+    // window because it changes the setting every other window; this search changes it
+    // a few times in a run, so a rebuild is paid once per trial, not per window.
+    AutotuneOptions windows = m_options;
+    windows.countRebuild = false;
     const auto trace = m_run.trace();
     const auto publishSearch = [&](const std::optional<AutotuneMove> &move) {
         publish(search.incumbent(), search.holding(), search.windows(), move,
@@ -80,7 +86,7 @@ void Autotuner::tuneWithModel(std::stop_token stop)
         pendingMove.reset();
         const ConfigVersion version = trace->configVersions().back();
         const auto [from, to] = autotuneWindow(version.firstBatch, want.workers, measuredTo,
-                                               m_options);
+                                               windows);
         if (version.version != stretchVersion) {
             // A new stretch of one setting: the model calibrates from its settled batches.
             stretchVersion = version.version;
