@@ -73,9 +73,20 @@ private Q_SLOTS:
     void predictionShownBeforeTheStep();
 
 private:
+    // The window's settings over the test's image folder.
+    RunConfig myImages() const;
+
     QTemporaryDir m_dir;
     QString m_images;
 };
+
+RunConfig TestWindowLesson::myImages() const
+{
+    RunConfig config;
+    config.dataset.kind = DatasetKind::ImageFolder;
+    config.dataset.path = m_images.toStdString();
+    return config;
+}
 
 void TestWindowLesson::initTestCase()
 {
@@ -97,9 +108,7 @@ void TestWindowLesson::initTestCase()
 void TestWindowLesson::firstBatchLessonEndToEnd()
 {
     MainWindow window;
-    RunConfig mine;
-    mine.dataset.kind = DatasetKind::ImageFolder;
-    mine.dataset.path = m_images.toStdString();
+    RunConfig mine = myImages();
     mine.loader.numWorkers = 1;
     mine.loader.batchSize = 8;
     window.applyConfig(mine);
@@ -159,9 +168,7 @@ void TestWindowLesson::firstBatchLessonEndToEnd()
 void TestWindowLesson::guidedStepAppliedLive()
 {
     MainWindow window;
-    RunConfig mine;
-    mine.dataset.kind = DatasetKind::ImageFolder;
-    mine.dataset.path = m_images.toStdString();
+    RunConfig mine = myImages();
     window.applyConfig(mine);
     window.resize(1400, 900);
     window.show();
@@ -217,9 +224,7 @@ void TestWindowLesson::guidedStepAppliedLive()
 void TestWindowLesson::datasetStepStartsANewRun()
 {
     MainWindow window;
-    RunConfig mine;
-    mine.dataset.kind = DatasetKind::ImageFolder;
-    mine.dataset.path = m_images.toStdString();
+    RunConfig mine = myImages();
     window.applyConfig(mine);
     window.show();
     LessonPanel *panel = window.lessonPanel();
@@ -267,9 +272,7 @@ void TestWindowLesson::datasetStepStartsANewRun()
 void TestWindowLesson::predictionShownBeforeTheStep()
 {
     MainWindow window;
-    RunConfig mine;
-    mine.dataset.kind = DatasetKind::ImageFolder;
-    mine.dataset.path = m_images.toStdString();
+    RunConfig mine = myImages();
     window.applyConfig(mine);
     window.resize(1400, 900);
     window.show();

@@ -126,8 +126,8 @@ void TestModelAutotune::jumpsToTheKnownBestAndHolds()
 void TestModelAutotune::jumpsPyTorchsDataLoaderToTheKnownBest()
 {
     // The same on PyTorch's DataLoader: every change rebuilds it (new worker
-    // processes), and each window counts that rebuild. Skipped, with the reason, where
-    // Python cannot import torch and torchvision.
+    // processes), which the windows leave out (they start after the new loader's first
+    // round). Skipped, with the reason, where Python cannot import torch and torchvision.
     REQUIRE_PYTORCH();
     PyTorchEngine run;
     checkJumpsToTheKnownBestAndHolds(run, EngineKind::PyTorch, 50.0, std::chrono::seconds(180));
