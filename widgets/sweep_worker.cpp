@@ -20,6 +20,11 @@ bool SweepWorker::start(const SweepDefinition &definition, const QString &dir, Q
     }
     std::shared_ptr<SweepRunner> runner;
     try {
+        // Before the results folder is made: a sweep none of whose cells can run.
+        if (const std::string why = sweepCannotRun(definition); !why.empty()) {
+            *error = QString::fromStdString(why);
+            return false;
+        }
         runner = std::make_shared<SweepRunner>(definition, dir.toStdString(),
                                                SweepRunner::Options{});
     } catch (const std::exception &e) {

@@ -120,7 +120,8 @@ nlohmann::json reportJson(const MaxBatchReport &r, const loaderlab::RunConfig &c
     nlohmann::json attempts = nlohmann::json::array();
     for (const auto &a : r.search.attempts)
         attempts.push_back(loaderlab::attemptJson(a));
-    return {{"step", r.description},
+    return {{"format", "loaderlab-max-batch-1"},
+            {"step", r.description},
             {"model", model},
             {"shape", {shape.channels, shape.height, shape.width}},
             {"cuda", r.cuda},

@@ -14,6 +14,7 @@
 #include "core/autotune/autotuner.h"
 #include "core/dataset/dataset.h"
 #include "core/engine/run_service.h"
+#include "core/system/clock.h"
 #include "core/system/logging.h"
 #include "core/system/safe_text.h"
 
@@ -48,6 +49,9 @@ int waitForRun(loaderlab::RunService &service, bool quiet)
     const bool tty = isatty(STDERR_FILENO) != 0;
     int ticks = 0;
     int signal = 0;
+    const std::int64_t startNs = loaderlab::steadyNowNs();
+    std::size_t batches = 0;
+    std::int64_t lastBatchNs = startNs; // when the batch count last grew
     while (!service.wait(100)) {
         if ((signal = takeStopSignal()) != 0) {
             std::fprintf(stderr, "\nstopping (%s); writing what was measured\n", strsignal(signal));
@@ -55,8 +59,15 @@ int waitForRun(loaderlab::RunService &service, bool quiet)
             break;
         }
         // A line every 2 s to a log file, a refreshed line every 0.5 s on a terminal.
+        const auto trace = service.engine().trace();
+        const std::int64_t now = loaderlab::steadyNowNs();
+        if (const std::size_t n = trace->size(); n != batches) {
+            batches = n;
+            lastBatchNs = now;
+        }
         if (!quiet && ++ticks % (tty ? 5 : 20) == 0)
-            printRunProgress(*service.engine().trace(), tty);
+            printRunProgress(*trace, tty, static_cast<double>(now - startNs) / 1e9,
+                             batches > 0 ? static_cast<double>(now - lastBatchNs) / 1e9 : 0.0);
     }
     // LoaderLab's engine has stopped when stop() returns; the PyTorch engine's
     // process group within seconds (SIGTERM, then SIGKILL).
@@ -170,9 +181,12 @@ int runCommand(const QStringList &arguments)
     std::fflush(stdout);
     int code = signal != 0 ? kInterruptedBase + signal : kOk;
     if (service.state() == loaderlab::RunState::Failed) {
-        std::fprintf(stderr, "loaderlab run: failed: %s\n",
-                     loaderlab::escapeForTerminal(report.error).c_str());
-        code = kFailed;
+        // A refusal found once the run started (a pipeline's empty dataset) is the
+        // user's to fix, as the same refusal before the start.
+        const bool refused = service.engine().refused();
+        std::fprintf(stderr, "loaderlab run: %s%s\n",
+                     refused ? "" : "failed: ", loaderlab::escapeForTerminal(report.error).c_str());
+        code = refused ? kUsage : kFailed;
     }
     std::vector<std::string> written;
     for (const std::string &error : service.writeOutputs(report, &written)) {

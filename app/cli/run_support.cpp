@@ -54,24 +54,30 @@ void ensureDefaultDataset(loaderlab::RunConfig &config)
                  loaderlab::escapeForTerminal(config.dataset.path).c_str());
 }
 
-void printRunProgress(const loaderlab::TraceLog &trace, bool tty)
+void printRunProgress(const loaderlab::TraceLog &trace, bool tty, double elapsedSeconds,
+                      double idleSeconds)
 {
+    const char *start = tty ? "\r" : "";
+    const char *end = tty ? "   " : "\n";
     const std::size_t n = trace.size();
-    if (n == 0)
-        return;
     // A copy: the run thread may free old batches (--keep-batches) meanwhile.
-    const std::vector<loaderlab::TraceRecord> last = trace.records(n > 50 ? n - 50 : 0, n);
-    if (last.empty())
+    const std::vector<loaderlab::TraceRecord> last = n == 0 ? std::vector<loaderlab::TraceRecord>()
+                                                            : trace.records(n > 50 ? n - 50 : 0, n);
+    if (last.empty()) {
+        std::fprintf(stderr, "%s[%7.1f s] no batch yet%s", start, elapsedSeconds, end);
         return;
+    }
     std::int64_t samples = 0;
     for (const auto &r : last)
         samples += r.samples;
     const double span = static_cast<double>(last.back().computeEndNs - last.front().requestNs)
                         / 1e9;
-    std::fprintf(stderr, "%s[%7.1f s] %lld batches, %.0f samples/s (last %zu batches)%s",
-                 tty ? "\r" : "", static_cast<double>(last.back().computeEndNs) / 1e9,
-                 static_cast<long long>(n), span > 0 ? samples / span : 0.0, last.size(),
-                 tty ? "   " : "\n");
+    char idle[48] = "";
+    if (idleSeconds >= 2.0)
+        std::snprintf(idle, sizeof idle, "; no batch for %.0f s", idleSeconds);
+    std::fprintf(stderr, "%s[%7.1f s] %lld batches, %.0f samples/s (last %zu batches)%s%s", start,
+                 elapsedSeconds, static_cast<long long>(n), span > 0 ? samples / span : 0.0,
+                 last.size(), idle, end);
 }
 
 SignalStop::SignalStop()

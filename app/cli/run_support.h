@@ -54,8 +54,11 @@ private:
 // with progress on stderr).
 void ensureDefaultDataset(loaderlab::RunConfig &config);
 
-// One progress line on stderr: batches so far and samples/s over the last 50
-// (refreshed in place on a terminal).
-void printRunProgress(const loaderlab::TraceLog &trace, bool tty);
+// One progress line on stderr (refreshed in place on a terminal): the seconds since
+// the run started, batches so far and samples/s over the last 50, and "no batch for
+// N s" when the last came `idleSeconds` ago (2 s or more: a loader, a dataset or a
+// pipeline that hangs shows as one).
+void printRunProgress(const loaderlab::TraceLog &trace, bool tty, double elapsedSeconds,
+                      double idleSeconds);
 
 } // namespace loaderlab::cli

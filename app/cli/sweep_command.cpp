@@ -343,6 +343,9 @@ int runSweep(const QCommandLineParser &parser)
                 parser.value(QStringLiteral("shard")).toStdString());
         else
             loaderlab::sweepShardFromSlurm(options.shard);
+        if (const std::string why = loaderlab::sweepCannotRun(definition, options.shard);
+            !why.empty())
+            throw std::invalid_argument(why);
         scalingKey = scalingAxis(parser, definition);
         options.retryFailed = parser.isSet(QStringLiteral("retry-failed"));
         options.keepTraces = !parser.isSet(QStringLiteral("no-traces"));
@@ -402,7 +405,9 @@ int runSweep(const QCommandLineParser &parser)
                  leftSkipped.c_str(), escapeForTerminal(runner->results().dir()).c_str());
     if (const int signal = stop.signal(); signal != 0)
         return kInterruptedBase + signal;
-    return outcome.stopped ? kFailed : kOk;
+    // Every cell that ran failed: nothing was measured, which a script must see.
+    const bool allFailed = outcome.ran > 0 && outcome.failed == outcome.ran;
+    return outcome.stopped || allFailed ? kFailed : kOk;
 }
 
 int mergeOrReport(const QStringList &arguments, bool merge)

@@ -90,6 +90,10 @@ public:
     virtual std::shared_ptr<const TraceLog> trace() const = 0;
     virtual RunConfig config() const = 0;  // with the latest applied reconfiguration
     virtual std::string error() const = 0; // why the run failed; "" otherwise
+    // Whether the run failed on settings or data that cannot run at all, found only
+    // once it started (a pipeline file's empty dataset, known when Python made it):
+    // what start() throws std::invalid_argument or DatasetError for when it can tell.
+    virtual bool refused() const = 0;
     virtual std::string datasetDescription() const = 0;
     // The step's highest memory use so far; 0: not measured (EngineFeature::PeakMemory).
     virtual std::int64_t peakMemoryBytes() const = 0;

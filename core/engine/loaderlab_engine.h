@@ -26,6 +26,7 @@ public:
     std::shared_ptr<const TraceLog> trace() const override { return m_run.trace(); }
     RunConfig config() const override { return m_run.config(); }
     std::string error() const override { return m_run.error(); }
+    bool refused() const override { return false; } // start() refuses what cannot run
     std::string datasetDescription() const override { return m_run.datasetDescription(); }
     std::int64_t peakMemoryBytes() const override { return m_run.peakMemoryBytes(); }
     int liveThreads() const override { return m_run.liveThreads(); }

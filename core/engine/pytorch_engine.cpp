@@ -140,6 +140,12 @@ std::string PyTorchEngine::error() const
     return run ? run->error() : std::string();
 }
 
+bool PyTorchEngine::refused() const
+{
+    const auto run = current();
+    return run && run->refused();
+}
+
 std::string PyTorchEngine::datasetDescription() const
 {
     const auto run = current();

@@ -32,6 +32,7 @@ public:
     std::shared_ptr<const TraceLog> trace() const override;
     RunConfig config() const override;
     std::string error() const override;
+    bool refused() const override;
     std::string datasetDescription() const override;
     std::int64_t peakMemoryBytes() const override { return 0; }
     int liveThreads() const override;

@@ -183,8 +183,28 @@ EngineRecord parseEngineRecord(std::string_view line, const EngineChannelContext
             s.dataset = text(j, "dataset", 500);
         return s;
     }
-    if (type == "error")
-        return EngineFailure{text(j, "message", 2000)};
+    if (type == "error") {
+        EngineFailure failure{text(j, "message", 2000)};
+        if (const auto refused = j.find("refused"); refused != j.end()) {
+            if (!refused->is_boolean())
+                refuse("\"refused\" is not true or false");
+            failure.refused = refused->get<bool>();
+        }
+        return failure;
+    }
+    if (type == "phase") {
+        if (context.started)
+            refuse("a phase record after the start record");
+        EnginePhase phase;
+        phase.what = text(j, "what", 500);
+        const json &seconds = field(j, "seconds");
+        if (!seconds.is_number() || !(seconds.get<double>() > 0.0)
+            || seconds.get<double>() > kMaxEnginePhaseSeconds)
+            refuse("\"seconds\" is not a number in (0, 86400]");
+        phase.seconds = seconds.get<double>();
+        phase.tNs = integer(j, "t", context.earliestNs, context.latestNs);
+        return phase;
+    }
     if (type == "end") {
         if (context.paused)
             refuse("the end record while paused");

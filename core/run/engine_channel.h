@@ -123,11 +123,27 @@ struct EngineResumed
     std::int64_t tNs = 0;
 };
 
-// {"type":"error","message":"..."}: the engine's own account of why it stops.
+// {"type":"error","message":"...","refused":true}: the engine's own account of why it
+// stops; "refused", optional, says the run's settings or dataset cannot run at all
+// (a pipeline's empty dataset), which LoaderLab's engine refuses before a run starts.
 struct EngineFailure
 {
     std::string message; // cut to 2,000 bytes
+    bool refused = false;
 };
+
+// {"type":"phase","what":"importing my_pipeline.py","seconds":120,"t":T}: before the
+// start record, the engine runs a piece of a pipeline file's code that may take at
+// most `seconds`; PyTorchRun ends the process group when it takes longer.
+struct EnginePhase
+{
+    std::string what; // cut to 500 bytes
+    double seconds = 0.0;
+    std::int64_t tNs = 0;
+};
+
+// The longest a phase may be given (a day).
+inline constexpr double kMaxEnginePhaseSeconds = 86400.0;
 
 // {"type":"end","batches":N}: all batches sent.
 struct EngineEnd
@@ -135,8 +151,9 @@ struct EngineEnd
     std::int64_t batches = 0;
 };
 
-using EngineRecord = std::variant<EngineStart, EngineBatch, EngineFailure, EngineEnd,
-                                  EngineReconfigured, EngineRefused, EnginePaused, EngineResumed>;
+using EngineRecord =
+    std::variant<EngineStart, EngineBatch, EngineFailure, EngineEnd, EngineReconfigured,
+                 EngineRefused, EnginePaused, EngineResumed, EnginePhase>;
 
 // The largest batch size and worker count a "reconfigured" record may name.
 inline constexpr std::int32_t kMaxEngineBatchSize = 1 << 20;

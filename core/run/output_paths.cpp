@@ -1,6 +1,7 @@
 #include "core/run/output_paths.h"
 
 #include "core/system/output_guard.h"
+#include "core/system/own_output.h"
 #include "core/system/regular_file.h"
 
 #include <cerrno>
@@ -34,6 +35,8 @@ void checkOne(const std::string &option, const std::string &path,
     }
     if (const std::string conflict = outputInputConflict(path, inputs); !conflict.empty())
         fail(conflict);
+    if (const std::string foreign = foreignFileProblem(path); !foreign.empty())
+        fail(foreign);
     if (const std::string problem = partFileProblem(path + ".part"); !problem.empty())
         fail(problem);
     // Written as <path>.part in the same folder, then renamed: the folder must be

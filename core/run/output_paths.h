@@ -12,9 +12,10 @@ namespace loaderlab {
 // written atomically (its folder is missing or read-only, it is a directory or not a
 // regular file), when it or the "<path>.part" it is written through is one of
 // `inputs` or lies inside an input folder (core/system/output_guard.h), when that
-// ".part" is a symlink or not a regular file, or when two outputs (or one's ".part")
-// name the same file. `outputs` are (option, path) pairs; empty paths are
-// skipped.
+// ".part" is a symlink or not a regular file, when it names a file LoaderLab did not
+// write (core/system/own_output.h: a user's file, a pipeline's module), or when two
+// outputs (or one's ".part") name the same file. `outputs` are (option, path) pairs; empty paths
+// are skipped.
 void checkOutputPaths(const std::vector<std::pair<std::string, std::string>> &outputs,
                       const std::vector<std::string> &inputs);
 

@@ -249,7 +249,7 @@ void PyTorchRun::start(const RunConfig &config, const EngineCancel &cancelled)
         m_error.clear();
         m_errTail.clear();
         m_outTail.clear();
-        m_sawEnd = m_stopRequested = false;
+        m_sawEnd = m_stopRequested = m_refused = false;
         m_description = std::string("PyTorch DataLoader: ")
                         + (config.dataset.kind == DatasetKind::Synthetic
                                ? std::string("synthetic data")
@@ -270,6 +270,9 @@ void PyTorchRun::start(const RunConfig &config, const EngineCancel &cancelled)
     m_channel.epochs = config.epochs;
     m_channel.maxBatches = config.maxBatches;
     m_lineNumber = 0;
+    m_phase.clear();
+    m_phaseSeconds = 0.0;
+    m_phaseDeadlineNs = 0;
     const EngineProcess child = spawnEngineProcess(
         {m_python, "-c", kPyTorchEngineScript, settingsJson(config).dump()}, true);
     m_pid = child.pid;
@@ -403,6 +406,12 @@ std::map<std::int32_t, PyTorchRun::EpochSamples> PyTorchRun::epochSamples() cons
 {
     const std::lock_guard lock(m_mutex);
     return m_epochSamples;
+}
+
+bool PyTorchRun::refused() const
+{
+    const std::lock_guard lock(m_mutex);
+    return m_refused;
 }
 
 RunState PyTorchRun::state() const

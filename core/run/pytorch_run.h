@@ -139,6 +139,9 @@ public:
     std::map<std::int32_t, EpochSamples> epochSamples() const;
     // The engine's process group (Python's pid) of the latest run; -1 before one.
     int processGroup() const { return m_pid; }
+    // Whether the run failed because its settings or dataset cannot run at all (a
+    // pipeline file's empty dataset): what LoaderLab's engine refuses in start().
+    bool refused() const;
 
 private:
     struct Request
@@ -187,8 +190,14 @@ private:
     bool m_endedCalled = true; // no run, or the run's end is told: wait() returns
     bool m_stopRequested = false;
     bool m_outputRefused = false; // a bad record: the run failed, the records are dropped
-    std::string m_outTail;        // the engine's stdout, last 4 KiB
-    RunConfig m_requested;        // the latest settings asked for (under m_mutex)
+    bool m_refused = false;       // the engine's error record said "refused"
+    // The pipeline code running before the start record (EnginePhase): what it is and
+    // when its time is up, limit and grace; 0: none. The reader thread's own.
+    std::string m_phase;
+    double m_phaseSeconds = 0.0;
+    std::int64_t m_phaseDeadlineNs = 0;
+    std::string m_outTail;                      // the engine's stdout, last 4 KiB
+    RunConfig m_requested;                      // the latest settings asked for (under m_mutex)
     std::map<std::int64_t, Request> m_requests; // sent, not answered yet (under m_mutex)
     std::string m_reconfigureError;
     std::function<void(RunState)> m_onEnded;

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <string>
 #include <utility>
 #include <vector>
@@ -22,6 +23,9 @@ namespace {
 // After a stop's SIGTERM, SIGKILL; after Python's exit, the pipes' last bytes.
 constexpr std::int64_t kGraceNs = 3'000'000'000;
 constexpr std::int64_t kDrainNs = 500'000'000;
+// After a pipeline phase's limit, the time the engine's own alarm has to end it with
+// its message before LoaderLab kills the process group.
+constexpr std::int64_t kPhaseGraceNs = 5'000'000'000;
 
 // The last line of the engine's stdout and stderr, for the message of a failure.
 std::string engineOutputTails(const std::string &errTail, const std::string &outTail)
@@ -84,6 +88,19 @@ void PyTorchRun::readOutput(EngineProcess child)
         }
         if (exited && ((!open[0] && !open[1] && !open[2]) || now > drainUntil))
             break;
+        if (!exited && m_phaseDeadlineNs > 0 && now > m_phaseDeadlineNs) {
+            // The pipeline outlasted its limit and its alarm (it swallowed or ignored
+            // it): nothing of it may go on running.
+            signalEngineGroup(child.pid, SIGKILL);
+            m_phaseDeadlineNs = 0;
+            char limit[32];
+            std::snprintf(limit, sizeof limit, "%g", m_phaseSeconds);
+            const std::lock_guard lock(m_mutex);
+            m_error = m_config.dataset.path + ": " + m_phase + " took longer than " + limit
+                      + " s and did not stop when told (LOADERLAB_PIPELINE_SECONDS sets the "
+                        "limit); LoaderLab ended its processes";
+            m_stopRequested = true;
+        }
         bool stopping = false;
         {
             const std::lock_guard lock(m_mutex);
@@ -143,6 +160,14 @@ void PyTorchRun::handleLine(std::string_view line)
             return;
     }
     acceptEngineRecord(m_channel, record);
+    if (const auto *phase = std::get_if<EnginePhase>(&record)) {
+        m_phase = phase->what;
+        m_phaseSeconds = phase->seconds;
+        m_phaseDeadlineNs = steadyNowNs() + static_cast<std::int64_t>(phase->seconds * 1e9)
+                            + kPhaseGraceNs;
+        return;
+    }
+    m_phaseDeadlineNs = 0; // any other record: the phase has ended
     if (const auto *start = std::get_if<EngineStart>(&record)) {
         m_startNs = start->t0Ns; // only this thread reads it from here on
         const std::lock_guard lock(m_mutex);
@@ -153,6 +178,7 @@ void PyTorchRun::handleLine(std::string_view line)
     } else if (const auto *failure = std::get_if<EngineFailure>(&record)) {
         const std::lock_guard lock(m_mutex);
         m_error = failure->message;
+        m_refused = failure->refused;
     } else if (std::holds_alternative<EngineEnd>(record)) {
         const std::lock_guard lock(m_mutex);
         m_sawEnd = true;

@@ -18,6 +18,26 @@ double secondsSince(std::chrono::steady_clock::time_point start)
 
 } // namespace
 
+std::string sweepCannotRun(const SweepDefinition &definition, const SweepShard &shard)
+{
+    std::string first;
+    std::int64_t cells = 0;
+    for (const SweepCell &cell : expandSweep(definition)) {
+        if (!shard.contains(cell.order))
+            continue;
+        const std::string why = engineProblem(cell.config);
+        if (why.empty())
+            return {};
+        if (first.empty())
+            first = why;
+        ++cells;
+    }
+    if (cells == 0)
+        return {};
+    return "no cell of the sweep can run (" + std::to_string(cells)
+           + (cells == 1 ? " cell" : " cells") + "): " + first;
+}
+
 SweepRunner::SweepRunner(SweepDefinition definition, std::string dir, Options options)
     : m_definition(std::move(definition))
     , m_options(options)

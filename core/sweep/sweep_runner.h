@@ -47,6 +47,12 @@ struct SweepOutcome
 // run could not start), and `record` may be added to (what a model predicted).
 using SweepCellEnded = std::function<void(const RunService *run, SweepRecord &record)>;
 
+// Why none of the cells of `shard` can run on its engine (engineProblem(), e.g. the
+// PyTorch engine and a tensor file), in a sentence; "" when one or more can. Cells
+// that cannot run are recorded as failed with the reason, as any failing cell; a
+// sweep of nothing but such cells is refused before it starts.
+std::string sweepCannotRun(const SweepDefinition &definition, const SweepShard &shard = {});
+
 class SweepRunner
 {
 public:

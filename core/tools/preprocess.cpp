@@ -10,6 +10,7 @@
 #include "core/image/image_decoder.h"
 #include "core/image/image_folder_dataset.h"
 #include "core/image/image_transforms.h"
+#include "core/system/own_output.h"
 
 #include <opencv2/core.hpp>
 
@@ -188,6 +189,9 @@ PreprocessResult preprocessImageFolder(const std::string &inputDir, const std::s
     config.cropSize = options.cropSize;
     const ImageFolderDataset dataset(config); // throws DatasetError for a bad folder
     refuseOutputAmongInputs(dataset, outputFile);
+    // After the image check, whose message is the more precise one.
+    if (const std::string foreign = foreignFileProblem(outputFile); !foreign.empty())
+        throw std::invalid_argument(outputFile + ": " + foreign);
 
     const SampleShape shape = dataset.sampleShape();
     const std::size_t sampleBytes = static_cast<std::size_t>(shape.elements())

@@ -160,8 +160,9 @@ private Q_SLOTS:
 
     void failedRunLeavesExistingFileUntouched()
     {
+        // An earlier run's tensor file, which a new run may replace.
         const std::string output = m_dir.path().toStdString() + "/existing.tensor";
-        std::ofstream(output) << "previous contents";
+        preprocessImageFolder(m_input, output, options(DType::UInt8));
         const std::vector<char> before = readAll(output);
         // A progress callback that throws interrupts the run midway.
         QVERIFY_THROWS_EXCEPTION(
@@ -170,6 +171,22 @@ private Q_SLOTS:
                                                           if (done == 3)
                                                               throw std::runtime_error("cancelled");
                                                       }));
+        QCOMPARE(readAll(output), before);
+        QVERIFY(!fs::exists(output + ".part"));
+    }
+
+    void aFileLoaderLabDidNotWriteIsNeverReplaced()
+    {
+        const std::string output = m_dir.path().toStdString() + "/notes.tensor";
+        std::ofstream(output) << "a user's file";
+        const std::vector<char> before = readAll(output);
+        try {
+            preprocessImageFolder(m_input, output, options(DType::Float32));
+            QFAIL("expected std::invalid_argument");
+        } catch (const std::invalid_argument &e) {
+            QVERIFY2(std::string(e.what()).find("not a file LoaderLab wrote") != std::string::npos,
+                     e.what());
+        }
         QCOMPARE(readAll(output), before);
         QVERIFY(!fs::exists(output + ".part"));
     }

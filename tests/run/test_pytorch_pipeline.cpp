@@ -356,6 +356,62 @@ void TestPyTorchPipeline::badUserCode_data()
         << QByteArray("import time\nwhile True:\n    time.sleep(0.05)\n") << QByteArray("skip")
         << failed
         << QByteArrayList{"importing bad.py took longer than 2 s", "LOADERLAB_PIPELINE_SECONDS"};
+    // A retry loop that swallows the time limit: the limit is a BaseException.
+    QTest::newRow("import swallows Exception")
+        << QByteArray("import time\nwhile True:\n    try:\n        time.sleep(0.05)\n"
+                      "    except Exception:\n        pass\n")
+        << QByteArray("skip") << failed
+        << QByteArrayList{"importing bad.py took longer than 2 s", "LOADERLAB_PIPELINE_SECONDS"};
+    // One that ignores the alarm and catches everything: LoaderLab kills the group.
+    QTest::newRow("import ignores the alarm")
+        << QByteArray("import signal, time\nsignal.signal(signal.SIGALRM, signal.SIG_IGN)\n"
+                      "signal.signal(signal.SIGTERM, signal.SIG_IGN)\nwhile True:\n"
+                      "    try:\n        time.sleep(0.05)\n    except BaseException:\n"
+                      "        pass\n")
+        << QByteArray("skip") << failed
+        << QByteArrayList{"importing bad.py took longer than 2 s", "did not stop when told"};
+    QTest::newRow("every sample raises")
+        << QByteArray("import torch\nclass D(torch.utils.data.Dataset):\n"
+                      "    def __len__(self): return 16\n"
+                      "    def __getitem__(self, i): raise OSError('unreadable %d' % i)\n"
+                      "def make_dataset(args): return D()\n")
+        << QByteArray("skip") << failed
+        << QByteArrayList{"epoch 1 delivered no sample: all 16 samples it loaded were skipped",
+                          "OSError: unreadable"};
+    QTest::newRow("empty dataset")
+        << QByteArray("def make_dataset(args): return []\n") << QByteArray("skip") << failed
+        << QByteArrayList{"bad.py: make_dataset(args) returned an empty list", "nothing to load"};
+    QTest::newRow("negative length")
+        << QByteArray("class D:\n    def __len__(self): return -5\n"
+                      "    def __getitem__(self, i): return i\n"
+                      "def make_dataset(args): return D()\n")
+        << QByteArray("skip") << failed << QByteArrayList{"__len__() returned -5"};
+    QTest::newRow("huge length") << QByteArray("class D:\n    def __len__(self): return 10 ** 20\n"
+                                               "    def __getitem__(self, i): return i\n"
+                                               "def make_dataset(args): return D()\n")
+                                 << QByteArray("skip") << failed
+                                 << QByteArrayList{"__len__() returned 100000000000000000000",
+                                                   "1 to 2^40 samples"};
+    QTest::newRow("worker exits") << QByteArray(
+        "import os, torch\nclass D(torch.utils.data.Dataset):\n"
+        "    def __len__(self): return 16\n"
+        "    def __getitem__(self, i):\n        if i == 9: os._exit(3)\n"
+        "        return torch.zeros(2)\n"
+        "def make_dataset(args): return D()\n")
+                                  << QByteArray("skip") << failed
+                                  << QByteArrayList{"(pid ",
+                                                    "exited with code 3 while loading from bad.py"};
+    // What a library may do with the low descriptors LoaderLab's channels once had.
+    QTest::newRow("writes to fd 3, closes fd 4")
+        << QByteArray("import os, torch\n"
+                      "def make_dataset(args):\n"
+                      "    for fd in (3, 4):\n"
+                      "        try:\n            os.write(fd, b'\\x00garbage\\n')\n"
+                      "        except OSError:\n            pass\n"
+                      "        try:\n            os.close(fd)\n"
+                      "        except OSError:\n            pass\n"
+                      "    return [torch.zeros(2)] * 16\n")
+        << QByteArray("skip") << finished << QByteArrayList{};
     QTest::newRow("make_dataset raises")
         << QByteArray("def make_dataset(args):\n    raise KeyError('root')\n") << QByteArray("skip")
         << failed << QByteArrayList{"make_dataset(args) raised", "KeyError", "bad.py:2"};
@@ -414,6 +470,10 @@ void TestPyTorchPipeline::badUserCode()
                  qPrintable(QStringLiteral("'%1' not in: %2").arg(QString::fromUtf8(part), error)));
     if (state == static_cast<int>(RunState::Finished)) // what was printed is not a record
         QCOMPARE(run.trace()->size(), std::size_t{4});
+    // Only a dataset that cannot run at all is a refusal (the command line's exit 2).
+    const bool refusal = QByteArray(QTest::currentDataTag()).contains("length")
+                         || QByteArray(QTest::currentDataTag()) == "empty dataset";
+    QCOMPARE(run.refused(), refusal);
 }
 
 void TestPyTorchPipeline::aBadSampleIsSkippedWithItsReason()

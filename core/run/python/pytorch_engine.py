@@ -50,32 +50,45 @@ REBUILD = ("workers", "batch_size", "prefetch", "persistent", "pin_memory")
 
 # Batch records that follow each other within this time are written together: one
 # write (and one wake-up of LoaderLab's reader) per 20 ms instead of one per batch
-# when batches come faster. A batch is held only until the next record, which
-# writes it; every other record is written at once, with the batches before it.
+# when batches come faster. A batch is held until the next record writes it, or
+# the engine's watch thread (watch_engine) once it is 20 ms old: a loader that then
+# hangs does not hold back the batches before it. Every other record is written at
+# once, with the batches before it.
 BATCH_FLUSH_NS = 20_000_000
 _unsent = []
 _last_write_ns = 0
+_records_lock = None  # a threading.RLock from main() on (the watch thread writes too)
 
 
 def emit(record, batched=False):
     global _last_write_ns
     if os.getpid() != MAIN_PID:
         return  # a process the pipeline forked never writes LoaderLab's records
-    _unsent.append(json.dumps(record, separators=(",", ":")))
-    now = time.monotonic_ns()
-    if batched and now - _last_write_ns < BATCH_FLUSH_NS:
-        return
-    _last_write_ns = now
-    flush_records()
+    line = json.dumps(record, separators=(",", ":"))
+    with _records_lock:
+        _unsent.append(line)
+        now = time.monotonic_ns()
+        if batched and now - _last_write_ns < BATCH_FLUSH_NS:
+            return
+        _last_write_ns = now
+        flush_records()
 
 
-def flush_records():
-    if os.getpid() != MAIN_PID or not _unsent:
+def flush_records(older_than_ns=0):
+    """Writes the records held back; with `older_than_ns`, only when the last write
+    is that long ago (the watch thread's call)."""
+    global _last_write_ns
+    if os.getpid() != MAIN_PID:
         return
-    data = ("\n".join(_unsent) + "\n").encode()
-    _unsent.clear()
-    while data:
-        data = data[os.write(RECORDS_FD, data):]
+    with _records_lock:
+        now = time.monotonic_ns()
+        if not _unsent or now - _last_write_ns < older_than_ns:
+            return
+        _last_write_ns = now
+        data = ("\n".join(_unsent) + "\n").encode()
+        _unsent.clear()
+        while data:
+            data = data[os.write(RECORDS_FD, data):]
 
 
 def sample_id(index):
@@ -118,22 +131,41 @@ class PipelineError(Exception):
     """The user's pipeline file failed; the message says where and why."""
 
 
+class PipelineRefused(PipelineError):
+    """The pipeline's dataset cannot be run at all (empty, a length that is not one):
+    refused before the run, as LoaderLab refuses an empty folder."""
+
+# The most samples a map-style dataset may have: the engine makes each epoch's order
+# as a list of indices.
+MAX_SAMPLES = 1 << 40
+
+
 class Terminated(BaseException):
     """LoaderLab's stop (SIGTERM), never mistaken for the user's sys.exit."""
 
 
+class PipelineTimeout(BaseException):
+    """A pipeline call's time limit: a BaseException, so that a pipeline's own
+    `except Exception` (a retry loop) does not swallow it."""
+
+
 class TimeLimit:
-    """Raises TimeoutError in the main thread after `seconds` (0: no limit)."""
+    """Raises PipelineTimeout in the main thread after `seconds` (0: no limit). The
+    limit is LoaderLab's to enforce as well: the "phase" record tells it what runs and
+    for how long, and it kills the process group when the pipeline outlasts the limit
+    anyway (a handler of its own for SIGALRM, a bare `except:`, a call into C)."""
 
     def __init__(self, seconds, what):
         self.seconds, self.what = seconds, what
 
     def _expired(self, *_):
-        raise TimeoutError("%s took longer than %g s (LOADERLAB_PIPELINE_SECONDS sets the "
-                           "limit)" % (self.what, self.seconds))
+        raise PipelineTimeout("%s took longer than %g s (LOADERLAB_PIPELINE_SECONDS sets the "
+                              "limit)" % (self.what, self.seconds))
 
     def __enter__(self):
         if self.seconds > 0:
+            emit({"type": "phase", "what": self.what, "seconds": self.seconds,
+                  "t": time.monotonic_ns()})
             signal.signal(signal.SIGALRM, self._expired)
             signal.setitimer(signal.ITIMER_REAL, self.seconds)
         return self
@@ -148,6 +180,8 @@ def describe(error, path):
     """`Type: message (file.py:LINE, in function)` and the traceback's last frames."""
     if isinstance(error, SystemExit):
         head = "called sys.exit(%s)" % (error.code,)
+    elif isinstance(error, PipelineTimeout):
+        head = str(error)
     else:
         head = "%s: %s" % (type(error).__name__, error)
     # The engine's own frames (run with -c: "<string>") are not the user's code.
@@ -190,6 +224,61 @@ def loader_failure(error, path):
     return " ".join(kept)
 
 
+def check_length(path, dataset):
+    """Refuses a map-style dataset without a usable length: none, one that raises or
+    is not a whole number, 0 (nothing to load: refused before the run) or more samples
+    than the engine can order."""
+    name, kind = os.path.basename(path), type(dataset).__name__
+    if not hasattr(dataset, "__len__"):
+        raise PipelineError("%s: make_dataset(args) returned a map-style %s without __len__ "
+                            "(LoaderLab makes each epoch's order from it; an IterableDataset "
+                            "needs none)" % (name, kind))
+    length = user_call(path, "len(dataset) failed:", dataset.__len__)
+    if isinstance(length, bool) or not isinstance(length, int):
+        raise PipelineRefused("%s: the dataset's __len__() returned %r (%s), not a whole number"
+                              % (name, length, type(length).__name__))
+    if length == 0:
+        raise PipelineRefused("%s: make_dataset(args) returned an empty %s (__len__() is 0): "
+                              "nothing to load" % (name, kind))
+    if length < 0 or length > MAX_SAMPLES:
+        raise PipelineRefused("%s: the dataset's __len__() returned %d: a dataset has 1 to "
+                              "2^40 samples" % (name, length))
+
+
+def no_sample(epoch, skipped, last_skip):
+    """An epoch that delivered no sample ends the run, as on LoaderLab's engine: every
+    later epoch would skip the same samples again."""
+    if skipped == 0:
+        raise PipelineError("epoch %d delivered no sample" % (epoch + 1))
+    raise PipelineError("epoch %d delivered no sample: all %d samples it loaded were skipped "
+                        "(last: %s); the run stops, as every epoch would skip them again"
+                        % (epoch + 1, skipped, last_skip))
+
+
+def worker_exits(iterator, source):
+    """The DataLoader workers of `iterator` that have exited, in words ("" if none): a
+    worker that calls os._exit or is killed shows in the main process only as a broken
+    queue (ConnectionResetError, EOFError), which says nothing of where or why."""
+    found = []
+    for number, worker in enumerate(getattr(iterator, "_workers", None) or []):
+        worker.join(0.2)  # a worker that is exiting has its code a moment later
+        code = worker.exitcode
+        if code is None or code == 0:
+            continue
+        if code < 0:
+            try:
+                name = signal.Signals(-code).name
+            except ValueError:
+                name = "signal %d" % -code
+            how = "was killed by %s" % name
+            if -code == signal.SIGKILL:
+                how += " (the kernel's out-of-memory killer sends it)"
+        else:
+            how = "exited with code %d" % code
+        found.append("worker %d (pid %d) %s" % (number, worker.pid, how))
+    return "; ".join(found) + (" while loading from %s" % source if found else "")
+
+
 def load_pipeline(settings):
     """The user's pipeline module, imported from settings["path"] under a time limit."""
     path = os.path.abspath(settings["path"])
@@ -211,14 +300,54 @@ def load_pipeline(settings):
     return path, module
 
 
+def move_out_of_reach(fd):
+    """`fd` moved to a high number (close-on-exec) and /dev/null put at its low number:
+    a pipeline that writes to, reads or closes fd 3 or 4 (a library's habit, or by
+    mistake) no longer reaches the engine's channels."""
+    import fcntl
+    moved = fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 512)
+    null = os.open(os.devnull, os.O_RDWR | os.O_CLOEXEC)
+    os.dup2(null, fd, inheritable=False)
+    os.close(null)
+    return moved
+
+
+def watch_engine():
+    """A thread beside the engine's loop: writes batch records held back for more than
+    BATCH_FLUSH_NS (the loop may be stuck in a hanging loader), and ends the engine's
+    process group, workers included, when LoaderLab is gone (killed with SIGKILL, it
+    cannot end the group itself; the engine's parent then changes)."""
+    import threading
+    parent = os.getppid()
+
+    def watch():
+        ticks = 0
+        while True:
+            time.sleep(0.05)
+            try:
+                flush_records(BATCH_FLUSH_NS)
+            except OSError:
+                pass  # LoaderLab is gone: the parent check below ends the group
+            ticks += 1
+            if ticks % 10 == 0 and os.getppid() != parent:
+                try:
+                    os.killpg(os.getpgid(0), signal.SIGKILL)
+                finally:
+                    os._exit(137)
+
+    threading.Thread(target=watch, name="loaderlab-engine-watch", daemon=True).start()
+
+
 def main():
-    global RECORDS_FD
+    global RECORDS_FD, _records_lock
     settings = json.loads(sys.argv[1])
-    RECORDS_FD = settings.get("records_fd", 3)
-    commands = Commands(settings.get("commands_fd", 4))
     # Never passed on to a program the engine or a library runs.
-    for fd in (RECORDS_FD, commands.fd):
-        os.set_inheritable(fd, False)
+    RECORDS_FD = move_out_of_reach(settings.get("records_fd", 3))
+    commands = Commands(move_out_of_reach(settings.get("commands_fd", 4)))
+    import threading
+    _records_lock = threading.RLock()
+    watch_engine()
+
     def terminate(*_):
         if os.getpid() == MAIN_PID:
             raise Terminated()
@@ -241,7 +370,10 @@ def main():
     except Terminated:
         return 143
     except PipelineError as error:
-        emit({"type": "error", "message": str(error)})
+        record = {"type": "error", "message": str(error)}
+        if isinstance(error, PipelineRefused):
+            record["refused"] = True
+        emit(record)
         return 1
     finally:
         try:
@@ -271,8 +403,9 @@ def run(settings, commands, torch, Image, DataLoader, Dataset, IterableDataset,
         user_collate = getattr(pipeline, "collate_fn", None) or default_collate
         user_init = getattr(pipeline, "worker_init_fn", None)
         if callable(getattr(pipeline, "make_sampler", None)):
-            sampler = user_call(pipeline_path, "make_sampler(dataset, args) raised",
-                                pipeline.make_sampler, inner, args)
+            with TimeLimit(settings["pipeline_seconds"], "make_sampler(dataset, args)"):
+                sampler = user_call(pipeline_path, "make_sampler(dataset, args) raised",
+                                    pipeline.make_sampler, inner, args)
         if callable(getattr(pipeline, "make_step", None)):
             with TimeLimit(settings["pipeline_seconds"], "make_step(args)"):
                 step = user_call(pipeline_path, "make_step(args) raised", pipeline.make_step,
@@ -280,11 +413,8 @@ def run(settings, commands, torch, Image, DataLoader, Dataset, IterableDataset,
             if step is not None and not callable(step):
                 raise PipelineError("%s: make_step(args) returned %s, not a function"
                                     % (os.path.basename(pipeline_path), type(step).__name__))
-        if not isinstance(inner, IterableDataset) and not hasattr(inner, "__len__"):
-            raise PipelineError("%s: make_dataset(args) returned a map-style %s without "
-                                "__len__ (LoaderLab makes each epoch's order from it; an "
-                                "IterableDataset needs none)"
-                                % (os.path.basename(pipeline_path), type(inner).__name__))
+        if not isinstance(inner, IterableDataset):
+            check_length(pipeline_path, inner)
     if step is None:
         torch.set_num_threads(1)  # the simulated step sleeps; the user's step chooses
 
@@ -496,6 +626,8 @@ def run(settings, commands, torch, Image, DataLoader, Dataset, IterableDataset,
     while (epochs == 0 or epoch < epochs) and (max_batches == 0 or index < max_batches):
         rest.order, rest.start = (None, 0) if iterable else (epoch_order(epoch), 0)
         iterator = iter(loader)
+        delivered = skipped = 0
+        last_skip = ""
         while max_batches == 0 or index < max_batches:
             # The batch boundary: LoaderLab's commands, without waiting.
             take(commands.read(0))
@@ -534,12 +666,17 @@ def run(settings, commands, torch, Image, DataLoader, Dataset, IterableDataset,
             try:
                 batch, size, info = next(iterator)
             except StopIteration:
+                if delivered == 0:
+                    no_sample(epoch, skipped, last_skip)
                 break
             except (Terminated, KeyboardInterrupt):
                 raise
             except Exception as error:  # noqa: BLE001 - a worker's failure, told plainly
-                raise PipelineError("batch %d: the DataLoader failed: %s"
-                                    % (index, loader_failure(error, pipeline_path))) from None
+                exits = worker_exits(iterator, os.path.basename(pipeline_path)
+                                     if pipeline_path else settings["path"] or kind)
+                raise PipelineError("batch %d: %s" % (index, exits or "the DataLoader failed: "
+                                                      + loader_failure(error, pipeline_path))
+                                    ) from None
             delivery = time.monotonic_ns()
             if "error" in info:
                 raise PipelineError("batch %d: %s" % (index, info["error"]))
@@ -548,6 +685,10 @@ def run(settings, commands, torch, Image, DataLoader, Dataset, IterableDataset,
                 raise PipelineError("batch %d: sample %s: %s (bad samples: fail)" % (
                     index, position if position >= 0 else "of the stream", reason))
             consumed = size + info["skipped"]
+            delivered += size
+            skipped += info["skipped"]
+            if info.get("skips"):
+                last_skip = info["skips"][-1][1]
             if iterable:
                 info["ids"] = sum(sample_id(rest.start + k) for k in range(consumed)) % IDS_MOD
             compute_start = time.monotonic_ns()
