@@ -7,7 +7,8 @@
 // whose trace grows: a timer polls the files every 500 ms, appends the new batches,
 // updates the run's figures and redraws it. When the run's JSON says it ended, the
 // follow ends with the final figures and a message; a file that disappears or turns
-// unreadable ends it with the file and the reason, keeping what was shown. Removing
+// unreadable, or a writer on this machine gone without its final JSON (killed), ends
+// it with the file and the reason, keeping what was shown. Removing
 // the run from the run list, or stopAll() (the window closes), ends it silently.
 
 #include <QObject>

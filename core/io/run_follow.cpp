@@ -2,12 +2,18 @@
 
 #include "core/system/regular_file.h"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <cerrno>
 #include <filesystem>
+#include <fstream>
+#include <limits>
 #include <stdexcept>
 
+#include <signal.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 namespace loaderlab {
 
@@ -20,6 +26,60 @@ constexpr int kJsonRetries = 5;
 // end, for rows its JSON counts but the CSV does not show yet (a shared file system
 // can show the new JSON before the CSV's last writes).
 constexpr int kEndPolls = 10;
+
+// How long a run's files stay as they are before its writer is looked for: the probe
+// writes its rows at least every 0.25 s while batches come, and its final JSON before
+// its process ends (so a writer found gone then has none to write).
+constexpr auto kWriterSilence = std::chrono::seconds(3);
+
+std::string thisHost()
+{
+    char host[256] = {};
+    ::gethostname(host, sizeof host - 1);
+    return host;
+}
+
+std::string thisPidNamespace()
+{
+    char link[128] = {};
+    const ssize_t n = ::readlink("/proc/self/ns/pid", link, sizeof link - 1);
+    return n > 0 ? std::string(link, static_cast<std::size_t>(n)) : std::string();
+}
+
+// The process writing the run `jsonPath` describes ("probe": {"pid", "host",
+// "pid_namespace"}) when this process can look for it: on this host, in this pid
+// namespace. 0 otherwise (another machine, a container's own pids, no such fields).
+std::int64_t localWriter(const std::string &jsonPath)
+{
+    try {
+        const nlohmann::json j = loadSummaryJson(jsonPath);
+        const auto probe = j.find("probe");
+        if (probe == j.end() || !probe->is_object())
+            return 0;
+        const std::int64_t pid = probe->value("pid", std::int64_t{0});
+        const std::string pidNamespace = probe->value("pid_namespace", std::string());
+        if (pid <= 0 || pid > std::numeric_limits<pid_t>::max()
+            || probe->value("host", std::string()) != thisHost()
+            || (!pidNamespace.empty() && pidNamespace != thisPidNamespace()))
+            return 0;
+        return pid;
+    } catch (const std::exception &) {
+        return 0; // replaced meanwhile, or fields of other types: not looked for
+    }
+}
+
+// No such process, or one that has ended and waits to be reaped (a zombie).
+bool processGone(std::int64_t pid)
+{
+    if (::kill(static_cast<pid_t>(pid), 0) != 0)
+        return errno == ESRCH;
+    std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+    std::string text;
+    std::getline(in, text);
+    const std::size_t name = text.rfind(')'); // "pid (name) S ..."; a name may hold ')'
+    return name != std::string::npos && name + 2 < text.size()
+           && (text[name + 2] == 'Z' || text[name + 2] == 'X');
+}
 
 std::string besideWithExtension(const std::string &path, const char *extension)
 {
@@ -74,19 +134,19 @@ std::int64_t RunFollow::rowsRead() const
     return rows;
 }
 
-void RunFollow::refreshJson(std::size_t i)
+bool RunFollow::refreshJson(std::size_t i)
 {
     Source &s = m_sources[i];
     RankSetMember &m = m_files.members[i];
     if (m.present && m.report.state != "running")
-        return; // the final JSON, read already
+        return false; // the final JSON, read already
     struct stat info
     {
     };
     if (::stat(m.jsonPath.c_str(), &info) != 0) {
         const int error = errno;
         if (error == ENOENT && !m.present)
-            return; // a rank not started yet
+            return false; // a rank not started yet
         throw std::runtime_error(m.jsonPath + ": cannot read: " + pathErrorText(m.jsonPath, error)
                                  + (m.present ? " (it was there before)" : ""));
     }
@@ -95,19 +155,37 @@ void RunFollow::refreshJson(std::size_t i)
     const std::int64_t timeNs = static_cast<std::int64_t>(info.st_mtim.tv_sec) * 1'000'000'000
                                 + info.st_mtim.tv_nsec;
     if (m.present && inode == s.jsonInode && size == s.jsonSize && timeNs == s.jsonTimeNs)
-        return;
+        return false;
     try {
         if (!readRankMember(m, m_isSet ? m_files.worldSize : 0))
-            return;
+            return false;
     } catch (const std::exception &) {
         if (++s.jsonFailures < kJsonRetries)
-            return;
+            return false;
         throw;
     }
     s.jsonFailures = 0;
     s.jsonInode = inode;
     s.jsonSize = size;
     s.jsonTimeNs = timeNs;
+    s.writerPid = localWriter(m.jsonPath);
+    s.lastChange = std::chrono::steady_clock::now();
+    return true;
+}
+
+void RunFollow::checkWriter(std::size_t i)
+{
+    Source &s = m_sources[i];
+    const RankSetMember &m = m_files.members[i];
+    if (s.writerPid == 0 || !m.present || m.report.state != "running"
+        || std::chrono::steady_clock::now() - s.lastChange < kWriterSilence
+        || !processGone(s.writerPid))
+        return;
+    if (refreshJson(i))
+        return; // its final JSON (or a new run's), written just before
+    throw std::runtime_error(m.jsonPath + ": the writer (pid " + std::to_string(s.writerPid)
+                             + ") is gone; the run ended without its summary after "
+                             + std::to_string(s.csv->rows()) + " batches");
 }
 
 std::vector<TraceRecord> RunFollow::readRows(std::size_t i)
@@ -118,6 +196,7 @@ std::vector<TraceRecord> RunFollow::readRows(std::size_t i)
     const std::int64_t before = s.csv->rows();
     std::vector<TraceRecord> rows = s.csv->poll(ended);
     if (!rows.empty()) {
+        s.lastChange = std::chrono::steady_clock::now();
         if (m_isSet)
             checkRankRows(rows, m, before + 2);
         s.spans = checkRecordsAgainstReport(rows, m.report, m.csvPath, m.jsonPath, before + 2,
@@ -175,6 +254,7 @@ std::int64_t RunFollow::poll()
             } else {
                 append(rows);
             }
+            checkWriter(i);
             done = done && m_sources[i].done;
         }
         if (m_isSet)

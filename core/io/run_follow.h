@@ -6,7 +6,11 @@
 // set of ranks (core/io/rank_set.h). Each poll() appends the batches the files
 // gained to one TraceLog, whose readers (the window's plots) see them as they would
 // a live run's; when the JSON no longer says "running" it reads the rest of the CSV
-// and the final JSON (markers, skipped samples, state) and ends.
+// and the final JSON (markers, skipped samples, state) and ends. A writer that dies
+// without its final JSON (SIGKILL, out of memory) ends the follow too: when the JSON
+// names the writing process ("probe": {"pid", "host", "pid_namespace"}) on this
+// machine, and its files have not changed for a few seconds, the process is looked
+// for, and when it is gone poll() says so.
 // Made and polled by one thread (the window's); the trace may be read by any.
 
 #include "core/io/rank_set.h"
@@ -14,6 +18,7 @@
 #include "core/io/trace_csv_follow.h"
 #include "core/trace/trace_log.h"
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -37,7 +42,8 @@ public:
     // no rank can still precede) to trace(). Returns how many. A rank whose JSON is not
     // there yet holds the set's batches back until it is. Throws std::runtime_error
     // naming the file and the reason (a file gone, unreadable, replaced or truncated,
-    // a bad row); the trace keeps what it has, and the follow is over (running() false).
+    // a bad row, "the writer (pid N) is gone"); the trace keeps what it has, and the
+    // follow is over (running() false).
     std::int64_t poll();
 
     // The writer has not finished yet (and nothing went wrong).
@@ -66,9 +72,15 @@ private:
         std::int64_t spans = 0;
         int endPolls = 0; // polls since its JSON said it ended and its CSV was read
         bool done = false;
+        // The process writing it, when its JSON names one on this machine; 0 if not.
+        std::int64_t writerPid = 0;
+        std::chrono::steady_clock::time_point lastChange = std::chrono::steady_clock::now();
     };
 
-    void refreshJson(std::size_t i);
+    // Reads a member's JSON again when it changed (true then).
+    bool refreshJson(std::size_t i);
+    // Throws when member i's writer is gone and its JSON still says "running".
+    void checkWriter(std::size_t i);
     std::vector<TraceRecord> readRows(std::size_t i);
     void append(const std::vector<TraceRecord> &records);
     void finish();

@@ -2,8 +2,9 @@
 // loaderlab_probe.watch writes it) shows in the window and keeps growing: batches
 // appended after the follow began are plotted and counted, the follow ends when the
 // run's JSON says the run ended, when the run is removed from the run list or the
-// window closes, and when a file disappears (keeping what was shown). Any rank's file
-// of a torch.distributed set follows, or opens, the whole set with its ranks' lanes.
+// window closes, when a file disappears (keeping what was shown), and when the process
+// writing it is gone without its final summary. Any rank's file of a
+// torch.distributed set follows, or opens, the whole set with its ranks' lanes.
 
 #include "app/main_window.h"
 #include "app/run_follower.h"
@@ -27,6 +28,9 @@
 #include <QTableWidget>
 
 #include <filesystem>
+
+#include <sys/wait.h>
+#include <unistd.h>
 
 using namespace loaderlab;
 namespace fr = followed_run;
@@ -59,6 +63,7 @@ private Q_SLOTS:
     void followShowsBatchesAppendedAfterItOpened();
     void removedRunOrClosedWindowStopsFollowing();
     void vanishedFileStopsAndKeepsWhatWasShown();
+    void writerGoneWithoutItsSummaryStopsTheFollow();
     void rankSetFollowsWithItsRanksLanes();
 
 private:
@@ -160,6 +165,35 @@ void TestWindowFollow::vanishedFileStopsAndKeepsWhatWasShown()
     QVERIFY(!window.followRun(QString::fromStdString(other), &error));
     QVERIFY2(error.contains(QString::fromStdString(other)), qPrintable(error));
     QCOMPARE(window.session()->runs()->runs().size(), std::size_t{2});
+}
+
+void TestWindowFollow::writerGoneWithoutItsSummaryStopsTheFollow()
+{
+    MainWindow window;
+    window.show();
+    // The JSON says "running" for good: its writer, on this host, has ended (killed).
+    const pid_t writer = ::fork();
+    if (writer == 0)
+        ::_exit(0);
+    ::waitpid(writer, nullptr, 0);
+    char host[256] = {};
+    ::gethostname(host, sizeof host - 1);
+    nlohmann::json json = fr::summaryJson("running");
+    json["probe"] = {
+        {"rank", 0}, {"world_size", 1}, {"start_unix_ns", 1}, {"host", host}, {"pid", writer}};
+    const std::string csv = startRun("killed", 7);
+    fr::writeJson(path("killed.json"), json);
+    QString error;
+    QVERIFY2(window.followRun(QString::fromStdString(csv), &error), qPrintable(error));
+    const int id = window.session()->runs()->runs()[1].id;
+    QVERIFY(window.runFollower()->isFollowing(id));
+    QTRY_VERIFY_WITH_TIMEOUT(!window.runFollower()->isFollowing(id), 30'000);
+    const QString message = window.statusBar()->currentMessage();
+    QVERIFY2(message.contains(QStringLiteral("the writer (pid %1) is gone").arg(writer))
+                 && message.contains(QLatin1String("without its summary")),
+             qPrintable(message));
+    QCOMPARE(overlayBatches(window), 7);
+    QCOMPARE(window.session()->runs()->find(id)->name, QStringLiteral("2 workers, batch 8"));
 }
 
 void TestWindowFollow::rankSetFollowsWithItsRanksLanes()

@@ -12,8 +12,13 @@
 
 #include <QtTest>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <thread>
+
+#include <sys/wait.h>
+#include <unistd.h>
 
 using namespace loaderlab;
 namespace fr = followed_run;
@@ -21,6 +26,26 @@ using followed_run::sameRow;
 using followed_run::thrown;
 
 namespace {
+
+std::string thisHost()
+{
+    char host[256] = {};
+    ::gethostname(host, sizeof host - 1);
+    return host;
+}
+
+// A process that has ended: reaped (no such process), or a zombie not reaped yet.
+pid_t endedProcess(bool reap)
+{
+    const pid_t child = ::fork();
+    if (child == 0)
+        ::_exit(0);
+    if (reap)
+        ::waitpid(child, nullptr, 0);
+    else
+        while (::waitid(P_PID, static_cast<id_t>(child), nullptr, WEXITED | WNOWAIT) != 0) { }
+    return child;
+}
 
 } // namespace
 
@@ -37,6 +62,7 @@ private Q_SLOTS:
     void shrunkOrReplacedFileStops();
     void missingOrBadFileStops();
     void runOfOneProcessFollowedToItsEnd();
+    void writerGoneWithoutItsSummaryEndsTheFollow();
 
 private:
     QTemporaryDir m_dir;
@@ -220,6 +246,70 @@ void TestTraceCsvFollow::runOfOneProcessFollowedToItsEnd()
                  && why.contains(QString::fromStdString(json2)),
              qPrintable(why));
     QVERIFY(!wide.running());
+}
+
+void TestTraceCsvFollow::writerGoneWithoutItsSummaryEndsTheFollow()
+{
+    // Runs whose JSON says "running" for good, named by the probe's writer.
+    struct Case
+    {
+        const char *name;
+        std::int64_t pid;
+        std::string host;
+        std::string pidNamespace;
+        bool ends; // the follow ends, the writer being gone
+    };
+    const pid_t zombie = endedProcess(false);
+    const std::vector<Case> cases = {
+        {"gone", endedProcess(true), thisHost(), "", true},
+        {"zombie", zombie, thisHost(), "", true},
+        {"alive", ::getpid(), thisHost(), "", false},
+        // Where this process cannot look for the writer, it waits as before.
+        {"elsewhere", endedProcess(true), "another-host", "", false},
+        {"container", endedProcess(true), thisHost(), "pid:[1]", false},
+    };
+    std::vector<std::unique_ptr<RunFollow>> follows;
+    for (const Case &c : cases) {
+        nlohmann::json json = fr::summaryJson("running");
+        json["probe"] = {{"rank", 0},
+                         {"world_size", 1},
+                         {"start_unix_ns", 1},
+                         {"host", c.host},
+                         {"pid", c.pid},
+                         {"batches", 0},
+                         {"pid_namespace", c.pidNamespace}};
+        fr::writeJson(path((std::string(c.name) + ".json").c_str()), json);
+        const std::string csv = path((std::string(c.name) + ".csv").c_str());
+        fr::append(csv, traceCsvHeader() + '\n' + fr::csvText(fr::rows(0, 3)));
+        follows.push_back(std::make_unique<RunFollow>(csv));
+    }
+    std::vector<QString> why(cases.size());
+    const auto pollAll = [&] {
+        for (std::size_t i = 0; i < cases.size(); ++i)
+            if (why[i].isEmpty())
+                why[i] = thrown([&] { follows[i]->poll(); });
+    };
+    for (int i = 0; i < 300 && (why[0].isEmpty() || why[1].isEmpty()); ++i) {
+        pollAll();
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    // The others, as long without a change, have been looked at too.
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    pollAll();
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+        const Case &c = cases[i];
+        QCOMPARE(follows[i]->trace()->size(), std::size_t{3}); // what was read stays
+        if (!c.ends) {
+            QVERIFY2(why[i].isEmpty() && follows[i]->running(), qPrintable(why[i]));
+            continue;
+        }
+        QVERIFY2(why[i].contains(QStringLiteral("the writer (pid %1) is gone").arg(c.pid))
+                     && why[i].contains(QLatin1String("without its summary after 3 batches"))
+                     && why[i].contains(QString::fromStdString(path(c.name) + ".json")),
+                 qPrintable(QLatin1String(c.name) + QLatin1String(": ") + why[i]));
+        QVERIFY(!follows[i]->running());
+    }
+    ::waitpid(zombie, nullptr, 0);
 }
 
 QTEST_GUILESS_MAIN(TestTraceCsvFollow)

@@ -62,6 +62,39 @@ except OSError:
     pass  # the run's folder is missing (the test of a probe that cannot write)
 )";
 
+// A loop whose batches take long to load (4 samples of 25 ms, no workers: the wait)
+// and whose step is a 20 ms sleep; it measures each step itself, from next()'s
+// return to the next call of next().
+constexpr const char *kStepLoop = R"(
+import json, sys, time, torch
+from torch.utils.data import DataLoader, Dataset
+import loaderlab_probe
+
+class Slow(Dataset):
+    def __len__(self): return 48
+    def __getitem__(self, i):
+        time.sleep(0.025)
+        return torch.full((2,), float(i))
+
+out = sys.argv[1]
+loader = loaderlab_probe.watch(DataLoader(Slow(), batch_size=4), out=out)
+steps, got = [], None
+batches = iter(loader)
+while True:
+    asked = time.monotonic_ns()
+    if got is not None:
+        steps.append(asked - got)
+    try:
+        batch = next(batches)
+    except StopIteration:
+        break
+    got = time.monotonic_ns()
+    time.sleep(0.02)  # the training step
+loader.close()
+with open(out + ".steps.json", "w") as f:
+    json.dump(steps, f)
+)";
+
 struct Loop
 {
     int exitCode = -1;
@@ -69,7 +102,8 @@ struct Loop
     QString out;
 };
 
-Loop runLoop(const QString &out, int workers, const QStringList &environment = {})
+Loop runLoop(const QString &out, int workers, const QStringList &environment = {},
+             const char *script = kLoop)
 {
     QProcess process;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
@@ -79,7 +113,7 @@ Loop runLoop(const QString &out, int workers, const QStringList &environment = {
                    assignment.section(QLatin1Char('='), 1));
     process.setProcessEnvironment(env);
     process.start(QString::fromStdString(pytorchEnginePython()),
-                  {QStringLiteral("-c"), QString::fromUtf8(kLoop), out, QString::number(workers)});
+                  {QStringLiteral("-c"), QString::fromUtf8(script), out, QString::number(workers)});
     if (!process.waitForFinished(180'000))
         return {};
     return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
@@ -96,6 +130,7 @@ class TestProbeWatch : public QObject
 private Q_SLOTS:
     void theRunOpensWithTheLoopsBatchesAndWaits_data();
     void theRunOpensWithTheLoopsBatchesAndWaits();
+    void theStepIsTimedFromTheDelivery();
     void eachRankWritesItsOwnRun();
     void aProbeThatCannotWriteNeverBreaksTheLoop();
 };
@@ -157,6 +192,43 @@ void TestProbeWatch::theRunOpensWithTheLoopsBatchesAndWaits()
     std::sort(differences.begin(), differences.end());
     const std::int64_t median = differences[differences.size() / 2];
     QVERIFY2(median < 300'000, qPrintable(QStringLiteral("median difference %1 ns").arg(median)));
+}
+
+void TestProbeWatch::theStepIsTimedFromTheDelivery()
+{
+    REQUIRE_PYTORCH();
+    QTemporaryDir dir;
+    const QString out = dir.filePath(QStringLiteral("step"));
+    const Loop loop = runLoop(out, 0, {}, kStepLoop);
+    QVERIFY2(loop.exitCode == 0, qPrintable(loop.err));
+    const OpenedRun run = openRun((out + QStringLiteral(".csv")).toStdString(),
+                                  (out + QStringLiteral(".json")).toStdString());
+    const auto records = run.trace->records();
+    std::ifstream in((out + QStringLiteral(".steps.json")).toStdString());
+    const auto steps = nlohmann::json::parse(in);
+    QCOMPARE(records.size(), std::size_t{12});
+    QCOMPARE(steps.size(), records.size());
+    for (std::size_t i = 0; i < records.size(); ++i) {
+        const TraceRecord &r = records[i];
+        const std::int64_t mine = steps[i].get<std::int64_t>();
+        const QString what = QStringLiteral("batch %1: delivery %2, step %3 to %4 ns, wait %5 ns, "
+                                            "the loop's step %6 ns")
+                                 .arg(i)
+                                 .arg(r.deliveryNs)
+                                 .arg(r.computeStartNs)
+                                 .arg(r.computeEndNs)
+                                 .arg(r.waitNs())
+                                 .arg(mine);
+        // The step begins when the batch is delivered, never while the loop waits ...
+        QVERIFY2(r.computeStartNs >= r.deliveryNs, qPrintable(what));
+        // ... and holds the loop's 20 ms sleep; the wait before it (100 ms of loading
+        // here) is no part of it: the probe's step holds only its own calls beyond the
+        // loop's (tens of microseconds), where one measured from the request would be
+        // the loop's step and the whole wait.
+        QVERIFY2(r.waitNs() >= 100'000'000, qPrintable(what));
+        QVERIFY2(r.computeNs() >= 20'000'000 && r.computeNs() >= mine, qPrintable(what));
+        QVERIFY2(r.computeNs() < mine + r.waitNs() / 2, qPrintable(what));
+    }
 }
 
 void TestProbeWatch::eachRankWritesItsOwnRun()
