@@ -15,6 +15,8 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -91,6 +93,50 @@ int positiveOption(const QCommandLineParser &parser, const char *name)
     return intOption(parser, name, 1, 4096);
 }
 
+// Why each grid cell cannot run (loaderlab::runRefusal), by grid position; none for a
+// cell that can.
+std::map<std::int64_t, std::string> refusalsByGrid(const loaderlab::PredictedSweep &predicted)
+{
+    std::map<std::int64_t, std::string> out;
+    for (std::size_t k = 0; k < predicted.cells.size(); ++k) {
+        if (!predicted.cannotRun[k].empty())
+            out[predicted.cells[k].grid] = predicted.cannotRun[k];
+    }
+    return out;
+}
+
+// The sweep table shows a cell with no finished run as "0 +N failed" and lists its
+// error under the table; a cell that cannot run gets "cannot run: <reason>" in its
+// row instead, from the runs column on, and no line under the table. Every grid cell
+// has records and none is skipped, so the row of grid cell g is line g + 1.
+std::string markCannotRun(const std::string &table,
+                          const std::map<std::int64_t, std::string> &refusals)
+{
+    std::vector<std::string> lines;
+    for (std::size_t start = 0; start < table.size();) {
+        const std::size_t end = std::min(table.find('\n', start), table.size());
+        lines.push_back(table.substr(start, end - start));
+        start = end + 1;
+    }
+    const std::size_t runs = lines.empty() ? std::string::npos : lines[0].find("  runs  ");
+    std::set<std::string> marked; // the lines under the table their rows now hold
+    for (const auto &[grid, reason] : refusals) {
+        const std::string text = escapeForTerminal("cannot run: " + reason);
+        const auto row = static_cast<std::size_t>(grid) + 1;
+        if (runs == std::string::npos || row >= lines.size() || lines[row].size() < runs + 2
+            || lines[row].compare(runs + 2, 3, "0 +") != 0)
+            continue; // not the table this expects: its line under it still says why
+        lines[row] = lines[row].substr(0, runs + 2) + text;
+        marked.insert("failed: cell " + std::to_string(grid) + ": " + text);
+    }
+    std::string out;
+    for (const std::string &line : lines) {
+        if (!marked.count(line))
+            out += line + '\n';
+    }
+    return out;
+}
+
 } // namespace
 
 int predictCommand(const QStringList &arguments)
@@ -102,8 +148,10 @@ int predictCommand(const QStringList &arguments)
         "by processor sharing, the first fill of the loader's buffers) driven by the costs the "
         "run measured. Prints the run itself "
         "predicted back, then a table in the format of `loaderlab sweep` with its "
-        "recommendation. The model has no memory-bandwidth, cache or network model: check "
-        "the recommended setting with a run."));
+        "recommendation. A setting `loaderlab run` would refuse here (its engine cannot run "
+        "it, over the memory budget) is marked \"cannot run\" and never recommended. The "
+        "model has no memory-bandwidth, cache or network model: check the recommended "
+        "setting with a run."));
     parser.addHelpOption();
     parser.addOptions({
         {QStringLiteral("from"),
@@ -163,6 +211,30 @@ int predictCommand(const QStringList &arguments)
         return kUsage;
     }
 
+    // Settings `loaderlab run` refuses are never predicted, let alone recommended; when
+    // none of those asked for can run, there is nothing to show.
+    const std::map<std::int64_t, std::string> refusals = refusalsByGrid(predicted);
+    const auto gridCells = static_cast<std::size_t>(
+        std::count_if(predicted.cells.begin(), predicted.cells.end(),
+                      [](const loaderlab::SweepCell &c) { return c.repeat == 0; }));
+    if (refusals.size() == gridCells) {
+        for (const loaderlab::SweepCell &cell : predicted.cells) {
+            if (cell.repeat != 0)
+                continue;
+            std::string name; // the cell's axis values; none with no axis
+            for (std::size_t a = 0; a < predicted.definition.axes.size(); ++a)
+                name += (a ? ", " : "")
+                        + loaderlab::sweepValueText(predicted.definition.axes[a].key,
+                                                    cell.values[a]);
+            std::fprintf(stderr, "loaderlab predict: %s%scannot run: %s\n",
+                         escapeForTerminal(name).c_str(), name.empty() ? "" : ": ",
+                         escapeForTerminal(refusals.at(cell.grid)).c_str());
+        }
+        std::fprintf(stderr, "loaderlab predict: none of the settings asked for can run here: "
+                             "nothing to predict\n");
+        return kUsage;
+    }
+
     std::printf("from %s: %s\n", escapeForTerminal(from).c_str(), runText(calibration).c_str());
     std::printf("%s\n", costsText(calibration).c_str());
     for (const std::string &note : calibration.notes)
@@ -189,7 +261,7 @@ int predictCommand(const QStringList &arguments)
             period.byGrid[predicted.cells[k].grid] = std::to_string(
                 predicted.predictions[k].dominantWaitPeriod);
     }
-    std::fputs(sweepTable(analysis, {}, {period}).c_str(), stdout);
+    std::fputs(markCannotRun(sweepTable(analysis, {}, {period}), refusals).c_str(), stdout);
     std::printf("\npredicted by the loader model: CPU cores shared by processor sharing; no "
                 "memory-bandwidth, cache or network model. Its error is at least the run "
                 "itself's above; the spread is the model's own over --repeats draws; its "

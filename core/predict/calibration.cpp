@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -144,6 +145,35 @@ void measureFirstFill(const std::vector<TraceRecord> &records, const std::vector
                           "W x prefetch + 1 batches of each setting");
 }
 
+// Throws std::invalid_argument when the records measured nothing: no time (every time
+// 0), no duration (from the first request to the last time recorded), or no delivered
+// sample. The model would be calibrated to costs of 0 and predict any rate at all.
+void checkSomethingMeasured(const std::vector<TraceRecord> &records)
+{
+    std::int64_t firstRequest = std::numeric_limits<std::int64_t>::max();
+    std::int64_t last = 0;
+    std::int64_t samples = 0;
+    for (const TraceRecord &r : records) {
+        samples += r.samples;
+        firstRequest = std::min(firstRequest, r.requestNs);
+        for (const std::int64_t t : {r.dispatchNs, r.loadStartNs, r.loadEndNs, r.readyNs,
+                                     r.pinStartNs, r.pinEndNs, r.requestNs, r.deliveryNs,
+                                     r.copyStartNs, r.copyEndNs, r.computeStartNs, r.computeEndNs})
+            last = std::max(last, t);
+    }
+    if (last == 0)
+        throw std::invalid_argument(
+            "no batch has a measured time (all 0): nothing to calibrate from");
+    if (last <= firstRequest)
+        throw std::invalid_argument("the run took no time (its first request and its last "
+                                    "time are both at "
+                                    + std::to_string(last) + " ns): nothing to calibrate from");
+    if (samples <= 0)
+        throw std::invalid_argument("the run delivered no sample (its "
+                                    + std::to_string(records.size())
+                                    + " batches hold none): nothing to calibrate from");
+}
+
 } // namespace
 
 LinearCost fitLinearCost(const std::vector<std::pair<int, double>> &points, bool *oneSize)
@@ -182,6 +212,7 @@ Calibration calibrateFromRun(const std::vector<TraceRecord> &records, const RunR
 {
     if (records.empty())
         throw std::invalid_argument("the run has no batch to calibrate from");
+    checkSomethingMeasured(records);
     Calibration cal;
     cal.config = report.configVersions.empty() ? report.config
                                                : report.configVersions.front().config;
@@ -340,7 +371,8 @@ Calibration calibrateFromFiles(const std::string &path)
     try {
         return calibrateFromRun(run.trace->records(), run.report);
     } catch (const std::invalid_argument &e) {
-        throw std::runtime_error(path + ": " + e.what());
+        // The batches and their times are the CSV's.
+        throw std::runtime_error(csv + ": " + e.what());
     }
 }
 

@@ -50,10 +50,12 @@ struct Calibration
 };
 
 // From a run's records (in trace order) and its report. Throws std::invalid_argument
-// when the run has no batch to calibrate from.
+// when the run has nothing to calibrate from: no batch, no measured time (every time
+// 0), no duration (its last time not after its first request), or no delivered sample.
 Calibration calibrateFromRun(const std::vector<TraceRecord> &records, const RunReport &report);
 // Reads RUN.json and the CSV beside it (or RUN.csv and the JSON beside it) with
-// openRun. Throws std::runtime_error naming the file and the reason.
+// openRun. Throws std::runtime_error naming the file and the reason (the CSV for what
+// calibrateFromRun refuses).
 Calibration calibrateFromFiles(const std::string &path);
 
 // The costs and the setting of `config`, a variant of the calibrated run's (other

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <stdexcept>
 
 namespace loaderlab {
@@ -16,6 +17,9 @@ constexpr int kMaxModelWorkers = 4096;
 constexpr int kMaxModelDevices = 1024;
 // An autocorrelation a wait period must reach to count (the lessons read 0.5 as strong).
 constexpr double kPeriodStrength = 0.3;
+// The longest predicted run whose times, in nanoseconds, fit the trace's 64-bit
+// integers: about 290 years.
+constexpr double kMaxPredictedSeconds = 9.2e9;
 
 bool nonNegative(double v)
 {
@@ -120,6 +124,15 @@ Prediction predictLoader(const ModelCosts &costs, const ModelSetting &setting)
     p.batches = LoaderSimulation(costs, setting).run();
     if (p.batches.empty())
         return p;
+    for (const PredictedBatch &b : p.batches)
+        p.endToEndSeconds = std::max(p.endToEndSeconds, b.computeEnd);
+    if (!(p.endToEndSeconds <= kMaxPredictedSeconds)) {
+        char years[64];
+        std::snprintf(years, sizeof years, "%.3g", p.endToEndSeconds / (365.25 * 24 * 3600));
+        throw std::invalid_argument(std::string("loader model: the prediction runs for ") + years
+                                    + " years, longer than a trace's nanoseconds can hold "
+                                      "(about 290 years)");
+    }
     const auto records = predictedRecords(p.batches);
     p.summary = summarize(records, predictedSpans(p.batches, setting.workers), setting.workers,
                           setting.warmupBatches, 0);
@@ -128,8 +141,6 @@ Prediction predictLoader(const ModelCosts &costs, const ModelSetting &setting)
     p.waitP50Seconds = p.summary.waitP50Ms / 1e3;
     p.waitP95Seconds = p.summary.waitP95Ms / 1e3;
     p.firstBatchSeconds = p.batches.front().delivery;
-    for (const PredictedBatch &b : p.batches)
-        p.endToEndSeconds = std::max(p.endToEndSeconds, b.computeEnd);
     p.dominantWaitPeriod = waitPeriod(p.batches, setting.workers);
     return p;
 }

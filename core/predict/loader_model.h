@@ -166,7 +166,9 @@ struct Prediction
 };
 
 // Runs the simulation. Throws std::invalid_argument for a setting or costs out of
-// range (no limit at all, a negative cost, an empty distribution, ...).
+// range (no limit at all, a negative cost, an empty distribution, ...), or a prediction
+// longer than its times in nanoseconds can hold (about 290 years). Costs of hours or
+// a year a batch are simulated as exactly as those of milliseconds.
 Prediction predictLoader(const ModelCosts &costs, const ModelSetting &setting);
 
 // The predicted batches as trace records (nanoseconds) and their worker spans, the

@@ -29,6 +29,10 @@ struct CellPrediction
 
 CellPrediction predictCell(const Calibration &calibration, const SweepCell &cell)
 {
+    // A cell the run refuses gets no prediction: it is run last (never skipped, never
+    // the fastest-predicted first) and recorded with the run's own reason.
+    if (!runRefusal(cell.config).empty())
+        return {};
     try {
         const Prediction p = predictLoader(costsFor(calibration, cell.config),
                                            settingFor(calibration, cell.config));

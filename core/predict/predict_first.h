@@ -10,8 +10,10 @@
 // time of its group. Every cell it runs is recorded as a sweep records it, with what
 // the model predicted for it (SweepRecord::predicted); every cell it skips is recorded
 // with state "skipped" and its prediction, so the results folder says which cells
-// were not run and what the model expected of them. With repeats, the repeats of the
-// cells it ran follow, round by round.
+// were not run and what the model expected of them. A cell `loaderlab run` would
+// refuse (runRefusal, predicted_sweep.h) gets no prediction: it is run like a cell the
+// model cannot predict, last, fails with the run's reason, and is never recommended.
+// With repeats, the repeats of the cells it ran follow, round by round.
 //
 // Running it again on the same folder resumes: the calibration comes from the kept
 // run of the calibrated cell (its trace and summary JSON, traces/cell-NNNNNN.{csv,json})

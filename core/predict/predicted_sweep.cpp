@@ -1,6 +1,11 @@
 #include "core/predict/predicted_sweep.h"
 
+#include "core/config/config_fields.h"
+#include "core/config/loader_config.h"
+#include "core/engine/engine.h"
 #include "core/io/summary_json.h"
+#include "core/memory/run_memory.h"
+#include "core/system/memory_budget.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -45,6 +50,27 @@ std::string unpredictableAxisProblem(const std::string &key)
              "the simulated step";
 }
 
+std::string runRefusal(const RunConfig &config)
+{
+    // RunService::start refuses what the engine cannot run.
+    if (std::string why = engineProblem(config); !why.empty())
+        return why;
+    try {
+        // The command line validates the loader's settings; RunController::start, the
+        // device count against its field and the threads and memory the run needs.
+        validate(config.loader);
+        const ConfigField &devices = configField("devices");
+        if (!configFieldAllows(devices, config.devices))
+            throw std::invalid_argument("devices " + std::to_string(config.devices) + ": expected "
+                                        + std::to_string(static_cast<int>(devices.min)) + " to "
+                                        + std::to_string(static_cast<int>(devices.max)));
+        checkRunMemory(config, memoryBudgetFromMegabytes(config.memoryBudgetMb));
+    } catch (const std::invalid_argument &e) {
+        return e.what();
+    }
+    return {};
+}
+
 PredictedSweep predictSweep(const Calibration &calibration, const std::vector<SweepAxis> &axes,
                             int cores, int repeats)
 {
@@ -62,7 +88,24 @@ PredictedSweep predictSweep(const Calibration &calibration, const std::vector<Sw
     d.budget.amount = static_cast<double>(std::max<std::int64_t>(1, calibration.measuredSamples));
     d.repeats = repeats;
     out.cells = expandSweep(d);
+    std::map<std::int64_t, std::string> refusals; // by grid: the repeats share a config
     for (const SweepCell &cell : out.cells) {
+        const auto [refusal, first] = refusals.try_emplace(cell.grid);
+        if (first)
+            refusal->second = runRefusal(cell.config);
+        out.cannotRun.push_back(refusal->second);
+        if (!refusal->second.empty()) {
+            SweepRecord r;
+            r.order = cell.order;
+            r.grid = cell.grid;
+            r.repeat = cell.repeat;
+            r.values = cell.values;
+            r.state = "failed";
+            r.error = "cannot run: " + refusal->second;
+            out.records.emplace(cell.order, std::move(r));
+            out.predictions.emplace_back();
+            continue;
+        }
         ModelCosts costs = costsFor(calibration, cell.config);
         // Each repeat draws the recorded costs in another order.
         costs.seed += static_cast<std::uint64_t>(cell.repeat) * 0x9e3779b97f4a7c15ULL;

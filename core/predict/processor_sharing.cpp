@@ -78,29 +78,36 @@ std::vector<ActivityTag> ProcessorSharingClock::advance()
     const double plain = rate();
     const double faulting = plain * faultShare();
     const auto speedOf = [&](const Activity &a) { return a.faulting ? faulting : plain; };
+    // Wall seconds from now to an activity's end.
+    const auto leftOf = [&](const Activity &a) {
+        return a.cpu ? a.remaining / speedOf(a) : a.end - m_now;
+    };
     // The next end: the first delay's end or the CPU activity with the least time left.
-    double next = std::numeric_limits<double>::infinity();
+    double step = std::numeric_limits<double>::infinity();
     for (const Activity &a : m_active)
-        next = std::min(next, a.cpu ? m_now + a.remaining / speedOf(a) : a.end);
-    const double elapsed = next - m_now;
-    m_now = next;
+        step = std::min(step, leftOf(a));
+    step = std::max(0.0, step);
+    const double next = m_now + step;
+    // Activities whose ends rounding alone keeps apart end together: within
+    // kSimultaneousSeconds, or, once the time is large, within a few units in the last
+    // place of `next` (at 36,000 s one is 7e-12 s: an hour's steps must not stall).
+    const double together = std::max(kSimultaneousSeconds,
+                                     kUlpsTogether * std::numeric_limits<double>::epsilon() * next);
     std::vector<ActivityTag> ended;
     std::vector<Activity> going;
     going.reserve(m_active.size());
     for (Activity &a : m_active) {
-        bool ends = false;
-        if (a.cpu) {
-            const double speed = speedOf(a);
-            a.remaining -= elapsed * speed;
-            ends = a.remaining / speed <= kSimultaneousSeconds;
-        } else {
-            ends = a.end - m_now <= kSimultaneousSeconds;
-        }
-        if (ends)
+        // The activity that sets `step` always ends (its left - step is 0), so time
+        // never stands still while something is active.
+        if (leftOf(a) - step <= together) {
             ended.push_back(a.tag);
-        else
-            going.push_back(a);
+            continue;
+        }
+        if (a.cpu)
+            a.remaining = std::max(0.0, a.remaining - step * speedOf(a));
+        going.push_back(a);
     }
+    m_now = next;
     m_active = std::move(going);
     sumWeights();
     return ended;

@@ -15,8 +15,11 @@
 //     threads count as faultLanes busy threads and share their progress: each makes
 //     faultLanes / k of what one busy thread makes. faultLanes 0: no such limit, a
 //     faulting thread is a CPU-busy thread like any other.
-// Activities that end within kSimultaneousSeconds of each other end together, so that
-// floating-point rounding never splits what the model's arithmetic makes simultaneous.
+// Activities that end within kSimultaneousSeconds of each other (or, at large times,
+// within kUlpsTogether units in the last place of the time) end together, so that
+// floating-point rounding never splits what the model's arithmetic makes simultaneous,
+// and the activity that ends next always ends, however large the time: a step of an
+// hour or a year is simulated like one of a millisecond.
 
 #include <cstdint>
 #include <vector>
@@ -41,6 +44,7 @@ class ProcessorSharingClock
 {
 public:
     static constexpr double kSimultaneousSeconds = 1e-12;
+    static constexpr double kUlpsTogether = 16.0;
 
     explicit ProcessorSharingClock(int cores, double faultLanes = 0.0);
 

@@ -3,8 +3,9 @@
 // there once measured windows confirm it; it rejects a proposal the measurement
 // contradicts (the model wrong past the cores); it holds without a single trial
 // while the throughput stays put, on noise alone too; it calibrates again and
-// proposes again after a drift; it never proposes a gain below minGain; a lucky
-// window alone does not move it.
+// proposes again after a drift, but not after one outlier window, nor on noise within
+// twice what it saw when the hold began; it never proposes a gain below minGain, nor
+// moves for a measured one; a lucky window alone does not move it.
 
 #include "core/autotune/model_search.h"
 
@@ -75,6 +76,9 @@ private Q_SLOTS:
     void aSmallPredictedGainIsNotTried();
     void aLuckyWindowDoesNotMove();
     void aModelThatCannotCalibrateHolds();
+    void oneOutlierWindowIsNotADrift();
+    void aHoldAsNoisyAsItsStartIsNotADrift();
+    void aConfirmedGainBelowTheMinimumIsRejected();
 };
 
 void TestModelSearch::proposesThePredictedBestAndHolds()
@@ -198,6 +202,81 @@ void TestModelSearch::aModelThatCannotCalibrateHolds()
     QVERIFY(search.holding());
     QCOMPARE(search.next(), search.incumbent());
     QVERIFY(search.lastDecision().find("too few batches") != std::string::npos);
+}
+
+// A search on a flat model (nothing predicted better): after `calibration` windows of
+// the start it calibrates and holds.
+ModelSearch heldSearch(const std::vector<double> &calibration)
+{
+    ModelSearch search({1, 2, 32}, limits(2));
+    for (const double rate : calibration)
+        search.report(rate);
+    if (search.wantsCalibration())
+        search.calibrated([](const AutotuneSettings &) { return 500.0; });
+    return search;
+}
+
+void TestModelSearch::oneOutlierWindowIsNotADrift()
+{
+    // Held at 500 samples/s without noise; one window at 300 (-40 %: a hiccup of the
+    // machine) between steady ones is not a drift: it takes two in a row.
+    ModelSearch search = heldSearch({500.0, 500.0});
+    QVERIFY(search.holding());
+    QCOMPARE(search.calibrations(), 1);
+    for (const double rate : {500.0, 300.0, 500.0, 500.0, 300.0, 500.0}) {
+        search.report(rate);
+        QVERIFY2(search.holding(), search.lastDecision().c_str());
+    }
+    QCOMPARE(search.calibrations(), 1);
+    QVERIFY(!search.wantsCalibration());
+    // Two in a row are: it calibrates again.
+    search.report(300.0);
+    search.report(300.0);
+    QVERIFY(search.calibrating());
+    QVERIFY2(search.lastDecision().find("drifted") != std::string::npos,
+             search.lastDecision().c_str());
+}
+
+void TestModelSearch::aHoldAsNoisyAsItsStartIsNotADrift()
+{
+    // The truth is 500 +-12 %. The hold began at 470 (windows of 440 and 500: a spread of
+    // 12.8 %), so its drift limit is max(15 %, 2 x 12.8 %) = 25.5 %: windows within
+    // the same +-12 % of 500, up to 19 % from 470, are noise, not a drift.
+    ModelSearch search = heldSearch({440.0, 500.0});
+    QVERIFY(search.holding());
+    for (const double rate : {560.0, 555.0, 445.0, 560.0, 550.0, 558.0, 440.0, 552.0, 560.0}) {
+        search.report(rate);
+        QVERIFY2(search.holding(), search.lastDecision().c_str());
+    }
+    QCOMPARE(search.calibrations(), 1);
+    // Beyond the limit twice in a row (+28 %), it is one.
+    search.report(602.0);
+    search.report(605.0);
+    QVERIFY(search.calibrating());
+}
+
+void TestModelSearch::aConfirmedGainBelowTheMinimumIsRejected()
+{
+    // The model predicts +40 % with 2 workers; measured without noise it is +2 % in the
+    // first pair and +3 % in the second: under minGain (5 %), so the first pair already
+    // rejects it (with its other prefetch depth), it holds and never moves.
+    int proposalWindows = 0;
+    const Throughput truth = [&](const AutotuneSettings &s) {
+        if (s.workers == 1)
+            return 500.0;
+        return ++proposalWindows == 1 ? 510.0 : 515.0;
+    };
+    const Throughput model = [](const AutotuneSettings &s) {
+        return s.workers == 2 ? 700.0 : 500.0;
+    };
+    ModelSearch search({1, 2, 32}, limits(2));
+    const Drive d = drive(search, truth, model, 100);
+    QVERIFY(d.moves.empty());
+    QCOMPARE(search.incumbent(), (AutotuneSettings{1, 2, 32}));
+    QVERIFY(search.holding());
+    QCOMPARE(search.trials(), 1);
+    QCOMPARE(proposalWindows, 1);
+    QCOMPARE(d.trialWindows, 1);
 }
 
 QTEST_GUILESS_MAIN(TestModelSearch)

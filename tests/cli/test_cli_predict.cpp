@@ -2,12 +2,15 @@
 // sweep table over an axis with the wait period and the recommendation, more workers
 // predicted faster for an input-bound run with cores to spare, and clear refusals
 // (no --from, a file that is not a run, a JSON without its CSV, an axis the model
-// cannot predict).
+// cannot predict, a CSV without times); settings `loaderlab run` would refuse marked
+// "cannot run" and never recommended; a step of an hour predicted.
 
 #include "cli_process.h"
 
 #include <QRegularExpression>
 #include <QtTest>
+
+#include <functional>
 
 using clitest::Result;
 using clitest::runLoaderlab;
@@ -21,6 +24,45 @@ QRegularExpressionMatch tableRow(const QString &out, int workers)
         QStringLiteral("^%1\\s+([0-9]+)\\s+([0-9.]+)\\s+(-|[0-9.]+ %)\\s+([0-9.]+)").arg(workers),
         QRegularExpression::MultilineOption);
     return row.match(out);
+}
+
+// Copies the run `json` and the CSV beside it to `name`.json and `name`.csv in `dir`,
+// `editCsvRow` changing each data row of the CSV (its fields) and `editJson` the JSON's
+// text. Returns the new JSON's path.
+QString copyRun(const QTemporaryDir &dir, const QString &json, const QString &name,
+                const std::function<void(QStringList &)> &editCsvRow,
+                const std::function<void(QString &)> &editJson)
+{
+    QString csvPath = json;
+    csvPath.replace(QRegularExpression(QStringLiteral("\\.json$")), QStringLiteral(".csv"));
+    QFile csv(csvPath);
+    if (!csv.open(QIODevice::ReadOnly))
+        return {};
+    QStringList lines = QString::fromUtf8(csv.readAll()).split(QLatin1Char('\n'));
+    for (qsizetype k = 1; k < lines.size(); ++k) {
+        if (lines[k].isEmpty())
+            continue;
+        QStringList fields = lines[k].split(QLatin1Char(','));
+        if (editCsvRow)
+            editCsvRow(fields);
+        lines[k] = fields.join(QLatin1Char(','));
+    }
+    QFile outCsv(dir.filePath(name + QStringLiteral(".csv")));
+    if (!outCsv.open(QIODevice::WriteOnly))
+        return {};
+    outCsv.write(lines.join(QLatin1Char('\n')).toUtf8());
+    QFile in(json);
+    if (!in.open(QIODevice::ReadOnly))
+        return {};
+    QString text = QString::fromUtf8(in.readAll());
+    if (editJson)
+        editJson(text);
+    const QString outPath = dir.filePath(name + QStringLiteral(".json"));
+    QFile out(outPath);
+    if (!out.open(QIODevice::WriteOnly))
+        return {};
+    out.write(text.toUtf8());
+    return outPath;
 }
 
 // The samples/s column of the table row whose first column is `workers`.
@@ -41,6 +83,10 @@ private Q_SLOTS:
     void predictsATableFromARun();
     void refusesWhatItCannotPredict();
     void repeatsGiveTheModelsOwnSpread();
+    void marksWhatCannotRun();
+    void marksWhatThePyTorchEngineCannotRun();
+    void refusesARunWithoutTimes();
+    void predictsAStepOfAnHour();
 
 private:
     QTemporaryDir m_dir;
@@ -157,6 +203,119 @@ void TestCliPredict::repeatsGiveTheModelsOwnSpread()
                                       QStringLiteral("--repeats"), QStringLiteral("0")});
     QCOMPARE(none.exitCode, 2);
     QVERIFY2(none.err.contains(QStringLiteral("--repeats")), qPrintable(none.err));
+}
+
+void TestCliPredict::marksWhatCannotRun()
+{
+    // A batch of 100,000,000 JPEGs cropped to 224 x 224 (602,112 bytes each) is 56 TiB
+    // a batch, over any memory budget: `loaderlab run` refuses it, so predict marks it
+    // and recommends batch 8.
+    const Result r = runLoaderlab({QStringLiteral("predict"), QStringLiteral("--from"), m_json,
+                                   QStringLiteral("--axis"),
+                                   QStringLiteral("loader.batch_size=8,100000000")});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err + r.out));
+    const QRegularExpression marked(
+        QStringLiteral("^100000000\\s+cannot run: loader.batch_size 100000000: the run needs "
+                       "about [0-9.]+ TiB of host memory, over the memory budget"),
+        QRegularExpression::MultilineOption);
+    QVERIFY2(marked.match(r.out).hasMatch(), qPrintable(r.out));
+    QVERIFY2(r.out.contains(QStringLiteral("\nrecommended: batch 8 (")), qPrintable(r.out));
+    QVERIFY2(!r.out.contains(QStringLiteral("failed")), qPrintable(r.out));
+    const QString recommendation = r.out.mid(r.out.indexOf(QStringLiteral("recommended:")));
+    QVERIFY2(!recommendation.contains(QStringLiteral("100000000")), qPrintable(r.out));
+
+    // Nothing that can run: exit 2, with the reasons.
+    const Result none = runLoaderlab({QStringLiteral("predict"), QStringLiteral("--from"), m_json,
+                                      QStringLiteral("--devices"), QStringLiteral("100")});
+    QCOMPARE(none.exitCode, 2);
+    QVERIFY2(none.err.startsWith(
+                 QStringLiteral("loaderlab predict: cannot run: devices 100: expected 1 to 64\n")),
+             qPrintable(none.err));
+    QVERIFY2(none.out.isEmpty(), qPrintable(none.out));
+}
+
+void TestCliPredict::marksWhatThePyTorchEngineCannotRun()
+{
+    // The same run as if PyTorch's DataLoader had recorded it.
+    const QString pytorch = copyRun(m_dir, m_json, QStringLiteral("pytorch"), {}, [](QString &t) {
+        t.replace(QRegularExpression(QStringLiteral("\"engine\":\\s*\"loaderlab\"")),
+                  QStringLiteral("\"engine\": \"pytorch\""));
+    });
+    QVERIFY(!pytorch.isEmpty());
+    Result r = runLoaderlab({QStringLiteral("predict"), QStringLiteral("--from"), pytorch,
+                             QStringLiteral("--axis"),
+                             QStringLiteral("loader.strategy=per-worker,sample-parallel")});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err + r.out));
+    QVERIFY2(r.out.contains(QStringLiteral("pytorch engine, 1 workers")), qPrintable(r.out));
+    const QRegularExpression marked(
+        QStringLiteral("^sample-parallel\\s+cannot run: PyTorch's DataLoader builds each batch "
+                       "in one worker: no sample-parallel$"),
+        QRegularExpression::MultilineOption);
+    QVERIFY2(marked.match(r.out).hasMatch(), qPrintable(r.out));
+    QVERIFY2(r.out.contains(QStringLiteral("\nrecommended: loader.strategy per-worker (")),
+             qPrintable(r.out));
+
+    r = runLoaderlab({QStringLiteral("predict"), QStringLiteral("--from"), pytorch,
+                      QStringLiteral("--devices"), QStringLiteral("4")});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.startsWith(QStringLiteral(
+                 "loaderlab predict: cannot run: the PyTorch engine runs one device")),
+             qPrintable(r.err));
+    QVERIFY2(r.out.isEmpty(), qPrintable(r.out));
+
+    // Every cell of an axis: each named with its reason.
+    r = runLoaderlab({QStringLiteral("predict"), QStringLiteral("--from"), pytorch,
+                      QStringLiteral("--axis"), QStringLiteral("loader.strategy=sample-parallel"),
+                      QStringLiteral("--axis"), QStringLiteral("loader.num_workers=1,2")});
+    QCOMPARE(r.exitCode, 2);
+    for (const char *workers : {"1 worker", "2 workers"})
+        QVERIFY2(
+            r.err.contains(QStringLiteral("loaderlab predict: loader.strategy sample-parallel, "
+                                          "%1: cannot run: PyTorch's DataLoader builds each "
+                                          "batch in one worker: no sample-parallel\n")
+                               .arg(QLatin1String(workers))),
+            qPrintable(r.err));
+    QVERIFY2(r.out.isEmpty(), qPrintable(r.out));
+}
+
+void TestCliPredict::refusesARunWithoutTimes()
+{
+    // The run's CSV with every time 0: nothing to calibrate from, whichever file is named.
+    const QString zeros = copyRun(m_dir, m_json, QStringLiteral("zeros"),
+                                  [](QStringList &fields) {
+                                      for (qsizetype k = 6; k < fields.size() - 1;
+                                           ++k) // times: after config_version, before rank
+                                          fields[k] = QStringLiteral("0");
+                                  },
+                                  {});
+    QVERIFY(!zeros.isEmpty());
+    const QString csv = m_dir.filePath(QStringLiteral("zeros.csv"));
+    for (const QString &from : {zeros, csv}) {
+        const Result r = runLoaderlab({QStringLiteral("predict"), QStringLiteral("--from"), from});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(csv
+                                + QStringLiteral(": no batch has a measured time (all 0): "
+                                                 "nothing to calibrate from")),
+                 qPrintable(r.err));
+        QVERIFY2(!r.out.contains(QStringLiteral("recommended")), qPrintable(r.out));
+    }
+}
+
+void TestCliPredict::predictsAStepOfAnHour()
+{
+    // The run's 30 batches (3 epochs of 10), each stepped for an hour: 30 hours and a
+    // few seconds of loading, where the model once stalled at 36,000 s.
+    const Result r = runLoaderlab({QStringLiteral("predict"), QStringLiteral("--from"), m_json,
+                                   QStringLiteral("--axis"),
+                                   QStringLiteral("consumer.sleep_per_batch_ms=3600000")});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err + r.out));
+    const QRegularExpression row(QStringLiteral("^3600000\\s+3\\s+([0-9.]+)\\s"),
+                                 QRegularExpression::MultilineOption);
+    const auto match = row.match(r.out);
+    QVERIFY2(match.hasMatch(), qPrintable(r.out));
+    const double seconds = match.captured(1).toDouble();
+    QVERIFY2(seconds >= 30 * 3600.0 && seconds < 30 * 3600.0 + 60.0, qPrintable(r.out));
+    QVERIFY2(r.out.contains(QStringLiteral("\nrecommended: ")), qPrintable(r.out));
 }
 
 QTEST_GUILESS_MAIN(TestCliPredict)

@@ -69,6 +69,47 @@ RunReport contendedRun(double work, double stageShare, double collateShare,
     return report;
 }
 
+// A CPU model's run with 2 devices on 4 cores, 4 intra-op threads: each rank has 1
+// worker and batches of 8; every batch loads for 1 ms, then steps for 10 ms, both
+// ranks at once, and the next load starts when the step ends. Split over the ranks, 2
+// threads each step, so the two steps keep the 4 cores busy without sharing them.
+RunReport cpuModelOnTwoDevices(std::vector<TraceRecord> &records)
+{
+    RunReport report;
+    RunConfig &c = report.config;
+    c.loader.numWorkers = 1;
+    c.loader.batchSize = 8;
+    c.consumer.kind = ConsumerKind::Model;
+    c.consumer.model.device = "cpu";
+    c.consumer.model.threads = 4;
+    c.devices = 2;
+    c.dataset.syntheticSamples = 640;
+    report.configVersions.push_back({0, 0, 0, c});
+    report.machine.logicalCores = 4;
+    std::int64_t index = 0;
+    for (int k = 0; k < 40; ++k) {
+        const double start = k * 0.011;
+        for (int rank = 0; rank < 2; ++rank) {
+            TraceRecord r;
+            r.index = index++;
+            r.rank = rank;
+            r.worker = 0;
+            r.samples = 8;
+            r.dispatchNs = 1;
+            r.loadStartNs = ns(start);
+            r.loadEndNs = ns(start + 0.001);
+            r.readyNs = r.loadEndNs;
+            r.requestNs = ns(start);
+            r.deliveryNs = r.readyNs;
+            r.computeStartNs = r.deliveryNs;
+            r.computeEndNs = ns(start + 0.011);
+            records.push_back(r);
+        }
+    }
+    report.summary = summarize(records, {}, 1, c.warmupBatches, 0);
+    return report;
+}
+
 } // namespace
 
 class TestCalibration : public QObject
@@ -83,6 +124,7 @@ private Q_SLOTS:
     void splitsStagesCollateAndTheRest();
     void measuresTheHandOverAndTheConsumersOwnTime();
     void calibratesAPyTorchTrace();
+    void aCpuModelsThreadsAreSplitOverItsDevices();
     void aRealRunPredictsItselfBack_data();
     void aRealRunPredictsItselfBack();
     void refusesAFileWithoutItsPartner();
@@ -231,6 +273,26 @@ void TestCalibration::calibratesAPyTorchTrace()
     const Prediction p = predictLoader(cal.costs, cal.setting);
     QVERIFY(std::abs(p.firstBatchSeconds * 1e3 - report.summary.firstBatchLatencyMs) < 1e-3);
     QVERIFY(std::abs(p.samplesPerSecond / report.summary.samplesPerSecMean - 1) < 1e-6);
+}
+
+void TestCalibration::aCpuModelsThreadsAreSplitOverItsDevices()
+{
+    std::vector<TraceRecord> records;
+    const RunReport report = cpuModelOnTwoDevices(records);
+    const Calibration cal = calibrateFromRun(records, report);
+    // 4 intra-op threads over 2 devices: 2 a rank's step, and the same for a setting
+    // predicted from it.
+    QCOMPARE(cal.costs.consumerThreads, 2.0);
+    QCOMPARE(costsFor(cal, cal.config).consumerThreads, 2.0);
+    // Both ranks' steps, 2 threads each on 4 cores, ran unshared: 10 ms of work a
+    // step (one batch size: 10 ms / 8 a sample).
+    QVERIFY2(std::abs(cal.costs.step.at(8) - 0.010) < 1e-9,
+             qPrintable(QString::number(cal.costs.step.at(8), 'g', 12)));
+    QCOMPARE(cal.setting.devices, 2);
+    // One device would have all 4 threads.
+    RunConfig one = cal.config;
+    one.devices = 1;
+    QCOMPARE(costsFor(cal, one).consumerThreads, 4.0);
 }
 
 void TestCalibration::aRealRunPredictsItselfBack_data()

@@ -70,6 +70,7 @@ private Q_SLOTS:
     void workersShareFewerCores();
     void aCpuStepSharesTheCoreWithTheWorker();
     void aSlowRankSetsThePaceOfSynchronisedRanks();
+    void anOddEpochIsPaddedOverTheRanks();
     void aFinishedLaterBatchWaitsForAnEarlierOne();
     void theWindowHoldsWorkersBehindASlowBatch();
     void aWaitingConsumerIsHandedItsBatch();
@@ -77,6 +78,7 @@ private Q_SLOTS:
     void batchLimitAndSummary();
     void seededDrawsAreRepeatable();
     void refusesSettingsItCannotSimulate();
+    void stepsOfAnHourOrAYearAreSimulated();
 };
 
 void TestLoaderModel::throughputIsTheSlowerOfLoadAndStep_data()
@@ -243,6 +245,27 @@ void TestLoaderModel::aSlowRankSetsThePaceOfSynchronisedRanks()
             ends.push_back(b.computeEnd);
     }
     QVERIFY(near(189 / (ends[199] - ends[10]), 1 / 0.1));
+}
+
+void TestLoaderModel::anOddEpochIsPaddedOverTheRanks()
+{
+    // 401 samples over 2 ranks: each rank gets ceil(401 / 2) = 201, as DistributedSampler
+    // pads the epoch to 402; at batch 50 that is 4 batches of 50 and one of 1 a rank.
+    ModelSetting s = longRun(1, 4);
+    s.devices = 2;
+    s.batchSize = 50;
+    s.samplesPerEpoch = 401;
+    const Prediction p = predictLoader(constantCosts(0.001, 0.01), s);
+    QCOMPARE(static_cast<int>(p.batches.size()), 10);
+    for (int rank = 0; rank < 2; ++rank) {
+        std::vector<int> sizes;
+        for (const PredictedBatch &b : p.batches) {
+            if (b.rank == rank)
+                sizes.push_back(b.samples);
+        }
+        QCOMPARE(sizes, (std::vector<int>{50, 50, 50, 50, 1}));
+    }
+    QCOMPARE(p.summary.samples, std::int64_t{402});
 }
 
 void TestLoaderModel::aFinishedLaterBatchWaitsForAnEarlierOne()
@@ -415,6 +438,26 @@ void TestLoaderModel::refusesSettingsItCannotSimulate()
     bad.sampleSeconds = {std::nan("")};
     QVERIFY(!modelInputProblem(bad, longRun(2)).empty());
     QVERIFY(modelInputProblem(c, longRun(2)).empty());
+}
+
+void TestLoaderModel::stepsOfAnHourOrAYearAreSimulated()
+{
+    // A fast loader (32 ms a batch on 2 workers) and a step of an hour: step-bound, so
+    // batch / 3600 samples/s, every step ending an hour after the last. Times of days
+    // and years must not stall the model (rounding at large times).
+    for (const double step : {3600.0, 366.0 * 24 * 3600}) {
+        ModelSetting s = longRun(2, 2);
+        s.batchSize = 32;
+        s.samplesPerEpoch = 32 * 40;
+        s.warmupBatches = 1;
+        const Prediction p = predictLoader(constantCosts(0.001, step), s);
+        QCOMPARE(static_cast<int>(p.batches.size()), 40);
+        for (std::size_t k = 1; k < p.batches.size(); ++k)
+            QVERIFY(near(p.batches[k].computeEnd - p.batches[k - 1].computeEnd, step, 1e-12));
+        QVERIFY2(near(p.samplesPerSecond, 32 / step, 1e-9),
+                 qPrintable(QStringLiteral("%1 samples/s").arg(p.samplesPerSecond, 0, 'g', 12)));
+        QVERIFY(near(p.endToEndSeconds, 0.032 + 40 * step, 1e-12));
+    }
 }
 
 QTEST_GUILESS_MAIN(TestLoaderModel)

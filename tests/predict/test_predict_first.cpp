@@ -62,6 +62,7 @@ private Q_SLOTS:
     void refusesWhatTheModelCannotPredict();
     void calibratesFromTheCellNearestTheBase();
     void realSweepSkipsTheSlowCells();
+    void aCellThatCannotRunIsNotPredicted();
 };
 
 void TestPredictFirst::skipsCellsPredictedSlowerThanTheMeasuredBest()
@@ -246,6 +247,45 @@ void TestPredictFirst::realSweepSkipsTheSlowCells()
     QCOMPARE(second.found, outcome.ran);
     QCOMPARE(second.skipped, outcome.skipped);
     QCOMPARE(readSweepRecords(dir.path().toStdString()).size(), std::size_t{6});
+}
+
+void TestPredictFirst::aCellThatCannotRunIsNotPredicted()
+{
+    // The step-bound sweep with a 64 MiB memory budget: a batch of 1,000,000 1x8x8
+    // samples (244 MiB) cannot run. The model, which would predict its one step as
+    // the fastest cell, gives it no prediction (`loaderlab run` refuses it): it runs
+    // last and fails with the run's own reason, and the recommendation is batch 32.
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    SweepDefinition d = stepBoundSweep();
+    d.base.memoryBudgetMb = 64;
+    d.axes = {parseSweepAxis("loader.batch_size=32,1000000")};
+    std::vector<std::int64_t> ran;
+    {
+        SweepRunner runner(d, dir.path().toStdString(), {});
+        const PredictFirstOutcome outcome = runPredictFirst(
+            runner, {}, {}, [&](const PredictFirstProgress &p) {
+                if (p.event == PredictFirstProgress::Event::Starting) {
+                    ran.push_back(p.cell->order);
+                    if (p.cell->order == 1)
+                        QCOMPARE(p.predictedSeconds, -1.0);
+                }
+            });
+        QCOMPARE(outcome.calibrationOrder, std::int64_t{0});
+        QCOMPARE(outcome.failed, 1);
+    }
+    QCOMPARE(ran, (std::vector<std::int64_t>{0, 1}));
+    SweepDefinition read;
+    const auto records = readSweepRecords(dir.path().toStdString(), &read);
+    QCOMPARE(records.size(), std::size_t{2});
+    QCOMPARE(records.at(0).state, std::string("finished"));
+    const SweepRecord &over = records.at(1);
+    QCOMPARE(over.state, std::string("failed"));
+    QVERIFY2(over.error.find("over the memory budget") != std::string::npos, over.error.c_str());
+    QVERIFY(over.predicted.is_null());
+    const SweepAnalysis analysis = analyzeSweep(read, records);
+    QCOMPARE(analysis.recommendations.size(), std::size_t{1});
+    QCOMPARE(analysis.recommendations.front().best->grid, std::int64_t{0});
 }
 
 QTEST_GUILESS_MAIN(TestPredictFirst)
