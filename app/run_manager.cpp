@@ -165,7 +165,9 @@ QString RunManager::statusText(const RunSummary &summary) const
         status += tr(" — step %1 ms, wait %2 ms per batch: %3")
                       .arg(QString::number(summary.computeMeanMs, 'f', 2),
                            QString::number(summary.waitMeanMs, 'f', 2),
-                           StatsPanel::bandText(bandForShare(summary.inputBoundShare)));
+                           StatsPanel::bandText(isShareBand(summary.band)
+                                                    ? bandForShare(summary.inputBoundShare)
+                                                    : summary.band));
     }
     status += tr(" — %1").arg(datasetText(*m_session));
     // A failed run keeps saying why until the next one starts.

@@ -2586,6 +2586,26 @@ bound</translation>
         <source>%1: %2/s, %3</source>
         <translation>%1: %2/s, %3</translation>
     </message>
+    <message>
+        <source>no sample was delivered (%1 skipped), so there is no input-bound verdict</source>
+        <translation>kein Sample geliefert (%1 übersprungen), daher kein Urteil über Input-bound</translation>
+    </message>
+    <message>
+        <source>no sample was delivered, so there is no input-bound verdict</source>
+        <translation>kein Sample geliefert, daher kein Urteil über Input-bound</translation>
+    </message>
+    <message>
+        <source>no model step: the consumer waits for every batch by construction, so samples/s is the loader&apos;s own rate; set a step (a simulated step or a model) to see whether loading keeps up</source>
+        <translation>kein Modellschritt: Ohne Schritt wartet der Lauf zwangsläufig auf jeden Batch, Samples/s ist also die eigene Rate des Loaders; einen Schritt einstellen (einen simulierten Schritt oder ein Modell), um zu sehen, ob das Laden mithält</translation>
+    </message>
+    <message>
+        <source>no samples</source>
+        <translation>keine Samples</translation>
+    </message>
+    <message>
+        <source>no model step</source>
+        <translation>kein Modellschritt</translation>
+    </message>
 </context>
 <context>
     <name>loaderlab::SweepAxesEditor</name>

@@ -176,8 +176,10 @@ void RunListView::rebuildStats()
                 item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
             }
             if (column == InputBoundColumn) {
-                item->setForeground(StatsPanel::bandColour(bandForShare(s.inputBoundShare)));
-                item->setToolTip(StatsPanel::bandText(bandForShare(s.inputBoundShare)));
+                const InputBoundBand band = isShareBand(s.band) ? bandForShare(s.inputBoundShare)
+                                                                : s.band;
+                item->setForeground(StatsPanel::bandColour(band));
+                item->setToolTip(StatsPanel::bandText(band));
             }
             m_statsTable->setItem(row, column, item);
         }

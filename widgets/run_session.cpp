@@ -172,6 +172,7 @@ RunSummary RunSession::summary(std::size_t window) const
         }
         s.firstBatchLatencyMs = *m_firstBatchMs;
     }
+    noteConsumerStep(s, config());
     return s;
 }
 

@@ -102,13 +102,15 @@ void StatsPanel::showSummary(const loaderlab::RunSummary &summary)
                                    number(static_cast<double>(summary.peakMemoryBytes) / 1048576.0))
                                                            : kNone);
 
-    // The band is taken from the share itself so the colour, the text and the advice
-    // always agree, even for a summary whose band was not filled in.
+    // A band is taken from the share itself so the colour, the text and the advice
+    // always agree; no verdict (no samples, no model step) stays, uncoloured.
     loaderlab::RunSummary banded = summary;
-    banded.band = loaderlab::bandForShare(summary.inputBoundShare);
+    if (loaderlab::isShareBand(summary.band))
+        banded.band = loaderlab::bandForShare(summary.inputBoundShare);
     m_inputBoundLabel->setText(
         tr("%1 (%2)").arg(percent(summary.inputBoundShare), bandText(banded.band)));
-    m_inputBoundLabel->setStyleSheet(colourStyle(bandColour(banded.band)));
+    const QColor colour = bandColour(banded.band);
+    m_inputBoundLabel->setStyleSheet(colour.isValid() ? colourStyle(colour) : QString());
     m_adviceLabel->setText(adviceText(banded));
     QStringList ranks;
     for (const loaderlab::RankSummary &r : summary.ranks)
@@ -147,6 +149,9 @@ QColor StatsPanel::bandColour(loaderlab::InputBoundBand band)
         return QColor(0xc7, 0x7c, 0x02); // amber, dark enough to read on white
     case loaderlab::InputBoundBand::Highly:
         return QColor(0xc6, 0x28, 0x28); // red
+    case loaderlab::InputBoundBand::NoSamples:
+    case loaderlab::InputBoundBand::NoStep:
+        return {};
     }
     return {};
 }
@@ -162,6 +167,15 @@ QString StatsPanel::adviceText(const loaderlab::RunSummary &summary)
         return tr("input-bound %1 %: a few more workers or a larger prefetch may help").arg(share);
     case loaderlab::InputBoundBand::Highly:
         return tr("input-bound %1 %: add workers or preprocess offline").arg(share);
+    case loaderlab::InputBoundBand::NoSamples:
+        if (summary.skippedSamples > 0)
+            return tr("no sample was delivered (%1 skipped), so there is no input-bound verdict")
+                .arg(summary.skippedSamples);
+        return tr("no sample was delivered, so there is no input-bound verdict");
+    case loaderlab::InputBoundBand::NoStep:
+        return tr("no model step: the consumer waits for every batch by construction, so "
+                  "samples/s is the loader's own rate; set a step (a simulated step or a model) "
+                  "to see whether loading keeps up");
     }
     return {};
 }
@@ -175,6 +189,10 @@ QString StatsPanel::bandText(loaderlab::InputBoundBand band)
         return tr("moderately input-bound");
     case loaderlab::InputBoundBand::Highly:
         return tr("highly input-bound");
+    case loaderlab::InputBoundBand::NoSamples:
+        return tr("no samples");
+    case loaderlab::InputBoundBand::NoStep:
+        return tr("no model step");
     }
     return {};
 }

@@ -25,7 +25,8 @@ public:
     // Back to "no run yet".
     void clear();
 
-    // Text colour of each input-bound band: green, amber, red.
+    // Text colour of each input-bound band: green, amber, red; none (an invalid colour)
+    // without a verdict (no samples, no model step).
     static QColor bandColour(loaderlab::InputBoundBand band);
     static QString bandText(loaderlab::InputBoundBand band);
     static QString adviceText(const loaderlab::RunSummary &summary);

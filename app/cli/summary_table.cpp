@@ -53,8 +53,7 @@ std::string summaryTable(const loaderlab::RunSummary &s)
         row(out, "batches not stored", "%.0f", static_cast<double>(s.droppedRecords));
         row(out, "worker spans not stored", "%.0f", static_cast<double>(s.droppedSpans));
     }
-    out += "  " + std::string(loaderlab::inputBoundBandName(s.band)) + ": "
-           + loaderlab::adviceFor(s) + "\n";
+    out += "  " + loaderlab::verdictLine(s) + "\n";
     if (!s.ranks.empty()) {
         out += "ranks (data-parallel devices; samples/s above is their total)\n"
                "  rank  batches  samples  samples/s  wait mean  input-bound\n";

@@ -18,6 +18,9 @@ RunReport makeRunReport(const Engine &engine, const std::map<std::string, std::s
     // with retention no longer holds.
     report.summary = trace->summary();
     report.summary.peakMemoryBytes = engine.peakMemoryBytes();
+    // A run without a model step has no input-bound verdict (the trace alone cannot
+    // tell a 0 ms simulated step from a very short one).
+    noteConsumerStep(report.summary, report.config);
     report.skipped = trace->skipped();
     report.markers = trace->markers();
     report.configVersions = trace->configVersions();

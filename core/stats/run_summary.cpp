@@ -1,5 +1,6 @@
 #include "core/stats/run_summary.h"
 
+#include "core/config/run_config.h"
 #include "core/stats/summary_accumulator.h"
 
 #include <algorithm>
@@ -17,8 +18,18 @@ const char *inputBoundBandName(InputBoundBand band)
         return "moderately input-bound";
     case InputBoundBand::Highly:
         return "highly input-bound";
+    case InputBoundBand::NoSamples:
+        return "no samples";
+    case InputBoundBand::NoStep:
+        return "no model step";
     }
     return "";
+}
+
+bool isShareBand(InputBoundBand band)
+{
+    return band == InputBoundBand::NotInputBound || band == InputBoundBand::Moderately
+           || band == InputBoundBand::Highly;
 }
 
 double percentile(std::vector<double> values, double q)
@@ -68,9 +79,31 @@ RunSummary summarize(const std::vector<TraceRecord> &records, const std::vector<
     return accumulator.summary(skippedSamples);
 }
 
+bool configHasNoStep(const RunConfig &config)
+{
+    const ConsumerConfig &c = config.consumer;
+    const bool sleeps = c.sleepPerBatchMs > 0.0 || c.sleepPerSampleMs > 0.0;
+    switch (c.kind) {
+    case ConsumerKind::Model:
+        return false;
+    case ConsumerKind::Sleep:
+        // The PyTorch engine runs a pipeline file's step instead of the simulated one.
+        return !sleeps && config.dataset.kind != DatasetKind::Python;
+    case ConsumerKind::None:
+        return config.dataset.kind != DatasetKind::Python;
+    }
+    return false;
+}
+
+void noteConsumerStep(RunSummary &summary, const RunConfig &config)
+{
+    if (summary.samples > 0 && configHasNoStep(config))
+        summary.band = InputBoundBand::NoStep;
+}
+
 std::string adviceFor(const RunSummary &summary)
 {
-    char text[160];
+    char text[200] = {};
     const double pct = summary.inputBoundShare * 100.0;
     switch (summary.band) {
     case InputBoundBand::NotInputBound:
@@ -85,8 +118,29 @@ std::string adviceFor(const RunSummary &summary)
         std::snprintf(text, sizeof text, "input-bound %.0f %%: add workers or preprocess offline",
                       pct);
         break;
+    case InputBoundBand::NoSamples:
+        if (summary.skippedSamples > 0)
+            std::snprintf(text, sizeof text,
+                          "no sample was delivered (%lld skipped), so there is no input-bound "
+                          "verdict",
+                          static_cast<long long>(summary.skippedSamples));
+        else
+            std::snprintf(text, sizeof text,
+                          "no sample was delivered, so there is no input-bound verdict");
+        break;
+    case InputBoundBand::NoStep:
+        return "no model step: the consumer waits for every batch by construction, so "
+               "samples/s is the loader's own rate; set a step (a simulated step or a model) "
+               "to see whether loading keeps up";
     }
     return text;
+}
+
+std::string verdictLine(const RunSummary &summary)
+{
+    if (!isShareBand(summary.band))
+        return adviceFor(summary);
+    return std::string(inputBoundBandName(summary.band)) + ": " + adviceFor(summary);
 }
 
 } // namespace loaderlab

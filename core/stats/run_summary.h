@@ -12,6 +12,8 @@
 //     worker start-up);
 //   - input-bound share: sum of waits / (last compute end - first request), after
 //     warm-up, banded < 5 % / 5-20 % / >= 20 % as in TensorFlow's input-pipeline analyzer;
+//     no band (no verdict) for a run that delivered no sample, or whose consumer ran no
+//     model step (it waits for every batch by construction);
 //   - worker utilisation: each worker's busy time / the run's loading wall time.
 // A run reconfigured live has segments, one per config version: each segment's
 // figures use its own worker count (throughput rounds, utilisation), and the run's
@@ -25,9 +27,21 @@
 
 namespace loaderlab {
 
-enum class InputBoundBand { NotInputBound, Moderately, Highly };
+struct RunConfig;
 
-const char *inputBoundBandName(InputBoundBand band); // "not input-bound", ...
+// The verdict on a run's input-bound share: one of its three bands, or why there is
+// none.
+//   NoSamples: the run delivered no sample (every one skipped, a pipeline whose
+//     batches are all None, no batch yet): a share of nothing says nothing.
+//   NoStep: the consumer ran no model step, so it waits for every batch by
+//     construction and any run is "input-bound"; samples/s is the loader's own rate.
+enum class InputBoundBand { NotInputBound, Moderately, Highly, NoSamples, NoStep };
+
+// "not input-bound", "moderately input-bound", "highly input-bound", "no samples",
+// "no model step".
+const char *inputBoundBandName(InputBoundBand band);
+// Whether `band` is one of the share's three bands (false for NoSamples and NoStep).
+bool isShareBand(InputBoundBand band);
 
 // The figures of one stretch of the run under one config version. Warm-up batches
 // count in `batches` and `samples` but not in the rates, waits and share.
@@ -77,7 +91,10 @@ struct RunSummary
     double computeMeanMs = 0.0;
     double copyMeanMs = 0.0;      // host-to-device copy (model consumers), else 0
     double inputBoundShare = 0.0; // 0..1
-    InputBoundBand band = InputBoundBand::NotInputBound;
+    // The verdict: the share's band; NoSamples when no sample was delivered (also of a
+    // summary of nothing, as this default says); NoStep when every step after warm-up
+    // took 0 ns (consumer "none" stamps its step so) or noteConsumerStep() says so.
+    InputBoundBand band = InputBoundBand::NoSamples;
     std::vector<double> workerUtilisation; // 0..1, one per worker
     double meanWorkerUtilisation = 0.0;
     // Not from the trace: the consumer's peak memory of a step (RunController::
@@ -107,7 +124,22 @@ RunSummary summarize(const std::vector<TraceRecord> &records, const std::vector<
 RunSummary summarize(const std::vector<TraceRecord> &records, const std::vector<WorkerSpan> &spans,
                      int numWorkers, int warmupBatches, std::int64_t skippedSamples);
 
-// One line of advice for the band, e.g. "input-bound 63 %: add workers or preprocess offline".
+// Whether `config`'s consumer runs no model step: consumer "none", or a simulated step
+// of 0 ms, with a dataset whose pipeline brings no step of its own (a "python"
+// dataset's pipeline file may have one, so it says nothing without a simulated step).
+bool configHasNoStep(const RunConfig &config);
+// Gives a summary of a run with samples the NoStep verdict when configHasNoStep(config).
+// The trace alone tells only when every step took exactly 0 ns; a 0 ms simulated step
+// or the PyTorch engine's empty step take microseconds: a caller that knows the run's
+// config (its report, the window's live figures) calls this.
+void noteConsumerStep(RunSummary &summary, const RunConfig &config);
+
+// One line of advice for the band, e.g. "input-bound 63 %: add workers or preprocess
+// offline"; without a verdict, why there is none, e.g. "no sample was delivered (120
+// skipped), so there is no input-bound verdict".
 std::string adviceFor(const RunSummary &summary);
+// The verdict as the summary's last line: "highly input-bound: input-bound 63 %: add
+// workers or preprocess offline"; without a verdict, the advice alone.
+std::string verdictLine(const RunSummary &summary);
 
 } // namespace loaderlab

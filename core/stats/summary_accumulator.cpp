@@ -57,6 +57,7 @@ void SummaryAccumulator::Steady::add(const TraceRecord &r)
     lastComputeEndNs = std::max(lastComputeEndNs, r.computeEndNs);
     waitSumNs += static_cast<double>(r.waitNs());
     computeSumNs += static_cast<double>(r.computeNs());
+    stepped = stepped || r.computeNs() != 0;
     copySumNs += static_cast<double>(r.copyEndNs - r.copyStartNs);
     waitsMs.add(static_cast<double>(r.waitNs()) / kNsPerMs);
 }
@@ -266,7 +267,10 @@ RunSummary SummaryAccumulator::summary(std::int64_t skippedSamples) const
     s.waitMeanMs = steady.waitSumNs / kNsPerMs / n;
     s.computeMeanMs = steady.computeSumNs / kNsPerMs / n;
     s.copyMeanMs = steady.copySumNs / kNsPerMs / n;
-    s.band = bandForShare(s.inputBoundShare);
+    // No verdict over no samples, nor over a consumer that never stepped.
+    s.band = m_samples == 0    ? InputBoundBand::NoSamples
+             : !steady.stepped ? InputBoundBand::NoStep
+                               : bandForShare(s.inputBoundShare);
 
     double busyTotal = 0.0;
     double capacityTotal = 0.0;

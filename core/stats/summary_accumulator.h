@@ -54,6 +54,7 @@ private:
         double waitSumNs = 0.0;
         double computeSumNs = 0.0;
         double copySumNs = 0.0;
+        bool stepped = false; // a step took time (consumer "none" stamps 0 ns)
         QuantileSketch waitsMs;
         void add(const TraceRecord &r);
     };

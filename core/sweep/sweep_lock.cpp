@@ -16,7 +16,10 @@ namespace {
 namespace fs = std::filesystem;
 
 // Opens (creating) a lock file without following a symlink and without blocking on
-// a FIFO put there; only a regular file is used.
+// a FIFO put there; only a regular file of one name is used. The holder empties the
+// file and writes its PID in it: a symlink or a hard link put in its place would
+// have it overwrite another file, so both are refused before anything is written.
+// A lock file left by an earlier sweep (one link, a regular file) is used again.
 int openLockFile(const std::string &dir, const std::string &path)
 {
     const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC,
@@ -36,6 +39,16 @@ int openLockFile(const std::string &dir, const std::string &path)
     if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         ::close(fd);
         throw std::invalid_argument(path + ": the lock file is not a regular file");
+    }
+    if (st.st_nlink != 1) {
+        ::close(fd);
+        throw std::invalid_argument(
+            path
+            + (st.st_nlink == 0
+                   ? std::string(": the lock file was removed as it was opened; start again")
+                   : ": the lock file has " + std::to_string(st.st_nlink)
+                         + " hard links, so it is also another file; remove it (when no "
+                           "sweep writes this folder) and start again"));
     }
     return fd;
 }

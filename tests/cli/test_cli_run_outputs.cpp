@@ -57,6 +57,8 @@ private Q_SLOTS:
     void signalsWriteOutputsAndExitDistinctly();
     void timeLimitHoldsDuringALongStep();
     void absurdNumbersAreRefused();
+    void aRunWithoutAStepHasNoVerdict_data();
+    void aRunWithoutAStepHasNoVerdict();
     void outputThatIsAnInputIsRefused();
     void partFileThatIsAnInputIsRefused_data();
     void partFileThatIsAnInputIsRefused();
@@ -445,6 +447,46 @@ void TestCliRunOutputs::devicesReportEveryRank()
     QCOMPARE(batchesOf.size(), std::size_t{3});
     for (const auto &[rank, batches] : batchesOf)
         QCOMPARE(batches, 4);
+}
+
+void TestCliRunOutputs::aRunWithoutAStepHasNoVerdict_data()
+{
+    QTest::addColumn<QStringList>("step");
+    QTest::addColumn<QString>("band");
+    QTest::newRow("no consumer") << QStringList() << QStringLiteral("no model step");
+    // A 0 ms simulated step still takes microseconds: only the config can tell.
+    QTest::newRow("a 0 ms step") << QStringList{
+        QStringLiteral("--consumer"), QStringLiteral("sleep"), QStringLiteral("--sleep-batch-ms"),
+        QStringLiteral("0")} << QStringLiteral("no model step");
+    QTest::newRow("a 5 ms step") << QStringList{QStringLiteral("--sleep-batch-ms"),
+                                                QStringLiteral("5")}
+                                 << QString();
+}
+
+void TestCliRunOutputs::aRunWithoutAStepHasNoVerdict()
+{
+    QFETCH(QStringList, step);
+    QFETCH(QString, band);
+    const QString json = m_dir.filePath(
+        QStringLiteral("step-%1.json").arg(QLatin1String(QTest::currentDataTag())));
+    const Result r = runLoaderlab(QStringList{QStringLiteral("run"), QStringLiteral("--shape"),
+                                              QStringLiteral("1x4x4"), QStringLiteral("--samples"),
+                                              QStringLiteral("64"), QStringLiteral("--batch-size"),
+                                              QStringLiteral("8"), QStringLiteral("--quiet"),
+                                              QStringLiteral("--json"), json}
+                                  + step);
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    const std::string written = readJson(json).at("summary").at("input_bound_band");
+    if (band.isEmpty()) { // one of the share's bands, with its advice
+        QVERIFY2(written.ends_with("input-bound"), written.c_str());
+        QVERIFY2(!r.out.contains(QStringLiteral("no model step")), qPrintable(r.out));
+    } else {
+        QCOMPARE(QString::fromStdString(written), band);
+        QVERIFY2(r.out.contains(QStringLiteral("no model step: the consumer waits for every "
+                                               "batch by construction")),
+                 qPrintable(r.out));
+        QVERIFY2(!r.out.contains(QStringLiteral("add workers")), qPrintable(r.out));
+    }
 }
 
 QTEST_GUILESS_MAIN(TestCliRunOutputs)

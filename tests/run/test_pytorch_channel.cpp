@@ -143,6 +143,29 @@ void TestPyTorchChannel::parserAcceptsTheEnginesRecords()
     acceptEngineRecord(c, r);
     QVERIFY(c.ended);
 
+    // A pipeline file's phases before the start (the time LoaderLab gives each), and an
+    // error that refuses the dataset.
+    EngineChannelContext q;
+    q.earliestNs = 1000;
+    q.latestNs = 1'000'000;
+    r = parseEngineRecord(R"({"type":"phase","what":"importing p.py","seconds":2.5,"t":1500})", q);
+    QCOMPARE(std::get<EnginePhase>(r).what, std::string("importing p.py"));
+    QCOMPARE(std::get<EnginePhase>(r).seconds, 2.5);
+    QCOMPARE(std::get<EnginePhase>(r).tNs, std::int64_t{1500});
+    acceptEngineRecord(q, r);
+    QVERIFY(!q.started);
+    const EngineFailure refusal = std::get<EngineFailure>(
+        parseEngineRecord(R"({"type":"error","message":"p.py: empty","refused":true})", q));
+    QVERIFY(refusal.refused);
+    QVERIFY(!std::get<EngineFailure>(parseEngineRecord(R"({"type":"error","message":"x"})", q))
+                 .refused);
+    // A phase has a limit of more than 0 s and at most a day.
+    for (const char *seconds : {"0", "-1", "86401", "\"5\""}) {
+        const std::string line = std::string(R"({"type":"phase","what":"x","seconds":)") + seconds
+                                 + R"(,"t":1500})";
+        QVERIFY_THROWS_EXCEPTION(EngineChannelError, parseEngineRecord(line, q));
+    }
+
     // A pipeline file's batch: two samples skipped with their reasons, each sample's
     // span; the epoch's next place counts the skipped ones too.
     EngineChannelContext p = startedContext();
@@ -177,8 +200,16 @@ void TestPyTorchChannel::parserRefusesBadRecords_data()
 {
     QTest::addColumn<QString>("line");
     QTest::addColumn<QString>("why");
-    const auto row = [](const char *name, const std::string &line, const char *why) {
-        QTest::newRow(name) << QString::fromStdString(line) << QString::fromLatin1(why);
+    // Records accepted before `line`, and the latest change LoaderLab asked for.
+    QTest::addColumn<QStringList>("before");
+    QTest::addColumn<int>("requested");
+    const auto rowAfter = [](const char *name, const QStringList &before, int requested,
+                             const std::string &line, const char *why) {
+        QTest::newRow(name) << QString::fromStdString(line) << QString::fromLatin1(why) << before
+                            << requested;
+    };
+    const auto row = [&rowAfter](const char *name, const std::string &line, const char *why) {
+        rowAfter(name, {}, 0, line, why);
     };
     row("number", "42", "not a JSON object but number");
     row("null", "null", "not a JSON object but null");
@@ -235,13 +266,41 @@ void TestPyTorchChannel::parserRefusesBadRecords_data()
     row("a span after collate", batchLine(R"({"spans":[[2000,2600]]})"), "not inside the load");
     row("spans overlapping", batchLine(R"({"spans":[[2000,2200],[2100,2300]]})"),
         "after the one before");
+    // A phase is the pipeline's set-up: before the start record, with a time limit.
+    row("phase after the start",
+        R"j({"type":"phase","what":"make_step(args)","seconds":1,"t":2000})j",
+        "a phase record after the start record");
+    row("refused not a boolean", R"({"type":"error","message":"x","refused":"yes"})",
+        "\"refused\" is not true or false");
+    // Epochs only go forward: a batch of epoch 0 after one of epoch 1 (which began the
+    // order again at 0, as this one claims to).
+    rowAfter("epoch 0 after epoch 1",
+             {QString::fromStdString(batchLine()),
+              QString::fromStdString(batchLine(R"({"index":1,"epoch":1,"first":0})"))},
+             0, batchLine(R"({"index":2,"epoch":0,"first":0})"),
+             "\"epoch\" is 0, not in [1, 2147483647]");
+    // Each change is answered once: a second "refused" for change 1.
+    rowAfter("change refused twice",
+             {QStringLiteral(R"({"type":"refused","version":1,"message":"no"})")}, 1,
+             R"({"type":"refused","version":1,"message":"no again"})",
+             "\"version\" is 1, not in [2, 1]");
+    rowAfter(
+        "change applied, then refused",
+        {QStringLiteral(
+            R"({"type":"reconfigured","version":1,"index":0,"t":2000,"batch_size":4,"workers":2})")},
+        1, R"({"type":"refused","version":1,"message":"no"})", "\"version\" is 1, not in [2, 1]");
 }
 
 void TestPyTorchChannel::parserRefusesBadRecords()
 {
     QFETCH(QString, line);
     QFETCH(QString, why);
-    const EngineChannelContext context = startedContext();
+    QFETCH(QStringList, before);
+    QFETCH(int, requested);
+    EngineChannelContext context = startedContext();
+    context.requestedVersion = requested;
+    for (const QString &accepted : before)
+        acceptEngineRecord(context, parseEngineRecord(accepted.toStdString(), context));
     try {
         parseEngineRecord(line.toStdString(), context);
         QFAIL("accepted");

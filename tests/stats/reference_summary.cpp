@@ -197,9 +197,11 @@ RunSummary referenceSummarize(const std::vector<TraceRecord> &records,
     }
     double computeSum = 0.0;
     double copySum = 0.0;
+    bool stepped = false;
     for (const auto &r : steady) {
         computeSum += static_cast<double>(r.computeNs());
         copySum += static_cast<double>(r.copyEndNs - r.copyStartNs);
+        stepped = stepped || r.computeNs() != 0;
     }
     s.samplesPerSecMedian = percentile(rates, 50);
     s.waitP50Ms = percentile(w.waitsMs, 50);
@@ -210,7 +212,10 @@ RunSummary referenceSummarize(const std::vector<TraceRecord> &records,
     s.waitMeanMs = w.waitSumNs / kNsPerMs / n;
     s.computeMeanMs = computeSum / kNsPerMs / n;
     s.copyMeanMs = copySum / kNsPerMs / n;
-    s.band = bandForShare(s.inputBoundShare);
+    // No verdict without a sample delivered, nor without a step after warm-up.
+    s.band = s.samples == 0 ? InputBoundBand::NoSamples
+             : !stepped     ? InputBoundBand::NoStep
+                            : bandForShare(s.inputBoundShare);
 
     for (std::size_t k = 0; k < busyNs.size(); ++k)
         s.workerUtilisation.push_back(std::clamp(busyNs[k] / capacityNs[k], 0.0, 1.0));

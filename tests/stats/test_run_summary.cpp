@@ -1,5 +1,6 @@
 // RunSummary figures against values worked out by hand.
 
+#include "core/config/run_config.h"
 #include "core/stats/run_summary.h"
 
 #include <QtTest>
@@ -45,6 +46,10 @@ private Q_SLOTS:
     void segmentsUseTheirOwnWorkerCount();
     void shortRunStillHasAMedian();
     void aSegmentInsideTheWarmUpHasNoSteadyFigures();
+    void noSampleDeliveredGivesNoVerdict();
+    void noModelStepGivesNoVerdict();
+    void configSaysWhenThereIsNoStep_data();
+    void configSaysWhenThereIsNoStep();
 };
 
 void TestRunSummary::percentileInterpolates()
@@ -200,6 +205,117 @@ void TestRunSummary::aSegmentInsideTheWarmUpHasNoSteadyFigures()
     QVERIFY(qFuzzyCompare(s.segments[1].samplesPerSecMean, 2000.0));
     QVERIFY(qFuzzyCompare(s.segments[1].waitMeanMs, 2.0));
     QVERIFY(qFuzzyCompare(s.samplesPerSecMean, 2000.0));
+}
+
+// Every batch came empty (all its samples skipped, a pipeline whose batches are all
+// None) and waited 99 % of the run: the share says nothing, and neither does a run
+// without a single batch.
+void TestRunSummary::noSampleDeliveredGivesNoVerdict()
+{
+    auto records = steadyRun(10, 99, 1);
+    for (auto &r : records) {
+        r.samples = 0;
+        r.skipped = 12;
+    }
+    RunSummary s = summarize(records, {}, 0, 0, 120);
+    QVERIFY(s.inputBoundShare > 0.9); // the share is still there, as a figure
+    QCOMPARE(s.band, InputBoundBand::NoSamples);
+    QCOMPARE(std::string(inputBoundBandName(s.band)), std::string("no samples"));
+    const std::string why = "no sample was delivered (120 skipped), so there is no input-bound "
+                            "verdict";
+    QCOMPARE(adviceFor(s), why);
+    QCOMPARE(verdictLine(s), why);
+    QVERIFY(!isShareBand(s.band));
+    // The skipped count unknown (0): not named.
+    s = summarize(records, {}, 0, 0, 0);
+    QCOMPARE(adviceFor(s), std::string("no sample was delivered, so there is no input-bound "
+                                       "verdict"));
+    // No batch at all, and a summary of nothing (the window before the first batch).
+    s = summarize({}, {}, 2, 5, 7);
+    QCOMPARE(s.band, InputBoundBand::NoSamples);
+    QCOMPARE(adviceFor(s), std::string("no sample was delivered (7 skipped), so there is no "
+                                       "input-bound verdict"));
+    QCOMPARE(RunSummary{}.band, InputBoundBand::NoSamples);
+    // Not a step: a config without one changes nothing here.
+    RunConfig none;
+    none.consumer.kind = ConsumerKind::None;
+    noteConsumerStep(s, none);
+    QCOMPARE(s.band, InputBoundBand::NoSamples);
+    // One sample delivered is enough for a verdict.
+    records[9].samples = 1;
+    QCOMPARE(summarize(records, {}, 0, 0, 120).band, InputBoundBand::Highly);
+}
+
+// Consumer "none" stamps its step 0 ns long: the run waits 100 % by construction.
+void TestRunSummary::noModelStepGivesNoVerdict()
+{
+    const RunSummary s = summarize(steadyRun(20, 2, 0), {}, 0, 5, 0);
+    QVERIFY(qFuzzyCompare(s.inputBoundShare, 1.0));
+    QVERIFY(qFuzzyCompare(s.samplesPerSecMean, 5000.0)); // the loader's own rate
+    QCOMPARE(s.band, InputBoundBand::NoStep);
+    QCOMPARE(std::string(inputBoundBandName(s.band)), std::string("no model step"));
+    const std::string why = "no model step: the consumer waits for every batch by construction, "
+                            "so samples/s is the loader's own rate; set a step (a simulated step "
+                            "or a model) to see whether loading keeps up";
+    QCOMPARE(adviceFor(s), why);
+    QCOMPARE(verdictLine(s), why);
+    // One batch after warm-up with a step of 1 ns is a step: the share's band again.
+    auto records = steadyRun(20, 2, 0);
+    records[12].computeEndNs += 1;
+    QCOMPARE(summarize(records, {}, 0, 5, 0).band, InputBoundBand::Highly);
+    // Steps only in the warm-up, which the figures leave out: none after it.
+    records = steadyRun(20, 2, 0);
+    records[0].computeEndNs += 1;
+    QCOMPARE(summarize(records, {}, 0, 5, 0).band, InputBoundBand::NoStep);
+    // The bands keep their line.
+    RunSummary highly;
+    highly.inputBoundShare = 0.634;
+    highly.band = InputBoundBand::Highly;
+    QCOMPARE(
+        verdictLine(highly),
+        std::string("highly input-bound: input-bound 63 %: add workers or preprocess offline"));
+}
+
+void TestRunSummary::configSaysWhenThereIsNoStep_data()
+{
+    QTest::addColumn<QString>("kind");
+    QTest::addColumn<double>("perBatchMs");
+    QTest::addColumn<double>("perSampleMs");
+    QTest::addColumn<bool>("python"); // a pipeline file, which may bring its own step
+    QTest::addColumn<bool>("noStep");
+    QTest::newRow("none") << QStringLiteral("none") << 0.0 << 0.0 << false << true;
+    QTest::newRow("none, step times ignored")
+        << QStringLiteral("none") << 10.0 << 0.0 << false << true;
+    QTest::newRow("sleep 0 ms") << QStringLiteral("sleep") << 0.0 << 0.0 << false << true;
+    QTest::newRow("sleep 10 ms") << QStringLiteral("sleep") << 10.0 << 0.0 << false << false;
+    QTest::newRow("sleep 0.1 ms per sample")
+        << QStringLiteral("sleep") << 0.0 << 0.1 << false << false;
+    QTest::newRow("model") << QStringLiteral("model") << 0.0 << 0.0 << false << false;
+    QTest::newRow("pipeline file, none") << QStringLiteral("none") << 0.0 << 0.0 << true << false;
+    QTest::newRow("pipeline file, sleep 0 ms")
+        << QStringLiteral("sleep") << 0.0 << 0.0 << true << false;
+    QTest::newRow("pipeline file, sleep 5 ms")
+        << QStringLiteral("sleep") << 5.0 << 0.0 << true << false;
+}
+
+void TestRunSummary::configSaysWhenThereIsNoStep()
+{
+    QFETCH(QString, kind);
+    QFETCH(double, perBatchMs);
+    QFETCH(double, perSampleMs);
+    QFETCH(bool, python);
+    QFETCH(bool, noStep);
+    RunConfig config;
+    config.consumer.kind = *consumerKindFromName(kind.toStdString());
+    config.consumer.sleepPerBatchMs = perBatchMs;
+    config.consumer.sleepPerSampleMs = perSampleMs;
+    config.dataset.kind = python ? DatasetKind::Python : DatasetKind::Synthetic;
+    QCOMPARE(configHasNoStep(config), noStep);
+    // A 0 ms simulated step still takes a few microseconds in the trace: 2 % of the run.
+    RunSummary s = summarize(steadyRun(20, 1, 49), {}, 0, 0, 0);
+    QCOMPARE(s.band, InputBoundBand::NotInputBound);
+    noteConsumerStep(s, config);
+    QCOMPARE(s.band, noStep ? InputBoundBand::NoStep : InputBoundBand::NotInputBound);
 }
 
 QTEST_GUILESS_MAIN(TestRunSummary)

@@ -1,6 +1,7 @@
 // A sweep's results folder as hostile input and shared state, without running a
 // cell: tampered and foreign records are refused with the file and line, FIFOs are
 // refused instead of blocking, a second writer is refused with the holder's PID, a
+// lock file that is a symbolic or hard link to another file is refused untouched, a
 // merge never replaces another folder's results nor follows a record's trace name
 // out of the folder, and a script path that is one of the folder's files is caught.
 
@@ -80,6 +81,8 @@ private Q_SLOTS:
     void tornLastLineIsIgnoredAndCut();
     void fifosAreRefused();
     void secondWriterIsRefusedWithThePid();
+    void lockFileLinksAreRefused_data();
+    void lockFileLinksAreRefused();
     void mergeRefusesAFolderWithResults();
     void mergeKeepsTracesInTheFolder();
     void scriptPathInTheFolderIsFound();
@@ -233,6 +236,58 @@ void TestSweepFolder::secondWriterIsRefusedWithThePid()
     }
     // Let go when the writers end.
     SweepResults after(folder, workersByBatch());
+}
+
+void TestSweepFolder::lockFileLinksAreRefused_data()
+{
+    QTest::addColumn<QString>("lock");
+    QTest::addColumn<int>("shards"); // 1: a whole sweep; 2: shard 1 of 2
+    QTest::addColumn<bool>("hard");
+    QTest::addColumn<QString>("why");
+    const QString symlink = QStringLiteral("cannot open the lock file: is a symbolic link");
+    const QString hardLink = QStringLiteral("the lock file has 2 hard links");
+    QTest::newRow("sweep.lock, symbolic link")
+        << QStringLiteral("sweep.lock") << 1 << false << symlink;
+    QTest::newRow("sweep.lock, hard link") << QStringLiteral("sweep.lock") << 1 << true << hardLink;
+    QTest::newRow("sweep.lock of a shard, symbolic link")
+        << QStringLiteral("sweep.lock") << 2 << false << symlink;
+    QTest::newRow("sweep.lock of a shard, hard link")
+        << QStringLiteral("sweep.lock") << 2 << true << hardLink;
+    QTest::newRow("cells-1-of-2.lock, symbolic link")
+        << QStringLiteral("cells-1-of-2.lock") << 2 << false << symlink;
+    QTest::newRow("cells-1-of-2.lock, hard link")
+        << QStringLiteral("cells-1-of-2.lock") << 2 << true << hardLink;
+}
+
+// The lock's holder empties its lock file and writes its PID in it: a lock file that
+// is another file's name (a symbolic or hard link put in the results folder) would
+// have a sweep overwrite the user's file. Refused, naming the lock file; the file
+// it points at is left byte for byte.
+void TestSweepFolder::lockFileLinksAreRefused()
+{
+    QFETCH(QString, lock);
+    QFETCH(int, shards);
+    QFETCH(bool, hard);
+    QFETCH(QString, why);
+    QTemporaryDir dir;
+    const std::string folder = goodFolder(dir, "s"); // its sweep.lock is an earlier sweep's
+    const std::string mine = dir.filePath(QStringLiteral("thesis.tex")).toStdString();
+    const std::string text = "\\documentclass{article}\n% years of work\n";
+    appendText(mine, text);
+    const std::string path = folder + "/" + lock.toStdString();
+    ::unlink(path.c_str());
+    QCOMPARE(hard ? ::link(mine.c_str(), path.c_str()) : ::symlink(mine.c_str(), path.c_str()), 0);
+    const SweepShard shard{0, shards};
+    const QString error = refusal([&] { SweepResults sweep(folder, workersByBatch(), shard); });
+    QCOMPARE(readAll(mine), text);
+    QVERIFY2(error.startsWith(QString::fromStdString(path + ": ")) && error.contains(why),
+             qPrintable(error));
+    // A merge into the folder takes the same lock.
+    if (shards == 1) {
+        const QString merge = refusal([&] { mergeSweepResults(folder, {folder}); });
+        QVERIFY2(merge.contains(why), qPrintable(merge));
+        QCOMPARE(readAll(mine), text);
+    }
 }
 
 void TestSweepFolder::mergeRefusesAFolderWithResults()
