@@ -1,10 +1,9 @@
 #include "core/predict/predicted_sweep.h"
 
-#include "core/config/config_fields.h"
-#include "core/config/loader_config.h"
 #include "core/engine/engine.h"
 #include "core/io/summary_json.h"
 #include "core/memory/run_memory.h"
+#include "core/run/run_controller.h"
 #include "core/system/memory_budget.h"
 
 #include <algorithm>
@@ -56,14 +55,9 @@ std::string runRefusal(const RunConfig &config)
     if (std::string why = engineProblem(config); !why.empty())
         return why;
     try {
-        // The command line validates the loader's settings; RunController::start, the
-        // device count against its field and the threads and memory the run needs.
-        validate(config.loader);
-        const ConfigField &devices = configField("devices");
-        if (!configFieldAllows(devices, config.devices))
-            throw std::invalid_argument("devices " + std::to_string(config.devices) + ": expected "
-                                        + std::to_string(static_cast<int>(devices.min)) + " to "
-                                        + std::to_string(static_cast<int>(devices.max)));
+        // RunController::start's checks: the loader's settings, the device count, then
+        // the threads and memory the run needs.
+        validateRun(config);
         checkRunMemory(config, memoryBudgetFromMegabytes(config.memoryBudgetMb));
     } catch (const std::invalid_argument &e) {
         return e.what();

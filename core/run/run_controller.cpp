@@ -33,9 +33,6 @@ const char *runStateName(RunState state)
     return "";
 }
 
-namespace {
-
-// What start() checks before it opens anything.
 void validateRun(const RunConfig &config)
 {
     validate(config.loader);
@@ -46,8 +43,6 @@ void validateRun(const RunConfig &config)
                                     + std::to_string(static_cast<int>(devices.min)) + " to "
                                     + std::to_string(static_cast<int>(devices.max)));
 }
-
-} // namespace
 
 RunController::RunController()
     : m_impl(std::make_unique<Impl>())

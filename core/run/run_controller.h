@@ -28,6 +28,11 @@ enum class RunState { Idle, Running, Paused, Finished, Stopped, Failed };
 
 const char *runStateName(RunState state);
 
+// What RunController::start checks before it opens anything: the loader's settings
+// (validate()) and the device count against its config field. Throws
+// std::invalid_argument with the reason.
+void validateRun(const RunConfig &config);
+
 class RunController
 {
 public:
