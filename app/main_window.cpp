@@ -115,7 +115,16 @@ MainWindow::MainWindow(QWidget *parent)
     onTick();
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow()
+{
+    // Qt deletes the children in the order they were made, RunSession (and its run)
+    // first. What reaches into the run ends before it: the autotuner's thread holds
+    // the run's Engine, and the follows add to its run list. A sweep's thread has runs
+    // of its own; ExperimentsView joins it as it goes.
+    m_autotune->stop();
+    m_files->follower()->stopAll();
+    m_session->stop();
+}
 
 QWidget *MainWindow::buildSidePanel()
 {

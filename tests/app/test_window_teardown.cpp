@@ -1,0 +1,72 @@
+// Closing the window while everything runs: an autotuned run (the autotuner's thread
+// holds the run's engine), a follow of a run still being written, and a sweep. The
+// window stops them before its children go, so nothing reaches a run that is gone.
+// Built into CI's AddressSanitizer stage (label "teardown"), where a use after free
+// fails the test.
+
+#include "app/main_window.h"
+#include "app/run_follower.h"
+#include "core/io/trace_csv.h"
+#include "widgets/control_panel.h"
+#include "widgets/experiments_view.h"
+#include "widgets/run_session.h"
+
+#include "tests/followed_run.h"
+
+#include "window_test_support.h"
+
+#include <QCheckBox>
+#include <QtTest>
+
+#include <memory>
+
+using namespace loaderlab;
+namespace fr = followed_run;
+
+class TestWindowTeardown : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void closingWhileEverythingRuns();
+};
+
+void TestWindowTeardown::closingWhileEverythingRuns()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    auto window = std::make_unique<MainWindow>();
+    RunConfig config = windowtest::fastConfig(1, 4096);
+    config.epochs = 0; // until stopped
+    window->applyConfig(config);
+    window->show();
+
+    QVERIFY(window->startRun());
+    childNamed<QCheckBox>(window->controlPanel(), "autotuneCheck")->click();
+    QVERIFY(window->autotuner());
+
+    const std::string base = dir.filePath(QStringLiteral("followed")).toStdString();
+    fr::writeJson(base + ".json", fr::summaryJson("running"));
+    fr::append(base + ".csv", traceCsvHeader() + '\n' + fr::csvText(fr::rows(0, 10)));
+    QString error;
+    QVERIFY2(window->followRun(QString::fromStdString(base + ".csv"), &error), qPrintable(error));
+    QVERIFY(!window->runFollower()->followed().empty());
+
+    ExperimentsView *sweep = window->experimentsView();
+    sweep->setResultsFolder(dir.filePath(QStringLiteral("sweep")));
+    QVERIFY2(sweep->start(&error), qPrintable(error));
+    QVERIFY(sweep->running());
+
+    // The autotuner at work on a run that is going.
+    QTRY_VERIFY_WITH_TIMEOUT(window->session()->trace()->size() > 200, 30'000);
+    QVERIFY(window->session()->running());
+    const auto trace = window->session()->trace();
+    window.reset();
+    // The run was stopped, not left going: its trace ends.
+    const std::size_t batches = trace->size();
+    QTest::qWait(300);
+    QCOMPARE(trace->size(), batches);
+}
+
+QTEST_MAIN(TestWindowTeardown)
+#include "test_window_teardown.moc"
