@@ -4,6 +4,7 @@
 // Built into CI's AddressSanitizer stage (label "teardown"), where a use after free
 // fails the test.
 
+#include "app/autotune_manager.h"
 #include "app/main_window.h"
 #include "app/run_follower.h"
 #include "core/io/trace_csv.h"
@@ -61,7 +62,22 @@ void TestWindowTeardown::closingWhileEverythingRuns()
     QTRY_VERIFY_WITH_TIMEOUT(window->session()->trace()->size() > 200, 30'000);
     QVERIFY(window->session()->running());
     const auto trace = window->session()->trace();
+    // Qt deletes the window's children in the order they were made, the run's session
+    // first: by then the autotuner (whose thread holds the run's engine) and every
+    // follow must have ended. Their managers, made later, are still there to ask.
+    const auto *tuning = window->findChild<AutotuneManager *>();
+    const RunFollower *follower = window->runFollower();
+    QVERIFY(tuning && tuning->autotuner());
+    bool autotunerGone = false, followsGone = false, checked = false;
+    connect(window->session(), &QObject::destroyed, this, [&] {
+        checked = true;
+        autotunerGone = tuning->autotuner() == nullptr;
+        followsGone = follower->followed().empty();
+    });
     window.reset();
+    QVERIFY(checked);
+    QVERIFY2(autotunerGone, "the autotuner outlived the run it tunes");
+    QVERIFY2(followsGone, "a follow outlived the run list it adds to");
     // The run was stopped, not left going: its trace ends.
     const std::size_t batches = trace->size();
     QTest::qWait(300);
