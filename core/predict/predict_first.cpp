@@ -307,12 +307,7 @@ private:
                 continue;
             }
             if (found == records.end()) {
-                SweepRecord r;
-                r.order = cell.order;
-                r.grid = cell.grid;
-                r.repeat = cell.repeat;
-                r.values = cell.values;
-                r.state = "skipped";
+                SweepRecord r = sweepRecordOf(cell, "skipped");
                 r.predicted = prediction(grid).summary;
                 m_runner.record(r);
             }

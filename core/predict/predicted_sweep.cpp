@@ -89,12 +89,7 @@ PredictedSweep predictSweep(const Calibration &calibration, const std::vector<Sw
             refusal->second = runRefusal(cell.config);
         out.cannotRun.push_back(refusal->second);
         if (!refusal->second.empty()) {
-            SweepRecord r;
-            r.order = cell.order;
-            r.grid = cell.grid;
-            r.repeat = cell.repeat;
-            r.values = cell.values;
-            r.state = "failed";
+            SweepRecord r = sweepRecordOf(cell, "failed");
             r.error = "cannot run: " + refusal->second;
             out.records.emplace(cell.order, std::move(r));
             out.predictions.emplace_back();

@@ -10,6 +10,7 @@
 #include <limits>
 #include <sstream>
 #include <stdexcept>
+#include <utility>
 
 #include <unistd.h>
 
@@ -131,6 +132,17 @@ double SweepRecord::figure(const std::string &name) const
 double SweepRecord::predictedFigure(const std::string &name) const
 {
     return figureOf(predicted, name);
+}
+
+SweepRecord sweepRecordOf(const SweepCell &cell, std::string state)
+{
+    SweepRecord r;
+    r.order = cell.order;
+    r.grid = cell.grid;
+    r.repeat = cell.repeat;
+    r.values = cell.values;
+    r.state = std::move(state);
+    return r;
 }
 
 double SweepRecord::endToEndSeconds() const

@@ -61,6 +61,9 @@ struct SweepRecord
     double predictedFigure(const std::string &name) const;
 };
 
+// A record of `cell` (its order, grid, repeat and values) in `state`, the rest empty.
+SweepRecord sweepRecordOf(const SweepCell &cell, std::string state = {});
+
 nlohmann::json toJson(const SweepRecord &record);
 // Checks every field's type and range (not the grid: checkSweepRecord). Throws
 // std::invalid_argument with the reason.

@@ -110,11 +110,7 @@ std::optional<SweepRecord> SweepRunner::runCell(const SweepCell &cell, std::stop
                                                 const SweepCellEnded &onEnded, bool keepSummary)
 {
     const auto start = std::chrono::steady_clock::now();
-    SweepRecord record;
-    record.order = cell.order;
-    record.grid = cell.grid;
-    record.repeat = cell.repeat;
-    record.values = cell.values;
+    SweepRecord record = sweepRecordOf(cell);
     RunService service;
     bool ran = false;
     std::string lostOutput; // a trace that could not be written: the sweep stops

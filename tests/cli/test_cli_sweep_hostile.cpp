@@ -177,8 +177,10 @@ void TestCliSweepHostile::fifosAreRefusedNotWaitedOn()
 void TestCliSweepHostile::aSecondWriterIsRefusedWithThePid()
 {
     const QString dir = m_dir.filePath(QStringLiteral("twice"));
+    // Four batches of 1.5 s: the first still holds the folder when the second,
+    // started on a busy machine, asks for it.
     QStringList slow = tinySweep(dir);
-    slow << QStringLiteral("--sleep-batch-ms") << QStringLiteral("400");
+    slow << QStringLiteral("--sleep-batch-ms") << QStringLiteral("1500");
     QProcess first;
     clitest::startLoaderlab(first, slow);
     QVERIFY(first.waitForStarted());
