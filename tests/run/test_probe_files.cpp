@@ -12,6 +12,7 @@
 #include "core/run/python_probe.h"
 #include "core/run/pytorch_run.h"
 
+#include "../probe_loop.h"
 #include "../require_pytorch.h"
 
 #include <QtTest>
@@ -64,16 +65,7 @@ const QString kRefused = QStringLiteral("loaderlab_probe records nothing");
 
 void startLoop(QProcess &process, const QStringList &args, const QStringList &environment = {})
 {
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    for (const char *key : {"RANK", "WORLD_SIZE", "SLURM_PROCID", "SLURM_NTASKS"})
-        env.remove(QLatin1String(key));
-    env.insert(QStringLiteral("PYTHONPATH"), QString::fromStdString(loaderlabPythonDir()));
-    for (const QString &assignment : environment)
-        env.insert(assignment.section(QLatin1Char('='), 0, 0),
-                   assignment.section(QLatin1Char('='), 1));
-    process.setProcessEnvironment(env);
-    process.start(QString::fromStdString(pytorchEnginePython()),
-                  QStringList{QStringLiteral("-c"), QString::fromUtf8(kLoop)} + args);
+    probeloop::start(process, kLoop, args, environment);
 }
 
 struct Loop

@@ -10,6 +10,7 @@
 #include "core/run/python_probe.h"
 #include "core/run/pytorch_run.h"
 
+#include "../probe_loop.h"
 #include "../require_pytorch.h"
 
 #include <QtTest>
@@ -69,14 +70,7 @@ public:
         , m_ready(dir.filePath(QStringLiteral("ready")))
         , m_release(dir.filePath(QStringLiteral("release")))
     {
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        for (const char *key : {"RANK", "WORLD_SIZE", "SLURM_PROCID", "SLURM_NTASKS"})
-            env.remove(QLatin1String(key));
-        env.insert(QStringLiteral("PYTHONPATH"), QString::fromStdString(loaderlabPythonDir()));
-        process.setProcessEnvironment(env);
-        process.start(QString::fromStdString(pytorchEnginePython()),
-                      {QStringLiteral("-c"), QString::fromUtf8(kLoop), out,
-                       QString::number(workers), mode, m_ready, m_release});
+        probeloop::start(process, kLoop, {out, QString::number(workers), mode, m_ready, m_release});
         process.waitForStarted();
     }
     // It has recorded 10 batches and goes on.

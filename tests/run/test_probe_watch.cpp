@@ -10,6 +10,7 @@
 #include "core/run/python_probe.h"
 #include "core/run/pytorch_run.h"
 
+#include "../probe_loop.h"
 #include "../require_pytorch.h"
 
 #include <QtTest>
@@ -106,14 +107,7 @@ Loop runLoop(const QString &out, int workers, const QStringList &environment = {
              const char *script = kLoop)
 {
     QProcess process;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert(QStringLiteral("PYTHONPATH"), QString::fromStdString(loaderlabPythonDir()));
-    for (const QString &assignment : environment)
-        env.insert(assignment.section(QLatin1Char('='), 0, 0),
-                   assignment.section(QLatin1Char('='), 1));
-    process.setProcessEnvironment(env);
-    process.start(QString::fromStdString(pytorchEnginePython()),
-                  {QStringLiteral("-c"), QString::fromUtf8(script), out, QString::number(workers)});
+    probeloop::start(process, script, {out, QString::number(workers)}, environment);
     if (!process.waitForFinished(180'000))
         return {};
     return {process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1,
