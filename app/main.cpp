@@ -1,7 +1,7 @@
 // loaderlab: the window when started without a command, the headless tool with one.
 
 #include "app/cli/cli.h"
-#include "app/gui_main.h"
+#include "app/window/gui_main.h"
 #include "core/system/safe_text.h"
 #ifdef LOADERLAB_TORCH_MODELS
 #include "core/run/max_batch_hook.h"

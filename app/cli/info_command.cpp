@@ -3,8 +3,8 @@
 
 #include "app/cli/cli.h"
 
+#include "core/engine/pytorch/python_probe.h"
 #include "core/io/summary_json.h"
-#include "core/run/python_probe.h"
 #include "core/system/machine_info.h"
 
 #include <QCommandLineParser>

@@ -1,7 +1,7 @@
 #pragma once
 
 // Autotuner: tunes a running engine's (core/engine/engine.h) workers and prefetch (and batch size
-// when allowed) from its live trace, with ModelSearch (the loader model proposes,
+// when allowed) from its live trace, with LoaderModelSearch (the loader model proposes,
 // measured windows confirm; the default) or AutotuneSearch (a hill climb of measured
 // trials) deciding. On a thread of its own: it applies the settings to measure, waits for the new
 // loader to settle (a round of W batches plus one: a new loader starts with empty queues), measures
@@ -12,7 +12,7 @@
 // waits for it.
 
 #include "core/autotune/autotune_search.h"
-#include "core/autotune/model_search.h"
+#include "core/autotune/loader_model_search.h"
 #include "core/record/trace_record.h"
 
 #include <chrono>
@@ -47,9 +47,9 @@ struct AutotuneOptions
     // (Engine::changesRestartWorkers); otherwise a window starts after a round of W
     // batches has settled.
     bool countRebuild = false;
-    // ModelSearch (true) or the hill climb of AutotuneSearch (false).
+    // LoaderModelSearch (true) or the hill climb of AutotuneSearch (false).
     bool model = true;
-    ModelSearchOptions modelOptions;
+    LoaderModelSearchOptions modelOptions;
 };
 
 // A run config's workers, prefetch and batch size.
@@ -109,7 +109,7 @@ public:
 private:
     void loop(std::stop_token stop);
     void tune(std::stop_token stop); // the search loop; returns when stopped or the run ended
-    void tuneWithModel(std::stop_token stop); // the same, ModelSearch deciding
+    void tuneWithModel(std::stop_token stop); // the same, LoaderModelSearch deciding
     // Applies `want` unless the run has it already, with a marker saying `detail`, and
     // waits for it to take effect; false when refused (the memory budget) or stopped.
     bool apply(std::stop_token stop, const AutotuneSettings &want, const std::string &detail,

@@ -2,7 +2,7 @@
 
 // English wording of trace markers, for the command line, logs and exports:
 // "workers 2 -> 4, batch size 32 -> 64", "epoch 1", "paused". The window words the
-// same markers in its own language (widgets/marker_text.h).
+// same markers in its own language (widgets/common/marker_text.h).
 
 #include "core/record/trace_record.h"
 

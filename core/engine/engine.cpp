@@ -1,8 +1,8 @@
 #include "core/engine/engine.h"
 
 #include "core/engine/loaderlab_engine.h"
-#include "core/engine/pytorch_engine.h"
-#include "core/run/pytorch_run.h"
+#include "core/engine/pytorch/pytorch_engine.h"
+#include "core/engine/pytorch/pytorch_run.h"
 
 namespace loaderlab {
 

@@ -2,16 +2,16 @@
 
 // Engine: one run of a loader and a step, whichever loader runs it, LoaderLab's own
 // (RunController, core/run/run_controller.h) or PyTorch's DataLoader (PyTorchRun,
-// core/run/pytorch_run.h). The command line, the window, sweeps, the autotuner and
+// core/engine/pytorch/pytorch_run.h). The command line, the window, sweeps, the autotuner and
 // lessons talk to this interface only; what differs between the engines is answered
 // here, by the engine, with the reason when it cannot do something: engineProblem()
 // for a config, engineCannot() for a feature. makeEngine() is the one place that
 // picks an engine by RunConfig::engine.
 
 #include "core/config/run_config.h"
+#include "core/engine/engine_cancel.h"
+#include "core/engine/engine_problem.h"
 #include "core/record/trace_record.h"
-#include "core/run/engine_cancel.h"
-#include "core/run/engine_problem.h"
 #include "core/run/run_controller.h"
 #include "core/trace/trace_log.h"
 
@@ -48,7 +48,7 @@ std::string engineCannot(EngineKind engine, EngineFeature feature);
 // Why `config` cannot run on its engine (config.engine), in a sentence; "" when it
 // can. Needs no Python: whether the PyTorch engine's Python works is start()'s.
 std::string engineProblem(const RunConfig &config);
-// The same as data, for the window to word (widgets/engine_text.h).
+// The same as data, for the window to word (widgets/common/engine_text.h).
 EngineProblem engineProblemKind(const RunConfig &config);
 
 // The engine's name for people: "LoaderLab", "PyTorch DataLoader".

@@ -9,7 +9,7 @@
 #include <thread>
 
 // Marks the texts the window shows for lupdate (context "Lesson"); the window
-// translates them (widgets/lesson_panel.cpp), the command line keeps them English.
+// translates them (widgets/lessons/lesson_panel.cpp), the command line keeps them English.
 #define QT_TRANSLATE_NOOP(scope, text) text
 
 namespace loaderlab {

@@ -12,7 +12,7 @@
 #include <utility>
 
 // Marks the suggestion rules for lupdate (context "MaxBatch"): the window translates
-// them (widgets/max_batch_panel.cpp).
+// them (widgets/experiments/max_batch_panel.cpp).
 #define QT_TRANSLATE_NOOP(scope, text) text
 
 namespace loaderlab {

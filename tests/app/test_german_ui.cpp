@@ -22,25 +22,25 @@
 // Each menu's accelerators (&x) are unique within it.
 // Tooltips are not checked (they are not all in the .ts yet).
 
-#include "app/language.h"
-#include "app/main_window.h"
+#include "app/window/language.h"
+#include "app/window/main_window.h"
 #include "window_test_support.h"
 
-#include "../fake_python.h"
+#include "tests/support/fake_python.h"
 
 #include "core/config/config_fields.h"
 #include "core/engine/run_service.h"
 #include "core/lessons/lesson.h"
 #include "core/sweep/sweep_analysis.h"
 #include "core/sweep/sweep_records.h"
-#include "widgets/engine_choice.h"
-#include "widgets/engine_text.h"
-#include "widgets/experiments_view.h"
-#include "widgets/lesson_panel.h"
-#include "widgets/qcustomplot_include.h"
-#include "widgets/run_session.h"
-#include "widgets/sweep_axes_editor.h"
-#include "widgets/sweep_text.h"
+#include "widgets/common/engine_text.h"
+#include "widgets/experiments/experiments_view.h"
+#include "widgets/experiments/sweep_axes_editor.h"
+#include "widgets/experiments/sweep_text.h"
+#include "widgets/lessons/lesson_panel.h"
+#include "widgets/plots/qcustomplot_include.h"
+#include "widgets/session/run_session.h"
+#include "widgets/settings/engine_choice.h"
 
 #include <QtTest>
 

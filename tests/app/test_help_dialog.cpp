@@ -2,9 +2,9 @@
 // opens beside the window (not modal), once however often it is asked for, explains
 // each plot and names every menu shortcut with its key, read from the menus.
 
-#include "app/main_window.h"
+#include "app/window/main_window.h"
 
-#include "../widget_child.h"
+#include "tests/support/widget_child.h"
 
 #include <QAction>
 #include <QMenu>

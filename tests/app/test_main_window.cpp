@@ -1,19 +1,19 @@
 // The window, driven through its real controls while the engine runs.
 
-#include "tests/thread_count.h"
+#include "tests/support/thread_count.h"
 #include "window_test_support.h"
 
-#include "app/main_window.h"
-#include "widgets/background_task.h"
+#include "app/window/main_window.h"
+#include "widgets/common/background_task.h"
 
 #include "core/io/trace_csv.h"
-#include "widgets/control_panel.h"
-#include "widgets/live_plot.h"
-#include "widgets/run_session.h"
-#include "widgets/timeline_plottable.h"
-#include "widgets/worker_timeline_plot.h"
+#include "widgets/plots/live_plot.h"
+#include "widgets/plots/timeline_plottable.h"
+#include "widgets/plots/worker_timeline_plot.h"
+#include "widgets/session/run_session.h"
+#include "widgets/settings/control_panel.h"
 
-#include "../widget_child.h"
+#include "tests/support/widget_child.h"
 
 #include <QtTest>
 

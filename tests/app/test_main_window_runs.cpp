@@ -3,25 +3,25 @@
 // list's checkboxes decide what the plots draw, and the PyTorch engine runs from the
 // window where Python has torch.
 
-#include "app/main_window.h"
+#include "app/window/main_window.h"
 
+#include "core/engine/pytorch/pytorch_run.h"
 #include "core/engine/run_service.h"
 #include "core/io/run_reader.h"
 #include "core/io/trace_csv.h"
-#include "core/run/pytorch_run.h"
-#include "widgets/control_panel.h"
-#include "widgets/engine_choice.h"
-#include "widgets/live_plot.h"
-#include "widgets/run_list.h"
-#include "widgets/run_list_view.h"
-#include "widgets/run_session.h"
-#include "widgets/throughput_plot.h"
-#include "widgets/timeline_plottable.h"
-#include "widgets/wait_histogram_plot.h"
-#include "widgets/wait_time_plot.h"
-#include "widgets/worker_timeline_plot.h"
+#include "widgets/plots/live_plot.h"
+#include "widgets/plots/throughput_plot.h"
+#include "widgets/plots/timeline_plottable.h"
+#include "widgets/plots/wait_histogram_plot.h"
+#include "widgets/plots/wait_time_plot.h"
+#include "widgets/plots/worker_timeline_plot.h"
+#include "widgets/session/run_list.h"
+#include "widgets/session/run_list_view.h"
+#include "widgets/session/run_session.h"
+#include "widgets/settings/control_panel.h"
+#include "widgets/settings/engine_choice.h"
 
-#include "../widget_child.h"
+#include "tests/support/widget_child.h"
 
 #include <QtTest>
 

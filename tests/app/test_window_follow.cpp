@@ -6,21 +6,21 @@
 // writing it is gone without its final summary. Any rank's file of a
 // torch.distributed set follows, or opens, the whole set with its ranks' lanes.
 
-#include "app/main_window.h"
-#include "app/run_follower.h"
+#include "app/window/main_window.h"
+#include "app/window/run_follower.h"
 
 #include "core/io/rank_set.h"
 
-#include "widgets/run_list.h"
-#include "widgets/run_list_view.h"
-#include "widgets/run_session.h"
-#include "widgets/timeline_plottable.h"
-#include "widgets/wait_time_plot.h"
-#include "widgets/worker_timeline_plot.h"
+#include "widgets/plots/timeline_plottable.h"
+#include "widgets/plots/wait_time_plot.h"
+#include "widgets/plots/worker_timeline_plot.h"
+#include "widgets/session/run_list.h"
+#include "widgets/session/run_list_view.h"
+#include "widgets/session/run_session.h"
 
-#include "tests/followed_run.h"
+#include "tests/support/followed_run.h"
 
-#include "../widget_child.h"
+#include "tests/support/widget_child.h"
 
 #include <QtTest>
 

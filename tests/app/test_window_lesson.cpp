@@ -4,15 +4,15 @@
 // the verdict); predict-then-watch's prediction on screen before its step is made.
 // Set LOADERLAB_SCREENSHOT_DIR to keep a screenshot of the dock.
 
-#include "app/main_window.h"
+#include "app/window/main_window.h"
 #include "window_test_support.h"
 
 #include "core/lessons/lesson.h"
 #include "core/tools/imagenette_generator.h"
 #include "core/trace/trace_log.h"
-#include "widgets/control_panel.h"
-#include "widgets/lesson_panel.h"
-#include "widgets/run_session.h"
+#include "widgets/lessons/lesson_panel.h"
+#include "widgets/session/run_session.h"
+#include "widgets/settings/control_panel.h"
 
 #include <QtTest>
 

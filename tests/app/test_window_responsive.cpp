@@ -8,15 +8,15 @@
 // lesson is started again (the waiting preparation replaced) and while the window is
 // closed and destroyed (the preparation cancelled).
 
-#include "app/main_window.h"
+#include "app/window/main_window.h"
 #include "window_test_support.h"
 
 #include "core/lessons/lesson_runner.h"
 #include "core/tools/default_dataset.h"
 #include "core/tools/imagenette_generator.h"
-#include "widgets/background_task.h"
-#include "widgets/lesson_panel.h"
-#include "widgets/run_session.h"
+#include "widgets/common/background_task.h"
+#include "widgets/lessons/lesson_panel.h"
+#include "widgets/session/run_session.h"
 
 #include <QtTest>
 

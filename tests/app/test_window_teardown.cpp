@@ -4,15 +4,15 @@
 // Built into CI's AddressSanitizer stage (label "teardown"), where a use after free
 // fails the test.
 
-#include "app/autotune_manager.h"
-#include "app/main_window.h"
-#include "app/run_follower.h"
+#include "app/window/autotune_manager.h"
+#include "app/window/main_window.h"
+#include "app/window/run_follower.h"
 #include "core/io/trace_csv.h"
-#include "widgets/control_panel.h"
-#include "widgets/experiments_view.h"
-#include "widgets/run_session.h"
+#include "widgets/experiments/experiments_view.h"
+#include "widgets/session/run_session.h"
+#include "widgets/settings/control_panel.h"
 
-#include "tests/followed_run.h"
+#include "tests/support/followed_run.h"
 
 #include "window_test_support.h"
 

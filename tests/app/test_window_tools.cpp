@@ -2,18 +2,18 @@
 // Autotune toggle driving a live run, and the side panel's fit (the stats in view
 // at common window sizes). Set LOADERLAB_SCREENSHOT_DIR to keep the screenshots.
 
-#include "app/main_window.h"
+#include "app/window/main_window.h"
 #include "window_test_support.h"
 
 #include "core/autotune/autotuner.h"
 #include "core/tools/default_dataset.h"
-#include "widgets/control_panel.h"
-#include "widgets/live_plot.h"
-#include "widgets/run_session.h"
-#include "widgets/timeline_plottable.h"
-#include "widgets/worker_timeline_plot.h"
+#include "widgets/plots/live_plot.h"
+#include "widgets/plots/timeline_plottable.h"
+#include "widgets/plots/worker_timeline_plot.h"
+#include "widgets/session/run_session.h"
+#include "widgets/settings/control_panel.h"
 
-#include "../widget_child.h"
+#include "tests/support/widget_child.h"
 
 #include <QtTest>
 

@@ -1,11 +1,11 @@
 #pragma once
 
 // What the window tests share: a fast run (small synthetic samples, a 1 ms simulated
-// step). Named children: childNamed<T> (tests/widget_child.h).
+// step). Named children: childNamed<T> (tests/support/widget_child.h).
 
 #include "core/config/run_config.h"
 
-#include "../widget_child.h"
+#include "tests/support/widget_child.h"
 
 namespace windowtest {
 

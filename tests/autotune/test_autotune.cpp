@@ -11,14 +11,14 @@
 #include "core/autotune/autotuner.h"
 #include "core/config/marker_text.h"
 #include "core/engine/loaderlab_engine.h"
-#include "core/engine/pytorch_engine.h"
-#include "core/run/pytorch_run.h"
+#include "core/engine/pytorch/pytorch_engine.h"
+#include "core/engine/pytorch/pytorch_run.h"
 #include "core/tools/default_dataset.h"
 
 #include "known_best_run.h"
 
-#include "../require_pytorch.h"
-#include "../sanitizer_slowdown.h"
+#include "tests/support/require_pytorch.h"
+#include "tests/support/sanitizer_slowdown.h"
 
 #include <QtTest>
 
@@ -31,7 +31,7 @@ using namespace loaderlab;
 
 namespace {
 
-// The hill climb drives the real runs of this file; ModelSearch has test_model_autotune.
+// The hill climb drives the real runs of this file; LoaderModelSearch has test_model_autotune.
 AutotuneOptions hillClimb()
 {
     AutotuneOptions options;

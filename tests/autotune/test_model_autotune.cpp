@@ -7,14 +7,14 @@
 // predicted. And the live calibration itself: a stretch of a real run predicted back.
 
 #include "core/autotune/autotuner.h"
-#include "core/autotune/live_model.h"
+#include "core/autotune/live_loader_model.h"
 #include "core/engine/loaderlab_engine.h"
-#include "core/engine/pytorch_engine.h"
+#include "core/engine/pytorch/pytorch_engine.h"
 
 #include "known_best_run.h"
 
-#include "../require_pytorch.h"
-#include "../sanitizer_slowdown.h"
+#include "tests/support/require_pytorch.h"
+#include "tests/support/sanitizer_slowdown.h"
 
 #include <QtTest>
 
@@ -104,7 +104,7 @@ void TestModelAutotune::predictsARealStretchBack()
     run.start(config);
     QVERIFY(run.waitForEnd(60'000 * test::kSanitizerSlowdown));
     const auto records = run.trace()->records(3, 60);
-    const LiveModel model = calibrateLiveModel(records, config, 2);
+    const LiveLoaderModel model = calibrateLiveModel(records, config, 2);
     QVERIFY(model.measured > 0);
     QVERIFY2(
         std::abs(model.predicted / model.measured - 1.0) < 0.15,

@@ -7,13 +7,13 @@
 // Usage: loaderlab_bench_plots [screenshot-dir]
 
 #include "core/trace/trace_log.h"
-#include "widgets/throughput_plot.h"
-#include "widgets/timeline_plottable.h"
-#include "widgets/wait_histogram_plot.h"
-#include "widgets/wait_time_plot.h"
-#include "widgets/worker_timeline_plot.h"
+#include "widgets/plots/throughput_plot.h"
+#include "widgets/plots/timeline_plottable.h"
+#include "widgets/plots/wait_histogram_plot.h"
+#include "widgets/plots/wait_time_plot.h"
+#include "widgets/plots/worker_timeline_plot.h"
 
-#include "../widget_child.h"
+#include "tests/support/widget_child.h"
 
 #include <QApplication>
 #include <QElapsedTimer>

@@ -7,7 +7,7 @@
 // refused with the phase and the reason where the engine lacks what it needs;
 // predict-then-watch printing the model's prediction before phase 2 runs.
 
-#include "../require_pytorch.h"
+#include "tests/support/require_pytorch.h"
 
 #include "cli_process.h"
 

@@ -4,8 +4,8 @@
 
 #include "cli_process.h"
 
+#include "core/engine/pytorch/pytorch_run.h"
 #include "core/io/run_reader.h"
-#include "core/run/pytorch_run.h"
 
 #include <QtTest>
 

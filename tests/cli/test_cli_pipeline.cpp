@@ -6,7 +6,7 @@
 
 #include "core/io/run_reader.h"
 
-#include "../require_pytorch.h"
+#include "tests/support/require_pytorch.h"
 
 #include "cli_process.h"
 
@@ -236,8 +236,9 @@ void TestCliPipeline::pythonPathHoldsTheProbeModule()
     const QString folder = QString::fromUtf8(process.readAllStandardOutput()).trimmed();
     QVERIFY2(folder.startsWith(cache.path()), qPrintable(folder));
     // The module there is the source's, byte for byte.
-    const std::string source = readText(qEnvironmentVariable("LOADERLAB_SOURCE_DIR")
-                                        + QStringLiteral("/core/run/python/loaderlab_probe.py"));
+    const std::string source = readText(
+        qEnvironmentVariable("LOADERLAB_SOURCE_DIR")
+        + QStringLiteral("/core/engine/pytorch/python/loaderlab_probe.py"));
     QVERIFY(!source.empty());
     QVERIFY(readText(folder + QStringLiteral("/loaderlab_probe.py")) == source);
     // A cache that cannot be written: a clear error, exit 1.

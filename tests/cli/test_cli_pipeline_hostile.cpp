@@ -5,8 +5,8 @@
 // nothing of the engine outlives a loaderlab killed with SIGKILL, and a sweep none
 // of whose cells can run is refused before it starts.
 
-#include "../engine_checks.h"
-#include "../require_pytorch.h"
+#include "tests/support/engine_checks.h"
+#include "tests/support/require_pytorch.h"
 
 #include "cli_process.h"
 

@@ -1,12 +1,12 @@
 // `loaderlab run --engine pytorch` with a Python that passes the import check and
-// then misbehaves (fake "python" scripts, tests/fake_python.h, chosen with
+// then misbehaves (fake "python" scripts, tests/support/fake_python.h, chosen with
 // LOADERLAB_PYTHON): a bad record fails the run with exit 1 and the outputs of the
 // batches before it; Ctrl-C ends promptly and leaves no process of the engine, even
 // one that ignores SIGTERM with a `setsid` grandchild holding its stdout, and even
 // while the import check hangs. No torch needed.
 
 #include "cli_process.h"
-#include "tests/fake_python.h"
+#include "tests/support/fake_python.h"
 
 #include <QElapsedTimer>
 #include <QtTest>

@@ -5,7 +5,7 @@
 // reason, where Python cannot import torch and torchvision). What an engine cannot
 // do is refused with the reason (exit 2), never run on the other engine.
 
-#include "../require_pytorch.h"
+#include "tests/support/require_pytorch.h"
 
 #include "cli_process.h"
 

@@ -5,13 +5,13 @@
 // SLURM_PROCID and SLURM_NTASKS, and the two runs open as one data-parallel run.
 // Skipped, with the reason, where the cluster cannot start or torch is missing.
 
+#include "core/engine/pytorch/python_probe.h"
+#include "core/engine/pytorch/pytorch_run.h"
 #include "core/io/rank_set.h"
 #include "core/io/run_reader.h"
-#include "core/run/python_probe.h"
-#include "core/run/pytorch_run.h"
 
-#include "../require_pytorch.h"
 #include "slurm_cluster.h"
+#include "tests/support/require_pytorch.h"
 
 #include <QtTest>
 

@@ -12,7 +12,7 @@
 #include "core/run/output_paths.h"
 #include "core/system/regular_file.h"
 
-#include "tests/log_capture.h"
+#include "tests/support/log_capture.h"
 
 #include <QtTest/QtTest>
 

@@ -8,7 +8,7 @@
 #include <opencv2/imgcodecs.hpp>
 #include <spdlog/spdlog.h>
 
-#include "tests/log_capture.h"
+#include "tests/support/log_capture.h"
 
 #include <QtTest/QtTest>
 

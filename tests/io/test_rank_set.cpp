@@ -10,7 +10,7 @@
 #include "core/io/run_reader.h"
 #include "core/io/trace_csv.h"
 
-#include "tests/followed_run.h"
+#include "tests/support/followed_run.h"
 
 #include <QtTest>
 

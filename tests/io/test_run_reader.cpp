@@ -6,7 +6,7 @@
 #include "core/io/run_reader.h"
 #include "core/io/trace_csv.h"
 
-#include "../recorded_run.h"
+#include "tests/support/recorded_run.h"
 
 #include <QtTest>
 

@@ -8,7 +8,7 @@
 #include "core/io/trace_csv.h"
 #include "core/io/trace_csv_follow.h"
 
-#include "tests/followed_run.h"
+#include "tests/support/followed_run.h"
 
 #include <QtTest>
 

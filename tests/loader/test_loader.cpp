@@ -1,7 +1,7 @@
 // Loader semantics: the PyTorch DataLoader behaviours users rely on.
 
-#include "tests/probe_dataset.h"
-#include "tests/thread_count.h"
+#include "tests/support/probe_dataset.h"
+#include "tests/support/thread_count.h"
 
 #include "core/loader/loader.h"
 #include "core/system/clock.h"

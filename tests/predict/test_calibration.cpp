@@ -10,7 +10,7 @@
 #include "core/predict/contention_profile.h"
 #include "core/tools/imagenette_generator.h"
 
-#include "../recorded_run.h"
+#include "tests/support/recorded_run.h"
 
 #include <QtTest>
 

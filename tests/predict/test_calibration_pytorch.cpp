@@ -3,14 +3,14 @@
 // as `loaderlab run --engine pytorch --csv --json` writes it: the same setting is
 // predicted back within 25 % of its measurement, and the prediction for 2 workers
 // against 1 goes the way a measured 2-worker run goes. Skipped, with the reason, where
-// Python cannot import torch and torchvision (tests/require_pytorch.h).
+// Python cannot import torch and torchvision (tests/support/require_pytorch.h).
 
 #include "core/io/run_reader.h"
 #include "core/predict/calibration.h"
 #include "core/tools/imagenette_generator.h"
 
-#include "../recorded_run.h"
-#include "../require_pytorch.h"
+#include "tests/support/recorded_run.h"
+#include "tests/support/require_pytorch.h"
 
 #include <QtTest>
 

@@ -1,13 +1,13 @@
 // Data-parallel runs (RunConfig::devices): DistributedSampler's sharding, one loader
 // per rank, the ranks sharing one trace, and what the summary says about each rank.
 
-#include "tests/probe_dataset.h"
-#include "tests/thread_count.h"
+#include "tests/support/probe_dataset.h"
+#include "tests/support/thread_count.h"
 
 #include "core/config/rank_config.h"
+#include "core/engine/pytorch/pytorch_run.h"
 #include "core/io/trace_csv.h"
 #include "core/loader/loader.h"
-#include "core/run/pytorch_run.h"
 #include "core/run/run_controller.h"
 #include "core/system/clock.h"
 

@@ -1,7 +1,7 @@
 // RunController: start, stop, pause, reconfigure and limits of a whole run.
 
-#include "tests/probe_dataset.h"
-#include "tests/thread_count.h"
+#include "tests/support/probe_dataset.h"
+#include "tests/support/thread_count.h"
 
 #include "core/config/config_fields.h"
 #include "core/config/marker_text.h"

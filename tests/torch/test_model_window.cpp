@@ -5,20 +5,20 @@
 // finder main() registers on the side panel's model, shows each attempt, and stops.
 
 #include "../app/window_test_support.h"
-#include "app/main_window.h"
+#include "app/window/main_window.h"
 
 #include "core/config/marker_text.h"
 #include "core/consumer/model_consumer_factory.h"
 #include "core/memory/max_batch_search.h"
 #include "core/run/max_batch_hook.h"
 #include "core/torch/torch_consumer_registration.h"
-#include "widgets/control_panel.h"
-#include "widgets/experiments_view.h"
-#include "widgets/max_batch_panel.h"
-#include "widgets/model_panel.h"
-#include "widgets/run_session.h"
+#include "widgets/experiments/experiments_view.h"
+#include "widgets/experiments/max_batch_panel.h"
+#include "widgets/session/run_session.h"
+#include "widgets/settings/control_panel.h"
+#include "widgets/settings/model_panel.h"
 
-#include "../widget_child.h"
+#include "tests/support/widget_child.h"
 
 #include <QComboBox>
 #include <QLabel>

@@ -4,7 +4,7 @@
 // and what it delivers is dropped). A watchdog opens the gate the work waits on after
 // a few seconds, so a task that does wait fails the test instead of hanging it.
 
-#include "widgets/background_task.h"
+#include "widgets/common/background_task.h"
 
 #include <QtTest>
 

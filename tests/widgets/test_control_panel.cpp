@@ -1,10 +1,10 @@
 // ControlPanel and StatsPanel driven through their real controls: keys on the sliders
 // and check boxes, typing into the spin boxes and the path, clicks on the buttons.
 
-#include "widgets/control_panel.h"
-#include "widgets/stats_panel.h"
+#include "widgets/session/stats_panel.h"
+#include "widgets/settings/control_panel.h"
 
-#include "../widget_child.h"
+#include "tests/support/widget_child.h"
 
 #include <QCheckBox>
 #include <QComboBox>

@@ -1,17 +1,17 @@
 // The Experiments view's Predicted view on a real sweep stopped half-way: the heatmap
 // shows for every measured cell the error that predictRecordedSweep
-// (core/predict/sweep_prediction.h) gives it, and for a cell not measured its
+// (core/predict/sweep_prediction_error.h) gives it, and for a cell not measured its
 // prediction alone; the table gains the predicted samples/s and the error; another
 // calibration cell can be chosen; a cell that ends later is compared as it comes; off,
 // the view is the measured one again.
 
 #include "core/sweep/sweep_results.h"
-#include "widgets/experiments_view.h"
-#include "widgets/sweep_axes_editor.h"
-#include "widgets/sweep_cells_model.h"
-#include "widgets/sweep_heatmap.h"
+#include "widgets/experiments/experiments_view.h"
+#include "widgets/experiments/sweep_axes_editor.h"
+#include "widgets/experiments/sweep_cells_model.h"
+#include "widgets/experiments/sweep_heatmap.h"
 
-#include "../widget_child.h"
+#include "tests/support/widget_child.h"
 
 #include <QtTest>
 

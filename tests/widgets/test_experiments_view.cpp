@@ -5,23 +5,23 @@
 // refused with the reason, and exports are valid and never replace a good file with a
 // broken one.
 
-#include "tests/thread_count.h"
+#include "tests/support/thread_count.h"
 
 #include "core/io/trace_csv.h"
 #include "core/sweep/sweep_analysis.h"
 #include "core/sweep/sweep_results.h"
-#include "widgets/experiments_view.h"
-#include "widgets/max_batch_panel.h"
-#include "widgets/sweep_axes_editor.h"
-#include "widgets/sweep_cell_detail.h"
-#include "widgets/sweep_cells_model.h"
-#include "widgets/sweep_heatmap.h"
-#include "widgets/sweep_line_plots.h"
-#include "widgets/timeline_plottable.h"
-#include "widgets/wait_time_plot.h"
-#include "widgets/worker_timeline_plot.h"
+#include "widgets/experiments/experiments_view.h"
+#include "widgets/experiments/max_batch_panel.h"
+#include "widgets/experiments/sweep_axes_editor.h"
+#include "widgets/experiments/sweep_cell_detail.h"
+#include "widgets/experiments/sweep_cells_model.h"
+#include "widgets/experiments/sweep_heatmap.h"
+#include "widgets/experiments/sweep_line_plots.h"
+#include "widgets/plots/timeline_plottable.h"
+#include "widgets/plots/wait_time_plot.h"
+#include "widgets/plots/worker_timeline_plot.h"
 
-#include "../widget_child.h"
+#include "tests/support/widget_child.h"
 
 #include <QtTest>
 

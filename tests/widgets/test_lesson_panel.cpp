@@ -6,7 +6,7 @@
 
 #include "core/lessons/lesson.h"
 #include "core/trace/trace_log.h"
-#include "widgets/lesson_panel.h"
+#include "widgets/lessons/lesson_panel.h"
 
 #include <QtTest>
 

@@ -2,10 +2,10 @@
 // machine cannot run stays listed but greyed out with the reason, and every control
 // lands in the ModelConfig the engine gets.
 
-#include "widgets/control_panel.h"
-#include "widgets/model_panel.h"
+#include "widgets/settings/control_panel.h"
+#include "widgets/settings/model_panel.h"
 
-#include "../widget_child.h"
+#include "tests/support/widget_child.h"
 
 #include <QCheckBox>
 #include <QComboBox>

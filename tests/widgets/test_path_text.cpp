@@ -2,7 +2,7 @@
 // through a text field, whether the text shows `\xHH` escapes or is what a file
 // dialog returned (U+FFFD for each bad byte).
 
-#include "widgets/path_text.h"
+#include "widgets/common/path_text.h"
 
 #include <QtTest>
 

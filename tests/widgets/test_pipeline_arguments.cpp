@@ -4,7 +4,7 @@
 // refused naming the key.
 
 #include "core/config/config_fields.h"
-#include "widgets/control_panel.h"
+#include "widgets/settings/control_panel.h"
 
 #include <QComboBox>
 #include <QSignalSpy>

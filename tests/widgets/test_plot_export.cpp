@@ -4,21 +4,21 @@
 // cell's); the plot on screen keeps no title; the dialog's choices reach the exporter
 // and are remembered; the selected cell's wait plot is mostly data, not legend.
 
-#include "app/main_window.h"
+#include "app/window/main_window.h"
 
 #include "core/io/trace_csv.h"
-#include "widgets/experiments_view.h"
-#include "widgets/plot_export.h"
-#include "widgets/qcustomplot_include.h"
-#include "widgets/run_session.h"
-#include "widgets/sweep_axes_editor.h"
-#include "widgets/sweep_cell_detail.h"
-#include "widgets/sweep_heatmap.h"
-#include "widgets/wait_time_plot.h"
-#include "widgets/worker_timeline_plot.h"
+#include "widgets/experiments/experiments_view.h"
+#include "widgets/experiments/sweep_axes_editor.h"
+#include "widgets/experiments/sweep_cell_detail.h"
+#include "widgets/experiments/sweep_heatmap.h"
+#include "widgets/plots/plot_export.h"
+#include "widgets/plots/qcustomplot_include.h"
+#include "widgets/plots/wait_time_plot.h"
+#include "widgets/plots/worker_timeline_plot.h"
+#include "widgets/session/run_session.h"
 
-#include "../modal_answer.h"
-#include "../widget_child.h"
+#include "tests/support/modal_answer.h"
+#include "tests/support/widget_child.h"
 
 #include <QApplication>
 #include <QCheckBox>

@@ -4,9 +4,9 @@
 // batches and an opened run of 14, the case of a short run compared with a long one.
 // And the throughput plot's median of a data-parallel run is the summary's.
 
-#include "widgets/throughput_plot.h"
-#include "widgets/wait_histogram_plot.h"
-#include "widgets/wait_time_plot.h"
+#include "widgets/plots/throughput_plot.h"
+#include "widgets/plots/wait_histogram_plot.h"
+#include "widgets/plots/wait_time_plot.h"
 
 #include <QFontMetricsF>
 #include <QMouseEvent>

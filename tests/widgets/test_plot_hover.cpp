@@ -3,10 +3,10 @@
 // box's batch, worker, time and stages; a round's samples/s; a bin's share), for the
 // live run and an opened one drawn over it, and nothing where there is no data.
 
-#include "widgets/throughput_plot.h"
-#include "widgets/wait_histogram_plot.h"
-#include "widgets/wait_time_plot.h"
-#include "widgets/worker_timeline_plot.h"
+#include "widgets/plots/throughput_plot.h"
+#include "widgets/plots/wait_histogram_plot.h"
+#include "widgets/plots/wait_time_plot.h"
+#include "widgets/plots/worker_timeline_plot.h"
 
 #include <QMouseEvent>
 #include <QToolTip>

@@ -4,11 +4,11 @@
 // what the log still holds.
 
 #include "core/trace/trace_log.h"
-#include "widgets/decimated_series.h"
-#include "widgets/throughput_plot.h"
-#include "widgets/wait_histogram_plot.h"
-#include "widgets/wait_time_plot.h"
-#include "widgets/worker_timeline_plot.h"
+#include "widgets/plots/decimated_series.h"
+#include "widgets/plots/throughput_plot.h"
+#include "widgets/plots/wait_histogram_plot.h"
+#include "widgets/plots/wait_time_plot.h"
+#include "widgets/plots/worker_timeline_plot.h"
 
 #include <QFile>
 #include <QtTest>

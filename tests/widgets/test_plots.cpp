@@ -2,17 +2,17 @@
 // boxes and markers it should, incrementally, and exports atomically; the export
 // dialog writes every format or stops at the first failure.
 
-#include "widgets/decimated_series.h"
-#include "widgets/plot_export.h"
-#include "widgets/throughput_plot.h"
-#include "widgets/timeline_plottable.h"
-#include "widgets/wait_histogram_plot.h"
-#include "widgets/wait_time_plot.h"
-#include "widgets/worker_timeline_plot.h"
+#include "widgets/plots/decimated_series.h"
+#include "widgets/plots/plot_export.h"
+#include "widgets/plots/throughput_plot.h"
+#include "widgets/plots/timeline_plottable.h"
+#include "widgets/plots/wait_histogram_plot.h"
+#include "widgets/plots/wait_time_plot.h"
+#include "widgets/plots/worker_timeline_plot.h"
 
-#include "../graph_points.h"
-#include "../modal_answer.h"
-#include "../widget_child.h"
+#include "tests/support/graph_points.h"
+#include "tests/support/modal_answer.h"
+#include "tests/support/widget_child.h"
 
 #include <QApplication>
 #include <QDir>

@@ -1,6 +1,6 @@
 // RefreshGovernor: slows the window down only when the CPU is saturated.
 
-#include "widgets/refresh_governor.h"
+#include "widgets/session/refresh_governor.h"
 
 #include <QtTest>
 

@@ -1,13 +1,13 @@
 // The run list (live run + kept and opened runs), its view with the side-by-side
 // figures, and the engine choice's PyTorch detection.
 
-#include "core/run/pytorch_run.h"
+#include "core/engine/pytorch/pytorch_run.h"
 
-#include "widgets/engine_choice.h"
-#include "widgets/run_list.h"
-#include "widgets/run_list_view.h"
+#include "widgets/session/run_list.h"
+#include "widgets/session/run_list_view.h"
+#include "widgets/settings/engine_choice.h"
 
-#include "../widget_child.h"
+#include "tests/support/widget_child.h"
 
 #include <QComboBox>
 #include <QLabel>

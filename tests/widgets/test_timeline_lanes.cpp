@@ -4,10 +4,10 @@
 // worker), and none for an unticked run. The batch colours stay clear of the
 // consumer lane's waiting and computing colours.
 
-#include "widgets/timeline_plottable.h"
-#include "widgets/worker_timeline_plot.h"
+#include "widgets/plots/timeline_plottable.h"
+#include "widgets/plots/worker_timeline_plot.h"
 
-#include "../widget_child.h"
+#include "tests/support/widget_child.h"
 
 #include <QtTest>
 

@@ -6,11 +6,11 @@
 // held however long the run; overlays add their median. Batch axes (this plot's and
 // the wait plot's) tick on whole numbers.
 
-#include "widgets/wait_pattern_plot.h"
-#include "widgets/wait_time_plot.h"
+#include "widgets/plots/wait_pattern_plot.h"
+#include "widgets/plots/wait_time_plot.h"
 
-#include "../graph_points.h"
-#include "../widget_child.h"
+#include "tests/support/graph_points.h"
+#include "tests/support/widget_child.h"
 
 #include <QtTest>
 

@@ -10,13 +10,13 @@
 #include "core/io/run_reader.h"
 #include "core/predict/calibration.h"
 #include "core/tools/imagenette_generator.h"
-#include "widgets/run_session.h"
-#include "widgets/what_if_panel.h"
-#include "widgets/what_if_plot.h"
+#include "widgets/session/run_session.h"
+#include "widgets/what_if/what_if_panel.h"
+#include "widgets/what_if/what_if_plot.h"
 
-#include "../graph_points.h"
-#include "../recorded_run.h"
-#include "../widget_child.h"
+#include "tests/support/graph_points.h"
+#include "tests/support/recorded_run.h"
+#include "tests/support/widget_child.h"
 
 #include <QtTest>
 

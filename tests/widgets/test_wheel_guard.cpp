@@ -3,9 +3,9 @@
 // scrolls the settings and changes no value, so a live run is not retuned; over the
 // control that has the focus it changes the value as before.
 
-#include "widgets/control_panel.h"
+#include "widgets/settings/control_panel.h"
 
-#include "../widget_child.h"
+#include "tests/support/widget_child.h"
 
 #include <QAbstractSlider>
 #include <QAbstractSpinBox>

@@ -146,8 +146,8 @@ def image_header():
     write("fuzz_image_header", "short.png", b"\x89PNG\r\n\x1a\n\x00\x00\x00\x0dIHD")
 
 
-def engine_channel():
-    """The PyTorch engine's records channel: one JSON record a line (core/run/engine_channel.h).
+def pytorch_channel():
+    """The PyTorch engine's records channel: one JSON record a line (core/engine/pytorch/pytorch_channel.h).
     The fuzz target's context: times in [1000, 10^12], batch size 8, 2 workers, 3 epochs,
     changes 2 and 3 asked for."""
     def batch(i, epoch=0, first=None, **changes):
@@ -162,18 +162,18 @@ def engine_channel():
     start = '{"type":"start","torch":"1.13.1","samples":20,"t0":1500}'
     good = [start, batch(0), batch(1), batch(2, epoch=1, first=0, samples=4),
             '{"type":"end","batches":3}']
-    write("fuzz_engine_channel", "run.jsonl", "\n".join(good) + "\n")
-    write("fuzz_engine_channel", "error.jsonl", start + '\n{"type":"error","message":"no torch"}\n')
-    write("fuzz_engine_channel", "number.jsonl", start + "\n" + batch(0) + "\n42\n")
-    write("fuzz_engine_channel", "null.jsonl", start + "\nnull\n")
-    write("fuzz_engine_channel", "string_index.jsonl", start + "\n" + batch(0, index="x") + "\n")
-    write("fuzz_engine_channel", "float_time.jsonl", start + "\n" + batch(0, load_end=2090.5) + "\n")
-    write("fuzz_engine_channel", "huge_time.jsonl",
+    write("fuzz_pytorch_channel", "run.jsonl", "\n".join(good) + "\n")
+    write("fuzz_pytorch_channel", "error.jsonl", start + '\n{"type":"error","message":"no torch"}\n')
+    write("fuzz_pytorch_channel", "number.jsonl", start + "\n" + batch(0) + "\n42\n")
+    write("fuzz_pytorch_channel", "null.jsonl", start + "\nnull\n")
+    write("fuzz_pytorch_channel", "string_index.jsonl", start + "\n" + batch(0, index="x") + "\n")
+    write("fuzz_pytorch_channel", "float_time.jsonl", start + "\n" + batch(0, load_end=2090.5) + "\n")
+    write("fuzz_pytorch_channel", "huge_time.jsonl",
           start + "\n" + batch(0, compute_end=18446744073709551615) + "\n")
-    write("fuzz_engine_channel", "out_of_order.jsonl", start + "\n" + batch(1) + "\n")
-    write("fuzz_engine_channel", "batch_first.jsonl", batch(0) + "\n" + start + "\n")
-    write("fuzz_engine_channel", "nested.jsonl", start + '\n{"type":[[[[[["batch"]]]]]]}\n')
-    write("fuzz_engine_channel", "no_newline.jsonl", start + "\n" + "x" * 300)
+    write("fuzz_pytorch_channel", "out_of_order.jsonl", start + "\n" + batch(1) + "\n")
+    write("fuzz_pytorch_channel", "batch_first.jsonl", batch(0) + "\n" + start + "\n")
+    write("fuzz_pytorch_channel", "nested.jsonl", start + '\n{"type":[[[[[["batch"]]]]]]}\n')
+    write("fuzz_pytorch_channel", "no_newline.jsonl", start + "\n" + "x" * 300)
     # Live changes: an applied change (version 2), a refused one (3), a pause.
     changed = '{"type":"reconfigured","version":2,"index":1,"t":2150,"batch_size":4,"workers":1}'
     live = [start, batch(0), changed,
@@ -183,13 +183,13 @@ def engine_channel():
             batch(2, worker=0, samples=4, version=2, first=12),
             batch(3, epoch=1, worker=0, samples=4, version=2, first=0),
             '{"type":"end","batches":4}']
-    write("fuzz_engine_channel", "live.jsonl", "\n".join(live) + "\n")
-    write("fuzz_engine_channel", "gap.jsonl", start + "\n" + batch(0) + "\n" + batch(1, first=9) + "\n")
-    write("fuzz_engine_channel", "old_version.jsonl", "\n".join(
+    write("fuzz_pytorch_channel", "live.jsonl", "\n".join(live) + "\n")
+    write("fuzz_pytorch_channel", "gap.jsonl", start + "\n" + batch(0) + "\n" + batch(1, first=9) + "\n")
+    write("fuzz_pytorch_channel", "old_version.jsonl", "\n".join(
         [start, batch(0), changed, batch(1, worker=0, samples=4)]) + "\n")
-    write("fuzz_engine_channel", "batch_while_paused.jsonl", "\n".join(
+    write("fuzz_pytorch_channel", "batch_while_paused.jsonl", "\n".join(
         [start, '{"type":"paused","index":0,"t":2000}', batch(0)]) + "\n")
-    write("fuzz_engine_channel", "unasked_change.jsonl", start + "\n"
+    write("fuzz_pytorch_channel", "unasked_change.jsonl", start + "\n"
           + '{"type":"reconfigured","version":4,"index":0,"t":2000,"batch_size":8,"workers":2}\n')
 
 
@@ -291,6 +291,6 @@ if __name__ == "__main__":
     cifar10()
     tensor()
     image_header()
-    engine_channel()
+    pytorch_channel()
     sweep_records()
     run_reader()

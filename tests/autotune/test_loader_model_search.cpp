@@ -1,0 +1,283 @@
+// LoaderModelSearch, the autotuner's decisions when the loader model guides it, on
+// throughput functions whose best is known: it proposes the model's best and moves
+// there once measured windows confirm it; it rejects a proposal the measurement
+// contradicts (the model wrong past the cores); it holds without a single trial
+// while the throughput stays put, on noise alone too; it calibrates again and
+// proposes again after a drift, but not after one outlier window, nor on noise within
+// twice what it saw when the hold began; it never proposes a gain below minGain, nor
+// moves for a measured one; a lucky window alone does not move it.
+
+#include "core/autotune/loader_model_search.h"
+
+#include <QtTest>
+
+#include <algorithm>
+#include <functional>
+#include <random>
+
+using namespace loaderlab;
+
+namespace {
+
+using Throughput = std::function<double(const AutotuneSettings &)>;
+
+// Two workers' worth of loading against a step: 300 samples/s a worker up to 700.
+double plateau(const AutotuneSettings &s)
+{
+    return std::min(300.0 * std::max(s.workers, 1), 700.0);
+}
+
+struct Drive
+{
+    int windows = 0;
+    int trialWindows = 0; // windows measured at another setting than the incumbent
+    std::vector<AutotuneMove> moves;
+};
+
+// Runs `search` for `windows` windows of the true throughput `truth` (with +-noise),
+// calibrating it with `model` whenever it asks.
+Drive drive(LoaderModelSearch &search, const Throughput &truth, const Throughput &model,
+            int windows, double noise = 0.0, unsigned seed = 1)
+{
+    std::mt19937 random(seed);
+    std::uniform_real_distribution<double> jitter(-noise, noise);
+    Drive d;
+    for (int i = 0; i < windows; ++i) {
+        if (search.wantsCalibration())
+            search.calibrated(model);
+        const AutotuneSettings s = search.next();
+        d.trialWindows += !(s == search.incumbent());
+        ++d.windows;
+        if (auto move = search.report(truth(s) * (1.0 + jitter(random))))
+            d.moves.push_back(*move);
+    }
+    return d;
+}
+
+AutotuneLimits limits(int maxWorkers)
+{
+    AutotuneLimits l;
+    l.maxWorkers = maxWorkers;
+    l.maxPrefetch = 2; // prefetch 1 and 2
+    return l;
+}
+
+} // namespace
+
+class TestModelSearch : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void proposesThePredictedBestAndHolds();
+    void rejectsAProposalTheMeasurementContradicts();
+    void noiseAloneMakesNoTrial();
+    void calibratesAgainAfterADrift();
+    void aSmallPredictedGainIsNotTried();
+    void aLuckyWindowDoesNotMove();
+    void aModelThatCannotCalibrateHolds();
+    void oneOutlierWindowIsNotADrift();
+    void aHoldAsNoisyAsItsStartIsNotADrift();
+    void aConfirmedGainBelowTheMinimumIsRejected();
+};
+
+void TestModelSearch::proposesThePredictedBestAndHolds()
+{
+    // The model is right: from 1 worker it proposes 3 (700 predicted; 4 is as good
+    // but one worker further away), confirms it in two pairs and moves, calibrates
+    // at 3 and holds: 2 trial windows in all.
+    LoaderModelSearch search({1, 2, 32}, limits(4));
+    QVERIFY(!search.wantsCalibration());
+    const Drive d = drive(search, plateau, plateau, 200);
+    QCOMPARE(d.moves.size(), std::size_t{1});
+    QCOMPARE(d.moves.front().from, (AutotuneSettings{1, 2, 32}));
+    QCOMPARE(d.moves.front().to, (AutotuneSettings{3, 2, 32}));
+    QCOMPARE(d.moves.front().gain, 700.0 / 300.0 - 1.0);
+    QVERIFY2(d.moves.front().detail.find("predicted +133 %") != std::string::npos,
+             d.moves.front().detail.c_str());
+    QCOMPARE(d.trialWindows, 2);
+    QVERIFY(search.holding());
+    QCOMPARE(search.calibrations(), 2);
+    QCOMPARE(search.incumbent(), (AutotuneSettings{3, 2, 32}));
+}
+
+void TestModelSearch::rejectsAProposalTheMeasurementContradicts()
+{
+    // The model says 4 workers (then 3) beat 2 on 2 cores; measured, they lose (what
+    // happened on a tensor file). Each proposal costs one trial window, then it holds
+    // at 2 and tries nothing more.
+    const Throughput truth = [](const AutotuneSettings &s) {
+        return s.workers <= 2 ? 400.0 * s.workers : 800.0 - 200.0 * (s.workers - 2);
+    };
+    const Throughput model = [](const AutotuneSettings &s) { return 400.0 * s.workers; };
+    LoaderModelSearch search({2, 2, 32}, limits(4));
+    const Drive d = drive(search, truth, model, 300);
+    QVERIFY(d.moves.empty());
+    QCOMPARE(d.trialWindows, 2);
+    QCOMPARE(search.trials(), 2);
+    QVERIFY(search.holding());
+    QCOMPARE(search.incumbent(), (AutotuneSettings{2, 2, 32}));
+    QVERIFY2(search.lastDecision().find("lost") != std::string::npos,
+             search.lastDecision().c_str());
+}
+
+void TestModelSearch::noiseAloneMakesNoTrial()
+{
+    // A flat truth and a flat model, +-4 % noise: for 20 seeds x 300 windows it never
+    // tries another setting and never calibrates after the first time (4 % never
+    // reaches the 15 % drift).
+    const Throughput flat = [](const AutotuneSettings &) { return 500.0; };
+    for (unsigned seed = 1; seed <= 20; ++seed) {
+        LoaderModelSearch search({1, 2, 32}, limits(2));
+        const Drive d = drive(search, flat, flat, 300, 0.04, seed);
+        QVERIFY(d.moves.empty());
+        QCOMPARE(d.trialWindows, 0);
+        QCOMPARE(search.calibrations(), 1);
+        QVERIFY(search.holding());
+    }
+}
+
+void TestModelSearch::calibratesAgainAfterADrift()
+{
+    // Held at 2 workers; then the cores get taken (the truth halves, and a second
+    // worker no longer pays while a third would): two drifted windows, two windows to
+    // calibrate, and the new model's proposal is tried.
+    bool loaded = false;
+    const Throughput truth = [&](const AutotuneSettings &s) {
+        return loaded ? (s.workers == 3 ? 450.0 : 300.0) : 300.0 * std::min(s.workers, 2);
+    };
+    const Throughput model = truth;
+    LoaderModelSearch search({1, 2, 32}, limits(3));
+    drive(search, truth, model, 40);
+    QVERIFY(search.holding());
+    QCOMPARE(search.incumbent().workers, 2);
+    QCOMPARE(search.calibrations(), 2);
+    loaded = true;
+    const Drive d = drive(search, truth, model, 40);
+    QCOMPARE(search.calibrations(), 4); // after the drift, and after the move
+    QVERIFY(search.holding());
+    QCOMPARE(d.moves.size(), std::size_t{1});
+    QCOMPARE(d.moves.front().to.workers, 3);
+}
+
+void TestModelSearch::aSmallPredictedGainIsNotTried()
+{
+    // The model predicts 3 % more with prefetch 1: under minGain (5 %), not tried.
+    const Throughput model = [](const AutotuneSettings &s) {
+        return s.prefetch == 1 ? 515.0 : 500.0;
+    };
+    LoaderModelSearch search({1, 2, 32}, limits(1));
+    const Drive d = drive(search, model, model, 100);
+    QCOMPARE(d.trialWindows, 0);
+    QVERIFY(search.holding());
+}
+
+void TestModelSearch::aLuckyWindowDoesNotMove()
+{
+    // The proposal wins its first pair by luck, loses the second: rejected, no move.
+    int proposalWindows = 0;
+    const Throughput truth = [&](const AutotuneSettings &s) {
+        if (s.workers == 1)
+            return 500.0;
+        return ++proposalWindows == 1 ? 700.0 : 480.0;
+    };
+    const Throughput model = [](const AutotuneSettings &s) {
+        return s.workers == 2 ? 700.0 : 500.0;
+    };
+    LoaderModelSearch search({1, 2, 32}, limits(2));
+    const Drive d = drive(search, truth, model, 100);
+    QVERIFY(d.moves.empty());
+    QCOMPARE(proposalWindows, 2);
+    QCOMPARE(search.incumbent().workers, 1);
+    QVERIFY(search.holding());
+}
+
+void TestModelSearch::aModelThatCannotCalibrateHolds()
+{
+    LoaderModelSearch search({1, 2, 32}, limits(2));
+    search.report(500.0);
+    search.report(510.0);
+    QVERIFY(search.wantsCalibration());
+    search.calibrationFailed("too few batches");
+    QVERIFY(search.holding());
+    QCOMPARE(search.next(), search.incumbent());
+    QVERIFY(search.lastDecision().find("too few batches") != std::string::npos);
+}
+
+// A search on a flat model (nothing predicted better): after `calibration` windows of
+// the start it calibrates and holds.
+LoaderModelSearch heldSearch(const std::vector<double> &calibration)
+{
+    LoaderModelSearch search({1, 2, 32}, limits(2));
+    for (const double rate : calibration)
+        search.report(rate);
+    if (search.wantsCalibration())
+        search.calibrated([](const AutotuneSettings &) { return 500.0; });
+    return search;
+}
+
+void TestModelSearch::oneOutlierWindowIsNotADrift()
+{
+    // Held at 500 samples/s without noise; one window at 300 (-40 %: a hiccup of the
+    // machine) between steady ones is not a drift: it takes two in a row.
+    LoaderModelSearch search = heldSearch({500.0, 500.0});
+    QVERIFY(search.holding());
+    QCOMPARE(search.calibrations(), 1);
+    for (const double rate : {500.0, 300.0, 500.0, 500.0, 300.0, 500.0}) {
+        search.report(rate);
+        QVERIFY2(search.holding(), search.lastDecision().c_str());
+    }
+    QCOMPARE(search.calibrations(), 1);
+    QVERIFY(!search.wantsCalibration());
+    // Two in a row are: it calibrates again.
+    search.report(300.0);
+    search.report(300.0);
+    QVERIFY(search.calibrating());
+    QVERIFY2(search.lastDecision().find("drifted") != std::string::npos,
+             search.lastDecision().c_str());
+}
+
+void TestModelSearch::aHoldAsNoisyAsItsStartIsNotADrift()
+{
+    // The truth is 500 +-12 %. The hold began at 470 (windows of 440 and 500: a spread of
+    // 12.8 %), so its drift limit is max(15 %, 2 x 12.8 %) = 25.5 %: windows within
+    // the same +-12 % of 500, up to 19 % from 470, are noise, not a drift.
+    LoaderModelSearch search = heldSearch({440.0, 500.0});
+    QVERIFY(search.holding());
+    for (const double rate : {560.0, 555.0, 445.0, 560.0, 550.0, 558.0, 440.0, 552.0, 560.0}) {
+        search.report(rate);
+        QVERIFY2(search.holding(), search.lastDecision().c_str());
+    }
+    QCOMPARE(search.calibrations(), 1);
+    // Beyond the limit twice in a row (+28 %), it is one.
+    search.report(602.0);
+    search.report(605.0);
+    QVERIFY(search.calibrating());
+}
+
+void TestModelSearch::aConfirmedGainBelowTheMinimumIsRejected()
+{
+    // The model predicts +40 % with 2 workers; measured without noise it is +2 % in the
+    // first pair and +3 % in the second: under minGain (5 %), so the first pair already
+    // rejects it (with its other prefetch depth), it holds and never moves.
+    int proposalWindows = 0;
+    const Throughput truth = [&](const AutotuneSettings &s) {
+        if (s.workers == 1)
+            return 500.0;
+        return ++proposalWindows == 1 ? 510.0 : 515.0;
+    };
+    const Throughput model = [](const AutotuneSettings &s) {
+        return s.workers == 2 ? 700.0 : 500.0;
+    };
+    LoaderModelSearch search({1, 2, 32}, limits(2));
+    const Drive d = drive(search, truth, model, 100);
+    QVERIFY(d.moves.empty());
+    QCOMPARE(search.incumbent(), (AutotuneSettings{1, 2, 32}));
+    QVERIFY(search.holding());
+    QCOMPARE(search.trials(), 1);
+    QCOMPARE(proposalWindows, 1);
+    QCOMPARE(d.trialWindows, 1);
+}
+
+QTEST_GUILESS_MAIN(TestModelSearch)
+#include "test_loader_model_search.moc"

@@ -1,0 +1,47 @@
+#pragma once
+
+// SweepLinePlots: a sweep's results as the research notes plot them, one line per
+// combination of the other axes' values:
+//   - end-to-end time along the workers axis (one line per batch size in a workers x
+//     batch sweep);
+//   - the model step per sample along the batch-size axis: the summary's mean step
+//     per batch (compute_mean_ms) divided by the mean samples per batch, so the
+//     amortisation of a step over a larger batch shows;
+//   - speedup (solid, left axis) and efficiency (dashed, right axis) along the workers
+//     axis, from scalingAlong().
+// Without a workers (batch-size) axis, the first axis takes its place; values that are
+// not numbers (a dataset kind) are spaced evenly and named on the axis.
+
+#include "core/sweep/sweep_analysis.h"
+
+#include "widgets/plots/qcustomplot_include.h"
+
+#include <QWidget>
+
+#include <map>
+#include <vector>
+
+namespace loaderlab {
+
+class SweepLinePlots : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit SweepLinePlots(QWidget *parent = nullptr);
+
+    void plotSweep(const loaderlab::SweepDefinition &definition,
+                   const loaderlab::SweepAnalysis &analysis,
+                   const std::map<std::int64_t, loaderlab::SweepRecord> &records);
+
+    QCustomPlot *endToEndPlot() const { return m_endToEnd; }
+    QCustomPlot *stepPlot() const { return m_step; }
+    QCustomPlot *scalingPlot() const { return m_scaling; }
+
+private:
+    QCustomPlot *m_endToEnd = nullptr;
+    QCustomPlot *m_step = nullptr;
+    QCustomPlot *m_scaling = nullptr;
+};
+
+} // namespace loaderlab

@@ -1,0 +1,365 @@
+#include "widgets/plots/timeline_plottable.h"
+
+#include "widgets/plots/timeline_rect_painter.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+
+namespace loaderlab {
+
+namespace {
+
+constexpr std::size_t kBlock = 32;
+constexpr double kNsPerS = 1e9;
+constexpr double kLaneHalf = 0.4;
+// How far (in batches) a worker may run ahead of the consumer; spans of batches
+// further from the visible records than this are assumed off-screen.
+constexpr std::int64_t kSpanMargin = 64;
+
+// The consumer lane's colours, in the legend as "waiting" and "computing".
+const QColor kWait(213, 94, 0);
+const QColor kCompute(0, 158, 115);
+// Batches: Okabe-Ito's blues, yellow and purple, a further purple and two greys,
+// none of them the consumer's vermillion or green nor near them (CIE76 colour
+// difference at least 50), ordered so that consecutive batches (side by side on the
+// lanes) and every second one (one lane with 2 workers) differ by at least 40. Seven,
+// a prime, so that only a multiple of 7 workers repeats a colour along a lane.
+const std::array<QColor, 7> kBatchColors = {
+    QColor(0, 114, 178),   QColor(204, 121, 167), QColor(96, 96, 96),   QColor(86, 180, 233),
+    QColor(148, 103, 189), QColor(240, 228, 66),  QColor(190, 190, 190)};
+const QColor kLoaderMerged(0, 114, 178);
+
+std::int64_t toNs(double seconds)
+{
+    // Clamped so that zooming out absurdly far cannot overflow the conversion.
+    return static_cast<std::int64_t>(std::clamp(seconds * kNsPerS, -9e18, 9e18));
+}
+
+} // namespace
+
+TimelinePlottable::TimelinePlottable(QCPAxis *keyAxis, QCPAxis *valueAxis)
+    : QCPAbstractPlottable(keyAxis, valueAxis)
+{
+    setName(tr("worker busy (colour = batch)"));
+    setSelectable(QCP::stNone);
+    setTrace(nullptr, 0);
+}
+
+void TimelinePlottable::setTrace(const loaderlab::TraceLog *log, int numWorkers, int ranks)
+{
+    m_log = log;
+    m_numWorkers = std::max(numWorkers, 0);
+    m_ranks = std::max(ranks, 1);
+    m_loaderLanes = std::max(m_numWorkers, 1) * m_ranks;
+    m_records = 0;
+    m_spans = 0;
+    m_minNs = 0;
+    m_maxNs = 0;
+    m_any = false;
+    m_streams.assign(static_cast<std::size_t>(m_loaderLanes) + 2, Stream{});
+}
+
+int TimelinePlottable::laneOf(std::int32_t worker, std::int32_t rank) const
+{
+    if (rank < 0 || rank >= m_ranks)
+        return -1;
+    if (m_numWorkers == 0)
+        return worker == loaderlab::kConsumerThread ? rank : -1;
+    return worker >= 0 && worker < m_numWorkers ? rank * m_numWorkers + worker : -1;
+}
+
+void TimelinePlottable::addToIndex(std::size_t stream, std::int64_t startNs, std::int64_t endNs)
+{
+    Stream &s = m_streams[stream];
+    if (s.blocks.empty() || s.openCount == static_cast<int>(kBlock)) {
+        s.blocks.push_back({startNs, endNs, 0});
+        s.openCount = 0;
+    }
+    if (s.blocks.size() > kMaxBlocks)
+        coarsen(s);
+    Block &b = s.blocks.back();
+    b.startNs = std::min(b.startNs, startNs);
+    b.endNs = std::max(b.endNs, endNs);
+    b.busyNs += endNs - startNs;
+    ++s.openCount;
+    m_minNs = m_any ? std::min(m_minNs, startNs) : startNs;
+    m_maxNs = m_any ? std::max(m_maxNs, endNs) : endNs;
+    m_any = true;
+}
+
+void TimelinePlottable::sync()
+{
+    if (!m_log)
+        return;
+    const std::size_t records = m_log->size();
+    const std::size_t spans = m_log->spanCount();
+    // Batches the run freed before they were indexed (its log keeps the last N).
+    m_records = std::max(m_records, m_log->firstKept());
+    m_spans = std::max(m_spans, m_log->firstSpanKept());
+    const std::size_t waitStream = static_cast<std::size_t>(m_loaderLanes);
+    for (; m_records < records; ++m_records) {
+        const loaderlab::TraceRecord &r = (*m_log)[m_records];
+        if (r.deliveryNs >= r.requestNs)
+            addToIndex(waitStream, r.requestNs, r.deliveryNs);
+        if (r.computeEndNs > r.computeStartNs)
+            addToIndex(waitStream + 1, r.computeStartNs, r.computeEndNs);
+    }
+    for (; m_spans < spans; ++m_spans) {
+        const loaderlab::WorkerSpan &span = m_log->span(m_spans);
+        const int lane = laneOf(span.worker, span.rank);
+        if (lane >= 0 && span.endNs >= span.startNs)
+            addToIndex(static_cast<std::size_t>(lane), span.startNs, span.endNs);
+    }
+}
+
+void TimelinePlottable::coarsen(Stream &stream)
+{
+    // Pairs of closed blocks become one (the open one stays last): the index of a
+    // run of any length stays within kMaxBlocks a stream, its oldest part coarser.
+    std::vector<Block> &blocks = stream.blocks;
+    const std::size_t closed = blocks.size() - 1;
+    std::size_t out = 0;
+    for (std::size_t i = 0; i < closed; i += 2) {
+        Block merged = blocks[i];
+        if (i + 1 < closed) {
+            merged.startNs = std::min(merged.startNs, blocks[i + 1].startNs);
+            merged.endNs = std::max(merged.endNs, blocks[i + 1].endNs);
+            merged.busyNs += blocks[i + 1].busyNs;
+        }
+        blocks[out++] = merged;
+    }
+    blocks[out++] = blocks.back();
+    blocks.resize(out);
+}
+
+double TimelinePlottable::newestSeconds() const
+{
+    return m_any ? static_cast<double>(m_maxNs) / kNsPerS : 0.0;
+}
+
+double TimelinePlottable::selectTest(const QPointF &, bool, QVariant *) const
+{
+    return -1.0;
+}
+
+QCPRange TimelinePlottable::getKeyRange(bool &foundRange, QCP::SignDomain inSignDomain) const
+{
+    const QCPRange range(static_cast<double>(m_minNs) / kNsPerS,
+                         static_cast<double>(m_maxNs) / kNsPerS);
+    foundRange = m_any && !(inSignDomain == QCP::sdNegative && range.lower >= 0.0);
+    return range;
+}
+
+QCPRange TimelinePlottable::getValueRange(bool &foundRange, QCP::SignDomain, const QCPRange &) const
+{
+    foundRange = true;
+    return {m_offset - 0.5, m_offset + static_cast<double>(m_loaderLanes) + 0.5};
+}
+
+QColor TimelinePlottable::batchColor(std::int64_t batch)
+{
+    const auto n = static_cast<std::int64_t>(kBatchColors.size());
+    return kBatchColors[static_cast<std::size_t>(((batch % n) + n) % n)];
+}
+
+QColor TimelinePlottable::boxColor(std::int64_t batch) const
+{
+    if (!m_tint.isValid())
+        return batchColor(batch);
+    return batch % 2 == 0 ? m_tint : m_tint.lighter(135);
+}
+
+QColor TimelinePlottable::waitColor()
+{
+    return kWait;
+}
+
+QColor TimelinePlottable::computeColor()
+{
+    return kCompute;
+}
+
+TimelineHit TimelinePlottable::hitAt(double seconds, double value) const
+{
+    TimelineHit hit;
+    if (!m_log || (m_records == 0 && m_spans == 0))
+        return hit;
+    const auto hold = m_log->hold();
+    const std::size_t firstRecord = std::min(m_log->firstKept(), m_records);
+    const double lane = value - m_offset;
+    const long nearest = std::lround(lane);
+    if (std::abs(lane - static_cast<double>(nearest)) > kLaneHalf || nearest < 0
+        || nearest > m_loaderLanes)
+        return hit;
+    const loaderlab::TraceLog &log = *m_log;
+    const std::int64_t ns = toNs(seconds);
+    const std::size_t after = firstRecordAfter(ns, false); // requests up to `ns` before it
+    const std::int64_t margin = std::max<std::int64_t>(kSpanMargin, std::int64_t{8} * m_numWorkers);
+    const auto recordOf = [&](std::int64_t batch, std::int32_t rank) {
+        const auto reach = static_cast<std::size_t>(2 * margin) * static_cast<std::size_t>(m_ranks);
+        const std::size_t from = after > firstRecord + reach ? after - reach : firstRecord;
+        for (std::size_t k = from; k < std::min(m_records, after + reach); ++k)
+            if (log[k].index == batch && log[k].rank == rank)
+                hit.record = log[k];
+    };
+    if (nearest == m_loaderLanes) {
+        // The consumer lane: the last requests before `ns` (ranks share the lane).
+        hit.computing = lane > static_cast<double>(nearest);
+        const std::size_t look = static_cast<std::size_t>(4 * m_ranks + 4);
+        for (std::size_t k = after; k-- > firstRecord && after - k <= look;) {
+            const loaderlab::TraceRecord &r = log[k];
+            const std::int64_t start = hit.computing ? r.computeStartNs : r.requestNs;
+            const std::int64_t end = hit.computing ? r.computeEndNs : r.deliveryNs;
+            if (start <= ns && ns <= end && end > start) {
+                hit.found = hit.consumer = true;
+                hit.batch = r.index;
+                hit.worker = r.worker;
+                hit.rank = r.rank;
+                hit.startNs = start;
+                hit.endNs = end;
+                hit.record = r;
+                return hit;
+            }
+        }
+        return hit;
+    }
+    // A loader lane: the spans of the batches near the records around `ns`.
+    const std::int64_t low = (after > firstRecord ? log[after - 1].index : 0) - margin;
+    const std::int64_t high = (after < m_records
+                                   ? log[after].index
+                                   : (m_records > firstRecord ? log[m_records - 1].index : 0))
+                              + margin;
+    const std::size_t spanEnd = std::min(log.firstSpanOfBatch(high + 1), m_spans);
+    for (std::size_t s = std::min(log.firstSpanOfBatch(low), m_spans); s < spanEnd; ++s) {
+        const loaderlab::WorkerSpan &span = log.span(s);
+        if (laneOf(span.worker, span.rank) != nearest || span.startNs > ns || ns > span.endNs)
+            continue;
+        hit.found = true;
+        hit.batch = span.batch;
+        hit.worker = span.worker;
+        hit.rank = span.rank;
+        hit.startNs = span.startNs;
+        hit.endNs = span.endNs;
+        recordOf(span.batch, span.rank);
+        return hit;
+    }
+    return hit;
+}
+
+std::size_t TimelinePlottable::firstRecordAfter(std::int64_t ns, bool inclusive) const
+{
+    std::size_t low = std::min(m_log->firstKept(), m_records);
+    std::size_t high = m_records;
+    while (low < high) {
+        const std::size_t mid = low + (high - low) / 2;
+        const std::int64_t t = (*m_log)[mid].requestNs;
+        if (inclusive ? t < ns : t <= ns)
+            low = mid + 1;
+        else
+            high = mid;
+    }
+    return low;
+}
+
+void TimelinePlottable::draw(QCPPainter *painter)
+{
+    QCPAxis *keys = keyAxis();
+    QCPAxis *values = valueAxis();
+    if (!m_log || !keys || !values || !m_any)
+        return;
+    const QCPRange range = keys->range();
+    const std::int64_t fromNs = toNs(range.lower);
+    const std::int64_t toNsValue = toNs(range.upper);
+    if (toNsValue <= fromNs)
+        return;
+    const auto hold = m_log->hold();
+    const double x0 = keys->coordToPixel(range.lower);
+    const double x1 = keys->coordToPixel(range.upper);
+    const double pxPerNs = (x1 - x0) / static_cast<double>(toNsValue - fromNs);
+    const QRect clip = clipRect();
+    TimelineRectPainter out(painter, fromNs, x0, pxPerNs, clip.left() - 2.0, clip.right() + 2.0,
+                            m_streams.size());
+    for (int lane = 0; lane < m_loaderLanes; ++lane)
+        out.setRow(static_cast<std::size_t>(lane),
+                   values->coordToPixel(m_offset + lane + kLaneHalf),
+                   values->coordToPixel(m_offset + lane - kLaneHalf),
+                   m_tint.isValid() ? m_tint : kLoaderMerged);
+    const double consumer = m_offset + static_cast<double>(m_loaderLanes);
+    const auto waitStream = static_cast<std::size_t>(m_loaderLanes);
+    out.setRow(waitStream, values->coordToPixel(consumer),
+               values->coordToPixel(consumer - kLaneHalf), kWait);
+    out.setRow(waitStream + 1, values->coordToPixel(consumer + kLaneHalf),
+               values->coordToPixel(consumer), kCompute);
+
+    painter->setFont(QFont(mParentPlot->font().family(), 7));
+    const std::size_t first = firstRecordAfter(fromNs, true);
+    const std::size_t last = firstRecordAfter(toNsValue, false);
+    // Reading every visible record costs 160 bytes each; once a block of 32 is
+    // narrower than about two pixels, the block index draws the same picture.
+    const double widthPx = std::abs(x1 - x0);
+    if (static_cast<double>(last - first) > widthPx * static_cast<double>(kBlock) / 2.0)
+        drawBlocks(out, fromNs, toNsValue);
+    else
+        drawDetail(out, fromNs, toNsValue, first, last);
+    out.flushAll();
+}
+
+void TimelinePlottable::drawDetail(TimelineRectPainter &out, std::int64_t fromNs, std::int64_t toNs,
+                                   std::size_t first, std::size_t last)
+{
+    const loaderlab::TraceLog &log = *m_log;
+    const std::size_t firstRecord = std::min(log.firstKept(), m_records);
+    // The record before the first visible request may still be computing.
+    const std::size_t begin = first > firstRecord ? first - 1 : first;
+    const auto waitStream = static_cast<std::size_t>(m_loaderLanes);
+    for (std::size_t i = begin; i < last; ++i) {
+        const loaderlab::TraceRecord &r = log[i];
+        if (r.deliveryNs >= r.requestNs)
+            out.box(waitStream, r.requestNs, r.deliveryNs, kWait, -1);
+        if (r.computeEndNs > r.computeStartNs)
+            out.box(waitStream + 1, r.computeStartNs, r.computeEndNs, kCompute, -1);
+    }
+
+    const std::int64_t margin = std::max<std::int64_t>(kSpanMargin, std::int64_t{8} * m_numWorkers);
+    const std::int64_t lowBatch =
+        (begin < m_records ? log[begin].index
+                           : (m_records > firstRecord ? log[m_records - 1].index + 1 : 0))
+        - margin;
+    const std::size_t spanBegin = std::min(log.firstSpanOfBatch(lowBatch), m_spans);
+    const std::size_t spanEnd = last < m_records ? std::min(
+                                    log.firstSpanOfBatch(log[last].index + margin), m_spans)
+                                                 : m_spans;
+    for (std::size_t s = spanBegin; s < spanEnd; ++s) {
+        const loaderlab::WorkerSpan &span = log.span(s);
+        const int lane = laneOf(span.worker, span.rank);
+        if (lane < 0 || span.endNs < fromNs || span.startNs > toNs || span.endNs < span.startNs)
+            continue;
+        out.box(static_cast<std::size_t>(lane), span.startNs, span.endNs, boxColor(span.batch),
+                span.batch);
+    }
+}
+
+void TimelinePlottable::drawBlocks(TimelineRectPainter &out, std::int64_t fromNs, std::int64_t toNs)
+{
+    auto byStart = [](std::int64_t ns, const Block &b) { return ns < b.startNs; };
+    for (std::size_t s = 0; s < m_streams.size(); ++s) {
+        const std::vector<Block> &blocks = m_streams[s].blocks;
+        auto begin = std::upper_bound(blocks.begin(), blocks.end(), fromNs, byStart);
+        if (begin != blocks.begin())
+            --begin;
+        const auto end = std::upper_bound(begin, blocks.end(), toNs, byStart);
+        for (auto it = begin; it != end; ++it)
+            out.block(s, it->startNs, it->endNs, it->busyNs);
+    }
+}
+
+void TimelinePlottable::drawLegendIcon(QCPPainter *painter, const QRectF &rect) const
+{
+    const QRectF left(rect.left(), rect.top(), rect.width() / 2.0, rect.height());
+    painter->fillRect(left, boxColor(0));
+    painter->fillRect(left.translated(left.width(), 0.0), boxColor(1));
+}
+
+} // namespace loaderlab

@@ -1,0 +1,260 @@
+#include "widgets/plots/worker_timeline_plot.h"
+
+#include "widgets/plots/timeline_plottable.h"
+
+#include <algorithm>
+
+namespace loaderlab {
+
+namespace {
+
+constexpr double kNsPerS = 1e9;
+constexpr double kFollowSeconds = 5.0;
+
+// An empty plottable that only exists to give the legend a coloured square.
+void addLegendSwatch(QCustomPlot *plot, const QString &name, const QColor &color)
+{
+    auto *swatch = new QCPBars(plot->xAxis, plot->yAxis);
+    swatch->setName(name);
+    swatch->setPen(Qt::NoPen);
+    swatch->setBrush(color);
+    swatch->setSelectable(QCP::stNone);
+}
+
+} // namespace
+
+WorkerTimelinePlot::WorkerTimelinePlot(QWidget *parent)
+    : LivePlot(parent)
+{
+    xAxis->setLabel(tr("time (s)"));
+    m_laneTicker.reset(new QCPAxisTickerText);
+    yAxis->setTicker(m_laneTicker);
+    yAxis->grid()->setVisible(false);
+    yAxis->setSubTicks(false);
+    axisRect()->setRangeDrag(Qt::Horizontal);
+
+    m_timeline = new TimelinePlottable(xAxis, yAxis);
+    m_timeline->setObjectName(QStringLiteral("timelineLanes"));
+    addLegendSwatch(this, tr("consumer waiting (lower half)"), TimelinePlottable::waitColor());
+    addLegendSwatch(this, tr("consumer computing (upper half)"), TimelinePlottable::computeColor());
+
+    // The legend goes below the plot: inside it would cover a lane.
+    legend->setVisible(true);
+    legend->setFont(QFont(font().family(), 8));
+    legend->setFillOrder(QCPLegend::foColumnsFirst);
+    legend->setBorderPen(Qt::NoPen);
+    axisRect()->insetLayout()->take(legend);
+    plotLayout()->addElement(1, 0, legend);
+    plotLayout()->setRowStretchFactor(1, 0.001);
+
+    m_hint = new QCPItemText(this);
+    m_hint->setObjectName(QStringLiteral("timelineHint"));
+    m_hint->position->setType(QCPItemPosition::ptAxisRectRatio);
+    m_hint->position->setCoords(0.5, 0.5);
+    m_hint->setText(tr("A lane per worker appears here when a run starts: every batch is a box "
+                       "in the lane\nof the worker that loads it, and the consumer's lane shows "
+                       "when it waits and when it computes."));
+    m_hint->setColor(QColor(90, 90, 90));
+    m_hint->setFont(QFont(font().family(), 9));
+
+    updateLanes();
+}
+
+void WorkerTimelinePlot::appendData(const loaderlab::TraceLog &log, std::size_t, std::size_t)
+{
+    // clearData() gave the plottable this log; it keeps its own read position.
+    Q_UNUSED(log)
+    m_timeline->sync();
+}
+
+namespace {
+
+// The data-parallel ranks of a run (RunConfig::devices), from its first config.
+int ranksOf(const loaderlab::TraceLog *log)
+{
+    return log ? log->ranks() : 1;
+}
+
+// The most workers any config version of `log` had (0: the consumer loaded every
+// batch), else `fallback`. The log decides: the window passes at least one worker,
+// which would give a run without workers an empty "worker 0" lane instead of its
+// "consumer (loads)" lane.
+int workersOf(const loaderlab::TraceLog *log, int fallback)
+{
+    const std::vector<int> workers = log ? log->workersByVersion() : std::vector<int>{};
+    return workers.empty() ? fallback : *std::max_element(workers.begin(), workers.end());
+}
+
+// "worker 1", or "rank 2 worker 1" in a data-parallel run.
+QString workerLaneName(int rank, int ranks, int worker)
+{
+    const QString name = worker < 0 ? WorkerTimelinePlot::tr("consumer (loads)")
+                                    : WorkerTimelinePlot::tr("worker %1").arg(worker);
+    return ranks > 1 ? WorkerTimelinePlot::tr("rank %1 %2").arg(rank).arg(name) : name;
+}
+
+// Ticks for a timeline's loader lanes from `offset` up.
+void addLoaderTicks(QCPAxisTickerText &ticker, const TimelinePlottable &timeline, double offset)
+{
+    const int workers = timeline.workerLanes();
+    const int ranks = timeline.ranks();
+    for (int r = 0; r < ranks; ++r) {
+        if (workers == 0)
+            ticker.addTick(offset + r, workerLaneName(r, ranks, -1));
+        for (int w = 0; w < workers; ++w)
+            ticker.addTick(offset + r * workers + w, workerLaneName(r, ranks, w));
+    }
+}
+
+} // namespace
+
+void WorkerTimelinePlot::clearData()
+{
+    m_timeline->setTrace(trace(), workersOf(trace(), numWorkers()), ranksOf(trace()));
+    updateLanes();
+}
+
+void WorkerTimelinePlot::setWorkerLanes(int workers)
+{
+    // Lanes only grow: a run reconfigured to more workers re-indexes its trace once.
+    if (!trace() || workers <= m_timeline->workerLanes())
+        return;
+    m_timeline->setTrace(trace(), workers, ranksOf(trace()));
+    {
+        const auto hold = trace()->hold();
+        m_timeline->sync();
+    }
+    updateLanes();
+    replot(QCustomPlot::rpQueuedReplot);
+}
+
+void WorkerTimelinePlot::updateLanes()
+{
+    // Overlays stack above the live run's lanes (which may have grown), or from the
+    // bottom when the live run has none (no run yet, or unticked).
+    const bool live = liveLanesShown();
+    double base = live ? m_timeline->consumerLane() + 1.5 : 0.0;
+    for (TimelinePlottable *overlay : m_overlayTimelines) {
+        overlay->setLaneOffset(base);
+        base += overlay->consumerLane() + 1.5;
+    }
+    m_laneTicker->clear();
+    if (live) {
+        addLoaderTicks(*m_laneTicker, *m_timeline, 0.0);
+        m_laneTicker->addTick(m_timeline->consumerLane(), m_timeline->ranks() > 1
+                                                              ? tr("consumers (all ranks)")
+                                                              : tr("consumer"));
+    }
+    for (std::size_t i = 0; i < m_overlayTimelines.size(); ++i) {
+        const TimelinePlottable *overlay = m_overlayTimelines[i];
+        const double offset = overlay->laneOffset();
+        addLoaderTicks(*m_laneTicker, *overlay, offset);
+        m_laneTicker->addTick(offset + overlay->consumerLane(), overlays()[i].name);
+    }
+    m_hint->setVisible(!trace() && m_overlayTimelines.empty());
+    fitValueAxis();
+}
+
+bool WorkerTimelinePlot::liveLanesShown() const
+{
+    return trace() != nullptr && liveVisible();
+}
+
+QString WorkerTimelinePlot::hoverText(const QPointF &pos) const
+{
+    if (!axisRect()->rect().contains(pos.toPoint()))
+        return {};
+    const double seconds = xAxis->pixelToCoord(pos.x());
+    const double lane = yAxis->pixelToCoord(pos.y());
+    std::vector<std::pair<const TimelinePlottable *, QString>> shown;
+    if (liveVisible())
+        shown.emplace_back(m_timeline, QString());
+    for (std::size_t i = 0; i < m_overlayTimelines.size(); ++i)
+        shown.emplace_back(m_overlayTimelines[i], overlays()[i].name + QStringLiteral(": "));
+    for (const auto &[timeline, prefix] : shown) {
+        const TimelineHit hit = timeline->hitAt(seconds, lane);
+        if (!hit.found)
+            continue;
+        const double ms = static_cast<double>(hit.endNs - hit.startNs) / 1e6;
+        const QString from = QString::number(static_cast<double>(hit.startNs) / 1e9, 'f', 3);
+        const QString to = QString::number(static_cast<double>(hit.endNs) / 1e9, 'f', 3);
+        const QString rank = timeline->ranks() > 1 ? tr("rank %1, ").arg(hit.rank) : QString();
+        QString text;
+        if (hit.consumer)
+            text = (hit.computing ? tr("batch %1: step %2 ms (%3 to %4 s)")
+                                  : tr("batch %1: waiting %2 ms (%3 to %4 s)"))
+                       .arg(hit.batch)
+                       .arg(ms, 0, 'f', 2)
+                       .arg(from, to);
+        else
+            text = tr("batch %1 on %2: loading %3 ms (%4 to %5 s)")
+                       .arg(hit.batch)
+                       .arg(rank + workerName(hit.worker))
+                       .arg(ms, 0, 'f', 2)
+                       .arg(from, to);
+        if (hit.record && !hit.consumer
+            && hit.record->readNs + hit.record->decodeNs + hit.record->transformNs > 0)
+            text += QLatin1Char('\n')
+                    + tr("read %1 ms, decode %2 ms, transform %3 ms (its samples together)")
+                          .arg(static_cast<double>(hit.record->readNs) / 1e6, 0, 'f', 2)
+                          .arg(static_cast<double>(hit.record->decodeNs) / 1e6, 0, 'f', 2)
+                          .arg(static_cast<double>(hit.record->transformNs) / 1e6, 0, 'f', 2);
+        return prefix + text;
+    }
+    return {};
+}
+
+double WorkerTimelinePlot::topLane() const
+{
+    if (m_overlayTimelines.empty())
+        return liveLanesShown() ? m_timeline->consumerLane() : -1.0;
+    const TimelinePlottable *last = m_overlayTimelines.back();
+    return last->laneOffset() + last->consumerLane();
+}
+
+void WorkerTimelinePlot::fitValueAxis()
+{
+    yAxis->setRange(-0.6, std::max(topLane(), 0.0) + 0.6);
+}
+
+void WorkerTimelinePlot::setOverlayData(const std::vector<PlotOverlay> &overlays)
+{
+    for (TimelinePlottable *overlay : m_overlayTimelines)
+        removePlottable(overlay);
+    m_overlayTimelines.clear();
+    for (const PlotOverlay &overlay : overlays) {
+        auto *timeline = new TimelinePlottable(xAxis, yAxis);
+        timeline->setName(overlay.name);
+        timeline->setTint(overlay.colour);
+        timeline->setTrace(overlay.trace.get(), overlay.workers, ranksOf(overlay.trace.get()));
+        {
+            const auto hold = overlay.trace->hold();
+            timeline->sync();
+        }
+        m_overlayTimelines.push_back(timeline);
+    }
+    updateLanes();
+}
+
+void WorkerTimelinePlot::showLiveSeries(bool visible)
+{
+    m_timeline->setVisible(visible);
+    updateLanes(); // an unticked run leaves no empty lanes
+}
+
+double WorkerTimelinePlot::markerKey(const loaderlab::TraceMarker &marker) const
+{
+    return static_cast<double>(marker.timeNs) / kNsPerS;
+}
+
+QCPRange WorkerTimelinePlot::followRange(double newest) const
+{
+    return {std::max(0.0, newest - kFollowSeconds), newest + kFollowSeconds * 0.02};
+}
+
+double WorkerTimelinePlot::newestKey() const
+{
+    return m_timeline->newestSeconds();
+}
+
+} // namespace loaderlab

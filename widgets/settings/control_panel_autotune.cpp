@@ -1,0 +1,80 @@
+// ControlPanel's Autotune boxes: the window starts core's Autotuner when they are
+// checked; while it tunes, the tuned controls follow the run and are read-only.
+
+#include "widgets/settings/control_panel.h"
+
+#include "widgets/common/form_helpers.h"
+
+#include <QCheckBox>
+#include <QGridLayout>
+#include <QSlider>
+#include <QSpinBox>
+#include <QVariant>
+
+namespace loaderlab {
+
+using formhelpers::named;
+
+QWidget *ControlPanel::buildAutotuneRows()
+{
+    m_autotuneCheck = named(new QCheckBox(tr("Autotune workers and prefetch")), "autotuneCheck",
+                            tr("While the run goes, measure samples/s and move workers and "
+                               "prefetch one step at a time where it gains more than the "
+                               "noise (as loaderlab run --autotune); each trial and move is a "
+                               "marker on the plots."));
+    m_autotuneBatchCheck = named(new QCheckBox(tr("and the batch size")), "autotuneBatchCheck",
+                                 tr("Let the autotuner double or halve the batch size too (as "
+                                    "--autotune-batch)."));
+    m_autotuneBatchCheck->setEnabled(false);
+    // Two rows, the batch option indented under the box it belongs to: one row
+    // would widen the panel in German.
+    auto *tune = new QWidget;
+    auto *tuneRows = new QGridLayout(tune);
+    tuneRows->setContentsMargins(0, 0, 0, 0);
+    tuneRows->addWidget(m_autotuneCheck, 0, 0, 1, 2);
+    tuneRows->setColumnMinimumWidth(0, 20);
+    tuneRows->addWidget(m_autotuneBatchCheck, 1, 1);
+    connect(m_autotuneCheck, &QCheckBox::toggled, this, [this](bool on) {
+        m_autotuneBatchCheck->setEnabled(on);
+        Q_EMIT autotuneChanged();
+    });
+    connect(m_autotuneBatchCheck, &QCheckBox::toggled, this, &ControlPanel::autotuneChanged);
+    return tune;
+}
+
+bool ControlPanel::autotuneEnabled() const
+{
+    return m_autotuneCheck->isChecked();
+}
+
+bool ControlPanel::autotuneBatch() const
+{
+    return m_autotuneCheck->isChecked() && m_autotuneBatchCheck->isChecked();
+}
+
+void ControlPanel::setAutotuneEnabled(bool enabled)
+{
+    m_autotuneCheck->setChecked(enabled);
+}
+
+void ControlPanel::setTuning(bool tuning, bool batchToo)
+{
+    const QString why = tr("Set by the autotuner while it runs; uncheck Autotune to set it by "
+                           "hand.");
+    const auto lock = [&](QWidget *control, bool locked) {
+        // The control's own tooltip is kept aside while it is locked.
+        const char *const kOwn = "untunedToolTip";
+        if (!control->property(kOwn).isValid())
+            control->setProperty(kOwn, control->toolTip());
+        control->setEnabled(!locked);
+        control->setToolTip(locked ? why : control->property(kOwn).toString());
+    };
+    for (QWidget *control :
+         {static_cast<QWidget *>(m_workersSpin), static_cast<QWidget *>(m_workersSlider),
+          static_cast<QWidget *>(m_prefetchSpin)})
+        lock(control, tuning);
+    lock(m_batchSpin, tuning && batchToo);
+    lock(m_batchSlider, tuning && batchToo);
+}
+
+} // namespace loaderlab
