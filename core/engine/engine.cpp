@@ -53,6 +53,13 @@ std::string engineProblem(const RunConfig &config)
     return {};
 }
 
+PythonCheck engineCheck(EngineKind engine, const EngineCancel &cancelled)
+{
+    if (engine != EngineKind::PyTorch)
+        return {};
+    return pytorchPythonCheck(pytorchEnginePython(cancelled), cancelled);
+}
+
 const char *engineLabel(EngineKind engine)
 {
     return engine == EngineKind::PyTorch ? "PyTorch DataLoader" : "LoaderLab";

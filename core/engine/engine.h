@@ -12,7 +12,7 @@
 #include "core/engine/engine_cancel.h"
 #include "core/engine/engine_problem.h"
 #include "core/record/trace_record.h"
-#include "core/run/run_controller.h"
+#include "core/run/run_state.h"
 #include "core/trace/trace_log.h"
 
 #include <functional>
@@ -50,6 +50,12 @@ std::string engineCannot(EngineKind engine, EngineFeature feature);
 std::string engineProblem(const RunConfig &config);
 // The same as data, for the window to word (widgets/common/engine_text.h).
 EngineProblem engineProblemKind(const RunConfig &config);
+
+// Whether `engine` can run on this machine: for the PyTorch engine, whether its
+// Python (pytorchEnginePython()) imports torch and torchvision, about a second the
+// first time and then remembered (pytorchPythonCheck()); LoaderLab's always can.
+// `cancelled` cuts the check short (Result::Stopped, not remembered).
+PythonCheck engineCheck(EngineKind engine, const EngineCancel &cancelled = {});
 
 // The engine's name for people: "LoaderLab", "PyTorch DataLoader".
 const char *engineLabel(EngineKind engine);

@@ -4,6 +4,7 @@
 // interface; the run itself is RunController's (core/run/run_controller.h).
 
 #include "core/engine/engine.h"
+#include "core/run/run_controller.h"
 
 namespace loaderlab {
 

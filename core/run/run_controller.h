@@ -16,6 +16,7 @@
 
 #include "core/config/run_config.h"
 #include "core/dataset/dataset.h"
+#include "core/run/run_state.h"
 #include "core/trace/trace_log.h"
 
 #include <functional>
@@ -23,10 +24,6 @@
 #include <string>
 
 namespace loaderlab {
-
-enum class RunState { Idle, Running, Paused, Finished, Stopped, Failed };
-
-const char *runStateName(RunState state);
 
 // What RunController::start checks before it opens anything: the loader's settings
 // (validate()) and the device count against its config field. Throws

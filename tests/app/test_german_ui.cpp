@@ -29,6 +29,7 @@
 #include "tests/support/fake_python.h"
 
 #include "core/config/config_fields.h"
+#include "core/engine/pytorch/pytorch_run.h"
 #include "core/engine/run_service.h"
 #include "core/lessons/lesson.h"
 #include "core/sweep/sweep_analysis.h"

@@ -7,7 +7,7 @@
 // untranslated window says what the command line says (test_german_ui checks it).
 
 #include "core/config/run_config.h"
-#include "core/engine/pytorch/pytorch_run.h"
+#include "core/engine/engine_problem.h"
 
 #include <QString>
 

@@ -1,6 +1,6 @@
 #include "widgets/settings/engine_choice.h"
 
-#include "core/engine/pytorch/pytorch_run.h"
+#include "core/engine/engine.h"
 
 #include "widgets/common/background_task.h"
 #include "widgets/common/engine_text.h"
@@ -49,8 +49,7 @@ EngineChoice::EngineChoice(QWidget *parent)
     m_probe->start(
         [](const BackgroundTask::Control &control) {
             const auto cancelled = [&control] { return control.stopRequested(); };
-            return loaderlab::pytorchPythonCheck(loaderlab::pytorchEnginePython(cancelled),
-                                                 cancelled);
+            return loaderlab::engineCheck(loaderlab::EngineKind::PyTorch, cancelled);
         },
         [this](const loaderlab::PythonCheck &answer) {
             m_probed = true;

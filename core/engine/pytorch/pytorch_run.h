@@ -48,23 +48,6 @@ namespace loaderlab {
 // installs into) that imports torch and torchvision, else python3.
 std::string pytorchEnginePython(const EngineCancel &cancelled = {});
 
-// Whether `python` can import torch and torchvision, as data: pytorchEngineProblem()
-// words it in English, the window in its language (widgets/common/engine_text.h).
-struct PythonCheck
-{
-    enum class Result {
-        Ok,
-        CannotImport, // `detail`: Python's last line on stderr, if any
-        TimedOut,     // `seconds`: the limit
-        Stopped,      // `cancelled` said so
-        CannotStart,  // `detail`: why the process did not start
-    };
-    Result result = Result::Ok;
-    std::string python;
-    std::string detail;
-    double seconds = 0.0;
-};
-
 // Runs Python once (about a second) and remembers a yes or a no per interpreter.
 // The check has a time limit (engineCheckSeconds(): 30 s, or
 // $LOADERLAB_PYTORCH_CHECK_SECONDS) and stops early when `cancelled` says so; its
