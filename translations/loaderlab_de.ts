@@ -914,6 +914,42 @@
         <source>highest throughput with %1</source>
         <translation>höchster Durchsatz mit %1</translation>
     </message>
+    <message>
+        <source>End-to-end time (s)</source>
+        <translation>Gesamtzeit (s)</translation>
+    </message>
+    <message>
+        <source>End to end (s)</source>
+        <translation>Gesamtzeit (s)</translation>
+    </message>
+    <message>
+        <source>Throughput (samples/s)</source>
+        <translation>Durchsatz (Samples/s)</translation>
+    </message>
+    <message>
+        <source>Samples/s</source>
+        <translation>Samples/s</translation>
+    </message>
+    <message>
+        <source>First-batch latency (ms)</source>
+        <translation>Latenz des ersten Batches (ms)</translation>
+    </message>
+    <message>
+        <source>First batch (ms)</source>
+        <translation>Erster Batch (ms)</translation>
+    </message>
+    <message>
+        <source>Input-bound share</source>
+        <translation>Input-bound-Anteil</translation>
+    </message>
+    <message>
+        <source>Input-bound</source>
+        <translation>Input-bound</translation>
+    </message>
+    <message>
+        <source>Wait p95 (ms)</source>
+        <translation>Wartezeit p95 (ms)</translation>
+    </message>
 </context>
 <context>
     <name>loaderlab::AutotuneManager</name>
@@ -2733,28 +2769,8 @@ bound</translation>
         <translation>Läufe</translation>
     </message>
     <message>
-        <source>End to end (s)</source>
-        <translation>Gesamtzeit (s)</translation>
-    </message>
-    <message>
         <source>Spread</source>
         <translation>Streuung</translation>
-    </message>
-    <message>
-        <source>Samples/s</source>
-        <translation>Samples/s</translation>
-    </message>
-    <message>
-        <source>First batch (ms)</source>
-        <translation>Erster Batch (ms)</translation>
-    </message>
-    <message>
-        <source>Input-bound</source>
-        <translation>Input-bound</translation>
-    </message>
-    <message>
-        <source>Wait p95 (ms)</source>
-        <translation>Wartezeit p95 (ms)</translation>
     </message>
     <message>
         <source>Error</source>
@@ -2799,26 +2815,6 @@ bound</translation>
 </context>
 <context>
     <name>loaderlab::SweepHeatmap</name>
-    <message>
-        <source>Throughput (samples/s)</source>
-        <translation>Durchsatz (Samples/s)</translation>
-    </message>
-    <message>
-        <source>End-to-end time (s)</source>
-        <translation>Gesamtzeit (s)</translation>
-    </message>
-    <message>
-        <source>Input-bound share</source>
-        <translation>Input-bound-Anteil</translation>
-    </message>
-    <message>
-        <source>First-batch latency (ms)</source>
-        <translation>Latenz des ersten Batches (ms)</translation>
-    </message>
-    <message>
-        <source>Wait p95 (ms)</source>
-        <translation>Wartezeit p95 (ms)</translation>
-    </message>
     <message>
         <source>failed</source>
         <translation>fehlgeschlagen</translation>

@@ -1,6 +1,7 @@
 #include "app/cli/sweep_table.h"
 
 #include "core/config/config_fields.h"
+#include "core/sweep/sweep_figures.h"
 #include "core/system/safe_text.h"
 
 #include <algorithm>
@@ -106,9 +107,15 @@ std::string sweepTable(const loaderlab::SweepAnalysis &analysis, const std::stri
     Row header;
     for (const std::string &key : analysis.keys)
         header.push_back(loaderlab::escapeForTerminal(key));
-    for (const char *column : {"runs", "end-to-end s", "spread", "samples/s", "first batch ms",
-                               "input-bound", "wait p95 ms"})
-        header.emplace_back(column);
+    // The figures of the table, each its own column; the spread over the repeats
+    // follows the end-to-end time it is the spread of.
+    header.emplace_back("runs");
+    for (const loaderlab::SweepFigure &f : loaderlab::sweepFigures()) {
+        header.emplace_back(f.column);
+        if (f.id == loaderlab::SweepFigureId::EndToEnd)
+            header.emplace_back("spread");
+    }
+    const std::size_t figureColumns = header.size() - analysis.keys.size() - 1;
     for (const SweepTableColumn &column : extraColumns)
         header.push_back(loaderlab::escapeForTerminal(column.heading));
     rows.push_back(header);
@@ -131,28 +138,23 @@ std::string sweepTable(const loaderlab::SweepAnalysis &analysis, const std::stri
                     ? loaderlab::configValueText(*field, c.values[a])
                     : c.values[a].dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)));
         }
-        if (skipped) {
-            row.push_back("skipped");
-            row.push_back(format("(%.3f)", c.endToEndMean));
-            row.push_back("-");
-            row.push_back(format("(%.1f)", c.throughputMean));
-            row.push_back(format("(%.1f)", c.firstBatchMs));
-            row.push_back(format("(%.0f %%)", c.inputBoundShare * 100));
-            row.push_back(format("(%.2f)", c.waitP95Ms));
-        } else if (c.runs == 0) {
+        if (c.runs == 0 && !skipped) {
             row.push_back("0" + (c.failures ? " +" + std::to_string(c.failures) + " failed" : ""));
-            row.insert(row.end(), 6, "-");
+            row.insert(row.end(), figureColumns, "-");
             failures.push_back("cell " + std::to_string(c.grid) + ": "
                                + loaderlab::escapeForTerminal(c.error));
         } else {
-            row.push_back(std::to_string(c.runs)
-                          + (c.failures ? " +" + std::to_string(c.failures) + " failed" : ""));
-            row.push_back(format("%.3f", c.endToEndMean));
-            row.push_back(c.runs > 1 ? format("%.1f %%", c.spread() * 100) : "-");
-            row.push_back(format("%.1f", c.throughputMean));
-            row.push_back(format("%.1f", c.firstBatchMs));
-            row.push_back(format("%.0f %%", c.inputBoundShare * 100));
-            row.push_back(format("%.2f", c.waitP95Ms));
+            // A skipped cell's figures are predicted: in parentheses, with no spread.
+            const std::string failed = c.failures ? " +" + std::to_string(c.failures) + " failed"
+                                                  : "";
+            row.push_back(skipped ? std::string("skipped") : std::to_string(c.runs) + failed);
+            for (const loaderlab::SweepFigure &f : loaderlab::sweepFigures()) {
+                const std::string text = loaderlab::sweepFigureText(f, c.figure(f.id));
+                row.push_back(skipped ? "(" + text + ")" : text);
+                if (f.id == loaderlab::SweepFigureId::EndToEnd)
+                    row.push_back(!skipped && c.runs > 1 ? format("%.1f %%", c.spread() * 100)
+                                                         : "-");
+            }
         }
         for (const SweepTableColumn &column : extraColumns) {
             const auto text = column.byGrid.find(c.grid);

@@ -1,10 +1,11 @@
 #pragma once
 
 // The sweep's results as plain text for the terminal: one row per cell (axis
-// values, runs, end-to-end time with its spread, samples/s, first batch, input-bound
-// share, wait p95, or the failure; a cell `sweep --predict-first` skipped with the
-// figures predicted for it in parentheses), then the recommendations, then speedup and
-// efficiency along one numeric axis.
+// values, runs, the figures of core/sweep/sweep_figures.h in its order, with its
+// headings and decimals: end-to-end time with its spread, samples/s, first batch,
+// input-bound share, wait p95; or the failure; a cell `sweep --predict-first` skipped
+// with the figures predicted for it in parentheses), then the recommendations, then
+// speedup and efficiency along one numeric axis.
 
 #include "core/sweep/sweep_analysis.h"
 

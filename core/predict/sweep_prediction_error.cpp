@@ -23,7 +23,27 @@ SweepCellFigures figuresOf(const Prediction &p)
             p.waitP95Seconds * 1e3};
 }
 
-// The means over a cell's finished records, as the sweep's analysis takes them.
+// Where SweepCellFigures keeps a figure.
+template <typename Figures>
+auto &cellFigureOf(Figures &f, SweepFigureId id)
+{
+    switch (id) {
+    case SweepFigureId::EndToEnd:
+        return f.endToEndSeconds;
+    case SweepFigureId::SamplesPerSecond:
+        return f.samplesPerSecond;
+    case SweepFigureId::FirstBatch:
+        return f.firstBatchMs;
+    case SweepFigureId::InputBoundShare:
+        return f.inputBoundShare;
+    case SweepFigureId::WaitP95:
+        return f.waitP95Ms;
+    }
+    throw std::invalid_argument("unknown figure id " + std::to_string(static_cast<int>(id)));
+}
+
+// The means over a cell's finished records, as the sweep's analysis takes them: every
+// figure of the table from the same key of the records' summaries.
 void measureCell(SweepCellPrediction &cell, const std::map<std::int64_t, SweepRecord> &records)
 {
     cell.measuredRuns = 0;
@@ -32,18 +52,14 @@ void measureCell(SweepCellPrediction &cell, const std::map<std::int64_t, SweepRe
     for (const auto &[order, r] : records) {
         if (r.grid != cell.grid || r.state != "finished")
             continue;
-        m.samplesPerSecond += r.samplesPerSecond();
-        m.endToEndSeconds += r.endToEndSeconds();
-        m.firstBatchMs += r.figure("first_batch_latency_ms");
-        m.inputBoundShare += r.figure("input_bound_share");
-        m.waitP95Ms += r.figure("wait_p95_ms");
+        for (const SweepFigure &f : sweepFigures())
+            cellFigureOf(m, f.id) += r.figure(std::string(f.summaryKey));
         ++cell.measuredRuns;
     }
     if (cell.measuredRuns > 1) {
         const double n = cell.measuredRuns;
-        for (double *v : {&m.samplesPerSecond, &m.endToEndSeconds, &m.firstBatchMs,
-                          &m.inputBoundShare, &m.waitP95Ms})
-            *v /= n;
+        for (const SweepFigure &f : sweepFigures())
+            cellFigureOf(m, f.id) /= n;
     }
 }
 
@@ -65,31 +81,28 @@ std::string costsProblem(const SweepDefinition &definition, const SweepCell &cel
 
 } // namespace
 
+double SweepCellFigures::figure(SweepFigureId id) const
+{
+    return cellFigureOf(*this, id);
+}
+
 double SweepCellFigures::figure(const std::string &name) const
 {
-    if (name == "samples_per_sec")
-        return samplesPerSecond;
-    if (name == "end_to_end_s")
-        return endToEndSeconds;
-    if (name == "first_batch_ms")
-        return firstBatchMs;
-    if (name == "input_bound_share")
-        return inputBoundShare;
-    if (name == "wait_p95_ms")
-        return waitP95Ms;
-    return 0.0;
+    return figure(sweepFigure(name).id);
 }
 
 double SweepCellPrediction::error(const std::string &figure) const
 {
-    const double m = measured.figure(figure);
+    const SweepFigureId id = sweepFigure(figure).id;
+    const double m = measured.figure(id);
     if (!predicted || measuredRuns == 0 || !(m > 0.0))
         return kNaN;
-    return (prediction.figure(figure) - m) / m;
+    return (prediction.figure(id) - m) / m;
 }
 
 double SweepPrediction::medianAbsoluteError(const std::string &figure) const
 {
+    sweepFigure(figure); // refuses an unknown name also when no cell has an error
     std::vector<double> errors;
     for (const SweepCellPrediction &c : cells) {
         if (const double e = c.error(figure); !std::isnan(e))

@@ -11,6 +11,7 @@
 
 #include "core/predict/calibration.h"
 #include "core/sweep/sweep.h"
+#include "core/sweep/sweep_figures.h"
 #include "core/sweep/sweep_records.h"
 
 #include <nlohmann/json.hpp>
@@ -22,8 +23,8 @@
 
 namespace loaderlab {
 
-// The figures of one cell, by the names SweepCellStats::figure() takes
-// (samples_per_sec, end_to_end_s, first_batch_ms, input_bound_share, wait_p95_ms).
+// The figures of one cell: those of the figure table (core/sweep/sweep_figures.h), as
+// SweepCellStats holds them.
 struct SweepCellFigures
 {
     double samplesPerSecond = 0.0;
@@ -32,7 +33,8 @@ struct SweepCellFigures
     double inputBoundShare = 0.0;
     double waitP95Ms = 0.0;
 
-    // 0 for an unknown name.
+    double figure(SweepFigureId id) const;
+    // By name; throws std::invalid_argument for a name the table does not know.
     double figure(const std::string &name) const;
 };
 
@@ -48,7 +50,8 @@ struct SweepCellPrediction
     SweepCellFigures measured; // means over the finished repeats
 
     // (predicted - measured) / measured of a figure; NaN when the cell was not both
-    // measured and predicted, or the measured figure is 0.
+    // measured and predicted, or the measured figure is 0. Throws
+    // std::invalid_argument for a name the figure table does not know.
     double error(const std::string &figure = "samples_per_sec") const;
 };
 
@@ -61,6 +64,7 @@ struct SweepPrediction
     std::vector<SweepCellPrediction> cells; // one per grid cell, in grid order
 
     // The median of |error| of a figure over the cells that have one; NaN when none.
+    // Throws std::invalid_argument for an unknown figure, even without cells.
     double medianAbsoluteError(const std::string &figure = "samples_per_sec") const;
     int measuredAndPredicted() const;
 };

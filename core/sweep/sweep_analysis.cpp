@@ -73,18 +73,35 @@ std::string workersNote(const std::vector<std::string> &keys,
     return "more workers add nothing past " + best.values[axis].dump();
 }
 
+// Where a cell keeps a figure: its mean over the repeats.
+template <typename Stats>
+auto &meanOf(Stats &c, SweepFigureId id)
+{
+    switch (id) {
+    case SweepFigureId::EndToEnd:
+        return c.endToEndMean;
+    case SweepFigureId::SamplesPerSecond:
+        return c.throughputMean;
+    case SweepFigureId::FirstBatch:
+        return c.firstBatchMs;
+    case SweepFigureId::InputBoundShare:
+        return c.inputBoundShare;
+    case SweepFigureId::WaitP95:
+        return c.waitP95Ms;
+    }
+    throw std::invalid_argument("unknown figure id " + std::to_string(static_cast<int>(id)));
+}
+
 // A skipped cell's figures: those the loader model predicted for it.
 SweepCellStats predictedStats(const SweepRecord &r)
 {
     SweepCellStats c;
     c.grid = r.grid;
     c.values = r.values;
-    c.endToEndMean = c.endToEndMin = c.endToEndMax = r.predictedFigure("wall_seconds");
-    c.throughputMean = c.throughputMin = c.throughputMax = r.predictedFigure(
-        "samples_per_sec_mean");
-    c.firstBatchMs = r.predictedFigure("first_batch_latency_ms");
-    c.inputBoundShare = r.predictedFigure("input_bound_share");
-    c.waitP95Ms = r.predictedFigure("wait_p95_ms");
+    for (const SweepFigure &f : sweepFigures())
+        meanOf(c, f.id) = r.predictedFigure(std::string(f.summaryKey));
+    c.endToEndMin = c.endToEndMax = c.endToEndMean;
+    c.throughputMin = c.throughputMax = c.throughputMean;
     return c;
 }
 
@@ -95,21 +112,14 @@ double SweepCellStats::spread() const
     return runs >= 2 && endToEndMean > 0 ? (endToEndMax - endToEndMin) / endToEndMean : 0.0;
 }
 
+double SweepCellStats::figure(SweepFigureId id) const
+{
+    return meanOf(*this, id);
+}
+
 double SweepCellStats::figure(const std::string &name) const
 {
-    if (name == "end_to_end_s")
-        return endToEndMean;
-    if (name == "samples_per_sec")
-        return throughputMean;
-    if (name == "first_batch_ms")
-        return firstBatchMs;
-    if (name == "input_bound_share")
-        return inputBoundShare;
-    if (name == "wait_p95_ms")
-        return waitP95Ms;
-    throw std::invalid_argument("unknown figure '" + name
-                                + "' (end_to_end_s, samples_per_sec, first_batch_ms, "
-                                  "input_bound_share, wait_p95_ms)");
+    return figure(sweepFigure(name).id);
 }
 
 bool isSweepGroupAxis(const std::string &key)
@@ -148,21 +158,15 @@ SweepAnalysis analyzeSweep(const SweepDefinition &definition,
         c.endToEndMax = c.runs ? std::max(c.endToEndMax, e2e) : e2e;
         c.throughputMin = c.runs ? std::min(c.throughputMin, thr) : thr;
         c.throughputMax = c.runs ? std::max(c.throughputMax, thr) : thr;
-        c.endToEndMean += e2e;
-        c.throughputMean += thr;
-        c.firstBatchMs += r.figure("first_batch_latency_ms");
-        c.inputBoundShare += r.figure("input_bound_share");
-        c.waitP95Ms += r.figure("wait_p95_ms");
+        for (const SweepFigure &f : sweepFigures())
+            meanOf(c, f.id) += r.figure(std::string(f.summaryKey));
         ++c.runs;
     }
     for (auto &[grid, c] : byGrid) {
         if (c.runs > 0) {
             const double n = c.runs;
-            c.endToEndMean /= n;
-            c.throughputMean /= n;
-            c.firstBatchMs /= n;
-            c.inputBoundShare /= n;
-            c.waitP95Ms /= n;
+            for (const SweepFigure &f : sweepFigures())
+                meanOf(c, f.id) /= n;
         }
         analysis.cells.push_back(std::move(c));
     }

@@ -7,6 +7,7 @@
 // throughput_first, and that / (v / first)), as the research notes report them.
 
 #include "core/sweep/sweep.h"
+#include "core/sweep/sweep_figures.h"
 #include "core/sweep/sweep_results.h"
 
 #include <map>
@@ -30,8 +31,9 @@ struct SweepCellStats
     double waitP95Ms = 0.0;
     // (max - min) / mean of the end-to-end time; 0 with fewer than 2 runs.
     double spread() const;
-    // A figure by name: end_to_end_s, samples_per_sec, first_batch_ms,
-    // input_bound_share, wait_p95_ms.
+    // A figure of the table (core/sweep/sweep_figures.h): the mean over the repeats.
+    double figure(SweepFigureId id) const;
+    // By name; throws std::invalid_argument for a name the table does not know.
     double figure(const std::string &name) const;
 };
 

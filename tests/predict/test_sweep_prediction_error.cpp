@@ -129,6 +129,13 @@ void TestSweepPrediction::everyCellIsTheModelsPredictionOfItsConfig()
     std::sort(errors.begin(), errors.end());
     QCOMPARE(p.medianAbsoluteError(), (errors[1] + errors[2]) / 2);
     QCOMPARE(p.measuredAndPredicted(), 4);
+    // A figure the table does not know is refused, as the analysis refuses it: not an
+    // error of 0 (both figures read 0) or NaN that looks like "not measured".
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, p.cells[0].error("samples_per_second"));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                             p.cells[0].measured.figure("samples_per_second"));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, p.medianAbsoluteError("samples_per_second"));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, SweepPrediction{}.medianAbsoluteError("x"));
 }
 
 void TestSweepPrediction::anUnmeasuredCellShowsItsPredictionAlone()

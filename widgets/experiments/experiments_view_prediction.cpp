@@ -5,6 +5,7 @@
 #include "widgets/experiments/experiments_view.h"
 
 #include "core/predict/sweep_prediction_error.h"
+#include "core/sweep/sweep_figures.h"
 #include "widgets/common/background_task.h"
 #include "widgets/common/form_helpers.h"
 #include "widgets/experiments/sweep_cells_model.h"
@@ -186,7 +187,7 @@ void ExperimentsView::showPredictionSummary()
     QString text = compared > 0
                        ? tr("Median error of the predicted %1: %2 % over %n measured cell(s).",
                             nullptr, compared)
-                             .arg(SweepHeatmap::figureLabel(figure),
+                             .arg(sweeptext::figureLabel(sweepFigure(figure)),
                                   QString::number(p->medianAbsoluteError(figure) * 100.0, 'f', 1))
                        : tr("No cell measured to compare with.");
     if (unpredicted > 0)

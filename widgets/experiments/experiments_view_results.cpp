@@ -4,6 +4,7 @@
 #include "widgets/experiments/experiments_view.h"
 
 #include "core/config/config_fields.h"
+#include "core/sweep/sweep_figures.h"
 #include "widgets/common/form_helpers.h"
 #include "widgets/common/marker_text.h"
 #include "widgets/experiments/sweep_cell_detail.h"
@@ -77,8 +78,10 @@ QWidget *ExperimentsView::buildResults()
     m_recommendation->setStyleSheet(QStringLiteral("font-weight: bold"));
 
     m_figureCombo = named(new QComboBox, "heatmapFigure", tr("The figure the heatmap shows."));
-    for (const std::string &figure : SweepHeatmap::figures())
-        m_figureCombo->addItem(SweepHeatmap::figureLabel(figure), QString::fromStdString(figure));
+    for (const SweepFigure *figure : sweeptext::figures())
+        m_figureCombo->addItem(
+            sweeptext::figureLabel(*figure),
+            QString::fromUtf8(figure->name.data(), static_cast<qsizetype>(figure->name.size())));
     m_xCombo = named(new QComboBox, "heatmapXAxis", tr("The axis across."));
     m_yCombo = named(new QComboBox, "heatmapYAxis",
                      tr("The axis up; with more than two axes each "
@@ -196,6 +199,7 @@ void ExperimentsView::fillAxisCombos()
 
 void ExperimentsView::setHeatmap(const std::string &figure, int xAxis, int yAxis)
 {
+    sweepFigure(figure); // refuses an unknown name before the choices change
     const QSignalBlocker blockFigure(m_figureCombo);
     const QSignalBlocker blockX(m_xCombo);
     const QSignalBlocker blockY(m_yCombo);

@@ -1,8 +1,10 @@
 #include "widgets/experiments/sweep_cells_model.h"
 
 #include "core/config/config_fields.h"
+#include "core/sweep/sweep_figures.h"
 #include "core/system/atomic_file.h"
 #include "widgets/common/marker_text.h"
+#include "widgets/experiments/sweep_text.h"
 
 #include <QColor>
 
@@ -40,6 +42,25 @@ std::string number(double value)
     char text[32];
     std::snprintf(text, sizeof text, "%.6g", value);
     return text;
+}
+
+// The table figure a column shows; nullptr for the columns that are not one.
+const SweepFigure *figureOfColumn(int column)
+{
+    switch (column) {
+    case SweepCellsModel::Throughput:
+        return &sweepFigure(SweepFigureId::SamplesPerSecond);
+    case SweepCellsModel::EndToEnd:
+        return &sweepFigure(SweepFigureId::EndToEnd);
+    case SweepCellsModel::InputBound:
+        return &sweepFigure(SweepFigureId::InputBoundShare);
+    case SweepCellsModel::WaitP95:
+        return &sweepFigure(SweepFigureId::WaitP95);
+    case SweepCellsModel::FirstBatch:
+        return &sweepFigure(SweepFigureId::FirstBatch);
+    default:
+        return nullptr;
+    }
 }
 
 } // namespace
@@ -226,22 +247,10 @@ QVariant SweepCellsModel::figure(const SweepCellStats &c, int column) const
         return c.runs;
     if (c.runs == 0 || (column == Spread && c.runs < 2))
         return {};
-    switch (column) {
-    case EndToEnd:
-        return c.endToEndMean;
-    case Spread:
+    if (column == Spread)
         return c.spread();
-    case Throughput:
-        return c.throughputMean;
-    case FirstBatch:
-        return c.firstBatchMs;
-    case InputBound:
-        return c.inputBoundShare;
-    case WaitP95:
-        return c.waitP95Ms;
-    default:
-        return {};
-    }
+    const SweepFigure *f = figureOfColumn(column);
+    return f ? QVariant(c.figure(f->id)) : QVariant();
 }
 
 QVariant SweepCellsModel::data(const QModelIndex &index, int role) const
@@ -280,18 +289,11 @@ QVariant SweepCellsModel::data(const QModelIndex &index, int role) const
     if (role != Qt::DisplayRole || !value.isValid() || f == Error || f == Runs)
         return role == Qt::DisplayRole ? value : QVariant();
     const double v = value.toDouble();
-    switch (f) {
-    case EndToEnd:
-        return QString::number(v, 'f', 3);
-    case Spread:
-    case InputBound:
+    if (const SweepFigure *figure = figureOfColumn(f))
+        return sweeptext::figureValue(*figure, v, figure->decimals.table);
+    if (f == Spread)
         return tr("%1 %").arg(QString::number(v * 100.0, 'f', 1));
-    case Throughput:
-    case FirstBatch:
-        return QString::number(v, 'f', 1);
-    default:
-        return QString::number(v, 'f', 2);
-    }
+    return QString::number(v, 'f', 2);
 }
 
 QVariant SweepCellsModel::predicted(int row, int column, int role) const
@@ -304,8 +306,10 @@ QVariant SweepCellsModel::predicted(int row, int column, int role) const
     if (column == PredictedThroughput) {
         if (role == NumberRole)
             return p->predicted ? QVariant(p->prediction.samplesPerSecond) : QVariant();
+        const SweepFigure &throughput = sweepFigure(SweepFigureId::SamplesPerSecond);
         if (role == Qt::DisplayRole)
-            return p->predicted ? QString::number(p->prediction.samplesPerSecond, 'f', 1)
+            return p->predicted ? sweeptext::figureValue(throughput, p->prediction.samplesPerSecond,
+                                                         throughput.decimals.table)
                                 : tr("not predicted");
         if (role == Qt::ToolTipRole && !p->predicted)
             return QString::fromStdString(p->problem);
@@ -350,21 +354,13 @@ QVariant SweepCellsModel::headerData(int section, Qt::Orientation orientation, i
         return tr("State");
     if (kind == ColumnKind::Predicted)
         return column == PredictedThroughput ? tr("Predicted samples/s") : tr("Prediction error");
+    if (const SweepFigure *figure = figureOfColumn(column))
+        return sweeptext::figureHeading(*figure);
     switch (column) {
     case Runs:
         return tr("Runs");
-    case EndToEnd:
-        return tr("End to end (s)");
     case Spread:
         return tr("Spread");
-    case Throughput:
-        return tr("Samples/s");
-    case FirstBatch:
-        return tr("First batch (ms)");
-    case InputBound:
-        return tr("Input-bound");
-    case WaitP95:
-        return tr("Wait p95 (ms)");
     case Error:
         return tr("Error");
     default:
@@ -376,10 +372,29 @@ bool SweepCellsModel::saveCsv(const QString &path, QString *error) const
 {
     try {
         writeFileAtomically(path.toStdString(), [this](std::ostream &out) {
+            // The figures of the table by name, in its order; the end-to-end time's
+            // minimum and maximum over the repeats follow its mean. `write(figure,
+            // extreme)` writes one column: the mean (extreme 0), the minimum (-1) or the
+            // maximum (1).
+            const auto figureColumns = [](const auto &write) {
+                for (const SweepFigure &f : sweepFigures()) {
+                    write(f, 0);
+                    if (f.id == SweepFigureId::EndToEnd) {
+                        write(f, -1);
+                        write(f, 1);
+                    }
+                }
+            };
             for (const SweepAxis &axis : m_definition.axes)
                 out << csvField(axis.key) << ',';
-            out << "state,runs,failures,end_to_end_s,end_to_end_min_s,end_to_end_max_s,"
-                   "samples_per_sec,first_batch_ms,input_bound_share,wait_p95_ms,error";
+            out << "state,runs,failures";
+            figureColumns([&out](const SweepFigure &f, int extreme) {
+                out << ','
+                    << (extreme < 0   ? "end_to_end_min_s"
+                        : extreme > 0 ? "end_to_end_max_s"
+                                      : std::string(f.name));
+            });
+            out << ",error";
             // With a prediction shown: its samples/s and error (empty where there is none).
             if (m_prediction)
                 out << ",predicted_samples_per_sec,prediction_error";
@@ -389,18 +404,19 @@ bool SweepCellsModel::saveCsv(const QString &path, QString *error) const
                     out << csvField(axisValueText(m_definition.axes[a].key, values(row)[a])) << ',';
                 const SweepCellStats *c = stats(row);
                 if (!c) {
-                    out << "not-run,0,0,,,,,,,,";
+                    out << "not-run,0,0";
+                    figureColumns([&out](const SweepFigure &, int) { out << ','; });
+                    out << ',';
                 } else {
                     out << (c->runs > 0 ? "done" : "failed") << ',' << c->runs << ','
                         << c->failures;
-                    if (c->runs > 0) {
-                        for (double v :
-                             {c->endToEndMean, c->endToEndMin, c->endToEndMax, c->throughputMean,
-                              c->firstBatchMs, c->inputBoundShare, c->waitP95Ms})
-                            out << ',' << number(v);
-                    } else {
-                        out << ",,,,,,,";
-                    }
+                    figureColumns([&out, c](const SweepFigure &f, int extreme) {
+                        out << ',';
+                        if (c->runs > 0)
+                            out << number(extreme < 0   ? c->endToEndMin
+                                          : extreme > 0 ? c->endToEndMax
+                                                        : c->figure(f.id));
+                    });
                     out << ',' << csvField(c->error);
                 }
                 if (m_prediction) {

@@ -25,7 +25,9 @@ class SweepCellsModel : public QAbstractTableModel
 
 public:
     // The figure columns, after one column per axis and the state: the ones a choice
-    // is made on first, so they show in a narrow window.
+    // is made on first, so they show in a narrow window. The figures of core's table
+    // (core/sweep/sweep_figures.h) take their heading and decimals from it, and so do
+    // the CSV's columns (the figures' names, in the table's order).
     enum Figure { Throughput, EndToEnd, InputBound, WaitP95, FirstBatch, Spread, Runs, Error };
     static constexpr int kFigureColumns = Error + 1;
     // The prediction's columns, right after the measured Throughput when it is shown.

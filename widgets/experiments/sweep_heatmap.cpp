@@ -2,6 +2,7 @@
 
 #include "core/config/config_fields.h"
 #include "widgets/common/marker_text.h"
+#include "widgets/experiments/sweep_text.h"
 
 #include <algorithm>
 #include <cmath>
@@ -35,17 +36,10 @@ QString valueText(const std::string &key, const nlohmann::json &value)
     return QString::fromStdString(field ? configValueText(*field, value) : value.dump());
 }
 
-QString figureText(const std::string &figure, double value)
+// A value on its cell, where room is short.
+QString figureText(const SweepFigure &figure, double value)
 {
-    if (figure == "samples_per_sec")
-        return QString::number(value, 'f', 0);
-    if (figure == "end_to_end_s")
-        return QString::number(value, 'f', 3);
-    if (figure == "input_bound_share")
-        return QString::number(value * 100.0, 'f', 0) + QStringLiteral(" %");
-    if (figure == "first_batch_ms")
-        return QString::number(value, 'f', 1);
-    return QString::number(value, 'f', 2);
+    return sweeptext::figureValue(figure, value, figure.decimals.map);
 }
 
 // The map's data for `n` cells along one axis. One cell would have no width (QCPColorMap
@@ -61,31 +55,6 @@ QCPRange dataRange(int n)
 }
 
 } // namespace
-
-const std::vector<std::string> &SweepHeatmap::figures()
-{
-    static const std::vector<std::string> names = {
-        "samples_per_sec", "end_to_end_s", "input_bound_share", "first_batch_ms", "wait_p95_ms"};
-    return names;
-}
-
-QString SweepHeatmap::figureLabel(const std::string &figure)
-{
-    if (figure == "samples_per_sec")
-        return tr("Throughput (samples/s)");
-    if (figure == "end_to_end_s")
-        return tr("End-to-end time (s)");
-    if (figure == "input_bound_share")
-        return tr("Input-bound share");
-    if (figure == "first_batch_ms")
-        return tr("First-batch latency (ms)");
-    return tr("Wait p95 (ms)");
-}
-
-bool SweepHeatmap::higherIsBetter(const std::string &figure)
-{
-    return figure == "samples_per_sec";
-}
 
 SweepHeatmap::SweepHeatmap(QWidget *parent)
     : QCustomPlot(parent)
@@ -259,9 +228,10 @@ void SweepHeatmap::addLabels(const std::function<QString(int x, int y, QColor &c
 }
 
 void SweepHeatmap::plotSweep(const SweepDefinition &definition, const SweepAnalysis &analysis,
-                             int xIndex, int yIndex, const std::string &figure,
+                             int xIndex, int yIndex, const std::string &figureName,
                              const std::vector<std::int64_t> &skipped)
 {
+    const SweepFigure &figure = sweepFigure(figureName);
     if (!layOutAxes(definition, xIndex, yIndex))
         return;
     std::vector<bool> failed(m_values.size(), false);
@@ -271,7 +241,7 @@ void SweepHeatmap::plotSweep(const SweepDefinition &definition, const SweepAnaly
         if (mapCellOf(definition, sweepGridValues(definition, grid), xIndex, yIndex, x, y))
             notRun[static_cast<std::size_t>(y * m_columns + x)] = true;
     }
-    const bool higher = higherIsBetter(figure);
+    const bool higher = figure.higherIsBetter;
 
     for (const SweepCellStats &c : analysis.cells) {
         int x = 0, y = 0;
@@ -284,7 +254,7 @@ void SweepHeatmap::plotSweep(const SweepDefinition &definition, const SweepAnaly
                 m_grids[i] = c.grid; // a click shows why it failed
             continue;
         }
-        const double v = c.figure(figure);
+        const double v = c.figure(figure.id);
         const double old = m_values[i];
         if (std::isnan(old) || (higher ? v > old : v < old)) {
             m_values[i] = v;
@@ -325,7 +295,7 @@ void SweepHeatmap::plotSweep(const SweepDefinition &definition, const SweepAnaly
                             {1.0, QColor(253, 231, 37)}});
     const QCPRange range(low, high);
     fillMap(higher ? gradient : gradient.inverted(), range);
-    m_scale->axis()->setLabel(figureLabel(figure));
+    m_scale->axis()->setLabel(sweeptext::figureLabel(figure));
 
     addLabels(
         [&](int x, int y, QColor &colour) {
@@ -351,20 +321,22 @@ void SweepHeatmap::plotSweep(const SweepDefinition &definition, const SweepAnaly
 
 void SweepHeatmap::plotPrediction(const SweepDefinition &definition,
                                   const SweepPrediction &prediction, int xIndex, int yIndex,
-                                  const std::string &figure)
+                                  const std::string &figureName)
 {
+    const SweepFigure &figure = sweepFigure(figureName);
     if (!layOutAxes(definition, xIndex, yIndex))
         return;
     // With more than two axes a map cell shows one of its grid cells: one measured and
     // predicted before one only predicted, and among those the best, as the measured
     // map picks them.
-    const bool higher = higherIsBetter(figure);
+    const bool higher = figure.higherIsBetter;
     std::vector<const SweepCellPrediction *> shown(m_values.size(), nullptr);
-    const auto rank = [&figure](const SweepCellPrediction *c) {
-        return !c ? 0 : !std::isnan(c->error(figure)) ? 3 : c->predicted ? 2 : 1;
+    const auto rank = [&figureName](const SweepCellPrediction *c) {
+        return !c ? 0 : !std::isnan(c->error(figureName)) ? 3 : c->predicted ? 2 : 1;
     };
     const auto shownFigure = [&figure](const SweepCellPrediction *c) {
-        return c->measuredRuns > 0 ? c->measured.figure(figure) : c->prediction.figure(figure);
+        return c->measuredRuns > 0 ? c->measured.figure(figure.id)
+                                   : c->prediction.figure(figure.id);
     };
     for (const SweepCellPrediction &c : prediction.cells) {
         int x = 0, y = 0;
@@ -380,7 +352,7 @@ void SweepHeatmap::plotPrediction(const SweepDefinition &definition,
             continue;
         shown[i] = &c;
         m_grids[i] = c.grid;
-        m_values[i] = c.error(figure) * 100.0; // NaN when not both measured and predicted
+        m_values[i] = c.error(figureName) * 100.0; // NaN when not both measured and predicted
     }
 
     double largest = 0.0;
@@ -411,7 +383,7 @@ void SweepHeatmap::plotPrediction(const SweepDefinition &definition,
                 return QString::asprintf("%+.1f %%", v);
             }
             if (c && c->predicted)
-                return tr("pred. %1").arg(figureText(figure, c->prediction.figure(figure)));
+                return tr("pred. %1").arg(figureText(figure, c->prediction.figure(figure.id)));
             return c ? tr("not predicted") : QString();
         },
         [](int, int) { return false; });

@@ -13,6 +13,10 @@
 // figure, (predicted - measured) / measured, in diverging colours (blue: predicted too
 // low, white: exact, red: too high); a cell not measured shows the prediction alone on
 // the grey of "no data", and the cell the model was calibrated from is framed in black.
+//
+// A figure is named as core's figure table names it (core/sweep/sweep_figures.h), which
+// gives its label, direction and decimals; an unknown name is refused (std::invalid_argument)
+// before anything is drawn.
 
 #include "core/predict/sweep_prediction_error.h"
 #include "core/sweep/sweep_analysis.h"
@@ -32,11 +36,6 @@ class SweepHeatmap : public QCustomPlot
     Q_OBJECT
 
 public:
-    // The figures it can show: the names SweepCellStats::figure() takes.
-    static const std::vector<std::string> &figures();
-    static QString figureLabel(const std::string &figure);
-    static bool higherIsBetter(const std::string &figure);
-
     explicit SweepHeatmap(QWidget *parent = nullptr);
 
     // `xAxis`/`yAxis`: indices into definition.axes; yAxis -1 (or equal to xAxis) for a

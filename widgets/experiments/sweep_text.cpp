@@ -34,6 +34,39 @@ QString joined(const SweepAnalysis &analysis, const SweepCellStats &cell, bool g
 
 } // namespace
 
+const std::vector<const SweepFigure *> &figures()
+{
+    static const std::vector<const SweepFigure *> order = [] {
+        std::vector<const SweepFigure *> out;
+        for (const SweepFigureId id :
+             {SweepFigureId::SamplesPerSecond, SweepFigureId::EndToEnd,
+              SweepFigureId::InputBoundShare, SweepFigureId::FirstBatch, SweepFigureId::WaitP95})
+            out.push_back(&sweepFigure(id));
+        for (const SweepFigure &f : sweepFigures()) {
+            if (std::find(out.begin(), out.end(), &f) == out.end())
+                out.push_back(&f);
+        }
+        return out;
+    }();
+    return order;
+}
+
+QString figureLabel(const SweepFigure &figure)
+{
+    return QCoreApplication::translate("SweepText", figure.label);
+}
+
+QString figureHeading(const SweepFigure &figure)
+{
+    return QCoreApplication::translate("SweepText", figure.heading);
+}
+
+QString figureValue(const SweepFigure &figure, double value, int decimals)
+{
+    const QString number = QString::number(figure.shown(value), 'f', decimals);
+    return figure.share ? number + QStringLiteral(" %") : number;
+}
+
 QString value(const std::string &key, const nlohmann::json &value)
 {
     const ConfigField *field = findConfigField(key);
