@@ -13,9 +13,8 @@
 namespace loaderlab::cli {
 namespace {
 
-const char *const kCommands[] = {
-    "run",         "sweep",       "predict",   "lesson", "make-dataset", "preprocess", "info",
-    "python-path", "bench-model", "max-batch", "help",   "--help",       "-h",         "--version"};
+// Words that ask the command line for its usage or version rather than a command.
+const char *const kHelpWords[] = {"help", "--help", "-h", "--version"};
 
 void printUsage()
 {
@@ -23,20 +22,16 @@ void printUsage()
                "\n"
                "Without a command, opens the LoaderLab window.\n"
                "\n"
-               "Commands (headless, no display needed):\n"
-               "  run           run the loader (and a consumer) and report every batch\n"
-               "  sweep         a grid of runs over config fields, with a recommendation\n"
-               "  predict       a sweep predicted from one recorded run, without running it\n"
-               "  lesson        a guided lesson: a research finding reproduced, with a verdict\n"
-               "  make-dataset  write an Imagenette-like JPEG folder or a tensor file\n"
-               "  preprocess    turn an image folder into a preprocessed tensor file\n"
-               "  info          CPU, memory, library versions and CUDA availability\n"
-               "  python-path   the folder of the loaderlab_probe module, for PYTHONPATH\n"
-#ifdef LOADERLAB_TORCH_MODELS
-               "  bench-model   time a LibTorch model's step per batch size, without the loader\n"
-               "  max-batch     find the largest batch a model's step fits in memory\n"
+               "Commands (headless, no display needed):\n",
+               stdout);
+    for (const Command &command : kCommands) {
+#ifndef LOADERLAB_TORCH_MODELS
+        if (command.needsTorch)
+            continue;
 #endif
-               "\n"
+        std::printf("  %-14s%s\n", command.name, command.summary);
+    }
+    std::fputs("\n"
                "Run `loaderlab COMMAND --help` for a command's options.\n"
                "\n"
                "Window options:\n"
@@ -53,8 +48,12 @@ bool isCliInvocation(int argc, char **argv)
 {
     if (argc < 2)
         return false;
-    for (const char *command : kCommands) {
-        if (std::strcmp(argv[1], command) == 0)
+    for (const Command &command : kCommands) {
+        if (std::strcmp(argv[1], command.name) == 0)
+            return true;
+    }
+    for (const char *word : kHelpWords) {
+        if (std::strcmp(argv[1], word) == 0)
             return true;
     }
     return false;

@@ -1,8 +1,8 @@
 #pragma once
 
-// The headless subcommands (`run`, `make-dataset`, `preprocess`, `info`, and with
-// LibTorch `bench-model` and `max-batch`). They need
-// no display and create only a QCoreApplication.
+// The headless subcommands (kCommands: `run`, `sweep`, `lesson`, ..., and with
+// LibTorch `bench-model` and `max-batch`). They need no display and create only a
+// QCoreApplication.
 
 #include <QStringList>
 
@@ -14,6 +14,32 @@
 class QCommandLineParser;
 
 namespace loaderlab::cli {
+
+// One subcommand: its name and its line in `loaderlab help`.
+struct Command
+{
+    const char *name;
+    const char *summary;
+    // Runs only in builds with LibTorch; the others refuse it, naming the reason.
+    bool needsTorch = false;
+};
+
+// Every subcommand, in the order `loaderlab help` lists them: the one list of them.
+// main() picks the command line by it (isCliInvocation), and the window names them
+// when it refuses a word that is neither a command nor an option. A header-only
+// table, so that the window (loaderlab_gui) reads it without linking the CLI.
+inline constexpr Command kCommands[] = {
+    {"run", "run the loader (and a consumer) and report every batch"},
+    {"sweep", "a grid of runs over config fields, with a recommendation"},
+    {"predict", "a sweep predicted from one recorded run, without running it"},
+    {"lesson", "a guided lesson: a research finding reproduced, with a verdict"},
+    {"make-dataset", "write an Imagenette-like JPEG folder or a tensor file"},
+    {"preprocess", "turn an image folder into a preprocessed tensor file"},
+    {"info", "CPU, memory, library versions and CUDA availability"},
+    {"python-path", "the folder of the loaderlab_probe module, for PYTHONPATH"},
+    {"bench-model", "time a LibTorch model's step per batch size, without the loader", true},
+    {"max-batch", "find the largest batch a model's step fits in memory", true},
+};
 
 // True when argv[1] names a subcommand (or asks for help/version).
 bool isCliInvocation(int argc, char **argv);

@@ -146,14 +146,7 @@ int lessonCommand(const QStringList &arguments)
             base.dataset.kind = loaderlab::DatasetKind::Python;
             base.dataset.path = pathFromArgument(parser.value(QStringLiteral("pipeline")));
         }
-        for (const QString &assignment : parser.values(QStringLiteral("set"))) {
-            const qsizetype eq = assignment.indexOf(QLatin1Char('='));
-            if (eq <= 0)
-                throw std::invalid_argument("--set: expected KEY=VALUE, got '"
-                                            + assignment.toStdString() + "'");
-            loaderlab::setConfigFieldFromText(base, assignment.left(eq).toStdString(),
-                                              assignment.mid(eq + 1).toStdString());
-        }
+        applySetOptions(parser, base);
         if (!applyConfigFieldOption(parser, loaderlab::configField("engine"), base))
             base.engine = loaderlab::engineForDataset(base.dataset.kind, base.engine);
         if (const std::string why = loaderlab::lessonEngineProblem(*lesson, base); !why.empty())

@@ -91,6 +91,22 @@ void addRunOptions(QCommandLineParser &parser)
                       QStringLiteral("key=value")});
 }
 
+void applySetOptions(const QCommandLineParser &parser, RunConfig &config)
+{
+    for (const QString &assignment : parser.values(QStringLiteral("set"))) {
+        const qsizetype eq = assignment.indexOf(QLatin1Char('='));
+        if (eq <= 0)
+            throw std::invalid_argument("--set: expected KEY=VALUE, got '"
+                                        + assignment.toStdString() + "'");
+        try {
+            loaderlab::setConfigFieldFromText(config, assignment.left(eq).toStdString(),
+                                              assignment.mid(eq + 1).toStdString());
+        } catch (const std::exception &e) {
+            rethrowFor("--set", e);
+        }
+    }
+}
+
 RunConfig runConfigFromOptions(const QCommandLineParser &p)
 {
     RunConfig c;
@@ -109,18 +125,7 @@ RunConfig runConfigFromOptions(const QCommandLineParser &p)
     if (!p.isSet(QStringLiteral("consumer")))
         c.consumer.kind = loaderlab::impliedConsumerKind(c.consumer, modelOption, sleepOption,
                                                          c.consumer.kind);
-    for (const QString &assignment : p.values(QStringLiteral("set"))) {
-        const qsizetype eq = assignment.indexOf(QLatin1Char('='));
-        if (eq <= 0)
-            throw std::invalid_argument("--set: expected KEY=VALUE, got '"
-                                        + assignment.toStdString() + "'");
-        try {
-            loaderlab::setConfigFieldFromText(c, assignment.left(eq).toStdString(),
-                                              assignment.mid(eq + 1).toStdString());
-        } catch (const std::exception &e) {
-            rethrowFor("--set", e);
-        }
-    }
+    applySetOptions(p, c);
     // A dataset only one engine reads runs there unless an engine was asked for.
     const bool engineNamed =
         p.isSet(QStringLiteral("engine"))

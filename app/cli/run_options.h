@@ -23,6 +23,11 @@ bool applyConfigFieldOption(const QCommandLineParser &parser, const loaderlab::C
 
 void addRunOptions(QCommandLineParser &parser);
 
+// Applies each `--set KEY=VALUE` the parser saw to `config`, in order. Throws
+// std::invalid_argument naming the option and what is wrong: "--set: expected
+// KEY=VALUE, got 'TEXT'" or "--set: KEY: reason" (an unknown key, a bad value).
+void applySetOptions(const QCommandLineParser &parser, loaderlab::RunConfig &config);
+
 // Throws std::invalid_argument naming the option and the reason.
 loaderlab::RunConfig runConfigFromOptions(const QCommandLineParser &parser);
 

@@ -1,11 +1,10 @@
 #pragma once
 
-// The window: `loaderlab` without a command. Options for docs and measurements:
-// --screenshot FILE renders the window after a short run; --seconds S with --json
-// FILE runs for S seconds with live plots and writes the summary (used to compare
-// the GUI's throughput with the headless CLI's); --view experiments shows the
-// Experiments tab, and with --screenshot runs its sweep (or resumes the one in
-// --sweep DIR) and saves the window when the sweep ends.
+// The window: `loaderlab` without a command. runGui reads the window's options
+// (window_options.h: --config, --lang, --size, --view, --keep-batches, and for docs
+// and measurements --screenshot, --json, --seconds, --sweep), builds the window,
+// makes the default dataset on first start, and hands what the options ask it to do
+// by itself to AutoRun (auto_run.h).
 
 namespace loaderlab {
 

@@ -5,7 +5,8 @@
 // corrupt images ("No data"), datasets that cannot be used (exit 2), and a lesson
 // on PyTorch's DataLoader (--engine pytorch), judged as on LoaderLab's engine, or
 // refused with the phase and the reason where the engine lacks what it needs;
-// predict-then-watch printing the model's prediction before phase 2 runs.
+// predict-then-watch printing the model's prediction before phase 2 runs; a bad
+// --set refused as `run` refuses it.
 
 #include "tests/support/require_pytorch.h"
 
@@ -70,6 +71,8 @@ private Q_SLOTS:
     void listNamesEveryLesson();
     void lessonRunsAndItsVerdictMatchesItsFigures();
     void unknownLessonIsRefused();
+    void badSetIsRefusedLikeRun_data();
+    void badSetIsRefusedLikeRun();
     void periodLessonsOnA432PhotoFolder();
     void corruptFolderGivesNoData();
     void unusableDatasetExitsTwo();
@@ -241,6 +244,35 @@ void TestCliLesson::corruptFolderGivesNoData()
     QVERIFY2(verdict.starts_with("No data: "), verdict.c_str());
     QVERIFY(!j.at("observed").get<bool>());
     QVERIFY2(r.out.contains(QStringLiteral("Verdict: No data: ")), qPrintable(r.out));
+}
+
+void TestCliLesson::badSetIsRefusedLikeRun_data()
+{
+    QTest::addColumn<QString>("assignment");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("no =") << QStringLiteral("bad")
+                          << QStringLiteral("--set: expected KEY=VALUE, got 'bad'");
+    QTest::newRow("unknown key") << QStringLiteral("loader.nope=1")
+                                 << QStringLiteral("--set: loader.nope: unknown key");
+    QTest::newRow("bad value") << QStringLiteral("loader.num_workers=x")
+                               << QStringLiteral("--set: loader.num_workers: ");
+}
+
+void TestCliLesson::badSetIsRefusedLikeRun()
+{
+    // One --set for both commands: the same refusal, naming the option and the bad
+    // KEY=VALUE, before the lesson prints or runs anything (exit 2).
+    QFETCH(QString, assignment);
+    QFETCH(QString, message);
+    const Result run = runLoaderlab({QStringLiteral("run"), QStringLiteral("--set"), assignment});
+    QCOMPARE(run.exitCode, 2);
+    QVERIFY2(run.err.contains(QStringLiteral("loaderlab run: ") + message), qPrintable(run.err));
+    const Result lesson = runLoaderlab({QStringLiteral("lesson"), QStringLiteral("first-batch"),
+                                        QStringLiteral("--set"), assignment});
+    QCOMPARE(lesson.exitCode, 2);
+    QVERIFY2(lesson.err.contains(QStringLiteral("loaderlab lesson: ") + message),
+             qPrintable(lesson.err));
+    QVERIFY2(lesson.out.isEmpty(), qPrintable(lesson.out));
 }
 
 void TestCliLesson::unusableDatasetExitsTwo()
