@@ -174,6 +174,191 @@ void checkSomethingMeasured(const std::vector<TraceRecord> &records)
                                     + " batches hold none): nothing to calibrate from");
 }
 
+// The setting the calibration predicts back: the run's first, where it was
+// reconfigured while it ran.
+RunConfig calibratedConfig(const RunReport &report, std::vector<std::string> &notes)
+{
+    if (report.configVersions.size() > 1)
+        notes.push_back("the run was reconfigured while it ran: its costs come from all "
+                        "its batches, the setting predicted back is its first");
+    return report.configVersions.empty() ? report.config : report.configVersions.front().config;
+}
+
+// The cores the run had: its JSON's, else this machine's.
+int calibrationCores(const RunReport &report, std::vector<std::string> &notes)
+{
+    int cores = report.machine.logicalCores;
+    if (cores < 1) {
+        cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+        notes.push_back("the run's JSON names no core count: this machine's "
+                        + std::to_string(cores) + " assumed");
+    }
+    return cores;
+}
+
+// How crowded the run's cores were: every load, pin and CPU step, with its threads.
+ContentionProfile profileContention(const std::vector<TraceRecord> &records,
+                                    const RunReport &report, const RunConfig &config, int cores,
+                                    double threads, std::vector<std::string> &notes)
+{
+    const LoaderConfig &loader = config.loader;
+    int mostWorkers = 0;
+    for (const ConfigVersion &v : report.configVersions)
+        mostWorkers = std::max(mostWorkers, v.config.loader.numWorkers);
+    const int ranks = std::max(1, config.devices);
+    ContentionProfile profile(cores, std::max(1, std::max(mostWorkers, loader.numWorkers)) * ranks);
+    for (const TraceRecord &r : records) {
+        const double loadThreads = r.worker == kAllWorkers
+                                       ? std::min(loader.numWorkers, r.samples + r.skipped)
+                                       : 1.0;
+        profile.addLoad(r.loadStartNs, r.loadEndNs, loadThreads);
+        profile.addBusy(r.pinStartNs, r.pinEndNs, 1.0);
+        profile.addBusy(r.computeStartNs, r.computeEndNs, threads);
+    }
+    profile.finish();
+    if (profile.meanBusyThreads() > cores + 0.5)
+        notes.push_back("the run kept about "
+                        + std::to_string(std::lround(profile.meanBusyThreads()))
+                        + " threads busy on " + std::to_string(cores)
+                        + " cores: its times were scaled down to the work they hold");
+    return profile;
+}
+
+// What the steady batches (after warm-up) measured, batch by batch: per-sample load,
+// collate, the rest of the load span, pin, copy, step and handoff. The batches that
+// filled fresh buffers are kept apart (their loads and pins) where there are others.
+struct SteadyMeasures
+{
+    std::vector<char> fresh;
+    bool freshApart = false;
+    std::vector<double> sampleMeans;
+    std::vector<std::pair<int, double>> collate, pin, copy, step, handoff;
+    double rest = 0.0, stepOver = 0.0;
+    int restCount = 0, stepCount = 0, stageless = 0;
+};
+
+SteadyMeasures measureSteadyBatches(const std::vector<TraceRecord> &records,
+                                    const RunConfig &config, const ContentionProfile &profile,
+                                    double threads)
+{
+    const LoaderConfig &loader = config.loader;
+    SteadyMeasures m;
+    m.fresh = freshBufferBatches(records, config);
+    const std::vector<const TraceRecord *> steady = afterWarmup(records, config.warmupBatches);
+    m.freshApart = std::any_of(steady.begin(), steady.end(), [&](const TraceRecord *r) {
+        return !m.fresh[static_cast<std::size_t>(r - records.data())];
+    });
+    for (const TraceRecord *p : steady) {
+        const TraceRecord &r = *p;
+        const int loaded = r.samples + r.skipped;
+        const bool freshOne = m.freshApart && m.fresh[static_cast<std::size_t>(p - records.data())];
+        const LoadWork load = loadWork(r, profile, loader.numWorkers);
+        if (load.samples > 0 && !freshOne) {
+            m.sampleMeans.push_back(load.perSample);
+            if (r.worker != kAllWorkers) {
+                m.rest += load.rest;
+                m.restCount += load.staged ? 1 : 0;
+                m.stageless += load.staged ? 0 : 1;
+            }
+            m.collate.emplace_back(loaded, load.collate);
+        }
+        if (r.pinEndNs > r.pinStartNs && !freshOne)
+            m.pin.emplace_back(r.samples, profile.workSeconds(r.pinStartNs, r.pinEndNs));
+        if (r.copyEndNs > r.copyStartNs)
+            m.copy.emplace_back(r.samples, secondsOf(r.copyEndNs - r.copyStartNs));
+        const double computed = threads > 0.0
+                                    ? profile.workSeconds(r.computeStartNs, r.computeEndNs)
+                                    : secondsOf(r.computeEndNs - r.computeStartNs);
+        m.step.emplace_back(r.samples, computed);
+        // How long a consumer that waited took to hold the batch once it was ready.
+        if (r.worker != kConsumerThread && r.readyNs > r.requestNs && r.deliveryNs >= r.readyNs)
+            m.handoff.emplace_back(r.samples, secondsOf(r.deliveryNs - r.readyNs));
+        m.stepOver += secondsOf(r.computeEndNs - r.computeStartNs)
+                      - sleepSeconds(config.consumer, r.samples);
+        ++m.stepCount;
+    }
+    return m;
+}
+
+// The model's costs from the steady batches: per-sample costs as measured, the first
+// fill of fresh buffers, and a line (fixed + per sample) for collate, pin, copy,
+// handoff and step.
+void fitCosts(const std::vector<TraceRecord> &records, const ContentionProfile &profile,
+              double threads, Calibration &cal)
+{
+    const RunConfig &config = cal.config;
+    const LoaderConfig &loader = config.loader;
+    const SteadyMeasures m = measureSteadyBatches(records, config, profile, threads);
+    ModelCosts &c = cal.costs;
+    c.sampleSeconds = batchMeanCosts(m.sampleMeans);
+    c.draw = SampleDraw::PerBatch;
+    if (m.freshApart)
+        measureFirstFill(records, m.fresh, profile, loader.numWorkers, cal);
+    if (m.stageless > 0)
+        cal.notes.push_back("the trace has no read/decode/transform times for "
+                            + std::to_string(m.stageless)
+                            + " batches: their samples cost their load span less collate");
+    bool oneSize = false;
+    c.collate = fitLinearCost(m.collate);
+    if (m.restCount > 0 && m.rest > 0.0) {
+        c.collate.fixed += m.rest / m.restCount;
+        cal.notes.push_back("a batch's load holds " + calibrationMillis(m.rest / m.restCount)
+                            + " beyond its samples and collate: counted with collate");
+    }
+    c.pin = fitLinearCost(m.pin);
+    if (loader.pinMemory && m.pin.empty())
+        cal.notes.push_back("the run pinned no batch it recorded: pinning costs nothing here");
+    c.copy = fitLinearCost(m.copy);
+    c.handoff = fitLinearCost(m.handoff);
+    c.afterStepSeconds = afterStepSeconds(records, config);
+    c.taskStartSeconds = taskStartSeconds(afterWarmup(records, config.warmupBatches));
+    c.consumerThreads = threads;
+    if (config.consumer.kind == ConsumerKind::Sleep) {
+        cal.stepOverheadSeconds = m.stepCount > 0 ? std::max(0.0, m.stepOver / m.stepCount) : 0.0;
+        c.step = {config.consumer.sleepPerBatchMs / 1e3 + cal.stepOverheadSeconds,
+                  config.consumer.sleepPerSampleMs / 1e3};
+    } else {
+        c.step = fitLinearCost(m.step, &oneSize);
+        if (oneSize && c.step.at(loader.batchSize) > 1e-6)
+            cal.notes.push_back("the run had one batch size: its step is taken as proportional "
+                                "to the batch (a = 0, b = step / batch)");
+    }
+}
+
+// The run's own setting, and how many samples it delivered and an epoch holds.
+void describeRunSetting(const std::vector<TraceRecord> &records, const RunReport &report, int cores,
+                        Calibration &cal)
+{
+    const RunConfig &config = cal.config;
+    ModelSetting &s = cal.setting;
+    copyLoaderSettings(config.loader, s);
+    s.cores = cores;
+    s.devices = std::max(1, config.devices);
+    s.syncDevices = config.syncDevices;
+    s.warmupBatches = config.warmupBatches;
+    s.epochs = 0;
+    s.batches = static_cast<std::int64_t>(records.size());
+    std::int64_t epochZero = 0;
+    int lastEpoch = 0;
+    for (const TraceRecord &r : records) {
+        cal.measuredSamples += r.samples;
+        lastEpoch = std::max(lastEpoch, r.epoch);
+        if (r.epoch == 0)
+            epochZero += r.samples + r.skipped;
+    }
+    if (lastEpoch > 0) {
+        s.samplesPerEpoch = epochZero;
+    } else if (config.dataset.kind == DatasetKind::Synthetic) {
+        s.samplesPerEpoch = config.dataset.syntheticSamples;
+    } else {
+        s.samplesPerEpoch = std::max<std::int64_t>(1, cal.measuredSamples);
+        cal.notes.push_back("the run ended within its first epoch: an epoch is taken to be the "
+                            + std::to_string(cal.measuredSamples) + " samples it read");
+    }
+    cal.measured = report.summary;
+    cal.machine = report.machine;
+}
+
 } // namespace
 
 LinearCost fitLinearCost(const std::vector<std::pair<int, double>> &points, bool *oneSize)
@@ -214,147 +399,14 @@ Calibration calibrateFromRun(const std::vector<TraceRecord> &records, const RunR
         throw std::invalid_argument("the run has no batch to calibrate from");
     checkSomethingMeasured(records);
     Calibration cal;
-    cal.config = report.configVersions.empty() ? report.config
-                                               : report.configVersions.front().config;
-    if (report.configVersions.size() > 1)
-        cal.notes.push_back("the run was reconfigured while it ran: its costs come from all "
-                            "its batches, the setting predicted back is its first");
-    const RunConfig &config = cal.config;
-    const LoaderConfig &loader = config.loader;
-    int cores = report.machine.logicalCores;
-    if (cores < 1) {
-        cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
-        cal.notes.push_back("the run's JSON names no core count: this machine's "
-                            + std::to_string(cores) + " assumed");
-    }
-    const double threads = stepThreads(config, cores);
-
-    // How crowded the run's cores were: every load, pin and CPU step, with its threads.
-    int mostWorkers = 0;
-    for (const ConfigVersion &v : report.configVersions)
-        mostWorkers = std::max(mostWorkers, v.config.loader.numWorkers);
-    const int ranks = std::max(1, config.devices);
-    ContentionProfile profile(cores, std::max(1, std::max(mostWorkers, loader.numWorkers)) * ranks);
-    for (const TraceRecord &r : records) {
-        const double loadThreads = r.worker == kAllWorkers
-                                       ? std::min(loader.numWorkers, r.samples + r.skipped)
-                                       : 1.0;
-        profile.addLoad(r.loadStartNs, r.loadEndNs, loadThreads);
-        profile.addBusy(r.pinStartNs, r.pinEndNs, 1.0);
-        profile.addBusy(r.computeStartNs, r.computeEndNs, threads);
-    }
-    profile.finish();
-    if (profile.meanBusyThreads() > cores + 0.5)
-        cal.notes.push_back("the run kept about "
-                            + std::to_string(std::lround(profile.meanBusyThreads()))
-                            + " threads busy on " + std::to_string(cores)
-                            + " cores: its times were scaled down to the work they hold");
-
-    // Per-sample load, collate, the rest of the load span, pin, copy, step; the
-    // batches that filled fresh buffers apart (their loads and pins).
-    const std::vector<char> fresh = freshBufferBatches(records, config);
-    const std::vector<const TraceRecord *> steady = afterWarmup(records, config.warmupBatches);
-    const bool freshApart = std::any_of(steady.begin(), steady.end(), [&](const TraceRecord *r) {
-        return !fresh[static_cast<std::size_t>(r - records.data())];
-    });
-    std::vector<double> sampleMeans;
-    std::vector<std::pair<int, double>> collate, pin, copy, step, handoff;
-    double rest = 0.0, stepOver = 0.0;
-    int restCount = 0, stepCount = 0, stageless = 0;
-    for (const TraceRecord *p : steady) {
-        const TraceRecord &r = *p;
-        const int loaded = r.samples + r.skipped;
-        const bool freshOne = freshApart && fresh[static_cast<std::size_t>(p - records.data())];
-        const LoadWork load = loadWork(r, profile, loader.numWorkers);
-        if (load.samples > 0 && !freshOne) {
-            sampleMeans.push_back(load.perSample);
-            if (r.worker != kAllWorkers) {
-                rest += load.rest;
-                restCount += load.staged ? 1 : 0;
-                stageless += load.staged ? 0 : 1;
-            }
-            collate.emplace_back(loaded, load.collate);
-        }
-        if (r.pinEndNs > r.pinStartNs && !freshOne)
-            pin.emplace_back(r.samples, profile.workSeconds(r.pinStartNs, r.pinEndNs));
-        if (r.copyEndNs > r.copyStartNs)
-            copy.emplace_back(r.samples, secondsOf(r.copyEndNs - r.copyStartNs));
-        const double computed = threads > 0.0
-                                    ? profile.workSeconds(r.computeStartNs, r.computeEndNs)
-                                    : secondsOf(r.computeEndNs - r.computeStartNs);
-        step.emplace_back(r.samples, computed);
-        // How long a consumer that waited took to hold the batch once it was ready.
-        if (r.worker != kConsumerThread && r.readyNs > r.requestNs && r.deliveryNs >= r.readyNs)
-            handoff.emplace_back(r.samples, secondsOf(r.deliveryNs - r.readyNs));
-        stepOver += secondsOf(r.computeEndNs - r.computeStartNs)
-                    - sleepSeconds(config.consumer, r.samples);
-        ++stepCount;
-    }
-    ModelCosts &c = cal.costs;
-    c.sampleSeconds = batchMeanCosts(sampleMeans);
-    c.draw = SampleDraw::PerBatch;
-    if (freshApart)
-        measureFirstFill(records, fresh, profile, loader.numWorkers, cal);
-    if (stageless > 0)
-        cal.notes.push_back("the trace has no read/decode/transform times for "
-                            + std::to_string(stageless)
-                            + " batches: their samples cost their load span less collate");
-    bool oneSize = false;
-    c.collate = fitLinearCost(collate);
-    if (restCount > 0 && rest > 0.0) {
-        c.collate.fixed += rest / restCount;
-        cal.notes.push_back("a batch's load holds " + calibrationMillis(rest / restCount)
-                            + " beyond its samples and collate: counted with collate");
-    }
-    c.pin = fitLinearCost(pin);
-    if (loader.pinMemory && pin.empty())
-        cal.notes.push_back("the run pinned no batch it recorded: pinning costs nothing here");
-    c.copy = fitLinearCost(copy);
-    c.handoff = fitLinearCost(handoff);
-    c.afterStepSeconds = afterStepSeconds(records, config);
-    c.taskStartSeconds = taskStartSeconds(afterWarmup(records, config.warmupBatches));
-    c.consumerThreads = threads;
-    if (config.consumer.kind == ConsumerKind::Sleep) {
-        cal.stepOverheadSeconds = stepCount > 0 ? std::max(0.0, stepOver / stepCount) : 0.0;
-        c.step = {config.consumer.sleepPerBatchMs / 1e3 + cal.stepOverheadSeconds,
-                  config.consumer.sleepPerSampleMs / 1e3};
-    } else {
-        c.step = fitLinearCost(step, &oneSize);
-        if (oneSize && c.step.at(loader.batchSize) > 1e-6)
-            cal.notes.push_back("the run had one batch size: its step is taken as proportional "
-                                "to the batch (a = 0, b = step / batch)");
-    }
-
+    cal.config = calibratedConfig(report, cal.notes);
+    const int cores = calibrationCores(report, cal.notes);
+    const double threads = stepThreads(cal.config, cores);
+    const ContentionProfile profile = profileContention(records, report, cal.config, cores, threads,
+                                                        cal.notes);
+    fitCosts(records, profile, threads, cal);
     measureStartup(records, cal);
-
-    // The run's own setting.
-    ModelSetting &s = cal.setting;
-    copyLoaderSettings(loader, s);
-    s.cores = cores;
-    s.devices = std::max(1, config.devices);
-    s.syncDevices = config.syncDevices;
-    s.warmupBatches = config.warmupBatches;
-    s.epochs = 0;
-    s.batches = static_cast<std::int64_t>(records.size());
-    std::int64_t epochZero = 0;
-    int lastEpoch = 0;
-    for (const TraceRecord &r : records) {
-        cal.measuredSamples += r.samples;
-        lastEpoch = std::max(lastEpoch, r.epoch);
-        if (r.epoch == 0)
-            epochZero += r.samples + r.skipped;
-    }
-    if (lastEpoch > 0) {
-        s.samplesPerEpoch = epochZero;
-    } else if (config.dataset.kind == DatasetKind::Synthetic) {
-        s.samplesPerEpoch = config.dataset.syntheticSamples;
-    } else {
-        s.samplesPerEpoch = std::max<std::int64_t>(1, cal.measuredSamples);
-        cal.notes.push_back("the run ended within its first epoch: an epoch is taken to be the "
-                            + std::to_string(cal.measuredSamples) + " samples it read");
-    }
-    cal.measured = report.summary;
-    cal.machine = report.machine;
+    describeRunSetting(records, report, cores, cal);
     return cal;
 }
 
