@@ -21,6 +21,7 @@
 #include "widgets/settings/control_panel.h"
 #include "widgets/settings/engine_choice.h"
 
+#include "tests/support/plot_of.h"
 #include "tests/support/widget_child.h"
 
 #include <QtTest>
@@ -73,16 +74,6 @@ int visiblePlottables(const std::vector<LivePlot *> &plots)
         for (int i = 0; i < plot->plottableCount(); ++i)
             n += plot->plottable(i)->visible() ? 1 : 0;
     return n;
-}
-
-template <typename T>
-T *plotOf(const MainWindow &window)
-{
-    for (LivePlot *plot : window.plots())
-        if (auto *p = qobject_cast<T *>(plot))
-            return p;
-    qFatal("no such plot");
-    return nullptr;
 }
 
 } // namespace

@@ -19,7 +19,7 @@
 #include "widgets/session/run_session.h"
 
 #include "tests/support/followed_run.h"
-
+#include "tests/support/plot_of.h"
 #include "tests/support/widget_child.h"
 
 #include <QtTest>
@@ -36,16 +36,6 @@ using namespace loaderlab;
 namespace fr = followed_run;
 
 namespace {
-
-template <typename T>
-T *plotOf(const MainWindow &window)
-{
-    for (LivePlot *plot : window.plots())
-        if (auto *p = qobject_cast<T *>(plot))
-            return p;
-    qFatal("no such plot");
-    return nullptr;
-}
 
 int overlayBatches(const MainWindow &window)
 {

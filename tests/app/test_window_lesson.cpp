@@ -8,11 +8,12 @@
 #include "window_test_support.h"
 
 #include "core/lessons/lesson.h"
-#include "core/tools/imagenette_generator.h"
 #include "core/trace/trace_log.h"
 #include "widgets/lessons/lesson_panel.h"
 #include "widgets/session/run_session.h"
 #include "widgets/settings/control_panel.h"
+
+#include "tests/support/image_folder.h"
 
 #include <QtTest>
 
@@ -96,13 +97,7 @@ void TestWindowLesson::initTestCase()
     QStandardPaths::setTestModeEnabled(true);
     QCoreApplication::setOrganizationName(QStringLiteral("LoaderLabTests"));
     // A small folder of small JPEGs: a lesson's phases take seconds.
-    m_images = m_dir.filePath(QStringLiteral("images"));
-    ImageFolderSpec spec;
-    spec.classes = 2;
-    spec.imagesPerClass = 24;
-    spec.minShortSide = 40;
-    spec.maxShortSide = 60;
-    generateImageFolder(m_images.toStdString(), spec);
+    m_images = writeImageFolder(m_dir.filePath(QStringLiteral("images")), 2, 24, 40, 60);
 }
 
 void TestWindowLesson::firstBatchLessonEndToEnd()

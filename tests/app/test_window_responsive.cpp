@@ -13,10 +13,11 @@
 
 #include "core/lessons/lesson_runner.h"
 #include "core/tools/default_dataset.h"
-#include "core/tools/imagenette_generator.h"
 #include "widgets/common/background_task.h"
 #include "widgets/lessons/lesson_panel.h"
 #include "widgets/session/run_session.h"
+
+#include "tests/support/image_folder.h"
 
 #include <QtTest>
 
@@ -130,14 +131,8 @@ void TestWindowResponsive::init()
 // A small finished image folder, for the other process to put in place.
 QString TestWindowResponsive::readyFolder()
 {
-    const QString dir = m_dir.filePath(QStringLiteral("ready%1").arg(++m_folders));
-    ImageFolderSpec spec;
-    spec.classes = 2;
-    spec.imagesPerClass = 16;
-    spec.minShortSide = 40;
-    spec.maxShortSide = 60;
-    generateImageFolder(dir.toStdString(), spec);
-    return dir;
+    return writeImageFolder(m_dir.filePath(QStringLiteral("ready%1").arg(++m_folders)), 2, 16, 40,
+                            60);
 }
 
 void TestWindowResponsive::lessonWaitsForTheDefaultFolderOffTheGuiThread()

@@ -7,6 +7,7 @@
 
 #include "cli_process.h"
 #include "slurm_cluster.h"
+#include "tests/support/sweep_args.h"
 
 #include <QtTest>
 
@@ -23,24 +24,8 @@ using clitest::runLoaderlab;
 namespace {
 
 // 2 x 3 cells of 8 batches of 20 ms each.
-QStringList sweepArgs(const QString &out)
-{
-    return {QStringLiteral("sweep"),
-            QStringLiteral("--dataset"),
-            QStringLiteral("synthetic"),
-            QStringLiteral("--shape"),
-            QStringLiteral("1x8x8"),
-            QStringLiteral("--sleep-batch-ms"),
-            QStringLiteral("20"),
-            QStringLiteral("--axis"),
-            QStringLiteral("loader.num_workers=0,1"),
-            QStringLiteral("--axis"),
-            QStringLiteral("loader.batch_size=4,8,16"),
-            QStringLiteral("--budget-batches"),
-            QStringLiteral("8"),
-            QStringLiteral("--out"),
-            out};
-}
+constexpr SmallSweep kSweep{
+    .sleepBatchMs = 20, .batchSizes = "4,8,16", .budgetOption = "--budget-batches", .budget = 8};
 
 // What identifies a cell's record: order, grid, repeat, values and state; the
 // timings differ from run to run.
@@ -99,7 +84,7 @@ void TestCliSlurm::jobArrayShardsMergeToTheUnshardedSweep()
     // A results folder name with a space: the script must keep it whole.
     const QString results = dir.filePath(QStringLiteral("array results"));
     const QString script = dir.filePath(QStringLiteral("sweep.sbatch"));
-    Result r = runLoaderlab(sweepArgs(results)
+    Result r = runLoaderlab(sweepArgs(results, kSweep)
                             << QStringLiteral("--slurm-script") << script
                             << QStringLiteral("--slurm-tasks") << QStringLiteral("2"));
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
@@ -130,7 +115,7 @@ void TestCliSlurm::jobArrayShardsMergeToTheUnshardedSweep()
                       merged, results});
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     const QString whole = dir.filePath(QStringLiteral("unsharded"));
-    r = runLoaderlab(sweepArgs(whole));
+    r = runLoaderlab(sweepArgs(whole, kSweep));
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
 
     int mergedLines = 0;

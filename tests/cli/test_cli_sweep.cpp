@@ -4,6 +4,7 @@
 // refused, one budget option at most sets a cell's length.
 
 #include "cli_process.h"
+#include "tests/support/sweep_args.h"
 
 #include <QtTest>
 
@@ -21,24 +22,8 @@ using clitest::runLoaderlab;
 namespace {
 
 // 2 x 3 cells of 8 batches each, 30 ms per batch: about 0.3 s a cell.
-QStringList sweepArgs(const QString &out)
-{
-    return QStringList{QStringLiteral("sweep"),
-                       QStringLiteral("--dataset"),
-                       QStringLiteral("synthetic"),
-                       QStringLiteral("--shape"),
-                       QStringLiteral("1x8x8"),
-                       QStringLiteral("--sleep-batch-ms"),
-                       QStringLiteral("30"),
-                       QStringLiteral("--axis"),
-                       QStringLiteral("loader.num_workers=0,1"),
-                       QStringLiteral("--axis"),
-                       QStringLiteral("loader.batch_size=4,8,16"),
-                       QStringLiteral("--budget-batches"),
-                       QStringLiteral("8"),
-                       QStringLiteral("--out"),
-                       out};
-}
+constexpr SmallSweep kSweep{
+    .sleepBatchMs = 30, .batchSizes = "4,8,16", .budgetOption = "--budget-batches", .budget = 8};
 
 // Every record line of the folder's cells*.jsonl files: order -> count of lines.
 std::map<std::int64_t, int> recordLines(const QString &dir, std::set<std::string> *states = nullptr)
@@ -84,7 +69,7 @@ void TestCliSweep::killedSweepResumesWithoutDuplicates()
 {
     const QString out = m_dir.filePath(QStringLiteral("killed"));
     QProcess process;
-    clitest::startLoaderlab(process, sweepArgs(out));
+    clitest::startLoaderlab(process, sweepArgs(out, kSweep));
     QVERIFY(process.waitForStarted());
     // Kill it once two cells are recorded, in the middle of the third.
     QTRY_VERIFY_WITH_TIMEOUT(recordLines(out).size() >= 2, 120'000);
@@ -93,7 +78,7 @@ void TestCliSweep::killedSweepResumesWithoutDuplicates()
     const std::size_t before = recordLines(out).size();
     QVERIFY(before >= 2 && before < 6);
 
-    const Result r = runLoaderlab(sweepArgs(out));
+    const Result r = runLoaderlab(sweepArgs(out, kSweep));
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     QVERIFY2(r.err.contains(QStringLiteral("%1 found done").arg(before)), qPrintable(r.err));
     const auto lines = recordLines(out);
@@ -131,7 +116,8 @@ void TestCliSweep::shardsMergeToTheWholeSweep()
     const QString a = m_dir.filePath(QStringLiteral("shard1"));
     const QString b = m_dir.filePath(QStringLiteral("shard2"));
     const QString merged = m_dir.filePath(QStringLiteral("merged"));
-    Result r = runLoaderlab(sweepArgs(a) << QStringLiteral("--shard") << QStringLiteral("1/2"));
+    Result r = runLoaderlab(sweepArgs(a, kSweep)
+                            << QStringLiteral("--shard") << QStringLiteral("1/2"));
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     // The second shard from Slurm's array variables, as a job array task sees them.
     QProcess process;
@@ -140,7 +126,7 @@ void TestCliSweep::shardsMergeToTheWholeSweep()
     env.insert(QStringLiteral("SLURM_ARRAY_TASK_COUNT"), QStringLiteral("2"));
     env.insert(QStringLiteral("SLURM_ARRAY_TASK_MIN"), QStringLiteral("0"));
     process.setProcessEnvironment(env);
-    process.start(QStringLiteral(LOADERLAB_BINARY), sweepArgs(b));
+    process.start(QStringLiteral(LOADERLAB_BINARY), sweepArgs(b, kSweep));
     r = clitest::finish(process, 240'000);
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     QVERIFY2(r.err.contains(QStringLiteral("shard 2/2")), qPrintable(r.err));
@@ -168,7 +154,7 @@ void TestCliSweep::shardsMergeToTheWholeSweep()
 void TestCliSweep::anotherSweepInTheFolderIsRefused()
 {
     const QString out = m_dir.filePath(QStringLiteral("killed"));
-    QStringList other = sweepArgs(out);
+    QStringList other = sweepArgs(out, kSweep);
     other.replace(other.indexOf(QStringLiteral("loader.batch_size=4,8,16")),
                   QStringLiteral("loader.batch_size=4,32"));
     const Result r = runLoaderlab(other);
@@ -213,13 +199,15 @@ void TestCliSweep::outAloneResumesTheFoldersSweep()
     QVERIFY2(r.err.contains(QStringLiteral("holds no sweep to resume")), qPrintable(r.err));
     QVERIFY(!QFileInfo::exists(empty));
     // The job array's options go with --slurm-script only.
-    r = runLoaderlab(sweepArgs(out) << QStringLiteral("--slurm-tasks") << QStringLiteral("2"));
+    r = runLoaderlab(sweepArgs(out, kSweep)
+                     << QStringLiteral("--slurm-tasks") << QStringLiteral("2"));
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains(QStringLiteral("--slurm-tasks: goes with --slurm-script")),
              qPrintable(r.err));
     const QString script = m_dir.filePath(QStringLiteral("too-many.sbatch"));
-    r = runLoaderlab(sweepArgs(out) << QStringLiteral("--slurm-script") << script
-                                    << QStringLiteral("--slurm-tasks") << QStringLiteral("7"));
+    r = runLoaderlab(sweepArgs(out, kSweep)
+                     << QStringLiteral("--slurm-script") << script
+                     << QStringLiteral("--slurm-tasks") << QStringLiteral("7"));
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains(QStringLiteral("7 tasks for 6 cells")), qPrintable(r.err));
     QVERIFY(!QFileInfo::exists(script));
@@ -239,7 +227,7 @@ void TestCliSweep::oneBudgetOptionSetsTheCellLength()
         at = next;
     }
     const QString out = m_dir.filePath(QStringLiteral("budget"));
-    QStringList args = sweepArgs(out);
+    QStringList args = sweepArgs(out, kSweep);
     Result r = runLoaderlab(QStringList(args)
                             << QStringLiteral("--budget-seconds") << QStringLiteral("2"));
     QCOMPARE(r.exitCode, 2);

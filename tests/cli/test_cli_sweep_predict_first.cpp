@@ -7,6 +7,7 @@
 // predict, and options that contradict it, are refused before anything runs.
 
 #include "cli_process.h"
+#include "tests/support/sweep_args.h"
 
 #include <QtTest>
 
@@ -20,24 +21,8 @@ using clitest::runLoaderlab;
 
 namespace {
 
-QStringList sweepArgs(const QString &out)
-{
-    return QStringList{QStringLiteral("sweep"),
-                       QStringLiteral("--dataset"),
-                       QStringLiteral("synthetic"),
-                       QStringLiteral("--shape"),
-                       QStringLiteral("1x8x8"),
-                       QStringLiteral("--sleep-batch-ms"),
-                       QStringLiteral("10"),
-                       QStringLiteral("--axis"),
-                       QStringLiteral("loader.num_workers=0,1"),
-                       QStringLiteral("--axis"),
-                       QStringLiteral("loader.batch_size=8,32,64"),
-                       QStringLiteral("--budget-samples"),
-                       QStringLiteral("512"),
-                       QStringLiteral("--out"),
-                       out};
-}
+constexpr SmallSweep kSweep{
+    .sleepBatchMs = 10, .batchSizes = "8,32,64", .budgetOption = "--budget-samples", .budget = 512};
 
 // The latest record of each cell in DIR/cells.jsonl.
 std::map<std::int64_t, nlohmann::json> records(const QString &dir)
@@ -80,7 +65,7 @@ private:
 void TestCliSweepPredictFirst::skipsSlowCellsAndRecommendsTheMeasuredBest()
 {
     const QString out = m_dir.filePath(QStringLiteral("pf"));
-    Result r = runLoaderlab(sweepArgs(out) << QStringLiteral("--predict-first"));
+    Result r = runLoaderlab(sweepArgs(out, kSweep) << QStringLiteral("--predict-first"));
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     // The base has 2 workers and batch 32: 1 worker, batch 32 is run first.
     QVERIFY2(r.err.startsWith(QStringLiteral("[cell 1/6] 1 worker, batch 32: calibrates the "
@@ -161,7 +146,7 @@ void TestCliSweepPredictFirst::refusesWhatItCannotPredict()
 {
     const QString out = m_dir.filePath(QStringLiteral("refused"));
     const auto refused = [&](const QStringList &extra, const QString &why) {
-        const Result r = runLoaderlab(sweepArgs(out) << extra);
+        const Result r = runLoaderlab(sweepArgs(out, kSweep) << extra);
         QVERIFY2(r.exitCode == 2, qPrintable(r.err));
         QVERIFY2(r.err.contains(why), qPrintable(r.err));
         QVERIFY2(!QDir(out).exists(), "a refused sweep created its folder");

@@ -11,8 +11,9 @@
 #include "core/lessons/lesson_runner.h"
 #include "core/predict/calibration.h"
 #include "core/predict/loader_model.h"
-#include "core/tools/imagenette_generator.h"
 #include "core/trace/trace_log.h"
+
+#include "tests/support/image_folder.h"
 
 #include <QtTest>
 
@@ -90,13 +91,8 @@ private:
 void TestLessonPrediction::initTestCase()
 {
     QVERIFY(m_dir.isValid());
-    const std::string images = m_dir.filePath(QStringLiteral("images")).toStdString();
-    ImageFolderSpec spec;
-    spec.classes = 4;
-    spec.imagesPerClass = 80;
-    spec.minShortSide = 160;
-    spec.maxShortSide = 240;
-    generateImageFolder(images, spec);
+    const std::string images =
+        writeImageFolder(m_dir.filePath(QStringLiteral("images")), 4, 80, 160, 240).toStdString();
     m_base.dataset.kind = DatasetKind::ImageFolder;
     m_base.dataset.path = images;
 

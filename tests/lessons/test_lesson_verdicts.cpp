@@ -7,38 +7,15 @@
 #include "core/lessons/lesson.h"
 #include "core/lessons/lesson_runner.h"
 
+#include "tests/support/lesson_traces.h"
+
 #include <QtTest>
 
-#include <functional>
-
 using namespace loaderlab;
+using lessontrace::modelPhase;
+using lessontrace::trace;
 
 namespace {
-
-constexpr std::int64_t kMs = 1'000'000;
-
-// `batches` batches of 32 samples, back to back: batch i waits `waitMs(i)` ms, then
-// its step takes `stepMs`.
-std::vector<TraceRecord> trace(int batches, const std::function<double(int)> &waitMs,
-                               double stepMs = 10.0)
-{
-    std::vector<TraceRecord> records;
-    std::int64_t t = 0;
-    for (int i = 0; i < batches; ++i) {
-        TraceRecord r;
-        r.index = i;
-        r.samples = 32;
-        r.requestNs = t;
-        r.deliveryNs = t + static_cast<std::int64_t>(waitMs(i) * kMs);
-        r.loadStartNs = r.requestNs;
-        r.loadEndNs = r.deliveryNs;
-        r.computeStartNs = r.deliveryNs;
-        r.computeEndNs = r.deliveryNs + static_cast<std::int64_t>(stepMs * kMs);
-        t = r.computeEndNs;
-        records.push_back(r);
-    }
-    return records;
-}
 
 // Batch 0 waits `firstMs`, every later batch `laterMs`.
 std::vector<TraceRecord> firstThen(int batches, double firstMs, double laterMs,
@@ -331,25 +308,14 @@ void TestLessonVerdicts::sampleParallel()
 
 namespace {
 
-LessonPhaseResult modelPhase(const char *label, bool checkpointing, double stepMs, double peakMiB)
-{
-    LessonPhaseResult r;
-    r.label = label;
-    r.config.consumer.kind = ConsumerKind::Model;
-    r.config.consumer.model.checkpointing = checkpointing;
-    r.summary.computeMeanMs = stepMs;
-    r.summary.peakMemoryBytes = static_cast<std::int64_t>(peakMiB * 1048576.0);
-    r.records = firstThen(6, 1.0, 1.0);
-    r.waits = analyzeWaits(r.records);
-    return r;
-}
-
+// The verdict on the model lesson's four phases, of 6 batches each.
 LessonVerdict trade(double checkpointStepMs, double checkpointPeakMiB)
 {
     return modelTradeVerdict(
-        {modelPhase("float32", false, 1000.0, 2000.0), modelPhase("bf16", false, 1500.0, 1800.0),
-         modelPhase("channels-last", false, 1020.0, 2100.0),
-         modelPhase("checkpointing", true, checkpointStepMs, checkpointPeakMiB)});
+        {modelPhase("float32", false, 1000.0, 2000.0, 6),
+         modelPhase("bf16", false, 1500.0, 1800.0, 6),
+         modelPhase("channels-last", false, 1020.0, 2100.0, 6),
+         modelPhase("checkpointing", true, checkpointStepMs, checkpointPeakMiB, 6)});
 }
 
 } // namespace

@@ -6,6 +6,8 @@
 #include "core/lessons/lesson.h"
 #include "core/lessons/lesson_runner.h"
 
+#include "tests/support/lesson_traces.h"
+
 #include <QtTest>
 
 #include <cmath>
@@ -14,31 +16,10 @@
 #include <set>
 
 using namespace loaderlab;
+using lessontrace::modelPhase;
+using lessontrace::trace;
 
 namespace {
-
-constexpr std::int64_t kMs = 1'000'000;
-
-// Batches whose waits follow `waitMs(i)`, a 10 ms step, delivered back to back.
-std::vector<TraceRecord> trace(int batches, const std::function<double(int)> &waitMs)
-{
-    std::vector<TraceRecord> records;
-    std::int64_t t = 0;
-    for (int i = 0; i < batches; ++i) {
-        TraceRecord r;
-        r.index = i;
-        r.samples = 32;
-        r.requestNs = t;
-        r.deliveryNs = t + static_cast<std::int64_t>(waitMs(i) * kMs);
-        r.computeStartNs = r.deliveryNs;
-        r.computeEndNs = r.deliveryNs + 10 * kMs;
-        r.loadStartNs = r.requestNs;
-        r.loadEndNs = r.deliveryNs;
-        t = r.computeEndNs;
-        records.push_back(r);
-    }
-    return records;
-}
 
 // A first wait of 100 ms, then a spike of 40 ms every `period` batches over a noisy
 // floor of about 1 ms.
@@ -250,24 +231,13 @@ void TestLessons::verdictsOverNoDataSayNoData()
 
 namespace {
 
-LessonPhaseResult modelPhase(const char *label, bool checkpointing, double stepMs, double peakMiB)
-{
-    LessonPhaseResult r;
-    r.label = label;
-    r.config.consumer.kind = ConsumerKind::Model;
-    r.config.consumer.model.checkpointing = checkpointing;
-    r.summary.computeMeanMs = stepMs;
-    r.summary.peakMemoryBytes = static_cast<std::int64_t>(peakMiB * 1048576.0);
-    r.records = trace(8, [](int) { return 1.0; });
-    r.waits = analyzeWaits(r.records);
-    return r;
-}
-
+// The model lesson's four phases, of 8 batches each.
 std::vector<LessonPhaseResult> trade(double checkpointStepMs, double checkpointPeakMiB)
 {
-    return {modelPhase("float32", false, 1000.0, 2000.0), modelPhase("bf16", false, 1500.0, 1900.0),
-            modelPhase("channels-last", false, 1100.0, 2100.0),
-            modelPhase("checkpointing", true, checkpointStepMs, checkpointPeakMiB)};
+    return {modelPhase("float32", false, 1000.0, 2000.0, 8),
+            modelPhase("bf16", false, 1500.0, 1900.0, 8),
+            modelPhase("channels-last", false, 1100.0, 2100.0, 8),
+            modelPhase("checkpointing", true, checkpointStepMs, checkpointPeakMiB, 8)};
 }
 
 } // namespace

@@ -9,12 +9,12 @@
 #include "core/config/config_fields.h"
 #include "core/io/run_reader.h"
 #include "core/predict/calibration.h"
-#include "core/tools/imagenette_generator.h"
 #include "widgets/session/run_session.h"
 #include "widgets/what_if/what_if_panel.h"
 #include "widgets/what_if/what_if_plot.h"
 
 #include "tests/support/graph_points.h"
+#include "tests/support/image_folder.h"
 #include "tests/support/recorded_run.h"
 #include "tests/support/widget_child.h"
 
@@ -74,13 +74,8 @@ void TestWhatIfPanel::initTestCase()
 {
     QVERIFY(m_dir.isValid());
     QStandardPaths::setTestModeEnabled(true);
-    m_images = m_dir.filePath(QStringLiteral("images")).toStdString();
-    ImageFolderSpec spec;
-    spec.classes = 4;
-    spec.imagesPerClass = 60;
-    spec.minShortSide = 256;
-    spec.maxShortSide = 384;
-    generateImageFolder(m_images, spec);
+    m_images =
+        writeImageFolder(m_dir.filePath(QStringLiteral("images")), 4, 60, 256, 384).toStdString();
 }
 
 void TestWhatIfPanel::slidersPredictWhatTheModelSays()
