@@ -1,7 +1,9 @@
 // loaderlab: the window when started without a command, the headless tool with one.
 
 #include "app/cli/cli.h"
+#ifdef LOADERLAB_WITH_WINDOW
 #include "app/window/gui_main.h"
+#endif
 #include "core/system/safe_text.h"
 #ifdef LOADERLAB_TORCH_MODELS
 #include "core/run/max_batch_hook.h"
@@ -9,6 +11,8 @@
 #endif
 
 #include <QCoreApplication>
+
+#include <cstdio>
 
 int main(int argc, char **argv)
 {
@@ -31,5 +35,12 @@ int main(int argc, char **argv)
             arguments << QString::fromStdString(loaderlab::escapeInvalidUtf8(argv[i]));
         return loaderlab::cli::run(arguments);
     }
+#ifdef LOADERLAB_WITH_WINDOW
     return loaderlab::runGui(argc, argv);
+#else
+    std::fputs("loaderlab: this build has no window (LOADERLAB_WITH_WINDOW=OFF); run a "
+               "command: `loaderlab help` lists them\n",
+               stderr);
+    return 2;
+#endif
 }

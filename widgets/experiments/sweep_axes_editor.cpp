@@ -3,6 +3,7 @@
 #include "core/config/config_fields.h"
 #include "widgets/common/form_helpers.h"
 #include "widgets/common/marker_text.h"
+#include "widgets/experiments/sweep_text.h"
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -62,11 +63,6 @@ json parseValue(const std::string &key, const QString &text)
     RunConfig probe;
     setConfigFieldFromText(probe, key, text.trimmed().toStdString()); // throws naming the key
     return getConfigField(probe, key);
-}
-
-QString valueText(const std::string &key, const json &value)
-{
-    return QString::fromStdString(configValueText(*findConfigField(key), value));
 }
 
 } // namespace
@@ -169,7 +165,7 @@ QTreeWidgetItem *SweepAxesEditor::valueItem(QTreeWidgetItem *axis, const json &v
             return axis->child(i);
     }
     auto *item = new QTreeWidgetItem(axis);
-    item->setText(0, valueText(axis->data(0, kKeyRole).toString().toStdString(), value));
+    item->setText(0, sweeptext::axisValue(axis->data(0, kKeyRole).toString().toStdString(), value));
     item->setData(0, kValueRole, text);
     item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable | Qt::ItemIsUserCheckable);
     item->setCheckState(0, Qt::Unchecked);

@@ -30,12 +30,6 @@ QString axisTitle(const std::string &key)
     return field ? markertext::fieldLabel(*field) : QString::fromStdString(key);
 }
 
-QString valueText(const std::string &key, const nlohmann::json &value)
-{
-    const ConfigField *field = findConfigField(key);
-    return QString::fromStdString(field ? configValueText(*field, value) : value.dump());
-}
-
 // A value on its cell, where room is short.
 QString figureText(const SweepFigure &figure, double value)
 {
@@ -158,7 +152,7 @@ bool SweepHeatmap::layOutAxes(const SweepDefinition &definition, int xIndex, int
 
     m_xTicker->clear();
     for (int x = 0; x < m_columns; ++x)
-        m_xTicker->addTick(x, valueText(ax.key, ax.values[static_cast<std::size_t>(x)]));
+        m_xTicker->addTick(x, sweeptext::axisValue(ax.key, ax.values[static_cast<std::size_t>(x)]));
     xAxis->setLabel(axisTitle(ax.key));
     m_yTicker->clear();
     yAxis->setTicks(yIndex >= 0);
@@ -168,7 +162,8 @@ bool SweepHeatmap::layOutAxes(const SweepDefinition &definition, int xIndex, int
     } else {
         const SweepAxis &ay = axes[static_cast<std::size_t>(yIndex)];
         for (int y = 0; y < m_rows; ++y)
-            m_yTicker->addTick(y, valueText(ay.key, ay.values[static_cast<std::size_t>(y)]));
+            m_yTicker->addTick(
+                y, sweeptext::axisValue(ay.key, ay.values[static_cast<std::size_t>(y)]));
         yAxis->setLabel(axisTitle(ay.key));
     }
     xAxis->setRange(-0.5, m_columns - 0.5);

@@ -9,6 +9,12 @@
 #include <algorithm>
 
 namespace loaderlab::sweeptext {
+
+QString axisValue(const std::string &key, const nlohmann::json &value)
+{
+    const ConfigField *field = findConfigField(key);
+    return QString::fromStdString(field ? configValueText(*field, value) : value.dump());
+}
 namespace {
 
 // "%.1f %%" under 10, "%.0f %%" from 10 on, as core writes it.

@@ -12,11 +12,16 @@
 #include "core/sweep/sweep_analysis.h"
 
 #include <QString>
+#include <nlohmann/json.hpp>
 
 #include <string>
 #include <vector>
 
 namespace loaderlab::sweeptext {
+
+// An axis value as its config field words it ("2", "true"); the JSON for a key the
+// config table does not know.
+QString axisValue(const std::string &key, const nlohmann::json &value);
 
 // Every figure of the table, in the order the window offers them: the ones a choice
 // is made on first (throughput, end-to-end time, input-bound share), then the others.

@@ -1,4 +1,5 @@
 #include "widgets/plots/throughput_plot.h"
+#include "widgets/plots/plot_units.h"
 
 #include <algorithm>
 #include <cmath>
@@ -7,12 +8,12 @@ namespace loaderlab {
 
 namespace {
 
-constexpr double kNsPerS = 1e9;
-constexpr double kFollowSeconds = 30.0;
-constexpr double kPixelsPerDot = 3.0;
+using plotunits::kMedianColor;
+using plotunits::kNsPerS;
+using plotunits::kPixelsPerDot;
+constexpr double kFollowRateSeconds = 30.0;
 
-const QColor kRateColor(0, 114, 178);  // Okabe-Ito blue
-const QColor kMedianColor(213, 94, 0); // Okabe-Ito vermillion
+const QColor kRateColor(0, 114, 178); // Okabe-Ito blue
 
 } // namespace
 
@@ -230,7 +231,7 @@ double ThroughputPlot::markerKey(const loaderlab::TraceMarker &marker) const
 QCPRange ThroughputPlot::followRange(double newest) const
 {
     // A little room on the right, so the newest point is not on the border.
-    return {std::max(0.0, newest - kFollowSeconds), newest + kFollowSeconds * 0.02};
+    return {std::max(0.0, newest - kFollowRateSeconds), newest + kFollowRateSeconds * 0.02};
 }
 
 double ThroughputPlot::newestKey() const

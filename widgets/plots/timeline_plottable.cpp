@@ -1,5 +1,6 @@
 #include "widgets/plots/timeline_plottable.h"
 
+#include "widgets/plots/plot_units.h"
 #include "widgets/plots/timeline_rect_painter.h"
 
 #include <algorithm>
@@ -12,7 +13,7 @@ namespace loaderlab {
 namespace {
 
 constexpr std::size_t kBlock = 32;
-constexpr double kNsPerS = 1e9;
+using plotunits::kNsPerS;
 constexpr double kLaneHalf = 0.4;
 // How far (in batches) a worker may run ahead of the consumer; spans of batches
 // further from the visible records than this are assumed off-screen.

@@ -2,6 +2,7 @@
 
 #include "core/stats/run_summary.h"
 #include "core/trace/trace_log.h"
+#include "widgets/plots/plot_units.h"
 
 #include <algorithm>
 #include <utility>
@@ -10,7 +11,7 @@ namespace loaderlab {
 
 namespace {
 
-constexpr double kNsPerMs = 1e6;
+using plotunits::kNsPerMs;
 
 // One record of `log`, copied (the log may be read from any thread this way).
 TraceRecord recordAt(const TraceLog &log, std::size_t i)

@@ -1,6 +1,7 @@
 #include "widgets/plots/wait_pattern_plot.h"
 
 #include "widgets/plots/integer_axis_ticker.h"
+#include "widgets/plots/plot_units.h"
 
 #include <algorithm>
 #include <cmath>
@@ -15,7 +16,7 @@ constexpr double kSpread = 0.6;
 
 // As on the wait plot: the waits blue, their summary vermillion (Okabe-Ito).
 const QColor kDotColor(0, 114, 178, 70);
-const QColor kMedianColor(213, 94, 0);
+using plotunits::kMedianColor;
 
 QVector<QCPGraphData> mediansOf(const WaitFold &fold, bool p90)
 {

@@ -1,6 +1,7 @@
 #include "widgets/plots/wait_time_plot.h"
 
 #include "widgets/plots/integer_axis_ticker.h"
+#include "widgets/plots/plot_units.h"
 
 #include <algorithm>
 #include <cmath>
@@ -10,9 +11,9 @@ namespace loaderlab {
 
 namespace {
 
-constexpr double kNsPerMs = 1e6;
+using plotunits::kNsPerMs;
 constexpr double kFollowBatches = 200.0;
-constexpr double kPixelsPerDot = 3.0;
+using plotunits::kPixelsPerDot;
 
 // Okabe-Ito: distinguishable with the common colour-vision deficiencies.
 const QColor kWaitColor(0, 114, 178);    // blue

@@ -1,5 +1,6 @@
 #include "widgets/plots/worker_timeline_plot.h"
 
+#include "widgets/plots/plot_units.h"
 #include "widgets/plots/timeline_plottable.h"
 
 #include <algorithm>
@@ -8,8 +9,8 @@ namespace loaderlab {
 
 namespace {
 
-constexpr double kNsPerS = 1e9;
-constexpr double kFollowSeconds = 5.0;
+using plotunits::kNsPerS;
+constexpr double kFollowLanesSeconds = 5.0;
 
 // An empty plottable that only exists to give the legend a coloured square.
 void addLegendSwatch(QCustomPlot *plot, const QString &name, const QColor &color)
@@ -249,7 +250,7 @@ double WorkerTimelinePlot::markerKey(const loaderlab::TraceMarker &marker) const
 
 QCPRange WorkerTimelinePlot::followRange(double newest) const
 {
-    return {std::max(0.0, newest - kFollowSeconds), newest + kFollowSeconds * 0.02};
+    return {std::max(0.0, newest - kFollowLanesSeconds), newest + kFollowLanesSeconds * 0.02};
 }
 
 double WorkerTimelinePlot::newestKey() const

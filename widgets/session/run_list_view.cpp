@@ -1,5 +1,6 @@
 #include "widgets/session/run_list_view.h"
 
+#include "widgets/common/figure_text.h"
 #include "widgets/session/run_list.h"
 #include "widgets/session/stats_panel.h"
 
@@ -21,11 +22,7 @@ namespace {
 
 enum Column { ShowColumn, NameColumn, SourceColumn, RemoveColumn, ColumnCount };
 
-QString number(double value, int decimals = 1)
-{
-    // Not localised, like the stats panel: figures are compared with the CLI's.
-    return QString::number(value, 'f', decimals);
-}
+using figuretext::number;
 
 QIcon swatch(const QColor &colour)
 {

@@ -1,4 +1,5 @@
 #include "widgets/session/stats_panel.h"
+#include "widgets/common/figure_text.h"
 
 #include <QFormLayout>
 #include <QLabel>
@@ -9,11 +10,7 @@ namespace {
 
 const QString kNone = QStringLiteral("–");
 
-QString number(double value, int decimals = 1)
-{
-    // Not localised: figures are compared with the CLI's and the docs' output.
-    return QString::number(value, 'f', decimals);
-}
+using figuretext::number;
 
 QString percent(double share)
 {

@@ -2,6 +2,7 @@
 
 #include "core/config/config_fields.h"
 #include "widgets/common/background_task.h"
+#include "widgets/common/figure_text.h"
 #include "widgets/common/form_helpers.h"
 #include "widgets/common/wheel_guard.h"
 #include "widgets/session/run_session.h"
@@ -32,11 +33,7 @@ constexpr int kMaxDevices = 8;
 // The largest batch size the panel offers: far beyond what a loader is run with.
 constexpr int kMaxBatchSize = 1 << 16;
 
-QString number(double value, int decimals = 1)
-{
-    // Not localised: figures are compared with the CLI's and the docs' output.
-    return QString::number(value, 'f', decimals);
-}
+using figuretext::number;
 
 // A slider and a spin box over one range, kept equal.
 QWidget *sliderRow(QSlider *slider, QSpinBox *spin, int min, int max)
