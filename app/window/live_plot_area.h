@@ -2,8 +2,8 @@
 
 // LivePlotArea: the Live tab, the run's plots stacked in a splitter. Which plots
 // there are, their names, export file names, labels and places come from one table
-// (kPlots in live_plot_area.cpp); everything else (refresh, overlays, following,
-// export) goes over the plots of that table.
+// (the PlotRow table in LivePlotArea's constructor, live_plot_area.cpp); everything
+// else (refresh, overlays, following, export) goes over the plots of that table.
 
 #include "widgets/plots/live_plot.h"
 
@@ -35,8 +35,9 @@ public:
     void showWholeRun();
     void setFollowing(bool follow);
 
-    // Writes every plot as <dir>/<file name>.<format> with `options` (widgets/
-    // plot_export.h), each titled by its label over `runTitle`; false with the first error.
+    // Writes every plot as <dir>/<file name>.<format> with `options`
+    // (widgets/plots/plot_export.h), each titled by its label over `runTitle`; false
+    // with the first error.
     bool exportPlots(const QString &dir, const QString &format,
                      const loaderlab::PlotExportOptions &options, const QString &runTitle,
                      QString *error) const;

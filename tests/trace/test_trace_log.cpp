@@ -86,7 +86,7 @@ void TestTraceLog::spansMarkersAndSkipped()
 
 void TestTraceLog::memoryPerBatchIsAsDocumented()
 {
-    // docs/trace.md and trace_log.h promise these sizes.
+    // docs/architecture.md ("The trace log") and trace_log.h promise these sizes.
     QCOMPARE(sizeof(TraceRecord), std::size_t{160});
     QCOMPARE(sizeof(WorkerSpan), std::size_t{32});
 }
