@@ -1,8 +1,8 @@
 #pragma once
 
-// EngineChoice: which engine Start runs: LoaderLab's loader or PyTorch's own DataLoader
-// (core/engine/pytorch/pytorch_run.h). Whether Python can import torch is probed once in the
-// background (a BackgroundTask: about a second, 30 s at most); until then, and for good
+// EngineChoice: which engine Start runs: LoaderLab's loader or PyTorch's own DataLoader.
+// Whether Python can import torch is asked once (engineCheck(), core/engine/engine.h) in
+// the background (a BackgroundTask: about a second, 30 s at most); until then, and for good
 // when it cannot, the PyTorch entry is greyed out with the reason as its tooltip and
 // below the choice.
 
