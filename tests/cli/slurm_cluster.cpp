@@ -5,10 +5,13 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QProcessEnvironment>
+#include <QRegularExpression>
 #include <QStandardPaths>
 #include <QThread>
 
+#include <algorithm>
 #include <csignal>
+#include <cstdint>
 #include <random>
 
 #include <netinet/in.h>
@@ -37,19 +40,43 @@ bool writeFile(const QString &path, const QByteArray &bytes, QFile::Permissions 
 
 int freeLoopbackPort()
 {
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    if (fd < 0)
-        return 0;
-    sockaddr_in address{};
-    address.sin_family = AF_INET;
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t length = sizeof address;
-    int port = 0;
-    if (::bind(fd, reinterpret_cast<sockaddr *>(&address), sizeof address) == 0
-        && ::getsockname(fd, reinterpret_cast<sockaddr *>(&address), &length) == 0)
-        port = ntohs(address.sin_port);
-    ::close(fd);
-    return port;
+    // bind(0) would hand out a port from the ephemeral range, and the kernel gives
+    // the same range to every other socket: srun's own I/O listeners, gloo's
+    // connections, other tests. Between this probe and the daemon's bind one of
+    // them can take it ("Address already in use"). A port below that range is only
+    // ever taken by a program that asks for it by number.
+    int low = 32768;
+    {
+        QFile range(QStringLiteral("/proc/sys/net/ipv4/ip_local_port_range"));
+        if (range.open(QIODevice::ReadOnly)) {
+            bool ok = false;
+            const int first = QString::fromLatin1(range.readAll())
+                                  .split(QRegularExpression(QStringLiteral("\\s+")),
+                                         Qt::SkipEmptyParts)
+                                  .value(0)
+                                  .toInt(&ok);
+            if (ok && first > 2048)
+                low = first;
+        }
+    }
+    const int from = std::max(1024, low - 12000);
+    static std::mt19937 random{std::random_device{}()};
+    const int start = std::uniform_int_distribution<int>(from, low - 1)(random);
+    for (int i = 0; i < low - from; ++i) {
+        const int port = from + (start - from + i) % (low - from);
+        const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+        if (fd < 0)
+            return 0;
+        sockaddr_in address{};
+        address.sin_family = AF_INET;
+        address.sin_addr.s_addr = htonl(INADDR_ANY);
+        address.sin_port = htons(static_cast<std::uint16_t>(port));
+        const bool free = ::bind(fd, reinterpret_cast<sockaddr *>(&address), sizeof address) == 0;
+        ::close(fd);
+        if (free)
+            return port;
+    }
+    return 0;
 }
 
 SlurmCluster::SlurmCluster(QString dir)

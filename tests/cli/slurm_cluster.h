@@ -15,7 +15,8 @@
 
 namespace clitest {
 
-// A TCP port on loopback that nobody listens on now (bound to 0, then let go).
+// A TCP port nobody listens on now, below the kernel's ephemeral range so that no
+// socket bound to port 0 or connecting out is handed it before its user binds it.
 int freeLoopbackPort();
 
 class SlurmCluster
