@@ -34,6 +34,7 @@
 #include "core/lessons/lesson.h"
 #include "core/sweep/sweep_analysis.h"
 #include "core/sweep/sweep_records.h"
+#include "tests/support/test_main.h"
 #include "widgets/common/engine_text.h"
 #include "widgets/experiments/experiments_view.h"
 #include "widgets/experiments/sweep_axes_editor.h"
@@ -659,5 +660,5 @@ void TestGermanUi::thePyTorchEngineIsGerman()
                                             .arg(walker.findings().size())));
 }
 
-QTEST_MAIN(TestGermanUi)
+LOADERLAB_TEST_MAIN(TestGermanUi)
 #include "test_german_ui.moc"

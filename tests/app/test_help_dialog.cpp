@@ -4,6 +4,7 @@
 
 #include "app/window/main_window.h"
 
+#include "tests/support/test_main.h"
 #include "tests/support/widget_child.h"
 
 #include <QAction>
@@ -89,5 +90,5 @@ void TestHelpDialog::helpMenuOpensTheGuide()
     QTRY_VERIFY(window.findChildren<QDialog *>(QStringLiteral("readingThePlotsDialog")).isEmpty());
 }
 
-QTEST_MAIN(TestHelpDialog)
+LOADERLAB_TEST_MAIN(TestHelpDialog)
 #include "test_help_dialog.moc"

@@ -13,6 +13,7 @@
 #include "widgets/session/run_session.h"
 #include "widgets/settings/control_panel.h"
 
+#include "tests/support/test_main.h"
 #include "tests/support/widget_child.h"
 
 #include <QtTest>
@@ -246,5 +247,5 @@ void TestMainWindow::devicesSliderStartsADataParallelRun()
     QTRY_COMPARE(window.session()->engine().liveThreads(), 0);
 }
 
-QTEST_MAIN(TestMainWindow)
+LOADERLAB_TEST_MAIN(TestMainWindow)
 #include "test_main_window.moc"

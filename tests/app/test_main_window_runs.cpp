@@ -22,6 +22,7 @@
 #include "widgets/settings/engine_choice.h"
 
 #include "tests/support/plot_of.h"
+#include "tests/support/test_main.h"
 #include "tests/support/widget_child.h"
 
 #include <QtTest>
@@ -383,5 +384,5 @@ void TestMainWindowRuns::pytorchEngineRunsInTheWindow()
     window.session()->stop();
 }
 
-QTEST_MAIN(TestMainWindowRuns)
+LOADERLAB_TEST_MAIN(TestMainWindowRuns)
 #include "test_main_window_runs.moc"

@@ -12,6 +12,7 @@
 #include "app/window/run_follower.h"
 #include "app/window/run_manager.h"
 #include "core/config/marker_text.h"
+#include "tests/support/test_main.h"
 #include "widgets/common/background_task.h"
 #include "widgets/common/marker_text.h"
 #include "widgets/experiments/experiments_view.h"
@@ -244,5 +245,5 @@ void TestTranslation::everyContextIsOneTheCodeUses()
         QVERIFY2(messages.count(context) == 1, qPrintable(context));
 }
 
-QTEST_MAIN(TestTranslation)
+LOADERLAB_TEST_MAIN(TestTranslation)
 #include "test_translation.moc"

@@ -20,6 +20,7 @@
 
 #include "tests/support/followed_run.h"
 #include "tests/support/plot_of.h"
+#include "tests/support/test_main.h"
 #include "tests/support/widget_child.h"
 
 #include <QtTest>
@@ -225,5 +226,5 @@ void TestWindowFollow::rankSetFollowsWithItsRanksLanes()
     QCOMPARE(runs->runs().back().summary.ranks.size(), std::size_t{2});
 }
 
-QTEST_MAIN(TestWindowFollow)
+LOADERLAB_TEST_MAIN(TestWindowFollow)
 #include "test_window_follow.moc"

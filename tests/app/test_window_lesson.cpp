@@ -14,6 +14,7 @@
 #include "widgets/settings/control_panel.h"
 
 #include "tests/support/image_folder.h"
+#include "tests/support/test_main.h"
 
 #include <QtTest>
 
@@ -307,5 +308,5 @@ void TestWindowLesson::predictionShownBeforeTheStep()
         QVERIFY(window.grab().save(QDir(dir).filePath(QStringLiteral("lesson-predict.png"))));
 }
 
-QTEST_MAIN(TestWindowLesson)
+LOADERLAB_TEST_MAIN(TestWindowLesson)
 #include "test_window_lesson.moc"

@@ -8,6 +8,7 @@
 #include "app/window/window_options.h"
 
 #include "core/trace/trace_log.h"
+#include "tests/support/test_main.h"
 
 #include <QtTest>
 
@@ -206,5 +207,5 @@ void TestWindowOptions::strayWordNamesEveryCommand()
         qPrintable(message));
 }
 
-QTEST_GUILESS_MAIN(TestWindowOptions)
+LOADERLAB_GUILESS_TEST_MAIN(TestWindowOptions)
 #include "test_window_options.moc"

@@ -18,6 +18,7 @@
 #include "widgets/session/run_session.h"
 
 #include "tests/support/image_folder.h"
+#include "tests/support/test_main.h"
 
 #include <QtTest>
 
@@ -214,5 +215,5 @@ void TestWindowResponsive::tensorFilePreparationStops()
     QVERIFY(QFileInfo::exists(QString::fromStdString(file)));
 }
 
-QTEST_MAIN(TestWindowResponsive)
+LOADERLAB_TEST_MAIN(TestWindowResponsive)
 #include "test_window_responsive.moc"

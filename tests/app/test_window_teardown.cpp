@@ -14,6 +14,7 @@
 
 #include "tests/support/followed_run.h"
 
+#include "tests/support/test_main.h"
 #include "window_test_support.h"
 
 #include <QCheckBox>
@@ -84,5 +85,5 @@ void TestWindowTeardown::closingWhileEverythingRuns()
     QCOMPARE(trace->size(), batches);
 }
 
-QTEST_MAIN(TestWindowTeardown)
+LOADERLAB_TEST_MAIN(TestWindowTeardown)
 #include "test_window_teardown.moc"

@@ -13,6 +13,7 @@
 #include "widgets/session/run_session.h"
 #include "widgets/settings/control_panel.h"
 
+#include "tests/support/test_main.h"
 #include "tests/support/widget_child.h"
 
 #include <QtTest>
@@ -280,5 +281,5 @@ void TestWindowTools::statsInViewAtCommonSizes()
     }
 }
 
-QTEST_MAIN(TestWindowTools)
+LOADERLAB_TEST_MAIN(TestWindowTools)
 #include "test_window_tools.moc"

@@ -19,6 +19,7 @@
 
 #include "tests/support/require_pytorch.h"
 #include "tests/support/sanitizer_slowdown.h"
+#include "tests/support/test_main.h"
 
 #include <QtTest>
 
@@ -601,5 +602,5 @@ void TestAutotune::stopDoesNotWaitOutThePollInterval()
     QVERIFY(run.waitForEnd(10'000));
 }
 
-QTEST_GUILESS_MAIN(TestAutotune)
+LOADERLAB_GUILESS_TEST_MAIN(TestAutotune)
 #include "test_autotune.moc"

@@ -8,6 +8,7 @@
 // moves for a measured one; a lucky window alone does not move it.
 
 #include "core/autotune/loader_model_search.h"
+#include "tests/support/test_main.h"
 
 #include <QtTest>
 
@@ -279,5 +280,5 @@ void TestModelSearch::aConfirmedGainBelowTheMinimumIsRejected()
     QCOMPARE(d.trialWindows, 1);
 }
 
-QTEST_GUILESS_MAIN(TestModelSearch)
+LOADERLAB_GUILESS_TEST_MAIN(TestModelSearch)
 #include "test_loader_model_search.moc"

@@ -15,6 +15,7 @@
 
 #include "tests/support/require_pytorch.h"
 #include "tests/support/sanitizer_slowdown.h"
+#include "tests/support/test_main.h"
 
 #include <QtTest>
 
@@ -133,5 +134,5 @@ void TestModelAutotune::jumpsPyTorchsDataLoaderToTheKnownBest()
     checkJumpsToTheKnownBestAndHolds(run, EngineKind::PyTorch, 50.0, std::chrono::seconds(180));
 }
 
-QTEST_GUILESS_MAIN(TestModelAutotune)
+LOADERLAB_GUILESS_TEST_MAIN(TestModelAutotune)
 #include "test_model_autotune.moc"

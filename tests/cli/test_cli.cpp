@@ -5,6 +5,7 @@
 #include "core/config/dataset_config.h"
 #include "core/dataset/tensor_file_format.h"
 #include "core/io/trace_csv.h"
+#include "tests/support/test_main.h"
 
 #include <QtTest>
 
@@ -301,5 +302,5 @@ void TestCli::integerOptionsNameTheOptionAndTheValue()
     QVERIFY(!QFileInfo::exists(out));
 }
 
-QTEST_GUILESS_MAIN(TestCli)
+LOADERLAB_GUILESS_TEST_MAIN(TestCli)
 #include "test_cli.moc"

@@ -6,6 +6,7 @@
 // (docs/metrics.md).
 
 #include "cli_process.h"
+#include "tests/support/test_main.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -182,5 +183,5 @@ void TestCliBadData::aFewBadImagesAreSkippedAndTheRunFinishes()
     QCOMPARE(summary.value("advice", std::string()), why.toStdString());
 }
 
-QTEST_GUILESS_MAIN(TestCliBadData)
+LOADERLAB_GUILESS_TEST_MAIN(TestCliBadData)
 #include "test_cli_bad_data.moc"

@@ -4,6 +4,7 @@
 // code (2 for a usage or input error), never hang or destroy a file.
 
 #include "cli_process.h"
+#include "tests/support/test_main.h"
 
 #include <QtTest>
 
@@ -266,5 +267,5 @@ void TestCliHostileFiles::benchModelValidatesSizesAndPrintsOneLine()
     QVERIFY2(!csv.err.contains(QStringLiteral("batch 1 done")), qPrintable(csv.err));
 }
 
-QTEST_GUILESS_MAIN(TestCliHostileFiles)
+LOADERLAB_GUILESS_TEST_MAIN(TestCliHostileFiles)
 #include "test_cli_hostile_files.moc"

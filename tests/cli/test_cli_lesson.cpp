@@ -11,6 +11,7 @@
 #include "tests/support/require_pytorch.h"
 
 #include "cli_process.h"
+#include "tests/support/test_main.h"
 
 #include <QtTest>
 
@@ -291,5 +292,5 @@ void TestCliLesson::unusableDatasetExitsTwo()
     }
 }
 
-QTEST_GUILESS_MAIN(TestCliLesson)
+LOADERLAB_GUILESS_TEST_MAIN(TestCliLesson)
 #include "test_cli_lesson.moc"

@@ -3,6 +3,7 @@
 // a run killed outright leaves the batches so far in "<csv>.part".
 
 #include "cli_process.h"
+#include "tests/support/test_main.h"
 
 #include <QtTest>
 
@@ -139,5 +140,5 @@ void TestCliLongRuns::killedRunLeavesTheBatchesSoFar()
     QVERIFY(c.rows > 1'000);
 }
 
-QTEST_GUILESS_MAIN(TestCliLongRuns)
+LOADERLAB_GUILESS_TEST_MAIN(TestCliLongRuns)
 #include "test_cli_long_runs.moc"

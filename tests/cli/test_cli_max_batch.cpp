@@ -5,6 +5,7 @@
 // search exits 130 promptly and writes no JSON.
 
 #include "cli_process.h"
+#include "tests/support/test_main.h"
 
 #include <QDir>
 #include <QTemporaryDir>
@@ -291,5 +292,5 @@ void TestCliMaxBatch::badUsageExitsTwo()
     QVERIFY2(!r.err.contains(QStringLiteral("max-batch: batch ")), qPrintable(details(r)));
 }
 
-QTEST_GUILESS_MAIN(TestCliMaxBatch)
+LOADERLAB_GUILESS_TEST_MAIN(TestCliMaxBatch)
 #include "test_cli_max_batch.moc"

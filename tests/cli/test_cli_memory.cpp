@@ -4,6 +4,7 @@
 // that child instead of taking the machine down.
 
 #include "cli_process.h"
+#include "tests/support/test_main.h"
 
 #include <QtTest>
 
@@ -262,5 +263,5 @@ void TestCliMemory::tooManyThreadsAreRefusedBeforeStart()
     QVERIFY2(ok.exitCode == 0, qPrintable(ok.err));
 }
 
-QTEST_GUILESS_MAIN(TestCliMemory)
+LOADERLAB_GUILESS_TEST_MAIN(TestCliMemory)
 #include "test_cli_memory.moc"

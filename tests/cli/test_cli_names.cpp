@@ -4,6 +4,7 @@
 // control bytes (a decode warning included).
 
 #include "cli_process.h"
+#include "tests/support/test_main.h"
 
 #include <QtTest>
 
@@ -142,5 +143,5 @@ void TestCliNames::cleanupTestCase()
         ::unlink(path.constData());
 }
 
-QTEST_GUILESS_MAIN(TestCliNames)
+LOADERLAB_GUILESS_TEST_MAIN(TestCliNames)
 #include "test_cli_names.moc"

@@ -6,6 +6,7 @@
 
 #include "core/engine/pytorch/pytorch_run.h"
 #include "core/io/run_reader.h"
+#include "tests/support/test_main.h"
 
 #include <QtTest>
 
@@ -70,5 +71,5 @@ void TestCliOpenRun::cliFilesOpenWithTheirFigures()
     QCOMPARE(opened.trace->size(), std::size_t{30});
 }
 
-QTEST_GUILESS_MAIN(TestCliOpenRun)
+LOADERLAB_GUILESS_TEST_MAIN(TestCliOpenRun)
 #include "test_cli_open_run.moc"

@@ -9,6 +9,7 @@
 #include "tests/support/require_pytorch.h"
 
 #include "cli_process.h"
+#include "tests/support/test_main.h"
 
 #include <QtTest>
 
@@ -314,5 +315,5 @@ void TestCliPipeline::autotuneDrivesAPipeline()
     QVERIFY2(tried, summary.at("markers").dump().c_str());
 }
 
-QTEST_GUILESS_MAIN(TestCliPipeline)
+LOADERLAB_GUILESS_TEST_MAIN(TestCliPipeline)
 #include "test_cli_pipeline.moc"

@@ -6,6 +6,7 @@
 // "cannot run" and never recommended; a step of an hour predicted.
 
 #include "cli_process.h"
+#include "tests/support/test_main.h"
 
 #include <QRegularExpression>
 #include <QtTest>
@@ -320,5 +321,5 @@ void TestCliPredict::predictsAStepOfAnHour()
     QVERIFY2(r.out.contains(QStringLiteral("\nrecommended: ")), qPrintable(r.out));
 }
 
-QTEST_GUILESS_MAIN(TestCliPredict)
+LOADERLAB_GUILESS_TEST_MAIN(TestCliPredict)
 #include "test_cli_predict.moc"

@@ -7,6 +7,7 @@
 
 #include "cli_process.h"
 #include "tests/support/fake_python.h"
+#include "tests/support/test_main.h"
 
 #include <QElapsedTimer>
 #include <QtTest>
@@ -162,5 +163,5 @@ void TestCliPytorchChannel::ctrlCEndsAHangingImportCheck()
     QVERIFY(!QFileInfo::exists(csv));
 }
 
-QTEST_GUILESS_MAIN(TestCliPytorchChannel)
+LOADERLAB_GUILESS_TEST_MAIN(TestCliPytorchChannel)
 #include "test_cli_pytorch_channel.moc"

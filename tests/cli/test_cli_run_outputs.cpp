@@ -3,6 +3,7 @@
 // limit holds during a long model step, and hostile config files are refused.
 
 #include "cli_process.h"
+#include "tests/support/test_main.h"
 
 #include <QtTest>
 
@@ -489,5 +490,5 @@ void TestCliRunOutputs::aRunWithoutAStepHasNoVerdict()
     }
 }
 
-QTEST_GUILESS_MAIN(TestCliRunOutputs)
+LOADERLAB_GUILESS_TEST_MAIN(TestCliRunOutputs)
 #include "test_cli_run_outputs.moc"

@@ -8,6 +8,7 @@
 #include "cli_process.h"
 #include "slurm_cluster.h"
 #include "tests/support/sweep_args.h"
+#include "tests/support/test_main.h"
 
 #include <QtTest>
 
@@ -134,5 +135,5 @@ void TestCliSlurm::jobArrayShardsMergeToTheUnshardedSweep()
         QVERIFY2(::kill(static_cast<pid_t>(pid), 0) != 0, "a daemon outlived stop()");
 }
 
-QTEST_GUILESS_MAIN(TestCliSlurm)
+LOADERLAB_GUILESS_TEST_MAIN(TestCliSlurm)
 #include "test_cli_slurm.moc"

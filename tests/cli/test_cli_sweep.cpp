@@ -5,6 +5,7 @@
 
 #include "cli_process.h"
 #include "tests/support/sweep_args.h"
+#include "tests/support/test_main.h"
 
 #include <QtTest>
 
@@ -250,5 +251,5 @@ void TestCliSweep::oneBudgetOptionSetsTheCellLength()
     QVERIFY(!QFileInfo::exists(out));
 }
 
-QTEST_GUILESS_MAIN(TestCliSweep)
+LOADERLAB_GUILESS_TEST_MAIN(TestCliSweep)
 #include "test_cli_sweep.moc"

@@ -10,6 +10,7 @@
 #include "tests/support/require_pytorch.h"
 
 #include "cli_process.h"
+#include "tests/support/test_main.h"
 
 #include <QtTest>
 
@@ -142,5 +143,5 @@ void TestCliSweepEngines::eachCellLoadsOnTheWorkersItWasGiven()
     QCOMPARE(checked, 4);
 }
 
-QTEST_GUILESS_MAIN(TestCliSweepEngines)
+LOADERLAB_GUILESS_TEST_MAIN(TestCliSweepEngines)
 #include "test_cli_sweep_engines.moc"

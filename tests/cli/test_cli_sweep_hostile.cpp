@@ -6,6 +6,7 @@
 // exit 0 with results missing. Cells are tiny (2 batches of 4x4 samples).
 
 #include "cli_process.h"
+#include "tests/support/test_main.h"
 
 #include <QtTest>
 
@@ -177,16 +178,19 @@ void TestCliSweepHostile::fifosAreRefusedNotWaitedOn()
 void TestCliSweepHostile::aSecondWriterIsRefusedWithThePid()
 {
     const QString dir = m_dir.filePath(QStringLiteral("twice"));
-    // Four batches of 1.5 s: the first still holds the folder when the second,
-    // started on a busy machine, asks for it.
+    // The first writer is stopped (SIGSTOP) once it holds the folder, so it still
+    // holds it when the second asks, however long that one takes to start.
     QStringList slow = tinySweep(dir);
-    slow << QStringLiteral("--sleep-batch-ms") << QStringLiteral("1500");
+    slow << QStringLiteral("--sleep-batch-ms") << QStringLiteral("200");
     QProcess first;
     clitest::startLoaderlab(first, slow);
     QVERIFY(first.waitForStarted());
     QTRY_VERIFY_WITH_TIMEOUT(readAll(dir + QStringLiteral("/sweep.lock")).starts_with("PID "),
-                             30'000);
-    const Result second = runLoaderlab(slow, 60'000);
+                             60'000);
+    const auto firstPid = static_cast<pid_t>(first.processId());
+    QCOMPARE(::kill(firstPid, SIGSTOP), 0);
+    const Result second = runLoaderlab(slow, 120'000);
+    QCOMPARE(::kill(firstPid, SIGCONT), 0);
     QCOMPARE(second.exitCode, 2);
     QVERIFY2(second.err.contains(QStringLiteral("another loaderlab is writing"))
                  && second.err.contains(QStringLiteral("PID %1").arg(first.processId())),
@@ -357,5 +361,5 @@ void TestCliSweepHostile::aFullDiskFailsTheSweep()
     }
 }
 
-QTEST_GUILESS_MAIN(TestCliSweepHostile)
+LOADERLAB_GUILESS_TEST_MAIN(TestCliSweepHostile)
 #include "test_cli_sweep_hostile.moc"

@@ -8,6 +8,7 @@
 
 #include "cli_process.h"
 #include "tests/support/sweep_args.h"
+#include "tests/support/test_main.h"
 
 #include <QtTest>
 
@@ -165,5 +166,5 @@ void TestCliSweepPredictFirst::refusesWhatItCannotPredict()
             QStringLiteral("--predict-margin: '-1' is not a fraction"));
 }
 
-QTEST_GUILESS_MAIN(TestCliSweepPredictFirst)
+LOADERLAB_GUILESS_TEST_MAIN(TestCliSweepPredictFirst)
 #include "test_cli_sweep_predict_first.moc"

@@ -5,6 +5,7 @@
 #include "core/io/trace_csv.h"
 #include "core/system/atomic_file.h"
 #include "core/system/output_guard.h"
+#include "tests/support/test_main.h"
 
 #include <QtTest>
 
@@ -247,5 +248,5 @@ void TestExports::markersRoundTripWithTheirFields()
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, markerFromJson(bad));
 }
 
-QTEST_GUILESS_MAIN(TestExports)
+LOADERLAB_GUILESS_TEST_MAIN(TestExports)
 #include "test_exports.moc"

@@ -12,6 +12,7 @@
 
 #include "slurm_cluster.h"
 #include "tests/support/require_pytorch.h"
+#include "tests/support/test_main.h"
 
 #include <QtTest>
 
@@ -131,5 +132,5 @@ void TestProbeSlurm::srunRanksOpenAsOneDataParallelRun()
     QCOMPARE(set.report.summary.samples, std::int64_t{192});
 }
 
-QTEST_GUILESS_MAIN(TestProbeSlurm)
+LOADERLAB_GUILESS_TEST_MAIN(TestProbeSlurm)
 #include "test_probe_slurm.moc"

@@ -3,6 +3,7 @@
 
 #include "core/system/safe_json.h"
 #include "core/system/safe_text.h"
+#include "tests/support/test_main.h"
 
 #include <QtTest>
 
@@ -148,5 +149,5 @@ void TestSafeText::csvFieldsAreQuoted()
     QCOMPARE(csvField("caf\xE9,x"), "\"caf\\xE9,x\""s);
 }
 
-QTEST_GUILESS_MAIN(TestSafeText)
+LOADERLAB_GUILESS_TEST_MAIN(TestSafeText)
 #include "test_safe_text.moc"

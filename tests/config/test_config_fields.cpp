@@ -7,6 +7,7 @@
 #include "core/config/marker_text.h"
 #include "core/config/run_config_json.h"
 #include "core/system/memory_budget.h"
+#include "tests/support/test_main.h"
 
 #include <QtTest>
 
@@ -466,5 +467,5 @@ void TestConfigFields::consumerKindIsImpliedOneWay()
     QVERIFY(impliedConsumerKind(c, false, true, ConsumerKind::Model) == ConsumerKind::Model);
 }
 
-QTEST_GUILESS_MAIN(TestConfigFields)
+LOADERLAB_GUILESS_TEST_MAIN(TestConfigFields)
 #include "test_config_fields.moc"

@@ -6,6 +6,7 @@
 #include "core/config/config_diff.h"
 #include "core/config/config_fields.h"
 #include "core/config/run_config_json.h"
+#include "tests/support/test_main.h"
 
 #include <QtTest>
 
@@ -124,5 +125,5 @@ void TestConfigObjectFields::refusals()
     QCOMPARE(getConfigField(c, "dataset.args"), (json{{"kept", 1}})); // unchanged
 }
 
-QTEST_GUILESS_MAIN(TestConfigObjectFields)
+LOADERLAB_GUILESS_TEST_MAIN(TestConfigObjectFields)
 #include "test_config_object_fields.moc"

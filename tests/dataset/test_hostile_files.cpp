@@ -13,6 +13,7 @@
 #include "core/system/regular_file.h"
 
 #include "tests/support/log_capture.h"
+#include "tests/support/test_main.h"
 
 #include <QtTest/QtTest>
 
@@ -258,5 +259,5 @@ void TestHostileFiles::pathTooLongIsSaidSo()
     QVERIFY2(contains(message, "--json " + longPath + ": path too long"), message.c_str());
 }
 
-QTEST_GUILESS_MAIN(TestHostileFiles)
+LOADERLAB_GUILESS_TEST_MAIN(TestHostileFiles)
 #include "test_hostile_files.moc"

@@ -3,6 +3,7 @@
 
 #include "core/dataset/cifar10_dataset.h"
 #include "core/dataset/idx_dataset.h"
+#include "tests/support/test_main.h"
 
 #include <QDir>
 #include <QTemporaryDir>
@@ -317,5 +318,5 @@ void TestIdxCifar::cifarBadFiles()
     expectErrorNaming(labelFile, [&] { Cifar10Dataset{labelFile}; });
 }
 
-QTEST_GUILESS_MAIN(TestIdxCifar)
+LOADERLAB_GUILESS_TEST_MAIN(TestIdxCifar)
 #include "test_idx_cifar.moc"

@@ -4,6 +4,7 @@
 #include "core/config/dataset_config.h"
 #include "core/dataset/synthetic_dataset.h"
 #include "core/loader/open_dataset.h"
+#include "tests/support/test_main.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -182,5 +183,5 @@ void TestSyntheticDataset::openDatasetSynthetic()
     QCOMPARE(loadSample(*dataset, 12), loadSample(*openDataset(config), 12));
 }
 
-QTEST_GUILESS_MAIN(TestSyntheticDataset)
+LOADERLAB_GUILESS_TEST_MAIN(TestSyntheticDataset)
 #include "test_synthetic_dataset.moc"

@@ -3,6 +3,7 @@
 
 #include "core/dataset/tensor_file_dataset.h"
 #include "core/dataset/tensor_file_format.h"
+#include "tests/support/test_main.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -233,5 +234,5 @@ void TestTensorFile::wrongSampleSizeIsRejected()
     QCOMPARE(writer.count(), std::uint64_t{0});
 }
 
-QTEST_GUILESS_MAIN(TestTensorFile)
+LOADERLAB_GUILESS_TEST_MAIN(TestTensorFile)
 #include "test_tensor_file.moc"

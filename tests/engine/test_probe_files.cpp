@@ -14,6 +14,7 @@
 
 #include "tests/support/probe_loop.h"
 #include "tests/support/require_pytorch.h"
+#include "tests/support/test_main.h"
 
 #include <QtTest>
 
@@ -358,5 +359,5 @@ void TestProbeFiles::aRankTheJobDoesNotNameRecordsNothing()
              QStringList({QStringLiteral("data.csv")})); // no run LoaderLab would refuse
 }
 
-QTEST_GUILESS_MAIN(TestProbeFiles)
+LOADERLAB_GUILESS_TEST_MAIN(TestProbeFiles)
 #include "test_probe_files.moc"

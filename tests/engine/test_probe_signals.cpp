@@ -12,6 +12,7 @@
 
 #include "tests/support/probe_loop.h"
 #include "tests/support/require_pytorch.h"
+#include "tests/support/test_main.h"
 
 #include <QtTest>
 
@@ -243,5 +244,5 @@ void TestProbeSignals::aFollowerLearnsThatAKilledWriterIsGone()
     QCOMPARE(follow.trace()->size(), csvRows(loop.out)); // every whole row, kept
 }
 
-QTEST_GUILESS_MAIN(TestProbeSignals)
+LOADERLAB_GUILESS_TEST_MAIN(TestProbeSignals)
 #include "test_probe_signals.moc"

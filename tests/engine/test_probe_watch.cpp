@@ -12,6 +12,7 @@
 
 #include "tests/support/probe_loop.h"
 #include "tests/support/require_pytorch.h"
+#include "tests/support/test_main.h"
 
 #include <QtTest>
 
@@ -274,5 +275,5 @@ void TestProbeWatch::aProbeThatCannotWriteNeverBreaksTheLoop()
     QVERIFY2(loop.out.contains(QStringLiteral("batches 50")), qPrintable(loop.out));
 }
 
-QTEST_GUILESS_MAIN(TestProbeWatch)
+LOADERLAB_GUILESS_TEST_MAIN(TestProbeWatch)
 #include "test_probe_watch.moc"

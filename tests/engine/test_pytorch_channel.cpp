@@ -9,6 +9,7 @@
 #include "core/engine/pytorch/pytorch_channel.h"
 #include "core/engine/pytorch/pytorch_run.h"
 #include "tests/support/fake_python.h"
+#include "tests/support/test_main.h"
 
 #include <QtTest>
 
@@ -555,5 +556,5 @@ void TestPyTorchChannel::failureNamesTheLastLinesOfStdoutAndStderr()
              qPrintable(error));
 }
 
-QTEST_GUILESS_MAIN(TestPyTorchChannel)
+LOADERLAB_GUILESS_TEST_MAIN(TestPyTorchChannel)
 #include "test_pytorch_channel.moc"

@@ -13,6 +13,7 @@
 
 #include "tests/support/engine_checks.h"
 #include "tests/support/require_pytorch.h"
+#include "tests/support/test_main.h"
 
 #include <QtTest>
 
@@ -312,5 +313,5 @@ void TestPyTorchLive::printingDatasetDoesNotDisturbTheRecords()
     QCOMPARE(run.epochSamples().at(0).ids, epochIds(1000));
 }
 
-QTEST_GUILESS_MAIN(TestPyTorchLive)
+LOADERLAB_GUILESS_TEST_MAIN(TestPyTorchLive)
 #include "test_pytorch_live.moc"

@@ -11,6 +11,7 @@
 
 #include "tests/support/engine_checks.h"
 #include "tests/support/require_pytorch.h"
+#include "tests/support/test_main.h"
 
 #include <QtTest>
 
@@ -525,5 +526,5 @@ void TestPyTorchPipeline::loaderlabsEngineRefusesAPipelineFile()
     QVERIFY(QString::fromStdString(engineProblem(config)).contains(QStringLiteral("--path")));
 }
 
-QTEST_GUILESS_MAIN(TestPyTorchPipeline)
+LOADERLAB_GUILESS_TEST_MAIN(TestPyTorchPipeline)
 #include "test_pytorch_pipeline.moc"

@@ -11,6 +11,7 @@
 #include "core/tools/default_dataset.h"
 
 #include "tests/support/require_pytorch.h"
+#include "tests/support/test_main.h"
 
 #include <QtTest>
 
@@ -155,5 +156,5 @@ void TestPyTorchRun::unsupportedSettingsAreRefused()
     QCOMPARE(missing.state(), RunState::Idle);
 }
 
-QTEST_GUILESS_MAIN(TestPyTorchRun)
+LOADERLAB_GUILESS_TEST_MAIN(TestPyTorchRun)
 #include "test_pytorch_run.moc"

@@ -3,6 +3,7 @@
 
 #include "core/image/image_decoder.h"
 #include "core/image/image_folder_dataset.h"
+#include "tests/support/test_main.h"
 
 #include <opencv2/core.hpp>
 #include <opencv2/imgcodecs.hpp>
@@ -227,5 +228,5 @@ private:
     fs::path m_root;
 };
 
-QTEST_GUILESS_MAIN(TestBadImages)
+LOADERLAB_GUILESS_TEST_MAIN(TestBadImages)
 #include "test_bad_images.moc"

@@ -9,6 +9,7 @@
 #include <spdlog/spdlog.h>
 
 #include "tests/support/log_capture.h"
+#include "tests/support/test_main.h"
 
 #include <QtTest/QtTest>
 
@@ -168,5 +169,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCodecMessages)
+LOADERLAB_GUILESS_TEST_MAIN(TestCodecMessages)
 #include "test_codec_messages.moc"

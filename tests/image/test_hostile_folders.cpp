@@ -4,6 +4,7 @@
 #include "core/image/image_decoder.h"
 #include "core/image/image_folder_dataset.h"
 #include "core/tools/preprocess.h"
+#include "tests/support/test_main.h"
 
 #include <opencv2/core.hpp>
 #include <opencv2/imgcodecs.hpp>
@@ -167,5 +168,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestHostileFolders)
+LOADERLAB_GUILESS_TEST_MAIN(TestHostileFolders)
 #include "test_hostile_folders.moc"

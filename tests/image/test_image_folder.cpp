@@ -4,6 +4,7 @@
 #include "core/image/image_folder_dataset.h"
 #include "core/loader/loader.h"
 #include "core/system/clock.h"
+#include "tests/support/test_main.h"
 
 #include <opencv2/core.hpp>
 #include <opencv2/imgcodecs.hpp>
@@ -224,5 +225,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestImageFolder)
+LOADERLAB_GUILESS_TEST_MAIN(TestImageFolder)
 #include "test_image_folder.moc"

@@ -2,6 +2,7 @@
 // torchvision/PIL, and of RandomResizedCrop's determinism.
 
 #include "core/image/image_transforms.h"
+#include "tests/support/test_main.h"
 
 #include <opencv2/core.hpp>
 
@@ -267,5 +268,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestImageTransforms)
+LOADERLAB_GUILESS_TEST_MAIN(TestImageTransforms)
 #include "test_image_transforms.moc"

@@ -9,6 +9,7 @@
 #include "core/image/image_decoder.h"
 #include "core/image/image_transforms.h"
 #include "core/image/jpeg_decoder.h"
+#include "tests/support/test_main.h"
 
 #include <opencv2/core.hpp>
 
@@ -421,5 +422,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestJpegRegion)
+LOADERLAB_GUILESS_TEST_MAIN(TestJpegRegion)
 #include "test_jpeg_region.moc"

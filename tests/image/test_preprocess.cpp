@@ -6,6 +6,7 @@
 
 #include "core/dataset/tensor_file_format.h"
 #include "core/image/image_folder_dataset.h"
+#include "tests/support/test_main.h"
 
 #include <opencv2/core.hpp>
 #include <opencv2/imgcodecs.hpp>
@@ -209,5 +210,5 @@ private:
     std::string m_badPath;
 };
 
-QTEST_GUILESS_MAIN(TestPreprocess)
+LOADERLAB_GUILESS_TEST_MAIN(TestPreprocess)
 #include "test_preprocess.moc"

@@ -5,6 +5,7 @@
 // resize + toNormalizedChw.
 
 #include "core/image/image_transforms.h"
+#include "tests/support/test_main.h"
 
 #include <opencv2/core.hpp>
 
@@ -190,5 +191,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestResampleKernels)
+LOADERLAB_GUILESS_TEST_MAIN(TestResampleKernels)
 #include "test_resample_kernels.moc"

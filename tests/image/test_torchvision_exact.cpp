@@ -8,6 +8,7 @@
 #include "core/config/dataset_config.h"
 #include "core/image/image_folder_dataset.h"
 #include "core/image/image_transforms.h"
+#include "tests/support/test_main.h"
 
 #include <QtCore/QFileInfo>
 #include <QtCore/QProcess>
@@ -178,5 +179,5 @@ private:
     std::vector<float> m_reference;
 };
 
-QTEST_GUILESS_MAIN(TestTorchvisionExact)
+LOADERLAB_GUILESS_TEST_MAIN(TestTorchvisionExact)
 #include "test_torchvision_exact.moc"

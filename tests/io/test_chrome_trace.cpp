@@ -7,6 +7,7 @@
 
 #include "core/engine/run_service.h"
 #include "core/io/chrome_trace.h"
+#include "tests/support/test_main.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -228,5 +229,5 @@ void TestChromeTrace::dataParallelRunHasAProcessPerRank()
     }
 }
 
-QTEST_GUILESS_MAIN(TestChromeTrace)
+LOADERLAB_GUILESS_TEST_MAIN(TestChromeTrace)
 #include "test_chrome_trace.moc"

@@ -11,6 +11,7 @@
 #include "core/io/trace_csv.h"
 
 #include "tests/support/followed_run.h"
+#include "tests/support/test_main.h"
 
 #include <QtTest>
 
@@ -282,5 +283,5 @@ void TestRankSet::setFollowedWhileWritten()
     QCOMPARE(run.report.config.devices, 2);
 }
 
-QTEST_GUILESS_MAIN(TestRankSet)
+LOADERLAB_GUILESS_TEST_MAIN(TestRankSet)
 #include "test_rank_set.moc"

@@ -7,6 +7,7 @@
 #include "core/io/trace_csv.h"
 
 #include "tests/support/recorded_run.h"
+#include "tests/support/test_main.h"
 
 #include <QtTest>
 
@@ -314,5 +315,5 @@ void TestRunReader::sizeIsBounded()
     QCOMPARE(messageOf(csv, json), std::string("(opened)"));
 }
 
-QTEST_GUILESS_MAIN(TestRunReader)
+LOADERLAB_GUILESS_TEST_MAIN(TestRunReader)
 #include "test_run_reader.moc"

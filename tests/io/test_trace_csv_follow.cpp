@@ -9,6 +9,7 @@
 #include "core/io/trace_csv_follow.h"
 
 #include "tests/support/followed_run.h"
+#include "tests/support/test_main.h"
 
 #include <QtTest>
 
@@ -312,5 +313,5 @@ void TestTraceCsvFollow::writerGoneWithoutItsSummaryEndsTheFollow()
     ::waitpid(zombie, nullptr, 0);
 }
 
-QTEST_GUILESS_MAIN(TestTraceCsvFollow)
+LOADERLAB_GUILESS_TEST_MAIN(TestTraceCsvFollow)
 #include "test_trace_csv_follow.moc"

@@ -14,6 +14,7 @@
 #include "core/trace/trace_log.h"
 
 #include "tests/support/image_folder.h"
+#include "tests/support/test_main.h"
 
 #include <QtTest>
 
@@ -313,5 +314,5 @@ void TestLessonPrediction::noPredictionOrNoData()
              v.text.c_str());
 }
 
-QTEST_GUILESS_MAIN(TestLessonPrediction)
+LOADERLAB_GUILESS_TEST_MAIN(TestLessonPrediction)
 #include "test_lesson_prediction.moc"

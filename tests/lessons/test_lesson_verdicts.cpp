@@ -8,6 +8,7 @@
 #include "core/lessons/lesson_runner.h"
 
 #include "tests/support/lesson_traces.h"
+#include "tests/support/test_main.h"
 
 #include <QtTest>
 
@@ -353,5 +354,5 @@ void TestLessonVerdicts::modelTrade()
              v.text.c_str());
 }
 
-QTEST_GUILESS_MAIN(TestLessonVerdicts)
+LOADERLAB_GUILESS_TEST_MAIN(TestLessonVerdicts)
 #include "test_lesson_verdicts.moc"

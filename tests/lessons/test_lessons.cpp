@@ -7,6 +7,7 @@
 #include "core/lessons/lesson_runner.h"
 
 #include "tests/support/lesson_traces.h"
+#include "tests/support/test_main.h"
 
 #include <QtTest>
 
@@ -369,5 +370,5 @@ void TestLessons::lessonRunsThroughTheLoader()
     QVERIFY(runLesson(*l, RunConfig{}, stop.get_token()).empty());
 }
 
-QTEST_GUILESS_MAIN(TestLessons)
+LOADERLAB_GUILESS_TEST_MAIN(TestLessons)
 #include "test_lessons.moc"

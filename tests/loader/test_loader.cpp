@@ -5,6 +5,7 @@
 
 #include "core/loader/loader.h"
 #include "core/system/clock.h"
+#include "tests/support/test_main.h"
 
 #include <QtTest>
 
@@ -528,5 +529,5 @@ void TestLoader::aWorkerThatDiesFailsNext()
     }
 }
 
-QTEST_GUILESS_MAIN(TestLoader)
+LOADERLAB_GUILESS_TEST_MAIN(TestLoader)
 #include "test_loader.moc"

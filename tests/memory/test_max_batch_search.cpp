@@ -6,6 +6,7 @@
 
 #include "core/memory/max_batch_search.h"
 #include "core/system/memory_budget.h"
+#include "tests/support/test_main.h"
 
 #include <QtTest>
 
@@ -414,5 +415,5 @@ void TestMaxBatchSearch::attemptJsonHasEveryField()
     QCOMPARE(j.at("reason").get<std::string>(), a.reason);
 }
 
-QTEST_GUILESS_MAIN(TestMaxBatchSearch)
+LOADERLAB_GUILESS_TEST_MAIN(TestMaxBatchSearch)
 #include "test_max_batch_search.moc"

@@ -9,6 +9,7 @@
 #include "core/memory/run_memory.h"
 #include "core/system/memory_budget.h"
 #include "core/tools/tensor_file_limits.h"
+#include "tests/support/test_main.h"
 
 #include <QtTest>
 
@@ -520,5 +521,5 @@ void TestMemoryBudget::tensorFileLimits()
              std::string());
 }
 
-QTEST_GUILESS_MAIN(TestMemoryBudget)
+LOADERLAB_GUILESS_TEST_MAIN(TestMemoryBudget)
 #include "test_memory_budget.moc"

@@ -11,6 +11,7 @@
 #include "core/tools/imagenette_generator.h"
 
 #include "tests/support/recorded_run.h"
+#include "tests/support/test_main.h"
 
 #include <QtTest>
 
@@ -374,5 +375,5 @@ void TestCalibration::refusesAFileWithoutItsPartner()
     }
 }
 
-QTEST_GUILESS_MAIN(TestCalibration)
+LOADERLAB_GUILESS_TEST_MAIN(TestCalibration)
 #include "test_calibration.moc"

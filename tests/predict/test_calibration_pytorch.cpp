@@ -11,6 +11,7 @@
 
 #include "tests/support/recorded_run.h"
 #include "tests/support/require_pytorch.h"
+#include "tests/support/test_main.h"
 
 #include <QtTest>
 
@@ -133,5 +134,5 @@ void TestCalibrationPyTorch::aPyTorchRunPredictsItselfAndTwoWorkers()
                      + rounds));
 }
 
-QTEST_GUILESS_MAIN(TestCalibrationPyTorch)
+LOADERLAB_GUILESS_TEST_MAIN(TestCalibrationPyTorch)
 #include "test_calibration_pytorch.moc"

@@ -10,6 +10,7 @@
 #include "core/predict/fault_probe.h"
 #include "core/predict/loader_model.h"
 #include "core/predict/processor_sharing.h"
+#include "tests/support/test_main.h"
 
 #include <QtTest>
 
@@ -246,5 +247,5 @@ void TestFirstFill::theProbeAnswersWithinTheCores()
     QVERIFY2(lanes >= 1.0 && lanes <= 2.0, qPrintable(QString::number(lanes)));
 }
 
-QTEST_GUILESS_MAIN(TestFirstFill)
+LOADERLAB_GUILESS_TEST_MAIN(TestFirstFill)
 #include "test_first_fill.moc"

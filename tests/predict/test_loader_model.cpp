@@ -7,6 +7,7 @@
 // start again every epoch.
 
 #include "core/predict/loader_model.h"
+#include "tests/support/test_main.h"
 
 #include <QtTest>
 
@@ -460,5 +461,5 @@ void TestLoaderModel::stepsOfAnHourOrAYearAreSimulated()
     }
 }
 
-QTEST_GUILESS_MAIN(TestLoaderModel)
+LOADERLAB_GUILESS_TEST_MAIN(TestLoaderModel)
 #include "test_loader_model.moc"

@@ -7,6 +7,7 @@
 
 #include "core/predict/predict_first.h"
 #include "core/sweep/sweep_analysis.h"
+#include "tests/support/test_main.h"
 
 #include <QtTest>
 
@@ -288,5 +289,5 @@ void TestPredictFirst::aCellThatCannotRunIsNotPredicted()
     QCOMPARE(analysis.recommendations.front().best->grid, std::int64_t{0});
 }
 
-QTEST_GUILESS_MAIN(TestPredictFirst)
+LOADERLAB_GUILESS_TEST_MAIN(TestPredictFirst)
 #include "test_predict_first.moc"

@@ -6,6 +6,7 @@
 
 #include "core/predict/predicted_sweep.h"
 #include "core/sweep/sweep_analysis.h"
+#include "tests/support/test_main.h"
 
 #include <QtTest>
 
@@ -213,5 +214,5 @@ void TestPredictRefusals::whyARunCannotRun()
     QVERIFY2(contains(runRefusal(config), "over the memory budget"), runRefusal(config).c_str());
 }
 
-QTEST_GUILESS_MAIN(TestPredictRefusals)
+LOADERLAB_GUILESS_TEST_MAIN(TestPredictRefusals)
 #include "test_predict_refusals.moc"

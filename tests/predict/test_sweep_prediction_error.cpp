@@ -9,6 +9,7 @@
 #include "core/predict/sweep_prediction_error.h"
 #include "core/sweep/sweep_results.h"
 #include "core/sweep/sweep_runner.h"
+#include "tests/support/test_main.h"
 
 #include <QtTest>
 
@@ -230,5 +231,5 @@ void TestSweepPrediction::refusesWithoutATraceAndNamesAMissingFile()
     }
 }
 
-QTEST_GUILESS_MAIN(TestSweepPrediction)
+LOADERLAB_GUILESS_TEST_MAIN(TestSweepPrediction)
 #include "test_sweep_prediction_error.moc"

@@ -10,6 +10,7 @@
 #include "core/loader/loader.h"
 #include "core/run/run_controller.h"
 #include "core/system/clock.h"
+#include "tests/support/test_main.h"
 
 #include <QProcess>
 #include <QtTest>
@@ -441,5 +442,5 @@ void TestDataParallel::consumerGoesToTheRanksDevice()
     QVERIFY(consumerForRank(sleep, 3, 4) == sleep);
 }
 
-QTEST_GUILESS_MAIN(TestDataParallel)
+LOADERLAB_GUILESS_TEST_MAIN(TestDataParallel)
 #include "test_data_parallel.moc"

@@ -6,6 +6,7 @@
 #include "core/config/config_fields.h"
 #include "core/config/marker_text.h"
 #include "core/run/run_controller.h"
+#include "tests/support/test_main.h"
 
 #include <QtTest>
 
@@ -357,5 +358,5 @@ void TestRunController::devicesOutsideTheTablesRangeAreRefused()
     }
 }
 
-QTEST_GUILESS_MAIN(TestRunController)
+LOADERLAB_GUILESS_TEST_MAIN(TestRunController)
 #include "test_run_controller.moc"

@@ -2,6 +2,7 @@
 
 #include "core/config/run_config.h"
 #include "core/stats/run_summary.h"
+#include "tests/support/test_main.h"
 
 #include <QtTest>
 
@@ -318,5 +319,5 @@ void TestRunSummary::configSaysWhenThereIsNoStep()
     QCOMPARE(s.band, noStep ? InputBoundBand::NoStep : InputBoundBand::NotInputBound);
 }
 
-QTEST_GUILESS_MAIN(TestRunSummary)
+LOADERLAB_GUILESS_TEST_MAIN(TestRunSummary)
 #include "test_run_summary.moc"

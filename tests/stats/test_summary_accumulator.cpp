@@ -6,6 +6,7 @@
 #include "core/stats/quantile_sketch.h"
 #include "core/stats/summary_accumulator.h"
 #include "reference_summary.h"
+#include "tests/support/test_main.h"
 
 #include <QtTest>
 
@@ -271,5 +272,5 @@ void TestSummaryAccumulator::absurdRankIsBounded()
     QCOMPARE(s.ranks.size(), std::size_t{64});
 }
 
-QTEST_GUILESS_MAIN(TestSummaryAccumulator)
+LOADERLAB_GUILESS_TEST_MAIN(TestSummaryAccumulator)
 #include "test_summary_accumulator.moc"

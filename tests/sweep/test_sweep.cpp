@@ -7,6 +7,7 @@
 #include "core/sweep/sweep.h"
 #include "core/sweep/sweep_analysis.h"
 #include "core/sweep/sweep_results.h"
+#include "tests/support/test_main.h"
 
 #include <QtTest>
 
@@ -429,5 +430,5 @@ void TestSweep::slurmScriptQuotesAndChecks()
     refused(bad, "backslash");
 }
 
-QTEST_GUILESS_MAIN(TestSweep)
+LOADERLAB_GUILESS_TEST_MAIN(TestSweep)
 #include "test_sweep.moc"

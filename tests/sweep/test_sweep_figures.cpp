@@ -7,6 +7,7 @@
 #include "core/predict/sweep_prediction_error.h"
 #include "core/sweep/sweep_analysis.h"
 #include "core/sweep/sweep_figures.h"
+#include "tests/support/test_main.h"
 
 #include <QtTest>
 
@@ -225,5 +226,5 @@ void TestSweepFigures::anUnknownNameIsRefusedEverywhere()
     QVERIFY(!findSweepFigure(""));
 }
 
-QTEST_GUILESS_MAIN(TestSweepFigures)
+LOADERLAB_GUILESS_TEST_MAIN(TestSweepFigures)
 #include "test_sweep_figures.moc"

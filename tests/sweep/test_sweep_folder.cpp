@@ -7,6 +7,7 @@
 
 #include "core/sweep/sweep.h"
 #include "core/sweep/sweep_results.h"
+#include "tests/support/test_main.h"
 
 #include <QtTest>
 
@@ -374,5 +375,5 @@ void TestSweepFolder::scriptPathInTheFolderIsFound()
     QCOMPARE(sweepFolderFileProblem(folder, folder + ".sbatch"), std::string());
 }
 
-QTEST_GUILESS_MAIN(TestSweepFolder)
+LOADERLAB_GUILESS_TEST_MAIN(TestSweepFolder)
 #include "test_sweep_folder.moc"

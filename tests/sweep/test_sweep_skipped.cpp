@@ -6,6 +6,7 @@
 
 #include "core/sweep/sweep_analysis.h"
 #include "core/sweep/sweep_runner.h"
+#include "tests/support/test_main.h"
 
 #include <QtTest>
 
@@ -187,5 +188,5 @@ void TestSweepSkipped::resumeRunsSkippedCellsOnlyWhenAsked()
     QVERIFY(runner.results().records().at(0).predicted.is_null());
 }
 
-QTEST_GUILESS_MAIN(TestSweepSkipped)
+LOADERLAB_GUILESS_TEST_MAIN(TestSweepSkipped)
 #include "test_sweep_skipped.moc"

@@ -3,6 +3,7 @@
 // at flush(); reset() starts a new run clean.
 
 #include "core/system/repeated_warnings.h"
+#include "tests/support/test_main.h"
 
 #include <QtTest>
 
@@ -111,5 +112,5 @@ void TestRepeatedWarnings::manyThreadsLogThroughOneLimiter()
     QCOMPARE(f.limiter.heldBack(), std::int64_t{4 * 2000 - RepeatedWarnings::kBurst});
 }
 
-QTEST_GUILESS_MAIN(TestRepeatedWarnings)
+LOADERLAB_GUILESS_TEST_MAIN(TestRepeatedWarnings)
 #include "test_repeated_warnings.moc"

@@ -3,6 +3,7 @@
 // uses the result, and neither fails.
 
 #include "core/tools/default_dataset.h"
+#include "tests/support/test_main.h"
 
 #include <QtTest/QtTest>
 
@@ -66,5 +67,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestDefaultDataset)
+LOADERLAB_GUILESS_TEST_MAIN(TestDefaultDataset)
 #include "test_default_dataset.moc"

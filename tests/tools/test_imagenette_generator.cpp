@@ -3,6 +3,7 @@
 
 #include "core/dataset/tensor_file_format.h"
 #include "core/tools/imagenette_generator.h"
+#include "tests/support/test_main.h"
 
 #include <QCryptographicHash>
 #include <QDir>
@@ -287,5 +288,5 @@ void TestImagenetteGenerator::writesUInt8TensorFile()
     QVERIFY(!QFileInfo::exists(QString::fromStdString(out + ".part")));
 }
 
-QTEST_GUILESS_MAIN(TestImagenetteGenerator)
+LOADERLAB_GUILESS_TEST_MAIN(TestImagenetteGenerator)
 #include "test_imagenette_generator.moc"

@@ -12,6 +12,7 @@
 #include "core/system/memory_budget.h"
 #include "core/torch/max_batch_finder.h"
 #include "core/torch/step_memory.h"
+#include "tests/support/test_main.h"
 
 #include <QtTest>
 
@@ -238,5 +239,5 @@ void TestMaxBatchFinder::stopDuringTheBuildIsPrompt()
     QVERIFY2(ms < 1500, qPrintable(QStringLiteral("stop took %1 ms").arg(ms)));
 }
 
-QTEST_GUILESS_MAIN(TestMaxBatchFinder)
+LOADERLAB_GUILESS_TEST_MAIN(TestMaxBatchFinder)
 #include "test_max_batch_finder.moc"

@@ -18,6 +18,7 @@
 #include "widgets/settings/control_panel.h"
 #include "widgets/settings/model_panel.h"
 
+#include "tests/support/test_main.h"
 #include "tests/support/widget_child.h"
 
 #include <QComboBox>
@@ -186,5 +187,5 @@ void TestModelWindow::findMaxBatchShowsAttemptsAndStops()
     setMaxBatchFinderHook({});
 }
 
-QTEST_MAIN(TestModelWindow)
+LOADERLAB_TEST_MAIN(TestModelWindow)
 #include "test_model_window.moc"

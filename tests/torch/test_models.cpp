@@ -4,6 +4,7 @@
 #include "core/torch/layers.h"
 #include "core/torch/model_names.h"
 #include "core/torch/model_zoo.h"
+#include "tests/support/test_main.h"
 
 #include <torch/nn/init.h>
 #include <torch/utils.h>
@@ -251,5 +252,5 @@ void TestModels::trainingStepReachesEveryParameter()
         QVERIFY2(item.value().grad().defined(), item.key().c_str());
 }
 
-QTEST_GUILESS_MAIN(TestModels)
+LOADERLAB_GUILESS_TEST_MAIN(TestModels)
 #include "test_models.moc"

@@ -8,6 +8,7 @@
 #include "core/run/run_controller.h"
 #include "core/torch/torch_consumer.h"
 #include "core/torch/torch_consumer_registration.h"
+#include "tests/support/test_main.h"
 
 #include <torch/torch.h>
 
@@ -393,5 +394,5 @@ void TestTorchConsumer::bf16RunsOnCpu()
     QVERIFY2(fp16.find("fp16 needs a CUDA device") != std::string::npos, fp16.c_str());
 }
 
-QTEST_GUILESS_MAIN(TestTorchConsumer)
+LOADERLAB_GUILESS_TEST_MAIN(TestTorchConsumer)
 #include "test_torch_consumer.moc"

@@ -1,6 +1,7 @@
 // TraceLog: one writer, concurrent readers that never see a half-written record.
 
 #include "core/trace/trace_log.h"
+#include "tests/support/test_main.h"
 
 #include <QtTest>
 
@@ -298,5 +299,5 @@ void TestTraceLog::retentionBoundsTheMarkers()
     QCOMPARE(log.markers(count - 2).size(), std::size_t{2});
 }
 
-QTEST_GUILESS_MAIN(TestTraceLog)
+LOADERLAB_GUILESS_TEST_MAIN(TestTraceLog)
 #include "test_trace_log.moc"

@@ -4,6 +4,7 @@
 // and what it delivers is dropped). A watchdog opens the gate the work waits on after
 // a few seconds, so a task that does wait fails the test instead of hanging it.
 
+#include "tests/support/test_main.h"
 #include "widgets/common/background_task.h"
 
 #include <QtTest>
@@ -207,5 +208,5 @@ void TestBackgroundTask::destroyDoesNotWaitForWorkThatIgnoresStop()
     QVERIFY(!delivered);
 }
 
-QTEST_GUILESS_MAIN(TestBackgroundTask)
+LOADERLAB_GUILESS_TEST_MAIN(TestBackgroundTask)
 #include "test_background_task.moc"

@@ -4,6 +4,7 @@
 #include "widgets/session/stats_panel.h"
 #include "widgets/settings/control_panel.h"
 
+#include "tests/support/test_main.h"
 #include "tests/support/widget_child.h"
 
 #include <QCheckBox>
@@ -514,5 +515,5 @@ void TestControlPanel::statsPanelBandColours()
     QCOMPARE(colourFor(0.05), amber);
 }
 
-QTEST_MAIN(TestControlPanel)
+LOADERLAB_TEST_MAIN(TestControlPanel)
 #include "test_control_panel.moc"

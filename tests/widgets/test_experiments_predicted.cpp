@@ -11,6 +11,7 @@
 #include "widgets/experiments/sweep_cells_model.h"
 #include "widgets/experiments/sweep_heatmap.h"
 
+#include "tests/support/test_main.h"
 #include "tests/support/widget_child.h"
 
 #include <QtTest>
@@ -244,5 +245,5 @@ void TestExperimentsPredicted::aSkippedCellSaysSo()
                                  0))));
 }
 
-QTEST_MAIN(TestExperimentsPredicted)
+LOADERLAB_TEST_MAIN(TestExperimentsPredicted)
 #include "test_experiments_predicted.moc"

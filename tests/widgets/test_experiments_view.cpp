@@ -21,6 +21,7 @@
 #include "widgets/plots/wait_time_plot.h"
 #include "widgets/plots/worker_timeline_plot.h"
 
+#include "tests/support/test_main.h"
 #include "tests/support/widget_child.h"
 
 #include <QtTest>
@@ -660,5 +661,5 @@ void TestExperimentsView::devicesSweepPlotsSpeedupAndEfficiency()
     QVERIFY(plot->yAxis2->visible());
 }
 
-QTEST_MAIN(TestExperimentsView)
+LOADERLAB_TEST_MAIN(TestExperimentsView)
 #include "test_experiments_view.moc"

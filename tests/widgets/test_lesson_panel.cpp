@@ -6,6 +6,7 @@
 
 #include "core/lessons/lesson.h"
 #include "core/trace/trace_log.h"
+#include "tests/support/test_main.h"
 #include "widgets/lessons/lesson_panel.h"
 
 #include <QtTest>
@@ -336,5 +337,5 @@ void TestLessonPanel::predictionShownOncePhaseOneEnded()
     QVERIFY(briefing->isHidden());
 }
 
-QTEST_MAIN(TestLessonPanel)
+LOADERLAB_TEST_MAIN(TestLessonPanel)
 #include "test_lesson_panel.moc"

@@ -5,6 +5,7 @@
 #include "widgets/settings/control_panel.h"
 #include "widgets/settings/model_panel.h"
 
+#include "tests/support/test_main.h"
 #include "tests/support/widget_child.h"
 
 #include <QCheckBox>
@@ -348,5 +349,5 @@ void TestModelPanel::controlPanelSwitchesTheStepToTheModel()
     QCOMPARE(controls.config().consumer.kind, ConsumerKind::Model);
 }
 
-QTEST_MAIN(TestModelPanel)
+LOADERLAB_TEST_MAIN(TestModelPanel)
 #include "test_model_panel.moc"

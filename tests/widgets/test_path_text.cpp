@@ -2,6 +2,7 @@
 // through a text field, whether the text shows `\xHH` escapes or is what a file
 // dialog returned (U+FFFD for each bad byte).
 
+#include "tests/support/test_main.h"
 #include "widgets/common/path_text.h"
 
 #include <QtTest>
@@ -85,5 +86,5 @@ private:
     std::vector<std::string> m_made;
 };
 
-QTEST_GUILESS_MAIN(TestPathText)
+LOADERLAB_GUILESS_TEST_MAIN(TestPathText)
 #include "test_path_text.moc"

@@ -4,6 +4,7 @@
 // refused naming the key.
 
 #include "core/config/config_fields.h"
+#include "tests/support/test_main.h"
 #include "widgets/settings/control_panel.h"
 
 #include <QComboBox>
@@ -106,5 +107,5 @@ void TestPipelineArguments::aBadNameIsRefused()
     }
 }
 
-QTEST_MAIN(TestPipelineArguments)
+LOADERLAB_TEST_MAIN(TestPipelineArguments)
 #include "test_pipeline_arguments.moc"

@@ -18,6 +18,7 @@
 #include "widgets/session/run_session.h"
 
 #include "tests/support/modal_answer.h"
+#include "tests/support/test_main.h"
 #include "tests/support/widget_child.h"
 
 #include <QApplication>
@@ -368,5 +369,5 @@ void TestPlotExport::cellWaitPlotIsMostlyData()
     QCOMPARE(QImage(png).width(), 2 * detail.waitPlot()->width());
 }
 
-QTEST_MAIN(TestPlotExport)
+LOADERLAB_TEST_MAIN(TestPlotExport)
 #include "test_plot_export.moc"

@@ -4,6 +4,7 @@
 // batches and an opened run of 14, the case of a short run compared with a long one.
 // And the throughput plot's median of a data-parallel run is the summary's.
 
+#include "tests/support/test_main.h"
 #include "widgets/plots/throughput_plot.h"
 #include "widgets/plots/wait_histogram_plot.h"
 #include "widgets/plots/wait_time_plot.h"
@@ -329,5 +330,5 @@ void TestPlotFit::legendsSitOutsideTheData()
     }
 }
 
-QTEST_MAIN(TestPlotFit)
+LOADERLAB_TEST_MAIN(TestPlotFit)
 #include "test_plot_fit.moc"

@@ -3,6 +3,7 @@
 // box's batch, worker, time and stages; a round's samples/s; a bin's share), for the
 // live run and an opened one drawn over it, and nothing where there is no data.
 
+#include "tests/support/test_main.h"
 #include "widgets/plots/throughput_plot.h"
 #include "widgets/plots/wait_histogram_plot.h"
 #include "widgets/plots/wait_time_plot.h"
@@ -181,5 +182,5 @@ void TestPlotHover::anEmptyPlotSaysWhatWillAppear()
     QVERIFY(!hint->visible()); // an opened run is data too
 }
 
-QTEST_MAIN(TestPlotHover)
+LOADERLAB_TEST_MAIN(TestPlotHover)
 #include "test_plot_hover.moc"

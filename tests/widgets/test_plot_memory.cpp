@@ -4,6 +4,7 @@
 // what the log still holds.
 
 #include "core/trace/trace_log.h"
+#include "tests/support/test_main.h"
 #include "widgets/plots/decimated_series.h"
 #include "widgets/plots/throughput_plot.h"
 #include "widgets/plots/wait_histogram_plot.h"
@@ -227,5 +228,5 @@ void TestPlotMemory::plotsOfTenMillionBatchesStayBounded()
     QVERIFY(!timeline.toPixmap(800, 300).isNull());
 }
 
-QTEST_MAIN(TestPlotMemory)
+LOADERLAB_TEST_MAIN(TestPlotMemory)
 #include "test_plot_memory.moc"

@@ -12,6 +12,7 @@
 
 #include "tests/support/graph_points.h"
 #include "tests/support/modal_answer.h"
+#include "tests/support/test_main.h"
 #include "tests/support/widget_child.h"
 
 #include <QApplication>
@@ -802,5 +803,5 @@ void TestPlots::exportDialogWritesEachFormatOrStopsAtAFailure()
     QCOMPARE(shown, QStringLiteral("disk on fire"));
 }
 
-QTEST_MAIN(TestPlots)
+LOADERLAB_TEST_MAIN(TestPlots)
 #include "test_plots.moc"

@@ -1,5 +1,6 @@
 // RefreshGovernor: slows the window down only when the CPU is saturated.
 
+#include "tests/support/test_main.h"
 #include "widgets/session/refresh_governor.h"
 
 #include <QtTest>
@@ -55,5 +56,5 @@ void TestRefreshGovernor::recoversWhenCpuFreesUp()
     QCOMPARE(governor.intervalNs(), RefreshGovernor::kMinIntervalNs);
 }
 
-QTEST_GUILESS_MAIN(TestRefreshGovernor)
+LOADERLAB_GUILESS_TEST_MAIN(TestRefreshGovernor)
 #include "test_refresh_governor.moc"

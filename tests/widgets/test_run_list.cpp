@@ -7,6 +7,7 @@
 #include "widgets/session/run_list_view.h"
 #include "widgets/settings/engine_choice.h"
 
+#include "tests/support/test_main.h"
 #include "tests/support/widget_child.h"
 
 #include <QComboBox>
@@ -247,5 +248,5 @@ void TestRunList::pytorchChoosableWhereTorchImports()
     QCOMPARE(chosen.at(0).at(0).toBool(), true);
 }
 
-QTEST_MAIN(TestRunList)
+LOADERLAB_TEST_MAIN(TestRunList)
 #include "test_run_list.moc"

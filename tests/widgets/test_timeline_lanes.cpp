@@ -7,6 +7,7 @@
 #include "widgets/plots/timeline_plottable.h"
 #include "widgets/plots/worker_timeline_plot.h"
 
+#include "tests/support/test_main.h"
 #include "tests/support/widget_child.h"
 
 #include <QtTest>
@@ -175,5 +176,5 @@ void TestTimelineLanes::batchColoursAreNotTheConsumersColours()
     }
 }
 
-QTEST_MAIN(TestTimelineLanes)
+LOADERLAB_TEST_MAIN(TestTimelineLanes)
 #include "test_timeline_lanes.moc"

@@ -10,6 +10,7 @@
 #include "widgets/plots/wait_time_plot.h"
 
 #include "tests/support/graph_points.h"
+#include "tests/support/test_main.h"
 #include "tests/support/widget_child.h"
 
 #include <QtTest>
@@ -321,5 +322,5 @@ void TestWaitPattern::batchAxesTickOnWholeNumbers()
     QVERIFY2(whole(labels), qPrintable(labels.join(QLatin1Char(' '))));
 }
 
-QTEST_MAIN(TestWaitPattern)
+LOADERLAB_TEST_MAIN(TestWaitPattern)
 #include "test_wait_pattern.moc"

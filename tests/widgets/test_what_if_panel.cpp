@@ -16,6 +16,7 @@
 #include "tests/support/graph_points.h"
 #include "tests/support/image_folder.h"
 #include "tests/support/recorded_run.h"
+#include "tests/support/test_main.h"
 #include "tests/support/widget_child.h"
 
 #include <QtTest>
@@ -214,5 +215,5 @@ void TestWhatIfPanel::theLiveRunIsCalibratedOnceItHasEnded()
             .contains(QStringLiteral("measured %1").arg(text(report.summary.samplesPerSecMean))));
 }
 
-QTEST_MAIN(TestWhatIfPanel)
+LOADERLAB_TEST_MAIN(TestWhatIfPanel)
 #include "test_what_if_panel.moc"

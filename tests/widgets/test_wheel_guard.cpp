@@ -5,6 +5,7 @@
 
 #include "widgets/settings/control_panel.h"
 
+#include "tests/support/test_main.h"
 #include "tests/support/widget_child.h"
 
 #include <QAbstractSlider>
@@ -109,5 +110,5 @@ void TestWheelGuard::theFocusedControlTakesTheWheel()
     QVERIFY2(spin->value() != before, "a focused spin box takes the wheel");
 }
 
-QTEST_MAIN(TestWheelGuard)
+LOADERLAB_TEST_MAIN(TestWheelGuard)
 #include "test_wheel_guard.moc"
