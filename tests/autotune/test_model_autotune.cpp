@@ -4,7 +4,8 @@
 // the model proposes the largest batch at once, measured windows confirm it, the run
 // moves there in one move and then holds without a single trial more; every change
 // is a live reconfiguration with its marker, the trial's saying what the model
-// predicted. And the live calibration itself: a stretch of a real run predicted back.
+// predicted. And the live calibration itself: a stretch of a real run calibrates it, a
+// stretch of known costs is predicted back.
 
 #include "core/autotune/autotuner.h"
 #include "core/autotune/live_loader_model.h"
@@ -19,7 +20,9 @@
 
 #include <QtTest>
 
+#include <cmath>
 #include <mutex>
+#include <vector>
 
 using namespace loaderlab;
 
@@ -88,17 +91,19 @@ class TestModelAutotune : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
-    void predictsARealStretchBack();
+    void calibratesFromARealStretch();
+    void predictsAStretchOfKnownCostsBack();
     void jumpsToTheKnownBestAndHolds();
     void jumpsPyTorchsDataLoaderToTheKnownBest();
 };
 
-void TestModelAutotune::predictsARealStretchBack()
+void TestModelAutotune::calibratesFromARealStretch()
 {
     // 60 batches of a real run with a 10 ms step (step-bound: one worker makes 8
-    // tiny samples far faster): the model calibrated on them predicts their own
-    // samples/s back within 15 %, and the batch of 32 (the same step for 4x the
-    // samples) at about 4x.
+    // tiny samples far faster): the model calibrated on them predicts the batch of 32
+    // (the same step for 4x the samples) at about 4x. (How close it predicts the
+    // stretch back depends on the machine's load meanwhile: a stretch of known costs
+    // below.)
     LoaderLabEngine run;
     RunConfig config = knownbest::run(EngineKind::LoaderLab, 10.0);
     config.maxBatches = 60;
@@ -107,10 +112,7 @@ void TestModelAutotune::predictsARealStretchBack()
     const auto records = run.trace()->records(3, 60);
     const LiveLoaderModel model = calibrateLiveModel(records, config, 2);
     QVERIFY(model.measured > 0);
-    QVERIFY2(
-        std::abs(model.predicted / model.measured - 1.0) < 0.15,
-        qPrintable(
-            QStringLiteral("measured %1, predicted %2").arg(model.measured).arg(model.predicted)));
+    QVERIFY(model.predicted > 0);
     const double four = model.predict({1, 2, 32}) / model.predict({1, 2, 8});
     QVERIFY2(four > 3.5 && four < 4.1, qPrintable(QString::number(four)));
     // Too few batches: a clear error, not a guess.
@@ -132,6 +134,38 @@ void TestModelAutotune::jumpsPyTorchsDataLoaderToTheKnownBest()
     REQUIRE_PYTORCH();
     PyTorchEngine run;
     checkJumpsToTheKnownBestAndHolds(run, EngineKind::PyTorch, 50.0, std::chrono::seconds(180));
+}
+
+void TestModelAutotune::predictsAStretchOfKnownCostsBack()
+{
+    // The stretch of batches 3 to 59 of a step-bound run: one worker with a prefetch
+    // of 2 is handed each batch of 8 as the batch two before it is delivered and loads
+    // it in 1 ms; every step takes its 10 ms, so the consumer never waits: 800
+    // samples/s, and the batch of 32 (4 ms to load, the same step) 3,200.
+    constexpr std::int64_t kMs = 1'000'000;
+    const RunConfig config = knownbest::run(EngineKind::LoaderLab, 10.0);
+    std::vector<TraceRecord> records;
+    for (std::int64_t k = 3; k < 60; ++k) {
+        TraceRecord r;
+        r.index = k;
+        r.worker = 0;
+        r.samples = 8;
+        r.requestNs = k * 10 * kMs;
+        r.dispatchNs = r.requestNs - 20 * kMs; // batch k - 2's delivery frees a slot
+        r.loadStartNs = r.dispatchNs;
+        r.loadEndNs = r.loadStartNs + kMs;
+        r.readyNs = r.loadEndNs;
+        r.deliveryNs = r.requestNs;
+        r.computeStartNs = r.deliveryNs;
+        r.computeEndNs = r.deliveryNs + 10 * kMs;
+        records.push_back(r);
+    }
+    const LiveLoaderModel model = calibrateLiveModel(records, config, 2);
+    QVERIFY2(std::abs(model.measured - 800.0) < 1e-6, qPrintable(QString::number(model.measured)));
+    QVERIFY2(std::abs(model.predicted / 800.0 - 1.0) < 0.005,
+             qPrintable(QString::number(model.predicted)));
+    const double big = model.predict({1, 2, 32});
+    QVERIFY2(std::abs(big / 3200.0 - 1.0) < 0.005, qPrintable(QString::number(big)));
 }
 
 LOADERLAB_GUILESS_TEST_MAIN(TestModelAutotune)

@@ -10,13 +10,20 @@
 #   tests/bench/predict_vs_measured.sh BUILD_DIR [FOLDER] [SAMPLES_PER_CELL] [REPEATS]
 #
 # FOLDER: an image folder (default: the window's default dataset, generated if need
-# be). REPEATS: 3 by default. Run it on an idle machine: the measured cells and the
-# calibration run are timed; the load is printed before and after each dataset.
+# be). REPEATS: 3 by default. ENGINE=pytorch runs the calibration and the sweep on
+# PyTorch's DataLoader instead of LoaderLab's loader (the folder only: it reads no
+# tensor file): how close the model predicts PyTorch's runs and what a second worker
+# measures, which tests/predict/test_calibration_pytorch.cpp leaves to a benchmark.
+# Run it on an idle machine: the measured cells and the calibration run are timed;
+# the load is printed before and after each dataset.
 set -euo pipefail
 build=${1:?usage: $0 BUILD_DIR [FOLDER] [SAMPLES_PER_CELL]}
 folder=${2:-}
 samples=${3:-2048}
 repeats=${4:-3}
+engine=${ENGINE:-loaderlab}
+kinds=(folder tensor)
+[ "$engine" = pytorch ] && kinds=(folder)
 here=$(cd "$(dirname "$0")" && pwd)
 bin=$(cd "$build" && pwd)/app/loaderlab
 # shellcheck source=tests/bench/bench_header.sh
@@ -27,11 +34,12 @@ trap 'rm -rf "$work"' EXIT
 folder=$(bench_folder "$bin" "$folder" "$work")
 bench_header "$folder"
 echo "load:    $(cut -d' ' -f1-3 /proc/loadavg) (1, 5, 15 min)"
-bench_tensor "$bin" "$folder" "$work/images.tensor"
+[ "$engine" = pytorch ] || bench_tensor "$bin" "$folder" "$work/images.tensor"
+echo "engine:  $engine"
 
 axes=(--axis loader.num_workers=0,1,2,3,4 --axis loader.batch_size=16,64
       --axis consumer.sleep_per_batch_ms=0,20)
-for kind in folder tensor; do
+for kind in "${kinds[@]}"; do
     path=$folder
     [ "$kind" = tensor ] && path=$work/images.tensor
     echo "== $kind: $path"
@@ -40,14 +48,14 @@ for kind in folder tensor; do
     # run. (A file idle for a minute can have left it: the project's VM pages cold
     # memory out, DAMON's pageout.)
     find "$path" -type f -exec cat {} + > /dev/null
-    "$bin" run --dataset "$kind" --path "$path" --workers 1 --batch-size 32 \
+    "$bin" run --engine "$engine" --dataset "$kind" --path "$path" --workers 1 --batch-size 32 \
         --sleep-batch-ms 10 --epochs 1 --csv "$work/$kind.csv" --json "$work/$kind.json" \
         --quiet > /dev/null
     start=$SECONDS
     "$bin" predict --from "$work/$kind.json" "${axes[@]}" > "$work/$kind.predicted.txt"
     predict_seconds=$((SECONDS - start))
     start=$SECONDS
-    "$bin" sweep --dataset "$kind" --path "$path" --sleep-batch-ms 10 "${axes[@]}" \
+    "$bin" sweep --engine "$engine" --dataset "$kind" --path "$path" --sleep-batch-ms 10 "${axes[@]}" \
         --budget-samples "$samples" --repeats "$repeats" \
         --out "$work/$kind-sweep" --quiet > "$work/$kind.measured.txt"
     sweep_seconds=$((SECONDS - start))

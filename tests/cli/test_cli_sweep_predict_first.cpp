@@ -10,10 +10,12 @@
 #include "tests/support/sweep_args.h"
 #include "tests/support/test_main.h"
 
+#include <QRegularExpression>
 #include <QtTest>
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <fstream>
 #include <map>
 
@@ -36,6 +38,23 @@ std::map<std::int64_t, nlohmann::json> records(const QString &dir)
         out[j.at("order").get<std::int64_t>()] = j;
     }
     return out;
+}
+
+// The latest record of the cell with `workers` and `batch` (an empty one if none).
+const nlohmann::json &cellOf(const std::map<std::int64_t, nlohmann::json> &cells, int workers,
+                             int batch)
+{
+    static const nlohmann::json none = nlohmann::json::object();
+    for (const auto &[order, j] : cells)
+        if (j.at("values") == nlohmann::json::array({workers, batch}))
+            return j;
+    return none;
+}
+
+// Seconds as the sweep prints them.
+QString fixed3(double seconds)
+{
+    return QString::number(seconds, 'f', 3);
 }
 
 // "1 worker, batch 64": the settings the recommendation names.
@@ -76,11 +95,35 @@ void TestCliSweepPredictFirst::skipsSlowCellsAndRecommendsTheMeasuredBest()
              qPrintable(r.err));
     QVERIFY2(r.err.contains(QStringLiteral("0 workers, batch 8: predicted ")), qPrintable(r.err));
     QVERIFY2(r.err.contains(QStringLiteral("1 worker, batch 8: predicted ")), qPrintable(r.err));
-    QVERIFY2(r.err.contains(QStringLiteral(" / 1.15 = "))
-                 && r.err.contains(QStringLiteral(" > measured best ")),
-             qPrintable(r.err));
 
     const auto cells = records(out);
+    // Each skipped cell's line: its prediction (as recorded), divided by 1 + the model's
+    // error (at least the default margin of 15 %; more where the cells run so far were
+    // predicted worse), still longer than the measured best so far, which it names.
+    const QRegularExpression skip(
+        QStringLiteral("^  (\\d+) workers?, batch (\\d+): predicted ([0-9.]+) s end to end / "
+                       "([0-9.]+) = ([0-9.]+) s > measured best ([0-9.]+) s "
+                       "\\((\\d+) workers?, batch (\\d+)\\)$"),
+        QRegularExpression::MultilineOption);
+    int skipLines = 0;
+    for (auto it = skip.globalMatch(r.err); it.hasNext(); ++skipLines) {
+        const QRegularExpressionMatch m = it.next();
+        const nlohmann::json &cell = cellOf(cells, m.captured(1).toInt(), m.captured(2).toInt());
+        QCOMPARE(cell.value("state", std::string()), std::string("skipped"));
+        QCOMPARE(m.captured(3), fixed3(cell.at("predicted").at("wall_seconds").get<double>()));
+        const double predicted = m.captured(3).toDouble();
+        const double divisor = m.captured(4).toDouble();
+        const double shortened = m.captured(5).toDouble();
+        QVERIFY2(divisor >= 1.15, qPrintable(m.captured(0)));
+        // Up to the printed decimals: three of the times, two of the divisor.
+        QVERIFY2(std::abs(shortened * divisor - predicted)
+                     <= 0.0005 * (1.0 + divisor) + 0.005 * shortened,
+                 qPrintable(m.captured(0)));
+        const nlohmann::json &best = cellOf(cells, m.captured(7).toInt(), m.captured(8).toInt());
+        QCOMPARE(best.value("state", std::string()), std::string("finished"));
+        QCOMPARE(m.captured(6), fixed3(best.at("summary").at("wall_seconds").get<double>()));
+        QVERIFY2(shortened > m.captured(6).toDouble(), qPrintable(m.captured(0)));
+    }
     QCOMPARE(cells.size(), std::size_t{6}); // every cell has one record, run or skipped
     int skipped = 0;
     double bestSeconds = 0.0;
@@ -104,6 +147,7 @@ void TestCliSweepPredictFirst::skipsSlowCellsAndRecommendsTheMeasuredBest()
         }
     }
     QVERIFY(skipped >= 2);
+    QCOMPARE(skipLines, skipped);
     QCOMPARE(bestBatch, 64);
     QVERIFY2(r.err.contains(QStringLiteral("skipped %1,").arg(skipped)), qPrintable(r.err));
     const QString predictFirstBest = recommended(r.out);

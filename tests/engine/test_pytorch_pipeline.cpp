@@ -180,7 +180,9 @@ def make_step(args):
     QCOMPARE(records.size(), std::size_t{10});
     for (const TraceRecord &r : records) {
         const double ms = static_cast<double>(r.computeNs()) / 1e6;
-        QVERIFY2(ms >= 40.0 && ms < 40.0 + 60.0, qPrintable(QStringLiteral("step %1 ms").arg(ms)));
+        // The file's 40 ms, however late a busy machine wakes the sleeper; far from the
+        // 500 ms simulated step.
+        QVERIFY2(ms >= 40.0 && ms < 250.0, qPrintable(QStringLiteral("step %1 ms").arg(ms)));
     }
 }
 
