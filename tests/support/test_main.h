@@ -24,23 +24,23 @@ bool registerBundledTest(const char *file, TestMainFunction main);
 
 #ifdef LOADERLAB_TEST_BUNDLE
 // QTEST_MAIN_WRAPPER's body (Qt 6's qtest.h) in a function of the test file's own.
-#define LOADERLAB_TEST_ENTRY_(TestObject, ...)                                                 \
-    namespace {                                                                                \
-    int bundledTestMain(int argc, char *argv[])                                                \
-    {                                                                                          \
-        QT_PREPEND_NAMESPACE(QTest::Internal::callInitMain)<TestObject>();                     \
-        __VA_ARGS__                                                                            \
-        TestObject tc;                                                                         \
-        QTEST_SET_MAIN_SOURCE_PATH                                                             \
-        return QTest::qExec(&tc, argc, argv);                                                  \
-    }                                                                                          \
-    [[maybe_unused]] const bool bundledTestRegistered =                                        \
-        loaderlab::test::registerBundledTest(__FILE__, &bundledTestMain);                      \
+#define LOADERLAB_TEST_ENTRY_(TestObject, ...)                                                     \
+    namespace {                                                                                    \
+    int bundledTestMain(int argc, char *argv[])                                                    \
+    {                                                                                              \
+        QT_PREPEND_NAMESPACE(QTest::Internal::callInitMain)<TestObject>();                         \
+        __VA_ARGS__                                                                                \
+        TestObject tc;                                                                             \
+        QTEST_SET_MAIN_SOURCE_PATH                                                                 \
+        return QTest::qExec(&tc, argc, argv);                                                      \
+    }                                                                                              \
+    [[maybe_unused]] const bool bundledTestRegistered = loaderlab::test::registerBundledTest(      \
+        __FILE__, &bundledTestMain);                                                               \
     }
 #else
 #define LOADERLAB_TEST_ENTRY_(TestObject, ...) QTEST_MAIN_WRAPPER(TestObject, __VA_ARGS__)
 #endif
 
 #define LOADERLAB_TEST_MAIN(TestObject) LOADERLAB_TEST_ENTRY_(TestObject, QTEST_MAIN_SETUP())
-#define LOADERLAB_GUILESS_TEST_MAIN(TestObject)                                                \
+#define LOADERLAB_GUILESS_TEST_MAIN(TestObject)                                                    \
     LOADERLAB_TEST_ENTRY_(TestObject, QTEST_QAPP_SETUP(QCoreApplication))
