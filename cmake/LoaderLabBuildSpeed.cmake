@@ -175,16 +175,13 @@ function(loaderlab_speed_up target)
     endif()
 endfunction()
 
-# loaderlab_speed_up_test(TARGET LIBS...): a test's shared precompiled header, from
-# what it links: QtWidgets + QCustomPlot for the GUI tests, QtCore for the others.
-# Tests that link LibTorch get none: LibTorch adds -D_GLIBCXX_USE_CXX11_ABI, and GCC
-# refuses a precompiled header made without it.
-function(loaderlab_speed_up_test target)
-    if(ARGN MATCHES "loaderlab_torch")
-        return()
-    elseif(ARGN MATCHES "loaderlab_(widgets|gui)")
-        loaderlab_speed_up(${target} PCH widgets)
-    else()
-        loaderlab_speed_up(${target} PCH qt)
+# loaderlab_speed_up_test(TARGET KIND): a test executable's shared precompiled header
+# by the kind of Qt it is built with (tests/CMakeLists.txt): `widgets` (QtWidgets +
+# QCustomPlot) for the GUI tests, `qt` (QtCore) for the others, none for `torch`:
+# LibTorch adds -D_GLIBCXX_USE_CXX11_ABI, and GCC refuses a precompiled header made
+# without it.
+function(loaderlab_speed_up_test target kind)
+    if(NOT kind STREQUAL "torch")
+        loaderlab_speed_up(${target} PCH ${kind})
     endif()
 endfunction()
