@@ -464,10 +464,6 @@
         <translation>Im Wartezeit-Plot überragt Batch 0 jeden späteren Batch.</translation>
     </message>
     <message>
-        <source>2 workers, batch 32, 60 ms step</source>
-        <translation>2 Worker, Batch 32, Schritt 60 ms</translation>
-    </message>
-    <message>
         <source>With W workers the wait spikes every W batches</source>
         <translation>Mit W Workern schnellt die Wartezeit alle W Batches hoch</translation>
     </message>
@@ -502,10 +498,6 @@
     <message>
         <source>One wait at batch 0, then (almost) none.</source>
         <translation>Eine Wartezeit bei Batch 0, danach (fast) keine.</translation>
-    </message>
-    <message>
-        <source>2 workers, 150 ms step</source>
-        <translation>2 Worker, Schritt 150 ms</translation>
     </message>
     <message>
         <source>Bigger batches: higher spikes, a slower first batch</source>
@@ -674,6 +666,14 @@
     <message>
         <source>Now set workers to 2.</source>
         <translation>Jetzt die Worker auf 2 stellen.</translation>
+    </message>
+    <message>
+        <source>2 workers, a slow step</source>
+        <translation>2 Worker, ein langsamer Schritt</translation>
+    </message>
+    <message>
+        <source>2 workers, batch 32</source>
+        <translation>2 Worker, Batch 32</translation>
     </message>
 </context>
 <context>
@@ -1815,6 +1815,22 @@
     <message>
         <source>Before phase %1: %2</source>
         <translation>Vor Phase %1: %2</translation>
+    </message>
+    <message>
+        <source>Set-up: measuring how fast the data loads with %1 and no step: %2 of %3 batches</source>
+        <translation>Vorbereitung: Es wird gemessen, wie schnell die Daten mit %1 und ohne Schritt laden: %2 von %3 Batches</translation>
+    </message>
+    <message>
+        <source>1 worker</source>
+        <translation>1 Worker</translation>
+    </message>
+    <message>
+        <source>%1 workers</source>
+        <translation>%1 Workern</translation>
+    </message>
+    <message>
+        <source>Set-up: %1</source>
+        <translation>Vorbereitung: %1</translation>
     </message>
 </context>
 <context>

@@ -1,8 +1,10 @@
 // `loaderlab lesson NAME`: a guided lesson headless. Prints what the lesson shows
-// and what to look for, runs its phases (applying each guided step itself, after
-// printing what the lesson says before it: the model's prediction in
-// predict-then-watch), prints each phase's figures and the verdict computed from
-// the traces.
+// and what to look for, sets it up on the chosen data (a lesson whose verdict needs
+// the loader to be the limit, or the step to hide it, measures the data and chooses
+// its step, and says what it chose and why), runs its phases (applying each guided
+// step itself, after printing what the lesson says before it: the model's
+// prediction in predict-then-watch), prints each phase's figures and the verdict
+// computed from the traces.
 
 #include "app/cli/cli.h"
 #include "app/cli/run_options.h"
@@ -12,6 +14,7 @@
 #include "core/config/dataset_config.h"
 #include "core/config/engine_config.h"
 #include "core/lessons/lesson_runner.h"
+#include "core/lessons/lesson_setup.h"
 #include "core/loader/open_dataset.h"
 #include "core/run/output_paths.h"
 #include "core/system/atomic_file.h"
@@ -22,6 +25,7 @@
 
 #include <QCommandLineParser>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <thread>
@@ -52,13 +56,49 @@ void printPhase(const loaderlab::LessonPhaseResult &r)
         std::printf("  failed: %s\n", escapeForTerminal(r.error).c_str());
 }
 
+// The settings the user gave with --set, as the config holds them: the lesson keeps
+// them over its preset and its set-up.
+loaderlab::ConfigSettings userSettings(const QCommandLineParser &parser,
+                                       const loaderlab::RunConfig &config)
+{
+    loaderlab::ConfigSettings settings;
+    for (const QString &assignment : parser.values(QStringLiteral("set"))) {
+        const std::string key = assignment.left(assignment.indexOf(QLatin1Char('='))).toStdString();
+        settings.erase(std::remove_if(settings.begin(), settings.end(),
+                                      [&key](const auto &s) { return s.first == key; }),
+                       settings.end());
+        settings.emplace_back(key, loaderlab::getConfigField(config, key));
+    }
+    return settings;
+}
+
+nlohmann::json setupJson(const loaderlab::LessonSetup &setup)
+{
+    nlohmann::json j = setup.figures;
+    j["text"] = setup.text;
+    if (!j.contains("need"))
+        j["need"] = loaderlab::stepNeedName(setup.need);
+    if (!j.contains("user_set")) {
+        nlohmann::json user = nlohmann::json::object();
+        for (const auto &[key, value] : setup.userSettings)
+            user[key] = value;
+        j["user_set"] = user;
+    }
+    return j;
+}
+
 nlohmann::json resultJson(const loaderlab::Lesson &lesson, loaderlab::EngineKind engine,
+                          const loaderlab::LessonSetup &setup,
                           const std::vector<loaderlab::LessonPhaseResult> &phases,
                           const loaderlab::LessonVerdict &verdict)
 {
     nlohmann::json list = nlohmann::json::array();
     for (const auto &p : phases) {
+        const bool simulated = p.config.consumer.kind == loaderlab::ConsumerKind::Sleep;
         nlohmann::json phase = {{"label", p.label},
+                                {"workers", p.config.loader.numWorkers},
+                                {"batch_size", p.config.loader.batchSize},
+                                {"step_ms", simulated ? p.config.consumer.sleepPerBatchMs : 0.0},
                                 {"batches", p.waits.batches},
                                 {"epochs", p.waits.epochs},
                                 {"samples", p.waits.samples},
@@ -81,6 +121,7 @@ nlohmann::json resultJson(const loaderlab::Lesson &lesson, loaderlab::EngineKind
             {"observed", verdict.observed},
             {"verdict", verdict.text},
             {"figures", verdict.figures},
+            {"setup", setupJson(setup)},
             {"phases", list}};
 }
 
@@ -133,6 +174,7 @@ int lessonCommand(const QStringList &arguments)
         return kUsage;
     }
     loaderlab::RunConfig base;
+    loaderlab::ConfigSettings settings;
     std::string jsonPath;
     try {
         loaderlab::setupLogging(parser.value(QStringLiteral("log-level")).toStdString());
@@ -147,6 +189,7 @@ int lessonCommand(const QStringList &arguments)
             base.dataset.path = pathFromArgument(parser.value(QStringLiteral("pipeline")));
         }
         applySetOptions(parser, base);
+        settings = userSettings(parser, base);
         if (!applyConfigFieldOption(parser, loaderlab::configField("engine"), base))
             base.engine = loaderlab::engineForDataset(base.dataset.kind, base.engine);
         if (const std::string why = loaderlab::lessonEngineProblem(*lesson, base); !why.empty())
@@ -175,9 +218,17 @@ int lessonCommand(const QStringList &arguments)
     const StopSignals handlers;
     SignalStop stop; // the work runs on this thread; a signal stops it
     std::vector<loaderlab::LessonPhaseResult> phases;
+    loaderlab::LessonSetup setup;
     try {
+        if (loaderlab::lessonMeasuresData(*lesson))
+            std::fprintf(stderr, "measuring how fast the data loads, to set the lesson up\n");
+        setup = loaderlab::setUpLesson(*lesson, base, settings, stop.token());
+        if (!setup.text.empty())
+            std::printf("Set-up: %s\n", escapeForTerminal(setup.text).c_str());
+        std::fflush(stdout);
         phases = loaderlab::runLesson(
-            *lesson, base, stop.token(), [&](const loaderlab::LessonProgress &p) {
+            *lesson, base, stop.token(),
+            [&](const loaderlab::LessonProgress &p) {
                 if (!p.note.empty()) {
                     std::fprintf(stderr, "%s\n", escapeForTerminal(p.note).c_str());
                 } else if (!p.result) {
@@ -191,7 +242,8 @@ int lessonCommand(const QStringList &arguments)
                     printPhase(*p.result);
                 }
                 std::fflush(stdout);
-            });
+            },
+            setup);
     } catch (const std::invalid_argument &e) {
         // Settings or a dataset refused before a phase started: usage or input.
         std::fprintf(stderr, "loaderlab lesson: %s\n", escapeForTerminal(e.what()).c_str());
@@ -207,12 +259,13 @@ int lessonCommand(const QStringList &arguments)
         std::fprintf(stderr, "loaderlab lesson: stopped by signal %d\n", signal);
         return kInterruptedBase + signal;
     }
-    const loaderlab::LessonVerdict verdict = lesson->verdict(phases);
+    const loaderlab::LessonVerdict verdict = loaderlab::lessonVerdictWithSetup(
+        lesson->verdict(phases), setup);
     std::printf("\nVerdict: %s\n", verdict.text.c_str());
     if (!jsonPath.empty()) {
         try {
             const auto json = loaderlab::toSafeJson(
-                resultJson(*lesson, base.engine, phases, verdict));
+                resultJson(*lesson, base.engine, setup, phases, verdict));
             loaderlab::writeFileAtomically(jsonPath,
                                            [&](std::ostream &out) { out << json.dump(2) << '\n'; });
         } catch (const std::exception &e) {

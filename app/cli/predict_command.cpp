@@ -88,6 +88,38 @@ std::string costsText(const loaderlab::Calibration &c)
     return text;
 }
 
+// What the predictions assume of the programs that kept the machine busy while the
+// run was recorded (core/predict/busy_machine.h); empty when it was idle or its load
+// is unknown. `cores`: --cores, 0 when not given.
+std::string busyMachineLine(const loaderlab::Calibration &c, int cores)
+{
+    using loaderlab::coresText;
+    const loaderlab::BusyMachine &busy = c.busyMachine;
+    if (!busy.busy)
+        return {};
+    const int runCores = c.setting.cores;
+    const std::string others = c.load.stealCores >= 0.05 ? "other programs and the hypervisor"
+                                                         : "other programs";
+    std::string text = "During the calibration run " + others + " used "
+                       + coresText(busy.takenCores) + " of " + std::to_string(runCores)
+                       + (runCores == 1 ? " core" : " cores");
+    if (cores > 0)
+        return text + "; the costs count only the " + coresText(busy.freeCores)
+               + " cores that were free; predicted for an idle machine of " + std::to_string(cores)
+               + (cores == 1 ? " core." : " cores.");
+    const std::string idle = " --cores " + std::to_string(runCores)
+                             + " predicts for an idle machine.";
+    if (busy.otherLoad <= 0.0)
+        return text + "; predicted for the " + coresText(busy.freeCores) + " cores that were free."
+               + idle;
+    return text + " (" + coresText(busy.groupCores)
+           + " of them in LoaderLab's own session); predicted for the machine as it was: the "
+           + coresText(busy.shareCores)
+           + " cores other sessions left, shared with the programs of LoaderLab's session "
+             "thread by thread."
+           + idle;
+}
+
 int positiveOption(const QCommandLineParser &parser, const char *name)
 {
     return intOption(parser, name, 1, 4096);
@@ -163,7 +195,9 @@ int predictCommand(const QStringList &arguments)
                         "values, e.g. loader.num_workers=0,1,2,4 (repeatable)"),
          QStringLiteral("KEY=v1,v2,...")},
         {QStringLiteral("cores"),
-         QStringLiteral("CPU cores the workers and the step share (default: the run's)"),
+         QStringLiteral("CPU cores the workers and the step share, on a machine with nothing "
+                        "else to do (default: the run's machine, with the other programs that "
+                        "kept it busy while the run was recorded still running)"),
          QStringLiteral("n")},
         {QStringLiteral("devices"),
          QStringLiteral("data-parallel devices, each with its own loader and workers (default: "
@@ -183,12 +217,13 @@ int predictCommand(const QStringList &arguments)
     loaderlab::Calibration calibration;
     loaderlab::PredictedSweep predicted;
     std::string from;
+    int cores = 0; // --cores; 0: the run's machine as it was
     try {
         if (!parser.isSet(QStringLiteral("from")))
             throw std::invalid_argument("--from RUN.json: the run to predict from");
         from = pathFromArgument(parser.value(QStringLiteral("from")));
-        const int cores = parser.isSet(QStringLiteral("cores")) ? positiveOption(parser, "cores")
-                                                                : 0;
+        if (parser.isSet(QStringLiteral("cores")))
+            cores = positiveOption(parser, "cores");
         std::vector<loaderlab::SweepAxis> axes;
         for (const QString &axis : parser.values(QStringLiteral("axis")))
             axes.push_back(loaderlab::parseSweepAxis(axis.toStdString()));
@@ -236,6 +271,8 @@ int predictCommand(const QStringList &arguments)
     }
 
     std::printf("from %s: %s\n", escapeForTerminal(from).c_str(), runText(calibration).c_str());
+    if (const std::string busy = busyMachineLine(calibration, cores); !busy.empty())
+        std::printf("%s\n", busy.c_str());
     std::printf("%s\n", costsText(calibration).c_str());
     for (const std::string &note : calibration.notes)
         std::printf("  assumed: %s\n", escapeForTerminal(note).c_str());

@@ -35,6 +35,19 @@ RunReport makeRunReport(const Engine &engine, const std::map<std::string, std::s
 RunService::RunService()
     : m_engine(makeEngine(EngineKind::LoaderLab))
 {
+    setOnEnded({});
+}
+
+RunReport RunService::report() const
+{
+    RunReport report = makeRunReport(*m_engine, m_versions);
+    // A run that ended before its callback could end the interval (it ended while
+    // start() was returning) ends it at its first report.
+    const RunState state = m_engine->state();
+    if (state != RunState::Running && state != RunState::Paused)
+        m_load->end();
+    report.machineLoad = m_load->load();
+    return report;
 }
 
 RunService::~RunService() = default;
@@ -67,9 +80,14 @@ void RunService::start(const RunConfig &config, const RunOutputs &outputs,
     }
     Engine &engine = other ? *other : *m_engine;
     engine.setTraceRetention(m_keepBatches, csv != nullptr);
+    // Sampled before the start, which for the PyTorch engine starts Python; the
+    // interval begins once the previous run has certainly ended (start() or the old
+    // engine's end stops it), so that run's end callback ends its own interval.
+    const CpuSample loadStart = sampleCpu();
     engine.start(config, cancelled);
     if (other)
-        m_engine = std::move(other);
+        m_engine = std::move(other); // the previous engine's run ends with it
+    m_load->begin(loadStart);
     if (csv)
         csv->follow(m_engine->trace());
     m_csv = std::move(csv);
@@ -78,8 +96,12 @@ void RunService::start(const RunConfig &config, const RunOutputs &outputs,
 
 void RunService::setOnEnded(std::function<void(RunState)> callback)
 {
-    m_onEnded = callback;
-    m_engine->setOnEnded(std::move(callback));
+    m_onEnded = [load = m_load, callback = std::move(callback)](RunState state) {
+        load->end();
+        if (callback)
+            callback(state);
+    };
+    m_engine->setOnEnded(m_onEnded);
 }
 
 std::vector<std::string> RunService::writeOutputs(const RunReport &report,

@@ -4,12 +4,14 @@
 // the window's RunSession and anything that drives runs by config (sweeps, lessons):
 // checks the outputs before the run starts, runs it on the engine the config names
 // (RunConfig::engine, core/engine/engine.h), and turns the result into one
-// RunReport; then writes every output it can, so one output that fails at the end
-// never costs the others.
+// RunReport, with the machine's CPU load over the run (core/system/cpu_load.h); then
+// writes every output it can, so one output that fails at the end never costs the
+// others.
 
 #include "core/engine/engine.h"
 #include "core/io/summary_json.h"
 #include "core/io/trace_csv_stream.h"
+#include "core/system/cpu_load.h"
 
 #include <functional>
 #include <map>
@@ -66,7 +68,9 @@ public:
         m_versions = std::move(versions);
     }
 
-    RunReport report() const { return makeRunReport(*m_engine, m_versions); }
+    // With the machine's CPU load from the run's start to its end (to now while it
+    // goes on).
+    RunReport report() const;
     // Once the run has ended: writes every output given to start() (the CSV's last
     // batches, the summary); returns one message per output that could not be
     // written (empty: all written). `written` gets a line per file.
@@ -78,7 +82,11 @@ public:
     const Engine &engine() const { return *m_engine; }
 
 private:
+    // The CPU load of the current (or last) run: begun when it starts, ended by the
+    // engine's end callback (which holds it too, so it outlives the engine).
+    std::shared_ptr<CpuLoadMeter> m_load = std::make_shared<CpuLoadMeter>();
     std::unique_ptr<Engine> m_engine;
+    // The caller's callback, with the end of the load's interval before it.
     std::function<void(RunState)> m_onEnded;
     RunOutputs m_outputs;
     std::unique_ptr<TraceCsvStream> m_csv;

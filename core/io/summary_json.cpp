@@ -111,6 +111,17 @@ TraceMarker markerFromJson(const json &j)
     }
 }
 
+json toJson(const MachineLoad &load)
+{
+    return json{{"cores", load.cores},
+                {"seconds", load.seconds},
+                {"own_busy_cores", load.ownBusyCores},
+                {"other_busy_cores", load.otherBusyCores},
+                {"group_busy_cores", load.groupBusyCores},
+                {"steal_cores", load.stealCores},
+                {"available_cores", load.availableCores}};
+}
+
 json toJson(const RunReport &r)
 {
     json skipped = json::array();
@@ -128,12 +139,15 @@ json toJson(const RunReport &r)
                             {"first_batch", v.firstBatch},
                             {"time_ns", v.timeNs},
                             {"config", toJson(v.config)}});
-    return json{
+    json out{
         {"format", kSummaryJsonFormat}, {"config", toJson(r.config)}, {"config_versions", versions},
         {"dataset", r.dataset},         {"state", r.state},           {"error", r.error},
         {"summary", toJson(r.summary)}, {"skipped", skipped},         {"markers", markers},
         {"machine", toJson(r.machine)},
     };
+    if (r.machineLoad.known())
+        out["machine_load"] = toJson(r.machineLoad);
+    return out;
 }
 
 void saveRunReport(const std::string &path, const RunReport &report)

@@ -2,12 +2,14 @@
 
 // The JSON summary of a run (CLI --json, GUI export): the config and every config
 // version of a live-reconfigured run, the dataset, the figures (whole run and per
-// segment), markers, skipped samples, machine and library versions. Documented in
-// the README ("JSON summary") and docs/metrics.md.
+// segment), markers, skipped samples, machine and library versions, and the CPU load
+// of the machine while the run went on. Documented in the README ("JSON summary") and
+// docs/metrics.md.
 
 #include "core/config/run_config.h"
 #include "core/record/trace_record.h"
 #include "core/stats/run_summary.h"
+#include "core/system/cpu_load.h"
 #include "core/system/machine_info.h"
 #include "core/trace/trace_log.h"
 
@@ -23,6 +25,9 @@ inline constexpr const char *kSummaryJsonFormat = "loaderlab-summary-2";
 
 nlohmann::json toJson(const RunSummary &summary);
 nlohmann::json toJson(const MachineInfo &machine);
+// "machine_load": cores, seconds, own_busy_cores, other_busy_cores, group_busy_cores,
+// steal_cores, available_cores (docs/metrics.md). Only a known load is written.
+nlohmann::json toJson(const MachineLoad &load);
 nlohmann::json toJson(const TraceMarker &marker);
 // Throws std::invalid_argument naming what is missing or wrong.
 TraceMarker markerFromJson(const nlohmann::json &json);
@@ -38,6 +43,9 @@ struct RunReport
     std::vector<TraceMarker> markers;
     std::vector<ConfigVersion> configVersions; // version 0 first
     MachineInfo machine;
+    // How busy the machine was while the run went on; unknown (cores 0) where it was
+    // not measured (no /proc/stat, a summary written before it was recorded).
+    MachineLoad machineLoad;
 };
 
 nlohmann::json toJson(const RunReport &report);

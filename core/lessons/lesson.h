@@ -50,6 +50,45 @@ struct LessonPhaseResult
     LessonBriefing briefing;       // what the lesson said before the phase ran
 };
 
+// What a lesson's verdict needs of its simulated step against the loader on the
+// chosen data (docs/loader-semantics.md: with W workers the loader delivers a batch
+// every T / W, T one worker's time to build a batch). The set-up
+// (core/lessons/lesson_setup.h) measures T before the first phase and chooses the
+// step from it.
+enum class StepNeed {
+    None,         // no simulated step, or a verdict that does not depend on it
+    LoaderLimits, // a step shorter than T / W: the consumer waits for the loader
+    StepHides,    // a step longer than T / W: the workers keep ahead, loading is hidden
+};
+
+struct LessonSetupPlan
+{
+    StepNeed need = StepNeed::None;
+    std::size_t phase = 0; // the phase measured, whose workers the condition binds
+    // The verdict reads a period of W batches within each epoch: the batch size must
+    // leave epochs long enough for it.
+    bool periodWithinEpochs = false;
+};
+
+// What a lesson set up for the chosen data before its first phase: the settings it
+// chose over its preset, the user's own settings (--set), which win over both
+// (except the keys the phases change: those are the lesson's steps), and what it
+// measured and why it chose so, in words and figures.
+struct LessonSetup
+{
+    std::vector<std::pair<std::string, nlohmann::json>> changes;      // chosen
+    std::vector<std::pair<std::string, nlohmann::json>> userSettings; // the user's
+    std::string text; // for the learner; "" when the lesson had nothing to set up
+    nlohmann::json figures = nlohmann::json::object(); // measured and chosen ("setup")
+    StepNeed need = StepNeed::None;
+    bool measured = false;     // the data was measured: the figures below hold
+    double stepMs = 0.0;       // the step the phases run with (the user's when set)
+    double chosenStepMs = 0.0; // what the rule chose from the measurement
+    double intervalMs = 0.0;   // the loader's time per batch, T / W, as measured
+    bool userStep = false;     // the user set the step: the lesson kept it
+    bool conditionMet = false; // stepMs against intervalMs is what `need` asks
+};
+
 struct LessonVerdict
 {
     bool observed = false;
@@ -75,6 +114,7 @@ struct Lesson
     std::function<LessonBriefing(const std::vector<LessonPhaseResult> &before,
                                  const RunConfig &next)>
         briefing = {};
+    LessonSetupPlan setup = {};   // what its verdict needs of the step, on the chosen data
     bool needsModel = false;      // a LibTorch model consumer
     bool needsTensorFile = false; // the default dataset preprocessed (prepared if missing)
 };
@@ -83,8 +123,10 @@ const std::vector<Lesson> &lessons();
 // nullptr when there is none by that name.
 const Lesson *findLesson(const std::string &name);
 
-// The preset, then the phase's changes, over `base`.
-RunConfig lessonPhaseConfig(const Lesson &lesson, const RunConfig &base, std::size_t phase);
+// The preset, the set-up's choices, the user's settings (but for the keys the
+// phases change), then the phase's changes, over `base`.
+RunConfig lessonPhaseConfig(const Lesson &lesson, const RunConfig &base, std::size_t phase,
+                            const LessonSetup &setup = {});
 
 // Verdicts, public for tests on traces whose answer is known.
 LessonVerdict firstBatchVerdict(const std::vector<LessonPhaseResult> &phases);

@@ -1,6 +1,8 @@
 // The lessons: what each one shows, its preset and its phases. The settings are
 // chosen so that on a small machine (2 cores) the pattern shows within seconds on
-// the default dataset; the verdicts say so when it does not.
+// the default dataset; a lesson whose verdict depends on the step against the
+// loader (Lesson::setup) chooses its step on the chosen data before its first phase
+// (lesson_setup.h), and the verdicts say so when the pattern does not show.
 #include "core/lessons/lesson.h"
 
 #include "core/config/config_fields.h"
@@ -68,7 +70,7 @@ std::vector<Lesson> makeLessons()
              "that the workers build the next batches while the model steps."),
          QT_TRANSLATE_NOOP("Lesson", "In the wait plot, batch 0 towers over every later batch."),
          loaderPreset(2, 32, 60.0),
-         {phase(QT_TRANSLATE_NOOP("Lesson", "2 workers, batch 32, 60 ms step"), "", {}, 30)},
+         {phase(QT_TRANSLATE_NOOP("Lesson", "2 workers, batch 32"), "", {}, 30)},
          firstBatchVerdict});
     all.push_back(
         {"spikes-every-w",
@@ -85,6 +87,9 @@ std::vector<Lesson> makeLessons()
                 QT_TRANSLATE_NOOP("Lesson", "Now set workers to 3."), {{"loader.num_workers", 3}},
                 60)},
          periodVerdict});
+    // The step is chosen on the chosen data (lesson_setup.h): shorter than the
+    // loader's time per batch with 3 workers, so the loader stays the limit.
+    all.back().setup = {StepNeed::LoaderLimits, 1, true};
     all.push_back(
         {"slow-model",
          QT_TRANSLATE_NOOP("Lesson", "A slow model hides loading"),
@@ -93,8 +98,9 @@ std::vector<Lesson> makeLessons()
                        "next batches while the step runs: only the first batch waits."),
          QT_TRANSLATE_NOOP("Lesson", "One wait at batch 0, then (almost) none."),
          loaderPreset(2, 32, 150.0),
-         {phase(QT_TRANSLATE_NOOP("Lesson", "2 workers, 150 ms step"), "", {}, 25)},
+         {phase(QT_TRANSLATE_NOOP("Lesson", "2 workers, a slow step"), "", {}, 25)},
          slowModelVerdict});
+    all.back().setup = {StepNeed::StepHides, 0, false};
     all.push_back(
         {"bigger-batches",
          QT_TRANSLATE_NOOP("Lesson", "Bigger batches: higher spikes, a slower first batch"),
@@ -143,6 +149,9 @@ std::vector<Lesson> makeLessons()
                 QT_TRANSLATE_NOOP("Lesson", "Now set workers to 1."), {{"loader.num_workers", 1}},
                 40)},
          zeroWorkerVerdict});
+    // The step hides one worker's loading: 0 workers then wait for every batch, 1
+    // worker for none.
+    all.back().setup = {StepNeed::StepHides, 1, false};
     all.push_back(
         {"more-workers-than-cores",
          QT_TRANSLATE_NOOP("Lesson", "More workers than cores"),
@@ -173,9 +182,10 @@ std::vector<Lesson> makeLessons()
                 QT_TRANSLATE_NOOP("Lesson", "Now set the strategy to sample-parallel."),
                 {{"loader.strategy", "sample-parallel"}}, 60)},
          sampleParallelVerdict});
-    // One worker with a 10 ms step leaves the loader the limit on a JPEG folder (a
-    // batch of 32 took some 40 ms to decode on the 2-core VM), so the second worker
-    // changes the rate, and the model says by how much before it runs.
+    all.back().setup = {StepNeed::LoaderLimits, 0, true};
+    // The loader the limit with 1 worker (the set-up chooses the step on the chosen
+    // data), so the second worker changes the rate, and the model says by how much
+    // before it runs.
     Lesson predict{
         "predict-then-watch",
         QT_TRANSLATE_NOOP("Lesson", "Predict, then watch"),
@@ -194,6 +204,8 @@ std::vector<Lesson> makeLessons()
                40)},
         predictionVerdict};
     predict.briefing = predictionBriefing;
+    // Loader-limited with 2 workers, so with 1 too: each worker changes the rate.
+    predict.setup = {StepNeed::LoaderLimits, 1, false};
     all.push_back(std::move(predict));
     // The preset is one where checkpointing's trade shows on a 2-core CPU: resnet50
     // training at 3x128x128, batch 32, where activations dominate the step's memory
@@ -258,11 +270,34 @@ const Lesson *findLesson(const std::string &name)
     return nullptr;
 }
 
-RunConfig lessonPhaseConfig(const Lesson &lesson, const RunConfig &base, std::size_t phase)
+RunConfig lessonPhaseConfig(const Lesson &lesson, const RunConfig &base, std::size_t phase,
+                            const LessonSetup &setup)
 {
     RunConfig c = base;
     if (lesson.preset)
         lesson.preset(c);
+    for (const auto &[key, value] : setup.changes)
+        setConfigField(c, key, value);
+    // The user's settings win over the preset and the set-up; the keys the phases
+    // change are the lesson's guided steps.
+    bool userStep = false;
+    for (const auto &[key, value] : setup.userSettings) {
+        const bool stepKey = std::any_of(
+            lesson.phases.begin(), lesson.phases.end(), [&key](const LessonPhase &p) {
+                return std::any_of(p.changes.begin(), p.changes.end(),
+                                   [&key](const auto &change) { return change.first == key; });
+            });
+        if (stepKey)
+            continue;
+        setConfigField(c, key, value);
+        userStep = userStep || key == "consumer.sleep_per_batch_ms";
+    }
+    // A simulated step's time chooses it (as `loaderlab run --sleep-batch-ms` does),
+    // unless the user named the kind of step.
+    const bool kindSet = std::any_of(setup.userSettings.begin(), setup.userSettings.end(),
+                                     [](const auto &s) { return s.first == "consumer.kind"; });
+    if ((userStep || !setup.changes.empty()) && !kindSet && c.consumer.kind != ConsumerKind::Model)
+        c.consumer.kind = c.consumer.sleepPerBatchMs > 0 ? ConsumerKind::Sleep : ConsumerKind::None;
     // Each phase's changes are relative to the preset, not to the phase before.
     for (const auto &[key, value] : lesson.phases.at(phase).changes)
         setConfigField(c, key, value);

@@ -85,7 +85,7 @@ std::string lessonEngineProblem(const Lesson &lesson, const RunConfig &base)
 
 std::vector<LessonPhaseResult>
 runLesson(const Lesson &lesson, const RunConfig &base, std::stop_token stop,
-          const std::function<void(const LessonProgress &)> &onProgress)
+          const std::function<void(const LessonProgress &)> &onProgress, const LessonSetup &setup)
 {
     if (const std::string why = lessonEngineProblem(lesson, base); !why.empty())
         throw std::invalid_argument("lesson " + lesson.name + " on the "
@@ -103,7 +103,7 @@ runLesson(const Lesson &lesson, const RunConfig &base, std::stop_token stop,
         if (i > 0)
             malloc_trim(0);
 #endif
-        RunConfig config = lessonPhaseConfig(lesson, base, i);
+        RunConfig config = lessonPhaseConfig(lesson, base, i, setup);
         LessonProgress progress;
         progress.phase = i;
         progress.step = &lesson.phases[i];

@@ -38,11 +38,14 @@ std::string lessonTensorFile(const std::string &folder,
 std::string lessonEngineProblem(const Lesson &lesson, const RunConfig &base);
 
 // The phases as they ran, each with the briefing said before it; fewer than the
-// lesson's when stopped. Throws std::invalid_argument (lessonEngineProblem()) before
-// any phase runs, and what RunService::start throws for a setting that cannot run.
+// lesson's when stopped. `setup` (setUpLesson(), core/lessons/lesson_setup.h): the
+// settings chosen for the chosen data and the user's own, over the preset. Throws
+// std::invalid_argument (lessonEngineProblem()) before any phase runs, and what
+// RunService::start throws for a setting that cannot run.
 std::vector<LessonPhaseResult>
 runLesson(const Lesson &lesson, const RunConfig &base, std::stop_token stop,
-          const std::function<void(const LessonProgress &)> &onProgress = {});
+          const std::function<void(const LessonProgress &)> &onProgress = {},
+          const LessonSetup &setup = {});
 
 // The phase's figures from its trace: the waits, and the dataset's bytes on disk.
 LessonPhaseResult lessonPhaseResult(std::string label, const RunConfig &config,

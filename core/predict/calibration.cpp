@@ -1,6 +1,7 @@
 #include "core/predict/calibration.h"
 
 #include "core/io/run_reader.h"
+#include "core/predict/busy_machine.h"
 #include "core/predict/contention_profile.h"
 #include "core/predict/trace_timings.h"
 
@@ -402,11 +403,20 @@ Calibration calibrateFromRun(const std::vector<TraceRecord> &records, const RunR
     cal.config = calibratedConfig(report, cal.notes);
     const int cores = calibrationCores(report, cal.notes);
     const double threads = stepThreads(cal.config, cores);
-    const ContentionProfile profile = profileContention(records, report, cal.config, cores, threads,
-                                                        cal.notes);
+    ContentionProfile profile = profileContention(records, report, cal.config, cores, threads,
+                                                  cal.notes);
+    // Other programs' load (busy_machine.h): the costs are the threads' own work.
+    cal.load = report.machineLoad;
+    cal.busyMachine = busyMachine(report.machineLoad, cores, profile);
+    if (cal.busyMachine.busy) {
+        profile.shareMachine(cal.busyMachine.shareCores, cal.busyMachine.otherLoad);
+        cal.notes.push_back(busyMachineNote(cal.busyMachine, cores));
+    }
     fitCosts(records, profile, threads, cal);
     measureStartup(records, cal);
     describeRunSetting(records, report, cores, cal);
+    cal.setting.outsideCores = cal.busyMachine.outsideCores;
+    cal.setting.otherLoad = cal.busyMachine.otherLoad;
     return cal;
 }
 
@@ -455,8 +465,11 @@ ModelSetting settingFor(const Calibration &calibration, const RunConfig &config,
     s.devices = std::max(1, config.devices);
     s.syncDevices = config.syncDevices;
     s.warmupBatches = config.warmupBatches;
-    if (cores > 0)
+    if (cores > 0) {
         s.cores = cores;
+        s.outsideCores = 0.0; // a machine of `cores` cores with nothing else to do
+        s.otherLoad = 0.0;
+    }
     if (config.maxBatches > 0) {
         s.batches = config.maxBatches;
         s.epochs = config.epochs;

@@ -25,10 +25,14 @@
 //     for non-persistent workers, of each later epoch) finished loading, counted from
 //     the epoch's start: the workers' start plus what cold first loads cost.
 // Each rank's first warm-up batches are left out of the costs, as they are of the
-// figures. Every assumption made is listed in `notes`.
+// figures. Where other programs kept the machine busy while the run was recorded (its
+// JSON's machine_load), the costs count only the cores that were free to the run, and
+// its setting keeps that load (busy_machine.h). Every assumption made is listed in
+// `notes`.
 
 #include "core/config/run_config.h"
 #include "core/io/summary_json.h"
+#include "core/predict/busy_machine.h"
 #include "core/predict/loader_model.h"
 
 #include <string>
@@ -47,6 +51,9 @@ struct Calibration
     double stepOverheadSeconds = 0.0; // a simulated step: measured minus configured
     std::vector<std::string> notes;   // the assumptions made, one sentence each
     MachineInfo machine;              // where the run was recorded (its JSON's)
+    MachineLoad load;                 // how busy it was meanwhile (its JSON's; may be unknown)
+    // Whether that load was counted (setting.outsideCores and otherLoad), and how.
+    BusyMachine busyMachine;
 };
 
 // From a run's records (in trace order) and its report. Throws std::invalid_argument
@@ -60,8 +67,9 @@ Calibration calibrateFromFiles(const std::string &path);
 
 // The costs and the setting of `config`, a variant of the calibrated run's (other
 // workers, batch size, prefetch, strategy, simulated step, devices), on `cores` cores
-// (0: the calibrated run's). Its amount of work: config.maxBatches when set; else its
-// epochs; else (a time limit) as many samples as the calibrated run delivered.
+// of an idle machine (0: the calibrated run's machine, as busy as it was then). Its
+// amount of work: config.maxBatches when set; else its epochs; else (a time limit) as
+// many samples as the calibrated run delivered.
 ModelCosts costsFor(const Calibration &calibration, const RunConfig &config);
 ModelSetting settingFor(const Calibration &calibration, const RunConfig &config, int cores = 0);
 

@@ -1,6 +1,7 @@
 #include "core/predict/contention_profile.h"
 
 #include <algorithm>
+#include <map>
 
 namespace loaderlab {
 
@@ -31,30 +32,66 @@ void ContentionProfile::finish()
     std::sort(m_changes.begin(), m_changes.end(),
               [](const Change &a, const Change &b) { return a.time < b.time; });
     m_times.clear();
-    m_rates.clear();
-    m_prefix.clear();
+    m_threads.clear();
     double loading = 0.0, other = 0.0, busy = 0.0, busyTime = 0.0, weighted = 0.0;
     for (std::size_t i = 0; i < m_changes.size();) {
         const std::int64_t t = m_changes[i].time;
-        if (!m_times.empty()) {
+        if (!m_times.empty() && busy > 1e-9) {
             const double span = static_cast<double>(t - m_times.back()) / 1e9;
-            m_prefix.push_back(m_prefix.back() + span * m_rates.back());
-            if (busy > 1e-9) {
-                busyTime += span;
-                weighted += span * busy;
-            }
-        } else {
-            m_prefix.push_back(0.0);
+            busyTime += span;
+            weighted += span * busy;
         }
         for (; i < m_changes.size() && m_changes[i].time == t; ++i)
             (m_changes[i].load ? loading : other) += m_changes[i].threads;
         busy = std::min(loading, m_loaders) + other;
         m_times.push_back(t);
         // Rounding of fractional thread counts must not leave a phantom thread.
-        const double k = busy > 1e-9 ? busy : 0.0;
-        m_rates.push_back(k <= m_cores ? 1.0 : m_cores / k);
+        m_threads.push_back(busy > 1e-9 ? busy : 0.0);
     }
     m_meanBusy = busyTime > 0.0 ? weighted / busyTime : 0.0;
+    std::map<double, double> timeAt;
+    for (std::size_t i = 0; i + 1 < m_times.size(); ++i)
+        timeAt[m_threads[i]] += static_cast<double>(m_times[i + 1] - m_times[i]) / 1e9;
+    m_timeAt.assign(timeAt.begin(), timeAt.end());
+    computeRates();
+}
+
+void ContentionProfile::shareMachine(double cores, double otherLoad)
+{
+    m_cores = std::max(kLeastCores, cores);
+    m_other = std::max(0.0, otherLoad);
+    computeRates();
+}
+
+void ContentionProfile::computeRates()
+{
+    m_rates.clear();
+    m_prefix.clear();
+    for (std::size_t i = 0; i < m_times.size(); ++i) {
+        if (i == 0) {
+            m_prefix.push_back(0.0);
+        } else {
+            const double span = static_cast<double>(m_times[i] - m_times[i - 1]) / 1e9;
+            m_prefix.push_back(m_prefix.back() + span * m_rates.back());
+        }
+        // A stretch where none of the run's threads is busy has no rate to speak of.
+        const double k = m_threads[i] > 0.0 ? m_threads[i] + m_other : 0.0;
+        m_rates.push_back(k <= m_cores ? 1.0 : m_cores / k);
+    }
+}
+
+double ContentionProfile::otherBusyCores(double cores, double otherLoad) const
+{
+    if (m_timeAt.empty() || otherLoad <= 0.0)
+        return 0.0;
+    const double c = std::max(kLeastCores, cores);
+    double sum = 0.0, all = 0.0;
+    for (const auto &[threads, seconds] : m_timeAt) {
+        const double k = threads + otherLoad;
+        sum += seconds * otherLoad * (k <= c ? 1.0 : c / k);
+        all += seconds;
+    }
+    return all > 0.0 ? sum / all : 0.0;
 }
 
 double ContentionProfile::integral(std::int64_t t) const

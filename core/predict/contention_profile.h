@@ -7,10 +7,14 @@
 //     work = integral over [start, end] of min(1, C / k(t)) dt
 // seconds of one core's work, k(t) being the busy threads at t (itself included).
 // With k <= C throughout, work = wall time; W workers always busy on C < W cores did
-// C / W of their wall time. The same assumption as the model's: no memory-bandwidth
-// or cache effects, every busy thread gets an equal share.
+// C / W of their wall time. On a busy machine (shareMachine, core/predict/
+// busy_machine.h) the run's threads had C' cores, C less what other scheduling groups
+// held, shared with B busy threads of other programs in its own group: the rate is
+// then min(1, C' / (k(t) + B)). The same assumption as the model's: no
+// memory-bandwidth or cache effects, every busy thread gets an equal share.
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace loaderlab {
@@ -18,6 +22,8 @@ namespace loaderlab {
 class ContentionProfile
 {
 public:
+    static constexpr double kLeastCores = 0.01; // of a machine other programs all but filled
+
     // `loaders`: the most threads that can be loading at once (the run's workers, of
     // every rank), whatever the load spans add up to: sample-parallel batches overlap
     // while the same W workers move from one to the next.
@@ -29,14 +35,23 @@ public:
     void addLoad(std::int64_t startNs, std::int64_t endNs, double threads);
     // Builds the profile; call once, after the last addBusy.
     void finish();
+    // The cores the run's threads had (the constructor's by default) and other
+    // programs' busy threads sharing them (0 by default); after finish().
+    void shareMachine(double cores, double otherLoad);
 
     // Seconds of one core's work a thread busy over [startNs, endNs) did.
     double workSeconds(std::int64_t startNs, std::int64_t endNs) const;
     // The mean busy threads over the stretches added, weighted by their length.
     double meanBusyThreads() const { return m_meanBusy; }
+    // The cores `otherLoad` busy threads of other programs would have had beside the
+    // run's threads on `cores` cores, on average from the first stretch's start to the
+    // last one's end: B x min(1, C / (k(t) + B)), also where k(t) is 0. 0 without a
+    // stretch.
+    double otherBusyCores(double cores, double otherLoad) const;
 
 private:
     double integral(std::int64_t t) const; // of min(1, C / k) from the first change to t, s
+    void computeRates();
 
     struct Change
     {
@@ -47,10 +62,14 @@ private:
 
     double m_cores;
     double m_loaders;
+    double m_other = 0.0; // other programs' busy threads
     std::vector<Change> m_changes;
     std::vector<std::int64_t> m_times; // where k changes, sorted
-    std::vector<double> m_rates;       // min(1, C / k) on [m_times[i], m_times[i + 1])
+    std::vector<double> m_threads;     // k on [m_times[i], m_times[i + 1])
+    std::vector<double> m_rates;       // min(1, C / (k + other)) on the same
     std::vector<double> m_prefix;      // the integral up to m_times[i], seconds
+    // Seconds with k busy threads, by k (0 included), from the first change to the last.
+    std::vector<std::pair<double, double>> m_timeAt;
     double m_meanBusy = 0.0;
 };
 

@@ -71,6 +71,9 @@ std::string modelInputProblem(const ModelCosts &costs, const ModelSetting &s)
         return "prefetch factor: expected at least 1";
     if (s.cores < 1)
         return "cores: expected at least 1";
+    if (!nonNegative(s.otherLoad) || !nonNegative(s.outsideCores) || s.outsideCores >= s.cores)
+        return "other programs' load: expected finite numbers, not negative, and fewer cores "
+               "than the machine's";
     if (s.devices < 1 || s.devices > kMaxModelDevices)
         return "devices: expected 1.." + std::to_string(kMaxModelDevices);
     if (s.samplesPerEpoch < 1)

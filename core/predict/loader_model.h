@@ -27,7 +27,9 @@
 //   - CPU contention by processor sharing: at any instant the k CPU-busy threads (the
 //     loading workers, pin threads, a consumer loading its own batch, and the
 //     consumer's threads while it steps on the CPU) share C cores, each progressing at
-//     min(1, C / k) seconds of work per second;
+//     min(1, C / k) seconds of work per second (min(1, C' / (k + B)) on a busy machine,
+//     C' = C less what other scheduling groups held, B the busy threads of other
+//     programs in the run's own group: ModelSetting::outsideCores and otherLoad);
 //   - the first fill of the loader's pooled buffers (ModelCosts::firstFill): page
 //     faults, served for at most ModelCosts::faultLanes threads at once.
 // What it does not model: memory bandwidth, caches, the page cache, disks, the
@@ -114,7 +116,14 @@ struct ModelSetting
     bool pinMemory = false;
     bool inOrder = true;
     bool dropLast = false;
-    int cores = 1;   // logical cores the workers and the consumer share
+    int cores = 1; // logical cores the workers and the consumer share
+    // A machine as busy as it was while the calibrated run was recorded
+    // (core/predict/busy_machine.h); both 0: an idle machine. The cores other
+    // scheduling groups (other sessions, other cgroups) held: the run's threads share
+    // cores - outsideCores. And other programs' busy threads in the run's own group,
+    // always there, sharing those cores with the run's threads.
+    double outsideCores = 0.0;
+    double otherLoad = 0.0;
     int devices = 1; // data-parallel ranks, each with its own loader and W workers
     bool syncDevices = true;
     std::int64_t samplesPerEpoch = 1024; // the dataset; each rank gets ceil(n / devices)

@@ -29,7 +29,7 @@ enum SimActivity : int {
 LoaderSimulation::LoaderSimulation(const ModelCosts &costs, const ModelSetting &setting)
     : m_costs(costs)
     , m_setting(setting)
-    , m_clock(setting.cores, costs.faultLanes)
+    , m_clock(setting.cores - setting.outsideCores, costs.faultLanes, setting.otherLoad)
 {
     // With W = 0 the consumer's batch goes back to the pool before it builds the next;
     // with workers, W x prefetch batches are in flight when the consumer, holding none,

@@ -5,15 +5,17 @@
 
 namespace loaderlab {
 
-ProcessorSharingClock::ProcessorSharingClock(int cores, double faultLanes)
-    : m_cores(std::max(1, cores))
+ProcessorSharingClock::ProcessorSharingClock(double cores, double faultLanes, double otherLoad)
+    : m_cores(std::max(kLeastCores, cores))
     , m_faultLanes(std::max(0.0, faultLanes))
+    , m_otherLoad(std::max(0.0, otherLoad))
 {
 }
 
 double ProcessorSharingClock::rate() const
 {
-    return m_weight <= m_cores ? 1.0 : m_cores / m_weight;
+    const double k = m_weight + m_otherLoad;
+    return k <= m_cores ? 1.0 : m_cores / k;
 }
 
 double ProcessorSharingClock::faultShare() const

@@ -6,7 +6,10 @@
 //     loading a batch has weight 1, a CPU step with T intra-op threads weight T). All
 //     CPU work shares `cores` cores by processor sharing: with a total weight k, every
 //     activity progresses at min(1, cores / k) seconds of work per second, so work
-//     started together with equal amounts ends together.
+//     started together with equal amounts ends together. Other programs' load, B busy
+//     threads that are always there (`otherLoad`: a machine that was busy while the
+//     run was recorded, core/predict/busy_machine.h), shares the cores too: the rate
+//     is then min(1, cores / (k + B)).
 //   - delays: wall time that takes no CPU (a simulated or GPU step, a copy to a device,
 //     a worker process starting).
 //   - faulting work: CPU work of a thread faulting in fresh pages (the first fill of a
@@ -45,8 +48,11 @@ class ProcessorSharingClock
 public:
     static constexpr double kSimultaneousSeconds = 1e-12;
     static constexpr double kUlpsTogether = 16.0;
+    static constexpr double kLeastCores = 0.01; // of a machine other programs all but filled
 
-    explicit ProcessorSharingClock(int cores, double faultLanes = 0.0);
+    // `cores` may be a fraction: the share of the machine the run's scheduling group
+    // gets beside other groups (ModelSetting::outsideCores).
+    explicit ProcessorSharingClock(double cores, double faultLanes = 0.0, double otherLoad = 0.0);
 
     double now() const { return m_now; }
     bool idle() const { return m_active.empty(); }
@@ -81,6 +87,7 @@ private:
 
     double m_cores;
     double m_faultLanes; // 0: no limit
+    double m_otherLoad;  // other programs' busy threads
     double m_now = 0.0;
     double m_weight = 0.0;   // of the CPU activities, the faulting ones as they count
     double m_faulting = 0.0; // faulting activities

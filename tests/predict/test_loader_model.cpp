@@ -7,6 +7,7 @@
 // start again every epoch.
 
 #include "core/predict/loader_model.h"
+#include "tests/support/predicted_rate.h"
 #include "tests/support/test_main.h"
 
 #include <QtTest>
@@ -15,17 +16,10 @@
 #include <set>
 
 using namespace loaderlab;
+using predictedrate::constantCosts;
+using predictedrate::steadyRate;
 
 namespace {
-
-// Constant per-batch load `load` (batch size 1, so one sample is the batch) and step.
-ModelCosts constantCosts(double load, double step)
-{
-    ModelCosts c;
-    c.sampleSeconds = {load};
-    c.step.fixed = step;
-    return c;
-}
 
 ModelSetting longRun(int workers, int cores = 64)
 {
@@ -36,18 +30,6 @@ ModelSetting longRun(int workers, int cores = 64)
     s.samplesPerEpoch = 400;
     s.epochs = 1;
     return s;
-}
-
-// Batches per second between the step ends of batch `from` and the last round's
-// (the run's end, where loading no longer overlaps the step, left out), over a whole
-// number of rounds of `round` batches.
-double steadyRate(const Prediction &p, std::int64_t from, int round)
-{
-    const auto last = static_cast<std::int64_t>(p.batches.size()) - 1 - round;
-    const std::int64_t span = (last - from) / round * round;
-    const double seconds = p.batches[static_cast<std::size_t>(from + span)].computeEnd
-                           - p.batches[static_cast<std::size_t>(from)].computeEnd;
-    return static_cast<double>(span) / seconds;
 }
 
 bool near(double a, double b, double relative = 1e-9)

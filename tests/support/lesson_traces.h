@@ -8,6 +8,7 @@
 #include "core/record/trace_record.h"
 #include "core/stats/wait_pattern.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <vector>
@@ -54,6 +55,44 @@ inline loaderlab::LessonPhaseResult modelPhase(const char *label, bool checkpoin
     r.records = trace(batches, [](int) { return 1.0; });
     r.waits = loaderlab::analyzeWaits(r.records);
     return r;
+}
+
+// A lesson's measuring run, no step: `count` batches of `batch` samples, W workers in
+// turn; the first round of W takes 50 ms a batch, the others `loadMs` each.
+// `epochSamples` > 0 starts a new epoch each time that many samples have been
+// delivered (its last batch short).
+inline std::vector<loaderlab::TraceRecord> measuringRun(int count, int workers, int batch,
+                                                        double loadMs,
+                                                        std::int64_t epochSamples = 0)
+{
+    std::vector<loaderlab::TraceRecord> records;
+    std::int64_t now = 0, inEpoch = 0;
+    std::int32_t epoch = 0;
+    for (int i = 0; i < count; ++i) {
+        loaderlab::TraceRecord r;
+        r.index = i;
+        r.worker = i % workers;
+        r.samples = batch;
+        if (epochSamples > 0) {
+            r.samples = static_cast<std::int32_t>(
+                std::min<std::int64_t>(batch, epochSamples - inEpoch));
+            r.epoch = epoch;
+            inEpoch += r.samples;
+            if (inEpoch == epochSamples) {
+                inEpoch = 0;
+                ++epoch;
+            }
+        }
+        const double ms = i < workers ? 50.0 : loadMs * r.samples / batch;
+        r.loadStartNs = now;
+        r.loadEndNs = now + static_cast<std::int64_t>(ms * 1e6);
+        r.requestNs = now;
+        r.deliveryNs = r.loadEndNs;
+        r.computeStartNs = r.computeEndNs = r.deliveryNs;
+        now = r.deliveryNs;
+        records.push_back(r);
+    }
+    return records;
 }
 
 } // namespace lessontrace

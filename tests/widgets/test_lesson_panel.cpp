@@ -7,6 +7,7 @@
 #include "core/lessons/lesson.h"
 #include "core/trace/trace_log.h"
 #include "tests/support/test_main.h"
+#include "tests/support/widget_child.h"
 #include "widgets/lessons/lesson_panel.h"
 
 #include <QtTest>
@@ -63,22 +64,6 @@ void addVersion(TraceLog &log, std::int32_t version, const RunConfig &config)
     log.addConfigVersion({version, static_cast<std::int64_t>(log.size()), 0, config});
 }
 
-QString label(LessonPanel &panel, const char *name)
-{
-    auto *l = panel.findChild<QLabel *>(QLatin1String(name));
-    if (!l)
-        qFatal("no label %s", name);
-    return l->text();
-}
-
-QPushButton *button(LessonPanel &panel, const char *name)
-{
-    auto *b = panel.findChild<QPushButton *>(QLatin1String(name));
-    if (!b)
-        qFatal("no button %s", name);
-    return b;
-}
-
 } // namespace
 
 class TestLessonPanel : public QObject
@@ -98,17 +83,17 @@ private Q_SLOTS:
 void TestLessonPanel::choosingShowsTheLesson()
 {
     LessonPanel panel;
-    QVERIFY(!button(panel, "startLessonButton")->isEnabled());
+    QVERIFY(!childNamed<QPushButton>(&panel, "startLessonButton")->isEnabled());
     QVERIFY(!panel.chooseLesson(QStringLiteral("no-such-lesson")));
     QVERIFY(panel.chooseLesson(QStringLiteral("spikes-every-w")));
     const Lesson *lesson = findLesson("spikes-every-w");
     QCOMPARE(panel.chosenLesson(), lesson);
-    QCOMPARE(label(panel, "lessonTitle"), QString::fromStdString(lesson->title));
-    QCOMPARE(label(panel, "lessonExplanation"), QString::fromStdString(lesson->explanation));
-    QVERIFY(label(panel, "lessonExpected").contains(QString::fromStdString(lesson->expected)));
-    QVERIFY(label(panel, "lessonSteps").contains(QStringLiteral("Now set workers to 3.")));
-    QVERIFY(button(panel, "startLessonButton")->isEnabled());
-    QVERIFY(!button(panel, "applyStepButton")->isEnabled());
+    QCOMPARE(childNamed<QLabel>(&panel, "lessonTitle")->text(), QString::fromStdString(lesson->title));
+    QCOMPARE(childNamed<QLabel>(&panel, "lessonExplanation")->text(), QString::fromStdString(lesson->explanation));
+    QVERIFY(childNamed<QLabel>(&panel, "lessonExpected")->text().contains(QString::fromStdString(lesson->expected)));
+    QVERIFY(childNamed<QLabel>(&panel, "lessonSteps")->text().contains(QStringLiteral("Now set workers to 3.")));
+    QVERIFY(childNamed<QPushButton>(&panel, "startLessonButton")->isEnabled());
+    QVERIFY(!childNamed<QPushButton>(&panel, "applyStepButton")->isEnabled());
     QCOMPARE(panel.tracker().state(), State::Idle);
 }
 
@@ -120,7 +105,7 @@ void TestLessonPanel::phasesFollowTheTraceAndTheSteps()
     QSignalSpy step(&panel, &LessonPanel::stepRequested);
     QSignalSpy finished(&panel, &LessonPanel::finished);
     QVERIFY(panel.chooseLesson(QStringLiteral("spikes-every-w")));
-    button(panel, "startLessonButton")->click();
+    childNamed<QPushButton>(&panel, "startLessonButton")->click();
 
     // The preset over the side panel's settings, to run until the lesson ends.
     QCOMPARE(started.size(), 1);
@@ -139,7 +124,7 @@ void TestLessonPanel::phasesFollowTheTraceAndTheSteps()
     panel.refresh();
     QCOMPARE(panel.tracker().phase(), std::size_t(0));
     QCOMPARE(panel.tracker().phaseBatches(), std::int64_t(30));
-    QVERIFY(label(panel, "lessonProgress").contains(QStringLiteral("30 of 60")));
+    QVERIFY(childNamed<QLabel>(&panel, "lessonProgress")->text().contains(QStringLiteral("30 of 60")));
     QVERIFY(panel.verdictText().isEmpty()); // no verdict before the last phase
 
     appendBatches(*log, 40, 2, 0); // 10 more than the phase needs
@@ -149,9 +134,9 @@ void TestLessonPanel::phasesFollowTheTraceAndTheSteps()
     QCOMPARE(panel.tracker().finishedPhases().size(), std::size_t(1));
     QCOMPARE(panel.tracker().finishedPhases()[0].records.size(), std::size_t(60));
     QCOMPARE(panel.tracker().finishedPhases()[0].waits.period, 2);
-    QVERIFY(label(panel, "lessonProgress").contains(QStringLiteral("Now set workers to 3.")));
-    QVERIFY(button(panel, "applyStepButton")->isEnabled());
-    button(panel, "applyStepButton")->click();
+    QVERIFY(childNamed<QLabel>(&panel, "lessonProgress")->text().contains(QStringLiteral("Now set workers to 3.")));
+    QVERIFY(childNamed<QPushButton>(&panel, "applyStepButton")->isEnabled());
+    childNamed<QPushButton>(&panel, "applyStepButton")->click();
     QCOMPARE(step.size(), 1);
     QCOMPARE(step.at(0).at(0).value<RunConfig>().loader.numWorkers, 3);
 
@@ -225,9 +210,9 @@ void TestLessonPanel::aWrongStepKeepsWaiting()
     QCOMPARE(panel.tracker().state(), State::WaitingForStep);
     QCOMPARE(panel.tracker().phase(), std::size_t(1));
     // Stopping the lesson forgets it; the chosen lesson stays on screen.
-    button(panel, "stopLessonButton")->click();
+    childNamed<QPushButton>(&panel, "stopLessonButton")->click();
     QCOMPARE(panel.tracker().state(), State::Idle);
-    QVERIFY(label(panel, "lessonProgress").isEmpty());
+    QVERIFY(childNamed<QLabel>(&panel, "lessonProgress")->text().isEmpty());
     QCOMPARE(panel.chosenLesson(), findLesson("spikes-every-w"));
 }
 
@@ -269,11 +254,11 @@ void TestLessonPanel::modelLessonNeedsAModel()
 {
     LessonPanel panel;
     QVERIFY(panel.chooseLesson(QStringLiteral("model-trade")));
-    QVERIFY(!button(panel, "startLessonButton")->isEnabled());
-    QVERIFY(!label(panel, "lessonUnavailable").isEmpty());
+    QVERIFY(!childNamed<QPushButton>(&panel, "startLessonButton")->isEnabled());
+    QVERIFY(!childNamed<QLabel>(&panel, "lessonUnavailable")->text().isEmpty());
     panel.setModelAvailable(true);
-    QVERIFY(button(panel, "startLessonButton")->isEnabled());
-    QVERIFY(label(panel, "lessonUnavailable").isEmpty());
+    QVERIFY(childNamed<QPushButton>(&panel, "startLessonButton")->isEnabled());
+    QVERIFY(childNamed<QLabel>(&panel, "lessonUnavailable")->text().isEmpty());
 }
 
 void TestLessonPanel::predictionShownOncePhaseOneEnded()
@@ -303,7 +288,7 @@ void TestLessonPanel::predictionShownOncePhaseOneEnded()
     panel.refresh();
     QCOMPARE(panel.tracker().state(), State::WaitingForStep);
     QCOMPARE(panel.tracker().phase(), std::size_t(1));
-    QVERIFY(label(panel, "lessonProgress").contains(QStringLiteral("Now set workers to 2.")));
+    QVERIFY(childNamed<QLabel>(&panel, "lessonProgress")->text().contains(QStringLiteral("Now set workers to 2.")));
     QVERIFY(!briefing->isHidden());
     const auto &done = panel.tracker().finishedPhases();
     QCOMPARE(done.size(), std::size_t(1));

@@ -5,6 +5,7 @@
 
 #include "core/engine/engine.h"
 #include "core/lessons/lesson_runner.h"
+#include "core/lessons/lesson_setup.h"
 
 #include <QCoreApplication>
 #include <QHBoxLayout>
@@ -12,9 +13,11 @@
 #include <QListWidget>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <filesystem>
 
 namespace loaderlab {
 
@@ -69,6 +72,18 @@ QString lessonProblem(const loaderlab::Lesson &lesson, const loaderlab::RunConfi
     return {};
 }
 
+// Whether a measuring run can read the data: the default dataset (the window makes
+// it when it is missing), or a folder or file that is there.
+std::string setupDataProblem(const loaderlab::RunConfig &measuring)
+{
+    if (measuring.dataset.path.empty())
+        return {};
+    std::error_code ec;
+    if (std::filesystem::exists(measuring.dataset.path, ec))
+        return {};
+    return measuring.dataset.path + ": not found";
+}
+
 QLabel *wrapped(const char *name)
 {
     auto *label = new QLabel;
@@ -108,6 +123,7 @@ LessonPanel::LessonPanel(QWidget *parent)
     m_steps = wrapped("lessonSteps");
     m_steps->setTextFormat(Qt::RichText);
     m_progress = wrapped("lessonProgress");
+    m_setup = wrapped("lessonSetup");
     m_briefing = wrapped("lessonBriefing");
     m_figures = wrapped("lessonFigures");
     m_verdict = wrapped("lessonVerdict");
@@ -125,9 +141,12 @@ LessonPanel::LessonPanel(QWidget *parent)
     buttons->addWidget(m_applyButton);
     buttons->addWidget(m_stopButton);
     layout->addLayout(buttons);
-    for (QLabel *label : {m_progress, m_briefing, m_figures, m_verdict})
+    for (QLabel *label : {m_progress, m_setup, m_briefing, m_figures, m_verdict})
         layout->addWidget(label);
     layout->addStretch(1);
+    m_setupTimer = new QTimer(this);
+    m_setupTimer->setInterval(250);
+    connect(m_setupTimer, &QTimer::timeout, this, &LessonPanel::checkSetUp);
 
     connect(m_list, &QListWidget::currentRowChanged, this, &LessonPanel::onLessonSelected);
     connect(m_startButton, &QPushButton::clicked, this, &LessonPanel::startLesson);
@@ -182,15 +201,82 @@ void LessonPanel::startLesson()
         showLesson(); // says why
         return;
     }
-    m_tracker.start(*lesson, base);
+    m_setupTimer->stop();
+    m_setupClock.invalidate();
+    m_setupMeasuring.invalidate();
+    loaderlab::LessonSetup setup;
+    if (loaderlab::lessonMeasuresData(*lesson)) {
+        // First a short run that measures the data; checkSetUp() then starts the
+        // lesson's own run with the step chosen from it.
+        loaderlab::RunConfig measuring = loaderlab::lessonSetupRunConfig(*lesson, base, {});
+        const std::string problem = setupDataProblem(measuring);
+        if (problem.empty()) {
+            m_tracker.startSetUp(*lesson, base);
+            m_setupTimer->start();
+            showLesson();
+            // The lesson's run replaces it: a run that ended would have the window
+            // settle on its end while the next one starts.
+            measuring.maxBatches = 0;
+            Q_EMIT startRequested(measuring);
+            return;
+        }
+        setup = loaderlab::lessonSetupFromRun(*lesson, base, {}, {}, 0.0, problem);
+    }
+    m_tracker.start(*lesson, base, setup);
     loaderlab::RunConfig config = m_tracker.phaseConfig(0);
     config.maxBatches = 0; // the lesson, not a batch limit, ends the run
     showLesson();
     Q_EMIT startRequested(config);
 }
 
+void LessonPanel::checkSetUp()
+{
+    if (m_tracker.state() != State::SettingUp) {
+        m_setupTimer->stop();
+        return;
+    }
+    const loaderlab::RunConfig measuring = loaderlab::lessonSetupRunConfig(*m_tracker.lesson(),
+                                                                           m_tracker.base(), {});
+    const auto needed = static_cast<std::size_t>(measuring.maxBatches);
+    const std::size_t have = m_tracker.setupRecords().size();
+    if (have > 0 && !m_setupMeasuring.isValid())
+        m_setupMeasuring.start();
+    const auto seconds = [](const QElapsedTimer &clock) {
+        return clock.isValid() ? static_cast<double>(clock.elapsed()) / 1000.0 : 0.0;
+    };
+    // As on the command line: the batches the measuring needs, or what it has when
+    // its time (from its first batch) is up; without a batch at all, the preset (the
+    // text says so).
+    if (have >= needed || seconds(m_setupMeasuring) >= loaderlab::kSetupSeconds
+        || (have == 0 && seconds(m_setupClock) >= loaderlab::kSetupStartSeconds))
+        finishSetUp();
+    else
+        showProgress();
+}
+
+void LessonPanel::finishSetUp()
+{
+    m_setupTimer->stop();
+    const loaderlab::Lesson &lesson = *m_tracker.lesson();
+    const loaderlab::RunConfig base = m_tracker.base();
+    const double seconds = m_setupClock.isValid() ? m_setupClock.elapsed() / 1000.0 : 0.0;
+    // The batches the command line's measuring run has; the run here goes on until
+    // the lesson's run replaces it.
+    std::vector<loaderlab::TraceRecord> records = m_tracker.setupRecords();
+    const auto needed = loaderlab::lessonSetupRunConfig(lesson, base, {}).maxBatches;
+    records.resize(std::min(records.size(), static_cast<std::size_t>(needed)));
+    const loaderlab::LessonSetup setup = loaderlab::lessonSetupFromRun(lesson, base, {}, records,
+                                                                       seconds);
+    m_tracker.start(lesson, base, setup);
+    loaderlab::RunConfig config = m_tracker.phaseConfig(0);
+    config.maxBatches = 0;
+    showLesson();
+    Q_EMIT startRequested(config);
+}
+
 void LessonPanel::stopLesson()
 {
+    m_setupTimer->stop();
     m_tracker.stop();
     showLesson();
 }
@@ -208,6 +294,9 @@ void LessonPanel::setTrace(std::shared_ptr<const loaderlab::TraceLog> trace)
 {
     if (m_tracker.state() == State::Idle || m_tracker.state() == State::Done)
         return;
+    // The measuring run's time counts from when it started.
+    if (m_tracker.state() == State::SettingUp && trace && !m_setupClock.isValid())
+        m_setupClock.start();
     m_tracker.setTrace(std::move(trace));
     refresh();
 }
@@ -216,6 +305,12 @@ void LessonPanel::refresh()
 {
     if (m_tracker.state() == State::Idle || m_tracker.state() == State::Done)
         return;
+    // While setting up, the panel's own timer decides when the measuring is done:
+    // the lesson's run is never started from within the window's refresh.
+    if (m_tracker.state() == State::SettingUp) {
+        showProgress();
+        return;
+    }
     m_tracker.update();
     showProgress();
     if (m_tracker.state() == State::Done)
@@ -312,9 +407,24 @@ void LessonPanel::showProgress()
                        : tr("Next step: %1").arg(translated(phase.instruction));
     } else if (lesson && state == State::Done) {
         progress = tr("Every phase ran.");
+    } else if (lesson && state == State::SettingUp) {
+        const loaderlab::RunConfig measuring = loaderlab::lessonSetupRunConfig(
+            *lesson, m_tracker.base(), {});
+        const int workers = measuring.loader.numWorkers;
+        progress = tr("Set-up: measuring how fast the data loads with %1 and no step: %2 of "
+                      "%3 batches")
+                       .arg(workers == 1 ? tr("1 worker") : tr("%1 workers").arg(workers))
+                       .arg(m_tracker.setupRecords().size())
+                       .arg(measuring.maxBatches);
     }
     m_progress->setText(progress);
     m_progress->setVisible(!progress.isEmpty());
+
+    // What the set-up measured and chose: core's sentence, English like the verdict.
+    const std::string &chosen = m_tracker.setup().text;
+    const bool setUp = state != State::Idle && !chosen.empty();
+    m_setup->setText(setUp ? tr("Set-up: %1").arg(text(chosen)) : QString());
+    m_setup->setVisible(setUp);
 
     // What the lesson said before each phase reached so far: from when the phase
     // before it ended (with its step still to make) to the verdict, which it is
@@ -350,7 +460,8 @@ void LessonPanel::showProgress()
     m_verdict->setVisible(verdict.has_value());
     m_applyButton->setEnabled(state == State::WaitingForStep
                               && !lesson->phases[m_tracker.phase()].instruction.empty());
-    m_stopButton->setEnabled(state == State::Running || state == State::WaitingForStep);
+    m_stopButton->setEnabled(state == State::Running || state == State::WaitingForStep
+                             || state == State::SettingUp);
 }
 
 } // namespace loaderlab

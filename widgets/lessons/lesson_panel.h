@@ -3,7 +3,11 @@
 // LessonPanel: the guided lessons in the window (core/lessons). Lists the lessons;
 // the chosen one shows its explanation, the pattern to look for and its steps.
 // *Start lesson* asks the window to put the lesson's preset into the controls and
-// start a run (startRequested); the panel then follows the live run (LessonTracker):
+// start a run (startRequested). A lesson whose verdict depends on the step against
+// the loader first asks for a short measuring run on the chosen data (no step, the
+// binding phase's workers; core/lessons/lesson_setup.h), shows what it measured and
+// the step it chose, and then asks for the lesson's run with that step. The panel
+// then follows the live run (LessonTracker):
 // each phase's progress and figures, the next guided step ("Now set workers to 3.",
 // done by hand or with *Apply step*: stepRequested) with what the lesson says
 // before it (the model's prediction, in predict-then-watch), and the verdict the core
@@ -14,6 +18,7 @@
 #include "core/trace/trace_log.h"
 #include "widgets/lessons/lesson_panel_tracker.h"
 
+#include <QElapsedTimer>
 #include <QWidget>
 
 #include <functional>
@@ -22,6 +27,7 @@
 class QLabel;
 class QListWidget;
 class QPushButton;
+class QTimer;
 
 namespace loaderlab {
 
@@ -63,6 +69,10 @@ Q_SIGNALS:
 
 private:
     void onLessonSelected();
+    // While setting up: once the measuring run has its batches (or its time is up),
+    // the set-up from its trace, and the lesson's run with it.
+    void checkSetUp();
+    void finishSetUp();
     void showLesson();
     void showProgress();
     QString stepsText() const;
@@ -79,12 +89,16 @@ private:
     QLabel *m_unavailable = nullptr;
     QLabel *m_steps = nullptr;
     QLabel *m_progress = nullptr;
+    QLabel *m_setup = nullptr;
     QLabel *m_briefing = nullptr;
     QLabel *m_figures = nullptr;
     QLabel *m_verdict = nullptr;
     QPushButton *m_startButton = nullptr;
     QPushButton *m_applyButton = nullptr;
     QPushButton *m_stopButton = nullptr;
+    QTimer *m_setupTimer = nullptr; // checks the measuring run while setting up
+    QElapsedTimer m_setupClock;     // since the measuring run's trace came
+    QElapsedTimer m_setupMeasuring; // since its first batch
 };
 
 } // namespace loaderlab

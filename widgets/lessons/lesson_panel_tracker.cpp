@@ -15,15 +15,20 @@ constexpr std::int64_t kMinBatchesForVerdict = 4;
 
 } // namespace
 
-void LessonTracker::start(const Lesson &lesson, const RunConfig &base)
+void LessonTracker::start(const Lesson &lesson, const RunConfig &base, const LessonSetup &setup)
 {
     m_lesson = &lesson;
     m_base = base;
+    m_setup = setup;
     m_keys.clear();
     for (const LessonPhase &phase : lesson.phases) {
         for (const auto &change : phase.changes)
             m_keys.insert(change.first);
     }
+    // A phase measures the settings chosen for the data: a run with other values
+    // for them waits for the step.
+    for (const auto &change : setup.changes)
+        m_keys.insert(change.first);
     m_trace.reset();
     m_state = State::Running;
     m_phase = 0;
@@ -32,6 +37,19 @@ void LessonTracker::start(const Lesson &lesson, const RunConfig &base)
     m_version.reset();
     m_done.clear();
     m_briefings.assign(lesson.phases.size(), {});
+}
+
+void LessonTracker::startSetUp(const Lesson &lesson, const RunConfig &base)
+{
+    start(lesson, base);
+    m_state = State::SettingUp;
+}
+
+std::vector<TraceRecord> LessonTracker::setupRecords() const
+{
+    if (m_state != State::SettingUp || !m_trace)
+        return {};
+    return m_trace->records();
 }
 
 void LessonTracker::stop()
@@ -50,7 +68,7 @@ void LessonTracker::setTrace(std::shared_ptr<const TraceLog> trace)
 
 RunConfig LessonTracker::phaseConfig(std::size_t i) const
 {
-    return lessonPhaseConfig(*m_lesson, m_base, i);
+    return lessonPhaseConfig(*m_lesson, m_base, i, m_setup);
 }
 
 bool LessonTracker::matchesPhase(const RunConfig &config, std::size_t i) const
@@ -153,10 +171,10 @@ std::optional<LessonVerdict> LessonTracker::verdict() const
     if (!m_lesson)
         return std::nullopt;
     if (m_state == State::Done)
-        return m_lesson->verdict(m_done);
+        return lessonVerdictWithSetup(m_lesson->verdict(m_done), m_setup);
     if (m_state == State::Running && m_phase + 1 == m_lesson->phases.size()
         && phaseBatches() >= kMinBatchesForVerdict)
-        return m_lesson->verdict(phasesSoFar());
+        return lessonVerdictWithSetup(m_lesson->verdict(phasesSoFar()), m_setup);
     return std::nullopt;
 }
 

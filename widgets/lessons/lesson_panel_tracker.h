@@ -11,9 +11,13 @@
 // for the next one (Lesson::briefing: predict-then-watch's prediction) is computed
 // from the phases so far and kept with that phase. When every phase has its batches
 // the verdict is the core's (Lesson::verdict) over the phases' traces; while the
-// last phase runs, the same verdict over what it has so far.
+// last phase runs, the same verdict over what it has so far. A lesson that measures
+// the data first (core/lessons/lesson_setup.h) is followed from startSetUp(): the
+// measuring run's trace comes with setTrace, and the lesson proper starts with the
+// set-up chosen from it (start()), whose settings then belong to every phase.
 
 #include "core/lessons/lesson.h"
+#include "core/lessons/lesson_setup.h"
 #include "core/trace/trace_log.h"
 
 #include <memory>
@@ -29,14 +33,23 @@ class LessonTracker
 public:
     enum class State {
         Idle,           // no lesson going
+        SettingUp,      // the measuring run before the first phase (startSetUp)
         Running,        // the current phase is collecting batches
         WaitingForStep, // the run's settings are not the current phase's yet
         Done,           // every phase ran: verdict() is final
     };
 
     // Follows `lesson` from its first phase; `base` is the config the preset was
-    // applied over (lessonPhaseConfig). The trace comes with setTrace.
-    void start(const Lesson &lesson, const RunConfig &base);
+    // applied over and `setup` what was chosen for the data (lessonPhaseConfig). The
+    // trace comes with setTrace.
+    void start(const Lesson &lesson, const RunConfig &base, const LessonSetup &setup = {});
+    // Follows the measuring run of `lesson` (lessonSetupRunConfig over `base`), whose
+    // trace comes with setTrace; then start() with the set-up.
+    void startSetUp(const Lesson &lesson, const RunConfig &base);
+    // While setting up: the measuring run's records so far.
+    std::vector<TraceRecord> setupRecords() const;
+    const RunConfig &base() const { return m_base; }
+    const LessonSetup &setup() const { return m_setup; }
     void stop(); // back to Idle, the lesson forgotten
     // A new run: the phase in progress starts over on it (finished phases are kept).
     void setTrace(std::shared_ptr<const TraceLog> trace);
@@ -56,7 +69,7 @@ public:
     // What the lesson said before phase i: computed when the phase before it ended;
     // empty before that, for phase 0 and for a lesson without briefings.
     const LessonBriefing &briefing(std::size_t i) const;
-    // The lesson's setting keys (every phase's changes).
+    // The lesson's setting keys (every phase's changes, and the set-up's choices).
     const std::set<std::string> &keys() const { return m_keys; }
     // True when `config` has phase i's values for every lesson key.
     bool matchesPhase(const RunConfig &config, std::size_t i) const;
@@ -70,6 +83,7 @@ private:
 
     const Lesson *m_lesson = nullptr;
     RunConfig m_base;
+    LessonSetup m_setup;
     std::set<std::string> m_keys;
     std::shared_ptr<const TraceLog> m_trace;
     State m_state = State::Idle;

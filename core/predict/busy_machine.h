@@ -1,0 +1,56 @@
+#pragma once
+
+// A busy machine in the loader model: other programs that used the machine's cores
+// while the calibrated run was recorded (its JSON's machine_load, core/system/
+// cpu_load.h) took CPU the run's threads would otherwise have had. Linux shares the
+// CPU fairly between scheduling groups first (sessions' autogroups, cgroups) and
+// between threads only within a group, so the model counts them in two parts:
+//   - what other groups held (O_out: other sessions' and cgroups' programs, and the
+//     hypervisor's steal) is taken as fixed: the run's group had C' = C - O_out cores,
+//     however many threads it ran;
+//   - other programs in the run's own group (O_in: a busy loop started from the same
+//     shell) are B busy threads that are always there and share those C' cores with
+//     the run's threads by processor sharing (ContentionProfile,
+//     ProcessorSharingClock): with k(t) of the run's threads busy, every busy thread
+//     runs at min(1, C' / (k(t) + B)). B is the number that gives them, over the run's
+//     own k(t), the cores they were measured to take:
+//         mean over the run of  B x min(1, C' / (k(t) + B))  =  O_in,
+//     found by bisection (the left side grows with B, towards C').
+// So a busy loop in another session on one of 2 cores leaves the run 1 core, and 2
+// workers then share it; the same loop in the run's own session is B = 1, and 2
+// workers get 2 x 2/3 of a core. The calibrated costs are the threads' own work, not
+// the time other programs took from them, and the run's own setting predicted on the
+// machine as it was gets back what the run got. A load under kBusyMachineCores
+// (background daemons) or an unknown one leaves the model as on an idle machine.
+
+#include "core/predict/contention_profile.h"
+#include "core/system/cpu_load.h"
+
+#include <string>
+
+namespace loaderlab {
+
+// Other programs and steal together under this many cores: an idle machine.
+inline constexpr double kBusyMachineCores = 0.1;
+
+struct BusyMachine
+{
+    bool busy = false;         // counted: known, and at least kBusyMachineCores taken
+    double takenCores = 0.0;   // by other programs and the hypervisor (steal)
+    double freeCores = 0.0;    // C - taken: what the run could have had
+    double outsideCores = 0.0; // O_out: other scheduling groups and steal
+    double groupCores = 0.0;   // O_in: other programs in the run's own group
+    double shareCores = 0.0;   // C' = C - O_out: the cores the run's group had
+    double otherLoad = 0.0;    // B: the programs of the run's group as busy threads
+};
+
+// From the run's load, its cores (the model's C) and its threads' profile (k(t)).
+BusyMachine busyMachine(const MachineLoad &load, int cores, const ContentionProfile &profile);
+
+// The calibration's note: what other programs took and how the costs count it.
+std::string busyMachineNote(const BusyMachine &busy, int cores);
+
+// "1.1" and the like: loads in cores, as the notes and `predict` print them.
+std::string coresText(double cores);
+
+} // namespace loaderlab
