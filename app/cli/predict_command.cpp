@@ -98,26 +98,13 @@ std::string busyMachineLine(const loaderlab::Calibration &c, int cores)
     if (!busy.busy)
         return {};
     const int runCores = c.setting.cores;
-    const std::string others = c.load.stealCores >= 0.05 ? "other programs and the hypervisor"
-                                                         : "other programs";
-    std::string text = "During the calibration run " + others + " used "
-                       + coresText(busy.takenCores) + " of " + std::to_string(runCores)
-                       + (runCores == 1 ? " core" : " cores");
     if (cores > 0)
-        return text + "; the costs count only the " + coresText(busy.freeCores)
+        return loaderlab::busyCalibrationOpening(busy, c.load, runCores)
+               + "; the costs count only the " + coresText(busy.freeCores)
                + " cores that were free; predicted for an idle machine of " + std::to_string(cores)
                + (cores == 1 ? " core." : " cores.");
-    const std::string idle = " --cores " + std::to_string(runCores)
-                             + " predicts for an idle machine.";
-    if (busy.otherLoad <= 0.0)
-        return text + "; predicted for the " + coresText(busy.freeCores) + " cores that were free."
-               + idle;
-    return text + " (" + coresText(busy.groupCores)
-           + " of them in LoaderLab's own session); predicted for the machine as it was: the "
-           + coresText(busy.shareCores)
-           + " cores other sessions left, shared with the programs of LoaderLab's session "
-             "thread by thread."
-           + idle;
+    return loaderlab::busyCalibrationLine(busy, c.load, runCores) + " --cores "
+           + std::to_string(runCores) + " predicts for an idle machine.";
 }
 
 int positiveOption(const QCommandLineParser &parser, const char *name)

@@ -66,8 +66,15 @@ void printProgress(const loaderlab::SweepDefinition &d, const loaderlab::Predict
         }
         if (!p.note.empty())
             std::fprintf(stderr, "  %s\n", escapeForTerminal(p.note).c_str());
+        if (!p.loadNote.empty())
+            std::fprintf(stderr, "  %s\n", escapeForTerminal(p.loadNote).c_str());
         return;
     }
+    case Event::Calibrated:
+        std::fprintf(stderr, "%s: %s\n", cell.c_str(), escapeForTerminal(p.note).c_str());
+        if (!p.loadNote.empty())
+            std::fprintf(stderr, "  %s\n", escapeForTerminal(p.loadNote).c_str());
+        return;
     case Event::Skipped:
         if (!skipHeading) {
             std::fprintf(stderr, "skipped, predicted slower than their group's measured best even "

@@ -3,7 +3,8 @@
 // `loaderlab sweep --predict-first`: the sweep run the predict-first way
 // (core/predict/predict_first.h) with its progress on stderr (each cell as a sweep
 // shows it, with what the model predicted for it, and a line per skipped cell saying
-// why) and the sweep's table and recommendation on stdout.
+// why; how busy the machine was during the calibration run, and each measured cell
+// whose load differed from it) and the sweep's table and recommendation on stdout.
 
 #include "core/predict/predict_first.h"
 

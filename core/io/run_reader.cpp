@@ -34,38 +34,16 @@ bool inTimeRange(std::int64_t ns)
 // summaries written before it was recorded, or a field missing or out of range) is
 // an unknown load: the run opens the same, and the loader model takes the machine
 // to have been idle.
-MachineLoad machineLoadFromJson(const json &j)
+MachineLoad recordedMachineLoad(const json &j)
 {
     const auto load = j.find("machine_load");
-    if (load == j.end() || !load->is_object())
+    if (load == j.end())
         return {};
-    const auto cores = load->find("cores");
-    if (cores == load->end() || !cores->is_number_integer())
+    try {
+        return machineLoadFromJson(*load);
+    } catch (const std::invalid_argument &) {
         return {};
-    const auto n = cores->get<std::int64_t>();
-    if (n < 1 || n > 1'000'000)
-        return {};
-    MachineLoad out;
-    out.cores = static_cast<int>(n);
-    const auto number = [&](const char *name, double most, double &to) {
-        const auto v = load->find(name);
-        if (v == load->end() || !v->is_number())
-            return false;
-        to = v->get<double>();
-        return std::isfinite(to) && to >= 0.0 && to <= most;
-    };
-    const double all = static_cast<double>(n);
-    if (!number("seconds", 1e12, out.seconds) || !number("own_busy_cores", all, out.ownBusyCores)
-        || !number("other_busy_cores", all, out.otherBusyCores)
-        || !number("steal_cores", all, out.stealCores)
-        || !number("available_cores", all, out.availableCores))
-        return {};
-    // Optional: without it, every other program is taken to be outside LoaderLab's
-    // scheduling group.
-    if (load->contains("group_busy_cores")
-        && !number("group_busy_cores", out.otherBusyCores, out.groupBusyCores))
-        return {};
-    return out;
+    }
 }
 
 } // namespace
@@ -187,7 +165,7 @@ RunReport runReportFromJson(const json &j, const std::string &source)
                     if (version.is_string())
                         r.machine.versions[name] = version.get<std::string>();
         }
-        r.machineLoad = machineLoadFromJson(j);
+        r.machineLoad = recordedMachineLoad(j);
     } catch (const std::exception &e) {
         throw std::runtime_error(source + ": " + e.what());
     }

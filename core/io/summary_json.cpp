@@ -122,6 +122,44 @@ json toJson(const MachineLoad &load)
                 {"available_cores", load.availableCores}};
 }
 
+MachineLoad machineLoadFromJson(const json &j)
+{
+    const auto text = [](const json &v) {
+        std::string t = v.dump(-1, ' ', false, json::error_handler_t::replace);
+        return t.size() > 80 ? t.substr(0, 77) + "..." : t;
+    };
+    if (!j.is_object())
+        throw std::invalid_argument("machine_load: expected an object, not " + text(j));
+    const auto cores = j.find("cores");
+    if (cores == j.end())
+        throw std::invalid_argument("machine_load.cores: missing");
+    if (!cores->is_number_integer() || cores->get<std::int64_t>() < 1
+        || cores->get<std::int64_t>() > 1'000'000)
+        throw std::invalid_argument(
+            "machine_load.cores: expected a whole number from 1 to 1000000, not " + text(*cores));
+    MachineLoad load;
+    load.cores = static_cast<int>(cores->get<std::int64_t>());
+    const auto number = [&](const char *key, double most, double &to) {
+        const auto it = j.find(key);
+        if (it == j.end())
+            throw std::invalid_argument(std::string("machine_load.") + key + ": missing");
+        if (!it->is_number() || !(it->get<double>() >= 0.0 && it->get<double>() <= most))
+            throw std::invalid_argument(std::string("machine_load.") + key
+                                        + ": expected a number from 0 to " + json(most).dump()
+                                        + ", not " + text(*it));
+        to = it->get<double>();
+    };
+    const double all = load.cores;
+    number("seconds", 1e12, load.seconds);
+    number("own_busy_cores", all, load.ownBusyCores);
+    number("other_busy_cores", all, load.otherBusyCores);
+    number("steal_cores", all, load.stealCores);
+    number("available_cores", all, load.availableCores);
+    if (j.contains("group_busy_cores"))
+        number("group_busy_cores", load.otherBusyCores, load.groupBusyCores);
+    return load;
+}
+
 json toJson(const RunReport &r)
 {
     json skipped = json::array();

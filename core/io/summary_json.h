@@ -28,6 +28,11 @@ nlohmann::json toJson(const MachineInfo &machine);
 // "machine_load": cores, seconds, own_busy_cores, other_busy_cores, group_busy_cores,
 // steal_cores, available_cores (docs/metrics.md). Only a known load is written.
 nlohmann::json toJson(const MachineLoad &load);
+// Reads "machine_load" back: cores a whole number from 1, every load a number from 0
+// to cores, group_busy_cores (at most other_busy_cores) optional, as in a summary
+// written before it was recorded. Throws std::invalid_argument naming the field and
+// what is wrong with it.
+MachineLoad machineLoadFromJson(const nlohmann::json &load);
 nlohmann::json toJson(const TraceMarker &marker);
 // Throws std::invalid_argument naming what is missing or wrong.
 TraceMarker markerFromJson(const nlohmann::json &json);

@@ -60,6 +60,30 @@ std::string coresText(double cores)
     return text;
 }
 
+std::string busyCalibrationOpening(const BusyMachine &busy, const MachineLoad &load, int cores)
+{
+    if (!busy.busy)
+        return {};
+    const std::string others = load.stealCores >= 0.05 ? "other programs and the hypervisor"
+                                                       : "other programs";
+    return "During the calibration run " + others + " used " + coresText(busy.takenCores) + " of "
+           + std::to_string(cores) + (cores == 1 ? " core" : " cores");
+}
+
+std::string busyCalibrationLine(const BusyMachine &busy, const MachineLoad &load, int cores)
+{
+    std::string text = busyCalibrationOpening(busy, load, cores);
+    if (text.empty())
+        return text;
+    if (busy.otherLoad <= 0.0)
+        return text + "; predicted for the " + coresText(busy.freeCores) + " cores that were free.";
+    return text + " (" + coresText(busy.groupCores)
+           + " of them in LoaderLab's own session); predicted for the machine as it was: the "
+           + coresText(busy.shareCores)
+           + " cores other sessions left, shared with the programs of LoaderLab's session "
+             "thread by thread.";
+}
+
 std::string busyMachineNote(const BusyMachine &busy, int cores)
 {
     std::string text = "other programs used " + coresText(busy.takenCores) + " of the "

@@ -50,6 +50,17 @@ BusyMachine busyMachine(const MachineLoad &load, int cores, const ContentionProf
 // The calibration's note: what other programs took and how the costs count it.
 std::string busyMachineNote(const BusyMachine &busy, int cores);
 
+// What `predict` and `sweep --predict-first` say of a busy calibration run predicted
+// for the machine as it was: "During the calibration run other programs used 1.5 of 2
+// cores; predicted for the 0.5 cores that were free." (or, with programs of
+// LoaderLab's own session, how they share the cores); empty when it was not busy.
+// `load`: the run's recorded load (the hypervisor is named when it stole some);
+// `cores`: the run's.
+std::string busyCalibrationLine(const BusyMachine &busy, const MachineLoad &load, int cores);
+// Its first part, "During the calibration run other programs used 1.5 of 2 cores",
+// for a line that goes on otherwise (`predict --cores`); empty when not busy.
+std::string busyCalibrationOpening(const BusyMachine &busy, const MachineLoad &load, int cores);
+
 // "1.1" and the like: loads in cores, as the notes and `predict` print them.
 std::string coresText(double cores);
 

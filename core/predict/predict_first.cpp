@@ -68,6 +68,12 @@ double axisDistance(const json &value, const json &base)
     return 1.0;
 }
 
+// Other programs' and the hypervisor's cores while a run went on.
+double takenCores(const MachineLoad &load)
+{
+    return std::clamp(load.otherBusyCores + load.stealCores, 0.0, static_cast<double>(load.cores));
+}
+
 bool regularFile(const std::string &path)
 {
     std::error_code ec;
@@ -183,6 +189,8 @@ private:
         p.predictedSeconds = prediction(cell.grid).seconds;
         p.error = m_outcome.error;
         p.note = std::move(note);
+        if (m_calibration && record.finished())
+            p.loadNote = predictFirstLoadNote(*m_calibration, record.machineLoad, calibration);
         report(p);
     }
 
@@ -200,6 +208,15 @@ private:
                 m_calibration = calibrateFromFiles(jsonPath);
                 probeFaultLanesHere(*m_calibration);
                 m_outcome.calibrationOrder = order;
+                PredictFirstProgress p;
+                p.event = PredictFirstProgress::Event::Calibrated;
+                p.cell = &m_cells[static_cast<std::size_t>(order)];
+                p.record = &it->second;
+                p.calibration = true;
+                p.note = "the model is calibrated from the kept run of this cell ("
+                         + std::to_string(m_calibration->setting.cores) + " cores)";
+                p.loadNote = predictFirstLoadNote(*m_calibration, m_calibration->load, true);
+                report(p);
                 return true;
             } catch (const std::exception &) {
                 // another cell, or a run
@@ -359,6 +376,25 @@ private:
 };
 
 } // namespace
+
+std::string predictFirstLoadNote(const Calibration &calibration, const MachineLoad &cell,
+                                 bool calibrationCell)
+{
+    if (calibrationCell)
+        return busyCalibrationLine(calibration.busyMachine, calibration.load,
+                                   calibration.setting.cores);
+    const MachineLoad &calibrated = calibration.load;
+    if (!calibrated.known() || !cell.known())
+        return {};
+    const double now = takenCores(cell);
+    const double then = takenCores(calibrated);
+    if (!(std::abs(now - then) > kLoadDifferenceCores))
+        return {};
+    return "other programs used " + coresText(now) + " of " + std::to_string(cell.cores)
+           + (cell.cores == 1 ? " core" : " cores") + " during this cell, " + coresText(then)
+           + " during the calibration run: its prediction and measurement "
+           + "are not like for like";
+}
 
 std::string predictFirstProblem(const SweepDefinition &definition, const SweepShard &shard)
 {

@@ -13,7 +13,10 @@
 // were not run and what the model expected of them. A cell `loaderlab run` would
 // refuse (runRefusal, predicted_sweep.h) gets no prediction: it is run like a cell the
 // model cannot predict, last, fails with the run's reason, and is never recommended.
-// With repeats, the repeats of the cells it ran follow, round by round.
+// With repeats, the repeats of the cells it ran follow, round by round. The model is
+// calibrated for the calibration cell's machine as it was (its recorded load,
+// busy_machine.h); the progress says how busy that was, and flags each measured cell
+// whose load differed from it (predictFirstLoadNote).
 //
 // Running it again on the same folder resumes: the calibration comes from the kept
 // run of the calibrated cell (its trace and summary JSON, traces/cell-NNNNNN.{csv,json})
@@ -21,6 +24,7 @@
 // weighed again. A plain resume (SweepRunner::run) leaves skipped cells alone unless
 // asked to run them (SweepRunner::Options::runSkipped).
 
+#include "core/predict/calibration.h"
 #include "core/predict/predict_first_selection.h"
 #include "core/sweep/sweep_runner.h"
 
@@ -42,6 +46,9 @@ struct PredictFirstProgress
         Starting, // `cell` starts
         Ended,    // `cell` ended and is recorded (`record`)
         Skipped,  // `cell` (repeat 0 of a skipped combination) is recorded as skipped
+        // The model is calibrated from the kept run of `cell`, measured before (a
+        // resume): `note` and `loadNote` say so; nothing ran.
+        Calibrated,
     };
     Event event = Event::Starting;
     int done = 0;  // cells of the sweep with a record now (found, ran or skipped)
@@ -53,6 +60,10 @@ struct PredictFirstProgress
     double error = 0.0;                  // Ended, Skipped: the model's error now
     // Ended calibration: what the model was calibrated with, or why it could not be.
     std::string note;
+    // Ended, Calibrated: how busy the machine was, when worth saying
+    // (predictFirstLoadNote): the calibration cell's busy machine, or another cell's
+    // load that differed from it.
+    std::string loadNote;
     const PredictFirstSkip *skip = nullptr; // Skipped: why
     const SweepCell *best = nullptr;        // Skipped: the measured best it lost to
 };
@@ -67,6 +78,20 @@ struct PredictFirstOutcome
     std::int64_t calibrationOrder = -1; // the cell the model was calibrated from; -1: none
     double error = 0.0;                 // the model's error at the end
 };
+
+// Other programs (and the hypervisor's steal) taking more than this many cores more,
+// or fewer, while a cell ran than while the calibration cell did make its prediction
+// and its measurement not like for like: the model predicted the calibration's load.
+inline constexpr double kLoadDifferenceCores = 0.25;
+
+// What `sweep --predict-first` says of the machine's load while a cell ran (`cell`,
+// its record's SweepRecord::machineLoad). For the calibration cell
+// (`calibrationCell`), the busy machine the model was calibrated for
+// (busyCalibrationLine); for another cell, a line when its load differed from the
+// calibration's by more than kLoadDifferenceCores. Empty otherwise, and when either
+// load is unknown.
+std::string predictFirstLoadNote(const Calibration &calibration, const MachineLoad &cell,
+                                 bool calibrationCell);
 
 // Why `definition` cannot run with --predict-first, or "": a shard of it (the choice
 // needs every cell), a budget of seconds (every cell's end-to-end time would be the

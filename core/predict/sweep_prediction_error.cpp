@@ -148,9 +148,17 @@ Calibration calibrateFromSweepCell(const std::string &dir, const SweepDefinition
     report.config = cell.config;
     report.state = "finished";
     report.configVersions.push_back({0, 0, 0, cell.config});
+    // The cell's load (when it recorded one) names its machine's cores and counts on
+    // those only: asked for another count, the costs are taken as on an idle machine.
+    const MachineLoad &load = record.machineLoad;
     const bool given = cores > 0;
     report.machine.logicalCores =
-        given ? cores : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+        given          ? cores
+        : load.known() ? load.cores
+                       : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+    const bool loadCounts = load.known() && load.cores == report.machine.logicalCores;
+    if (loadCounts)
+        report.machineLoad = load;
     // Its rows must fit the cell (ranks, workers, batch size), as an opened run's must.
     checkRecordsAgainstReport(records, report, path,
                               (std::filesystem::path(dir) / "sweep.json").string());
@@ -161,9 +169,17 @@ Calibration calibrateFromSweepCell(const std::string &dir, const SweepDefinition
     } catch (const std::invalid_argument &e) {
         throw std::runtime_error(path + ": " + e.what());
     }
-    cal.notes.push_back("the sweep's files name no core count: "
-                        + std::to_string(report.machine.logicalCores) + " cores assumed ("
-                        + (given ? "as asked" : "this machine's") + ")");
+    const std::string assumed = std::to_string(report.machine.logicalCores) + " cores assumed";
+    if (loadCounts)
+        cal.notes.push_back(assumed + " (" + (given ? "as asked, " : "")
+                            + "the cell's machine's, as its recorded load names them)");
+    else if (load.known())
+        cal.notes.push_back(assumed + " (as asked); the cell's recorded load is of "
+                            + std::to_string(load.cores)
+                            + " cores, so it is left out: the costs as on an idle machine");
+    else
+        cal.notes.push_back("the sweep's files name no core count: " + assumed + " ("
+                            + (given ? "as asked" : "this machine's") + ")");
     return cal;
 }
 

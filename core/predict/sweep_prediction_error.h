@@ -73,11 +73,13 @@ struct SweepPrediction
 // record in the sweep's run order that kept a trace; -1 when there is none.
 std::int64_t defaultCalibrationOrder(const std::map<std::int64_t, SweepRecord> &records);
 
-// Calibrates from the record's trace in `dir` and the config of its cell. The sweep's
-// files name no core count: `cores` (0: this machine's) is taken, and said in the
-// notes. Throws std::invalid_argument for a record that is not a finished cell of the
-// sweep with a trace, std::runtime_error naming the trace file it cannot read or
-// calibrate from.
+// Calibrates from the record's trace in `dir`, the config of its cell and the load
+// it recorded (SweepRecord::machineLoad: the costs then count only the cores other
+// programs left, as calibrateFromRun's do). The cores are `cores` when given, else
+// those of the cell's recorded load, else (an older record) this machine's, said in
+// the notes; a recorded load of another core count than `cores` is left out. Throws
+// std::invalid_argument for a record that is not a finished cell of the sweep with a trace,
+// std::runtime_error naming the trace file it cannot read or calibrate from.
 Calibration calibrateFromSweepCell(const std::string &dir, const SweepDefinition &definition,
                                    const SweepRecord &record, int cores = 0);
 

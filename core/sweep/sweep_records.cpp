@@ -2,6 +2,7 @@
 
 #include "core/config/config_fields.h"
 #include "core/config/run_config_json.h"
+#include "core/io/summary_json.h"
 #include "core/system/regular_file.h"
 
 #include <cerrno>
@@ -166,6 +167,8 @@ json toJson(const SweepRecord &r)
         j["trace"] = r.trace;
     if (!r.predicted.is_null())
         j["predicted"] = r.predicted;
+    if (r.machineLoad.known())
+        j["machine_load"] = toJson(r.machineLoad);
     return j;
 }
 
@@ -174,9 +177,9 @@ SweepRecord sweepRecordFromJson(const json &j)
     if (!j.is_object())
         throw std::invalid_argument("a record is a JSON object, not " + shortDump(j));
     for (const auto &[key, value] : j.items()) {
-        static const char *const known[] = {"order", "grid",     "repeat",       "values",
-                                            "state", "error",    "cell_seconds", "summary",
-                                            "trace", "predicted"};
+        static const char *const known[] = {"order", "grid",      "repeat",       "values",
+                                            "state", "error",     "cell_seconds", "summary",
+                                            "trace", "predicted", "machine_load"};
         bool found = false;
         for (const char *k : known)
             found = found || key == k;
@@ -223,6 +226,8 @@ SweepRecord sweepRecordFromJson(const json &j)
         checkSummary(*predicted, "predicted", true);
         r.predicted = *predicted;
     }
+    if (const auto load = j.find("machine_load"); load != j.end())
+        r.machineLoad = machineLoadFromJson(*load);
     if (r.skipped())
         checkSkipped(r);
     return r;

@@ -11,6 +11,7 @@
 // limits are documented in docs/limits.md, "Sweep results folders".
 
 #include "core/sweep/sweep.h"
+#include "core/system/cpu_load.h"
 
 #include <nlohmann/json.hpp>
 
@@ -49,6 +50,10 @@ struct SweepRecord
     // prediction), kept by `sweep --predict-first` for the cells it ran and those it
     // skipped; null when none.
     nlohmann::json predicted;
+    // How busy the machine was while a finished cell ran (its run's report's, written
+    // as "machine_load", the run summary's JSON); unknown in a record written before
+    // cells recorded it, and in a failed or skipped one.
+    MachineLoad machineLoad;
 
     bool finished() const { return state == "finished"; }
     bool failed() const { return state == "failed"; }

@@ -134,6 +134,7 @@ std::optional<SweepRecord> SweepRunner::runCell(const SweepCell &cell, std::stop
         } else {
             record.state = "finished";
             record.summary = toJson(report.summary);
+            record.machineLoad = report.machineLoad; // unknown where not measured
             const auto errors = service.writeOutputs(report);
             if (!errors.empty())
                 lostOutput = errors.front();

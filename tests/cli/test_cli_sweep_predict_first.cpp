@@ -4,7 +4,11 @@
 // ones as skipped with the figures predicted for them and says why on stderr; the
 // table marks them; a plain resume leaves them, --run-skipped runs them, and the full
 // sweep then recommends what the predict-first sweep did. What the model cannot
-// predict, and options that contradict it, are refused before anything runs.
+// predict, and options that contradict it, are refused before anything runs. Each
+// measured cell records the machine's load; stderr says how busy the calibration run
+// was and flags each cell whose load differed from it by more than a quarter of a
+// core, as its record says (whatever the load was while the test ran); a resume
+// calibrated from a kept run recorded busy says so with the known figures.
 
 #include "cli_process.h"
 #include "tests/support/sweep_args.h"
@@ -15,6 +19,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <map>
@@ -51,6 +56,50 @@ const nlohmann::json &cellOf(const std::map<std::int64_t, nlohmann::json> &cells
     return none;
 }
 
+// Other programs' and the hypervisor's cores in a record's machine_load, as the notes
+// count them (predict_first.h), and the count of the machine's cores.
+double takenCores(const nlohmann::json &record)
+{
+    const nlohmann::json &load = record.at("machine_load");
+    return std::clamp(load.at("other_busy_cores").get<double>()
+                          + load.at("steal_cores").get<double>(),
+                      0.0, load.at("cores").get<double>());
+}
+
+// Loads in cores as the notes print them.
+QString cores1(double cores)
+{
+    return QString::asprintf("%.1f", cores);
+}
+
+// The lines stderr printed under each cell's "[cell K/N] <cell>" line, by cell text.
+std::map<QString, QStringList> linesByCell(const QString &err)
+{
+    static const QRegularExpression start(
+        QStringLiteral("^\\[cell \\d+/\\d+\\] (\\d+ workers?, batch \\d+)"));
+    std::map<QString, QStringList> out;
+    QString cell;
+    for (const QString &line : err.split(QLatin1Char('\n'))) {
+        if (const auto m = start.match(line); m.hasMatch())
+            cell = m.captured(1);
+        else if (!cell.isEmpty() && line.startsWith(QStringLiteral("  ")))
+            out[cell] << line;
+        else
+            cell.clear();
+    }
+    return out;
+}
+
+// "1 worker, batch 32": a cell's text from its record.
+QString cellText(const nlohmann::json &record)
+{
+    const int workers = record.at("values").at(0).get<int>();
+    return QStringLiteral("%1 worker%2, batch %3")
+        .arg(workers)
+        .arg(workers == 1 ? QString() : QStringLiteral("s"))
+        .arg(record.at("values").at(1).get<int>());
+}
+
 // Seconds as the sweep prints them.
 QString fixed3(double seconds)
 {
@@ -76,6 +125,8 @@ class TestCliSweepPredictFirst : public QObject
 private Q_SLOTS:
     void initTestCase() { QVERIFY(m_dir.isValid()); }
     void skipsSlowCellsAndRecommendsTheMeasuredBest();
+    void saysHowBusyTheMachineWas();
+    void aResumeSaysHowBusyTheKeptRunWas();
     void refusesWhatItCannotPredict();
 
 private:
@@ -185,6 +236,96 @@ void TestCliSweepPredictFirst::skipsSlowCellsAndRecommendsTheMeasuredBest()
         QCOMPARE(j.at("state").get<std::string>(), std::string("finished"));
     QCOMPARE(recommended(r.out), predictFirstBest);
     QVERIFY(!r.out.contains(QStringLiteral("skipped")));
+}
+
+void TestCliSweepPredictFirst::saysHowBusyTheMachineWas()
+{
+    if (!QFileInfo(QStringLiteral("/proc/stat")).isFile())
+        QSKIP("no /proc/stat here: the cells' load is unknown");
+    const QString out = m_dir.filePath(QStringLiteral("load"));
+    const Result r = runLoaderlab(sweepArgs(out, kSweep) << QStringLiteral("--predict-first"));
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    const auto cells = records(out);
+    const nlohmann::json &calibration = cellOf(cells, 1, 32); // the cell nearest the base
+    const auto lines = linesByCell(r.err);
+    int measured = 0;
+    for (const auto &[order, j] : cells) {
+        if (j.at("state") != "finished") {
+            QVERIFY2(!j.contains("machine_load"), j.dump().c_str());
+            continue;
+        }
+        ++measured;
+        // Every measured cell recorded its load, as a run's summary does.
+        const nlohmann::json &load = j.at("machine_load");
+        QVERIFY2(load.at("cores").get<int>() >= 1, j.dump().c_str());
+        QVERIFY2(load.at("seconds").get<double>() > 0.0, j.dump().c_str());
+        const QString cell = cellText(j);
+        QVERIFY2(lines.count(cell), qPrintable(cell + QStringLiteral(" in\n") + r.err));
+        const QStringList &said = lines.at(cell);
+        const double taken = takenCores(j);
+        const QString ofCores = QStringLiteral(" of %1 cores").arg(load.at("cores").get<int>());
+        if (j == calibration) {
+            // How busy the calibration run was, as its record says.
+            const QString others = load.at("steal_cores").get<double>() >= 0.05
+                                       ? QStringLiteral("other programs and the hypervisor")
+                                       : QStringLiteral("other programs");
+            const QString busy = QStringLiteral("  During the calibration run ") + others
+                                 + QStringLiteral(" used ") + cores1(taken) + ofCores;
+            const bool saidBusy = std::any_of(said.begin(), said.end(),
+                                              [&](const QString &l) { return l.startsWith(busy); });
+            QVERIFY2(saidBusy == (taken >= 0.1),
+                     qPrintable(busy + QStringLiteral(" in\n") + r.err));
+            continue;
+        }
+        // Flagged when other programs' load differed from the calibration's by more
+        // than a quarter of a core.
+        const double then = takenCores(calibration);
+        const QString flag = QStringLiteral("  other programs used ") + cores1(taken) + ofCores
+                             + QStringLiteral(" during this cell, ") + cores1(then)
+                             + QStringLiteral(" during the calibration run: its prediction and "
+                                              "measurement are not like for like");
+        QVERIFY2(said.contains(flag) == (std::abs(taken - then) > 0.25),
+                 qPrintable(flag + QStringLiteral(" in\n") + r.err));
+    }
+    QVERIFY(measured >= 2);
+}
+
+void TestCliSweepPredictFirst::aResumeSaysHowBusyTheKeptRunWas()
+{
+    const QString out = m_dir.filePath(QStringLiteral("kept"));
+    Result r = runLoaderlab(sweepArgs(out, kSweep) << QStringLiteral("--predict-first"));
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QVERIFY2(r.err.contains(QStringLiteral("skipped")), qPrintable(r.err));
+    // The kept run of the calibration cell (1 worker, batch 32: order 4), recorded as if
+    // other programs in another session had used one core all along.
+    const std::string kept =
+        QDir(out).filePath(QStringLiteral("traces/cell-000004.json")).toStdString();
+    nlohmann::json summary;
+    std::ifstream(kept) >> summary;
+    const int cores = summary.at("machine").at("logical_cores").get<int>();
+    if (cores < 2)
+        QSKIP("one core: no core left to the run beside a busy one");
+    summary["machine_load"] = {{"cores", cores},
+                               {"seconds", 1.0},
+                               {"own_busy_cores", 0.5},
+                               {"other_busy_cores", 1.0},
+                               {"group_busy_cores", 0.0},
+                               {"steal_cores", 0.0},
+                               {"available_cores", cores - 1.0}};
+    std::ofstream(kept) << summary.dump() << '\n';
+
+    // --predict-first again weighs the skipped cells again, calibrated from that run.
+    r = runLoaderlab(
+        {QStringLiteral("sweep"), QStringLiteral("--out"), out, QStringLiteral("--predict-first")});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    const QString calibrated = QStringLiteral(
+                                   "1 worker, batch 32: the model is calibrated from the kept run "
+                                   "of this cell (%1 cores)\n  During the calibration run other "
+                                   "programs used 1.0 of %1 cores; predicted for the %2 cores that "
+                                   "were free.\n")
+                                   .arg(cores)
+                                   .arg(cores1(cores - 1.0));
+    QVERIFY2(r.err.contains(calibrated), qPrintable(r.err));
 }
 
 void TestCliSweepPredictFirst::refusesWhatItCannotPredict()
