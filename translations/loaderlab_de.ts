@@ -3085,6 +3085,43 @@ mit W Workern steigen die Wartezeiten alle W Batches an.</translation>
     </message>
 </context>
 <context>
+    <name>loaderlab::WhatIfMachineChoice</name>
+    <message>
+        <source>How busy the machine was while the run was recorded: the time other programs took is not counted as the loader&apos;s own cost.</source>
+        <translation>Wie ausgelastet die Maschine war, während der Lauf aufgezeichnet wurde: die Zeit, die andere Programme nahmen, zählt nicht als eigene Kosten des Loaders.</translation>
+    </message>
+    <message>
+        <source>The machine as it was: other programs go on taking the cores they took while the run was recorded, at any number of cores. An idle machine: the cores are the run&apos;s alone.</source>
+        <translation>Die Maschine, wie sie war: andere Programme nehmen weiter die Kerne, die sie während der Aufzeichnung nahmen, bei jeder Zahl von Kernen. Eine freie Maschine: die Kerne gehören dem Lauf allein.</translation>
+    </message>
+    <message>
+        <source>The machine as it was</source>
+        <translation>Die Maschine, wie sie war</translation>
+    </message>
+    <message>
+        <source>An idle machine</source>
+        <translation>Eine freie Maschine</translation>
+    </message>
+    <message>
+        <source>Predict for</source>
+        <translation>Vorhersage für</translation>
+    </message>
+    <message numerus="yes">
+        <source>Other programs and the hypervisor used %1 of the %n core(s) while the run was recorded.</source>
+        <translation>
+            <numerusform>Andere Programme und der Hypervisor nutzten %1 des %n Kerns, während der Lauf aufgezeichnet wurde.</numerusform>
+            <numerusform>Andere Programme und der Hypervisor nutzten %1 der %n Kerne, während der Lauf aufgezeichnet wurde.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Other programs used %1 of the %n core(s) while the run was recorded.</source>
+        <translation>
+            <numerusform>Andere Programme nutzten %1 des %n Kerns, während der Lauf aufgezeichnet wurde.</numerusform>
+            <numerusform>Andere Programme nutzten %1 der %n Kerne, während der Lauf aufgezeichnet wurde.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>loaderlab::WhatIfPanel</name>
     <message>
         <source>The run the model is calibrated from.</source>

@@ -124,6 +124,23 @@
     </message>
 </context>
 <context>
+    <name>loaderlab::WhatIfMachineChoice</name>
+    <message numerus="yes">
+        <source>Other programs and the hypervisor used %1 of the %n core(s) while the run was recorded.</source>
+        <translation>
+            <numerusform>Other programs and the hypervisor used %1 of the %n core while the run was recorded.</numerusform>
+            <numerusform>Other programs and the hypervisor used %1 of the %n cores while the run was recorded.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Other programs used %1 of the %n core(s) while the run was recorded.</source>
+        <translation>
+            <numerusform>Other programs used %1 of the %n core while the run was recorded.</numerusform>
+            <numerusform>Other programs used %1 of the %n cores while the run was recorded.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>loaderlab::WhatIfPanel</name>
     <message numerus="yes">
         <source>Calibrated from %n batch(es) of the live run</source>

@@ -1,4 +1,6 @@
-// `loaderlab lesson NAME`: a guided lesson headless. Prints what the lesson shows
+// `loaderlab lesson NAME`: a guided lesson headless, on the default dataset, an image
+// folder or a tensor file (--path) or a pipeline file (--pipeline); a lesson that
+// cannot run on the data given is refused, naming it. Prints what the lesson shows
 // and what to look for, sets it up on the chosen data (a lesson whose verdict needs
 // the loader to be the limit, or the step to hide it, measures the data and chooses
 // its step, and says what it chose and why), runs its phases (applying each guided
@@ -28,6 +30,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <thread>
 
 namespace loaderlab::cli {
@@ -119,10 +122,37 @@ nlohmann::json resultJson(const loaderlab::Lesson &lesson, loaderlab::EngineKind
             {"engine", loaderlab::engineKindName(engine)},
             {"title", lesson.title},
             {"observed", verdict.observed},
+            {"applies", verdict.applies},
             {"verdict", verdict.text},
             {"figures", verdict.figures},
             {"setup", setupJson(setup)},
             {"phases", list}};
+}
+
+// What --path names: a folder is an image folder, a file a tensor file (what
+// `loaderlab preprocess` writes); a path that is not there is refused as a folder.
+loaderlab::DatasetKind pathDatasetKind(const std::string &path)
+{
+    std::error_code ec;
+    const auto status = std::filesystem::status(path, ec);
+    return std::filesystem::exists(status) && !std::filesystem::is_directory(status)
+               ? loaderlab::DatasetKind::TensorFile
+               : loaderlab::DatasetKind::ImageFolder;
+}
+
+// Opens the lesson's data to refuse what cannot be read; a file that is no tensor
+// file is told what --path takes.
+void openLessonData(const loaderlab::DatasetConfig &dataset)
+{
+    try {
+        loaderlab::openDataset(dataset);
+    } catch (const loaderlab::DatasetError &e) {
+        if (dataset.kind != loaderlab::DatasetKind::TensorFile)
+            throw;
+        throw loaderlab::DatasetError(std::string(e.what())
+                                      + "; --path takes an image folder or a LoaderLab tensor "
+                                        "file (loaderlab preprocess)");
+    }
 }
 
 } // namespace
@@ -138,8 +168,9 @@ int lessonCommand(const QStringList &arguments)
     parser.addOptions({
         {QStringLiteral("list"), QStringLiteral("list the lessons")},
         {QStringLiteral("path"),
-         QStringLiteral("an image folder to use instead of the default dataset"),
-         QStringLiteral("dir")},
+         QStringLiteral("an image folder, or a LoaderLab tensor file (loaderlab preprocess), to "
+                        "use instead of the default dataset"),
+         QStringLiteral("path")},
         {QStringLiteral("pipeline"),
          QStringLiteral("your Python pipeline file instead of an image folder (on PyTorch's "
                         "DataLoader; docs/your-pipeline.md)"),
@@ -181,8 +212,8 @@ int lessonCommand(const QStringList &arguments)
         if (parser.isSet(QStringLiteral("path")) && parser.isSet(QStringLiteral("pipeline")))
             throw std::invalid_argument("--path and --pipeline: give one dataset");
         if (parser.isSet(QStringLiteral("path"))) {
-            base.dataset.kind = loaderlab::DatasetKind::ImageFolder;
             base.dataset.path = pathFromArgument(parser.value(QStringLiteral("path")));
+            base.dataset.kind = pathDatasetKind(base.dataset.path);
         }
         if (parser.isSet(QStringLiteral("pipeline"))) {
             base.dataset.kind = loaderlab::DatasetKind::Python;
@@ -197,16 +228,20 @@ int lessonCommand(const QStringList &arguments)
                                         + loaderlab::engineKindName(base.engine) + ": " + why);
         jsonPath = pathFromArgument(parser.value(QStringLiteral("json")));
         loaderlab::checkOutputPaths({{"--json", jsonPath}}, {base.dataset.path});
-        // A folder that cannot be a dataset (missing, empty, a file) is refused before
-        // the lesson starts, as `run` refuses it.
+        // A folder or file that cannot be a dataset (missing, empty, a file that is no
+        // tensor file) is refused before the lesson starts, as `run` refuses it.
         // A pipeline file is Python's to open: whether it is a readable file.
         if (base.dataset.kind == loaderlab::DatasetKind::Python) {
             if (const std::string problem = loaderlab::regularFileProblem(base.dataset.path);
                 !problem.empty())
                 throw std::invalid_argument(base.dataset.path + ": " + problem);
-        } else if (!base.dataset.path.empty() && !lesson->needsModel) {
-            loaderlab::openDataset(loaderlab::lessonPhaseConfig(*lesson, base, 0).dataset);
+        } else if (!base.dataset.path.empty()) {
+            openLessonData(base.dataset);
         }
+        // A lesson whose phases cannot run on the data given (its own synthetic data,
+        // a comparison that needs the image folder) says so rather than ignore it.
+        if (const std::string why = loaderlab::lessonDataProblem(*lesson, base); !why.empty())
+            throw std::invalid_argument(why);
     } catch (const std::exception &e) {
         std::fprintf(stderr, "loaderlab lesson: %s\n", escapeForTerminal(e.what()).c_str());
         return kUsage;

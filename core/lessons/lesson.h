@@ -10,6 +10,7 @@
 #include "core/config/run_config.h"
 #include "core/stats/run_summary.h"
 #include "core/stats/wait_pattern.h"
+#include "core/system/cpu_load.h"
 
 #include <nlohmann/json.hpp>
 
@@ -48,6 +49,10 @@ struct LessonPhaseResult
     std::int64_t datasetBytes = 0; // on disk, where the lesson compares sizes
     std::string error;             // the run failed: why
     LessonBriefing briefing;       // what the lesson said before the phase ran
+    // How busy the machine was while the phase ran (core/system/cpu_load.h): the
+    // run's own measure on the command line, sampled at the phase's start and end in
+    // the window; unknown where it was not measured.
+    MachineLoad load;
 };
 
 // What a lesson's verdict needs of its simulated step against the loader on the
@@ -92,6 +97,10 @@ struct LessonSetup
 struct LessonVerdict
 {
     bool observed = false;
+    // False when the data cannot show the finding (epochs too short for a period of
+    // W, a folder smaller than the bigger batch, ...): not seen, and not to be looked
+    // for here. The text then starts "Does not apply to this data: " and says why.
+    bool applies = true;
     std::string text; // what was seen, with the measured figures; if not seen, why and what to do
     nlohmann::json figures = nlohmann::json::object();
 };

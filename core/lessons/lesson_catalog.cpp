@@ -19,11 +19,13 @@ namespace {
 
 using Changes = std::vector<std::pair<std::string, nlohmann::json>>;
 
-// The user's image folder or pipeline file, or the default dataset (its path is
-// filled in when the lesson runs).
-void onImageFolder(RunConfig &c)
+// The user's image folder, pipeline file or (where `tensorFile` allows it) tensor
+// file, or else the default dataset (its path is filled in when the lesson runs).
+void onUserData(RunConfig &c, bool tensorFile)
 {
-    if (c.dataset.kind != DatasetKind::ImageFolder && c.dataset.kind != DatasetKind::Python) {
+    const DatasetKind kind = c.dataset.kind;
+    if (kind != DatasetKind::ImageFolder && kind != DatasetKind::Python
+        && !(tensorFile && kind == DatasetKind::TensorFile)) {
         c.dataset.kind = DatasetKind::ImageFolder;
         c.dataset.path.clear();
     }
@@ -31,10 +33,13 @@ void onImageFolder(RunConfig &c)
     c.loader.strategy = Strategy::PerWorkerBatch;
 }
 
-std::function<void(RunConfig &)> loaderPreset(int workers, int batch, double sleepMs)
+// `tensorFile`: the phases can run on a tensor file of the user's; false for a
+// lesson that compares an image folder with the tensor file made from it.
+std::function<void(RunConfig &)> loaderPreset(int workers, int batch, double sleepMs,
+                                              bool tensorFile = true)
 {
     return [=](RunConfig &c) {
-        onImageFolder(c);
+        onUserData(c, tensorFile);
         c.loader.numWorkers = workers;
         c.loader.batchSize = batch;
         c.consumer.kind = sleepMs > 0 ? ConsumerKind::Sleep : ConsumerKind::None;
@@ -126,7 +131,7 @@ std::vector<Lesson> makeLessons()
             "times the bytes, much less work per sample."),
         QT_TRANSLATE_NOOP("Lesson",
                           "More samples/s from the tensor file than from the JPEG folder."),
-        loaderPreset(2, 32, 0.0),
+        loaderPreset(2, 32, 0.0, false),
         {phase(QT_TRANSLATE_NOOP("Lesson", "JPEG folder"), "", {}, 60),
          phase(
              QT_TRANSLATE_NOOP("Lesson", "tensor file"),

@@ -2,7 +2,12 @@
 // a phase's trace, its prediction for the next phase's setting before that phase
 // runs, and the verdict that sets the prediction beside what the phase measured.
 // The predicted waits are read from the predicted batches by the same code that
-// reads the measured ones (analyzeWaits), so both sides mean the same thing.
+// reads the measured ones (analyzeWaits), so both sides mean the same thing. Each
+// phase carries the machine's load while it ran (LessonPhaseResult::load): the
+// calibration counts what other programs took (core/predict/busy_machine.h), the
+// prediction assumes they go on taking it, and after phase 2 the model predicts
+// phase 2 again for the load measured while it ran.
+#include "core/io/summary_json.h"
 #include "core/lessons/lesson.h"
 #include "core/lessons/verdict_support.h"
 #include "core/predict/calibration.h"
@@ -27,10 +32,24 @@ constexpr double kPredictionTolerance = 0.15;
 // A calibration leaves out the warm-up batches (5 by default): fewer than this
 // leaves too few to read a sample's cost from, and phase 2 too few to measure.
 constexpr std::int64_t kMinPredictionBatches = 10;
+// The rule for which prediction phase 2 is judged against: the cores other programs
+// (and the hypervisor's steal) took while each phase ran, as the model counts them
+// (BusyMachine::takenCores: none for an unknown load or one under kBusyMachineCores),
+// differ by more than this between phase 1 and phase 2: the load changed noticeably,
+// and phase 2 is judged against the re-prediction for the load measured while it
+// ran; otherwise against the prediction made before it (docs/lessons.md). A quarter
+// of a core is well above what /proc/stat's 10 ms ticks blur over a phase of a few
+// seconds.
+constexpr double kLoadChangeCores = 0.25;
+
+int machineCores()
+{
+    return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+}
 
 // The phase's records as the trace of a run of its own: its epochs counted from its
 // first (a phase in the middle of the window's run starts at a later epoch), on this
-// machine's cores.
+// machine's cores, as busy as they were while it ran.
 Calibration calibrationOfPhase(const LessonPhaseResult &phase)
 {
     std::vector<TraceRecord> records = phase.records;
@@ -41,9 +60,65 @@ Calibration calibrationOfPhase(const LessonPhaseResult &phase)
     report.config = phase.config;
     report.summary = phase.summary;
     report.configVersions = {ConfigVersion{0, 0, 0, phase.config}};
-    report.machine.logicalCores = std::max(1,
-                                           static_cast<int>(std::thread::hardware_concurrency()));
+    report.machine.logicalCores = machineCores();
+    report.machineLoad = phase.load;
     return calibrateFromRun(records, report);
+}
+
+// "other programs", or "other programs and the hypervisor" where steal took a share.
+std::string othersText(const MachineLoad &load)
+{
+    return load.stealCores >= 0.05 ? "other programs and the hypervisor" : "other programs";
+}
+
+// The cores other programs took while a phase ran, as the model counts them.
+std::string takenText(const LessonPhaseResult &phase, const BusyMachine &busy)
+{
+    if (!phase.load.known())
+        return "unmeasured";
+    return busy.busy ? coresText(busy.takenCores) : std::string("under 0.1");
+}
+
+nlohmann::json loadFigures(const MachineLoad &load)
+{
+    return load.known() ? toJson(load) : nlohmann::json();
+}
+
+// Phase 2 predicted again from phase 1's costs, for the same setting and amount of
+// work as the prediction made before it, but on the machine as busy as it was while
+// phase 2 ran: other programs' load counted as a calibration on phase 2 would count
+// it (B fitted over phase 2's own busy threads). Not made when phase 2's load is
+// unknown or the model cannot be calibrated.
+struct Reprediction
+{
+    bool made = false;
+    BusyMachine busy; // phase 2's load as the model counts it
+    double samplesPerSec = 0.0;
+    WaitPattern waits;
+};
+
+Reprediction repredict(const LessonPhaseResult &first, const LessonPhaseResult &watched,
+                       const nlohmann::json &predicted)
+{
+    Reprediction out;
+    if (!watched.load.known())
+        return out;
+    try {
+        const Calibration cal = calibrationOfPhase(first);
+        out.busy = calibrationOfPhase(watched).busyMachine;
+        RunConfig next = watched.config;
+        next.maxBatches = predicted.value("max_batches", next.maxBatches);
+        ModelSetting setting = settingFor(cal, next);
+        setting.outsideCores = out.busy.outsideCores;
+        setting.otherLoad = out.busy.otherLoad;
+        const Prediction p = predictLoader(costsFor(cal, next), setting);
+        out.samplesPerSec = p.samplesPerSecond;
+        out.waits = analyzeWaits(predictedRecords(p.batches), std::max(1, next.loader.numWorkers));
+        out.made = true;
+    } catch (const std::invalid_argument &) {
+        out = {};
+    }
+    return out;
 }
 
 // Wall time a sample took to load (read, decode, transform, its share of collate),
@@ -157,6 +232,9 @@ LessonBriefing predictionBriefing(const std::vector<LessonPhaseResult> &before,
                      {"wait_p95_ms", waits.p95Ms},
                      {"wait_period", waits.period},
                      {"input_bound_share", ahead.inputBoundShare},
+                     {"max_batches", next.maxBatches},
+                     {"calibrated_load", loadFigures(measured.load)},
+                     {"calibrated_other_cores", cal.busyMachine.takenCores},
                      {"notes", cal.notes}};
         b.text = format("The loader model, calibrated on the phase \"%s\" (%.0f samples/s "
                         "measured; it predicts that phase back at %.0f, %+.1f %%), predicts for "
@@ -168,6 +246,14 @@ LessonBriefing predictionBriefing(const std::vector<LessonPhaseResult> &before,
                         ahead.samplesPerSecond, waits.p95Ms);
         b.text += waits.period > 0 ? format("the wait spiking every %d batches.", waits.period)
                                    : std::string("no regular spikes in the wait.");
+        if (cal.busyMachine.busy) {
+            std::string others = othersText(measured.load);
+            others[0] = 'O';
+            b.text += format(" %s used %s of the %d cores while phase %zu ran; the prediction "
+                             "assumes they go on doing so.",
+                             others.c_str(), coresText(cal.busyMachine.takenCores).c_str(),
+                             setting.cores, before.size());
+        }
     } catch (const std::invalid_argument &e) {
         b.text = std::string("No prediction: the model cannot be calibrated on the phase \"")
                  + measured.label + "\": " + e.what();
@@ -191,33 +277,90 @@ LessonVerdict predictionVerdict(const std::vector<LessonPhaseResult> &phases)
                      : "No data: there is no prediction to compare with. " + watched.briefing.text;
         return v;
     }
-    const double rate = predicted.at("samples_per_sec").get<double>();
-    const double p95 = predicted.value("wait_p95_ms", 0.0);
-    const int period = predicted.value("wait_period", 0);
+    const double before = predicted.at("samples_per_sec").get<double>();
+    const double beforeP95 = predicted.value("wait_p95_ms", 0.0);
+    const int beforePeriod = predicted.value("wait_period", 0);
+    // Judged against the re-prediction only when the load changed noticeably
+    // (kLoadChangeCores).
+    const Reprediction again = repredict(first, watched, predicted);
+    const double assumed = predicted.value("calibrated_other_cores", 0.0);
+    const double change = again.made ? again.busy.takenCores - assumed : 0.0;
+    const bool changed = again.made && std::abs(change) > kLoadChangeCores;
+    const double rate = changed ? again.samplesPerSec : before;
+    const double p95 = changed ? again.waits.p95Ms : beforeP95;
+    const int period = changed ? again.waits.period : beforePeriod;
     const double measured = watched.summary.samplesPerSecMean;
     const double error = ratio(measured, rate) - 1.0;
     const bool held = rate > 0.0 && std::abs(error) <= kPredictionTolerance;
+    const int workers = watched.config.loader.numWorkers;
+    const int cores = predicted.value("cores", 0);
     v.observed = held;
-    v.figures = {{"predicted_samples_per_sec", rate},
+    v.figures = {{"predicted_samples_per_sec", before},
+                 {"repredicted_samples_per_sec",
+                  again.made ? nlohmann::json(again.samplesPerSec) : nlohmann::json()},
                  {"measured_samples_per_sec", measured},
+                 {"judged_against", changed ? "re-prediction" : "prediction"},
                  {"error_percent", error * 100.0},
+                 {"prediction_error_percent", (ratio(measured, before) - 1.0) * 100.0},
                  {"tolerance_percent", kPredictionTolerance * 100.0},
-                 {"predicted_wait_p95_ms", p95},
+                 {"predicted_wait_p95_ms", beforeP95},
+                 {"repredicted_wait_p95_ms",
+                  again.made ? nlohmann::json(again.waits.p95Ms) : nlohmann::json()},
                  {"measured_wait_p95_ms", watched.waits.p95Ms},
-                 {"predicted_wait_period", period},
+                 {"predicted_wait_period", beforePeriod},
+                 {"repredicted_wait_period",
+                  again.made ? nlohmann::json(again.waits.period) : nlohmann::json()},
                  {"measured_wait_period", watched.waits.period},
-                 {"workers", watched.config.loader.numWorkers},
-                 {"cores", predicted.value("cores", 0)},
+                 {"load_phase1", loadFigures(first.load)},
+                 {"load_phase2", loadFigures(watched.load)},
+                 {"other_cores_phase1", assumed},
+                 {"other_cores_phase2",
+                  again.made ? nlohmann::json(again.busy.takenCores) : nlohmann::json()},
+                 {"load_change_cores", change},
+                 {"load_change_limit_cores", kLoadChangeCores},
+                 {"workers", workers},
+                 {"cores", cores},
                  {"held", held}};
-    v.text = format("%s: for %s the model predicted %.0f samples/s and the phase measured %.0f "
-                    "(%+.1f %%, %s the %.0f %% it is allowed); the 95th percentile wait was "
-                    "predicted %.2f ms and measured %.2f ms; the wait period predicted %s, "
-                    "measured %s. ",
-                    held ? "Held" : "Did not hold",
-                    workersText(watched.config.loader.numWorkers).c_str(), rate, measured,
-                    error * 100.0, held ? "within" : "beyond", kPredictionTolerance * 100.0, p95,
-                    watched.waits.p95Ms, periodPhrase(period).c_str(),
-                    periodPhrase(watched.waits.period).c_str());
+    BusyMachine firstBusy;
+    firstBusy.busy = assumed > 0.0;
+    firstBusy.takenCores = assumed;
+    const std::string loads = again.made
+                                  ? format("%s used %s of the %d cores; %s while phase 1 ran",
+                                           othersText(watched.load).c_str(),
+                                           takenText(watched, again.busy).c_str(), cores,
+                                           takenText(first, firstBusy).c_str())
+                                  : std::string();
+    if (changed) {
+        v.text = format(
+            "%s: for %s the model predicted %.0f samples/s before phase 2 and %.0f re-predicted "
+            "for the load measured while it ran (%s); the phase measured %.0f (%+.1f %% from "
+            "the re-prediction, %s the %.0f %% it is allowed; %+.1f %% from the prediction "
+            "made before); the 95th percentile wait was re-predicted %.2f ms and measured "
+            "%.2f ms; the wait period re-predicted %s, measured %s. The re-prediction is "
+            "judged because the load changed by %.2f of a core between the phases, more than "
+            "%.2f. ",
+            held ? "Held" : "Did not hold", workersText(workers).c_str(), before,
+            again.samplesPerSec, loads.c_str(), measured, error * 100.0, held ? "within" : "beyond",
+            kPredictionTolerance * 100.0, (ratio(measured, before) - 1.0) * 100.0, p95,
+            watched.waits.p95Ms, periodPhrase(period).c_str(),
+            periodPhrase(watched.waits.period).c_str(), std::abs(change), kLoadChangeCores);
+    } else {
+        v.text = format("%s: for %s the model predicted %.0f samples/s and the phase measured %.0f "
+                        "(%+.1f %%, %s the %.0f %% it is allowed); the 95th percentile wait was "
+                        "predicted %.2f ms and measured %.2f ms; the wait period predicted %s, "
+                        "measured %s. ",
+                        held ? "Held" : "Did not hold", workersText(workers).c_str(), rate,
+                        measured, error * 100.0, held ? "within" : "beyond",
+                        kPredictionTolerance * 100.0, p95, watched.waits.p95Ms,
+                        periodPhrase(period).c_str(), periodPhrase(watched.waits.period).c_str());
+        if (again.made)
+            v.text += format("Re-predicted for the load measured while phase 2 ran (%s), the "
+                             "model gives %.0f samples/s; the load changed by %.2f of a core, "
+                             "not more than %.2f, so the prediction made before is the one "
+                             "judged. ",
+                             loads.c_str(), again.samplesPerSec, std::abs(change),
+                             kLoadChangeCores);
+    }
     if (!held) {
         v.text += likelyReason(first, watched, predicted, error);
         return v;
@@ -226,13 +369,14 @@ LessonVerdict predictionVerdict(const std::vector<LessonPhaseResult> &phases)
               "the hand-over, the step, the workers' start) and simulates how the workers, "
               "the queue and the step overlap at the new setting.";
     if (period != watched.waits.period) {
-        const double before = lessonSampleLoadMs(first.records);
-        const double after = lessonSampleLoadMs(watched.records);
+        const double sampleBefore = lessonSampleLoadMs(first.records);
+        const double sampleAfter = lessonSampleLoadMs(watched.records);
         v.text += format(" The waits' pattern differed, though: a sample took %.2f ms to load "
                          "in phase 2 against %.2f ms in phase 1 (%+.0f %%), which the model "
                          "does not foresee, and where loading a batch takes about as long as "
                          "the step such a difference decides whether the consumer waits.",
-                         after, before, (ratio(after, before) - 1.0) * 100.0);
+                         sampleAfter, sampleBefore,
+                         (ratio(sampleAfter, sampleBefore) - 1.0) * 100.0);
     }
     return v;
 }

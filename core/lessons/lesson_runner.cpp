@@ -141,6 +141,8 @@ runLesson(const Lesson &lesson, const RunConfig &base, std::stop_token stop,
             lesson.phases[i].label, config, service.engine().trace()->records(), report.summary);
         if (service.state() == RunState::Failed)
             result.error = report.error;
+        // Predict-then-watch counts the other programs that took cores meanwhile.
+        result.load = report.machineLoad;
         result.briefing = std::move(briefing);
         results.push_back(std::move(result));
         progress.result = &results.back();

@@ -1,6 +1,7 @@
 #include "core/lessons/lesson_setup.h"
 
 #include "core/config/config_fields.h"
+#include "core/dataset/dataset.h"
 #include "core/engine/run_service.h"
 #include "core/lessons/verdict_support.h"
 #include "core/tools/default_dataset.h"
@@ -14,6 +15,11 @@ namespace loaderlab {
 namespace {
 
 using verdict::format;
+
+// A step that hides loading is chosen for the slowest batch measured
+// (chooseLessonStep); the text says so when that batch took this much longer than
+// the median one.
+constexpr double kNotedSlowest = 1.25;
 
 bool setsKey(const ConfigSettings &settings, const std::string &prefix)
 {
@@ -29,6 +35,8 @@ std::string dataName(const RunConfig &c)
         return c.dataset.path.empty() ? "The default dataset's images" : "Your images";
     case DatasetKind::Python:
         return "Your pipeline's samples";
+    case DatasetKind::TensorFile:
+        return "Your tensor file's samples";
     default:
         return "The samples";
     }
@@ -124,6 +132,30 @@ bool lessonMeasuresData(const Lesson &lesson)
     return lesson.setup.need != StepNeed::None;
 }
 
+std::string lessonDataProblem(const Lesson &lesson, const RunConfig &base)
+{
+    if (base.dataset.path.empty() || lesson.phases.empty())
+        return {};
+    const DatasetConfig used = lessonPhaseConfig(lesson, base, 0).dataset;
+    if (used.kind == base.dataset.kind && used.path == base.dataset.path)
+        return {};
+    const std::string given = base.dataset.path + " is "
+                              + (base.dataset.kind == DatasetKind::TensorFile
+                                     ? std::string("a preprocessed tensor file")
+                                     : "data of the kind "
+                                           + std::string(datasetKindName(base.dataset.kind)));
+    if (lesson.needsTensorFile)
+        return "lesson " + lesson.name
+               + " compares an image folder with the tensor file preprocessed from it, so it "
+                 "needs the image folder; "
+               + given;
+    if (used.kind == DatasetKind::Synthetic)
+        return "lesson " + lesson.name + " runs on synthetic samples of its own ("
+               + shapeToString(used.syntheticShape) + "), not on " + base.dataset.path;
+    return "lesson " + lesson.name + " runs on data of the kind " + datasetKindName(used.kind)
+           + ", not on " + base.dataset.path;
+}
+
 RunConfig lessonSetupRunConfig(const Lesson &lesson, const RunConfig &base,
                                const ConfigSettings &userSettings)
 {
@@ -166,6 +198,8 @@ LessonSetup lessonSetupFromRun(const Lesson &lesson, const RunConfig &base,
                    {"sample_load_ms", m.sampleLoadMs},
                    {"batch_load_ms", m.batchLoadMs},
                    {"epoch_samples", m.epochSamples},
+                   {"samples_seen", m.samplesSeen},
+                   {"slowest_sample_load_ms", m.slowestSampleLoadMs},
                    {"seconds", m.seconds}}},
                  {"user_set", settingsObject(userSettings)},
                  {"error", error}};
@@ -201,6 +235,7 @@ LessonSetup lessonSetupFromRun(const Lesson &lesson, const RunConfig &base,
     s.figures["batch_size"] = c.batchSize;
     s.figures["batch_load_ms"] = c.batchLoadMs;
     s.figures["loader_interval_ms"] = c.intervalMs;
+    s.figures["slowest_interval_ms"] = c.slowestIntervalMs;
     s.figures["step_ms"] = s.stepMs;
     s.figures["chosen_step_ms"] = c.stepMs;
     s.figures["chosen"] = settingsObject(s.changes);
@@ -246,6 +281,13 @@ LessonSetup lessonSetupFromRun(const Lesson &lesson, const RunConfig &base,
                          "that the loader stays the limit: the step waits for each round of "
                          "batches, and the waits show it.",
                          c.stepMs);
+    } else if (c.slowestIntervalMs > kNotedSlowest * c.intervalMs) {
+        s.text += format("Its slowest batch after the first round took %.1f ms per worker (the "
+                         "first rounds of a run load slower), a batch every %.1f ms: the "
+                         "simulated step is set to %.0f ms, about three times that, so that the "
+                         "workers keep ahead of the step even then and loading is hidden "
+                         "behind it.",
+                         c.slowestIntervalMs * workers, c.slowestIntervalMs, c.stepMs);
     } else {
         s.text += format("The simulated step is set to %.0f ms, about three times that, so "
                          "that the workers keep ahead of the step and loading is hidden "
@@ -311,9 +353,25 @@ LessonSetup setUpLesson(const Lesson &lesson, const RunConfig &base,
 
 LessonVerdict lessonVerdictWithSetup(LessonVerdict v, const LessonSetup &setup)
 {
+    // Phases that failed, were stopped or delivered nothing say nothing of the data.
     if (!setup.measured || v.text.rfind("No data", 0) == 0
-        || v.text.rfind("Not enough phases", 0) == 0)
+        || v.text.rfind("Not enough phases", 0) == 0 || v.text.rfind("A phase failed", 0) == 0)
         return v;
+    // The set-up found that no batch size lets this data show the pattern; it did
+    // not show: the finding does not apply here, rather than "not seen".
+    const std::string problem = setup.figures.value("problem", std::string());
+    if (!v.observed && !setup.figures.value("readable", true) && !problem.empty()) {
+        if (v.applies)
+            v.text = verdict::kDoesNotApply
+                     + std::string("the set-up found before the first phase that ") + problem + "; "
+                     + (setsKey(setup.userSettings, "loader.batch_size")
+                            ? "a smaller batch, or a folder with more images, shows it"
+                            : "a folder with more images, or larger ones, shows it")
+                     + ". What the phases showed: " + v.text;
+        else
+            v.text += " The set-up found it before the first phase: " + problem + ".";
+        v.applies = false;
+    }
     const bool loader = setup.need == StepNeed::LoaderLimits;
     if (setup.userStep) {
         const std::string whose = setup.figures.contains("own_step_ms")
@@ -343,7 +401,7 @@ LessonVerdict lessonVerdictWithSetup(LessonVerdict v, const LessonSetup &setup)
                         "showing (above).";
         return v;
     }
-    if (!v.observed)
+    if (!v.observed && v.applies)
         v.text += format(" (The set-up chose a %.1f ms step for the loader's %.1f ms per batch, "
                          "measured before the first phase.)",
                          setup.stepMs, setup.intervalMs);

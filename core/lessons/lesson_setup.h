@@ -34,6 +34,13 @@ inline constexpr double kSetupStartSeconds = 30.0;
 // True when `lesson` measures the data before its first phase.
 bool lessonMeasuresData(const Lesson &lesson);
 
+// Why `lesson` cannot run on the data `base` names (a folder or file of the user's),
+// naming the lesson; "" when it can, or when `base` names none (the default
+// dataset). A lesson whose preset puts other data in its place cannot: model-trade
+// trains on synthetic samples of its own, and tensors-vs-jpeg compares an image
+// folder with the tensor file preprocessed from it, so it needs the folder.
+std::string lessonDataProblem(const Lesson &lesson, const RunConfig &base);
+
 // The measuring run: the lesson's phase that binds its condition (Lesson::setup)
 // with the user's settings, batch per worker, no simulated step, setupBatches() of
 // its workers.
@@ -55,9 +62,12 @@ LessonSetup lessonSetupFromRun(const Lesson &lesson, const RunConfig &base,
 LessonSetup setUpLesson(const Lesson &lesson, const RunConfig &base,
                         const ConfigSettings &userSettings, std::stop_token stop = {});
 
-// The verdict with what the set-up adds: where the user set the step (or a pipeline
-// brought its own), whether that step allowed the pattern; where the set-up chose
-// it and the pattern did not show, what it chose against what it measured.
+// The verdict with what the set-up adds: where the set-up found that no batch size
+// lets the data show the pattern (StepChoice::readable) and it did not show, that
+// the finding does not apply to this data, and why (LessonVerdict::applies); where
+// the user set the step (or a pipeline brought its own), whether that step allowed
+// the pattern; where the set-up chose it and the pattern did not show, what it
+// chose against what it measured.
 LessonVerdict lessonVerdictWithSetup(LessonVerdict verdict, const LessonSetup &setup);
 
 const char *stepNeedName(StepNeed need); // "loader-limits", "step-hides", "none"

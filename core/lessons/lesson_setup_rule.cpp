@@ -58,6 +58,8 @@ LoaderMeasurement measureLoader(const std::vector<TraceRecord> &records, int wor
             perSample.push_back(static_cast<double>(r.loadNs()) / 1e6 / samples);
     }
     m.batches = static_cast<std::int64_t>(perSample.size());
+    if (!perSample.empty())
+        m.slowestSampleLoadMs = *std::max_element(perSample.begin(), perSample.end());
     m.sampleLoadMs = setupMedian(perSample);
     m.batchLoadMs = m.sampleLoadMs * batchSize;
     if (records.size() > from)
@@ -67,12 +69,11 @@ LoaderMeasurement measureLoader(const std::vector<TraceRecord> &records, int wor
         const std::int32_t first = records.front().epoch;
         std::int64_t samples = 0;
         for (const TraceRecord &r : records) {
-            if (r.epoch != first) {
+            if (r.epoch != first && m.epochSamples == 0)
                 m.epochSamples = samples;
-                break;
-            }
             samples += r.samples + r.skipped;
         }
+        m.samplesSeen = samples;
     }
     return m;
 }
@@ -93,8 +94,10 @@ StepChoice chooseLessonStep(StepNeed need, bool periodWithinEpochs, int workers,
     const double perSample = m.sampleLoadMs;
     const std::int64_t needed = 4 * static_cast<std::int64_t>(w) + 1;
     if (need == StepNeed::LoaderLimits && periodWithinEpochs && perSample > 0) {
-        const int most = m.epochSamples > 0 ? largestBatchFor(m.epochSamples, needed)
-                                            : kMaxSetupBatch;
+        // An epoch that did not end in the measuring run holds at least what it read,
+        // and may hold no more: a larger batch must leave `needed` batches in that.
+        const std::int64_t epochAtLeast = m.epochSamples > 0 ? m.epochSamples : m.samplesSeen;
+        const int most = epochAtLeast > 0 ? largestBatchFor(epochAtLeast, needed) : kMaxSetupBatch;
         const bool shortEpochs = m.epochSamples > 0
                                  && batchesPerEpoch(m.epochSamples, m.batchSize) < needed;
         if (shortEpochs) {
@@ -128,6 +131,19 @@ StepChoice chooseLessonStep(StepNeed need, bool periodWithinEpochs, int workers,
                 c.problem = format("a batch of %d loads in %.2f ms, too little for spikes to "
                                    "stand out",
                                    m.batchSize, m.batchLoadMs);
+                const auto wanted = static_cast<long long>(needed);
+                const auto samples = static_cast<long long>(epochAtLeast);
+                if (!batchFixed && m.epochSamples > 0)
+                    c.problem += format(", and a batch of %d that would (%.2f ms) leaves an "
+                                        "epoch of %lld samples fewer than the %lld batches a "
+                                        "period of %d needs",
+                                        larger, perSample * larger, samples, wanted, w);
+                else if (!batchFixed)
+                    c.problem += format(", and a batch of %d that would (%.2f ms) may leave an "
+                                        "epoch fewer than the %lld batches a period of %d needs "
+                                        "(the measuring run read %lld samples and no epoch "
+                                        "ended)",
+                                        larger, perSample * larger, wanted, w, samples);
             }
         }
     }
@@ -136,10 +152,11 @@ StepChoice chooseLessonStep(StepNeed need, bool periodWithinEpochs, int workers,
         c.epochBatches = batchesPerEpoch(m.epochSamples, c.batchSize);
     c.batchLoadMs = perSample * c.batchSize;
     c.intervalMs = c.batchLoadMs / w;
+    c.slowestIntervalMs = std::max(m.slowestSampleLoadMs, perSample) * c.batchSize / w;
     if (need == StepNeed::LoaderLimits)
         c.stepMs = std::max(0.1, std::floor(kLoaderLimitShare * c.intervalMs * 10.0) / 10.0);
     else if (need == StepNeed::StepHides)
-        c.stepMs = std::max(1.0, std::ceil(kStepHidesFactor * c.intervalMs));
+        c.stepMs = std::max(1.0, std::ceil(kStepHidesFactor * c.slowestIntervalMs));
     return c;
 }
 

@@ -27,8 +27,9 @@ namespace loaderlab {
 // runs up to four times as fast as measured. (On the 2-core VM, 432 photos, the
 // period of 3 workers showed at a quarter in 3 runs of 3, at a third in 1 of 3.)
 inline constexpr double kLoaderLimitShare = 0.25;
-// A step that hides loading is this many times T / W: the workers keep ahead while
-// loading runs up to three times as slow as measured (other programs on the cores).
+// A step that hides loading is this many times T / W, T the slowest batch after the
+// first round: the workers keep ahead while loading runs up to three times as slow
+// as measured (other programs on the cores).
 inline constexpr double kStepHidesFactor = 3.0;
 // For a period lesson a batch must take a worker at least this long: the spikes,
 // more than half of it, then stand over twice as high as the 0.5 ms under which the
@@ -47,6 +48,13 @@ struct LoaderMeasurement
     std::int64_t epochSamples = 0; // samples in one whole epoch; 0: none ended in the run
     double ownStepMs = 0.0;        // the step's time with no simulated step (a pipeline's)
     double seconds = 0.0;          // how long the measuring took
+    // Samples the run read (delivered and skipped): where no epoch ended, an epoch
+    // holds at least these.
+    std::int64_t samplesSeen = 0;
+    // The slowest of the batches sampleLoadMs is the median of, per sample: the
+    // rounds after the first can still load far slower than the rest at a run's
+    // start (on 2 cores, 432 images of 32 px: 65-74 ms a batch of 32 against 3 ms).
+    double slowestSampleLoadMs = 0.0;
 };
 
 // The figures of a measuring run's records (`workers`, `batchSize`: its settings):
@@ -63,8 +71,9 @@ struct StepChoice
 {
     double stepMs = 0.0;
     int batchSize = 0;
-    double batchLoadMs = 0.0; // one worker, at batchSize
-    double intervalMs = 0.0;  // the loader's time per batch: batchLoadMs / workers
+    double batchLoadMs = 0.0;       // one worker, at batchSize
+    double intervalMs = 0.0;        // the loader's time per batch: batchLoadMs / workers
+    double slowestIntervalMs = 0.0; // the same for the slowest batch measured
     bool batchChanged = false;
     // For a period lesson: an epoch's batches at batchSize (0: more than measured).
     std::int64_t epochBatches = 0;
@@ -77,8 +86,12 @@ struct StepChoice
 // LoaderLimits: the step is kLoaderLimitShare of T / W, at least 0.1 ms (a step, so
 // that the waits between the spikes are short); a period lesson's batch is made
 // smaller when an epoch holds fewer than 4W + 1 batches, or larger when a batch
-// takes under kMinSpikeBatchMs, within what the epoch allows.
-// StepHides: kStepHidesFactor times T / W, in whole milliseconds.
+// takes under kMinSpikeBatchMs, within what the epoch allows (where no epoch ended
+// in the measuring run, within what the samples it read allow: an epoch may be no
+// longer).
+// StepHides: kStepHidesFactor times T / W, T the slowest batch measured (the
+// verdicts read every later wait: the step must hide the slow ones too), in whole
+// milliseconds.
 StepChoice chooseLessonStep(StepNeed need, bool periodWithinEpochs, int workers,
                             const LoaderMeasurement &m, bool batchFixed);
 

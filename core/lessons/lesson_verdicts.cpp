@@ -151,6 +151,26 @@ LessonVerdict biggerBatchVerdict(const std::vector<LessonPhaseResult> &phases)
     const bool slowerFirst = big.waits.firstMs > 2.0 * small.waits.firstMs;
     const bool higherSpikes = big.waits.p95Ms > small.waits.p95Ms;
     v.observed = slowerFirst && higherSpikes;
+    // A folder whose epoch holds no more big batches than the workers build at once:
+    // every batch is in its epoch's first round, waiting as the first batch does,
+    // and there are no later rounds whose waits could show the spikes.
+    const int workers = std::max(1, big.config.loader.numWorkers);
+    const std::int64_t perEpoch =
+        big.waits.epochs > 0 ? (big.waits.batches + big.waits.epochs - 1) / big.waits.epochs : 0;
+    if (!v.observed && big.waits.epochs > 1 && perEpoch <= workers) {
+        v.applies = false;
+        v.text = format(
+            "%san epoch holds %lld samples (%lld %s of up to %d), no more "
+            "batches than the %d workers build at once: every batch of the phase "
+            "\"%s\" is in its epoch's first round and waits as the first batch "
+            "does, so there are no later waits to compare. A folder several times "
+            "larger than a batch of %d shows it (batch %d waited %.1f ms for its "
+            "first batch here, batch %d %.1f ms).",
+            verdict::kDoesNotApply, static_cast<long long>(big.waits.samples / big.waits.epochs),
+            static_cast<long long>(perEpoch), perEpoch == 1 ? "batch" : "batches", bb, workers,
+            big.label.c_str(), bb, bs, small.waits.firstMs, bb, big.waits.firstMs);
+        return v;
+    }
     v.text = format("%s: batch %d waited %.1f ms for its first batch and %.1f ms at the 95th "
                     "percentile; batch %d waited %.1f ms and %.1f ms. ",
                     v.observed ? "Seen" : "Not fully seen", bs, small.waits.firstMs,
@@ -177,6 +197,22 @@ LessonVerdict tensorVerdict(const std::vector<LessonPhaseResult> &phases)
                  {"jpeg_bytes", jpeg.datasetBytes},
                  {"tensor_bytes", tensor.datasetBytes}};
     v.observed = speed > 1.5 && size > 1.0;
+    // JPEGs larger than the tensor file made from them (large photos, cropped to
+    // 224 px): the finding is that the tensor file loads faster although it is the
+    // larger one; here it is not.
+    if (!v.observed && size > 0.0 && size <= 1.0) {
+        v.applies = false;
+        v.text = format("%sthe JPEG folder (%.1f MB) is larger than the tensor file "
+                        "preprocessed from it (%.1f MB, %.1fx its size): the finding is that "
+                        "the tensor file loads faster although it is the larger one, and these "
+                        "JPEGs are larger than their decoded, resized and cropped samples. The "
+                        "tensor file loads %.1fx as fast here (%.0f vs %.0f samples/s); a "
+                        "folder of smaller JPEGs shows the finding.",
+                        verdict::kDoesNotApply, static_cast<double>(jpeg.datasetBytes) / 1e6,
+                        static_cast<double>(tensor.datasetBytes) / 1e6, size, speed,
+                        tensor.summary.samplesPerSecMean, jpeg.summary.samplesPerSecMean);
+        return v;
+    }
     v.text = format("%s: the preprocessed tensor file (%.1f MB) loads %.1fx as fast as the JPEG "
                     "folder (%.1f MB; %.0f vs %.0f samples/s), although it is %.1fx the size. ",
                     v.observed ? "Seen" : "Not seen",

@@ -74,12 +74,15 @@ bool periodReadable(const std::vector<LessonPhaseResult> &phases, LessonVerdict 
             continue;
         const int perEpoch = p.waits.epochs > 0 ? static_cast<int>(p.waits.batches / p.waits.epochs)
                                                 : 0;
-        v.text = format("No data: in the phase \"%s\" the epochs are too short to show a "
+        // Epochs that ended within the phase are the data's: it cannot show the period.
+        v.applies = p.waits.epochs < 2;
+        v.text = format("%sin the phase \"%s\" the epochs are too short to show a "
                         "period of %d batches (about %d batches per epoch; the period is read "
                         "within each epoch, after its first %d batches, and needs at least "
                         "three periods there). Use a folder with more images or a smaller "
                         "batch.",
-                        p.label.c_str(), workers, perEpoch, std::max(workers, 1));
+                        v.applies ? "No data: " : kDoesNotApply, p.label.c_str(), workers, perEpoch,
+                        std::max(workers, 1));
         return false;
     }
     return true;

@@ -37,6 +37,7 @@
 #include "widgets/settings/control_panel.h"
 #include "widgets/settings/engine_choice.h"
 #include "widgets/settings/model_panel.h"
+#include "widgets/what_if/what_if_machine.h"
 #include "widgets/what_if/what_if_panel.h"
 #include "widgets/what_if/what_if_plot.h"
 
@@ -201,23 +202,24 @@ void TestTranslation::everyContextIsOneTheCodeUses()
     // use would be strings the window never shows in German. (The German translator
     // is installed by the first test.)
     const QMetaObject *classes[] = {
-        &AutotuneManager::staticMetaObject,   &BackgroundTask::staticMetaObject,
-        &ControlPanel::staticMetaObject,      &EngineChoice::staticMetaObject,
-        &EngineManager::staticMetaObject,     &ExperimentsView::staticMetaObject,
-        &FileManager::staticMetaObject,       &HelpDialog::staticMetaObject,
-        &LessonManager::staticMetaObject,     &LessonPanel::staticMetaObject,
-        &LivePlot::staticMetaObject,          &LivePlotArea::staticMetaObject,
-        &MainWindow::staticMetaObject,        &MaxBatchPanel::staticMetaObject,
-        &ModelPanel::staticMetaObject,        &RunList::staticMetaObject,
-        &RunFollower::staticMetaObject,       &RunListView::staticMetaObject,
-        &RunManager::staticMetaObject,        &StatsPanel::staticMetaObject,
-        &SweepAxesEditor::staticMetaObject,   &SweepCellDetail::staticMetaObject,
-        &SweepCellsModel::staticMetaObject,   &SweepHeatmap::staticMetaObject,
-        &SweepLinePlots::staticMetaObject,    &SweepWorker::staticMetaObject,
-        &ThroughputPlot::staticMetaObject,    &TimelinePlottable::staticMetaObject,
-        &WaitHistogramPlot::staticMetaObject, &WaitPatternPlot::staticMetaObject,
-        &WaitTimePlot::staticMetaObject,      &WhatIfPanel::staticMetaObject,
-        &WhatIfPlot::staticMetaObject,        &WorkerTimelinePlot::staticMetaObject,
+        &AutotuneManager::staticMetaObject,    &BackgroundTask::staticMetaObject,
+        &ControlPanel::staticMetaObject,       &EngineChoice::staticMetaObject,
+        &EngineManager::staticMetaObject,      &ExperimentsView::staticMetaObject,
+        &FileManager::staticMetaObject,        &HelpDialog::staticMetaObject,
+        &LessonManager::staticMetaObject,      &LessonPanel::staticMetaObject,
+        &LivePlot::staticMetaObject,           &LivePlotArea::staticMetaObject,
+        &MainWindow::staticMetaObject,         &MaxBatchPanel::staticMetaObject,
+        &ModelPanel::staticMetaObject,         &RunList::staticMetaObject,
+        &RunFollower::staticMetaObject,        &RunListView::staticMetaObject,
+        &RunManager::staticMetaObject,         &StatsPanel::staticMetaObject,
+        &SweepAxesEditor::staticMetaObject,    &SweepCellDetail::staticMetaObject,
+        &SweepCellsModel::staticMetaObject,    &SweepHeatmap::staticMetaObject,
+        &SweepLinePlots::staticMetaObject,     &SweepWorker::staticMetaObject,
+        &ThroughputPlot::staticMetaObject,     &TimelinePlottable::staticMetaObject,
+        &WaitHistogramPlot::staticMetaObject,  &WaitPatternPlot::staticMetaObject,
+        &WaitTimePlot::staticMetaObject,       &WhatIfMachineChoice::staticMetaObject,
+        &WhatIfPanel::staticMetaObject,        &WhatIfPlot::staticMetaObject,
+        &WorkerTimelinePlot::staticMetaObject,
     };
     QStringList used = {QStringLiteral("ConfigField"), QStringLiteral("DatasetKind"),
                         QStringLiteral("EngineText"),  QStringLiteral("Gui"),

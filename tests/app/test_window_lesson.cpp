@@ -197,21 +197,24 @@ void TestWindowLesson::guidedStepAppliedLive()
     QCOMPARE(versions[1].config.loader.numWorkers, 3);
     QCOMPARE(secondFrom, static_cast<std::size_t>(versions[1].firstBatch));
     // 48 images at batch 32: epochs of 2 batches, too short to show a period of 2
-    // (the first round of 2 batches is left out of every epoch). The epochs are
-    // counted here from the first phase's batches.
+    // (the first round of 2 batches is left out of every epoch): the finding does
+    // not apply to this data (the set-up, which found no batch that shows it, may
+    // add its reason). The epochs are counted here from the first phase's batches.
     const auto first = trace->records(0, static_cast<std::size_t>(lesson.phases[0].batches));
     std::set<std::int32_t> epochs;
     for (const TraceRecord &r : first)
         epochs.insert(r.epoch);
     const auto perEpoch = static_cast<std::int64_t>(first.size() / epochs.size());
     QCOMPARE(perEpoch, std::int64_t(2));
-    QCOMPARE(panel->verdictText(),
-             QStringLiteral("Verdict: No data: in the phase \"2 workers\" the epochs are too "
-                            "short to show a period of 2 batches (about %1 batches per epoch; the "
-                            "period is read within each epoch, after its first 2 batches, and "
-                            "needs at least three periods there). Use a folder with more images "
-                            "or a smaller batch.")
-                 .arg(perEpoch));
+    QVERIFY2(panel->verdictText().startsWith(
+                 QStringLiteral("Verdict: Does not apply to this data: in the phase \"2 "
+                                "workers\" the epochs are too short to show a period of 2 batches "
+                                "(about %1 batches per epoch; the period is read within each "
+                                "epoch, after its first 2 batches, and needs at least three "
+                                "periods there). Use a folder with more images or a smaller "
+                                "batch.")
+                     .arg(perEpoch)),
+             qPrintable(panel->verdictText()));
     const QString dir = qEnvironmentVariable("LOADERLAB_SCREENSHOT_DIR");
     if (!dir.isEmpty())
         QVERIFY(window.grab().save(QDir(dir).filePath(QStringLiteral("lesson-spikes.png"))));

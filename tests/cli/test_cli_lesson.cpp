@@ -8,7 +8,8 @@
 // predict-then-watch printing the model's prediction before phase 2 runs; a bad
 // --set refused as `run` refuses it; the set-up (the data measured and the step
 // chosen) printed before phase 1 and written to the JSON, and a step the user set
-// kept, with the verdict saying whether it allowed the pattern.
+// kept, with the verdict saying whether it allowed the pattern; lessons on a tensor
+// file, and those refused on one; a finding that does not apply to the data.
 
 #include "tests/support/require_pytorch.h"
 
@@ -90,6 +91,8 @@ private Q_SLOTS:
     void lessonsOnThePytorchEngine();
     void predictThenWatchPrintsThePredictionFirst();
     void userStepIsKeptAndJudged();
+    void lessonsOnATensorFile();
+    void doesNotApplyToThisData();
 
 private:
     QTemporaryDir m_dir;
@@ -123,6 +126,8 @@ void TestCliLesson::lessonRunsAndItsVerdictMatchesItsFigures()
     const double p95 = j.at("phases")[0].at("p95_wait_ms").get<double>();
     const double laterMax = j.at("figures").at("later_max_wait_ms").get<double>();
     QCOMPARE(j.at("observed").get<bool>(), first >= laterMax && first >= 2 * p95);
+    // The first batch waits on any data: the finding applies.
+    QCOMPARE(j.at("applies").get<bool>(), true);
     QVERIFY(r.out.contains(QString::fromStdString(j.at("verdict").get<std::string>())));
 }
 
@@ -380,8 +385,112 @@ void TestCliLesson::unusableDatasetExitsTwo()
                                        QStringLiteral("--path"), path});
         QVERIFY2(r.exitCode == 2, qPrintable(path + QLatin1Char('\n') + r.err));
         QVERIFY2(r.err.contains(path), qPrintable(r.err));
+        // A file is read as a tensor file; one that is not says what --path takes.
+        if (path == tensor)
+            QVERIFY2(r.err.contains(QStringLiteral("; --path takes an image folder or a "
+                                                   "LoaderLab tensor file")),
+                     qPrintable(r.err));
         QVERIFY2(!r.out.contains(QStringLiteral("Phase 1/1")), qPrintable(r.out));
     }
+}
+
+void TestCliLesson::lessonsOnATensorFile()
+{
+    // A tensor file (what `loaderlab preprocess` writes; 320 random uint8 samples
+    // here, 10 whole batches of 32) as --path: the lessons whose phases read the
+    // user's data run on it.
+    const QString tensor = m_dir.filePath(QStringLiteral("samples.tensor"));
+    QCOMPARE(
+        runLoaderlab({QStringLiteral("make-dataset"), tensor, QStringLiteral("--kind"),
+                      QStringLiteral("tensor"), QStringLiteral("--count"), QStringLiteral("320"),
+                      QStringLiteral("--shape"), QStringLiteral("3x64x64"),
+                      QStringLiteral("--dtype"), QStringLiteral("uint8")})
+            .exitCode,
+        0);
+    const QString json = m_dir.filePath(QStringLiteral("tensor-first-batch.json"));
+    Result r = runLoaderlab({QStringLiteral("lesson"), QStringLiteral("first-batch"),
+                             QStringLiteral("--path"), tensor, QStringLiteral("--json"), json});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    auto j = readJson(json);
+    QCOMPARE(j.at("phases")[0].at("batches").get<int>(), 30);
+    QCOMPARE(j.at("phases")[0].at("samples").get<int>(), 30 * 32);
+    QVERIFY(r.out.contains(QStringLiteral("\nVerdict: ")
+                           + QString::fromStdString(j.at("verdict").get<std::string>())));
+    // A lesson that measures the data first says whose samples it measured.
+    const QString slow = m_dir.filePath(QStringLiteral("tensor-slow-model.json"));
+    r = runLoaderlab({QStringLiteral("lesson"), QStringLiteral("slow-model"),
+                      QStringLiteral("--path"), tensor, QStringLiteral("--json"), slow});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    j = readJson(slow);
+    const std::string said = j.at("setup").at("text").get<std::string>();
+    QVERIFY2(said.starts_with("Your tensor file's samples load a batch of 32 in "), said.c_str());
+    QVERIFY(r.out.contains(QStringLiteral("Set-up: ") + QString::fromStdString(said)));
+
+    // Refused before anything runs, naming the lesson and why (exit 2).
+    const struct
+    {
+        const char *lesson;
+        const char *why;
+    } refusals[] = {
+        {"tensors-vs-jpeg", "lesson tensors-vs-jpeg compares an image folder with the tensor file "
+                            "preprocessed from it, so it needs the image folder; "},
+        {"model-trade", "lesson model-trade runs on synthetic samples of its own (3x128x128), not "
+                        "on "},
+    };
+    for (const auto &refusal : refusals) {
+        r = runLoaderlab({QStringLiteral("lesson"), QLatin1String(refusal.lesson),
+                          QStringLiteral("--path"), tensor});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(QStringLiteral("loaderlab lesson: ") + QLatin1String(refusal.why)
+                                + tensor),
+                 qPrintable(r.err));
+        QVERIFY2(!r.out.contains(QStringLiteral("Phase 1/")), qPrintable(r.out));
+    }
+    // PyTorch's DataLoader reads no tensor files: refused naming the phase.
+    r = runLoaderlab({QStringLiteral("lesson"), QStringLiteral("first-batch"),
+                      QStringLiteral("--path"), tensor, QStringLiteral("--engine"),
+                      QStringLiteral("pytorch")});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains(QStringLiteral("--engine pytorch: phase '2 workers, batch 32': ")),
+             qPrintable(r.err));
+}
+
+void TestCliLesson::doesNotApplyToThisData()
+{
+    // 50 images at the user's batch of 32: epochs of 2 batches, fewer than the 13 a
+    // period of 3 needs. The set-up says so before phase 1, and the verdict that the
+    // finding does not apply to this data, not that it was not seen.
+    const QString folder = m_dir.filePath(QStringLiteral("fifty"));
+    QCOMPARE(runLoaderlab({QStringLiteral("make-dataset"), folder, QStringLiteral("--classes"),
+                           QStringLiteral("2"), QStringLiteral("--images-per-class"),
+                           QStringLiteral("25"), QStringLiteral("--min-side"), QStringLiteral("96"),
+                           QStringLiteral("--max-side"), QStringLiteral("160")})
+                 .exitCode,
+             0);
+    const QString json = m_dir.filePath(QStringLiteral("fifty.json"));
+    const Result r = runLoaderlab({QStringLiteral("lesson"), QStringLiteral("spikes-every-w"),
+                                   QStringLiteral("--path"), folder, QStringLiteral("--set"),
+                                   QStringLiteral("loader.batch_size=32"), QStringLiteral("--json"),
+                                   json});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    const auto j = readJson(json);
+    QCOMPARE(j.at("setup").at("readable").get<bool>(), false);
+    QCOMPARE(j.at("setup").at("problem").get<std::string>(),
+             std::string("at batch 32 an epoch of 50 samples holds 2 batches, fewer than the 13 a "
+                         "period of 3 needs"));
+    QCOMPARE(j.at("observed").get<bool>(), false);
+    QCOMPARE(j.at("applies").get<bool>(), false);
+    const std::string verdict = j.at("verdict").get<std::string>();
+    QVERIFY2(verdict.starts_with("Does not apply to this data: in the phase \"2 workers\" the "
+                                 "epochs are too short to show a period of 2 batches (about 2 "
+                                 "batches per epoch;"),
+             verdict.c_str());
+    QVERIFY2(verdict.ends_with(" The set-up found it before the first phase: at batch 32 an "
+                               "epoch of 50 samples holds 2 batches, fewer than the 13 a period "
+                               "of 3 needs."),
+             verdict.c_str());
+    QVERIFY2(r.out.contains(QStringLiteral("\nVerdict: ") + QString::fromStdString(verdict)),
+             qPrintable(r.out));
 }
 
 LOADERLAB_GUILESS_TEST_MAIN(TestCliLesson)

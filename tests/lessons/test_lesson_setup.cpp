@@ -58,6 +58,8 @@ private Q_SLOTS:
     void userSettingsWin();
     void verdictSaysWhetherTheUserStepAllowedIt();
     void failedMeasuringKeepsThePreset();
+    void doesNotApplyWhereTheSetUpSaidSo();
+    void lessonsOnATensorFile();
     void measuredThroughTheLoader();
 };
 
@@ -101,6 +103,15 @@ void TestLessonSetup::ruleStepHides()
     QCOMPARE(chooseLessonStep(StepNeed::StepHides, false, 2, m, false).stepMs, 5.0);
     // No set-up: no step.
     QCOMPARE(chooseLessonStep(StepNeed::None, false, 2, m, false).stepMs, 0.0);
+    // The slowest batch took 74 ms (2.3125 ms a sample) at a run's start: the step
+    // hides that one too, three times 37 ms with 2 workers.
+    m.slowestSampleLoadMs = 2.3125;
+    const StepChoice slow = chooseLessonStep(StepNeed::StepHides, false, 2, m, false);
+    QCOMPARE(slow.intervalMs, 1.6);
+    QCOMPARE(slow.slowestIntervalMs, 37.0);
+    QCOMPARE(slow.stepMs, 111.0);
+    // A loader-limited step stays a quarter of the median's interval.
+    QCOMPARE(chooseLessonStep(StepNeed::LoaderLimits, false, 2, m, false).stepMs, 0.4);
 }
 
 void TestLessonSetup::ruleBatchForPeriods()
@@ -156,6 +167,31 @@ void TestLessonSetup::ruleBatchForPeriods()
     QCOMPARE(c.stepMs, 0.2);
     // Only a period lesson's batch changes.
     QCOMPARE(chooseLessonStep(StepNeed::LoaderLimits, false, 2, m, false).batchSize, 32);
+    // No epoch ended in the measuring run, which read 416 samples (13 batches of 32,
+    // 3 workers): an epoch may hold no more, and 13 batches of 64 need 769. Batch 34
+    // at most, too small for spikes: the batch is kept, and the choice says why.
+    m.samplesSeen = 416;
+    c = chooseLessonStep(StepNeed::LoaderLimits, true, 3, m, false);
+    QCOMPARE(c.batchSize, 32);
+    QVERIFY(!c.readable);
+    QCOMPARE(c.problem, std::string("a batch of 32 loads in 1.00 ms, too little for spikes to "
+                                    "stand out, and a batch of 64 that would (2.00 ms) may leave "
+                                    "an epoch fewer than the 13 batches a period of 3 needs (the "
+                                    "measuring run read 416 samples and no epoch ended)"));
+    // An epoch of 432 samples, known: the same, said of the epoch.
+    m.epochSamples = 432;
+    c = chooseLessonStep(StepNeed::LoaderLimits, true, 3, m, false);
+    QCOMPARE(c.batchSize, 32);
+    QCOMPARE(c.problem, std::string("a batch of 32 loads in 1.00 ms, too little for spikes to "
+                                    "stand out, and a batch of 64 that would (2.00 ms) leaves an "
+                                    "epoch of 432 samples fewer than the 13 batches a period of 3 "
+                                    "needs"));
+    // A run that read 832 samples without an epoch's end leaves room for batch 64.
+    m.epochSamples = 0;
+    m.samplesSeen = 832;
+    c = chooseLessonStep(StepNeed::LoaderLimits, true, 3, m, false);
+    QCOMPARE(c.batchSize, 64);
+    QVERIFY(c.readable);
 }
 
 void TestLessonSetup::figuresFromRecords()
@@ -186,7 +222,9 @@ void TestLessonSetup::figuresFromRecords()
     QCOMPARE(m.batches, std::int64_t(3));
     QCOMPARE(m.sampleLoadMs, 0.4375);
     QCOMPARE(m.batchLoadMs, 14.0);
+    QCOMPARE(m.slowestSampleLoadMs, 0.625);
     QCOMPARE(m.epochSamples, std::int64_t(80));
+    QCOMPARE(m.samplesSeen, std::int64_t(176)); // the unreadable batch's 32 too
     QCOMPARE(m.ownStepMs, 2.0);
     // Only the first round: read from it.
     records.resize(2);
@@ -301,6 +339,25 @@ void TestLessonSetup::stepThatHidesLoading()
         QCOMPARE(c.consumer.sleepPerBatchMs, 96.0);
         QCOMPARE(c.loader.numWorkers, static_cast<int>(i));
     }
+    // Small images, 2 workers: 4.8 ms a batch of 32, but the three batches after
+    // the first round took 74 ms (a run's start): the step hides those, and the
+    // text says why it is so long.
+    std::vector<TraceRecord> slowStart = lessontrace::measuringRun(9, 2, 32, 4.8);
+    for (std::size_t i = 2; i < 5; ++i)
+        slowStart[i].loadEndNs = slowStart[i].loadStartNs + 74'000'000;
+    const LessonSetup slow = lessonSetupFromRun(lesson("slow-model"), photos(), {}, slowStart, 0.2);
+    QCOMPARE(slow.text,
+             std::string("Your images load a batch of 32 in 4.8 ms per worker with 2 workers at "
+                         "once (measured: 7 batches of 32 in 0.2 s), so the loader delivers a "
+                         "batch every 2.4 ms. Its slowest batch after the first round took 74.0 "
+                         "ms per worker (the first rounds of a run load slower), a batch every "
+                         "37.0 ms: the simulated step is set to 111 ms, about three times that, "
+                         "so that the workers keep ahead of the step even then and loading is "
+                         "hidden behind it."));
+    QCOMPARE(slow.stepMs, 111.0);
+    QCOMPARE(slow.figures.at("loader_interval_ms").get<double>(), 2.4);
+    QCOMPARE(slow.figures.at("slowest_interval_ms").get<double>(), 37.0);
+    QCOMPARE(slow.figures.at("measured").at("slowest_sample_load_ms").get<double>(), 74.0 / 32);
 }
 
 void TestLessonSetup::userSettingsWin()
@@ -343,8 +400,8 @@ void TestLessonSetup::userSettingsWin()
     // The user's batch is measured with and kept, even where epochs are short.
     const ConfigSettings batch = {{"loader.batch_size", 16}};
     QCOMPARE(lessonSetupRunConfig(l, photos(), batch).loader.batchSize, 16);
-    const LessonSetup kept = lessonSetupFromRun(l, photos(), batch,
-                                                lessontrace::measuringRun(13, 3, 16, 32.0, 50), 0.5);
+    const LessonSetup kept = lessonSetupFromRun(
+        l, photos(), batch, lessontrace::measuringRun(13, 3, 16, 32.0, 50), 0.5);
     QCOMPARE(lessonPhaseConfig(l, photos(), 0, kept).loader.batchSize, 16);
     QCOMPARE(kept.figures.at("readable").get<bool>(), false);
 }
@@ -412,6 +469,112 @@ void TestLessonSetup::failedMeasuringKeepsThePreset()
     LessonVerdict v;
     v.text = "Not seen as expected: no regular spikes.";
     QCOMPARE(lessonVerdictWithSetup(v, failed).text, v.text);
+}
+
+void TestLessonSetup::doesNotApplyWhereTheSetUpSaidSo()
+{
+    // 48 images of 0.2 ms a sample: 13 batches an epoch only at batch 3 or less,
+    // 0.6 ms a batch: no batch size shows a period of 3 here.
+    const Lesson &l = lesson("spikes-every-w");
+    const LessonSetup s = lessonSetupFromRun(l, photos(), {},
+                                             lessontrace::measuringRun(13, 3, 32, 6.4, 48), 0.5);
+    QVERIFY(s.measured);
+    QCOMPARE(s.figures.at("readable").get<bool>(), false);
+    const std::string problem = "an epoch of 48 samples makes the 13 batches a period of 3 needs "
+                                "only at batch 3 or less, and such a batch loads in 0.60 ms, too "
+                                "little for spikes to stand out";
+    QCOMPARE(s.figures.at("problem").get<std::string>(), problem);
+    // Not seen: the finding does not apply to this data, and the verdict says why,
+    // then what the phases showed.
+    LessonVerdict notSeen;
+    notSeen.text = "Not seen as expected: 2 workers: no regular spikes.";
+    LessonVerdict v = lessonVerdictWithSetup(notSeen, s);
+    QVERIFY(!v.observed);
+    QVERIFY(!v.applies);
+    QCOMPARE(v.text, "Does not apply to this data: the set-up found before the first phase "
+                     "that "
+                         + problem
+                         + "; a folder with more images, or larger ones, shows it. What the "
+                           "phases showed: Not seen as expected: 2 workers: no regular spikes.");
+    // Seen all the same: it applied after all.
+    LessonVerdict seen;
+    seen.observed = true;
+    seen.text = "Seen: spikes.";
+    v = lessonVerdictWithSetup(seen, s);
+    QVERIFY(v.applies);
+    QCOMPARE(v.text, seen.text);
+    // A verdict that already found the epochs too short gets the set-up's reason.
+    LessonVerdict shortEpochs;
+    shortEpochs.applies = false;
+    shortEpochs.text = "Does not apply to this data: in the phase \"2 workers\" the epochs are "
+                       "too short.";
+    v = lessonVerdictWithSetup(shortEpochs, s);
+    QVERIFY(!v.applies);
+    QCOMPARE(v.text,
+             shortEpochs.text + " The set-up found it before the first phase: " + problem + ".");
+    // Phases without data say nothing of it: left as they are.
+    LessonVerdict noData;
+    noData.text = "No data: the phase \"2 workers\" delivered no batches.";
+    v = lessonVerdictWithSetup(noData, s);
+    QVERIFY(v.applies);
+    QCOMPARE(v.text, noData.text);
+    // The user's batch of 32 on 50 images: a smaller batch shows it.
+    const ConfigSettings batch = {{"loader.batch_size", 32}};
+    const LessonSetup kept = lessonSetupFromRun(
+        l, photos(), batch, lessontrace::measuringRun(13, 3, 32, 64.0, 50), 0.5);
+    v = lessonVerdictWithSetup(notSeen, kept);
+    QVERIFY(!v.applies);
+    QCOMPARE(v.text, std::string("Does not apply to this data: the set-up found before the first "
+                                 "phase that at batch 32 an epoch of 50 samples holds 2 batches, "
+                                 "fewer than the 13 a period of 3 needs; a smaller batch, or a "
+                                 "folder with more images, shows it. What the phases showed: Not "
+                                 "seen as expected: 2 workers: no regular spikes."));
+    // Where the set-up found the data readable, "not seen" stays "not seen".
+    v = lessonVerdictWithSetup(notSeen, spikesSetup());
+    QVERIFY(v.applies);
+    QVERIFY2(v.text.starts_with("Not seen as expected: "), v.text.c_str());
+}
+
+void TestLessonSetup::lessonsOnATensorFile()
+{
+    RunConfig tensor;
+    tensor.dataset.kind = DatasetKind::TensorFile;
+    tensor.dataset.path = "/data/photos.tensor";
+    // Every lesson whose phases read the user's data runs them on the tensor file.
+    for (const char *name :
+         {"first-batch", "spikes-every-w", "slow-model", "bigger-batches", "zero-vs-one-worker",
+          "more-workers-than-cores", "sample-parallel", "predict-then-watch"}) {
+        const Lesson &l = lesson(name);
+        QVERIFY2(lessonDataProblem(l, tensor).empty(), name);
+        for (std::size_t i = 0; i < l.phases.size(); ++i) {
+            const RunConfig c = lessonPhaseConfig(l, tensor, i);
+            QCOMPARE(c.dataset.kind, DatasetKind::TensorFile);
+            QCOMPARE(c.dataset.path, tensor.dataset.path);
+        }
+    }
+    // The comparison needs the image folder; the model lesson its own samples.
+    QCOMPARE(lessonDataProblem(lesson("tensors-vs-jpeg"), tensor),
+             std::string("lesson tensors-vs-jpeg compares an image folder with the tensor file "
+                         "preprocessed from it, so it needs the image folder; "
+                         "/data/photos.tensor is a preprocessed tensor file"));
+    QCOMPARE(lessonDataProblem(lesson("model-trade"), tensor),
+             std::string("lesson model-trade runs on synthetic samples of its own (3x128x128), "
+                         "not on /data/photos.tensor"));
+    QCOMPARE(lessonDataProblem(lesson("model-trade"), photos()),
+             std::string("lesson model-trade runs on synthetic samples of its own (3x128x128), "
+                         "not on /data/photos"));
+    // An image folder suits every other lesson; no path (the default dataset) all.
+    for (const Lesson &l : lessons()) {
+        if (l.name != "model-trade")
+            QVERIFY2(lessonDataProblem(l, photos()).empty(), l.name.c_str());
+        QVERIFY2(lessonDataProblem(l, RunConfig{}).empty(), l.name.c_str());
+    }
+    // The set-up names what it measured.
+    const LessonSetup s = lessonSetupFromRun(lesson("slow-model"), tensor, {},
+                                             lessontrace::measuringRun(9, 2, 32, 4.0), 0.2);
+    QVERIFY2(s.text.starts_with("Your tensor file's samples load a batch of 32 in 4.0 ms per "
+                                "worker with 2 workers at once"),
+             s.text.c_str());
 }
 
 void TestLessonSetup::measuredThroughTheLoader()

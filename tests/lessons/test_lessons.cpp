@@ -184,13 +184,31 @@ void TestLessons::periodIsReadWithinEpochs()
     v = loaderlab::firstBatchVerdict({phaseOf(2, epochTrace(2, 14, 30, 150.0))});
     QVERIFY2(v.observed, v.text.c_str());
     QVERIFY(QString::fromStdString(v.text).contains(QStringLiteral("spans 3 epochs")));
-    // Epochs of 4 batches cannot show a period of 3: no data, and why.
+    // Epochs of 4 batches cannot show a period of 2 (after the first round, 2
+    // batches an epoch): the data's epochs, so the finding does not apply, and why.
     v = periodVerdict(
         {phaseOf(2, epochTrace(2, 4, 60, 150.0)), phaseOf(3, epochTrace(3, 4, 60, 150.0))});
     QVERIFY(!v.observed);
-    QVERIFY2(QString::fromStdString(v.text).startsWith(QStringLiteral("No data: ")),
+    QVERIFY(!v.applies);
+    QCOMPARE(v.text, std::string("Does not apply to this data: in the phase \"2 workers\" the "
+                                 "epochs are too short to show a period of 2 batches (about 4 "
+                                 "batches per epoch; the period is read within each epoch, after "
+                                 "its first 2 batches, and needs at least three periods there). "
+                                 "Use a folder with more images or a smaller batch."));
+    v = sampleParallelVerdict(
+        {phaseOf(2, epochTrace(2, 4, 60, 150.0)), phaseOf(2, epochTrace(1, 4, 60, 150.0))});
+    QVERIFY(!v.applies);
+    QVERIFY2(v.text.starts_with("Does not apply to this data: in the phase \"2 workers\""),
              v.text.c_str());
-    QVERIFY(QString::fromStdString(v.text).contains(QStringLiteral("epochs are too short")));
+    // A phase of 6 batches within one epoch is too short itself: no data, and the
+    // finding may still apply to the data.
+    v = periodVerdict({phaseOf(2, spiky(2, 6)), phaseOf(3, spiky(3))});
+    QVERIFY(v.applies);
+    QVERIFY2(v.text.starts_with("No data: in the phase \"2 workers\" the epochs are too short"),
+             v.text.c_str());
+    // Seen and not seen both apply.
+    QVERIFY(periodVerdict({phaseOf(2, spiky(2)), phaseOf(3, spiky(3))}).applies);
+    QVERIFY(periodVerdict({phaseOf(2, spiky(2)), phaseOf(3, spiky(2))}).applies);
 }
 
 void TestLessons::verdictsOverNoDataSayNoData()

@@ -61,9 +61,8 @@ inline loaderlab::LessonPhaseResult modelPhase(const char *label, bool checkpoin
 // turn; the first round of W takes 50 ms a batch, the others `loadMs` each.
 // `epochSamples` > 0 starts a new epoch each time that many samples have been
 // delivered (its last batch short).
-inline std::vector<loaderlab::TraceRecord> measuringRun(int count, int workers, int batch,
-                                                        double loadMs,
-                                                        std::int64_t epochSamples = 0)
+inline std::vector<loaderlab::TraceRecord>
+measuringRun(int count, int workers, int batch, double loadMs, std::int64_t epochSamples = 0)
 {
     std::vector<loaderlab::TraceRecord> records;
     std::int64_t now = 0, inEpoch = 0;

@@ -2,9 +2,12 @@
 // waits are known: which batches make each phase, when the panel waits for a step,
 // what it asks the window to apply, and the verdict shown, word for word, as worked
 // out by hand from the batches written; predict-then-watch's prediction on screen
-// once its first phase ended, before the step is made.
+// once its first phase ended, before the step is made; each phase's load on the
+// machine from CPU samples the test scripts, taken when the phase is first seen
+// running and when it is seen ended, and the verdict's re-prediction for it.
 
 #include "core/lessons/lesson.h"
+#include "core/system/cpu_load.h"
 #include "core/trace/trace_log.h"
 #include "tests/support/test_main.h"
 #include "tests/support/widget_child.h"
@@ -15,6 +18,8 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QSignalSpy>
+
+#include <cmath>
 
 using namespace loaderlab;
 using State = LessonTracker::State;
@@ -64,6 +69,26 @@ void addVersion(TraceLog &log, std::int32_t version, const RunConfig &config)
     log.addConfigVersion({version, static_cast<std::int64_t>(log.size()), 0, config});
 }
 
+// A 2-core machine whose CPU counters the test moves on (100 ticks a second a core):
+// the samples the lesson tracker takes read its counters as they are.
+struct FakeMachine
+{
+    CpuSample now;
+
+    FakeMachine() { now.machine = ProcStatTimes{0, 0, 0, 0, 0, 0, 0, 0, 2}; }
+    // `seconds` go by with this process busy `own` cores and other programs `other`.
+    void advance(double seconds, double own, double other)
+    {
+        const auto ticks = [seconds](double cores) {
+            return static_cast<std::uint64_t>(std::llround(cores * seconds * 100.0));
+        };
+        now.machine->user += ticks(own + other);
+        now.machine->idle += ticks(2.0 - own - other);
+        now.ownCpuSeconds += own * seconds;
+        now.wallSeconds += seconds;
+    }
+};
+
 } // namespace
 
 class TestLessonPanel : public QObject
@@ -78,6 +103,7 @@ private Q_SLOTS:
     void aNewRunRestartsThePhase();
     void modelLessonNeedsAModel();
     void predictionShownOncePhaseOneEnded();
+    void loadOfEachPhaseSampled();
 };
 
 void TestLessonPanel::choosingShowsTheLesson()
@@ -88,10 +114,16 @@ void TestLessonPanel::choosingShowsTheLesson()
     QVERIFY(panel.chooseLesson(QStringLiteral("spikes-every-w")));
     const Lesson *lesson = findLesson("spikes-every-w");
     QCOMPARE(panel.chosenLesson(), lesson);
-    QCOMPARE(childNamed<QLabel>(&panel, "lessonTitle")->text(), QString::fromStdString(lesson->title));
-    QCOMPARE(childNamed<QLabel>(&panel, "lessonExplanation")->text(), QString::fromStdString(lesson->explanation));
-    QVERIFY(childNamed<QLabel>(&panel, "lessonExpected")->text().contains(QString::fromStdString(lesson->expected)));
-    QVERIFY(childNamed<QLabel>(&panel, "lessonSteps")->text().contains(QStringLiteral("Now set workers to 3.")));
+    QCOMPARE(childNamed<QLabel>(&panel, "lessonTitle")->text(),
+             QString::fromStdString(lesson->title));
+    QCOMPARE(childNamed<QLabel>(&panel, "lessonExplanation")->text(),
+             QString::fromStdString(lesson->explanation));
+    QVERIFY(childNamed<QLabel>(&panel, "lessonExpected")
+                ->text()
+                .contains(QString::fromStdString(lesson->expected)));
+    QVERIFY(childNamed<QLabel>(&panel, "lessonSteps")
+                ->text()
+                .contains(QStringLiteral("Now set workers to 3.")));
     QVERIFY(childNamed<QPushButton>(&panel, "startLessonButton")->isEnabled());
     QVERIFY(!childNamed<QPushButton>(&panel, "applyStepButton")->isEnabled());
     QCOMPARE(panel.tracker().state(), State::Idle);
@@ -124,7 +156,8 @@ void TestLessonPanel::phasesFollowTheTraceAndTheSteps()
     panel.refresh();
     QCOMPARE(panel.tracker().phase(), std::size_t(0));
     QCOMPARE(panel.tracker().phaseBatches(), std::int64_t(30));
-    QVERIFY(childNamed<QLabel>(&panel, "lessonProgress")->text().contains(QStringLiteral("30 of 60")));
+    QVERIFY(
+        childNamed<QLabel>(&panel, "lessonProgress")->text().contains(QStringLiteral("30 of 60")));
     QVERIFY(panel.verdictText().isEmpty()); // no verdict before the last phase
 
     appendBatches(*log, 40, 2, 0); // 10 more than the phase needs
@@ -134,7 +167,9 @@ void TestLessonPanel::phasesFollowTheTraceAndTheSteps()
     QCOMPARE(panel.tracker().finishedPhases().size(), std::size_t(1));
     QCOMPARE(panel.tracker().finishedPhases()[0].records.size(), std::size_t(60));
     QCOMPARE(panel.tracker().finishedPhases()[0].waits.period, 2);
-    QVERIFY(childNamed<QLabel>(&panel, "lessonProgress")->text().contains(QStringLiteral("Now set workers to 3.")));
+    QVERIFY(childNamed<QLabel>(&panel, "lessonProgress")
+                ->text()
+                .contains(QStringLiteral("Now set workers to 3.")));
     QVERIFY(childNamed<QPushButton>(&panel, "applyStepButton")->isEnabled());
     childNamed<QPushButton>(&panel, "applyStepButton")->click();
     QCOMPARE(step.size(), 1);
@@ -288,7 +323,9 @@ void TestLessonPanel::predictionShownOncePhaseOneEnded()
     panel.refresh();
     QCOMPARE(panel.tracker().state(), State::WaitingForStep);
     QCOMPARE(panel.tracker().phase(), std::size_t(1));
-    QVERIFY(childNamed<QLabel>(&panel, "lessonProgress")->text().contains(QStringLiteral("Now set workers to 2.")));
+    QVERIFY(childNamed<QLabel>(&panel, "lessonProgress")
+                ->text()
+                .contains(QStringLiteral("Now set workers to 2.")));
     QVERIFY(!briefing->isHidden());
     const auto &done = panel.tracker().finishedPhases();
     QCOMPARE(done.size(), std::size_t(1));
@@ -320,6 +357,66 @@ void TestLessonPanel::predictionShownOncePhaseOneEnded()
     // Stopping forgets it.
     panel.stopLesson();
     QVERIFY(briefing->isHidden());
+}
+
+void TestLessonPanel::loadOfEachPhaseSampled()
+{
+    LessonPanel panel;
+    panel.setConfigSource(baseConfig);
+    FakeMachine machine;
+    panel.setCpuSampler([&machine] { return machine.now; });
+    QSignalSpy started(&panel, &LessonPanel::startRequested);
+    QVERIFY(panel.chooseLesson(QStringLiteral("predict-then-watch")));
+    panel.startLesson();
+    const auto preset = started.at(0).at(0).value<RunConfig>();
+    auto log = std::make_shared<TraceLog>();
+    addVersion(*log, 0, preset);
+    panel.setTrace(log); // phase 1 seen running: its start sampled
+    // 10 s with other programs on 0.9 of the 2 cores, then phase 1's 40 batches.
+    machine.advance(10.0, 1.0, 0.9);
+    appendBatches(*log, 40, 1, 0);
+    panel.refresh();
+    QCOMPARE(panel.tracker().state(), State::WaitingForStep);
+    const MachineLoad first = panel.tracker().finishedPhases().at(0).load;
+    QCOMPARE(first.cores, 2);
+    QCOMPARE(first.otherBusyCores, 0.9);
+    QCOMPARE(first.ownBusyCores, 1.0);
+    // The briefing counts that load: the prediction assumes it goes on.
+    const LessonBriefing &said = panel.tracker().briefing(1);
+    QCOMPARE(said.figures.at("calibrated_other_cores").get<double>(), first.otherBusyCores);
+    QVERIFY2(QString::fromStdString(said.text).contains(
+                 QStringLiteral("Other programs used 0.9 of the ")),
+             said.text.c_str());
+    // Waiting for the step does not count: phase 2 starts when it is seen running.
+    machine.advance(5.0, 0.2, 0.0);
+    RunConfig two = preset;
+    two.loader.numWorkers = 2;
+    addVersion(*log, 1, two);
+    appendBatches(*log, 4, 2, 1);
+    panel.refresh();
+    QCOMPARE(panel.tracker().state(), State::Running);
+    // While it runs its load is not known yet: the verdict so far has no re-prediction.
+    machine.advance(10.0, 0.4, 1.6);
+    appendBatches(*log, 30, 2, 1);
+    panel.refresh();
+    QVERIFY(panel.tracker().verdict().has_value());
+    QVERIFY(panel.tracker().verdict()->figures.at("repredicted_samples_per_sec").is_null());
+    appendBatches(*log, 6, 2, 1);
+    panel.refresh();
+    QCOMPARE(panel.tracker().state(), State::Done);
+    const auto &phases = panel.tracker().finishedPhases();
+    QCOMPARE(phases.at(1).load.otherBusyCores, 1.6);
+    // Other programs took 0.7 of a core more: judged against the re-prediction for
+    // the load phase 2 ran under, as the core's verdict on these phases says.
+    const LessonVerdict verdict = predictionVerdict(phases);
+    QCOMPARE(panel.verdictText(),
+             QStringLiteral("Verdict: ") + QString::fromStdString(verdict.text));
+    QCOMPARE(verdict.figures.at("judged_against").get<std::string>(), std::string("re-prediction"));
+    QVERIFY(verdict.figures.at("repredicted_samples_per_sec").is_number());
+    QVERIFY2(panel.verdictText().contains(
+                 QStringLiteral("re-predicted for the load measured while it ran (other "
+                                "programs used 1.6 of the ")),
+             qPrintable(panel.verdictText()));
 }
 
 LOADERLAB_TEST_MAIN(TestLessonPanel)

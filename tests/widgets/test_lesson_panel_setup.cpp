@@ -32,9 +32,9 @@ void appendMeasured(TraceLog &log, int count, int workers, double loadMs)
 {
     const auto have = static_cast<int>(log.size());
     const auto run = lessontrace::measuringRun(have + count, workers, 32, loadMs);
-    const std::int64_t shift =
-        have > 0 ? log.records().back().deliveryNs - run[static_cast<std::size_t>(have - 1)].deliveryNs
-                 : 0;
+    const std::int64_t shift = have > 0 ? log.records().back().deliveryNs
+                                              - run[static_cast<std::size_t>(have - 1)].deliveryNs
+                                        : 0;
     for (auto it = run.begin() + have; it != run.end(); ++it) {
         TraceRecord r = *it;
         for (std::int64_t *t : {&r.loadStartNs, &r.loadEndNs, &r.requestNs, &r.deliveryNs,
@@ -99,7 +99,9 @@ void TestLessonPanelSetup::measuresThenStartsWithTheChosenStep()
     panel.setTrace(measured);
     appendMeasured(*measured, 6, 3, 13.0);
     panel.refresh();
-    QVERIFY(childNamed<QLabel>(&panel, "lessonProgress")->text().endsWith(QStringLiteral(": 6 of 13 batches")));
+    QVERIFY(childNamed<QLabel>(&panel, "lessonProgress")
+                ->text()
+                .endsWith(QStringLiteral(": 6 of 13 batches")));
     QTest::qWait(600); // the panel's checks: 6 of 13, still measuring
     QCOMPARE(started.size(), 1);
 

@@ -4,8 +4,10 @@
 // model gives for the setting of its sliders; the plot holds the model's curve over the
 // worker counts and the run's own measurement; the run itself is predicted back. On a
 // run whose costs are known (tests/support/known_cost_run.h), the figures more or fewer
-// cores must give. Without a run, or with too few batches, it says so; the live run is
-// calibrated once it has ended.
+// cores must give, and, recorded while other programs took a core of its 2, what the
+// machine as it was and an idle one give, with the note that says how busy it was.
+// Without a run, or with too few batches, it says so; the live run is calibrated once
+// it has ended.
 
 #include "core/config/config_fields.h"
 #include "core/io/run_reader.h"
@@ -40,8 +42,11 @@ namespace {
 
 // The model's samples/s for a setting, as the panel's figures should read: the run's
 // config with the setting's workers, batch size and devices, over the samples the run
-// delivered (at most 2,000 batches), on `cores` cores.
-double modelSays(const Calibration &cal, int cores, int devices, int workers, int batch)
+// delivered (at most 2,000 batches), on `cores` cores: of an idle machine, or (the
+// panel's default) with the other programs that kept the run's machine busy, if any,
+// taking what they took.
+double modelSays(const Calibration &cal, int cores, int devices, int workers, int batch,
+                 bool idle = false)
 {
     RunConfig c = cal.config;
     c.loader.numWorkers = workers;
@@ -49,7 +54,12 @@ double modelSays(const Calibration &cal, int cores, int devices, int workers, in
     c.devices = devices;
     c.maxSeconds = 0.0;
     c.maxBatches = std::min<std::int64_t>(2000, (cal.measuredSamples + batch - 1) / batch);
-    return predictLoader(costsFor(cal, c), settingFor(cal, c, cores)).samplesPerSecond;
+    ModelSetting setting = settingFor(cal, c, cores);
+    if (!idle) {
+        setting.outsideCores = cal.setting.outsideCores;
+        setting.otherLoad = cal.setting.otherLoad;
+    }
+    return predictLoader(costsFor(cal, c), setting).samplesPerSecond;
 }
 
 QString text(double value)
@@ -67,6 +77,7 @@ private Q_SLOTS:
     void initTestCase();
     void slidersPredictWhatTheModelSays();
     void coresShareTheLoadingOfARunWithKnownCosts();
+    void aBusyMachineAsItWasOrIdle();
     void saysWhyWithoutARunOrWithTooFewBatches();
     void theLiveRunIsCalibratedOnceItHasEnded();
 
@@ -127,14 +138,26 @@ void TestWhatIfPanel::slidersPredictWhatTheModelSays()
              qPrintable(self));
     QVERIFY(!childNamed<QLabel>(&panel, "whatIfAssumptions")->text().isEmpty());
 
+    // Recorded while other programs kept this machine busy: the note, and from here on
+    // an idle machine (a busy one is checked on a run of known costs below).
+    auto *machine = childNamed<QComboBox>(&panel, "whatIfMachine");
+    QCOMPARE(machine->isVisibleTo(&panel), cal.busyMachine.busy);
+    QCOMPARE(childNamed<QLabel>(&panel, "whatIfBusyMachine")->isVisibleTo(&panel),
+             cal.busyMachine.busy);
+    if (cal.busyMachine.busy) {
+        machine->setCurrentIndex(machine->findData(true));
+        QTRY_COMPARE_WITH_TIMEOUT(samples->text(), text(modelSays(cal, runCores, 1, 4, 8, true)),
+                                  20'000);
+    }
+
     // 2 cores, then 4: the model's figure for each. (How much more 4 cores give depends
     // on what this machine measured; a run of known costs checks that below.)
     coresSlider->setValue(2);
-    const double two = modelSays(cal, 2, 1, 4, 8);
+    const double two = modelSays(cal, 2, 1, 4, 8, true);
     QTRY_COMPARE_WITH_TIMEOUT(samples->text(), text(two), 20'000);
     QCOMPARE(cores->value(), 2);
     coresSlider->setValue(4);
-    const double four = modelSays(cal, 4, 1, 4, 8);
+    const double four = modelSays(cal, 4, 1, 4, 8, true);
     QTRY_COMPARE_WITH_TIMEOUT(samples->text(), text(four), 20'000);
     std::printf("  4 workers: measured %.1f on %d cores; predicted %.1f on 2 cores, %.1f on 4\n",
                 measured, runCores, two, four);
@@ -144,7 +167,7 @@ void TestWhatIfPanel::slidersPredictWhatTheModelSays()
     const QCPGraph *curve = childNamed<QCPGraph>(plot, "whatIfPredictedGraph");
     QCOMPARE(keys(curve), (std::vector<double>{0, 1, 2, 3, 4, 5, 6, 7, 8}));
     for (const int w : {0, 2, 8})
-        QCOMPARE(values(curve)[static_cast<std::size_t>(w)], modelSays(cal, 4, 1, w, 8));
+        QCOMPARE(values(curve)[static_cast<std::size_t>(w)], modelSays(cal, 4, 1, w, 8, true));
     QCOMPARE(values(curve)[4], four);
     const QCPGraph *point = childNamed<QCPGraph>(plot, "whatIfMeasuredGraph");
     QCOMPARE(keys(point), std::vector<double>{4});
@@ -152,8 +175,8 @@ void TestWhatIfPanel::slidersPredictWhatTheModelSays()
 
     // Two devices: each with its own 4 workers on the 4 cores.
     devicesSlider->setValue(2);
-    QTRY_COMPARE_WITH_TIMEOUT(samples->text(), text(modelSays(cal, 4, 2, 4, 8)), 20'000);
-    // Back to the run's own setting.
+    QTRY_COMPARE_WITH_TIMEOUT(samples->text(), text(modelSays(cal, 4, 2, 4, 8, true)), 20'000);
+    // Back to the run's own setting, on its machine as it was.
     childNamed<QToolButton>(&panel, "whatIfReset")->click();
     QTRY_COMPARE_WITH_TIMEOUT(samples->text(), text(modelSays(cal, runCores, 1, 4, 8)), 20'000);
     QCOMPARE(cores->value(), runCores);
@@ -185,6 +208,58 @@ void TestWhatIfPanel::coresShareTheLoadingOfARunWithKnownCosts()
     QTRY_COMPARE_WITH_TIMEOUT(samples->text(), QStringLiteral("800.0"), 20'000);
     coresSlider->setValue(1);
     QTRY_COMPARE_WITH_TIMEOUT(samples->text(), QStringLiteral("200.0"), 20'000);
+}
+
+void TestWhatIfPanel::aBusyMachineAsItWasOrIdle()
+{
+    // The run of known costs above, recorded while other programs (other sessions)
+    // used 1 of its 2 cores: its 4 workers shared the 1 core left, so a batch costs
+    // 40 ms / 4 = 10 ms of a core. As it was (the default): the run itself, 400
+    // samples/s; an idle machine: the 4 share 2 cores, 800. At 4 cores as it was,
+    // the 4 share the 3 cores left: 1200; idle, a core each: 1600. At 1 core as it
+    // was, nothing is left.
+    KnownCostRun known = knownCostRun(4, 2, 4, 200, 0.020, 4);
+    known.report.machineLoad = {2, 8.0, 1.0, 1.0, 0.0, 0.0, 1.0};
+    const std::string csv = m_dir.filePath(QStringLiteral("busy.csv")).toStdString();
+    const std::string json = m_dir.filePath(QStringLiteral("busy.json")).toStdString();
+    saveTraceCsv(csv, known.records);
+    saveRunReport(json, known.report);
+    RunSession session;
+    session.addOpenedRun(openRun(csv, json));
+    WhatIfPanel panel(&session);
+    panel.resize(360, 1000);
+    panel.show();
+    auto *samples = childNamed<QLabel>(&panel, "whatIfSamplesPerSec");
+    auto *cores = childNamed<QSpinBox>(&panel, "whatIfCores");
+    auto *machine = childNamed<QComboBox>(&panel, "whatIfMachine");
+    auto *note = childNamed<QLabel>(&panel, "whatIfBusyMachine");
+    QTRY_COMPARE_WITH_TIMEOUT(samples->text(), QStringLiteral("400.0"), 20'000);
+    QVERIFY(note->isVisible());
+    // "core(s)" where no English translation is loaded, "cores" where one is.
+    QVERIFY2(note->text().startsWith(QStringLiteral("Other programs used 1.0 of the 2 core")),
+             qPrintable(note->text()));
+    QCOMPARE(machine->currentData().toBool(), false);
+    QVERIFY2(childNamed<QLabel>(&panel, "whatIfSelfError")
+                 ->text()
+                 .contains(QStringLiteral("measured 400.0 samples/s, predicted 400.0")),
+             qPrintable(childNamed<QLabel>(&panel, "whatIfSelfError")->text()));
+    machine->setCurrentIndex(machine->findData(true));
+    QTRY_COMPARE_WITH_TIMEOUT(samples->text(), QStringLiteral("800.0"), 20'000);
+    cores->setValue(4);
+    QTRY_COMPARE_WITH_TIMEOUT(samples->text(), QStringLiteral("1600.0"), 20'000);
+    machine->setCurrentIndex(machine->findData(false));
+    QTRY_COMPARE_WITH_TIMEOUT(samples->text(), QStringLiteral("1200.0"), 20'000);
+    auto *status = childNamed<QLabel>(&panel, "whatIfStatus");
+    cores->setValue(1);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        status->text().startsWith(QStringLiteral("The model cannot predict this setting: other "
+                                                 "programs held 1.0 cores")),
+        20'000);
+    // Back to the run's setting: its machine as it was, the run itself.
+    childNamed<QToolButton>(&panel, "whatIfReset")->click();
+    QTRY_COMPARE_WITH_TIMEOUT(samples->text(), QStringLiteral("400.0"), 20'000);
+    QCOMPARE(machine->currentData().toBool(), false);
+    QCOMPARE(cores->value(), 2);
 }
 
 void TestWhatIfPanel::saysWhyWithoutARunOrWithTooFewBatches()

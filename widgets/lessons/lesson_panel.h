@@ -23,6 +23,7 @@
 
 #include <functional>
 #include <memory>
+#include <utility>
 
 class QLabel;
 class QListWidget;
@@ -57,6 +58,11 @@ public:
     void refresh();
 
     const loaderlab::LessonTracker &tracker() const { return m_tracker; }
+    // How the phases' CPU load is sampled (LessonTracker::setCpuSampler); for tests.
+    void setCpuSampler(std::function<loaderlab::CpuSample()> sampler)
+    {
+        m_tracker.setCpuSampler(std::move(sampler));
+    }
     // The verdict text on screen (empty before there is one).
     QString verdictText() const;
 

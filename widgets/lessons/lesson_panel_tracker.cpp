@@ -37,6 +37,7 @@ void LessonTracker::start(const Lesson &lesson, const RunConfig &base, const Les
     m_version.reset();
     m_done.clear();
     m_briefings.assign(lesson.phases.size(), {});
+    m_phaseStart.reset();
 }
 
 void LessonTracker::startSetUp(const Lesson &lesson, const RunConfig &base)
@@ -54,7 +55,14 @@ std::vector<TraceRecord> LessonTracker::setupRecords() const
 
 void LessonTracker::stop()
 {
+    std::function<CpuSample()> sampler = std::move(m_sampleCpu);
     *this = LessonTracker();
+    m_sampleCpu = std::move(sampler);
+}
+
+void LessonTracker::setCpuSampler(std::function<CpuSample()> sampler)
+{
+    m_sampleCpu = sampler ? std::move(sampler) : sampleCpu;
 }
 
 void LessonTracker::setTrace(std::shared_ptr<const TraceLog> trace)
@@ -63,6 +71,7 @@ void LessonTracker::setTrace(std::shared_ptr<const TraceLog> trace)
     m_minStart = 0;
     m_start.reset();
     m_version.reset();
+    m_phaseStart.reset();
     update();
 }
 
@@ -90,6 +99,13 @@ bool LessonTracker::update()
     m_start.reset();
     m_version.reset();
     m_state = State::WaitingForStep;
+    // Sampled at most once an update, and only where a phase starts or ends.
+    std::optional<CpuSample> now;
+    const auto sampleNow = [&]() -> const CpuSample & {
+        if (!now)
+            now = m_sampleCpu();
+        return *now;
+    };
     // Each config version is one stretch of settings: the current phase takes the
     // first stretch with its settings that is long enough, from where the phase
     // before it ended.
@@ -113,6 +129,9 @@ bool LessonTracker::update()
                 break;
             }
             m_done.push_back(resultOf(versions[v], from, from + want));
+            if (m_phaseStart && m_phaseStart->phase == m_phase && m_phaseStart->from == from)
+                m_done.back().load = machineLoadBetween(m_phaseStart->sample, sampleNow());
+            m_phaseStart.reset();
             m_minStart = from + want;
             ++m_phase;
             // Said before the next phase, shown while the window waits for its step.
@@ -122,6 +141,9 @@ bool LessonTracker::update()
     }
     if (m_phase == m_lesson->phases.size())
         m_state = State::Done;
+    if (m_state == State::Running && m_start
+        && (!m_phaseStart || m_phaseStart->phase != m_phase || m_phaseStart->from != *m_start))
+        m_phaseStart = PhaseStart{m_phase, *m_start, sampleNow()};
     return m_state != before || m_phase != phaseBefore;
 }
 

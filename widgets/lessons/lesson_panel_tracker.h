@@ -14,12 +14,18 @@
 // last phase runs, the same verdict over what it has so far. A lesson that measures
 // the data first (core/lessons/lesson_setup.h) is followed from startSetUp(): the
 // measuring run's trace comes with setTrace, and the lesson proper starts with the
-// set-up chosen from it (start()), whose settings then belong to every phase.
+// set-up chosen from it (start()), whose settings then belong to every phase. Each
+// phase's load on the machine (LessonPhaseResult::load, which predict-then-watch
+// counts) is measured between CPU samples taken when the phase is first seen running
+// and when it is seen ended: unknown for a phase that started and ended between two
+// updates, and for the phase in progress.
 
 #include "core/lessons/lesson.h"
 #include "core/lessons/lesson_setup.h"
+#include "core/system/cpu_load.h"
 #include "core/trace/trace_log.h"
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <set>
@@ -76,6 +82,9 @@ public:
     // Final when Done; while the last phase runs (with at least a few batches), the
     // verdict over the phases so far; nothing before.
     std::optional<LessonVerdict> verdict() const;
+    // How the machine's CPU time is sampled for the phases' loads: sampleCpu() unless
+    // set (tests give samples whose load is known). Kept by stop().
+    void setCpuSampler(std::function<CpuSample()> sampler);
 
 private:
     LessonPhaseResult resultOf(const ConfigVersion &version, std::size_t from,
@@ -93,6 +102,15 @@ private:
     std::optional<ConfigVersion> m_version; // the config version the phase runs in
     std::vector<LessonPhaseResult> m_done;
     std::vector<LessonBriefing> m_briefings; // one per phase
+    std::function<CpuSample()> m_sampleCpu = sampleCpu;
+    // Taken when the current phase was first seen running from batch `from`.
+    struct PhaseStart
+    {
+        std::size_t phase = 0;
+        std::size_t from = 0;
+        CpuSample sample;
+    };
+    std::optional<PhaseStart> m_phaseStart;
 };
 
 } // namespace loaderlab

@@ -6,6 +6,7 @@
 #include "widgets/common/form_helpers.h"
 #include "widgets/common/wheel_guard.h"
 #include "widgets/session/run_session.h"
+#include "widgets/what_if/what_if_machine.h"
 #include "widgets/what_if/what_if_plot.h"
 
 #include <QComboBox>
@@ -65,6 +66,7 @@ WhatIfPanel::WhatIfPanel(RunSession *session, QWidget *parent)
     m_status = named(new QLabel, "whatIfStatus", {});
     m_status->setWordWrap(true);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_machine = new WhatIfMachineChoice;
 
     auto *content = new QWidget;
     auto *layout = new QVBoxLayout(content);
@@ -73,6 +75,7 @@ WhatIfPanel::WhatIfPanel(RunSession *session, QWidget *parent)
     // are below it, in the stats panel); the plot and the assumptions further down.
     layout->addWidget(formhelpers::row(m_run, m_calibrate));
     layout->addWidget(m_status);
+    layout->addWidget(m_machine);
     layout->addWidget(buildInputs());
     layout->addWidget(buildFigures());
     m_plot = new WhatIfPlot;
@@ -109,6 +112,7 @@ WhatIfPanel::WhatIfPanel(RunSession *session, QWidget *parent)
     m_auto.setInterval(kRecalibrateMs);
     connect(&m_auto, &QTimer::timeout, this, &WhatIfPanel::onAutoTimer);
     connect(m_calibrate, &QPushButton::clicked, this, &WhatIfPanel::calibrate);
+    connect(m_machine, &WhatIfMachineChoice::changed, this, &WhatIfPanel::predict);
     connect(m_run, &QComboBox::currentIndexChanged, this, &WhatIfPanel::onRunChosen);
     connect(m_session, &RunSession::traceReplaced, this, &WhatIfPanel::refreshRuns);
     connect(m_session, &RunSession::stateChanged, this, &WhatIfPanel::onStateChanged);
@@ -275,6 +279,7 @@ void WhatIfPanel::onRunChosen()
     m_predictPending = false;
     m_calibration.reset();
     m_calibratedKey.clear();
+    m_machine->setCalibration(nullptr);
     clearFigures();
     if (isVisible())
         calibrate();
@@ -356,6 +361,7 @@ void WhatIfPanel::calibrate()
         [this](const QString &error) {
             m_calibration.reset();
             m_calibratedKey.clear();
+            m_machine->setCalibration(nullptr);
             clearFigures();
             showMessage(tr("Calibration failed: %1").arg(error), true);
         });
@@ -369,6 +375,7 @@ void WhatIfPanel::onCalibrated(const std::shared_ptr<const WhatIfCalibration> &c
     m_calibration = calibration;
     m_calibratedKey = key;
     const Calibration &cal = calibration->calibration;
+    m_machine->setCalibration(&cal);
     const int batches = static_cast<int>(calibration->batches);
     m_calibrationStatus =
         key.startsWith(QLatin1String("live:"))
@@ -458,7 +465,8 @@ void WhatIfPanel::clearFigures(bool calibration)
 
 WhatIfSetting WhatIfPanel::inputs() const
 {
-    return {m_cores->value(), m_devices->value(), m_workers->value(), m_batchSize->value()};
+    return {m_cores->value(), m_devices->value(), m_workers->value(), m_batchSize->value(),
+            m_machine->idleMachine()};
 }
 
 void WhatIfPanel::setInputs(const WhatIfSetting &setting)
@@ -479,6 +487,7 @@ void WhatIfPanel::setInputs(const WhatIfSetting &setting)
         }
         m_workers->setValue(setting.workers);
         m_batchSize->setValue(setting.batchSize);
+        m_machine->setIdleMachine(setting.idleMachine);
     }
     predict();
 }

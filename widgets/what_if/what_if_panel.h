@@ -4,7 +4,9 @@
 // calibrated from a run the window holds (the live run, running or ended, or a kept or
 // opened one; the live run again every few seconds while it goes on), and the panel
 // predicts another machine or setting without running it: cores and devices as
-// sliders, workers and batch size. It shows the predicted samples/s, first batch, wait
+// sliders, workers and batch size; for a run recorded while other programs kept the
+// machine busy, it says how busy and predicts for the machine as it was or an idle
+// one (WhatIfMachineChoice). It shows the predicted samples/s, first batch, wait
 // p95, input-bound share and wait period, a plot of samples/s over 0 .. 2 x cores
 // workers with the run's own measurement beside it, the error of predicting the run
 // itself back, and what the model assumes. Calibration and prediction run on threads
@@ -29,6 +31,7 @@ namespace loaderlab {
 
 class BackgroundTask;
 class RunSession;
+class WhatIfMachineChoice;
 class WhatIfPlot;
 
 class WhatIfPanel : public QWidget
@@ -88,6 +91,7 @@ private:
     QComboBox *m_run = nullptr;
     QPushButton *m_calibrate = nullptr;
     QLabel *m_status = nullptr;
+    WhatIfMachineChoice *m_machine = nullptr;
     QSlider *m_coresSlider = nullptr;
     QSpinBox *m_cores = nullptr;
     QSlider *m_devicesSlider = nullptr;

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <stdexcept>
+#include <string>
 
 namespace loaderlab {
 
@@ -83,8 +84,20 @@ RunConfig whatIfConfig(const Calibration &calibration, const WhatIfSetting &sett
 Prediction predictWhatIfSetting(const Calibration &calibration, const WhatIfSetting &setting)
 {
     const RunConfig config = whatIfConfig(calibration, setting);
-    return figuresOnly(predictLoader(costsFor(calibration, config),
-                                     settingFor(calibration, config, std::max(1, setting.cores))));
+    const int cores = std::max(1, setting.cores);
+    ModelSetting model = settingFor(calibration, config, cores); // an idle machine
+    if (!setting.idleMachine && calibration.busyMachine.busy) {
+        // As it was: other sessions keep the cores they held, and the programs of the
+        // run's own session stay as many busy threads, whatever the cores.
+        model.outsideCores = calibration.setting.outsideCores;
+        model.otherLoad = calibration.setting.otherLoad;
+        if (model.outsideCores >= cores)
+            throw std::invalid_argument("other programs held " + coresText(model.outsideCores)
+                                        + " cores while the run was recorded, as many as the "
+                                        + std::to_string(cores)
+                                        + " chosen or more: choose more cores, or an idle machine");
+    }
+    return figuresOnly(predictLoader(costsFor(calibration, config), model));
 }
 
 WhatIfOutcome predictWhatIf(const Calibration &calibration, const WhatIfSetting &setting)

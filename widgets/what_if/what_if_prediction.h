@@ -6,6 +6,10 @@
 // with the curve of samples/s over 0 .. 2 x cores workers beside it. Every predicted
 // setting reads as many samples as the calibrated run delivered (at most
 // kWhatIfMaxBatches batches), so the run's own setting predicts the run itself back.
+// When other programs kept the machine busy while the run was recorded (its
+// machine_load, core/predict/busy_machine.h), a setting is predicted on the machine
+// as it was (they go on taking what they took, on any number of cores) or on an idle
+// one.
 
 #include "core/io/summary_json.h"
 #include "core/predict/calibration.h"
@@ -50,11 +54,15 @@ struct WhatIfSetting
     int devices = 1;
     int workers = 0;
     int batchSize = 1;
+    // An idle machine of `cores` cores, not one as busy as the calibrated run's was;
+    // the same where that one was idle or its load unknown.
+    bool idleMachine = false;
 
     bool operator==(const WhatIfSetting &) const = default;
 };
 
-// The calibrated run's own setting (its cores, devices, workers, batch size).
+// The calibrated run's own setting (its cores, devices, workers, batch size), on its
+// machine as it was.
 WhatIfSetting runSetting(const Calibration &calibration);
 
 struct WhatIfCurvePoint
@@ -72,7 +80,8 @@ struct WhatIfOutcome
 
 // The config of `setting` over the calibrated run's, with the amount of work above.
 RunConfig whatIfConfig(const Calibration &calibration, const WhatIfSetting &setting);
-// One setting predicted. Throws std::invalid_argument for one the model refuses.
+// One setting predicted. Throws std::invalid_argument for one the model refuses, and
+// for the machine as it was on no more cores than other programs took there.
 Prediction predictWhatIfSetting(const Calibration &calibration, const WhatIfSetting &setting);
 // The setting and its curve; a curve point the model refuses is left out.
 WhatIfOutcome predictWhatIf(const Calibration &calibration, const WhatIfSetting &setting);
