@@ -15,7 +15,10 @@
 # tensor file): how close the model predicts PyTorch's runs and what a second worker
 # measures, which tests/predict/test_calibration_pytorch.cpp leaves to a benchmark.
 # Run it on an idle machine: the measured cells and the calibration run are timed;
-# the load is printed before and after each dataset.
+# the load is printed before and after each dataset. BUSY=1 starts a CPU-bound busy
+# loop pinned to the last core before the calibration run and keeps it through the
+# sweep: the model then calibrates for the machine as it was (machine_load in the
+# run's JSON) and predicts for it.
 set -euo pipefail
 build=${1:?usage: $0 BUILD_DIR [FOLDER] [SAMPLES_PER_CELL]}
 folder=${2:-}
@@ -29,13 +32,19 @@ bin=$(cd "$build" && pwd)/app/loaderlab
 # shellcheck source=tests/bench/bench_header.sh
 source "$here/bench_header.sh"
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+busy=
+trap 'rm -rf "$work"; [ -z "$busy" ] || kill "$busy" 2>/dev/null || true' EXIT
 
 folder=$(bench_folder "$bin" "$folder" "$work")
 bench_header "$folder"
 echo "load:    $(cut -d' ' -f1-3 /proc/loadavg) (1, 5, 15 min)"
 [ "$engine" = pytorch ] || bench_tensor "$bin" "$folder" "$work/images.tensor"
 echo "engine:  $engine"
+if [ "${BUSY:-0}" = 1 ]; then
+    taskset -c "$(($(nproc) - 1))" sh -c 'while :; do :; done' &
+    busy=$!
+    echo "busy:    a CPU-bound loop, pid $busy, on core $(($(nproc) - 1)) of $(nproc)"
+fi
 
 axes=(--axis loader.num_workers=0,1,2,3,4 --axis loader.batch_size=16,64
       --axis consumer.sleep_per_batch_ms=0,20)
