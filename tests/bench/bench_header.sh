@@ -5,6 +5,8 @@
 #   bench_tensor LOADERLAB FOLDER FILE  `loaderlab preprocess` FOLDER into FILE, and its size
 #   bench_folder LOADERLAB FOLDER WORK  FOLDER, or the window's default dataset (made in
 #                                       WORK when it is not there yet)
+#   bench_busy_loop                     starts a CPU-bound loop pinned to the last core;
+#                                       its pid in $busy (the caller kills it)
 
 bench_header() {
     echo "commit:  $(git -C "$(dirname "$0")" describe --always --dirty --abbrev=12)"
@@ -20,6 +22,11 @@ bench_folder() {
     local folder="${LOADERLAB_CACHE_DIR:-$HOME/.cache/loaderlab}/imagenette-synth-10x100"
     [ -d "$folder" ] || { folder="$3/photos"; "$1" make-dataset "$folder" > /dev/null; }
     echo "$folder"
+}
+
+bench_busy_loop() {
+    taskset -c "$(($(nproc) - 1))" sh -c 'while :; do :; done' &
+    busy=$!
 }
 
 bench_tensor() {

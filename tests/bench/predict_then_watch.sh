@@ -33,8 +33,7 @@ lesson() { # WAY ROUND
     local json=$work/$1-$2.json
     find "$folder" -type f -exec cat {} + > /dev/null
     if [ "$1" = busy ]; then
-        taskset -c "$(($(nproc) - 1))" sh -c 'while :; do :; done' &
-        busy=$!
+        bench_busy_loop
     fi
     "$bin" lesson predict-then-watch --path "$folder" --json "$json" > /dev/null 2>&1 || true
     if [ -n "$busy" ]; then

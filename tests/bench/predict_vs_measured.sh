@@ -41,8 +41,7 @@ echo "load:    $(cut -d' ' -f1-3 /proc/loadavg) (1, 5, 15 min)"
 [ "$engine" = pytorch ] || bench_tensor "$bin" "$folder" "$work/images.tensor"
 echo "engine:  $engine"
 if [ "${BUSY:-0}" = 1 ]; then
-    taskset -c "$(($(nproc) - 1))" sh -c 'while :; do :; done' &
-    busy=$!
+    bench_busy_loop
     echo "busy:    a CPU-bound loop, pid $busy, on core $(($(nproc) - 1)) of $(nproc)"
 fi
 

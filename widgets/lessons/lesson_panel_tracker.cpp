@@ -38,6 +38,7 @@ void LessonTracker::start(const Lesson &lesson, const RunConfig &base, const Les
     m_done.clear();
     m_briefings.assign(lesson.phases.size(), {});
     m_phaseStart.reset();
+    m_final.reset();
 }
 
 void LessonTracker::startSetUp(const Lesson &lesson, const RunConfig &base)
@@ -139,8 +140,12 @@ bool LessonTracker::update()
                 m_briefings[m_phase] = m_lesson->briefing(m_done, phaseConfig(m_phase));
         }
     }
-    if (m_phase == m_lesson->phases.size())
+    if (m_phase == m_lesson->phases.size()) {
         m_state = State::Done;
+        // Final: computed once (Predict, then watch calibrates and simulates for it),
+        // not at every refresh that shows it.
+        m_final = lessonVerdictWithSetup(m_lesson->verdict(m_done), m_setup);
+    }
     if (m_state == State::Running && m_start
         && (!m_phaseStart || m_phaseStart->phase != m_phase || m_phaseStart->from != *m_start))
         m_phaseStart = PhaseStart{m_phase, *m_start, sampleNow()};
@@ -193,7 +198,7 @@ std::optional<LessonVerdict> LessonTracker::verdict() const
     if (!m_lesson)
         return std::nullopt;
     if (m_state == State::Done)
-        return lessonVerdictWithSetup(m_lesson->verdict(m_done), m_setup);
+        return m_final;
     if (m_state == State::Running && m_phase + 1 == m_lesson->phases.size()
         && phaseBatches() >= kMinBatchesForVerdict)
         return lessonVerdictWithSetup(m_lesson->verdict(phasesSoFar()), m_setup);

@@ -102,6 +102,7 @@ private:
     std::optional<ConfigVersion> m_version; // the config version the phase runs in
     std::vector<LessonPhaseResult> m_done;
     std::vector<LessonBriefing> m_briefings; // one per phase
+    std::optional<LessonVerdict> m_final;    // the verdict once every phase ended
     std::function<CpuSample()> m_sampleCpu = sampleCpu;
     // Taken when the current phase was first seen running from batch `from`.
     struct PhaseStart
