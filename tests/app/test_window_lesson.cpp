@@ -301,11 +301,24 @@ void TestWindowLesson::predictionShownBeforeTheStep()
     // The verdict sets the prediction shown before beside what phase 2 measured.
     const auto &phases = panel->tracker().finishedPhases();
     const QString shown = panel->verdictText();
-    QVERIFY2(shown.contains(
-                 QStringLiteral("for 2 workers the model predicted %1 samples/s and "
-                                "the phase measured %2 (")
-                     .arg(fixed(predicted, 0), fixed(phases[1].summary.samplesPerSecMean, 0))),
-             qPrintable(shown));
+    const QString measured = fixed(phases[1].summary.samplesPerSecMean, 0);
+    const auto verdict = panel->tracker().verdict();
+    QVERIFY(verdict.has_value());
+    if (verdict->figures.at("judged_against").get<std::string>() == "re-prediction") {
+        // The machine's load changed between the phases: the re-prediction is judged.
+        const double again = verdict->figures.at("repredicted_samples_per_sec").get<double>();
+        QVERIFY2(shown.contains(QStringLiteral("for 2 workers the model predicted %1 samples/s "
+                                               "before phase 2 and %2 re-predicted")
+                                    .arg(fixed(predicted, 0), fixed(again, 0))),
+                 qPrintable(shown));
+        QVERIFY2(shown.contains(QStringLiteral("the phase measured %1 (").arg(measured)),
+                 qPrintable(shown));
+    } else {
+        QVERIFY2(shown.contains(QStringLiteral("for 2 workers the model predicted %1 samples/s "
+                                               "and the phase measured %2 (")
+                                    .arg(fixed(predicted, 0), measured)),
+                 qPrintable(shown));
+    }
     const QString dir = qEnvironmentVariable("LOADERLAB_SCREENSHOT_DIR");
     if (!dir.isEmpty())
         QVERIFY(window.grab().save(QDir(dir).filePath(QStringLiteral("lesson-predict.png"))));

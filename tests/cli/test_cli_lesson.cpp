@@ -196,7 +196,15 @@ void TestCliLesson::predictThenWatchPrintsThePredictionFirst()
     const double measured = j.at("phases")[1].at("samples_per_sec").get<double>();
     QCOMPARE(j.at("figures").at("predicted_samples_per_sec").get<double>(), predicted);
     QCOMPARE(j.at("figures").at("measured_samples_per_sec").get<double>(), measured);
-    QCOMPARE(j.at("observed").get<bool>(), std::abs(measured / predicted - 1.0) <= 0.15);
+    // Judged against the prediction made before, or, where the machine's load changed
+    // between the phases, against the re-prediction for phase 2's load.
+    const auto &figures = j.at("figures");
+    const bool again = figures.at("judged_against").get<std::string>() == "re-prediction";
+    QCOMPARE(again, std::abs(figures.at("load_change_cores").get<double>())
+                        > figures.at("load_change_limit_cores").get<double>());
+    const double judged = again ? figures.at("repredicted_samples_per_sec").get<double>()
+                                : predicted;
+    QCOMPARE(j.at("observed").get<bool>(), std::abs(measured / judged - 1.0) <= 0.15);
     QVERIFY(r.out.contains(QString::fromStdString(j.at("verdict").get<std::string>())));
 }
 
