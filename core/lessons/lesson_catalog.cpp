@@ -286,7 +286,10 @@ RunConfig lessonPhaseConfig(const Lesson &lesson, const RunConfig &base, std::si
     // The user's settings win over the preset and the set-up; the keys the phases
     // change are the lesson's guided steps.
     bool userStep = false;
-    for (const auto &[key, value] : setup.userSettings) {
+    for (const auto &setting : setup.userSettings) {
+        // Not a structured binding: clang 14 (CI's ASan build) cannot capture one.
+        const std::string &key = setting.first;
+        const nlohmann::json &value = setting.second;
         const bool stepKey = std::any_of(
             lesson.phases.begin(), lesson.phases.end(), [&key](const LessonPhase &p) {
                 return std::any_of(p.changes.begin(), p.changes.end(),
