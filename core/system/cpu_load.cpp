@@ -8,6 +8,7 @@
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <vector>
 
 #include <sys/resource.h>
 #include <unistd.h>
@@ -84,15 +85,10 @@ std::string groupOf(const std::string &proc, bool autogroups)
                            fileText(proc + "/cgroup"));
 }
 
-// The CPU seconds of every other process in this one's scheduling group, by PID.
-std::map<int, double> groupCpuSeconds()
+// Every process's /proc/PID/stat, by PID; this process's own left out.
+std::map<int, ProcessStat> processStats()
 {
-    std::map<int, double> out;
-    const long ticksPerSecond = sysconf(_SC_CLK_TCK);
-    if (ticksPerSecond <= 0)
-        return out;
-    const bool autogroups = trimmed(fileText("/proc/sys/kernel/sched_autogroup_enabled")) == "1";
-    const std::string ours = groupOf("/proc/self", autogroups);
+    std::map<int, ProcessStat> out;
     const int self = static_cast<int>(getpid());
     std::error_code ec;
     for (std::filesystem::directory_iterator it("/proc", ec), end; !ec && it != end;
@@ -102,41 +98,90 @@ std::map<int, double> groupCpuSeconds()
         const auto [ptr, err] = std::from_chars(name.data(), name.data() + name.size(), pid);
         if (err != std::errc() || ptr != name.data() + name.size() || pid == self)
             continue;
-        const std::string proc = it->path().string();
-        if (groupOf(proc, autogroups) != ours)
-            continue;
-        if (const auto ticks = parseProcessTicks(fileText(proc + "/stat")))
-            out[pid] = static_cast<double>(*ticks) / static_cast<double>(ticksPerSecond);
+        if (const auto stat = parseProcessStat(fileText(it->path().string() + "/stat")))
+            out[pid] = *stat;
     }
     return out;
 }
 
+// The CPU seconds of the processes below this one (with their waited-for children),
+// and of every other process in its scheduling group, by PID.
+void readProcesses(CpuSample &sample)
+{
+    const long ticksPerSecond = sysconf(_SC_CLK_TCK);
+    if (ticksPerSecond <= 0)
+        return;
+    const auto seconds = [&](std::uint64_t ticks) {
+        return static_cast<double>(ticks) / static_cast<double>(ticksPerSecond);
+    };
+    const std::map<int, ProcessStat> stats = processStats();
+    std::map<int, int> parents;
+    for (const auto &[pid, stat] : stats)
+        parents[pid] = stat.parent;
+    const std::set<int> below = descendantsOf(static_cast<int>(getpid()), parents);
+    const bool autogroups = trimmed(fileText("/proc/sys/kernel/sched_autogroup_enabled")) == "1";
+    const std::string ours = groupOf("/proc/self", autogroups);
+    for (const auto &[pid, stat] : stats) {
+        if (below.contains(pid)) {
+            sample.ownCpuSeconds += seconds(stat.ticks + stat.childTicks);
+            continue;
+        }
+        if (groupOf("/proc/" + std::to_string(pid), autogroups) == ours)
+            sample.groupCpuSeconds[pid] = seconds(stat.ticks);
+    }
+}
+
 } // namespace
 
-std::optional<std::uint64_t> parseProcessTicks(std::string_view text)
+std::optional<ProcessStat> parseProcessStat(std::string_view text)
 {
     const std::size_t paren = text.rfind(')');
     if (paren == std::string_view::npos)
         return std::nullopt;
     // After ')': state ppid pgrp session tty_nr tpgid flags minflt cminflt majflt
-    // cmajflt utime stime (fields 3 to 15 of proc(5)).
+    // cmajflt utime stime cutime cstime (fields 3 to 17 of proc(5)).
     std::string_view rest = text.substr(paren + 1);
-    std::uint64_t numbers[2] = {};
-    for (int field = 3; field <= 15; ++field) {
+    std::int64_t numbers[5] = {}; // ppid, utime, stime, cutime, cstime
+    for (int field = 3; field <= 17; ++field) {
         const std::size_t start = rest.find_first_not_of(' ');
         if (start == std::string_view::npos)
             return std::nullopt;
         rest.remove_prefix(start);
         const std::size_t end = std::min(rest.find(' '), rest.size());
-        if (field >= 14) {
-            const auto [ptr, ec] = std::from_chars(rest.data(), rest.data() + end,
-                                                   numbers[field - 14]);
-            if (ec != std::errc() || ptr != rest.data() + end)
+        const int slot = field == 4 ? 0 : field >= 14 ? field - 13 : -1;
+        if (slot >= 0) {
+            const auto [ptr, ec] = std::from_chars(rest.data(), rest.data() + end, numbers[slot]);
+            if (ec != std::errc() || ptr != rest.data() + end || numbers[slot] < 0)
                 return std::nullopt;
         }
         rest.remove_prefix(end);
     }
-    return numbers[0] + numbers[1];
+    ProcessStat stat;
+    stat.parent = static_cast<int>(numbers[0]);
+    stat.ticks = static_cast<std::uint64_t>(numbers[1] + numbers[2]);
+    stat.childTicks = static_cast<std::uint64_t>(numbers[3] + numbers[4]);
+    return stat;
+}
+
+std::set<int> descendantsOf(int root, const std::map<int, int> &parents)
+{
+    std::map<int, std::vector<int>> children;
+    for (const auto &[pid, parent] : parents)
+        if (pid != parent)
+            children[parent].push_back(pid);
+    std::set<int> out;
+    std::vector<int> todo{root};
+    while (!todo.empty()) {
+        const int pid = todo.back();
+        todo.pop_back();
+        const auto it = children.find(pid);
+        if (it == children.end())
+            continue;
+        for (const int child : it->second)
+            if (child != root && out.insert(child).second)
+                todo.push_back(child);
+    }
+    return out;
 }
 
 std::string schedulingGroup(std::string_view autogroup, std::string_view cgroup)
@@ -192,7 +237,7 @@ CpuSample sampleCpu()
     sample.ownCpuSeconds = cpuSecondsOf(RUSAGE_SELF) + cpuSecondsOf(RUSAGE_CHILDREN);
     sample.machine = parseProcStat(fileText("/proc/stat"));
     if (sample.machine)
-        sample.groupCpuSeconds = groupCpuSeconds();
+        readProcesses(sample);
     return sample;
 }
 

@@ -23,6 +23,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 
@@ -50,10 +51,21 @@ struct ProcStatTimes
 // first four fields (user nice system idle); fields an old kernel lacks are 0.
 std::optional<ProcStatTimes> parseProcStat(std::string_view text);
 
-// A process's CPU time from the text of its /proc/PID/stat, in clock ticks (user +
-// system, fields 14 and 15, counted after the command name's last ')'); nothing when
-// the text is not such a line.
-std::optional<std::uint64_t> parseProcessTicks(std::string_view text);
+// What /proc/PID/stat says of a process: its parent, and its CPU time in clock ticks
+// (user + system, fields 14 and 15 of proc(5)) and that of its children it has waited
+// for (16 and 17), counted after the command name's last ')'. Nothing when the text is
+// not such a line.
+struct ProcessStat
+{
+    int parent = 0;
+    std::uint64_t ticks = 0;
+    std::uint64_t childTicks = 0;
+};
+std::optional<ProcessStat> parseProcessStat(std::string_view text);
+
+// The processes below `root` (children, their children, ...) in a table of each
+// process's parent, by PID.
+std::set<int> descendantsOf(int root, const std::map<int, int> &parents);
 
 // The scheduling group named by the texts of a process's /proc/PID/autogroup (empty:
 // none, or autogroups switched off) and /proc/PID/cgroup: the autogroup's name
@@ -64,13 +76,20 @@ std::string schedulingGroup(std::string_view autogroup, std::string_view cgroup)
 struct CpuSample
 {
     std::optional<ProcStatTimes> machine; // nothing: unknown (no /proc/stat)
-    double ownCpuSeconds = 0.0;           // user + system, this process and its reaped children
-    double wallSeconds = 0.0;             // the steady clock
-    // CPU seconds of each other process (by PID) in this process's scheduling group.
+    // User + system of this process, of its children it has waited for, and of every
+    // live process below it (the PyTorch engine's Python process and its workers),
+    // with the children each of those has waited for. CPU time moves from a process
+    // to its parent's waited-for children when the parent reaps it, so the sum only
+    // grows, whichever of them ends between two samples.
+    double ownCpuSeconds = 0.0;
+    double wallSeconds = 0.0; // the steady clock
+    // CPU seconds of each other process (by PID) in this process's scheduling group,
+    // the processes below it left out (they are ownCpuSeconds').
     std::map<int, double> groupCpuSeconds;
 };
 
-// Reads /proc/stat, getrusage(RUSAGE_SELF) and getrusage(RUSAGE_CHILDREN) now.
+// Reads /proc/stat, getrusage(RUSAGE_SELF) and getrusage(RUSAGE_CHILDREN) and every
+// process's /proc/PID/stat now.
 CpuSample sampleCpu();
 
 // The load over an interval, in cores (1.0: one core busy all the time).

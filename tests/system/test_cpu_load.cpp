@@ -1,13 +1,21 @@
 // CPU load: /proc/stat's aggregate line parsed from given text, and the load over an
 // interval between two samples (the machine's busy and steal shares, ours, the
-// others', what was available) as known answers; the meter over a real interval.
+// others', what was available) as known answers; the meter over a real interval, and
+// a live child's CPU time counted as ours.
 
 #include "core/system/cpu_load.h"
 #include "tests/support/test_main.h"
 
 #include <QtTest>
 
+#include <csignal>
+#include <ctime>
+#include <fstream>
+#include <set>
 #include <string>
+
+#include <sys/wait.h>
+#include <unistd.h>
 
 using loaderlab::CpuLoadMeter;
 using loaderlab::CpuSample;
@@ -25,7 +33,9 @@ private Q_SLOTS:
     void loadOverAnIntervalIsKnown();
     void ourLoadAboveTheMachinesLeavesOthersAtZero();
     void missingOrBackwardCountersAreUnknown();
-    void readsAProcesssTicks();
+    void readsAProcesssStat();
+    void findsTheProcessesBelowOne();
+    void aLiveChildsTimeIsOurs();
     void namesTheSchedulingGroup();
     void countsTheGroupsProcessesThatRanThroughout();
     void meterMeasuresARealInterval();
@@ -137,15 +147,72 @@ void TestCpuLoad::missingOrBackwardCountersAreUnknown()
     QVERIFY(!loaderlab::machineLoadBetween(start, sameTime).known());
 }
 
-void TestCpuLoad::readsAProcesssTicks()
+void TestCpuLoad::readsAProcesssStat()
 {
-    // utime 250 and stime 40 (fields 14 and 15); a command name with spaces and ')'.
-    QCOMPARE(loaderlab::parseProcessTicks("4242 (my (odd) prog) S 1 4242 4242 0 -1 4194560 "
-                                          "900 0 3 0 250 40 0 0 20 0 3 0 100 12345 67"),
-             std::optional<std::uint64_t>{290});
-    QVERIFY(!loaderlab::parseProcessTicks("").has_value());
-    QVERIFY(!loaderlab::parseProcessTicks("4242 (cut) S 1 2 3").has_value());
-    QVERIFY(!loaderlab::parseProcessTicks("4242 (bad) S 1 2 3 4 5 6 7 8 9 10 x 40").has_value());
+    // ppid 1, utime 250 and stime 40 (fields 14 and 15), cutime 7 and cstime 3 (16 and
+    // 17); a command name with spaces and ')'.
+    const auto stat = loaderlab::parseProcessStat("4242 (my (odd) prog) S 1 4242 4242 0 -1 4194560 "
+                                                  "900 0 3 0 250 40 7 3 20 0 3 0 100 12345 67");
+    QVERIFY(stat.has_value());
+    QCOMPARE(stat->parent, 1);
+    QCOMPARE(stat->ticks, std::uint64_t{290});
+    QCOMPARE(stat->childTicks, std::uint64_t{10});
+    QVERIFY(!loaderlab::parseProcessStat("").has_value());
+    QVERIFY(!loaderlab::parseProcessStat("4242 (cut) S 1 2 3").has_value());
+    QVERIFY(!loaderlab::parseProcessStat("4242 (cut) S 1 2 3 4 5 6 7 8 9 10 250 40").has_value());
+    QVERIFY(!loaderlab::parseProcessStat("4242 (bad) S 1 2 3 4 5 6 7 8 9 10 x 40 0 0").has_value());
+}
+
+void TestCpuLoad::findsTheProcessesBelowOne()
+{
+    // 10 started 11 and 12; 12 started 13; 20 and 21 are someone else's; 1 is its own
+    // parent's (init's table entry) and a loop 30 <-> 31 ends.
+    const std::map<int, int> parents{{10, 1},  {11, 10}, {12, 10}, {13, 12}, {20, 1},
+                                     {21, 20}, {30, 31}, {31, 30}, {1, 1}};
+    QCOMPARE(loaderlab::descendantsOf(10, parents), (std::set<int>{11, 12, 13}));
+    QCOMPARE(loaderlab::descendantsOf(12, parents), (std::set<int>{13}));
+    QVERIFY(loaderlab::descendantsOf(13, parents).empty());
+    QCOMPARE(loaderlab::descendantsOf(30, parents), (std::set<int>{31}));
+}
+
+void TestCpuLoad::aLiveChildsTimeIsOurs()
+{
+    if (!loaderlab::sampleCpu().machine)
+        QSKIP("no /proc/stat here: the load is unknown");
+    const CpuSample start = loaderlab::sampleCpu();
+    // A child that works for 0.3 s of CPU time, then waits to be stopped: still alive,
+    // so its time is not in getrusage(RUSAGE_CHILDREN) yet.
+    const pid_t child = fork();
+    QVERIFY(child >= 0);
+    if (child == 0) {
+        volatile double sink = 0.0;
+        while (std::clock() < static_cast<std::clock_t>(0.3 * CLOCKS_PER_SEC))
+            for (int i = 0; i < 100000; ++i)
+                sink = sink + i;
+        pause();
+        _exit(0);
+    }
+    const auto childTicks = [child] {
+        std::ifstream in("/proc/" + std::to_string(child) + "/stat");
+        std::string text;
+        std::getline(in, text);
+        const auto stat = loaderlab::parseProcessStat(text);
+        return stat ? stat->ticks : std::uint64_t{0};
+    };
+    const double tick = 1.0 / static_cast<double>(sysconf(_SC_CLK_TCK));
+    QTRY_VERIFY_WITH_TIMEOUT(childTicks() * tick >= 0.28, 60'000);
+    const CpuSample end = loaderlab::sampleCpu();
+    const double childSeconds = childTicks() * tick;
+    kill(child, SIGKILL);
+    waitpid(child, nullptr, 0);
+    // Ours, not another program's of our group.
+    QVERIFY(!end.groupCpuSeconds.contains(child));
+    QVERIFY2(end.ownCpuSeconds - start.ownCpuSeconds >= childSeconds - 1e-9,
+             qPrintable(QStringLiteral("own %1 s, the child %2 s")
+                            .arg(end.ownCpuSeconds - start.ownCpuSeconds)
+                            .arg(childSeconds)));
+    // Reaped, its time moves to getrusage(RUSAGE_CHILDREN): the sum does not fall back.
+    QVERIFY(loaderlab::sampleCpu().ownCpuSeconds >= end.ownCpuSeconds);
 }
 
 void TestCpuLoad::namesTheSchedulingGroup()
