@@ -71,21 +71,36 @@ void AutotuneSearch::nextCandidate()
     m_candidate = m_queue.front();
     m_queue.erase(m_queue.begin());
     m_next = m_candidate;
+    m_loadSkips = 0;
 }
 
-std::optional<AutotuneMove> AutotuneSearch::report(double rate)
+std::optional<AutotuneMove> AutotuneSearch::report(double rate, std::optional<double> otherCores)
 {
     ++m_windows;
     if (m_next == m_incumbent) {
+        if (m_candidateRate && !sameMachineLoad(m_candidateLoad, otherCores)) {
+            // Other programs' load changed between the pair's windows: measure it again,
+            // or after kAutotuneLoadSkips such pairs, go on to the next candidate.
+            m_candidateRate.reset();
+            m_incumbentRates = {rate}; // the old windows ran on another machine load
+            if (++m_loadSkips < kAutotuneLoadSkips) {
+                m_next = m_candidate;
+            } else {
+                m_wins = 0;
+                nextCandidate();
+            }
+            return std::nullopt;
+        }
         m_incumbentRates.push_back(rate);
         if (m_incumbentRates.size() > 8)
             m_incumbentRates.erase(m_incumbentRates.begin());
         if (m_holding) {
             // Watching: a lasting change of throughput, or a while gone by, starts the
-            // search again.
+            // search again; other programs' load changing sets a new baseline instead.
             ++m_heldWindows;
-            if (m_heldRate <= 0) {
+            if (m_heldRate <= 0 || !sameMachineLoad(m_heldLoad, otherCores)) {
                 m_heldRate = rate;
+                m_heldLoad = otherCores;
             } else if (const bool drifted = std::abs(rate - m_heldRate)
                                             > m_limits.driftShare * m_heldRate;
                        drifted || m_heldWindows >= m_limits.reprobeWindows) {
@@ -137,6 +152,7 @@ std::optional<AutotuneMove> AutotuneSearch::report(double rate)
     }
     // A candidate's window: the incumbent is measured again next.
     m_candidateRate = rate;
+    m_candidateLoad = otherCores;
     m_next = m_incumbent;
     return std::nullopt;
 }
@@ -173,6 +189,11 @@ AutotuneSpace autotuneSpace(const AutotuneSettings &start, const AutotuneLimits 
                            ? doublings(start.batchSize, limits.minBatch, limits.maxBatch)
                            : std::vector<int>{start.batchSize};
     return space;
+}
+
+bool sameMachineLoad(std::optional<double> a, std::optional<double> b)
+{
+    return !a || !b || std::abs(*a - *b) <= kLoadChangeCores;
 }
 
 double recentSpread(const std::vector<double> &rates)

@@ -16,6 +16,8 @@
 // Objective: samples/s at the consumer (the caller measures it over a window of
 // batches after the settings took effect).
 
+#include "core/predict/busy_machine.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -61,9 +63,14 @@ public:
 
     // What to measure next: settings to apply for the next window.
     const AutotuneSettings &next() const { return m_next; }
-    // The measured samples/s of the window run with next(). Returns the move when
-    // the incumbent changes.
-    std::optional<AutotuneMove> report(double samplesPerSec);
+    // The measured samples/s of the window run with next(), and other programs'
+    // demand on the machine meanwhile (otherDemandCores; nothing: unknown). Returns
+    // the move when the incumbent changes. A candidate's window and the incumbent's
+    // after it are compared only when that demand stayed the same
+    // (sameMachineLoad); otherwise the pair is measured again. While holding, a
+    // change of throughput that comes with a change of the demand is not a drift.
+    std::optional<AutotuneMove> report(double samplesPerSec,
+                                       std::optional<double> otherCores = std::nullopt);
 
     const AutotuneSettings &incumbent() const { return m_incumbent; }
     bool holding() const { return m_holding; } // no neighbour won: watching for drift
@@ -80,6 +87,9 @@ private:
     std::vector<double> m_incumbentRates;  // recent windows of the incumbent
     std::vector<AutotuneSettings> m_queue; // candidates still to try around the incumbent
     std::optional<double> m_candidateRate; // waiting for the incumbent's re-measurement
+    std::optional<double> m_candidateLoad; // other programs' demand in its window
+    std::optional<double> m_heldLoad;      // ... in the window that set m_heldRate
+    int m_loadSkips = 0;                   // the candidate's pairs measured again in a row
     int m_wins = 0;                        // rounds the current candidate has won
     AutotuneSettings m_candidate;
     std::optional<AutotuneSettings> m_movedFrom; // the incumbent before the last move
@@ -105,6 +115,15 @@ AutotuneSpace autotuneSpace(const AutotuneSettings &start, const AutotuneLimits 
 // The spread (max - min) / mean of the last three of `rates` (a setting's windows):
 // the noise a change must beat; 0 with fewer than two.
 double recentSpread(const std::vector<double> &rates);
+
+// Whether two windows ran on the same machine: other programs' demand (cores,
+// otherDemandCores) within kLoadChangeCores of each other, or unknown for either.
+bool sameMachineLoad(std::optional<double> a, std::optional<double> b);
+
+// The pairs of a candidate's window and the incumbent's measured again in a row
+// because the machine's load changed between them; after that many the searches
+// move on (the hill climb to its next candidate, the model search to a hold).
+inline constexpr int kAutotuneLoadSkips = 3;
 
 // "workers 2 -> 3, prefetch 2 -> 4"
 std::string autotuneChangeText(const AutotuneSettings &from, const AutotuneSettings &to);

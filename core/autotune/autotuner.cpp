@@ -1,5 +1,7 @@
 #include "core/autotune/autotuner.h"
 
+#include "core/autotune/live_loader_model.h"
+
 #include "core/engine/engine.h"
 
 #include <spdlog/spdlog.h>
@@ -164,11 +166,11 @@ void Autotuner::tune(std::stop_token stop)
         // Settle, then measure a window.
         const auto [from, to] = autotuneWindow(trace->configVersions().back().firstBatch,
                                                want.workers, measuredTo, m_options);
-        const auto rate = measure(stop, want, from, to);
-        if (!rate)
+        const auto window = measure(stop, want, from, to);
+        if (!window)
             return;
         measuredTo = to;
-        const auto move = search.report(*rate);
+        const auto move = search.report(window->samplesPerSec, window->otherCores);
         publish(search.incumbent(), search.holding(), search.windows(), move);
         if (move) {
             pendingMove = move;
@@ -204,19 +206,31 @@ bool Autotuner::apply(std::stop_token stop, const AutotuneSettings &want, const 
     return true;
 }
 
-std::optional<double> Autotuner::measure(std::stop_token stop, const AutotuneSettings &setting,
-                                         std::size_t from, std::size_t to)
+std::optional<AutotuneMeasure> Autotuner::measure(std::stop_token stop,
+                                                  const AutotuneSettings &setting, std::size_t from,
+                                                  std::size_t to)
 {
     const auto trace = m_run.trace();
+    while (trace->size() <= from) {
+        if (!pause(stop))
+            return std::nullopt;
+    }
+    AutotuneMeasure window;
+    window.start = sampleCpu();
     while (trace->size() <= to) {
         if (!pause(stop))
             return std::nullopt;
     }
-    const double rate = autotuneWindowRate(trace->records(from, to + 1));
+    window.end = sampleCpu();
+    const std::vector<TraceRecord> records = trace->records(from, to + 1);
+    window.samplesPerSec = autotuneWindowRate(records);
+    const MachineLoad load = machineLoadBetween(window.start, window.end);
+    window.otherCores = liveOtherDemand(records, m_run.config(), load.cores, load);
     spdlog::debug("autotune: workers {}, prefetch {}, batch {}: {:.1f} samples/s over batches "
-                  "{}..{}",
-                  setting.workers, setting.prefetch, setting.batchSize, rate, from, to);
-    return rate;
+                  "{}..{}, other programs' demand {:.2f} cores",
+                  setting.workers, setting.prefetch, setting.batchSize, window.samplesPerSec, from,
+                  to, window.otherCores.value_or(0.0));
+    return window;
 }
 
 bool Autotuner::pause(std::stop_token stop)

@@ -14,6 +14,7 @@
 #include "core/autotune/autotune_search.h"
 #include "core/autotune/loader_model_search.h"
 #include "core/record/trace_record.h"
+#include "core/system/cpu_load.h"
 
 #include <chrono>
 #include <condition_variable>
@@ -82,6 +83,17 @@ AutotuneWindow autotuneWindow(std::int64_t firstBatch, int workers, std::size_t 
 // last's; 0 with fewer than two records or no time between them.
 double autotuneWindowRate(std::span<const TraceRecord> records);
 
+// A measured window: its samples/s (autotuneWindowRate), the CPU samples taken when
+// its first batch and its last had arrived, and other programs' demand on the machine
+// between them (liveOtherDemand; nothing: unknown).
+struct AutotuneMeasure
+{
+    double samplesPerSec = 0.0;
+    CpuSample start;
+    CpuSample end;
+    std::optional<double> otherCores;
+};
+
 class Autotuner
 {
 public:
@@ -114,10 +126,10 @@ private:
     // waits for it to take effect; false when refused (the memory budget) or stopped.
     bool apply(std::stop_token stop, const AutotuneSettings &want, const std::string &detail,
                bool *refused);
-    // Waits for the window of batches [from, to] of `setting` and returns its samples/s;
-    // nullopt when stopped or the run ended.
-    std::optional<double> measure(std::stop_token stop, const AutotuneSettings &setting,
-                                  std::size_t from, std::size_t to);
+    // Waits for the window of batches [from, to] of `setting` and measures it, the
+    // machine's load included; nullopt when stopped or the run ended.
+    std::optional<AutotuneMeasure> measure(std::stop_token stop, const AutotuneSettings &setting,
+                                           std::size_t from, std::size_t to);
     void publish(AutotuneSettings incumbent, bool holding, int windows,
                  const std::optional<AutotuneMove> &move, int calibrations = 0);
     // Waits one poll interval, or less when stopped; false when stopped or the run ended.

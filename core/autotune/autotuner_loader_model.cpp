@@ -47,21 +47,30 @@ void Autotuner::tuneWithModel(std::stop_token stop)
                 search.calibrations());
     };
     std::optional<AutotuneMove> pendingMove;
+    // The machine's load over the calibration's windows: from the first one's start.
+    std::optional<CpuSample> calibrationStart;
+    CpuSample calibrationEnd;
     std::size_t measuredTo = 0;  // windows never overlap: the next starts after this batch
     std::size_t stretchFrom = 0; // the incumbent's first settled batch of its latest stretch
     std::int32_t stretchVersion = -1;
-    bool wasCalibrating = false;
     std::string lastDecision;
     while (!stop.stop_requested() && !m_run.finished()) {
         if (search.wantsCalibration()) {
             const RunConfig current = m_run.config();
             try {
                 const auto records = trace->records(stretchFrom, measuredTo + 1);
-                const LiveLoaderModel model = calibrateLiveModel(records, current, cores);
+                const MachineLoad load = calibrationStart
+                                             ? machineLoadBetween(*calibrationStart, calibrationEnd)
+                                             : MachineLoad{};
+                const LiveLoaderModel model = calibrateLiveModel(records, current, cores, load);
                 search.calibrated(model.predict);
-                spdlog::info("autotune: the loader model, calibrated on batches {}..{}: "
+                const std::string busy = busyCalibrationOpening(model.busy, load, cores);
+                spdlog::info("autotune: the loader model, calibrated on batches {}..{}{}: "
                              "{:.0f} samples/s measured, {:.0f} predicted back",
-                             stretchFrom, measuredTo, model.measured, model.predicted);
+                             stretchFrom, measuredTo,
+                             busy.empty() ? std::string()
+                                          : " (" + busy + "; predicted for the machine as it was)",
+                             model.measured, model.predicted);
             } catch (const std::exception &e) {
                 search.calibrationFailed(e.what());
             }
@@ -93,16 +102,21 @@ void Autotuner::tuneWithModel(std::stop_token stop)
             stretchFrom = static_cast<std::size_t>(version.firstBatch)
                           + static_cast<std::size_t>(std::max(1, want.workers)) + 1;
         }
-        // Calibrating again after a drift, the setting unchanged: from the windows
-        // measured since, not the batches before the machine changed.
-        if (search.calibrating() && !wasCalibrating)
+        // A calibration's first window (at the start, after a move, after a drift or
+        // a change of the machine's load): the model calibrates from its batches on,
+        // not from those before the machine changed.
+        const bool firstOfCalibration = search.calibrating()
+                                        && search.calibrationWindowsMeasured() == 0;
+        if (firstOfCalibration)
             stretchFrom = std::max(stretchFrom, from);
-        wasCalibrating = search.calibrating();
-        const auto rate = measure(stop, want, from, to);
-        if (!rate)
+        const auto window = measure(stop, want, from, to);
+        if (!window)
             return;
         measuredTo = to;
-        const auto move = search.report(*rate);
+        if (firstOfCalibration)
+            calibrationStart = window->start;
+        calibrationEnd = window->end;
+        const auto move = search.report(window->samplesPerSec, window->otherCores);
         publishSearch(move);
         if (move) {
             pendingMove = move;

@@ -26,17 +26,11 @@ RunConfig variant(const RunConfig &config, const AutotuneSettings &s)
     return c;
 }
 
-} // namespace
-
-LiveLoaderModel calibrateLiveModel(const std::vector<TraceRecord> &records, const RunConfig &config,
-                                   int cores)
+// One stretch of one setting as a run of its own: one config version, one epoch, no
+// warm-up left to leave out (the caller left the new loader's first round out).
+Calibration calibrateStretch(const std::vector<TraceRecord> &records, const RunConfig &config,
+                             int cores, const MachineLoad &load)
 {
-    if (records.size() < kMinBatches)
-        throw std::invalid_argument("the loader model needs at least " + std::to_string(kMinBatches)
-                                    + " batches to calibrate from, "
-                                    + std::to_string(records.size()) + " measured");
-    // One stretch of one setting: one config version, one epoch, no warm-up left to
-    // leave out (the caller left the new loader's first round out).
     std::vector<TraceRecord> stretch = records;
     for (TraceRecord &r : stretch) {
         r.epoch = 0;
@@ -47,20 +41,48 @@ LiveLoaderModel calibrateLiveModel(const std::vector<TraceRecord> &records, cons
     report.config.warmupBatches = 0;
     report.configVersions.push_back({0, stretch.front().index, 0, report.config});
     report.machine.logicalCores = std::max(1, cores);
+    report.machineLoad = load;
     report.state = "stopped";
-    const auto calibration = std::make_shared<const Calibration>(calibrateFromRun(stretch, report));
+    return calibrateFromRun(stretch, report);
+}
+
+} // namespace
+
+std::optional<double> liveOtherDemand(const std::vector<TraceRecord> &records,
+                                      const RunConfig &config, int cores, const MachineLoad &load)
+{
+    if (!load.known() || records.size() < 2)
+        return std::nullopt;
+    try {
+        return otherDemandCores(calibrateStretch(records, config, cores, load).busyMachine);
+    } catch (const std::exception &) {
+        return std::nullopt;
+    }
+}
+
+LiveLoaderModel calibrateLiveModel(const std::vector<TraceRecord> &records, const RunConfig &config,
+                                   int cores, const MachineLoad &load)
+{
+    if (records.size() < kMinBatches)
+        throw std::invalid_argument("the loader model needs at least " + std::to_string(kMinBatches)
+                                    + " batches to calibrate from, "
+                                    + std::to_string(records.size()) + " measured");
+    const auto calibration = std::make_shared<const Calibration>(
+        calibrateStretch(records, config, cores, load));
 
     LiveLoaderModel model;
     model.notes = calibration->notes;
-    const int machineCores = std::max(1, cores);
-    model.predict = [calibration, config, machineCores](const AutotuneSettings &s) {
+    model.busy = calibration->busyMachine;
+    // On the calibrated machine as busy as it was (settingFor's 0 cores): an idle
+    // machine when the load was unknown or small.
+    model.predict = [calibration, config](const AutotuneSettings &s) {
         const RunConfig c = variant(config, s);
         ModelCosts costs = costsFor(*calibration, c);
         costs.startupSeconds = 0.0;
         costs.restartSeconds = 0.0;
         costs.firstFill =
             {}; // the new loader's first buffers: a cost of the change, not of the setting
-        ModelSetting setting = settingFor(*calibration, c, machineCores);
+        ModelSetting setting = settingFor(*calibration, c, 0);
         setting.epochs = 0;
         setting.batches = kPredictedBatches * std::max(1, setting.devices);
         setting.samplesPerEpoch = (setting.batches + 1) * std::int64_t{s.batchSize};

@@ -34,6 +34,14 @@ std::string percent(double share)
     return text;
 }
 
+// "0.7 cores": how much other programs' load changed between two windows.
+std::string changeText(std::optional<double> a, std::optional<double> b)
+{
+    char text[48];
+    std::snprintf(text, sizeof text, "%.2f cores", a && b ? std::abs(*a - *b) : 0.0);
+    return text;
+}
+
 } // namespace
 
 LoaderModelSearch::LoaderModelSearch(AutotuneSettings start, AutotuneLimits limits,
@@ -138,6 +146,7 @@ void LoaderModelSearch::propose()
     m_wins = 0;
     m_candidateRates.clear();
     m_pendingCandidate.reset();
+    m_loadSkips = 0;
     ++m_trialsThisCalibration;
     m_decision = "predicted " + autotuneChangeText(m_incumbent, m_candidate) + " "
                  + percent(predictedFor(m_candidate) / base - 1.0) + ": confirming";
@@ -149,22 +158,57 @@ void LoaderModelSearch::hold(const std::string &why)
     m_next = m_incumbent;
     m_heldRate = incumbentMean();
     m_heldNoise = noise();
+    m_heldLoad = m_lastLoad;
+    m_heldForLoad = false;
     m_driftWindows = 0;
     m_decision = why;
 }
 
-std::optional<AutotuneMove> LoaderModelSearch::report(double samplesPerSec)
+std::optional<AutotuneMove> LoaderModelSearch::report(double samplesPerSec,
+                                                      std::optional<double> otherCores)
 {
     ++m_windows;
+    const std::optional<double> previousLoad = m_lastLoad;
+    m_lastLoad = otherCores;
     switch (m_state) {
     case State::Calibrating:
     case State::AwaitingModel:
+        if (m_calibrationWindows > 0 && !sameMachineLoad(m_calibrationLoad, otherCores)) {
+            // The machine changed under the calibration: start it again from the next
+            // window, so the model sees one load.
+            m_incumbentRates.assign(1, samplesPerSec);
+            m_calibrationWindows = 0;
+            m_state = State::Calibrating;
+            m_decision = "other programs' load changed by "
+                         + changeText(m_calibrationLoad, otherCores)
+                         + " while calibrating: calibrating again from the next window";
+            return std::nullopt;
+        }
+        if (m_calibrationWindows == 0)
+            m_calibrationLoad = otherCores;
         m_incumbentRates.push_back(samplesPerSec);
         if (++m_calibrationWindows >= m_options.calibrationWindows)
             m_state = State::AwaitingModel;
         return std::nullopt;
     case State::Holding: {
+        if (!sameMachineLoad(m_heldLoad, otherCores)) {
+            // Other programs' doing, not the setting's: a new baseline, no drift.
+            m_decision = "holding: other programs' load changed by "
+                         + changeText(m_heldLoad, otherCores) + "; the throughput moved "
+                         + percent(m_heldRate > 0 ? samplesPerSec / m_heldRate - 1.0 : 0.0)
+                         + " with it, not with the setting";
+            m_incumbentRates.assign(1, samplesPerSec);
+            m_heldRate = samplesPerSec;
+            m_heldLoad = otherCores;
+            m_driftWindows = 0;
+            return std::nullopt;
+        }
         m_incumbentRates.push_back(samplesPerSec);
+        if (m_heldForLoad && previousLoad && sameMachineLoad(previousLoad, otherCores)) {
+            // The load that kept the last proposal from being compared has settled.
+            propose();
+            return std::nullopt;
+        }
         const double limit = std::max(m_limits.driftShare, 2.0 * m_heldNoise);
         const bool drifted = m_heldRate > 0
                              && std::abs(samplesPerSec - m_heldRate) / m_heldRate > limit;
@@ -188,8 +232,31 @@ std::optional<AutotuneMove> LoaderModelSearch::report(double samplesPerSec)
     if (!m_pendingCandidate && m_next == m_candidate) {
         // The proposal's window: the incumbent's follows, so a drift hits both.
         m_pendingCandidate = samplesPerSec;
+        m_pendingLoad = otherCores;
         m_candidateRates.push_back(samplesPerSec);
         m_next = m_incumbent;
+        return std::nullopt;
+    }
+    if (!sameMachineLoad(m_pendingLoad, otherCores)) {
+        // Other programs' load changed between the pair's windows: neither a win nor a
+        // loss. Measured again; after kAutotuneLoadSkips such pairs, hold until it
+        // settles, the proposal not rejected.
+        const std::string change = changeText(m_pendingLoad, otherCores);
+        m_pendingCandidate.reset();
+        m_candidateRates.pop_back();
+        m_incumbentRates.assign(1, samplesPerSec);
+        if (++m_loadSkips >= kAutotuneLoadSkips) {
+            --m_trialsThisCalibration; // not judged: it does not count as a trial
+            hold("holding: other programs' load changed within " + std::to_string(m_loadSkips)
+                 + " pairs of windows in a row; " + autotuneChangeText(m_incumbent, m_candidate)
+                 + " is measured again once it settles");
+            m_heldForLoad = true;
+            return std::nullopt;
+        }
+        m_next = m_candidate;
+        m_decision = "other programs' load changed by " + change + " between the windows of "
+                     + autotuneChangeText(m_incumbent, m_candidate)
+                     + " and the current setting: measuring the pair again";
         return std::nullopt;
     }
     m_incumbentRates.push_back(samplesPerSec);

@@ -22,6 +22,14 @@
 //      when the hold began) in two windows in a row (other work on the machine, a
 //      dataset that got slower), the search calibrates again and proposes again,
 //      rejected proposals included.
+// Other programs' load: each window comes with other programs' demand on the machine
+// (otherDemandCores, measured by the caller), and a change of it is never taken for
+// the effect of a setting: calibration windows start again when it changes among
+// them; a pair whose two windows ran on different loads (sameMachineLoad) is
+// measured again, and after kAutotuneLoadSkips such pairs the search holds, neither
+// rejecting the proposal nor moving, and proposes it again once two windows in a row
+// ran on the same load; while holding, a change of throughput that comes with a
+// change of the load sets a new baseline instead of calibrating again.
 // Objective: samples/s at the consumer, measured by the caller over a window.
 
 #include "core/autotune/autotune_search.h"
@@ -61,15 +69,22 @@ public:
     void calibrated(const SettingsPredictor &predict);
     // The model could not be calibrated: hold, and calibrate again after a drift.
     void calibrationFailed(const std::string &why);
-    // The measured samples/s of the window run with next(). Returns the move when the
+    // The measured samples/s of the window run with next(), and other programs' demand
+    // on the machine meanwhile (cores; nothing: unknown). Returns the move when the
     // incumbent changes.
-    std::optional<AutotuneMove> report(double samplesPerSec);
+    std::optional<AutotuneMove> report(double samplesPerSec,
+                                       std::optional<double> otherCores = std::nullopt);
 
     const AutotuneSettings &incumbent() const { return m_incumbent; }
-    bool holding() const { return m_state == State::Holding; }
+    // Settled: no proposal left to try. Not while it holds only until other programs'
+    // load settles (a proposal waits to be measured again).
+    bool holding() const { return m_state == State::Holding && !m_heldForLoad; }
     // Measuring windows of the incumbent to calibrate from (at the start, after a move,
     // after a drift).
     bool calibrating() const { return m_state == State::Calibrating; }
+    // The windows measured towards the calibration under way (0: the next window is
+    // its first, so the caller calibrates from that window's batches on).
+    int calibrationWindowsMeasured() const { return m_calibrationWindows; }
     int windows() const { return m_windows; }
     int calibrations() const { return m_calibrations; }
     int trials() const { return m_trials; } // proposals measured
@@ -102,6 +117,12 @@ private:
     std::vector<double> m_incumbentRates;           // the incumbent's windows, newest last
     std::vector<double> m_candidateRates;
     std::optional<double> m_pendingCandidate; // the candidate's window, waiting for its pair
+    std::optional<double> m_pendingLoad;      // other programs' demand in that window
+    std::optional<double> m_calibrationLoad;  // ... in the calibration's first window
+    std::optional<double> m_heldLoad;         // ... when the hold began or last rebased
+    std::optional<double> m_lastLoad;         // ... in the last window reported
+    int m_loadSkips = 0;                      // pairs measured again in a row (load changed)
+    bool m_heldForLoad = false; // holding because the load kept changing between pairs
     int m_calibrationWindows = 0;
     int m_wins = 0;
     int m_trialsThisCalibration = 0;

@@ -32,15 +32,13 @@ constexpr double kPredictionTolerance = 0.15;
 // A calibration leaves out the warm-up batches (5 by default): fewer than this
 // leaves too few to read a sample's cost from, and phase 2 too few to measure.
 constexpr std::int64_t kMinPredictionBatches = 10;
-// The rule for which prediction phase 2 is judged against: the cores other programs
-// (and the hypervisor's steal) took while each phase ran, as the model counts them
-// (BusyMachine::takenCores: none for an unknown load or one under kBusyMachineCores),
-// differ by more than this between phase 1 and phase 2: the load changed noticeably,
-// and phase 2 is judged against the re-prediction for the load measured while it
-// ran; otherwise against the prediction made before it (docs/lessons.md). A quarter
-// of a core is well above what /proc/stat's 10 ms ticks blur over a phase of a few
-// seconds.
-constexpr double kLoadChangeCores = 0.25;
+// The rule for which prediction phase 2 is judged against: other programs' demand on
+// the machine (otherDemandCores, busy_machine.h: the cores they took, with programs of
+// LoaderLab's own session counted as busy threads, so that phase 2's extra worker does
+// not change it) differs by more than kLoadChangeCores between phase 1 and phase 2:
+// the load changed noticeably, and phase 2 is judged against the re-prediction for the
+// load measured while it ran; otherwise against the prediction made before it
+// (docs/lessons.md).
 
 int machineCores()
 {
@@ -235,6 +233,7 @@ LessonBriefing predictionBriefing(const std::vector<LessonPhaseResult> &before,
                      {"max_batches", next.maxBatches},
                      {"calibrated_load", loadFigures(measured.load)},
                      {"calibrated_other_cores", cal.busyMachine.takenCores},
+                     {"calibrated_other_demand_cores", otherDemandCores(cal.busyMachine)},
                      {"notes", cal.notes}};
         b.text = format("The loader model, calibrated on the phase \"%s\" (%.0f samples/s "
                         "measured; it predicts that phase back at %.0f, %+.1f %%), predicts for "
@@ -284,7 +283,10 @@ LessonVerdict predictionVerdict(const std::vector<LessonPhaseResult> &phases)
     // (kLoadChangeCores).
     const Reprediction again = repredict(first, watched, predicted);
     const double assumed = predicted.value("calibrated_other_cores", 0.0);
-    const double change = again.made ? again.busy.takenCores - assumed : 0.0;
+    const double change = again.made
+                              ? otherDemandCores(again.busy)
+                                    - predicted.value("calibrated_other_demand_cores", assumed)
+                              : 0.0;
     const bool changed = again.made && std::abs(change) > kLoadChangeCores;
     const double rate = changed ? again.samplesPerSec : before;
     const double p95 = changed ? again.waits.p95Ms : beforeP95;

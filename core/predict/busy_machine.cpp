@@ -53,6 +53,13 @@ BusyMachine busyMachine(const MachineLoad &load, int cores, const ContentionProf
     return out;
 }
 
+double otherDemandCores(const BusyMachine &busy)
+{
+    if (!busy.busy)
+        return busy.takenCores;
+    return busy.outsideCores + std::min(busy.otherLoad, busy.shareCores);
+}
+
 std::string coresText(double cores)
 {
     char text[32];

@@ -47,6 +47,20 @@ struct BusyMachine
 // From the run's load, its cores (the model's C) and its threads' profile (k(t)).
 BusyMachine busyMachine(const MachineLoad &load, int cores, const ContentionProfile &profile);
 
+// What other programs asked of the machine, in the cores they would take of it were
+// LoaderLab idle: what other scheduling groups and the hypervisor held (O_out), plus
+// the busy threads of LoaderLab's own group (B), at most the cores those had (C').
+// Unlike takenCores it does not change with LoaderLab's own settings: a busy loop in
+// LoaderLab's session takes less CPU beside 3 busy workers than beside 1, and is 1
+// either way.
+double otherDemandCores(const BusyMachine &busy);
+
+// Other programs' demand (otherDemandCores) changed by more than this many cores
+// between two measurements: they are not compared as if the machine had stayed the
+// same (Predict then watch's re-prediction, the autotuner's windows). A quarter of a
+// core is well above what /proc/stat's 10 ms ticks blur over a few seconds.
+inline constexpr double kLoadChangeCores = 0.25;
+
 // The calibration's note: what other programs took and how the costs count it.
 std::string busyMachineNote(const BusyMachine &busy, int cores);
 

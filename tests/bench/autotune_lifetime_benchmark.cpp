@@ -21,7 +21,12 @@
 //   build/tests/bench/loaderlab_bench_autotune_lifetime --folder DIR [--engine
 //   loaderlab|pytorch|both]
 //       [--rounds 2] [--seconds 90] [--skip-seconds 30] [--batch 32] [--workers 1]
-//       [--sleep-batch-ms 40] [--cell-samples 4096] [--hill]
+//       [--sleep-batch-ms 40] [--cell-samples 4096] [--hill] [--busy-from-halfway]
+//
+// --busy-from-halfway: halfway through each autotuned and fixed run (not the sweep), a
+// CPU-bound loop starts on the machine's last core (LaterBusyLoop, bench_machine.h),
+// in LoaderLab's own session, and stops with the run: the tuner must not take the
+// machine's change for the effect of a setting.
 
 #include "bench_autotune.h"
 #include "bench_machine.h"
@@ -34,6 +39,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -62,6 +68,7 @@ struct Options
     double sleepBatchMs = 40;
     double cellSamples = 4096;
     bool hill = false;
+    bool busyFromHalfway = false;
     std::string logLevel = "warn";
 };
 
@@ -104,6 +111,8 @@ Options parse(int argc, char **argv)
             o.cellSamples = value();
         else if (a == "--hill")
             o.hill = true;
+        else if (a == "--busy-from-halfway")
+            o.busyFromHalfway = true;
         else if (a == "--log")
             o.logLevel = text();
         else
@@ -135,6 +144,10 @@ Life runLife(const RunConfig &base, bool tuned, bool model, const Options &o)
     config.maxSeconds = o.seconds;
     const auto run = makeEngine(config.engine);
     run->start(config);
+    std::optional<benchmachine::LaterBusyLoop> busy;
+    if (o.busyFromHalfway)
+        busy.emplace(std::chrono::milliseconds(static_cast<std::int64_t>(o.seconds * 500)),
+                     static_cast<int>(std::max(1U, std::thread::hardware_concurrency())) - 1);
     AutotuneOptions options;
     options.model = model;
     Life life;
@@ -146,6 +159,9 @@ Life runLife(const RunConfig &base, bool tuned, bool model, const Options &o)
     } else {
         run->waitForEnd();
     }
+    if (busy && !busy->started())
+        throw std::runtime_error("the busy loop did not start");
+    busy.reset();
     if (!run->error().empty())
         throw std::runtime_error("the autotuned run failed: " + run->error());
     const auto trace = run->trace();
@@ -263,8 +279,11 @@ int main(int argc, char **argv)
         std::printf("machine: %s, %d CPUs, %s\n", cpuModel().c_str(), cores,
                     commandOutput("uname -sr").c_str());
         std::printf("dataset: %s, batch %d, a %.0f ms sleep step per batch; runs of %.0f s, "
-                    "measured after %.0f s\n",
-                    o.folder.c_str(), o.batch, o.sleepBatchMs, o.seconds, o.skipSeconds);
+                    "measured after %.0f s%s\n",
+                    o.folder.c_str(), o.batch, o.sleepBatchMs, o.seconds, o.skipSeconds,
+                    o.busyFromHalfway ? "; a busy loop on the last core from halfway through "
+                                        "each run (not the sweep)"
+                                      : "");
         std::printf("load average at start: %s\n", loadAverage().c_str());
         for (const EngineKind engine : o.engines)
             benchEngine(engine, o, scratch, cores);

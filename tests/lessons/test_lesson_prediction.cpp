@@ -141,6 +141,7 @@ private Q_SLOTS:
     void loadChangedJudgesTheReprediction();
     void loadSteadyJudgesThePrediction();
     void groupLoadRepredictedOnPhaseTwosThreads();
+    void aSessionsBusyLoopBesideMoreWorkersIsTheSameLoad();
 
 private:
     // Phase 2 made of the batches the model predicts for `next` from phase 1 (on an
@@ -550,6 +551,32 @@ void TestLessonPrediction::groupLoadRepredictedOnPhaseTwosThreads()
     QCOMPARE(again, repredicted(first, watched));
     QVERIFY2(near(again, 1120.0), qPrintable(QString::number(again)));
     QCOMPARE(v.figures.at("judged_against").get<std::string>(), std::string("re-prediction"));
+    QVERIFY2(v.observed, v.text.c_str());
+}
+
+void TestLessonPrediction::aSessionsBusyLoopBesideMoreWorkersIsTheSameLoad()
+{
+    if (cores() < 2)
+        QSKIP("the loads below leave 2 cores to LoaderLab's session");
+    // Other sessions hold all but 2 cores; a busy loop of LoaderLab's own session
+    // (B = 1) runs through both phases. Beside phase 1's worker it gets a whole core;
+    // beside phase 2's two it gets 2/3 of one, each worker 2/3 too: a round of 2
+    // batches every 20 / (2/3) ms, 2133 samples/s. The loop took a third of a core less
+    // in phase 2, yet it is the same loop: the prediction made before is judged.
+    const double outside = cores() - 2.0;
+    const LessonPhaseResult first = knownPhase(1, 0.020, loadOf(outside, 1.0));
+    LessonPhaseResult watched = knownPhase(2, 0.030, loadOf(outside, 2.0 / 3.0));
+    watched.briefing = predictionBriefing({first}, watched.config);
+    const LessonVerdict v = predictionVerdict({first, watched});
+    std::printf("  %s\n", v.text.c_str());
+    QVERIFY(std::abs(calibrated(first).busyMachine.otherLoad - 1.0) < 1e-6);
+    QVERIFY(std::abs(calibrated(watched).busyMachine.otherLoad - 1.0) < 1e-6);
+    QVERIFY(near(v.figures.at("other_cores_phase1").get<double>(), outside + 1.0));
+    QVERIFY(near(v.figures.at("other_cores_phase2").get<double>(), outside + 2.0 / 3.0));
+    QVERIFY2(std::abs(v.figures.at("load_change_cores").get<double>()) < 1e-6,
+             qPrintable(QString::number(v.figures.at("load_change_cores").get<double>())));
+    QCOMPARE(v.figures.at("judged_against").get<std::string>(), std::string("prediction"));
+    QVERIFY(near(v.figures.at("predicted_samples_per_sec").get<double>(), 6400.0 / 3.0));
     QVERIFY2(v.observed, v.text.c_str());
 }
 
