@@ -1832,6 +1832,10 @@
         <source>Set-up: %1</source>
         <translation>Vorbereitung: %1</translation>
     </message>
+    <message>
+        <source>This lesson compares an image folder with the tensor file preprocessed from it, so it needs the image folder; %1 is a preprocessed tensor file. Choose the folder as the dataset.</source>
+        <translation>Diese Lektion vergleicht einen Bildordner mit der daraus vorverarbeiteten Tensordatei und braucht deshalb den Bildordner; %1 ist eine vorverarbeitete Tensordatei. Wählen Sie den Ordner als Datensatz.</translation>
+    </message>
 </context>
 <context>
     <name>loaderlab::LivePlot</name>

@@ -3,7 +3,9 @@
 // reads the measuring run's trace written here (load times known), shows what it
 // measured and the step it chose (core's words), and asks for the lesson's run with
 // that step, whose phases then need it; a folder that is not there keeps the preset
-// and says so; Stop lesson during the measuring forgets the lesson.
+// and says so; Stop lesson during the measuring forgets the lesson; a lesson that
+// cannot run on the chosen data (tensors-vs-jpeg on a tensor file) says why and does
+// not start.
 
 #include "core/lessons/lesson_setup.h"
 #include "core/trace/trace_log.h"
@@ -56,6 +58,7 @@ private Q_SLOTS:
     void measuresThenStartsWithTheChosenStep();
     void aMissingFolderKeepsThePreset();
     void stopWhileMeasuring();
+    void aLessonForOtherDataIsNotStarted();
 
 private:
     RunConfig folder(const QString &path) const
@@ -198,6 +201,31 @@ void TestLessonPanelSetup::stopWhileMeasuring()
     appendMeasured(*measured, 7, 1, 20.0);
     panel.refresh();
     QCOMPARE(started.size(), 1);
+}
+
+void TestLessonPanelSetup::aLessonForOtherDataIsNotStarted()
+{
+    LessonPanel panel;
+    RunConfig base;
+    base.dataset.kind = DatasetKind::TensorFile;
+    base.dataset.path = m_dir.filePath(QStringLiteral("photos.u8.tensor")).toStdString();
+    panel.setConfigSource([base] { return base; });
+    QSignalSpy started(&panel, &LessonPanel::startRequested);
+    QVERIFY(panel.chooseLesson(QStringLiteral("tensors-vs-jpeg")));
+    auto *start = childNamed<QPushButton>(&panel, "startLessonButton");
+    QVERIFY(!start->isEnabled());
+    const QString said = childNamed<QLabel>(&panel, "lessonUnavailable")->text();
+    QCOMPARE(said, QStringLiteral("This lesson compares an image folder with the tensor file "
+                                  "preprocessed from it, so it needs the image folder; %1 is a "
+                                  "preprocessed tensor file. Choose the folder as the dataset.")
+                       .arg(QString::fromStdString(base.dataset.path)));
+    panel.startLesson(); // as a shortcut would: refused all the same
+    QCOMPARE(started.size(), 0);
+    QCOMPARE(panel.tracker().state(), State::Idle);
+    // A lesson that runs on any data starts on the same file.
+    QVERIFY(panel.chooseLesson(QStringLiteral("first-batch")));
+    QVERIFY(start->isEnabled());
+    QVERIFY(childNamed<QLabel>(&panel, "lessonUnavailable")->text().isEmpty());
 }
 
 LOADERLAB_TEST_MAIN(TestLessonPanelSetup)

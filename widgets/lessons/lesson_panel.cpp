@@ -72,6 +72,15 @@ QString lessonProblem(const loaderlab::Lesson &lesson, const loaderlab::RunConfi
     return {};
 }
 
+// Whether `lesson` compares an image folder with its tensor file and `base` names
+// data other than a folder (lessonDataProblem: it would run on other data than the
+// user's). Other lessons whose preset brings data of its own (model-trade's synthetic
+// samples) run whatever the dataset chosen, as the window's runs do.
+bool needsTheFolder(const loaderlab::Lesson &lesson, const loaderlab::RunConfig &base)
+{
+    return lesson.needsTensorFile && !loaderlab::lessonDataProblem(lesson, base).empty();
+}
+
 // Whether a measuring run can read the data: the default dataset (the window makes
 // it when it is missing), or a folder or file that is there.
 std::string setupDataProblem(const loaderlab::RunConfig &measuring)
@@ -197,7 +206,8 @@ void LessonPanel::startLesson()
     const loaderlab::Lesson *lesson = chosenLesson();
     const loaderlab::RunConfig base = m_configSource ? m_configSource() : loaderlab::RunConfig();
     if (!lesson || (lesson->needsModel && !m_modelAvailable)
-        || !loaderlab::lessonEngineProblem(*lesson, base).empty()) {
+        || !loaderlab::lessonEngineProblem(*lesson, base).empty()
+        || needsTheFolder(*lesson, base)) {
         showLesson(); // says why
         return;
     }
@@ -332,7 +342,10 @@ void LessonPanel::showLesson()
     // The engine chosen in the side panel must be able to run every phase.
     const loaderlab::RunConfig base = m_configSource ? m_configSource() : loaderlab::RunConfig();
     const QString engineProblem = lesson && !noModel ? lessonProblem(*lesson, base) : QString();
-    const bool blocked = noModel || !engineProblem.isEmpty();
+    // And a lesson that compares a folder with its tensor file needs the folder.
+    const bool needsFolder = lesson && !noModel && engineProblem.isEmpty()
+                             && needsTheFolder(*lesson, base);
+    const bool blocked = noModel || !engineProblem.isEmpty() || needsFolder;
     if (noModel)
         m_unavailable->setText(tr("Needs a LibTorch model step, which this build does not "
                                   "have; `loaderlab lesson %1` neither.")
@@ -341,6 +354,12 @@ void LessonPanel::showLesson()
         m_unavailable->setText(
             tr("Cannot run on %1: %2")
                 .arg(QString::fromUtf8(loaderlab::engineLabel(base.engine)), engineProblem));
+    else if (needsFolder)
+        m_unavailable->setText(
+            tr("This lesson compares an image folder with the tensor file preprocessed from "
+               "it, so it needs the image folder; %1 is a preprocessed tensor file. Choose the "
+               "folder as the dataset.")
+                .arg(text(base.dataset.path)));
     else
         m_unavailable->clear();
     m_unavailable->setVisible(blocked);
@@ -452,8 +471,10 @@ void LessonPanel::showProgress()
     if (verdict) {
         const QString head = state == State::Done ? tr("Verdict:") : tr("Verdict so far:");
         m_verdict->setText(head + QLatin1Char(' ') + text(verdict->text));
-        m_verdict->setStyleSheet(verdict->observed ? QStringLiteral("color: #2e7d32;")
-                                                   : QStringLiteral("color: #b26a00;"));
+        // Seen: green; not seen: amber; does not apply to this data: grey, not a failure.
+        m_verdict->setStyleSheet(verdict->observed  ? QStringLiteral("color: #2e7d32;")
+                                 : verdict->applies ? QStringLiteral("color: #b26a00;")
+                                                    : QStringLiteral("color: #616161;"));
     } else {
         m_verdict->clear();
     }
