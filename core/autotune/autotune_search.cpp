@@ -77,18 +77,29 @@ void AutotuneSearch::nextCandidate()
 std::optional<AutotuneMove> AutotuneSearch::report(double rate, std::optional<double> otherCores)
 {
     ++m_windows;
+    const std::optional<double> previousLoad = m_lastLoad;
+    m_lastLoad = otherCores;
     if (m_next == m_incumbent) {
+        if (m_waitingForLoad) {
+            // The incumbent alone until two windows in a row ran on one load; then the
+            // candidate's pair again.
+            m_incumbentRates = {rate};
+            if (previousLoad && sameMachineLoad(previousLoad, otherCores)) {
+                m_waitingForLoad = false;
+                m_loadSkips = 0;
+                m_next = m_candidate;
+            }
+            return std::nullopt;
+        }
         if (m_candidateRate && !sameMachineLoad(m_candidateLoad, otherCores)) {
             // Other programs' load changed between the pair's windows: measure it again,
-            // or after kAutotuneLoadSkips such pairs, go on to the next candidate.
+            // or after kAutotuneLoadSkips such pairs, wait for the load to settle.
             m_candidateRate.reset();
             m_incumbentRates = {rate}; // the old windows ran on another machine load
-            if (++m_loadSkips < kAutotuneLoadSkips) {
+            if (++m_loadSkips < kAutotuneLoadSkips)
                 m_next = m_candidate;
-            } else {
-                m_wins = 0;
-                nextCandidate();
-            }
+            else
+                m_waitingForLoad = true;
             return std::nullopt;
         }
         m_incumbentRates.push_back(rate);

@@ -90,6 +90,8 @@ private:
     std::optional<double> m_candidateLoad; // other programs' demand in its window
     std::optional<double> m_heldLoad;      // ... in the window that set m_heldRate
     int m_loadSkips = 0;                   // the candidate's pairs measured again in a row
+    bool m_waitingForLoad = false;         // ... kAutotuneLoadSkips of them: load must settle
+    std::optional<double> m_lastLoad;      // other programs' demand in the last window
     int m_wins = 0;                        // rounds the current candidate has won
     AutotuneSettings m_candidate;
     std::optional<AutotuneSettings> m_movedFrom; // the incumbent before the last move
@@ -122,7 +124,9 @@ bool sameMachineLoad(std::optional<double> a, std::optional<double> b);
 
 // The pairs of a candidate's window and the incumbent's measured again in a row
 // because the machine's load changed between them; after that many the searches
-// move on (the hill climb to its next candidate, the model search to a hold).
+// measure only the incumbent until two windows in a row ran on one load, and then
+// the candidate again (neither search takes such a wait for settling: holding() is
+// false meanwhile).
 inline constexpr int kAutotuneLoadSkips = 3;
 
 // "workers 2 -> 3, prefetch 2 -> 4"

@@ -5,7 +5,8 @@
 // windows move the search: the control); a hold does not calibrate again when the
 // throughput falls with a rising load, but does when it falls on the same load; a
 // calibration whose windows ran on different loads starts again; the hill climb
-// compares a pair only on one load too.
+// compares a pair only on one load too, and after three pairs across a change waits
+// for the load to settle before it measures the same candidate again.
 
 #include "core/autotune/autotune_search.h"
 #include "core/autotune/loader_model_search.h"
@@ -90,14 +91,15 @@ private Q_SLOTS:
     void aSlowerHoldOnTheSameLoadIsADrift();
     void aCalibrationAcrossALoadChangeStartsAgain();
     void theHillClimbComparesAPairOnOneLoadOnly();
+    void theHillClimbWaitsForTheLoadToSettle();
 };
 
 void TestAutotuneMachineLoad::aProposalIsNotJudgedAcrossALoadChange()
 {
     // Another program takes a core exactly while the incumbent's windows of each pair
     // run: the proposal (2 workers) looks twice as fast, yet no pair is compared, and
-    // after kAutotuneLoadSkips pairs the search holds with the proposal neither
-    // rejected nor taken.
+    // after kAutotuneLoadSkips pairs the search waits for the load to settle, the
+    // proposal neither rejected nor taken.
     LoaderModelSearch search({1, 2, 32}, limits(2));
     const Load load = [&](int, bool incumbent) -> std::optional<double> {
         return search.calibrating() || search.wantsCalibration() ? 0.0 : incumbent ? 1.0 : 0.0;
@@ -112,6 +114,10 @@ void TestAutotuneMachineLoad::aProposalIsNotJudgedAcrossALoadChange()
     QVERIFY2(search.lastDecision().find("other programs' load changed within 3 pairs")
                  != std::string::npos,
              search.lastDecision().c_str());
+    // A window on the load the last one had: two in a row, the proposal is measured
+    // again.
+    search.report(250.0, 1.0);
+    QCOMPARE(search.next(), (AutotuneSettings{2, 2, 32}));
 }
 
 void TestAutotuneMachineLoad::withoutLoadsTheSameWindowsWouldMove()
@@ -225,6 +231,27 @@ void TestAutotuneMachineLoad::theHillClimbComparesAPairOnOneLoadOnly()
     };
     QCOMPARE(run(true), 0);
     QVERIFY(run(false) > 0);
+}
+
+void TestAutotuneMachineLoad::theHillClimbWaitsForTheLoadToSettle()
+{
+    AutotuneSearch search({1, 2, 32}, limits(2));
+    search.report(500.0, 0.0); // the start; then its first neighbour
+    const AutotuneSettings candidate = search.next();
+    QVERIFY(!(candidate == search.incumbent()));
+    for (int pair = 0; pair < kAutotuneLoadSkips; ++pair) {
+        QCOMPARE(search.next(), candidate);
+        search.report(500.0, 0.0);
+        QCOMPARE(search.next(), search.incumbent());
+        QVERIFY(!search.report(250.0, 1.0).has_value()); // another program started
+    }
+    // Three pairs across a change: the incumbent alone until the load settles.
+    QCOMPARE(search.next(), search.incumbent());
+    search.report(500.0, 0.0);
+    QCOMPARE(search.next(), search.incumbent());
+    search.report(500.0, 0.1); // within kLoadChangeCores of the window before
+    QCOMPARE(search.next(), candidate);
+    QVERIFY(!search.holding());
 }
 
 LOADERLAB_GUILESS_TEST_MAIN(TestAutotuneMachineLoad)
