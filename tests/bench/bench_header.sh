@@ -6,7 +6,9 @@
 #   bench_folder LOADERLAB FOLDER WORK  FOLDER, or the window's default dataset (made in
 #                                       WORK when it is not there yet)
 #   bench_busy_loop                     starts a CPU-bound loop pinned to the last core;
-#                                       its pid in $busy (the caller kills it)
+#                                       its pid in $busy
+#   bench_scratch                       a scratch folder in $work, removed on exit with
+#                                       the busy loop, if one was started, killed
 
 bench_header() {
     echo "commit:  $(git -C "$(dirname "$0")" describe --always --dirty --abbrev=12)"
@@ -27,6 +29,12 @@ bench_folder() {
 bench_busy_loop() {
     taskset -c "$(($(nproc) - 1))" sh -c 'while :; do :; done' &
     busy=$!
+}
+
+bench_scratch() {
+    work=$(mktemp -d)
+    busy=
+    trap 'rm -rf "$work"; [ -z "$busy" ] || kill "$busy" 2>/dev/null || true' EXIT
 }
 
 bench_tensor() {

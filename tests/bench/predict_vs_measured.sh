@@ -31,9 +31,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 bin=$(cd "$build" && pwd)/app/loaderlab
 # shellcheck source=tests/bench/bench_header.sh
 source "$here/bench_header.sh"
-work=$(mktemp -d)
-busy=
-trap 'rm -rf "$work"; [ -z "$busy" ] || kill "$busy" 2>/dev/null || true' EXIT
+bench_scratch
 
 folder=$(bench_folder "$bin" "$folder" "$work")
 bench_header "$folder"
