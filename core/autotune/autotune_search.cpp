@@ -202,11 +202,6 @@ AutotuneSpace autotuneSpace(const AutotuneSettings &start, const AutotuneLimits 
     return space;
 }
 
-bool sameMachineLoad(std::optional<double> a, std::optional<double> b)
-{
-    return !a || !b || std::abs(*a - *b) <= kLoadChangeCores;
-}
-
 double recentSpread(const std::vector<double> &rates)
 {
     const std::size_t n = std::min<std::size_t>(3, rates.size());

@@ -118,10 +118,6 @@ AutotuneSpace autotuneSpace(const AutotuneSettings &start, const AutotuneLimits 
 // the noise a change must beat; 0 with fewer than two.
 double recentSpread(const std::vector<double> &rates);
 
-// Whether two windows ran on the same machine: other programs' demand (cores,
-// otherDemandCores) within kLoadChangeCores of each other, or unknown for either.
-bool sameMachineLoad(std::optional<double> a, std::optional<double> b);
-
 // The pairs of a candidate's window and the incumbent's measured again in a row
 // because the machine's load changed between them; after that many the searches
 // measure only the incumbent until two windows in a row ran on one load, and then

@@ -283,11 +283,9 @@ LessonVerdict predictionVerdict(const std::vector<LessonPhaseResult> &phases)
     // (kLoadChangeCores).
     const Reprediction again = repredict(first, watched, predicted);
     const double assumed = predicted.value("calibrated_other_cores", 0.0);
-    const double change = again.made
-                              ? otherDemandCores(again.busy)
-                                    - predicted.value("calibrated_other_demand_cores", assumed)
-                              : 0.0;
-    const bool changed = again.made && std::abs(change) > kLoadChangeCores;
+    const double demandBefore = predicted.value("calibrated_other_demand_cores", assumed);
+    const double change = again.made ? otherDemandCores(again.busy) - demandBefore : 0.0;
+    const bool changed = again.made && !sameMachineLoad(demandBefore, otherDemandCores(again.busy));
     const double rate = changed ? again.samplesPerSec : before;
     const double p95 = changed ? again.waits.p95Ms : beforeP95;
     const int period = changed ? again.waits.period : beforePeriod;

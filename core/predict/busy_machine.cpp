@@ -1,6 +1,7 @@
 #include "core/predict/busy_machine.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 namespace loaderlab {
@@ -58,6 +59,11 @@ double otherDemandCores(const BusyMachine &busy)
     if (!busy.busy)
         return busy.takenCores;
     return busy.outsideCores + std::min(busy.otherLoad, busy.shareCores);
+}
+
+bool sameMachineLoad(std::optional<double> a, std::optional<double> b)
+{
+    return !a || !b || std::abs(*a - *b) <= kLoadChangeCores;
 }
 
 std::string coresText(double cores)

@@ -26,6 +26,7 @@
 #include "core/predict/contention_profile.h"
 #include "core/system/cpu_load.h"
 
+#include <optional>
 #include <string>
 
 namespace loaderlab {
@@ -60,6 +61,10 @@ double otherDemandCores(const BusyMachine &busy);
 // same (Predict then watch's re-prediction, the autotuner's windows). A quarter of a
 // core is well above what /proc/stat's 10 ms ticks blur over a few seconds.
 inline constexpr double kLoadChangeCores = 0.25;
+
+// Whether two measurements ran on the same machine: other programs' demand (cores,
+// otherDemandCores) within kLoadChangeCores of each other, or unknown for either.
+bool sameMachineLoad(std::optional<double> a, std::optional<double> b);
 
 // The calibration's note: what other programs took and how the costs count it.
 std::string busyMachineNote(const BusyMachine &busy, int cores);
