@@ -430,15 +430,24 @@ void checkMovesTowardTheKnownBest(Engine &run, EngineKind engine, double stepMs,
         autotuneMarkers += m.kind == MarkerKind::Autotune;
     QCOMPARE(static_cast<std::size_t>(autotuneMarkers) + 1, run.trace()->configVersions().size());
     const std::lock_guard lock(mutex);
-    QVERIFY(moves.size() >= 2); // 8 -> 16 -> 32
+    // The known answer is about the batch size: every batch-size move goes up,
+    // 8 -> 16 -> 32. A workers or prefetch move changes no samples per step, so
+    // the answer says nothing about it; on a loaded machine (a sanitizer build
+    // beside other tests) one can win a few percent where the loader nears the
+    // limit. None may take the batch size down.
+    int batchMoves = 0;
     for (const auto &m : moves) {
-        QVERIFY2(m.to.batchSize > m.from.batchSize, m.reason.c_str());
+        QVERIFY2(m.to.batchSize >= m.from.batchSize, m.reason.c_str());
+        if (m.to.batchSize == m.from.batchSize)
+            continue;
+        ++batchMoves;
         // Twice the samples per step: +100 %, whatever the search's threshold. At
         // least +50 % allows for the load of the machine (and, on PyTorch's
         // DataLoader, the spread of the rebuilds each window pays).
         const double expected = double(m.to.batchSize) / m.from.batchSize - 1.0;
         QVERIFY2(m.gain > expected / 2, m.reason.c_str());
     }
+    QCOMPARE(batchMoves, 2); // 8 -> 16 -> 32
 }
 
 } // namespace
