@@ -1119,6 +1119,26 @@
         <source>Python files (*.py);;All files (*)</source>
         <translation>Python-Dateien (*.py);;Alle Dateien (*)</translation>
     </message>
+    <message>
+        <source>Measuring the run as it is.</source>
+        <translation>Misst den Lauf, wie er ist.</translation>
+    </message>
+    <message>
+        <source>Holding: no other setting measured better.</source>
+        <translation>Hält: Keine andere Einstellung war messbar besser.</translation>
+    </message>
+    <message>
+        <source>Comparing settings, one window each.</source>
+        <translation>Vergleicht Einstellungen, je ein Messfenster.</translation>
+    </message>
+    <message>
+        <source>No other program was busy in the last window.</source>
+        <translation>Im letzten Messfenster war kein anderes Programm beschäftigt.</translation>
+    </message>
+    <message>
+        <source>Other programs asked for %1 of the %2 cores in the last window; settings are compared only on windows with the same load.</source>
+        <translation>Andere Programme beanspruchten im letzten Messfenster %1 der %2 Kerne; Einstellungen werden nur über Messfenster mit gleicher Last verglichen.</translation>
+    </message>
 </context>
 <context>
     <name>loaderlab::EngineChoice</name>

@@ -50,6 +50,9 @@ void AutotuneManager::follow()
 {
     if (!m_autotuner)
         return;
+    const AutotuneLoad load = m_autotuner->lastLoad();
+    m_controls->showTuningState(m_autotuner->windows(), m_autotuner->holding(), load.otherCores,
+                                load.cores);
     const RunConfig run = m_session->config();
     const RunConfig shown = m_controls->config();
     if (run.loader.numWorkers != shown.loader.numWorkers

@@ -37,7 +37,7 @@ AutotuneLimits autotuneLimits(const RunConfig &start, const AutotuneOptions &opt
 }
 
 AutotuneWindow autotuneWindow(std::int64_t firstBatch, int workers, std::size_t measuredTo,
-                              const AutotuneOptions &options)
+                              const AutotuneOptions &options, std::int64_t epochBatches)
 {
     const int w = std::max(1, workers);
     // With countRebuild the first record is the last of the old settings: its step's
@@ -47,10 +47,32 @@ AutotuneWindow autotuneWindow(std::int64_t firstBatch, int workers, std::size_t 
             ? std::max(static_cast<std::size_t>(std::max<std::int64_t>(firstBatch - 1, 0)),
                        measuredTo)
             : std::max(static_cast<std::size_t>(firstBatch) + w + 1, measuredTo + 1);
-    const std::size_t to = from
-                           + static_cast<std::size_t>(
-                               std::max(options.minWindowBatches, options.windowRounds * w));
-    return {from, to};
+    std::int64_t span = std::max(options.minWindowBatches, options.windowRounds * w);
+    if (epochBatches > 0 && epochBatches <= kAutotuneEpochWindows * span)
+        span = (span + epochBatches - 1) / epochBatches * epochBatches;
+    return {from, from + static_cast<std::size_t>(span)};
+}
+
+std::int64_t autotuneEpochBatches(std::span<const TraceRecord> records, int batchSize)
+{
+    if (records.empty() || batchSize <= 0)
+        return 0;
+    // The epoch before the last record's, held from its first batch: a record of an
+    // earlier epoch precedes it, or it begins the run.
+    const std::int32_t epoch = records.back().epoch - 1;
+    std::int64_t samples = 0;
+    bool whole = false;
+    for (auto it = records.rbegin(); it != records.rend(); ++it) {
+        if (it->epoch > epoch)
+            continue;
+        if (it->epoch < epoch) {
+            whole = true;
+            break;
+        }
+        samples += it->samples + it->skipped;
+        whole = it->index == 0;
+    }
+    return whole && samples > 0 ? (samples + batchSize - 1) / batchSize : 0;
 }
 
 double autotuneWindowRate(std::span<const TraceRecord> records)
@@ -117,6 +139,12 @@ int Autotuner::calibrations() const
     return m_calibrations;
 }
 
+AutotuneLoad Autotuner::lastLoad() const
+{
+    const std::lock_guard lock(m_mutex);
+    return m_lastLoad;
+}
+
 bool Autotuner::waitForHold(std::chrono::milliseconds timeout) const
 {
     std::unique_lock lock(m_mutex);
@@ -165,7 +193,8 @@ void Autotuner::tune(std::stop_token stop)
         pendingMove.reset();
         // Settle, then measure a window.
         const auto [from, to] = autotuneWindow(trace->configVersions().back().firstBatch,
-                                               want.workers, measuredTo, m_options);
+                                               want.workers, measuredTo, m_options,
+                                               epochBatches(want));
         const auto window = measure(stop, want, from, to);
         if (!window)
             return;
@@ -206,6 +235,20 @@ bool Autotuner::apply(std::stop_token stop, const AutotuneSettings &want, const 
     return true;
 }
 
+std::int64_t Autotuner::epochBatches(const AutotuneSettings &setting) const
+{
+    // An epoch that counts for the window is at most kAutotuneEpochWindows of the
+    // longest span; the last two such epochs' batches (one whole, one under way) are
+    // enough to find one.
+    const auto trace = m_run.trace();
+    const std::int64_t longest = std::max(m_options.minWindowBatches,
+                                          m_options.windowRounds * std::max(1, setting.workers));
+    const auto reach = static_cast<std::size_t>(2 * kAutotuneEpochWindows * longest + 2);
+    const std::size_t size = trace->size();
+    const std::vector<TraceRecord> records = trace->records(size > reach ? size - reach : 0, size);
+    return autotuneEpochBatches(records, setting.batchSize);
+}
+
 std::optional<AutotuneMeasure> Autotuner::measure(std::stop_token stop,
                                                   const AutotuneSettings &setting, std::size_t from,
                                                   std::size_t to)
@@ -226,6 +269,10 @@ std::optional<AutotuneMeasure> Autotuner::measure(std::stop_token stop,
     window.samplesPerSec = autotuneWindowRate(records);
     const MachineLoad load = machineLoadBetween(window.start, window.end);
     window.otherCores = liveOtherDemand(records, m_run.config(), load.cores, load);
+    {
+        const std::lock_guard lock(m_mutex);
+        m_lastLoad = {window.otherCores, load.cores};
+    }
     spdlog::debug("autotune: workers {}, prefetch {}, batch {}: {:.1f} samples/s over batches "
                   "{}..{}, other programs' demand {:.2f} cores",
                   setting.workers, setting.prefetch, setting.batchSize, window.samplesPerSec, from,

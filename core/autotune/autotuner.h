@@ -69,14 +69,24 @@ AutotuneLimits autotuneLimits(const RunConfig &start, const AutotuneOptions &opt
 // that took effect at batch `firstBatch`: the new loader's first round (W batches
 // plus one: it starts with empty queues) is left out, a window starts after the
 // last batch the previous one measured (`measuredTo`), and it spans
-// max(minWindowBatches, windowRounds x W) batches after its first.
+// max(minWindowBatches, windowRounds x W) batches after its first. When an epoch
+// takes `epochBatches` batches, at most kAutotuneEpochWindows such spans, the span
+// is rounded up to a whole number of epochs: every window then holds the same
+// number of epoch starts, each of which drains the pipeline (non-persistent workers
+// start again), instead of one window holding one and the next none.
 struct AutotuneWindow
 {
     std::size_t from = 0;
     std::size_t to = 0;
 };
+inline constexpr int kAutotuneEpochWindows = 3;
 AutotuneWindow autotuneWindow(std::int64_t firstBatch, int workers, std::size_t measuredTo,
-                              const AutotuneOptions &options);
+                              const AutotuneOptions &options, std::int64_t epochBatches = 0);
+
+// The batches an epoch takes at `batchSize`: the samples (delivered and skipped) of
+// the last epoch `records` (in batch order) holds from its first batch to its last,
+// over the batch size, rounded up; 0 when `records` holds no such epoch.
+std::int64_t autotuneEpochBatches(std::span<const TraceRecord> records, int batchSize);
 
 // Samples/s at the consumer over a window's records (in batch order): the samples
 // of every batch after the first, over the time from the first's step end to the
@@ -92,6 +102,15 @@ struct AutotuneMeasure
     CpuSample start;
     CpuSample end;
     std::optional<double> otherCores;
+};
+
+// Other programs' demand on the machine (otherDemandCores) in the last window the
+// tuner measured, and the machine's cores; otherCores is nothing before the first
+// window, or where /proc/stat cannot say.
+struct AutotuneLoad
+{
+    std::optional<double> otherCores;
+    int cores = 0;
 };
 
 class Autotuner
@@ -114,6 +133,7 @@ public:
     bool holding() const;
     int windows() const;      // windows measured so far
     int calibrations() const; // times the loader model was calibrated (model search)
+    AutotuneLoad lastLoad() const;
     // Waits up to `timeout` for holding(); false on a timeout or when the tuner ended
     // (stopped, or the run ended) without holding.
     bool waitForHold(std::chrono::milliseconds timeout) const;
@@ -126,6 +146,8 @@ private:
     // waits for it to take effect; false when refused (the memory budget) or stopped.
     bool apply(std::stop_token stop, const AutotuneSettings &want, const std::string &detail,
                bool *refused);
+    // autotuneEpochBatches at `setting`'s batch size, from the trace's latest batches.
+    std::int64_t epochBatches(const AutotuneSettings &setting) const;
     // Waits for the window of batches [from, to] of `setting` and measures it, the
     // machine's load included; nullopt when stopped or the run ended.
     std::optional<AutotuneMeasure> measure(std::stop_token stop, const AutotuneSettings &setting,
@@ -147,6 +169,7 @@ private:
     bool m_holding = false;
     int m_windows = 0;
     int m_calibrations = 0;
+    AutotuneLoad m_lastLoad;
     bool m_ended = false;
     std::jthread m_thread;
 };

@@ -95,7 +95,7 @@ void Autotuner::tuneWithModel(std::stop_token stop)
         pendingMove.reset();
         const ConfigVersion version = trace->configVersions().back();
         const auto [from, to] = autotuneWindow(version.firstBatch, want.workers, measuredTo,
-                                               windows);
+                                               windows, epochBatches(want));
         if (version.version != stretchVersion) {
             // A new stretch of one setting: the model calibrates from its settled batches.
             stretchVersion = version.version;

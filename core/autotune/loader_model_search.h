@@ -14,8 +14,10 @@
 //      windows (a drift of the machine hits both); it must beat the current setting
 //      by more than the current setting's noise and `minGain` in `confirmRounds`
 //      pairs in a row. A win moves the run and calibrates again at the new setting (a
-//      model calibrated nearer its answer can see further); a loss rejects the
-//      proposal (with its other prefetch depths), and the next one is tried, at most
+//      model calibrated nearer its answer can see further). Losing takes
+//      `confirmRounds` lost pairs too (not necessarily in a row): the model predicted
+//      a gain, so one lost pair may be the windows' luck. A loss rejects the proposal
+//      (with its other prefetch depths), and the next one is tried, at most
 //      `trialsPerCalibration` a calibration.
 //   4. Hold: no trials at all while the measured throughput stays where it was when
 //      the search settled; when it moves by more than max(driftShare, 2 x the noise
@@ -49,7 +51,7 @@ using SettingsPredictor = std::function<double(const AutotuneSettings &)>;
 struct LoaderModelSearchOptions
 {
     int calibrationWindows = 2;   // windows at a setting before the model is calibrated on it
-    int confirmRounds = 2;        // pairs a proposal must win in a row
+    int confirmRounds = 2;        // pairs a proposal must win in a row, or lose
     int trialsPerCalibration = 2; // proposals tried before holding
     double nearBest = 0.02;       // predicted within 2 % of the best: as good as the best
 };
@@ -87,7 +89,7 @@ public:
     int calibrationWindowsMeasured() const { return m_calibrationWindows; }
     int windows() const { return m_windows; }
     int calibrations() const { return m_calibrations; }
-    int trials() const { return m_trials; } // proposals measured
+    int trials() const { return m_trials; } // pairs of windows judged (proposal, current)
     // The model's predicted gain of the proposal being measured over the incumbent.
     std::optional<double> proposalGain() const;
     // What the search did last, for the log and the markers: "predicted workers 1 -> 2
@@ -124,7 +126,8 @@ private:
     int m_loadSkips = 0;                      // pairs measured again in a row (load changed)
     bool m_heldForLoad = false; // holding because the load kept changing between pairs
     int m_calibrationWindows = 0;
-    int m_wins = 0;
+    int m_wins = 0;   // pairs the proposal won in a row
+    int m_losses = 0; // pairs the proposal lost
     int m_trialsThisCalibration = 0;
     double m_heldRate = 0.0;
     double m_heldNoise = 0.0; // the incumbent's noise when the hold began

@@ -20,6 +20,7 @@
 
 #include <QAbstractScrollArea>
 #include <QCheckBox>
+#include <QFile>
 #include <QFileDialog>
 #include <QLabel>
 #include <QLineEdit>
@@ -202,6 +203,14 @@ void TestWindowTools::autotuneDrivesTheRunAndTheSliders()
                && batchSpin->value() == run.loader.batchSize;
     };
     QTRY_VERIFY(shown());
+    // Under the Autotune box: what the tuner does, and the machine's load once it has
+    // measured a window (on a machine without /proc/stat it cannot say).
+    auto *state = childNamed<QLabel>(controls, "autotuneState");
+    QVERIFY(!state->isHidden());
+    QTRY_VERIFY(!state->text().isEmpty() && !state->text().startsWith(QStringLiteral("Measuring")));
+    if (QFile::exists(QStringLiteral("/proc/stat")))
+        QVERIFY2(state->text().contains(QStringLiteral("the last window")),
+                 qPrintable(state->text()));
     // The marker is drawn on the time-based plots with its reason.
     const auto markerDrawn = [&] {
         for (LivePlot *plot : window.plots()) {
@@ -226,11 +235,15 @@ void TestWindowTools::autotuneDrivesTheRunAndTheSliders()
     QTRY_VERIFY(childNamed<TimelinePlottable>(timeline, "timelineLanes")->workerLanes()
                 >= mostWorkers());
     saveScreenshot(window, QStringLiteral("autotune.png"));
+    // The settings unscrolled, the Autotune box and its state among them.
+    if (auto *settings = controls->findChild<QScrollArea *>())
+        saveScreenshot(*settings->widget(), QStringLiteral("autotune-settings.png"));
 
     // Off: the tuner stops, the controls are the user's again and apply as before.
     autotune->click();
     QVERIFY(!window.autotuner());
     QVERIFY(workersSlider->isEnabled());
+    QVERIFY(state->isHidden());
     // The tuner's thread is joined; a change it asked for just before applies at the
     // next batch boundary, so once two more batches have been delivered every
     // marker it will ever leave is in the trace. None comes over the next 100

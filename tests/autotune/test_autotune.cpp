@@ -154,6 +154,7 @@ private Q_SLOTS:
     void reprobesAfterTheWindowsGoBy();
     void retunesOnADriftBeforeTheReprobe();
     void aWindowLeavesOutTheNewLoadersFirstRound();
+    void aWindowSpansWholeEpochsWhenTheyAreShort();
     void settleBatchesDoNotDecideAMove();
     void stopDoesNotWaitOutThePollInterval();
 };
@@ -552,6 +553,54 @@ void TestAutotune::aWindowLeavesOutTheNewLoadersFirstRound()
     QCOMPARE(paid(100, 4, 90), (Range{99, 115}));
     QCOMPARE(paid(100, 2, 99), (Range{99, 111}));   // may share the previous window's last
     QCOMPARE(paid(100, 2, 150), (Range{150, 162})); // a change before the previous window's end
+}
+
+void TestAutotune::aWindowSpansWholeEpochsWhenTheyAreShort()
+{
+    // Known answers: a span of 12 batches (1 or 2 workers) or 16 (4 workers) becomes a
+    // whole number of epochs when an epoch takes at most 3 spans; longer epochs, or
+    // none known (0), leave it as it is.
+    const AutotuneOptions options;
+    const auto length = [&](int workers, std::int64_t epochBatches) {
+        const AutotuneWindow w = autotuneWindow(100, workers, 99, options, epochBatches);
+        return w.to - w.from;
+    };
+    QCOMPARE(length(2, 0), std::size_t{12});
+    QCOMPARE(length(2, 31), std::size_t{31}); // 1,000 photos at batch 32
+    QCOMPARE(length(1, 5), std::size_t{15});  // 3 epochs of a small folder
+    QCOMPARE(length(2, 4), std::size_t{12});  // exactly 3 epochs
+    QCOMPARE(length(2, 36), std::size_t{36}); // 3 spans: still one epoch
+    QCOMPARE(length(2, 37), std::size_t{12}); // longer: epoch starts are rare
+    QCOMPARE(length(4, 10), std::size_t{20});
+    QCOMPARE(length(4, 48), std::size_t{48});
+
+    // The batches of an epoch, from the last one held whole in the records: its
+    // samples (skipped ones too) over the batch size, rounded up.
+    const auto epochOf = [](std::vector<std::pair<std::int32_t, std::int32_t>> epochSamples,
+                            std::int64_t firstIndex) {
+        std::vector<TraceRecord> records;
+        for (const auto &[epoch, samples] : epochSamples) {
+            TraceRecord r;
+            r.index = firstIndex + static_cast<std::int64_t>(records.size());
+            r.epoch = epoch;
+            r.samples = samples;
+            records.push_back(r);
+        }
+        return records;
+    };
+    // Epoch 0 from the run's start: 3 x 32 + 8 = 104 samples; epoch 1 under way.
+    const auto fromStart = epochOf({{0, 32}, {0, 32}, {0, 32}, {0, 8}, {1, 32}}, 0);
+    QCOMPARE(autotuneEpochBatches(fromStart, 32), std::int64_t{4});
+    QCOMPARE(autotuneEpochBatches(fromStart, 16), std::int64_t{7}); // after a batch change
+    QCOMPARE(autotuneEpochBatches(fromStart, 128), std::int64_t{1});
+    // Epoch 1 held whole after epoch 0's tail; one sample skipped counts.
+    auto skipped = epochOf({{0, 8}, {1, 32}, {1, 31}, {1, 32}, {1, 8}, {2, 32}}, 40);
+    skipped[2].skipped = 1;
+    QCOMPARE(autotuneEpochBatches(skipped, 32), std::int64_t{4});
+    // The records begin within the last finished epoch, or none has finished: unknown.
+    QCOMPARE(autotuneEpochBatches(epochOf({{1, 32}, {1, 32}, {2, 32}}, 40), 32), std::int64_t{0});
+    QCOMPARE(autotuneEpochBatches(epochOf({{0, 32}, {0, 32}}, 0), 32), std::int64_t{0});
+    QCOMPARE(autotuneEpochBatches({}, 32), std::int64_t{0});
 }
 
 void TestAutotune::settleBatchesDoNotDecideAMove()

@@ -14,6 +14,10 @@
 # PyTorch's DataLoader instead of LoaderLab's loader (the folder only: it reads no
 # tensor file): how close the model predicts PyTorch's runs and what a second worker
 # measures, which tests/predict/test_calibration_pytorch.cpp leaves to a benchmark.
+# WORKERS, BATCHES and STEPS_MS (comma lists) replace the sweep's axes, CALIBRATION_STEP_MS
+# the calibration run's step (10), KINDS the data ("folder tensor"): issue 34's
+# target is WORKERS=0,1,2,3 BATCHES=16,32 STEPS_MS=40 CALIBRATION_STEP_MS=40 KINDS=folder
+# on 600-900 px photos.
 # Run it on an idle machine: the measured cells and the calibration run are timed;
 # the load is printed before and after each dataset. BUSY=1 starts a CPU-bound busy
 # loop pinned to the last core before the calibration run and keeps it through the
@@ -25,8 +29,9 @@ folder=${2:-}
 samples=${3:-2048}
 repeats=${4:-3}
 engine=${ENGINE:-loaderlab}
-kinds=(folder tensor)
+read -r -a kinds <<< "${KINDS:-folder tensor}"
 [ "$engine" = pytorch ] && kinds=(folder)
+calibration_step=${CALIBRATION_STEP_MS:-10}
 here=$(cd "$(dirname "$0")" && pwd)
 bin=$(cd "$build" && pwd)/app/loaderlab
 # shellcheck source=tests/bench/bench_header.sh
@@ -36,15 +41,19 @@ bench_scratch
 folder=$(bench_folder "$bin" "$folder" "$work")
 bench_header "$folder"
 echo "load:    $(cut -d' ' -f1-3 /proc/loadavg) (1, 5, 15 min)"
-[ "$engine" = pytorch ] || bench_tensor "$bin" "$folder" "$work/images.tensor"
+if [ "$engine" != pytorch ] && [[ " ${kinds[*]} " == *" tensor "* ]]; then
+    bench_tensor "$bin" "$folder" "$work/images.tensor"
+fi
 echo "engine:  $engine"
 if [ "${BUSY:-0}" = 1 ]; then
     bench_busy_loop
     echo "busy:    a CPU-bound loop, pid $busy, on core $(($(nproc) - 1)) of $(nproc)"
 fi
 
-axes=(--axis loader.num_workers=0,1,2,3,4 --axis loader.batch_size=16,64
-      --axis consumer.sleep_per_batch_ms=0,20)
+axes=(--axis "loader.num_workers=${WORKERS:-0,1,2,3,4}"
+      --axis "loader.batch_size=${BATCHES:-16,64}"
+      --axis "consumer.sleep_per_batch_ms=${STEPS_MS:-0,20}")
+echo "axes:    ${axes[*]}; calibration: 1 worker, batch 32, a ${calibration_step} ms step"
 for kind in "${kinds[@]}"; do
     path=$folder
     [ "$kind" = tensor ] && path=$work/images.tensor
@@ -55,7 +64,7 @@ for kind in "${kinds[@]}"; do
     # memory out, DAMON's pageout.)
     find "$path" -type f -exec cat {} + > /dev/null
     "$bin" run --engine "$engine" --dataset "$kind" --path "$path" --workers 1 --batch-size 32 \
-        --sleep-batch-ms 10 --epochs 1 --csv "$work/$kind.csv" --json "$work/$kind.json" \
+        --sleep-batch-ms "$calibration_step" --epochs 1 --csv "$work/$kind.csv" --json "$work/$kind.json" \
         --quiet > /dev/null
     start=$SECONDS
     "$bin" predict --from "$work/$kind.json" "${axes[@]}" > "$work/$kind.predicted.txt"

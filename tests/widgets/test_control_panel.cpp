@@ -56,6 +56,7 @@ private Q_SLOTS:
     void pauseTogglesAndRenames();
     void buttonsEmitRequests();
     void datasetErrorShownAndCleared();
+    void tuningStateSaysTheMachinesLoad();
     void statsPanelShowsFigures();
     void statsPanelBandColours();
 };
@@ -434,6 +435,31 @@ void TestControlPanel::datasetErrorShownAndCleared()
     QCOMPARE(label->text(), message);
     QVERIFY(label->wordWrap());
     panel.clearDatasetError();
+    QVERIFY(label->isHidden());
+    QVERIFY(label->text().isEmpty());
+}
+
+void TestControlPanel::tuningStateSaysTheMachinesLoad()
+{
+    // Known answers: hidden until the autotuner runs; then what it does, and other
+    // programs' demand in its last window, in the cores of the machine.
+    ControlPanel panel;
+    auto *label = childNamed<QLabel>(&panel, "autotuneState");
+    QVERIFY(label->isHidden());
+    panel.setTuning(true, false);
+    QVERIFY(!label->isHidden());
+    panel.showTuningState(0, false, std::nullopt, 2);
+    QCOMPARE(label->text(), QStringLiteral("Measuring the run as it is."));
+    panel.showTuningState(3, false, 0.04, 2);
+    QCOMPARE(label->text(), QStringLiteral("Comparing settings, one window each. No other "
+                                           "program was busy in the last window."));
+    panel.showTuningState(9, true, 0.96, 2);
+    QCOMPARE(label->text(),
+             QStringLiteral("Holding: no other setting measured better. Other programs asked "
+                            "for 1.0 of the 2 cores in the last window; settings are compared "
+                            "only on windows with the same load."));
+    QVERIFY(label->wordWrap());
+    panel.setTuning(false, false);
     QVERIFY(label->isHidden());
     QVERIFY(label->text().isEmpty());
 }

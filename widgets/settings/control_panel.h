@@ -16,6 +16,8 @@
 
 #include <QWidget>
 
+#include <optional>
+
 class QCheckBox;
 class QGroupBox;
 class QComboBox;
@@ -70,6 +72,10 @@ public:
     void setTuning(bool tuning, bool batchToo);
     // Shows the run's tuned settings without emitting any change signal.
     void showTuned(int workers, int prefetch, int batchSize);
+    // While tuning, under the Autotune box: what the autotuner does (no window
+    // measured yet, holding, comparing) and other programs' demand on the machine in
+    // its last window (cores of `cores`; nothing: unknown).
+    void showTuningState(int windows, bool holding, std::optional<double> otherCores, int cores);
 
 Q_SIGNALS:
     void loaderSettingsChanged();
@@ -120,6 +126,7 @@ private:
     QCheckBox *m_outOfOrderCheck = nullptr;
     QCheckBox *m_autotuneCheck = nullptr;
     QCheckBox *m_autotuneBatchCheck = nullptr;
+    QLabel *m_autotuneState = nullptr;
 
     QGroupBox *m_sleepGroup = nullptr;
     ModelPanel *m_modelPanel = nullptr;

@@ -3,10 +3,14 @@
 
 #include "widgets/settings/control_panel.h"
 
+#include "core/predict/busy_machine.h"
+
 #include "widgets/common/form_helpers.h"
 
 #include <QCheckBox>
 #include <QGridLayout>
+#include <QLabel>
+#include <QLocale>
 #include <QSlider>
 #include <QSpinBox>
 #include <QVariant>
@@ -34,6 +38,11 @@ QWidget *ControlPanel::buildAutotuneRows()
     tuneRows->addWidget(m_autotuneCheck, 0, 0, 1, 2);
     tuneRows->setColumnMinimumWidth(0, 20);
     tuneRows->addWidget(m_autotuneBatchCheck, 1, 1);
+    m_autotuneState = new QLabel;
+    m_autotuneState->setObjectName(QStringLiteral("autotuneState"));
+    m_autotuneState->setWordWrap(true);
+    m_autotuneState->setVisible(false);
+    tuneRows->addWidget(m_autotuneState, 2, 1);
     connect(m_autotuneCheck, &QCheckBox::toggled, this, [this](bool on) {
         m_autotuneBatchCheck->setEnabled(on);
         Q_EMIT autotuneChanged();
@@ -75,6 +84,28 @@ void ControlPanel::setTuning(bool tuning, bool batchToo)
         lock(control, tuning);
     lock(m_batchSpin, tuning && batchToo);
     lock(m_batchSlider, tuning && batchToo);
+    if (!tuning)
+        m_autotuneState->clear();
+    m_autotuneState->setVisible(tuning);
+}
+
+void ControlPanel::showTuningState(int windows, bool holding, std::optional<double> otherCores,
+                                   int cores)
+{
+    QString text = windows == 0 ? tr("Measuring the run as it is.")
+                   : holding    ? tr("Holding: no other setting measured better.")
+                                : tr("Comparing settings, one window each.");
+    if (otherCores && cores > 0) {
+        text += QLatin1Char(' ');
+        text += *otherCores < kBusyMachineCores
+                    ? tr("No other program was busy in the last window.")
+                    : tr("Other programs asked for %1 of the %2 cores in the last window; "
+                         "settings are compared only on windows with the same load.")
+                          .arg(QLocale().toString(*otherCores, 'f', 1))
+                          .arg(cores);
+    }
+    if (m_autotuneState->text() != text)
+        m_autotuneState->setText(text);
 }
 
 } // namespace loaderlab
