@@ -111,7 +111,9 @@ Reprediction repredict(const LessonPhaseResult &first, const LessonPhaseResult &
         setting.otherLoad = out.busy.otherLoad;
         const Prediction p = predictLoader(costsFor(cal, next), setting);
         out.samplesPerSec = p.samplesPerSecond;
-        out.waits = analyzeWaits(predictedRecords(p.batches), std::max(1, next.loader.numWorkers));
+        out.waits = analyzeWaits(
+            predictedRecords(p.batches), std::max(1, next.loader.numWorkers),
+            loaderFirstFillBatches(next.loader.numWorkers, next.loader.prefetchFactor));
         out.made = true;
     } catch (const std::invalid_argument &) {
         out = {};
@@ -215,8 +217,9 @@ LessonBriefing predictionBriefing(const std::vector<LessonPhaseResult> &before,
         const Prediction back = predictLoader(cal.costs, cal.setting);
         const ModelSetting setting = settingFor(cal, next);
         const Prediction ahead = predictLoader(costsFor(cal, next), setting);
-        const WaitPattern waits = analyzeWaits(predictedRecords(ahead.batches),
-                                               std::max(1, next.loader.numWorkers));
+        const WaitPattern waits = analyzeWaits(
+            predictedRecords(ahead.batches), std::max(1, next.loader.numWorkers),
+            loaderFirstFillBatches(next.loader.numWorkers, next.loader.prefetchFactor));
         const double measuredRate = measured.summary.samplesPerSecMean;
         b.figures = {{"calibrated_phase", measured.label},
                      {"calibrated_workers", measured.config.loader.numWorkers},

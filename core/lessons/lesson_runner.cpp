@@ -66,8 +66,11 @@ LessonPhaseResult lessonPhaseResult(std::string label, const RunConfig &config,
     r.label = std::move(label);
     r.config = config;
     r.summary = summary;
-    // The first round (one batch per worker) starts together: the pattern is read after.
-    r.waits = analyzeWaits(records, std::max(1, config.loader.numWorkers));
+    // The first round (one batch per worker) starts together, and a new loader's first
+    // fill faults its buffers in: the pattern is read after both.
+    r.waits = analyzeWaits(
+        records, std::max(1, config.loader.numWorkers),
+        loaderFirstFillBatches(config.loader.numWorkers, config.loader.prefetchFactor));
     r.records = std::move(records);
     if (!config.dataset.path.empty())
         r.datasetBytes = bytesOnDisk(config.dataset.path);

@@ -92,7 +92,13 @@ int dominantPeriod(const std::vector<double> &series, int maxLag, double minStre
     return dominantPeriod(std::vector<std::vector<double>>{series}, maxLag, minStrength, strength);
 }
 
-WaitPattern analyzeWaits(const std::vector<TraceRecord> &records, std::int64_t skip)
+std::int64_t loaderFirstFillBatches(int workers, int prefetch)
+{
+    return workers > 0 ? static_cast<std::int64_t>(workers) * std::max(1, prefetch) + 1 : 1;
+}
+
+WaitPattern analyzeWaits(const std::vector<TraceRecord> &records, std::int64_t skip,
+                         std::int64_t firstFill)
 {
     WaitPattern p;
     p.batches = static_cast<std::int64_t>(records.size());
@@ -117,7 +123,7 @@ WaitPattern analyzeWaits(const std::vector<TraceRecord> &records, std::int64_t s
             stretches.emplace_back();
         }
         const double wait = ms(r.waitNs());
-        if (inEpoch >= roundSize)
+        if (inEpoch >= (p.epochs == 1 ? std::max(roundSize, firstFill) : roundSize))
             stretches.back().push_back(wait);
         if (newEpoch) {
             // Batch 0, or the first batch of a later epoch: the workers start again.
@@ -141,6 +147,13 @@ WaitPattern analyzeWaits(const std::vector<TraceRecord> &records, std::int64_t s
         for (const double w : later)
             sum += w;
         p.meanMs = sum / static_cast<double>(later.size());
+    }
+    std::vector<double> steady;
+    for (const auto &stretch : stretches)
+        steady.insert(steady.end(), stretch.begin(), stretch.end());
+    if (!steady.empty()) {
+        p.steadyMedianMs = quantile(steady, 0.5);
+        p.steadyP95Ms = quantile(steady, 0.95);
     }
     constexpr int kMaxLag = 16;
     p.longestPeriod = longestReadablePeriod(stretches, kMaxLag);
