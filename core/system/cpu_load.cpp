@@ -3,13 +3,13 @@
 #include "core/system/clock.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <string>
 #include <vector>
 
+#include <fcntl.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -63,14 +63,6 @@ double cpuSecondsOf(int who)
     return secondsOf(usage.ru_utime) + secondsOf(usage.ru_stime);
 }
 
-std::string fileText(const std::string &path)
-{
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        return {};
-    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
-
 std::string_view trimmed(std::string_view text)
 {
     const std::size_t first = text.find_first_not_of(" \n");
@@ -81,8 +73,8 @@ std::string_view trimmed(std::string_view text)
 
 std::string groupOf(const std::string &proc, bool autogroups)
 {
-    return schedulingGroup(autogroups ? fileText(proc + "/autogroup") : std::string(),
-                           fileText(proc + "/cgroup"));
+    return schedulingGroup(autogroups ? procFileText(proc + "/autogroup") : std::string(),
+                           procFileText(proc + "/cgroup"));
 }
 
 // Every process's /proc/PID/stat, by PID; this process's own left out.
@@ -98,7 +90,7 @@ std::map<int, ProcessStat> processStats()
         const auto [ptr, err] = std::from_chars(name.data(), name.data() + name.size(), pid);
         if (err != std::errc() || ptr != name.data() + name.size() || pid == self)
             continue;
-        if (const auto stat = parseProcessStat(fileText(it->path().string() + "/stat")))
+        if (const auto stat = parseProcessStat(procFileText(it->path().string() + "/stat")))
             out[pid] = *stat;
     }
     return out;
@@ -119,7 +111,8 @@ void readProcesses(CpuSample &sample)
     for (const auto &[pid, stat] : stats)
         parents[pid] = stat.parent;
     const std::set<int> below = descendantsOf(static_cast<int>(getpid()), parents);
-    const bool autogroups = trimmed(fileText("/proc/sys/kernel/sched_autogroup_enabled")) == "1";
+    const bool autogroups = trimmed(procFileText("/proc/sys/kernel/sched_autogroup_enabled"))
+                            == "1";
     const std::string ours = groupOf("/proc/self", autogroups);
     for (const auto &[pid, stat] : stats) {
         if (below.contains(pid)) {
@@ -184,6 +177,29 @@ std::set<int> descendantsOf(int root, const std::map<int, int> &parents)
     return out;
 }
 
+std::string procFileText(const std::string &path)
+{
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return {};
+    std::string text;
+    char buffer[4096];
+    for (;;) {
+        const ssize_t n = ::read(fd, buffer, sizeof buffer);
+        if (n > 0) {
+            text.append(buffer, static_cast<std::size_t>(n));
+            continue;
+        }
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            text.clear(); // gone (ESRCH), a directory (EISDIR), ...: nothing read
+        break;
+    }
+    ::close(fd);
+    return text;
+}
+
 std::string schedulingGroup(std::string_view autogroup, std::string_view cgroup)
 {
     // "/autogroup-12 nice 0": the name; the nice value is the group's weight, not it.
@@ -235,7 +251,7 @@ CpuSample sampleCpu()
     CpuSample sample;
     sample.wallSeconds = static_cast<double>(steadyNowNs()) / 1e9;
     sample.ownCpuSeconds = cpuSecondsOf(RUSAGE_SELF) + cpuSecondsOf(RUSAGE_CHILDREN);
-    sample.machine = parseProcStat(fileText("/proc/stat"));
+    sample.machine = parseProcStat(procFileText("/proc/stat"));
     if (sample.machine)
         readProcesses(sample);
     return sample;

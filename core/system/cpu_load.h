@@ -73,6 +73,12 @@ std::set<int> descendantsOf(int root, const std::map<int, int> &parents);
 // "cpu", else v2's "0::" line); the same text for processes of the same group.
 std::string schedulingGroup(std::string_view autogroup, std::string_view cgroup);
 
+// The whole text of a small file such as /proc/PID/stat; empty when it cannot be
+// opened or read. Never throws: a process that exits between the listing of /proc
+// and the read fails the read with ESRCH, which a std::ifstream turns into an
+// exception out of its buffer.
+std::string procFileText(const std::string &path);
+
 struct CpuSample
 {
     std::optional<ProcStatTimes> machine; // nothing: unknown (no /proc/stat)

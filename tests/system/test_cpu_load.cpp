@@ -6,6 +6,7 @@
 #include "core/system/cpu_load.h"
 #include "tests/support/test_main.h"
 
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include <csignal>
@@ -34,6 +35,7 @@ private Q_SLOTS:
     void ourLoadAboveTheMachinesLeavesOthersAtZero();
     void missingOrBackwardCountersAreUnknown();
     void readsAProcesssStat();
+    void aFileThatCannotBeReadIsEmpty();
     void findsTheProcessesBelowOne();
     void aLiveChildsTimeIsOurs();
     void namesTheSchedulingGroup();
@@ -161,6 +163,28 @@ void TestCpuLoad::readsAProcesssStat()
     QVERIFY(!loaderlab::parseProcessStat("4242 (cut) S 1 2 3").has_value());
     QVERIFY(!loaderlab::parseProcessStat("4242 (cut) S 1 2 3 4 5 6 7 8 9 10 250 40").has_value());
     QVERIFY(!loaderlab::parseProcessStat("4242 (bad) S 1 2 3 4 5 6 7 8 9 10 x 40 0 0").has_value());
+}
+
+void TestCpuLoad::aFileThatCannotBeReadIsEmpty()
+{
+    // A file read whole: our own stat parses.
+    QVERIFY(loaderlab::parseProcessStat(loaderlab::procFileText("/proc/self/stat")).has_value());
+    // Opened but unreadable: a directory fails read() (EISDIR) as a process that exited
+    // after /proc was listed does (ESRCH); a std::ifstream threw out of its buffer
+    // there and ended the autotuner's thread. Empty, no exception.
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    QCOMPARE(loaderlab::procFileText(dir.path().toStdString()), std::string());
+    QCOMPARE(loaderlab::procFileText(dir.filePath(QStringLiteral("missing")).toStdString()),
+             std::string());
+    // A child that exited and was reaped: its /proc entry is gone.
+    const pid_t child = fork();
+    if (child == 0)
+        _exit(0);
+    QVERIFY(child > 0);
+    int status = 0;
+    QCOMPARE(waitpid(child, &status, 0), child);
+    QCOMPARE(loaderlab::procFileText("/proc/" + std::to_string(child) + "/stat"), std::string());
 }
 
 void TestCpuLoad::findsTheProcessesBelowOne()
