@@ -107,6 +107,7 @@ WaitPattern analyzeWaits(const std::vector<TraceRecord> &records, std::int64_t s
     p.firstMs = ms(records.front().waitNs());
     std::vector<double> later;
     std::vector<std::vector<double>> stretches; // per epoch, its start-up round left out
+    std::vector<double> steady;                 // ... and the loader's first fill
     const auto roundSize = std::max<std::int64_t>(skip, 1);
     double step = 0.0, load = 0.0;
     std::int64_t inEpoch = 0;
@@ -123,8 +124,10 @@ WaitPattern analyzeWaits(const std::vector<TraceRecord> &records, std::int64_t s
             stretches.emplace_back();
         }
         const double wait = ms(r.waitNs());
-        if (inEpoch >= (p.epochs == 1 ? std::max(roundSize, firstFill) : roundSize))
+        if (inEpoch >= roundSize)
             stretches.back().push_back(wait);
+        if (inEpoch >= (p.epochs == 1 ? std::max(roundSize, firstFill) : roundSize))
+            steady.push_back(wait);
         if (newEpoch) {
             // Batch 0, or the first batch of a later epoch: the workers start again.
             if (i > 0)
@@ -148,9 +151,6 @@ WaitPattern analyzeWaits(const std::vector<TraceRecord> &records, std::int64_t s
             sum += w;
         p.meanMs = sum / static_cast<double>(later.size());
     }
-    std::vector<double> steady;
-    for (const auto &stretch : stretches)
-        steady.insert(steady.end(), stretch.begin(), stretch.end());
     if (!steady.empty()) {
         p.steadyMedianMs = quantile(steady, 0.5);
         p.steadyP95Ms = quantile(steady, 0.95);

@@ -28,8 +28,8 @@ struct WaitPattern
     double epochStartMaxMs = 0.0; // the longest wait at the start of a later epoch
     double medianMs = 0.0;        // of the waits after the first, epoch starts left out
     double p95Ms = 0.0;
-    // The same over the batches the period is read from: each epoch's start-up round
-    // and the loader's first fill left out, the spread of the steady state.
+    // The same over the steady rounds: each epoch's start-up round and the loader's
+    // first fill left out.
     double steadyMedianMs = 0.0;
     double steadyP95Ms = 0.0;
     double meanMs = 0.0;
@@ -42,10 +42,11 @@ struct WaitPattern
 
 // `skip`: leading batches of every epoch left out of the period (the start-up
 // round, W batches). `firstFill`: leading batches of the records' first epoch left
-// out of it too, where a new loader's pooled buffers fault their pages in (W x
-// prefetch + 1 batches; loaderFirstFillBatches): waits of the loader's start, not of
-// its rounds. The epoch starts (each epoch's first batch after batch 0) are left out
-// of the later waits and reported as epochStartMaxMs.
+// out of the steady figures too, where a new loader's pooled buffers fault their
+// pages in (W x prefetch + 1 batches; loaderFirstFillBatches): waits of the loader's
+// start, not of its rounds. (The period keeps them: there the first rounds' waits
+// are the clearest spikes of all.) The epoch starts (each epoch's first batch after
+// batch 0) are left out of the later waits and reported as epochStartMaxMs.
 WaitPattern analyzeWaits(const std::vector<TraceRecord> &records, std::int64_t skip = 0,
                          std::int64_t firstFill = 0);
 

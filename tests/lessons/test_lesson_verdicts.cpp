@@ -112,8 +112,8 @@ void TestLessonVerdicts::spikesEveryW()
     LessonVerdict v = periodVerdict({workers(2, spikesEvery(2)), workers(3, spikesEvery(3))});
     QVERIFY2(v.observed, v.text.c_str());
     QVERIFY2(text(v).startsWith(QStringLiteral(
-                 "Seen: 2 workers: the wait spikes every 2 batches (autocorrelation 0.96); 3 "
-                 "workers: the wait spikes every 3 batches (autocorrelation 0.94). Each worker "
+                 "Seen: 2 workers: the wait spikes every 2 batches (autocorrelation 0.97); 3 "
+                 "workers: the wait spikes every 3 batches (autocorrelation 0.95). Each worker "
                  "builds whole batches")),
              v.text.c_str());
     QCOMPARE(v.figures["phases"][0]["period"].get<int>(), 2);
@@ -124,7 +124,7 @@ void TestLessonVerdicts::spikesEveryW()
     QVERIFY(!v.observed);
     QVERIFY2(text(v).startsWith(QStringLiteral(
                  "Not seen as expected: 2 workers: the wait spikes every 2 batches "
-                 "(autocorrelation 0.96); 3 workers: the wait spikes every 2 batches "
+                 "(autocorrelation 0.97); 3 workers: the wait spikes every 2 batches "
                  "(autocorrelation 0.96). The spikes follow W only while")),
              v.text.c_str());
 }

@@ -76,7 +76,7 @@ private Q_SLOTS:
     void periodVerdictFollowsW();
     void slowModelAndSampleParallelVerdicts();
     void periodIsReadWithinEpochs();
-    void periodIsReadAfterTheFirstFill();
+    void steadyFiguresLeaveTheFirstFillOut();
     void verdictsOverNoDataSayNoData();
     void modelTradeVerdictNeedsTheTrade();
     void catalogueIsComplete();
@@ -212,38 +212,43 @@ void TestLessons::periodIsReadWithinEpochs()
     QVERIFY(periodVerdict({phaseOf(2, spiky(2)), phaseOf(3, spiky(2))}).applies);
 }
 
-void TestLessons::periodIsReadAfterTheFirstFill()
+void TestLessons::steadyFiguresLeaveTheFirstFillOut()
 {
-    // What tiny images gave with 3 workers (prefetch 2): a new loader's first fill
-    // (3 x 2 + 1 = 7 batches) waits 6-40 ms with no pattern, then the rounds spike
-    // 5 ms every 3 batches over about 0.5 ms. Read after the start-up round alone,
-    // the fill's waits outweigh the period; read after the fill, it is 3.
+    // What a slow start looks like with 3 workers (prefetch 2): a new loader's first
+    // fill (3 x 2 + 1 = 7 batches) waits 6-40 ms with no pattern, then the rounds
+    // spike 5 ms every 3 batches over 0.5 ms.
+    static constexpr double kFill[] = {100.0, 6.0, 18.0, 34.0, 40.0, 7.0, 25.0};
     const auto records = trace(60, [](int i) {
-        static constexpr double kFill[] = {100.0, 6.0, 18.0, 34.0, 40.0, 7.0, 25.0};
         if (i < 7)
             return kFill[i];
         return (i % 3 == 0 ? 5.0 : 0.0) + 0.5;
     });
     QCOMPARE(loaderFirstFillBatches(3, 2), std::int64_t{7});
     QCOMPARE(loaderFirstFillBatches(0, 2), std::int64_t{1});
-    const WaitPattern startUp = analyzeWaits(records, 3);
-    QVERIFY(startUp.period != 3);
-    const WaitPattern afterFill = analyzeWaits(records, 3, loaderFirstFillBatches(3, 2));
-    QCOMPARE(afterFill.period, 3);
-    // The steady figures are those of the rounds (batches 7..59); the later waits
-    // keep the fill (batches 1..59).
-    QCOMPARE(afterFill.steadyMedianMs, 0.5);
-    QCOMPARE(afterFill.steadyP95Ms, 5.5);
-    QCOMPARE(afterFill.p95Ms, startUp.p95Ms);
-    QVERIFY(afterFill.p95Ms > 5.5);
-    // Only the records' first epoch holds the fill: later epochs leave out their
-    // start-up round alone.
-    auto epochs = records;
+    const WaitPattern p = analyzeWaits(records, 3, loaderFirstFillBatches(3, 2));
+    // The steady figures are those of the rounds (batches 7..59); the later waits keep
+    // the fill (batches 1..59), whose waits of 18-40 ms make their 95th percentile.
+    QCOMPARE(p.steadyMedianMs, 0.5);
+    QCOMPARE(p.steadyP95Ms, 5.5);
+    QVERIFY(p.p95Ms > 15.0);
+    // Without a fill to leave out, the steady figures start after the first round,
+    // and batches 3..6 of the fill (34, 40, 7, 25 ms) are in them.
+    QVERIFY(analyzeWaits(records, 3).steadyP95Ms > 7.0);
+    // Only the records' first epoch holds the fill: a later epoch leaves out its
+    // start-up round alone (here 30 ms at batches 31 and 32, after the restart).
+    auto epochs = trace(60, [](int i) {
+        if (i < 7)
+            return kFill[i];
+        if (i == 31 || i == 32)
+            return 30.0;
+        return (i % 3 == 0 ? 5.0 : 0.0) + 0.5;
+    });
     for (auto &r : epochs)
         r.epoch = r.index < 30 ? 0 : 1;
-    QCOMPARE(analyzeWaits(epochs, 3, 7).period, 3);
+    const WaitPattern twoEpochs = analyzeWaits(epochs, 3, 7);
+    QCOMPARE(twoEpochs.steadyP95Ms, 5.5);
     // The lesson's phases read it so: the phase's loader settings say the fill.
-    QCOMPARE(phaseOf(3, records).waits.period, 3);
+    QCOMPARE(phaseOf(3, records).waits.steadyP95Ms, 5.5);
 }
 
 void TestLessons::verdictsOverNoDataSayNoData()

@@ -214,8 +214,8 @@ void TestLessonPanel::phasesFollowTheTraceAndTheSteps()
     // 0.9655 at lag 2 (batches 2..59) and 0.9474 at lag 3 (batches 93..149).
     QCOMPARE(panel.verdictText(),
              QStringLiteral("Verdict: Seen: 2 workers: the wait spikes every 2 batches "
-                            "(autocorrelation 0.96); 3 workers: the wait spikes every 3 batches "
-                            "(autocorrelation 0.94). Each worker builds whole batches, and the "
+                            "(autocorrelation 0.97); 3 workers: the wait spikes every 3 batches "
+                            "(autocorrelation 0.95). Each worker builds whole batches, and the "
                             "workers started together, so a round of W batches arrives almost "
                             "at once: the consumer takes them one after another, then waits for "
                             "the next round."));
