@@ -36,6 +36,17 @@ AutotuneLimits autotuneLimits(const RunConfig &start, const AutotuneOptions &opt
     return limits;
 }
 
+namespace {
+
+// A window's length before rounding to epochs: windowRounds rounds of W batches, at
+// least minWindowBatches.
+std::int64_t roundsSpan(int workers, const AutotuneOptions &options)
+{
+    return std::max(options.minWindowBatches, options.windowRounds * std::max(1, workers));
+}
+
+} // namespace
+
 AutotuneWindow autotuneWindow(std::int64_t firstBatch, int workers, std::size_t measuredTo,
                               const AutotuneOptions &options, std::int64_t epochBatches)
 {
@@ -47,7 +58,7 @@ AutotuneWindow autotuneWindow(std::int64_t firstBatch, int workers, std::size_t 
             ? std::max(static_cast<std::size_t>(std::max<std::int64_t>(firstBatch - 1, 0)),
                        measuredTo)
             : std::max(static_cast<std::size_t>(firstBatch) + w + 1, measuredTo + 1);
-    std::int64_t span = std::max(options.minWindowBatches, options.windowRounds * w);
+    std::int64_t span = roundsSpan(workers, options);
     if (epochBatches > 0 && epochBatches <= kAutotuneEpochWindows * span)
         span = (span + epochBatches - 1) / epochBatches * epochBatches;
     return {from, from + static_cast<std::size_t>(span)};
@@ -241,8 +252,7 @@ std::int64_t Autotuner::epochBatches(const AutotuneSettings &setting) const
     // longest span; the last two such epochs' batches (one whole, one under way) are
     // enough to find one.
     const auto trace = m_run.trace();
-    const std::int64_t longest = std::max(m_options.minWindowBatches,
-                                          m_options.windowRounds * std::max(1, setting.workers));
+    const std::int64_t longest = roundsSpan(setting.workers, m_options);
     const auto reach = static_cast<std::size_t>(2 * kAutotuneEpochWindows * longest + 2);
     const std::size_t size = trace->size();
     const std::vector<TraceRecord> records = trace->records(size > reach ? size - reach : 0, size);

@@ -267,27 +267,24 @@ std::optional<AutotuneMove> LoaderModelSearch::report(double samplesPerSec,
     const double measuredNoise = noise();
     const double threshold = std::max(m_limits.minGain, measuredNoise);
     ++m_trials;
-    if (samplesPerSec > 0 && gain <= threshold && ++m_losses < m_options.confirmRounds) {
-        // The model predicted a gain, so one lost pair may be the windows' luck (one
-        // held a hiccup of the machine the other did not): measured again, as a win is.
-        m_wins = 0;
-        m_next = m_candidate;
-        m_decision = "measured " + autotuneChangeText(m_incumbent, m_candidate) + " "
-                     + percent(gain) + ", predicted "
-                     + percent(predictedFor(m_candidate) / predictedFor(m_incumbent) - 1.0)
-                     + ": measuring the pair again before rejecting it";
-        return std::nullopt;
-    }
     if (samplesPerSec <= 0 || gain <= threshold) {
+        const std::string measured =
+            "measured " + autotuneChangeText(m_incumbent, m_candidate) + " " + percent(gain)
+            + ", predicted " + percent(predictedFor(m_candidate) / predictedFor(m_incumbent) - 1.0);
+        m_wins = 0;
+        if (samplesPerSec > 0 && ++m_losses < m_options.confirmRounds) {
+            // The model predicted a gain, so one lost pair may be the windows' luck (one
+            // held a hiccup of the machine the other did not): measured again, as a win is.
+            m_next = m_candidate;
+            m_decision = measured + ": measuring the pair again before rejecting it";
+            return std::nullopt;
+        }
         // Lost confirmRounds pairs (or refused): rejected, the model was wrong about it
         // on this machine; and its other prefetch depths, whose predictions rest on
         // the same costs.
         for (const int p : m_space.prefetch)
             m_rejected.insert({m_candidate.workers, p, m_candidate.batchSize});
-        m_decision = "measured " + autotuneChangeText(m_incumbent, m_candidate) + " "
-                     + percent(gain) + ", predicted "
-                     + percent(predictedFor(m_candidate) / predictedFor(m_incumbent) - 1.0)
-                     + ": rejected";
+        m_decision = measured + ": rejected";
         if (m_trialsThisCalibration < m_options.trialsPerCalibration)
             propose();
         else

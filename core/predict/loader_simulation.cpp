@@ -1,5 +1,6 @@
 #include "core/predict/loader_simulation.h"
 
+#include "core/stats/wait_pattern.h"
 #include "core/system/splitmix64.h"
 
 #include <algorithm>
@@ -34,8 +35,7 @@ LoaderSimulation::LoaderSimulation(const ModelCosts &costs, const ModelSetting &
     // With W = 0 the consumer's batch goes back to the pool before it builds the next;
     // with workers, W x prefetch batches are in flight when the consumer, holding none,
     // takes one and dispatches the next (core/loader/loader.cpp).
-    if (setting.workers > 0)
-        m_poolBuffers = static_cast<std::int64_t>(setting.workers) * setting.prefetchFactor + 1;
+    m_poolBuffers = loaderFirstFillBatches(setting.workers, setting.prefetchFactor);
     // Each rank's share of an epoch, as DistributedSampler pads it: ceil(n / N).
     const std::int64_t n = setting.samplesPerEpoch;
     const std::int64_t ranks = setting.devices;

@@ -56,6 +56,23 @@ Drive drive(LoaderModelSearch &search, const Throughput &truth, const Throughput
     return d;
 }
 
+// 1 worker measures 500 samples/s; 2 workers measure `first` in their first window
+// and `later` after it, counted in `windows`.
+Throughput oneWorker500TwoMeasured(int &windows, double first, double later)
+{
+    return [&windows, first, later](const AutotuneSettings &s) {
+        if (s.workers == 1)
+            return 500.0;
+        return ++windows == 1 ? first : later;
+    };
+}
+
+// The model: 700 samples/s with 2 workers, 500 otherwise (+40 % for a second worker).
+double twoWorkersPredicted700(const AutotuneSettings &s)
+{
+    return s.workers == 2 ? 700.0 : 500.0;
+}
+
 AutotuneLimits limits(int maxWorkers)
 {
     AutotuneLimits l;
@@ -179,16 +196,9 @@ void TestModelSearch::aLuckyWindowDoesNotMove()
 {
     // The proposal wins its first pair by luck, loses the next two: rejected, no move.
     int proposalWindows = 0;
-    const Throughput truth = [&](const AutotuneSettings &s) {
-        if (s.workers == 1)
-            return 500.0;
-        return ++proposalWindows == 1 ? 700.0 : 480.0;
-    };
-    const Throughput model = [](const AutotuneSettings &s) {
-        return s.workers == 2 ? 700.0 : 500.0;
-    };
+    const Throughput truth = oneWorker500TwoMeasured(proposalWindows, 700.0, 480.0);
     LoaderModelSearch search({1, 2, 32}, limits(2));
-    const Drive d = drive(search, truth, model, 100);
+    const Drive d = drive(search, truth, twoWorkersPredicted700, 100);
     QVERIFY(d.moves.empty());
     QCOMPARE(proposalWindows, 3);
     QCOMPARE(search.incumbent().workers, 1);
@@ -264,16 +274,9 @@ void TestModelSearch::aConfirmedGainBelowTheMinimumIsRejected()
     // first pair and +3 % in the second: under minGain (5 %) twice, so it is rejected
     // (with its other prefetch depth), it holds and never moves.
     int proposalWindows = 0;
-    const Throughput truth = [&](const AutotuneSettings &s) {
-        if (s.workers == 1)
-            return 500.0;
-        return ++proposalWindows == 1 ? 510.0 : 515.0;
-    };
-    const Throughput model = [](const AutotuneSettings &s) {
-        return s.workers == 2 ? 700.0 : 500.0;
-    };
+    const Throughput truth = oneWorker500TwoMeasured(proposalWindows, 510.0, 515.0);
     LoaderModelSearch search({1, 2, 32}, limits(2));
-    const Drive d = drive(search, truth, model, 100);
+    const Drive d = drive(search, truth, twoWorkersPredicted700, 100);
     QVERIFY(d.moves.empty());
     QCOMPARE(search.incumbent(), (AutotuneSettings{1, 2, 32}));
     QVERIFY(search.holding());
@@ -288,16 +291,9 @@ void TestModelSearch::anUnluckyPairDoesNotReject()
     // first window of 2 workers held a hiccup (450: an epoch start, another program's
     // burst). One lost pair is measured again: the next two win, and the search moves.
     int proposalWindows = 0;
-    const Throughput truth = [&](const AutotuneSettings &s) {
-        if (s.workers == 1)
-            return 500.0;
-        return ++proposalWindows == 1 ? 450.0 : 700.0;
-    };
-    const Throughput model = [](const AutotuneSettings &s) {
-        return s.workers == 2 ? 700.0 : 500.0;
-    };
+    const Throughput truth = oneWorker500TwoMeasured(proposalWindows, 450.0, 700.0);
     LoaderModelSearch search({1, 2, 32}, limits(2));
-    const Drive d = drive(search, truth, model, 100);
+    const Drive d = drive(search, truth, twoWorkersPredicted700, 100);
     QCOMPARE(d.moves.size(), std::size_t{1});
     QCOMPARE(d.moves.front().to.workers, 2);
     QCOMPARE(d.trialWindows, 3); // then 2 workers are the incumbent
