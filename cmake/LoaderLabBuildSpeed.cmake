@@ -182,6 +182,6 @@ endfunction()
 # without it.
 function(loaderlab_speed_up_test target kind)
     if(NOT kind STREQUAL "torch")
-        loaderlab_speed_up(${target} PCH ${kind})
+        loaderlab_speed_up(${target} PCH ${kind} UNITY BATCH 4)
     endif()
 endfunction()

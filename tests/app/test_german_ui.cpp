@@ -124,7 +124,7 @@ QStringList wordsOf(const QString &text)
 
 // What the .ts holds: the sources it translates differently, every translation
 // (numerus forms too), and the words of each side.
-struct Ts
+struct TsWords
 {
     QSet<QString> translatedSources;
     QSet<QString> translations;
@@ -133,9 +133,9 @@ struct Ts
     QSet<QString> germanWords; // as written: German nouns are capitalised ("des Workers")
 };
 
-Ts readTs(const QString &path)
+TsWords readTsWords(const QString &path)
 {
-    Ts ts;
+    TsWords ts;
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         qFatal("cannot read %s", qPrintable(path));
@@ -182,7 +182,7 @@ Ts readTs(const QString &path)
 class Walker
 {
 public:
-    explicit Walker(const Ts &ts)
+    explicit Walker(const TsWords &ts)
         : m_ts(ts)
     {
         m_english = ts.sourceWords;
@@ -423,7 +423,7 @@ private:
         return m_english.contains(word.toLower()) && !m_ts.germanWords.contains(word);
     }
 
-    const Ts &m_ts;
+    const TsWords &m_ts;
     QSet<QString> m_english;               // lower case
     QSet<QString> m_configData;            // config keys and choices
     std::map<QString, QString> m_findings; // text -> why and where, once per text
@@ -454,7 +454,7 @@ private:
     // Stand-ins for the PyTorch engine's Python: one without torch, one with.
     QString m_withoutTorch;
     QString m_withTorch;
-    Ts m_ts;
+    TsWords m_ts;
 };
 
 void TestGermanUi::initTestCase()
@@ -462,8 +462,8 @@ void TestGermanUi::initTestCase()
     QVERIFY(m_dir.isValid());
     QStandardPaths::setTestModeEnabled(true);
     QCoreApplication::setOrganizationName(QStringLiteral("LoaderLabTests"));
-    m_ts = readTs(qEnvironmentVariable("LOADERLAB_SOURCE_DIR")
-                  + QStringLiteral("/translations/loaderlab_de.ts"));
+    m_ts = readTsWords(qEnvironmentVariable("LOADERLAB_SOURCE_DIR")
+                       + QStringLiteral("/translations/loaderlab_de.ts"));
     QVERIFY(m_ts.translations.size() > 400);
 
     // A run recorded as `loaderlab run --csv --json` writes it, for File → Open run.

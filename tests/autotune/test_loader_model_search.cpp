@@ -24,7 +24,7 @@ namespace {
 using Throughput = std::function<double(const AutotuneSettings &)>;
 
 // Two workers' worth of loading against a step: 300 samples/s a worker up to 700.
-double plateau(const AutotuneSettings &s)
+double flatTopRate(const AutotuneSettings &s)
 {
     return std::min(300.0 * std::max(s.workers, 1), 700.0);
 }
@@ -38,8 +38,8 @@ struct Drive
 
 // Runs `search` for `windows` windows of the true throughput `truth` (with +-noise),
 // calibrating it with `model` whenever it asks.
-Drive drive(LoaderModelSearch &search, const Throughput &truth, const Throughput &model,
-            int windows, double noise = 0.0, unsigned seed = 1)
+Drive driveSearch(LoaderModelSearch &search, const Throughput &truth, const Throughput &model,
+                  int windows, double noise = 0.0, unsigned seed = 1)
 {
     std::mt19937 random(seed);
     std::uniform_real_distribution<double> jitter(-noise, noise);
@@ -108,7 +108,7 @@ void TestModelSearch::proposesThePredictedBestAndHolds()
     // at 3 and holds: 2 trial windows in all.
     LoaderModelSearch search({1, 2, 32}, limits(4));
     QVERIFY(!search.wantsCalibration());
-    const Drive d = drive(search, plateau, plateau, 200);
+    const Drive d = driveSearch(search, flatTopRate, flatTopRate, 200);
     QCOMPARE(d.moves.size(), std::size_t{1});
     QCOMPARE(d.moves.front().from, (AutotuneSettings{1, 2, 32}));
     QCOMPARE(d.moves.front().to, (AutotuneSettings{3, 2, 32}));
@@ -131,7 +131,7 @@ void TestModelSearch::rejectsAProposalTheMeasurementContradicts()
     };
     const Throughput model = [](const AutotuneSettings &s) { return 400.0 * s.workers; };
     LoaderModelSearch search({2, 2, 32}, limits(4));
-    const Drive d = drive(search, truth, model, 300);
+    const Drive d = driveSearch(search, truth, model, 300);
     QVERIFY(d.moves.empty());
     QCOMPARE(d.trialWindows, 4);
     QCOMPARE(search.trials(), 4);
@@ -149,7 +149,7 @@ void TestModelSearch::noiseAloneMakesNoTrial()
     const Throughput flat = [](const AutotuneSettings &) { return 500.0; };
     for (unsigned seed = 1; seed <= 20; ++seed) {
         LoaderModelSearch search({1, 2, 32}, limits(2));
-        const Drive d = drive(search, flat, flat, 300, 0.04, seed);
+        const Drive d = driveSearch(search, flat, flat, 300, 0.04, seed);
         QVERIFY(d.moves.empty());
         QCOMPARE(d.trialWindows, 0);
         QCOMPARE(search.calibrations(), 1);
@@ -168,12 +168,12 @@ void TestModelSearch::calibratesAgainAfterADrift()
     };
     const Throughput model = truth;
     LoaderModelSearch search({1, 2, 32}, limits(3));
-    drive(search, truth, model, 40);
+    driveSearch(search, truth, model, 40);
     QVERIFY(search.holding());
     QCOMPARE(search.incumbent().workers, 2);
     QCOMPARE(search.calibrations(), 2);
     loaded = true;
-    const Drive d = drive(search, truth, model, 40);
+    const Drive d = driveSearch(search, truth, model, 40);
     QCOMPARE(search.calibrations(), 4); // after the drift, and after the move
     QVERIFY(search.holding());
     QCOMPARE(d.moves.size(), std::size_t{1});
@@ -187,7 +187,7 @@ void TestModelSearch::aSmallPredictedGainIsNotTried()
         return s.prefetch == 1 ? 515.0 : 500.0;
     };
     LoaderModelSearch search({1, 2, 32}, limits(1));
-    const Drive d = drive(search, model, model, 100);
+    const Drive d = driveSearch(search, model, model, 100);
     QCOMPARE(d.trialWindows, 0);
     QVERIFY(search.holding());
 }
@@ -198,7 +198,7 @@ void TestModelSearch::aLuckyWindowDoesNotMove()
     int proposalWindows = 0;
     const Throughput truth = oneWorker500TwoMeasured(proposalWindows, 700.0, 480.0);
     LoaderModelSearch search({1, 2, 32}, limits(2));
-    const Drive d = drive(search, truth, twoWorkersPredicted700, 100);
+    const Drive d = driveSearch(search, truth, twoWorkersPredicted700, 100);
     QVERIFY(d.moves.empty());
     QCOMPARE(proposalWindows, 3);
     QCOMPARE(search.incumbent().workers, 1);
@@ -276,7 +276,7 @@ void TestModelSearch::aConfirmedGainBelowTheMinimumIsRejected()
     int proposalWindows = 0;
     const Throughput truth = oneWorker500TwoMeasured(proposalWindows, 510.0, 515.0);
     LoaderModelSearch search({1, 2, 32}, limits(2));
-    const Drive d = drive(search, truth, twoWorkersPredicted700, 100);
+    const Drive d = driveSearch(search, truth, twoWorkersPredicted700, 100);
     QVERIFY(d.moves.empty());
     QCOMPARE(search.incumbent(), (AutotuneSettings{1, 2, 32}));
     QVERIFY(search.holding());
@@ -293,7 +293,7 @@ void TestModelSearch::anUnluckyPairDoesNotReject()
     int proposalWindows = 0;
     const Throughput truth = oneWorker500TwoMeasured(proposalWindows, 450.0, 700.0);
     LoaderModelSearch search({1, 2, 32}, limits(2));
-    const Drive d = drive(search, truth, twoWorkersPredicted700, 100);
+    const Drive d = driveSearch(search, truth, twoWorkersPredicted700, 100);
     QCOMPARE(d.moves.size(), std::size_t{1});
     QCOMPARE(d.moves.front().to.workers, 2);
     QCOMPARE(d.trialWindows, 3); // then 2 workers are the incumbent

@@ -33,7 +33,7 @@ namespace {
 // A training loop whose Dataset reads its rows from a CSV file as it goes, with the
 // probe added in one line. With a third argument it waits, before its first batch,
 // until that file exists (a run holding its name while another starts).
-constexpr const char *kLoop = R"(
+constexpr const char *kFilesLoop = R"(
 import os, sys, time, torch
 from torch.utils.data import DataLoader, Dataset
 import loaderlab_probe
@@ -66,17 +66,17 @@ const QString kRefused = QStringLiteral("loaderlab_probe records nothing");
 
 void startLoop(QProcess &process, const QStringList &args, const QStringList &environment = {})
 {
-    probeloop::start(process, kLoop, args, environment);
+    probeloop::start(process, kFilesLoop, args, environment);
 }
 
-struct Loop
+struct FilesLoop
 {
     int exitCode = -1;
     QString err;
     QString out;
 };
 
-Loop finish(QProcess &process)
+FilesLoop finish(QProcess &process)
 {
     if (!process.waitForFinished(180'000))
         return {};
@@ -85,7 +85,7 @@ Loop finish(QProcess &process)
             QString::fromUtf8(process.readAllStandardOutput())};
 }
 
-Loop runLoop(const QString &data, const QString &out, const QStringList &environment = {})
+FilesLoop runLoop(const QString &data, const QString &out, const QStringList &environment = {})
 {
     QProcess process;
     startLoop(process, {data, out}, environment);
@@ -181,7 +181,7 @@ void TestProbeFiles::aFileTheProbeDidNotWriteIsLeftAlone()
         writeAll(data, kData);
     const QStringList before = namesIn(dir.path());
 
-    const Loop loop = runLoop(data, dir.filePath(out));
+    const FilesLoop loop = runLoop(data, dir.filePath(out));
     VERIFY_REFUSED_ONCE(loop, name);
     QCOMPARE(QByteArray::fromStdString(readAll(file)), content);
     QCOMPARE(namesIn(dir.path()), before); // nothing written beside it either
@@ -222,7 +222,7 @@ void TestProbeFiles::linksAreNeverWrittenThrough()
         fs::create_symlink(fs::path(target.toStdString()).filename(), at.toStdString());
     const QStringList before = namesIn(dir.path());
 
-    const Loop loop = runLoop(data, dir.filePath(QStringLiteral("run")));
+    const FilesLoop loop = runLoop(data, dir.filePath(QStringLiteral("run")));
     VERIFY_REFUSED_ONCE(loop, link);
     QVERIFY2(loop.err.contains(hard ? QLatin1String("hard links") : QLatin1String("symbolic link")),
              qPrintable(loop.err));
@@ -243,7 +243,7 @@ void TestProbeFiles::whatAnEarlierProbeRunLeftIsReplaced()
     const QString data = dir.filePath(QStringLiteral("data.csv"));
     writeAll(data, kData);
     const QString out = dir.filePath(QStringLiteral("run"));
-    Loop loop = runLoop(data, out);
+    FilesLoop loop = runLoop(data, out);
     QVERIFY2(loop.exitCode == 0 && !loop.err.contains(QLatin1String("loaderlab_probe")),
              qPrintable(loop.err));
 
@@ -287,13 +287,13 @@ void TestProbeFiles::twoProcessesNeverRecordUnderOneName()
     QProcess first;
     startLoop(first, {data, out, go});
     QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(out + QStringLiteral(".json")), 120'000);
-    const Loop second = runLoop(data, out);
+    const FilesLoop second = runLoop(data, out);
     VERIFY_REFUSED_ONCE(second, QStringLiteral("another process records under"));
     QVERIFY2(second.err.contains(out + QStringLiteral(".lock"))
                  && second.err.contains(QStringLiteral("pid %1").arg(first.processId())),
              qPrintable(second.err));
     writeAll(go, "");
-    Loop loop = finish(first);
+    FilesLoop loop = finish(first);
     QVERIFY2(loop.exitCode == 0 && !loop.err.contains(QLatin1String("loaderlab_probe")),
              qPrintable(loop.err));
     QVERIFY2(loop.out.contains(kTrained), qPrintable(loop.out));
@@ -353,7 +353,7 @@ void TestProbeFiles::aRankTheJobDoesNotNameRecordsNothing()
     QTemporaryDir dir;
     const QString data = dir.filePath(QStringLiteral("data.csv"));
     writeAll(data, kData);
-    const Loop loop = runLoop(data, dir.filePath(QStringLiteral("job")), environment);
+    const FilesLoop loop = runLoop(data, dir.filePath(QStringLiteral("job")), environment);
     VERIFY_REFUSED_ONCE(loop, naming);
     QCOMPARE(namesIn(dir.path()),
              QStringList({QStringLiteral("data.csv")})); // no run LoaderLab would refuse

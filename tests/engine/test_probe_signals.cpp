@@ -30,7 +30,7 @@ namespace {
 
 // Batches of 4 from 64 items, epoch after epoch. After 10 batches it makes the file
 // `ready`; at an epoch's end it stops once the file `release` exists.
-constexpr const char *kLoop = R"(
+constexpr const char *kSignalsLoop = R"(
 import os, signal, sys, time, torch
 from torch.utils.data import DataLoader, Dataset
 import loaderlab_probe
@@ -63,15 +63,16 @@ for epoch in range(10000):
 print("batches", batches)
 )";
 
-class Loop
+class SignalsLoop
 {
 public:
-    Loop(const QTemporaryDir &dir, int workers, const QString &mode)
+    SignalsLoop(const QTemporaryDir &dir, int workers, const QString &mode)
         : out(dir.filePath(QStringLiteral("run")))
         , m_ready(dir.filePath(QStringLiteral("ready")))
         , m_release(dir.filePath(QStringLiteral("release")))
     {
-        probeloop::start(process, kLoop, {out, QString::number(workers), mode, m_ready, m_release});
+        probeloop::start(process, kSignalsLoop,
+                         {out, QString::number(workers), mode, m_ready, m_release});
         process.waitForStarted();
     }
     // It has recorded 10 batches and goes on.
@@ -140,7 +141,7 @@ void TestProbeSignals::sigtermEndsTheRunStopped()
     REQUIRE_PYTORCH();
     QFETCH(int, workers);
     QTemporaryDir dir;
-    Loop loop(dir, workers, QStringLiteral("default"));
+    SignalsLoop loop(dir, workers, QStringLiteral("default"));
     QVERIFY(loop.waitUntilReady());
     const qint64 pid = loop.process.processId();
     loop.process.terminate();
@@ -165,7 +166,7 @@ void TestProbeSignals::sigtermEndsTheRunStopped()
 
     if (workers == 0) {
         QTemporaryDir plainDir;
-        Loop plain(plainDir, 0, QStringLiteral("no probe"));
+        SignalsLoop plain(plainDir, 0, QStringLiteral("no probe"));
         QVERIFY(plain.waitUntilReady());
         plain.process.terminate();
         QVERIFY(plain.waitForEnd());
@@ -178,7 +179,7 @@ void TestProbeSignals::theScriptsOwnHandlerStillEndsIt()
 {
     REQUIRE_PYTORCH();
     QTemporaryDir dir;
-    Loop loop(dir, 2, QStringLiteral("handler"));
+    SignalsLoop loop(dir, 2, QStringLiteral("handler"));
     QVERIFY(loop.waitUntilReady());
     loop.process.terminate();
     QVERIFY(loop.waitForEnd());
@@ -196,7 +197,7 @@ void TestProbeSignals::anIgnoredSigtermStaysIgnored()
 {
     REQUIRE_PYTORCH();
     QTemporaryDir dir;
-    Loop loop(dir, 0, QStringLiteral("ignore"));
+    SignalsLoop loop(dir, 0, QStringLiteral("ignore"));
     QVERIFY(loop.waitUntilReady());
     loop.process.terminate(); // delivered (and ignored) before the loop sees `release`
     loop.release();
@@ -216,7 +217,7 @@ void TestProbeSignals::aFollowerLearnsThatAKilledWriterIsGone()
 {
     REQUIRE_PYTORCH();
     QTemporaryDir dir;
-    Loop loop(dir, 2, QStringLiteral("default"));
+    SignalsLoop loop(dir, 2, QStringLiteral("default"));
     QVERIFY(loop.waitUntilReady());
     const qint64 pid = loop.process.processId();
     RunFollow follow((loop.out + QStringLiteral(".csv")).toStdString());

@@ -32,7 +32,7 @@ void writeAll(const std::string &path, const std::string &text)
     std::ofstream(path, std::ios::binary) << text;
 }
 
-RunConfig smallRun(int workers, Strategy strategy)
+RunConfig readerRun(int workers, Strategy strategy)
 {
     RunConfig c;
     c.dataset.syntheticShape = {3, 16, 16};
@@ -83,7 +83,7 @@ void TestRunReader::openedRunHasTheRunsFigures()
 {
     QFETCH(int, workers);
     QFETCH(int, strategy);
-    const RunConfig config = smallRun(workers, static_cast<Strategy>(strategy));
+    const RunConfig config = readerRun(workers, static_cast<Strategy>(strategy));
     const std::string csv = path("run.csv");
     const std::string json = path("run.json");
     const RunReport written = writeRun(config, csv, json);
@@ -126,7 +126,7 @@ void TestRunReader::partnerFileIsFoundBeside()
 {
     const std::string csv = path("beside.csv");
     const std::string json = path("beside.json");
-    writeRun(smallRun(1, Strategy::PerWorkerBatch), csv, json);
+    writeRun(readerRun(1, Strategy::PerWorkerBatch), csv, json);
     QCOMPARE(summaryJsonBeside(csv), json);
     QCOMPARE(traceCsvBeside(json), csv);
     QCOMPARE(summaryJsonBeside(path("nothing-beside.csv")), std::string());
@@ -136,7 +136,7 @@ void TestRunReader::errorsNameTheFileAndReason()
 {
     const std::string csv = path("good.csv");
     const std::string json = path("good.json");
-    writeRun(smallRun(2, Strategy::PerWorkerBatch), csv, json);
+    writeRun(readerRun(2, Strategy::PerWorkerBatch), csv, json);
     const auto messageOf = [](const std::string &c, const std::string &j) -> std::string {
         try {
             openRun(c, j);
@@ -186,7 +186,7 @@ void TestRunReader::dataParallelRunKeepsItsRanks()
 {
     // 2 ranks, 2 workers each: the opened run's worker spans sit in their rank's lanes,
     // so utilisation and the per-rank figures are the run's own.
-    RunConfig config = smallRun(2, Strategy::PerWorkerBatch);
+    RunConfig config = readerRun(2, Strategy::PerWorkerBatch);
     config.devices = 2;
     const std::string csv = path("ranks.csv");
     const std::string json = path("ranks.json");
@@ -258,7 +258,7 @@ void TestRunReader::fieldsOutOfRangeAreRefused()
     const std::string csv = path("range.csv");
     const std::string json = path("range.json");
     if (!QFileInfo::exists(QString::fromStdString(json)))
-        writeRun(smallRun(2, Strategy::PerWorkerBatch), csv, json);
+        writeRun(readerRun(2, Strategy::PerWorkerBatch), csv, json);
     QStringList lines = QString::fromStdString(readAll(csv)).split(QLatin1Char('\n'));
     const qsizetype at = lines[0].split(QLatin1Char(',')).indexOf(column);
     QVERIFY(at >= 0);
@@ -282,7 +282,7 @@ void TestRunReader::sizeIsBounded()
 {
     const std::string csv = path("size.csv");
     const std::string json = path("size.json");
-    writeRun(smallRun(1, Strategy::PerWorkerBatch), csv, json);
+    writeRun(readerRun(1, Strategy::PerWorkerBatch), csv, json);
     const std::string text = readAll(csv);
     const std::string header = text.substr(0, text.find('\n') + 1);
     const auto messageOf = [&](const std::string &c, const std::string &j) -> std::string {

@@ -368,7 +368,7 @@ void TestLessonVerdicts::sampleParallel()
 namespace {
 
 // The verdict on the model lesson's four phases, of 6 batches each.
-LessonVerdict trade(double checkpointStepMs, double checkpointPeakMiB)
+LessonVerdict tradeVerdict(double checkpointStepMs, double checkpointPeakMiB)
 {
     return modelTradeVerdict(
         {modelPhase("float32", false, 1000.0, 2000.0, 6),
@@ -383,7 +383,7 @@ void TestLessonVerdicts::modelTrade()
 {
     // Checkpointing 1300 ms for 1400 MiB against 1000 ms and 2000 MiB: 1.30x the time
     // for 0.70x the memory. Seen.
-    LessonVerdict v = trade(1300.0, 1400.0);
+    LessonVerdict v = tradeVerdict(1300.0, 1400.0);
     QVERIFY2(v.observed, v.text.c_str());
     QVERIFY2(text(v).startsWith(QStringLiteral(
                  "Seen: activation checkpointing took 1.30x the fp32 step time for 0.70x its "
@@ -396,7 +396,7 @@ void TestLessonVerdicts::modelTrade()
     QCOMPARE(v.figures["checkpointing_peak_memory_ratio"].get<double>(), 0.7);
     // 1940 MiB: 0.97x the memory, within the 5 % a measurement moves. Not seen: it
     // saved no memory.
-    v = trade(1300.0, 1940.0);
+    v = tradeVerdict(1300.0, 1940.0);
     QVERIFY(!v.observed);
     QVERIFY2(text(v).startsWith(QStringLiteral("Not seen: activation checkpointing took 1.30x "
                                                "the fp32 step time and 0.97x its peak memory: it "
@@ -404,7 +404,7 @@ void TestLessonVerdicts::modelTrade()
              v.text.c_str());
     QVERIFY(!text(v).contains(QStringLiteral("it cost no time")));
     // 1040 ms: 1.04x the time, within 5 %. Not seen: it cost no time.
-    v = trade(1040.0, 1400.0);
+    v = tradeVerdict(1040.0, 1400.0);
     QVERIFY(!v.observed);
     QVERIFY2(text(v).startsWith(QStringLiteral("Not seen: activation checkpointing took 1.04x "
                                                "the fp32 step time and 0.70x its peak memory: it "

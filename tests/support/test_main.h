@@ -26,7 +26,7 @@ bool registerBundledTest(const char *file, TestMainFunction main);
 // QTEST_MAIN_WRAPPER's body (Qt 6's qtest.h) in a function of the test file's own.
 #define LOADERLAB_TEST_ENTRY_(TestObject, ...)                                                     \
     namespace {                                                                                    \
-    int bundledTestMain(int argc, char *argv[])                                                    \
+    int bundledTestMain_##TestObject(int argc, char *argv[])                                       \
     {                                                                                              \
         QT_PREPEND_NAMESPACE(QTest::Internal::callInitMain)<TestObject>();                         \
         __VA_ARGS__                                                                                \
@@ -34,8 +34,8 @@ bool registerBundledTest(const char *file, TestMainFunction main);
         QTEST_SET_MAIN_SOURCE_PATH                                                                 \
         return QTest::qExec(&tc, argc, argv);                                                      \
     }                                                                                              \
-    [[maybe_unused]] const bool bundledTestRegistered = loaderlab::test::registerBundledTest(      \
-        __FILE__, &bundledTestMain);                                                               \
+    [[maybe_unused]] const bool bundledTestRegistered_##TestObject =                               \
+        loaderlab::test::registerBundledTest(__FILE__, &bundledTestMain_##TestObject);             \
     }
 #else
 #define LOADERLAB_TEST_ENTRY_(TestObject, ...) QTEST_MAIN_WRAPPER(TestObject, __VA_ARGS__)

@@ -22,7 +22,7 @@ using nlohmann::json;
 
 namespace {
 
-SweepDefinition workersByBatch()
+SweepDefinition folderWorkersByBatch()
 {
     SweepDefinition d;
     d.axes = {parseSweepAxis("loader.num_workers=0,1"), parseSweepAxis("loader.batch_size=4,8")};
@@ -89,12 +89,12 @@ private Q_SLOTS:
     void scriptPathInTheFolderIsFound();
 
 private:
-    // A folder of workersByBatch() with cell 0 recorded by the sweep itself.
+    // A folder of folderWorkersByBatch() with cell 0 recorded by the sweep itself.
     std::string goodFolder(const QTemporaryDir &dir, const char *name)
     {
         const std::string path = dir.filePath(QLatin1String(name)).toStdString();
-        SweepResults results(path, workersByBatch());
-        results.append(finished(expandSweep(workersByBatch())[0]));
+        SweepResults results(path, folderWorkersByBatch());
+        results.append(finished(expandSweep(folderWorkersByBatch())[0]));
         return path;
     }
 };
@@ -103,7 +103,7 @@ void TestSweepFolder::badRecordsNameTheFileAndLine_data()
 {
     QTest::addColumn<QByteArray>("line");
     QTest::addColumn<QString>("why");
-    const json good = toJson(finished(expandSweep(workersByBatch())[1]));
+    const json good = toJson(finished(expandSweep(folderWorkersByBatch())[1]));
     const auto with = [&](const char *key, const json &value) {
         json j = good;
         j[key] = value;
@@ -149,7 +149,7 @@ void TestSweepFolder::badRecordsNameTheFileAndLine()
     // The report and the window read it; a resume opens it for writing.
     QString error = refusal([&] { readSweepRecords(folder); });
     QVERIFY2(error.startsWith(expected) && error.contains(why), qPrintable(error.left(300)));
-    error = refusal([&] { SweepResults again(folder, workersByBatch()); });
+    error = refusal([&] { SweepResults again(folder, folderWorkersByBatch()); });
     QVERIFY2(error.startsWith(expected) && error.contains(why), qPrintable(error.left(300)));
     QVERIFY(readAll(cells) == before); // refused, not repaired
 }
@@ -162,14 +162,14 @@ void TestSweepFolder::tornLastLineIsIgnoredAndCut()
     const std::string whole = readAll(cells);
     // A kill during the write: the line is whole but its newline is missing. It is
     // not counted as done, since the next writer cuts it off.
-    std::string line = toJson(finished(expandSweep(workersByBatch())[1])).dump();
+    std::string line = toJson(finished(expandSweep(folderWorkersByBatch())[1])).dump();
     appendText(cells, line);
     QCOMPARE(readSweepRecords(folder).size(), std::size_t{1});
     {
-        SweepResults again(folder, workersByBatch());
+        SweepResults again(folder, folderWorkersByBatch());
         QVERIFY(!again.recorded(1));
         QCOMPARE(readAll(cells), whole);
-        again.append(finished(expandSweep(workersByBatch())[1]));
+        again.append(finished(expandSweep(folderWorkersByBatch())[1]));
     }
     QCOMPARE(readSweepRecords(folder).size(), std::size_t{2});
 }
@@ -185,14 +185,14 @@ void TestSweepFolder::fifosAreRefused()
     QVERIFY2(error.contains(QString::fromStdString(shard))
                  && error.contains(QStringLiteral("FIFO")),
              qPrintable(error));
-    error = refusal([&] { SweepResults again(folder, workersByBatch()); });
+    error = refusal([&] { SweepResults again(folder, folderWorkersByBatch()); });
     QVERIFY2(error.contains(QStringLiteral("FIFO")), qPrintable(error));
     ::unlink(shard.c_str());
     // The file the sweep appends to: refused before the first cell runs.
     const std::string cells = folder + "/cells.jsonl";
     ::unlink(cells.c_str());
     QCOMPARE(::mkfifo(cells.c_str(), 0644), 0);
-    error = refusal([&] { SweepResults again(folder, workersByBatch()); });
+    error = refusal([&] { SweepResults again(folder, folderWorkersByBatch()); });
     QVERIFY2(error.contains(QString::fromStdString(cells))
                  && error.contains(QStringLiteral("FIFO")),
              qPrintable(error));
@@ -212,31 +212,31 @@ void TestSweepFolder::secondWriterIsRefusedWithThePid()
     const std::string folder = dir.filePath(QStringLiteral("s")).toStdString();
     const QString pid = QStringLiteral("PID %1").arg(::getpid());
     {
-        SweepResults first(folder, workersByBatch());
-        const QString error = refusal([&] { SweepResults second(folder, workersByBatch()); });
+        SweepResults first(folder, folderWorkersByBatch());
+        const QString error = refusal([&] { SweepResults second(folder, folderWorkersByBatch()); });
         QVERIFY2(error.contains(QStringLiteral("another loaderlab is writing"))
                      && error.contains(pid),
                  qPrintable(error));
         // A shard cannot start beside a whole sweep, nor a merge into the folder.
         QVERIFY(refusal([&] {
-                    SweepResults shard(folder, workersByBatch(), {0, 2});
+                    SweepResults shard(folder, folderWorkersByBatch(), {0, 2});
                 }).contains(pid));
         QVERIFY(refusal([&] { mergeSweepResults(folder, {folder}); }).contains(pid));
     }
     {
         // The shards of a job array write one folder at once, each its own file.
-        SweepResults one(folder, workersByBatch(), {0, 2});
-        SweepResults two(folder, workersByBatch(), {1, 2});
+        SweepResults one(folder, folderWorkersByBatch(), {0, 2});
+        SweepResults two(folder, folderWorkersByBatch(), {1, 2});
         const QString error = refusal([&] {
-            SweepResults again(folder, workersByBatch(), {1, 2});
+            SweepResults again(folder, folderWorkersByBatch(), {1, 2});
         });
         QVERIFY2(error.contains(QStringLiteral("shard 2/2")) && error.contains(pid),
                  qPrintable(error));
-        QVERIFY2(refusal([&] { SweepResults whole(folder, workersByBatch()); }).contains(pid),
+        QVERIFY2(refusal([&] { SweepResults whole(folder, folderWorkersByBatch()); }).contains(pid),
                  "a whole sweep beside running shards");
     }
     // Let go when the writers end.
-    SweepResults after(folder, workersByBatch());
+    SweepResults after(folder, folderWorkersByBatch());
 }
 
 void TestSweepFolder::lockFileLinksAreRefused_data()
@@ -279,7 +279,8 @@ void TestSweepFolder::lockFileLinksAreRefused()
     ::unlink(path.c_str());
     QCOMPARE(hard ? ::link(mine.c_str(), path.c_str()) : ::symlink(mine.c_str(), path.c_str()), 0);
     const SweepShard shard{0, shards};
-    const QString error = refusal([&] { SweepResults sweep(folder, workersByBatch(), shard); });
+    const QString error = refusal(
+        [&] { SweepResults sweep(folder, folderWorkersByBatch(), shard); });
     QCOMPARE(readAll(mine), text);
     QVERIFY2(error.startsWith(QString::fromStdString(path + ": ")) && error.contains(why),
              qPrintable(error));
@@ -297,7 +298,7 @@ void TestSweepFolder::mergeRefusesAFolderWithResults()
     const std::string shard = goodFolder(dir, "shard");
     // Another sweep's folder.
     const std::string other = dir.filePath(QStringLiteral("other")).toStdString();
-    SweepDefinition otherSweep = workersByBatch();
+    SweepDefinition otherSweep = folderWorkersByBatch();
     otherSweep.axes[1] = parseSweepAxis("loader.batch_size=4,32");
     {
         SweepResults results(other, otherSweep);
@@ -334,11 +335,11 @@ void TestSweepFolder::mergeKeepsTracesInTheFolder()
     QTemporaryDir dir;
     const std::string shard = dir.filePath(QStringLiteral("s/shard")).toStdString();
     {
-        SweepResults results(shard, workersByBatch());
+        SweepResults results(shard, folderWorkersByBatch());
     }
     // A record whose trace names a file outside traces/: a merge into m/merged
     // would copy s/victim.txt over m/victim.txt.
-    json line = toJson(finished(expandSweep(workersByBatch())[0]));
+    json line = toJson(finished(expandSweep(folderWorkersByBatch())[0]));
     line["trace"] = "../victim.txt";
     appendText(shard + "/cells.jsonl", line.dump() + "\n");
     appendText(dir.filePath(QStringLiteral("s/victim.txt")).toStdString(), "from the shard\n");

@@ -28,7 +28,7 @@ Q_DECLARE_METATYPE(loaderlab::RunConfig)
 
 namespace {
 
-RunConfig baseConfig()
+RunConfig lessonConfig()
 {
     RunConfig c;
     c.dataset.kind = DatasetKind::ImageFolder;
@@ -132,7 +132,7 @@ void TestLessonPanel::choosingShowsTheLesson()
 void TestLessonPanel::phasesFollowTheTraceAndTheSteps()
 {
     LessonPanel panel;
-    panel.setConfigSource(baseConfig);
+    panel.setConfigSource(lessonConfig);
     QSignalSpy started(&panel, &LessonPanel::startRequested);
     QSignalSpy step(&panel, &LessonPanel::stepRequested);
     QSignalSpy finished(&panel, &LessonPanel::finished);
@@ -226,7 +226,7 @@ void TestLessonPanel::phasesFollowTheTraceAndTheSteps()
 void TestLessonPanel::aWrongStepKeepsWaiting()
 {
     LessonPanel panel;
-    panel.setConfigSource(baseConfig);
+    panel.setConfigSource(lessonConfig);
     QSignalSpy started(&panel, &LessonPanel::startRequested);
     panel.chooseLesson(QStringLiteral("spikes-every-w"));
     panel.startLesson();
@@ -254,7 +254,7 @@ void TestLessonPanel::aWrongStepKeepsWaiting()
 void TestLessonPanel::aNewRunRestartsThePhase()
 {
     LessonPanel panel;
-    panel.setConfigSource(baseConfig);
+    panel.setConfigSource(lessonConfig);
     QSignalSpy started(&panel, &LessonPanel::startRequested);
     panel.chooseLesson(QStringLiteral("first-batch"));
     panel.startLesson();
@@ -299,7 +299,7 @@ void TestLessonPanel::modelLessonNeedsAModel()
 void TestLessonPanel::predictionShownOncePhaseOneEnded()
 {
     LessonPanel panel;
-    panel.setConfigSource(baseConfig);
+    panel.setConfigSource(lessonConfig);
     QSignalSpy started(&panel, &LessonPanel::startRequested);
     QVERIFY(panel.chooseLesson(QStringLiteral("predict-then-watch")));
     panel.startLesson();
@@ -362,7 +362,7 @@ void TestLessonPanel::predictionShownOncePhaseOneEnded()
 void TestLessonPanel::loadOfEachPhaseSampled()
 {
     LessonPanel panel;
-    panel.setConfigSource(baseConfig);
+    panel.setConfigSource(lessonConfig);
     FakeMachine machine;
     panel.setCpuSampler([&machine] { return machine.now; });
     QSignalSpy started(&panel, &LessonPanel::startRequested);

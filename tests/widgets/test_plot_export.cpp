@@ -19,6 +19,7 @@
 
 #include "tests/support/modal_answer.h"
 #include "tests/support/test_main.h"
+#include "tests/support/trace_time.h"
 #include "tests/support/widget_child.h"
 
 #include <QApplication>
@@ -42,7 +43,7 @@ using namespace loaderlab;
 
 namespace {
 
-constexpr std::int64_t kMs = 1'000'000;
+using loaderlab::test::kMs;
 
 // Batches of a sequential consumer with `workers` workers: worker i % W builds batch i,
 // which waits 1..4 ms and computes 2 ms.

@@ -5,6 +5,7 @@
 // And the throughput plot's median of a data-parallel run is the summary's.
 
 #include "tests/support/test_main.h"
+#include "tests/support/trace_time.h"
 #include "widgets/plots/throughput_plot.h"
 #include "widgets/plots/wait_histogram_plot.h"
 #include "widgets/plots/wait_time_plot.h"
@@ -22,7 +23,7 @@ using namespace loaderlab;
 
 namespace {
 
-constexpr std::int64_t kMs = 1'000'000;
+using loaderlab::test::kMs;
 
 // `count` batches one after the other, each waiting `waitMs` then computing 2 ms.
 std::shared_ptr<TraceLog> steadyRun(std::int64_t count, std::int64_t waitMs)

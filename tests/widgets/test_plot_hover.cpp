@@ -4,6 +4,7 @@
 // live run and an opened one drawn over it, and nothing where there is no data.
 
 #include "tests/support/test_main.h"
+#include "tests/support/trace_time.h"
 #include "widgets/plots/throughput_plot.h"
 #include "widgets/plots/wait_histogram_plot.h"
 #include "widgets/plots/wait_time_plot.h"
@@ -19,7 +20,7 @@ using namespace loaderlab;
 
 namespace {
 
-constexpr std::int64_t kMs = 1'000'000;
+using loaderlab::test::kMs;
 
 // `count` batches of 2 workers: batch i requested at 10 ms x i + 1 ms, waiting
 // `waitMs`, a step of 3 ms; worker i % 2 loads it in the 8 ms before its delivery,

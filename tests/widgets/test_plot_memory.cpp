@@ -5,6 +5,7 @@
 
 #include "core/trace/trace_log.h"
 #include "tests/support/test_main.h"
+#include "tests/support/trace_time.h"
 #include "widgets/plots/decimated_series.h"
 #include "widgets/plots/throughput_plot.h"
 #include "widgets/plots/wait_histogram_plot.h"
@@ -21,7 +22,7 @@ using namespace loaderlab;
 
 namespace {
 
-constexpr std::int64_t kMs = 1'000'000;
+using loaderlab::test::kMs;
 constexpr int kWorkers = 2;
 
 // Resident memory of this process (KiB), from /proc.

@@ -13,6 +13,7 @@
 #include "tests/support/graph_points.h"
 #include "tests/support/modal_answer.h"
 #include "tests/support/test_main.h"
+#include "tests/support/trace_time.h"
 #include "tests/support/widget_child.h"
 
 #include <QApplication>
@@ -36,7 +37,7 @@ using namespace loaderlab;
 
 namespace {
 
-constexpr std::int64_t kMs = 1'000'000;
+using loaderlab::test::kMs;
 constexpr std::int64_t kComputeNs = 5 * kMs;
 constexpr std::int64_t kLoadNs = 12 * kMs;
 

@@ -8,6 +8,7 @@
 #include "widgets/plots/worker_timeline_plot.h"
 
 #include "tests/support/test_main.h"
+#include "tests/support/trace_time.h"
 #include "tests/support/widget_child.h"
 
 #include <QtTest>
@@ -20,7 +21,7 @@ using namespace loaderlab;
 
 namespace {
 
-constexpr std::int64_t kMs = 1'000'000;
+using loaderlab::test::kMs;
 
 // `count` batches of `workers` workers (a config version saying so when `versioned`),
 // each loaded in the 8 ms before its delivery.

@@ -11,6 +11,7 @@
 
 #include "tests/support/graph_points.h"
 #include "tests/support/test_main.h"
+#include "tests/support/trace_time.h"
 #include "tests/support/widget_child.h"
 
 #include <QtTest>
@@ -23,7 +24,7 @@ using namespace loaderlab;
 
 namespace {
 
-constexpr std::int64_t kMs = 1'000'000;
+using loaderlab::test::kMs;
 
 // A run of W workers (config version 0), on `ranks` ranks.
 std::shared_ptr<TraceLog> makeLog(int workers, int ranks = 1)
