@@ -47,8 +47,11 @@ struct LessonPhaseResult
     RunSummary summary;
     WaitPattern waits;
     std::int64_t datasetBytes = 0; // on disk, where the lesson compares sizes
-    std::string error;             // the run failed: why
-    LessonBriefing briefing;       // what the lesson said before the phase ran
+    // The mean pixels of a sample as stored: an image folder's images before they are
+    // decoded and resized, a tensor file's samples; 0 where unknown or another kind.
+    double storedPixels = 0.0;
+    std::string error;       // the run failed: why
+    LessonBriefing briefing; // what the lesson said before the phase ran
     // How busy the machine was while the phase ran (core/system/cpu_load.h): the
     // run's own measure on the command line, sampled at the phase's start and end in
     // the window; unknown where it was not measured.

@@ -1,6 +1,9 @@
 #include "core/lessons/lesson_runner.h"
 
+#include "core/dataset/tensor_file_dataset.h"
 #include "core/engine/run_service.h"
+#include "core/image/image_decoder.h"
+#include "core/image/image_folder_dataset.h"
 #include "core/tools/default_dataset.h"
 #include "core/tools/preprocess.h"
 
@@ -29,6 +32,41 @@ std::int64_t bytesOnDisk(const std::string &path)
             total += static_cast<std::int64_t>(it->file_size(ec));
     }
     return total;
+}
+
+// The mean pixels of a sample as the data holds it: an image folder's images as
+// stored (the headers of up to 32 files spread over the folder; no pixel decoded), a
+// tensor file's samples; 0 for other kinds, or where none could be read.
+double storedPixelsPerSample(const DatasetConfig &dataset)
+{
+    try {
+        if (dataset.kind == DatasetKind::TensorFile) {
+            const SampleShape shape = TensorFileDataset(dataset.path).sampleShape();
+            return static_cast<double>(shape.height) * shape.width;
+        }
+        if (dataset.kind != DatasetKind::ImageFolder)
+            return 0.0;
+        const ImageFolderDataset folder(dataset);
+        const auto &entries = folder.entries();
+        constexpr std::size_t kFiles = 32;
+        const std::size_t stride = std::max<std::size_t>(1, entries.size() / kFiles);
+        std::vector<std::uint8_t> bytes;
+        double pixels = 0.0;
+        int counted = 0;
+        for (std::size_t i = 0; i < entries.size() && counted < int{kFiles}; i += stride) {
+            try {
+                readImageFile(entries[i].path, DecodeLimits{}.maxFileBytes, bytes);
+                const ImageHeaderInfo header = parseImageHeader(bytes, entries[i].path);
+                pixels += static_cast<double>(header.width) * header.height;
+                ++counted;
+            } catch (const std::exception &) {
+                // a corrupt image: the run skips it, and so does the mean
+            }
+        }
+        return counted > 0 ? pixels / counted : 0.0;
+    } catch (const std::exception &) {
+        return 0.0; // no data to measure: the run says why
+    }
 }
 
 } // namespace
@@ -72,8 +110,10 @@ LessonPhaseResult lessonPhaseResult(std::string label, const RunConfig &config,
         records, std::max(1, config.loader.numWorkers),
         loaderFirstFillBatches(config.loader.numWorkers, config.loader.prefetchFactor));
     r.records = std::move(records);
-    if (!config.dataset.path.empty())
+    if (!config.dataset.path.empty()) {
         r.datasetBytes = bytesOnDisk(config.dataset.path);
+        r.storedPixels = storedPixelsPerSample(config.dataset);
+    }
     return r;
 }
 

@@ -260,6 +260,34 @@ void TestLessonVerdicts::tensorsVsJpeg()
                             "larger one, and these JPEGs are larger than their decoded, resized "
                             "and cropped samples. The tensor file loads 2.5x as fast here (1000 "
                             "vs 400 samples/s); a folder of smaller JPEGs shows the finding."));
+    // Thumbnails (32x40 px) enlarged into 224x224 samples: the tensor file is 0.9x as
+    // fast although 36x the size. It cannot show the finding; photos can.
+    const auto thumbnails = [](double jpegPixels, double tensorPixels) {
+        LessonPhaseResult jpeg = phase("JPEG folder", 2, 32, firstThen(10, 5.0, 0.5), 18'000.0);
+        jpeg.datasetBytes = 1'800'000;
+        jpeg.storedPixels = jpegPixels;
+        LessonPhaseResult tensor = phase("tensor file", 2, 32, firstThen(10, 5.0, 0.5), 16'200.0);
+        tensor.datasetBytes = 65'000'000;
+        tensor.storedPixels = tensorPixels;
+        return tensorVerdict({std::move(jpeg), std::move(tensor)});
+    };
+    v = thumbnails(32.0 * 40.0, 224.0 * 224.0);
+    QVERIFY(!v.observed);
+    QVERIFY(!v.applies);
+    QCOMPARE(text(v),
+             QStringLiteral("Does not apply to this data: these JPEGs hold 1280 pixels each on "
+                            "average, fewer than the 50176 of each sample the tensor file was "
+                            "preprocessed into: preprocessing enlarged them 39.2x, and decoding "
+                            "images this small costs about as little as reading the tensor "
+                            "file's 36.1x more bytes. The tensor file loads 0.9x as fast here "
+                            "(16200 vs 18000 samples/s); the finding needs JPEGs at least as "
+                            "large as the samples, as photos are."));
+    QCOMPARE(v.figures["jpeg_pixels"].get<double>(), 1280.0);
+    // Photos of 400x533 px into the same samples, equally slow: the finding applies
+    // and is not seen.
+    v = thumbnails(400.0 * 533.0, 224.0 * 224.0);
+    QVERIFY(v.applies);
+    QVERIFY2(text(v).startsWith(QStringLiteral("Not seen: ")), v.text.c_str());
 }
 
 void TestLessonVerdicts::zeroVsOneWorker()

@@ -6,6 +6,8 @@
 #include "core/lessons/lesson.h"
 #include "core/lessons/lesson_runner.h"
 
+#include "core/tools/imagenette_generator.h"
+#include "tests/support/image_folder.h"
 #include "tests/support/lesson_traces.h"
 #include "tests/support/test_main.h"
 
@@ -82,6 +84,7 @@ private Q_SLOTS:
     void catalogueIsComplete();
     void guidedStepsApplyOverThePreset();
     void lessonRunsThroughTheLoader();
+    void storedPixelsAreTheDataAsStored();
 };
 
 void TestLessons::dominantPeriodFindsWNot2W()
@@ -429,4 +432,33 @@ void TestLessons::lessonRunsThroughTheLoader()
 }
 
 LOADERLAB_GUILESS_TEST_MAIN(TestLessons)
+void TestLessons::storedPixelsAreTheDataAsStored()
+{
+    // What tensors-vs-jpeg compares (a JPEG's pixels against a sample's): images of
+    // short side 40 px and long side up to 4/3 of it, one of them corrupt (skipped);
+    // a tensor file of 24x32 samples; nothing for generated data.
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString folder = writeImageFolder(dir.filePath(QStringLiteral("photos")), 2, 20, 40, 40);
+    QFile corrupt(folder + QStringLiteral("/")
+                  + QDir(folder).entryList(QDir::Dirs | QDir::NoDotAndDotDot)[0]
+                  + QStringLiteral("/corrupt.jpg"));
+    QVERIFY(corrupt.open(QIODevice::WriteOnly));
+    corrupt.write("not a JPEG");
+    corrupt.close();
+    RunConfig config;
+    config.dataset.kind = DatasetKind::ImageFolder;
+    config.dataset.path = folder.toStdString();
+    const double photos = lessonPhaseResult("JPEG folder", config, {}, RunSummary{}).storedPixels;
+    QVERIFY2(photos >= 40.0 * 40.0 && photos <= 40.0 * 53.0, std::to_string(photos).c_str());
+
+    const std::string tensor = dir.filePath(QStringLiteral("samples.bin")).toStdString();
+    generateTensorFile(tensor, 10, SampleShape{3, 24, 32}, DType::UInt8, 1);
+    config.dataset.kind = DatasetKind::TensorFile;
+    config.dataset.path = tensor;
+    QCOMPARE(lessonPhaseResult("tensor file", config, {}, RunSummary{}).storedPixels, 24.0 * 32.0);
+
+    QCOMPARE(lessonPhaseResult("generated", RunConfig{}, {}, RunSummary{}).storedPixels, 0.0);
+}
+
 #include "test_lessons.moc"
