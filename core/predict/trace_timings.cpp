@@ -16,15 +16,20 @@ double spanSeconds(std::int64_t ns)
     return static_cast<double>(ns) / 1e9;
 }
 
-// The median wall time of a batch's load after the warm-up, fresh buffers left out.
-double steadyLoadSeconds(const std::vector<const TraceRecord *> &steady,
-                         const std::vector<TraceRecord> &records, const std::vector<char> &fresh)
+// The median wall time a sample's share of a batch's load took after the warm-up,
+// fresh buffers left out: per sample, so that a run whose batches differ in size (an
+// epoch's last batch is short) expects each batch's load by its own samples.
+double steadyLoadSecondsPerSample(const std::vector<const TraceRecord *> &steady,
+                                  const std::vector<TraceRecord> &records,
+                                  const std::vector<char> &fresh)
 {
     std::vector<double> spans;
     for (const TraceRecord *r : steady) {
-        if (r->loadEndNs > r->loadStartNs && r->worker != kConsumerThread
+        const std::int64_t samples = r->samples + r->skipped;
+        if (r->loadEndNs > r->loadStartNs && r->worker != kConsumerThread && samples > 0
             && !fresh[static_cast<std::size_t>(r - records.data())])
-            spans.push_back(spanSeconds(r->loadEndNs - r->loadStartNs));
+            spans.push_back(spanSeconds(r->loadEndNs - r->loadStartNs)
+                            / static_cast<double>(samples));
     }
     if (spans.empty())
         return 0.0;
@@ -161,14 +166,14 @@ double taskStartSeconds(const std::vector<const TraceRecord *> &steady)
 // How much later than expected the first batch of an epoch was loaded, counted from
 // the epoch's start (the run's, or the rank's last step of the epoch before): the
 // workers' start and whatever the first loads cost beyond later ones (a decoder's
-// set-up, cold caches). Expected: a steady load, after the delay the model adds to
-// every task, and the first fill of a fresh buffer where the batch had one.
+// set-up, cold caches). Expected: a steady load of that batch's samples, after the
+// delay the model adds to every task, and the first fill of a fresh buffer where the
+// batch had one.
 void measureStartup(const std::vector<TraceRecord> &records, Calibration &cal)
 {
     const std::vector<char> fresh = freshBufferBatches(records, cal.config);
-    const double steady = steadyLoadSeconds(afterWarmup(records, cal.config.warmupBatches), records,
-                                            fresh)
-                          + cal.costs.taskStartSeconds;
+    const double perSample = steadyLoadSecondsPerSample(
+        afterWarmup(records, cal.config.warmupBatches), records, fresh);
     std::map<std::pair<int, int>, std::int64_t> lastEnd;
     std::map<std::pair<int, int>, const TraceRecord *> firstLoaded;
     for (const TraceRecord &r : records) {
@@ -184,7 +189,8 @@ void measureStartup(const std::vector<TraceRecord> &records, Calibration &cal)
     int firstCount = 0, laterCount = 0;
     for (const auto &[key, r] : firstLoaded) {
         const auto [rank, epoch] = key;
-        const double expected = steady
+        const double expected = perSample * static_cast<double>(r->samples + r->skipped)
+                                + cal.costs.taskStartSeconds
                                 + (fresh[static_cast<std::size_t>(r - records.data())]
                                        ? cal.costs.firstFill.at(r->samples + r->skipped)
                                        : 0.0);

@@ -125,6 +125,7 @@ private Q_SLOTS:
     void splitsStagesCollateAndTheRest();
     void measuresTheHandOverAndTheConsumersOwnTime();
     void calibratesAPyTorchTrace();
+    void anEpochsShortBatchIsNotARestart();
     void aCpuModelsThreadsAreSplitOverItsDevices();
     void aRealRunPredictsItselfBack_data();
     void aRealRunPredictsItselfBack();
@@ -274,6 +275,59 @@ void TestCalibration::calibratesAPyTorchTrace()
     const Prediction p = predictLoader(cal.costs, cal.setting);
     QVERIFY(std::abs(p.firstBatchSeconds * 1e3 - report.summary.firstBatchLatencyMs) < 1e-3);
     QVERIFY(std::abs(p.samplesPerSecond / report.summary.samplesPerSecMean - 1) < 1e-6);
+}
+
+void TestCalibration::anEpochsShortBatchIsNotARestart()
+{
+    // One worker, epochs of 50 samples: a batch of 32, then the epoch's short batch of
+    // 18. A sample loads in 1 ms, the worker starts 5 ms after each epoch's start, a
+    // step sleeps 1 ms. Half the batches are short, so a batch's median load (18 ms)
+    // is not the epoch's first batch's (32 ms): the restart is 5 ms, not 19.
+    RunReport report;
+    RunConfig &c = report.config;
+    c.loader.numWorkers = 1;
+    c.loader.batchSize = 32;
+    c.consumer.kind = ConsumerKind::Sleep;
+    c.consumer.sleepPerBatchMs = 1.0;
+    c.dataset.syntheticSamples = 50;
+    c.epochs = 20;
+    report.machine.logicalCores = 2;
+    std::vector<TraceRecord> records;
+    double epochStart = 0.0;
+    for (int epoch = 0; epoch < 20; ++epoch) {
+        double loadStart = epochStart + 0.005;
+        double consumerFree = epochStart;
+        for (const int samples : {32, 18}) {
+            TraceRecord r;
+            r.index = static_cast<std::int64_t>(records.size());
+            r.epoch = epoch;
+            r.worker = 0;
+            r.samples = samples;
+            r.dispatchNs = ns(epochStart);
+            r.loadStartNs = ns(loadStart);
+            r.loadEndNs = ns(loadStart + samples * 0.001);
+            r.readyNs = r.loadEndNs;
+            r.requestNs = ns(consumerFree);
+            r.deliveryNs = std::max(r.readyNs, r.requestNs);
+            r.computeStartNs = r.deliveryNs;
+            r.computeEndNs = r.deliveryNs + kNs / 1000;
+            consumerFree = static_cast<double>(r.computeEndNs) / 1e9;
+            loadStart += samples * 0.001;
+            records.push_back(r);
+        }
+        epochStart = consumerFree;
+    }
+    report.summary = summarize(records, {}, 1, c.warmupBatches, 0);
+    const Calibration cal = calibrateFromRun(records, report);
+    QVERIFY2(std::abs(cal.costs.restartSeconds - 0.005) < 1e-6,
+             std::to_string(cal.costs.restartSeconds).c_str());
+    QVERIFY2(std::abs(cal.costs.startupSeconds - 0.005) < 1e-6,
+             std::to_string(cal.costs.startupSeconds).c_str());
+    const Prediction p = predictLoader(cal.costs, cal.setting);
+    QVERIFY2(std::abs(p.samplesPerSecond / report.summary.samplesPerSecMean - 1) < 0.01,
+             (std::to_string(p.samplesPerSecond) + " predicted back, measured "
+              + std::to_string(report.summary.samplesPerSecMean))
+                 .c_str());
 }
 
 void TestCalibration::aCpuModelsThreadsAreSplitOverItsDevices()
