@@ -16,7 +16,9 @@
 # WORK_DIR keeps the data sets (made once, reused by a later run), each lesson's JSON
 # and output, and the cache the lessons prepare tensor files in; without it a
 # temporary folder, removed at the end. LESSONS="first-batch spikes-every-w" and
-# DATASETS="photos-300-500 tensor" run a subset; TABLE_ONLY=1 prints the table
+# DATASETS="photos-300-500 tensor" run a subset; ENGINE=pytorch runs the lessons on
+# PyTorch's DataLoader (`--engine pytorch`; runs kept in WORK_DIR/runs-pytorch; the
+# lessons that engine cannot run say so in their cells); TABLE_ONLY=1 prints the table
 # again from WORK_DIR's last runs without running anything. The photos are crops of Debian's
 # mate-backgrounds (tests/bench/make_photo_folder.py, Pillow). Run it on an idle
 # machine: the lessons' set-ups measure how fast the data loads, and most verdicts
@@ -48,6 +50,7 @@ echo "machine: $(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -1), $(npro
     "$(. /etc/os-release && echo "$PRETTY_NAME")"
 echo "date:    $(date -u '+%Y-%m-%d %H:%M UTC')"
 echo "load:    $(cut -d' ' -f1-3 /proc/loadavg) (1, 5, 15 min)"
+echo "engine:  ${ENGINE:-loaderlab}"
 echo "work:    $work"
 
 # NAME: the data set's path, made when it is not there yet.
@@ -80,19 +83,21 @@ done
 lessons=(${LESSONS:-$("$bin" lesson --list | cut -d' ' -f1)})
 
 # One cell: the lesson on the data set; its JSON, output and exit code in WORK/runs.
-mkdir -p "$work/runs"
+runs=$work/runs${ENGINE:+-$ENGINE}
+engine_args=(${ENGINE:+--engine "$ENGINE"})
+mkdir -p "$runs"
 [ "${TABLE_ONLY:-0}" = 1 ] && datasets_to_run=() || datasets_to_run=("${datasets[@]}")
 for d in "${datasets_to_run[@]}"; do
     echo "== $d (load $(cut -d' ' -f1-3 /proc/loadavg))"
     for l in "${lessons[@]}"; do
-        out=$work/runs/$d.$l
+        out=$runs/$d.$l
         rm -f "$out.json"
         # Each lesson starts from the data in the page cache, as the set-up found it
         # (the project's VM pages memory that stays cold out: DAMON's pageout).
         find "$(path_of "$d")" -type f -exec cat {} + > /dev/null
         cell_started=$SECONDS
-        timeout 1800 "$bin" lesson "$l" --path "$(path_of "$d")" --json "$out.json" \
-            > "$out.out" 2> "$out.err"
+        timeout 1800 "$bin" lesson "$l" --path "$(path_of "$d")" "${engine_args[@]}" \
+            --json "$out.json" > "$out.out" 2> "$out.err"
         echo $? > "$out.rc"
         echo $((SECONDS - cell_started)) > "$out.seconds"
         echo "  $l: exit $(cat "$out.rc"), $(cat "$out.seconds") s"
@@ -100,7 +105,7 @@ for d in "${datasets_to_run[@]}"; do
 done
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 
-/usr/bin/python3 - "$work/runs" "${#datasets[@]}" "${datasets[@]}" "${lessons[@]}" <<'PY'
+/usr/bin/python3 - "$runs" "${#datasets[@]}" "${datasets[@]}" "${lessons[@]}" <<'PY'
 import json, os, sys
 
 runs, count = sys.argv[1], int(sys.argv[2])
@@ -112,6 +117,7 @@ REASONS = [("epochs are too short", "epochs too short"),
            ("no more batches than the", "epoch < 1 round of big batches"),
            ("batches, fewer than the", "epochs too short"),
            ("is larger than the tensor file", "JPEGs larger than the tensors"),
+           ("preprocessing enlarged them", "JPEGs smaller than the samples"),
            ("needs the image folder", "needs an image folder"),
            ("synthetic samples of its own", "own synthetic data")]
 
