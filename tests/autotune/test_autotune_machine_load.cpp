@@ -40,8 +40,8 @@ struct Drive
 // measured, times kBusyShare where other programs asked for a core or more; the model
 // is `model`.
 template <typename Search>
-Drive drive(Search &search, const Throughput &truth, const Throughput &model, const Load &load,
-            int windows)
+Drive driveLoaded(Search &search, const Throughput &truth, const Throughput &model,
+                  const Load &load, int windows)
 {
     Drive d;
     for (int i = 0; i < windows; ++i) {
@@ -104,7 +104,7 @@ void TestAutotuneMachineLoad::aProposalIsNotJudgedAcrossALoadChange()
     const Load load = [&](int, bool incumbent) -> std::optional<double> {
         return search.calibrating() || search.wantsCalibration() ? 0.0 : incumbent ? 1.0 : 0.0;
     };
-    const Drive d = drive(search, flat, optimistic, load, 2 + 2 * kAutotuneLoadSkips);
+    const Drive d = driveLoaded(search, flat, optimistic, load, 2 + 2 * kAutotuneLoadSkips);
     QCOMPARE(d.moves, 0);
     QCOMPARE(d.trialWindows, kAutotuneLoadSkips);
     QCOMPARE(search.trials(), 0); // none judged
@@ -152,7 +152,7 @@ void TestAutotuneMachineLoad::aLoadThatSettlesLetsTheProposalBeJudged()
             ++pairsSeen;
         return pairsSeen <= kAutotuneLoadSkips && incumbent ? 1.0 : pairsSeen > 3 ? 1.0 : 0.0;
     };
-    const Drive d = drive(search, flat, optimistic, load, 40);
+    const Drive d = driveLoaded(search, flat, optimistic, load, 40);
     QCOMPARE(d.moves, 0);
     QCOMPARE(search.trials(), 2); // two lost pairs reject it
     QVERIFY(search.holding());
@@ -169,7 +169,7 @@ void TestAutotuneMachineLoad::aSlowerHoldOnAHigherLoadIsNotADrift()
     const Load load = [](int window, bool) -> std::optional<double> {
         return window >= 10 ? 1.0 : 0.0;
     };
-    const Drive d = drive(search, flat, flat, load, 30);
+    const Drive d = driveLoaded(search, flat, flat, load, 30);
     QCOMPARE(d.moves, 0);
     QCOMPARE(d.trialWindows, 0);
     QCOMPARE(search.calibrations(), 1);

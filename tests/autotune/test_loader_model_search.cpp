@@ -73,7 +73,7 @@ double twoWorkersPredicted700(const AutotuneSettings &s)
     return s.workers == 2 ? 700.0 : 500.0;
 }
 
-AutotuneLimits limits(int maxWorkers)
+AutotuneLimits searchLimits(int maxWorkers)
 {
     AutotuneLimits l;
     l.maxWorkers = maxWorkers;
@@ -106,7 +106,7 @@ void TestModelSearch::proposesThePredictedBestAndHolds()
     // The model is right: from 1 worker it proposes 3 (700 predicted; 4 is as good
     // but one worker further away), confirms it in two pairs and moves, calibrates
     // at 3 and holds: 2 trial windows in all.
-    LoaderModelSearch search({1, 2, 32}, limits(4));
+    LoaderModelSearch search({1, 2, 32}, searchLimits(4));
     QVERIFY(!search.wantsCalibration());
     const Drive d = driveSearch(search, flatTopRate, flatTopRate, 200);
     QCOMPARE(d.moves.size(), std::size_t{1});
@@ -130,7 +130,7 @@ void TestModelSearch::rejectsAProposalTheMeasurementContradicts()
         return s.workers <= 2 ? 400.0 * s.workers : 800.0 - 200.0 * (s.workers - 2);
     };
     const Throughput model = [](const AutotuneSettings &s) { return 400.0 * s.workers; };
-    LoaderModelSearch search({2, 2, 32}, limits(4));
+    LoaderModelSearch search({2, 2, 32}, searchLimits(4));
     const Drive d = driveSearch(search, truth, model, 300);
     QVERIFY(d.moves.empty());
     QCOMPARE(d.trialWindows, 4);
@@ -148,7 +148,7 @@ void TestModelSearch::noiseAloneMakesNoTrial()
     // reaches the 15 % drift).
     const Throughput flat = [](const AutotuneSettings &) { return 500.0; };
     for (unsigned seed = 1; seed <= 20; ++seed) {
-        LoaderModelSearch search({1, 2, 32}, limits(2));
+        LoaderModelSearch search({1, 2, 32}, searchLimits(2));
         const Drive d = driveSearch(search, flat, flat, 300, 0.04, seed);
         QVERIFY(d.moves.empty());
         QCOMPARE(d.trialWindows, 0);
@@ -167,7 +167,7 @@ void TestModelSearch::calibratesAgainAfterADrift()
         return loaded ? (s.workers == 3 ? 450.0 : 300.0) : 300.0 * std::min(s.workers, 2);
     };
     const Throughput model = truth;
-    LoaderModelSearch search({1, 2, 32}, limits(3));
+    LoaderModelSearch search({1, 2, 32}, searchLimits(3));
     driveSearch(search, truth, model, 40);
     QVERIFY(search.holding());
     QCOMPARE(search.incumbent().workers, 2);
@@ -186,7 +186,7 @@ void TestModelSearch::aSmallPredictedGainIsNotTried()
     const Throughput model = [](const AutotuneSettings &s) {
         return s.prefetch == 1 ? 515.0 : 500.0;
     };
-    LoaderModelSearch search({1, 2, 32}, limits(1));
+    LoaderModelSearch search({1, 2, 32}, searchLimits(1));
     const Drive d = driveSearch(search, model, model, 100);
     QCOMPARE(d.trialWindows, 0);
     QVERIFY(search.holding());
@@ -197,7 +197,7 @@ void TestModelSearch::aLuckyWindowDoesNotMove()
     // The proposal wins its first pair by luck, loses the next two: rejected, no move.
     int proposalWindows = 0;
     const Throughput truth = oneWorker500TwoMeasured(proposalWindows, 700.0, 480.0);
-    LoaderModelSearch search({1, 2, 32}, limits(2));
+    LoaderModelSearch search({1, 2, 32}, searchLimits(2));
     const Drive d = driveSearch(search, truth, twoWorkersPredicted700, 100);
     QVERIFY(d.moves.empty());
     QCOMPARE(proposalWindows, 3);
@@ -207,7 +207,7 @@ void TestModelSearch::aLuckyWindowDoesNotMove()
 
 void TestModelSearch::aModelThatCannotCalibrateHolds()
 {
-    LoaderModelSearch search({1, 2, 32}, limits(2));
+    LoaderModelSearch search({1, 2, 32}, searchLimits(2));
     search.report(500.0);
     search.report(510.0);
     QVERIFY(search.wantsCalibration());
@@ -221,7 +221,7 @@ void TestModelSearch::aModelThatCannotCalibrateHolds()
 // the start it calibrates and holds.
 LoaderModelSearch heldSearch(const std::vector<double> &calibration)
 {
-    LoaderModelSearch search({1, 2, 32}, limits(2));
+    LoaderModelSearch search({1, 2, 32}, searchLimits(2));
     for (const double rate : calibration)
         search.report(rate);
     if (search.wantsCalibration())
@@ -275,7 +275,7 @@ void TestModelSearch::aConfirmedGainBelowTheMinimumIsRejected()
     // (with its other prefetch depth), it holds and never moves.
     int proposalWindows = 0;
     const Throughput truth = oneWorker500TwoMeasured(proposalWindows, 510.0, 515.0);
-    LoaderModelSearch search({1, 2, 32}, limits(2));
+    LoaderModelSearch search({1, 2, 32}, searchLimits(2));
     const Drive d = driveSearch(search, truth, twoWorkersPredicted700, 100);
     QVERIFY(d.moves.empty());
     QCOMPARE(search.incumbent(), (AutotuneSettings{1, 2, 32}));
@@ -292,7 +292,7 @@ void TestModelSearch::anUnluckyPairDoesNotReject()
     // burst). One lost pair is measured again: the next two win, and the search moves.
     int proposalWindows = 0;
     const Throughput truth = oneWorker500TwoMeasured(proposalWindows, 450.0, 700.0);
-    LoaderModelSearch search({1, 2, 32}, limits(2));
+    LoaderModelSearch search({1, 2, 32}, searchLimits(2));
     const Drive d = driveSearch(search, truth, twoWorkersPredicted700, 100);
     QCOMPARE(d.moves.size(), std::size_t{1});
     QCOMPARE(d.moves.front().to.workers, 2);

@@ -9,7 +9,10 @@
 #include <QStringList>
 #include <QTemporaryDir>
 
+#include <nlohmann/json.hpp>
+
 #include <csignal>
+#include <fstream>
 #include <functional>
 
 namespace clitest {
@@ -66,6 +69,13 @@ inline Result runLoaderlab(const QStringList &arguments, int timeoutMs = 240'000
     QProcess process;
     startLoaderlab(process, arguments, childSetup);
     return finish(process, timeoutMs);
+}
+
+// A JSON file the binary wrote; throws nlohmann::json::parse_error when it is not JSON.
+inline nlohmann::json readJson(const QString &path)
+{
+    std::ifstream in(path.toStdString());
+    return nlohmann::json::parse(in);
 }
 
 // A small image folder made by the real `make-dataset`: 2 classes of `perClass`

@@ -15,6 +15,8 @@
 
 namespace {
 
+using clitest::readJson;
+
 using clitest::Result;
 using clitest::runLoaderlab;
 
@@ -24,12 +26,6 @@ QStringList readLines(const QString &path)
     if (!file.open(QIODevice::ReadOnly | QIODevice::Text))
         return {};
     return QString::fromUtf8(file.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
-}
-
-nlohmann::json readJson(const QString &path)
-{
-    std::ifstream in(path.toStdString());
-    return nlohmann::json::parse(in);
 }
 
 } // namespace

@@ -14,7 +14,8 @@ namespace {
 
 using clitest::Result;
 
-Result runLoaderlab(const QStringList &arguments, int timeoutMs = 60'000)
+// The binary, given a minute: a hostile file must be refused, not waited on.
+Result runBriefly(const QStringList &arguments, int timeoutMs = 60'000)
 {
     return clitest::runLoaderlab(arguments, timeoutMs);
 }
@@ -76,9 +77,9 @@ void TestCliHostileFiles::fifoNamedLikeAnImageIsSkippedNotWaitedFor()
 {
     // Its own copy of the folder, so the FIFO does not affect the other tests.
     const QString folder = m_dir.filePath(QStringLiteral("with-fifo"));
-    QVERIFY(runLoaderlab(QStringList{QStringLiteral("make-dataset"), folder}
-                         + args({"--classes", "2", "--images-per-class", "2", "--min-side", "40",
-                                 "--max-side", "48"}))
+    QVERIFY(runBriefly(QStringList{QStringLiteral("make-dataset"), folder}
+                       + args({"--classes", "2", "--images-per-class", "2", "--min-side", "40",
+                               "--max-side", "48"}))
                 .exitCode
             == 0);
     const QString fifo = folder + QLatin1Char('/')
@@ -89,7 +90,7 @@ void TestCliHostileFiles::fifoNamedLikeAnImageIsSkippedNotWaitedFor()
     for (const char *workers : {"2", "0"}) {
         const QStringList arguments{QStringLiteral("run"), QStringLiteral("--dataset"),
                                     QStringLiteral("folder"), QStringLiteral("--path"), folder};
-        const Result r = runLoaderlab(
+        const Result r = runBriefly(
             arguments + args({"--seconds", "2", "--batch-size", "2", "--workers", workers}));
         QVERIFY2(
             r.exitCode == 0,
@@ -108,8 +109,8 @@ void TestCliHostileFiles::fifoNamedLikeAnImageIsSkippedNotWaitedFor()
                        .toUtf8());
     }
     const QString summary = m_dir.filePath(QStringLiteral("with-fifo-window.json"));
-    const Result w = runLoaderlab({QStringLiteral("--config"), config, QStringLiteral("--json"),
-                                   summary, QStringLiteral("--seconds"), QStringLiteral("2")});
+    const Result w = runBriefly({QStringLiteral("--config"), config, QStringLiteral("--json"),
+                                 summary, QStringLiteral("--seconds"), QStringLiteral("2")});
     QVERIFY2(w.exitCode == 0, qPrintable(w.err));
     QVERIFY(QFileInfo::exists(summary));
 
@@ -121,13 +122,13 @@ void TestCliHostileFiles::fifoNamedLikeAnImageIsSkippedNotWaitedFor()
         file.write(
             QStringLiteral(R"({"dataset": {"kind": "folder", "path": "%1"}})").arg(gone).toUtf8());
     }
-    const Result failed = runLoaderlab({QStringLiteral("--config"), config,
-                                        QStringLiteral("--json"), summary + QStringLiteral(".2")});
+    const Result failed = runBriefly({QStringLiteral("--config"), config, QStringLiteral("--json"),
+                                      summary + QStringLiteral(".2")});
     QCOMPARE(failed.exitCode, 2);
     QVERIFY2(failed.err.contains(gone), qPrintable(failed.err));
 
     const QString tensor = m_dir.filePath(QStringLiteral("with-fifo.tensor"));
-    const Result p = runLoaderlab({QStringLiteral("preprocess"), folder, tensor});
+    const Result p = runBriefly({QStringLiteral("preprocess"), folder, tensor});
     QVERIFY2(p.exitCode == 0, qPrintable(p.err));
     QVERIFY2(p.err.contains(QStringLiteral("wrote 4 samples")), qPrintable(p.err));
 }
@@ -137,8 +138,8 @@ void TestCliHostileFiles::fifoDatasetFilesAreRefusedSayingWhatTheyAre()
     const QString fifo = m_dir.filePath(QStringLiteral("data-images-idx3-ubyte"));
     QVERIFY(makeFifo(fifo));
     for (const char *kind : {"tensor", "idx", "cifar10"}) {
-        const Result r = runLoaderlab({QStringLiteral("run"), QStringLiteral("--dataset"),
-                                       QString::fromUtf8(kind), QStringLiteral("--path"), fifo});
+        const Result r = runBriefly({QStringLiteral("run"), QStringLiteral("--dataset"),
+                                     QString::fromUtf8(kind), QStringLiteral("--path"), fifo});
         QVERIFY2(r.exitCode == 2,
                  qPrintable(QString::fromUtf8(kind) + QStringLiteral(": ") + r.err));
         QVERIFY2(r.err.contains(fifo) && r.err.contains(QStringLiteral("is a FIFO")),
@@ -149,8 +150,8 @@ void TestCliHostileFiles::fifoDatasetFilesAreRefusedSayingWhatTheyAre()
     // A directory where a CIFAR batch file should be is named for what it is.
     const QString cifar = m_dir.filePath(QStringLiteral("cifar"));
     QVERIFY(QDir().mkpath(cifar + QStringLiteral("/data_batch_1.bin")));
-    const Result r = runLoaderlab({QStringLiteral("run"), QStringLiteral("--dataset"),
-                                   QStringLiteral("cifar10"), QStringLiteral("--path"), cifar});
+    const Result r = runBriefly({QStringLiteral("run"), QStringLiteral("--dataset"),
+                                 QStringLiteral("cifar10"), QStringLiteral("--path"), cifar});
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains(QStringLiteral("data_batch_1.bin: is a directory")), qPrintable(r.err));
 }
@@ -165,7 +166,7 @@ void TestCliHostileFiles::preprocessRefusesToOverwriteAnInputImage()
     const QString link = m_dir.filePath(QStringLiteral("link-to-image.tensor"));
     QVERIFY(QFile::link(image, link));
     for (const QString &output : {image, link}) {
-        const Result r = runLoaderlab({QStringLiteral("preprocess"), m_folder, output});
+        const Result r = runBriefly({QStringLiteral("preprocess"), m_folder, output});
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains(QStringLiteral("one of the input images")), qPrintable(r.err));
         QCOMPARE(readAll(image), before);
@@ -176,7 +177,7 @@ void TestCliHostileFiles::preprocessIntoADirectoryFailsBeforeDecoding()
 {
     const QString dir = m_dir.filePath(QStringLiteral("out-dir"));
     QVERIFY(QDir().mkpath(dir));
-    const Result r = runLoaderlab({QStringLiteral("preprocess"), m_folder, dir});
+    const Result r = runBriefly({QStringLiteral("preprocess"), m_folder, dir});
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains(dir) && r.err.contains(QStringLiteral("is a directory")),
              qPrintable(r.err));
@@ -202,7 +203,7 @@ void TestCliHostileFiles::makeDatasetUsageErrorsExitTwo()
             + args({"--kind", "tensor", "--shape", "1x100000x1"}),
     };
     for (const QStringList &arguments : cases) {
-        const Result r = runLoaderlab(arguments);
+        const Result r = runBriefly(arguments);
         QVERIFY2(r.exitCode == 2,
                  qPrintable(arguments.join(QLatin1Char(' ')) + QStringLiteral(": ")
                             + QString::number(r.exitCode) + QStringLiteral(" ") + r.err));
@@ -220,8 +221,8 @@ void TestCliHostileFiles::makeDatasetTensorRefusesAnExistingFile()
         QVERIFY(file.open(QIODevice::WriteOnly));
         file.write("precious");
     }
-    const Result r = runLoaderlab(QStringList{QStringLiteral("make-dataset"), existing}
-                                  + args({"--kind", "tensor", "--count", "2", "--shape", "1x2x2"}));
+    const Result r = runBriefly(QStringList{QStringLiteral("make-dataset"), existing}
+                                + args({"--kind", "tensor", "--count", "2", "--shape", "1x2x2"}));
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains(existing) && r.err.contains(QStringLiteral("already exists")),
              qPrintable(r.err));
@@ -230,19 +231,19 @@ void TestCliHostileFiles::makeDatasetTensorRefusesAnExistingFile()
 
 void TestCliHostileFiles::extraArgumentsAreRefused()
 {
-    const Result info = runLoaderlab({QStringLiteral("info"), QStringLiteral("extra")});
+    const Result info = runBriefly({QStringLiteral("info"), QStringLiteral("extra")});
     QCOMPARE(info.exitCode, 2);
     QVERIFY2(info.err.contains(QStringLiteral("unexpected argument: extra")), qPrintable(info.err));
 
-    const Result made = runLoaderlab({QStringLiteral("make-dataset"),
-                                      m_dir.filePath(QStringLiteral("a")),
-                                      m_dir.filePath(QStringLiteral("b"))});
+    const Result made = runBriefly({QStringLiteral("make-dataset"),
+                                    m_dir.filePath(QStringLiteral("a")),
+                                    m_dir.filePath(QStringLiteral("b"))});
     QCOMPARE(made.exitCode, 2);
 }
 
 void TestCliHostileFiles::unknownLanguageIsRefused()
 {
-    const Result r = runLoaderlab({QStringLiteral("--lang"), QStringLiteral("xx")}, 30'000);
+    const Result r = runBriefly({QStringLiteral("--lang"), QStringLiteral("xx")}, 30'000);
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains(QStringLiteral("--lang xx"))
                  && r.err.contains(QStringLiteral("en, de")),
@@ -251,7 +252,7 @@ void TestCliHostileFiles::unknownLanguageIsRefused()
 
 void TestCliHostileFiles::benchModelValidatesSizesAndPrintsOneLine()
 {
-    const Result r = runLoaderlab(
+    const Result r = runBriefly(
         args({"bench-model", "--size", "100000", "--batch-sizes", "1", "--iterations", "1"}));
     if (r.err.contains(QStringLiteral("no LibTorch models")))
         QSKIP("this build has no LibTorch models");
@@ -260,8 +261,8 @@ void TestCliHostileFiles::benchModelValidatesSizesAndPrintsOneLine()
     QCOMPARE(r.err.count(QLatin1Char('\n')), 1); // one line, no c10 stack trace
 
     // The CSV's folder is checked before any model is built or timed.
-    const Result csv = runLoaderlab(args({"bench-model", "--model", "resnet18", "--batch-sizes",
-                                          "1", "--csv", "/nonexistent-dir/m.csv"}));
+    const Result csv = runBriefly(args({"bench-model", "--model", "resnet18", "--batch-sizes", "1",
+                                        "--csv", "/nonexistent-dir/m.csv"}));
     QCOMPARE(csv.exitCode, 2);
     QVERIFY2(csv.err.contains(QStringLiteral("/nonexistent-dir/m.csv")), qPrintable(csv.err));
     QVERIFY2(!csv.err.contains(QStringLiteral("batch 1 done")), qPrintable(csv.err));

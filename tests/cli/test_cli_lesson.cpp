@@ -32,18 +32,14 @@ using clitest::runLoaderlab;
 
 namespace {
 
+using clitest::readJson;
+
 // `value` as printf's "%.<digits>f" writes it (the lessons' wording).
 QString fixed(double value, int digits)
 {
     char out[64];
     std::snprintf(out, sizeof out, "%.*f", digits, value);
     return QString::fromLatin1(out);
-}
-
-nlohmann::json readJson(const QString &path)
-{
-    std::ifstream in(path.toStdString());
-    return nlohmann::json::parse(in);
 }
 
 // 9 classes x 48 = 432 photos: crops of Debian's mate-backgrounds photographs

@@ -24,6 +24,8 @@
 
 namespace {
 
+using clitest::readJson;
+
 constexpr std::int64_t kMiB = std::int64_t{1} << 20;
 
 QStringList smallModel()
@@ -32,12 +34,6 @@ QStringList smallModel()
         QStringLiteral("max-batch"), QStringLiteral("--model"),       QStringLiteral("resnet18"),
         QStringLiteral("--shape"),   QStringLiteral("3x128x128"),     QStringLiteral("--threads"),
         QStringLiteral("2"),         QStringLiteral("--num-classes"), QStringLiteral("10")};
-}
-
-nlohmann::json readJson(const QString &path)
-{
-    std::ifstream in(path.toStdString());
-    return nlohmann::json::parse(in);
 }
 
 const nlohmann::json *attemptAt(const nlohmann::json &report, std::int64_t batch)

@@ -22,16 +22,12 @@
 
 namespace {
 
+using clitest::readJson;
+
 QString example(const char *name)
 {
     return qEnvironmentVariable("LOADERLAB_SOURCE_DIR") + QStringLiteral("/resources/examples/")
            + QLatin1String(name);
-}
-
-nlohmann::json readJson(const QString &path)
-{
-    std::ifstream in(path.toStdString());
-    return nlohmann::json::parse(in);
 }
 
 std::string readText(const QString &path)

@@ -23,7 +23,7 @@ using namespace clitest;
 
 namespace {
 
-std::string readText(const QString &path)
+std::string readHostileText(const QString &path)
 {
     std::ifstream in(path.toStdString(), std::ios::binary);
     std::stringstream text;
@@ -102,7 +102,7 @@ void TestCliPipelineHostile::anOutputNeverReplacesAFileLoaderLabDidNotWrite()
     const QString package = m_dir.filePath(QStringLiteral("pkg"));
     const QString pipeline = writePipeline(package, 8);
     const QString helper = package + QStringLiteral("/helper_mod.py");
-    const std::string module = readText(helper);
+    const std::string module = readHostileText(helper);
     // The module the pipeline imports, as --csv and as --json.
     for (const char *option : {"--csv", "--json", "--trace-json"}) {
         const Result r = runLoaderlab(pipelineRun(pipeline) << QLatin1String(option) << helper);
@@ -111,14 +111,14 @@ void TestCliPipelineHostile::anOutputNeverReplacesAFileLoaderLabDidNotWrite()
                      && r.err.contains(QStringLiteral("not a file LoaderLab "
                                                       "wrote")),
                  qPrintable(r.err));
-        QCOMPARE(readText(helper), module);
+        QCOMPARE(readHostileText(helper), module);
     }
     // A user's own CSV (a training job's labels) is refused too, and stays as it was.
     const QString labels = m_dir.filePath(QStringLiteral("labels.csv"));
     writeText(labels, "path,label\na.jpg,1\n");
     Result r = runLoaderlab(pipelineRun(pipeline) << QStringLiteral("--csv") << labels);
     QCOMPARE(r.exitCode, 2);
-    QCOMPARE(readText(labels), std::string("path,label\na.jpg,1\n"));
+    QCOMPARE(readHostileText(labels), std::string("path,label\na.jpg,1\n"));
     // LoaderLab's own outputs of an earlier run, and an empty .csv made ready for
     // them, are replaced as before.
     const QString csv = m_dir.filePath(QStringLiteral("run.csv"));
@@ -129,7 +129,7 @@ void TestCliPipelineHostile::anOutputNeverReplacesAFileLoaderLabDidNotWrite()
                          << QStringLiteral("--csv") << csv << QStringLiteral("--json") << json);
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     }
-    QVERIFY(readText(csv).starts_with("index,epoch,worker,"));
+    QVERIFY(readHostileText(csv).starts_with("index,epoch,worker,"));
 }
 
 void TestCliPipelineHostile::anEmptyDatasetIsRefusedAndANoSampleEpochFails()
@@ -198,7 +198,7 @@ void TestCliPipelineHostile::nothingOfTheEngineOutlivesAKilledLoaderlab()
     QProcess process;
     startLoaderlab(process, pipelineRun(path, 2));
     QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(pidFile) && QFile(pidFile).size() > 0, 120'000);
-    const int group = QString::fromStdString(readText(pidFile)).toInt();
+    const int group = QString::fromStdString(readHostileText(pidFile)).toInt();
     QVERIFY(group > 1);
     QVERIFY(kill(-group, 0) == 0);
     process.kill(); // SIGKILL: loaderlab cannot end the group itself

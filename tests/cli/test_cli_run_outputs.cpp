@@ -23,16 +23,12 @@ using clitest::runLoaderlab;
 
 namespace {
 
+using clitest::readJson;
+
 QByteArray bytesOf(const QString &path)
 {
     QFile f(path);
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
-nlohmann::json readJson(const QString &path)
-{
-    std::ifstream in(path.toStdString());
-    return nlohmann::json::parse(in);
 }
 
 // A run that goes on until stopped: 1x4x4 samples and a 5 ms step.

@@ -50,7 +50,7 @@ std::set<CellKey> cellKeys(const QString &dir, int *lines)
     return keys;
 }
 
-QString readAll(const QString &path)
+QString readSlurmFile(const QString &path)
 {
     QFile file(path);
     return file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll()) : QString();
@@ -104,7 +104,7 @@ void TestCliSlurm::jobArrayShardsMergeToTheUnshardedSweep()
     QCOMPARE(logs.size(), 2);
     QString allLogs;
     for (const QString &log : logs)
-        allLogs += readAll(QDir(results).filePath(log));
+        allLogs += readSlurmFile(QDir(results).filePath(log));
     QVERIFY2(allLogs.contains(QStringLiteral("shard 1/2"))
                  && allLogs.contains(QStringLiteral("shard 2/2")),
              qPrintable(allLogs));

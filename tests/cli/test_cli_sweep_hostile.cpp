@@ -42,7 +42,7 @@ QStringList tinySweep(const QString &out,
             out};
 }
 
-std::string readAll(const QString &path)
+std::string readSweepFile(const QString &path)
 {
     std::ifstream in(path.toStdString(), std::ios::binary);
     std::stringstream text;
@@ -60,7 +60,7 @@ std::vector<nlohmann::json> records(const QString &dir,
                                     const QString &name = QStringLiteral("cells.jsonl"))
 {
     std::vector<nlohmann::json> lines;
-    std::istringstream in(readAll(dir + QLatin1Char('/') + name));
+    std::istringstream in(readSweepFile(dir + QLatin1Char('/') + name));
     std::string line;
     while (std::getline(in, line))
         lines.push_back(nlohmann::json::parse(line));
@@ -105,7 +105,7 @@ static QString copyOf(const QTemporaryDir &dir, const QString &done, const QStri
     const QString copy = dir.filePath(name);
     QDir().mkpath(copy + QStringLiteral("/traces"));
     for (const QString &file : {QStringLiteral("sweep.json"), QStringLiteral("cells.jsonl")})
-        writeAll(copy + QLatin1Char('/') + file, readAll(done + QLatin1Char('/') + file));
+        writeAll(copy + QLatin1Char('/') + file, readSweepFile(done + QLatin1Char('/') + file));
     return copy;
 }
 
@@ -133,7 +133,7 @@ void TestCliSweepHostile::tamperedRecordsAreRefusedNamingTheLine()
     for (const Case &c : cases) {
         const QString dir = copyOf(m_dir, m_done, QLatin1String(c.name));
         const QString cells = dir + QStringLiteral("/cells.jsonl");
-        writeAll(cells, readAll(cells) + c.line + "\n");
+        writeAll(cells, readSweepFile(cells) + c.line + "\n");
         const QString where = cells + QStringLiteral(":3: ");
         // The report, a resume, and the window opening the folder.
         for (const QStringList &args :
@@ -185,7 +185,7 @@ void TestCliSweepHostile::aSecondWriterIsRefusedWithThePid()
     QProcess first;
     clitest::startLoaderlab(first, slow);
     QVERIFY(first.waitForStarted());
-    QTRY_VERIFY_WITH_TIMEOUT(readAll(dir + QStringLiteral("/sweep.lock")).starts_with("PID "),
+    QTRY_VERIFY_WITH_TIMEOUT(readSweepFile(dir + QStringLiteral("/sweep.lock")).starts_with("PID "),
                              60'000);
     const auto firstPid = static_cast<pid_t>(first.processId());
     QCOMPARE(::kill(firstPid, SIGSTOP), 0);
@@ -200,7 +200,7 @@ void TestCliSweepHostile::aSecondWriterIsRefusedWithThePid()
     QCOMPARE(records(dir).size(), std::size_t{2}); // each cell once
     // Let go: the folder resumes, and the lock file names no one.
     QCOMPARE(runLoaderlab(slow).exitCode, 0);
-    QCOMPARE(readAll(dir + QStringLiteral("/sweep.lock")), std::string());
+    QCOMPARE(readSweepFile(dir + QStringLiteral("/sweep.lock")), std::string());
 }
 
 void TestCliSweepHostile::mergeNeverReplacesAnotherFoldersResults()
@@ -217,16 +217,16 @@ void TestCliSweepHostile::mergeNeverReplacesAnotherFoldersResults()
     const QString other = m_dir.filePath(QStringLiteral("merge-other"));
     QCOMPARE(runLoaderlab(tinySweep(other, QStringLiteral("loader.batch_size=2,4"))).exitCode, 0);
     for (const QString &out : {other, m_done}) {
-        const std::string cells = readAll(out + QStringLiteral("/cells.jsonl"));
-        const std::string definition = readAll(out + QStringLiteral("/sweep.json"));
+        const std::string cells = readSweepFile(out + QStringLiteral("/cells.jsonl"));
+        const std::string definition = readSweepFile(out + QStringLiteral("/sweep.json"));
         const Result r = runLoaderlab(
             {QStringLiteral("sweep"), QStringLiteral("merge"), QStringLiteral("--out"), out, a, b});
         QVERIFY2(r.exitCode == 2 && r.err.contains(out + QStringLiteral(": ")), qPrintable(r.err));
         QVERIFY2(r.err.contains(out == other ? QStringLiteral("another sweep")
                                              : QStringLiteral("not among the folders merged")),
                  qPrintable(r.err));
-        QCOMPARE(readAll(out + QStringLiteral("/cells.jsonl")), cells);
-        QCOMPARE(readAll(out + QStringLiteral("/sweep.json")), definition);
+        QCOMPARE(readSweepFile(out + QStringLiteral("/cells.jsonl")), cells);
+        QCOMPARE(readSweepFile(out + QStringLiteral("/sweep.json")), definition);
     }
     // A record's trace naming a file out of the folder: the merge copied the shard's
     // ../victim.txt over the one beside --out.
@@ -245,14 +245,14 @@ void TestCliSweepHostile::mergeNeverReplacesAnotherFoldersResults()
                                    m_dir.filePath(QStringLiteral("m/merged")), a, b});
     QVERIFY2(r.exitCode == 2 && r.err.contains(cellsA + QStringLiteral(":1: trace")),
              qPrintable(r.err));
-    QCOMPARE(readAll(victim), std::string("precious\n"));
+    QCOMPARE(readSweepFile(victim), std::string("precious\n"));
 }
 
 void TestCliSweepHostile::slurmScriptCannotReplaceTheResults()
 {
     const QString dir = copyOf(m_dir, m_done, QStringLiteral("slurm"));
-    const std::string cells = readAll(dir + QStringLiteral("/cells.jsonl"));
-    const std::string definition = readAll(dir + QStringLiteral("/sweep.json"));
+    const std::string cells = readSweepFile(dir + QStringLiteral("/cells.jsonl"));
+    const std::string definition = readSweepFile(dir + QStringLiteral("/sweep.json"));
     const QString link = m_dir.filePath(QStringLiteral("slurm-link"));
     QVERIFY(QFile::link(dir, link));
     for (const QString &script :
@@ -261,8 +261,8 @@ void TestCliSweepHostile::slurmScriptCannotReplaceTheResults()
         const Result r = runLoaderlab(tinySweep(dir) << QStringLiteral("--slurm-script") << script);
         QVERIFY2(r.exitCode == 2 && r.err.contains(QStringLiteral("--slurm-script")),
                  qPrintable(script + QStringLiteral(": ") + r.err));
-        QCOMPARE(readAll(dir + QStringLiteral("/cells.jsonl")), cells);
-        QCOMPARE(readAll(dir + QStringLiteral("/sweep.json")), definition);
+        QCOMPARE(readSweepFile(dir + QStringLiteral("/cells.jsonl")), cells);
+        QCOMPARE(readSweepFile(dir + QStringLiteral("/sweep.json")), definition);
     }
     QCOMPARE(runLoaderlab({QStringLiteral("sweep"), QStringLiteral("report"), dir}).exitCode, 0);
 }

@@ -1,11 +1,11 @@
 // `loaderlab sweep --predict-first` with the real binary: on a step-bound synthetic
 // sweep (10 ms a batch; batch 8 takes 8 times as many steps as batch 64) it runs the
-// cell nearest the base config and the cells predicted fastest, records the slow
+// cell nearest the base config and the cells predicted fastest, sweepRecords the slow
 // ones as skipped with the figures predicted for them and says why on stderr; the
 // table marks them; a plain resume leaves them, --run-skipped runs them, and the full
 // sweep then recommends what the predict-first sweep did. What the model cannot
 // predict, and options that contradict it, are refused before anything runs. Each
-// measured cell records the machine's load; stderr says how busy the calibration run
+// measured cell sweepRecords the machine's load; stderr says how busy the calibration run
 // was and flags each cell whose load differed from it by more than a quarter of a
 // core, as its record says (whatever the load was while the test ran); a resume
 // calibrated from a kept run recorded busy says so with the known figures.
@@ -33,7 +33,7 @@ constexpr SmallSweep kSweep{
     .sleepBatchMs = 10, .batchSizes = "8,32,64", .budgetOption = "--budget-samples", .budget = 512};
 
 // The latest record of each cell in DIR/cells.jsonl.
-std::map<std::int64_t, nlohmann::json> records(const QString &dir)
+std::map<std::int64_t, nlohmann::json> sweepRecords(const QString &dir)
 {
     std::map<std::int64_t, nlohmann::json> out;
     std::ifstream in(QDir(dir).filePath(QStringLiteral("cells.jsonl")).toStdString());
@@ -147,7 +147,7 @@ void TestCliSweepPredictFirst::skipsSlowCellsAndRecommendsTheMeasuredBest()
     QVERIFY2(r.err.contains(QStringLiteral("0 workers, batch 8: predicted ")), qPrintable(r.err));
     QVERIFY2(r.err.contains(QStringLiteral("1 worker, batch 8: predicted ")), qPrintable(r.err));
 
-    const auto cells = records(out);
+    const auto cells = sweepRecords(out);
     // Each skipped cell's line: its prediction (as recorded), divided by 1 + the model's
     // error (at least the default margin of 15 %; more where the cells run so far were
     // predicted worse), still longer than the measured best so far, which it names.
@@ -225,14 +225,14 @@ void TestCliSweepPredictFirst::skipsSlowCellsAndRecommendsTheMeasuredBest()
         {QStringLiteral("sweep"), QStringLiteral("--out"), out, QStringLiteral("--predict-first")});
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     QVERIFY2(r.err.contains(QStringLiteral("ran 0 cells")), qPrintable(r.err));
-    QCOMPARE(records(out).size(), std::size_t{6});
+    QCOMPARE(sweepRecords(out).size(), std::size_t{6});
 
     // --run-skipped completes the full sweep; its recommendation is the same.
     r = runLoaderlab(
         {QStringLiteral("sweep"), QStringLiteral("--out"), out, QStringLiteral("--run-skipped")});
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     QVERIFY2(r.err.contains(QStringLiteral("ran %1 cells").arg(skipped)), qPrintable(r.err));
-    for (const auto &[order, j] : records(out))
+    for (const auto &[order, j] : sweepRecords(out))
         QCOMPARE(j.at("state").get<std::string>(), std::string("finished"));
     QCOMPARE(recommended(r.out), predictFirstBest);
     QVERIFY(!r.out.contains(QStringLiteral("skipped")));
@@ -245,7 +245,7 @@ void TestCliSweepPredictFirst::saysHowBusyTheMachineWas()
     const QString out = m_dir.filePath(QStringLiteral("load"));
     const Result r = runLoaderlab(sweepArgs(out, kSweep) << QStringLiteral("--predict-first"));
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
-    const auto cells = records(out);
+    const auto cells = sweepRecords(out);
     const nlohmann::json &calibration = cellOf(cells, 1, 32); // the cell nearest the base
     const auto lines = linesByCell(r.err);
     int measured = 0;

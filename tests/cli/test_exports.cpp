@@ -19,7 +19,7 @@ using namespace loaderlab;
 
 namespace {
 
-std::string readAll(const std::string &path)
+std::string readExport(const std::string &path)
 {
     std::ifstream in(path);
     std::stringstream text;
@@ -50,12 +50,12 @@ void TestExports::failedWriteKeepsTheOldFile()
     QTemporaryDir dir;
     const std::string path = dir.filePath(QStringLiteral("trace.csv")).toStdString();
     writeFileAtomically(path, [](std::ostream &out) { out << "good\n"; });
-    QCOMPARE(readAll(path), std::string("good\n"));
+    QCOMPARE(readExport(path), std::string("good\n"));
     QVERIFY_THROWS_EXCEPTION(std::runtime_error, writeFileAtomically(path, [](std::ostream &out) {
                                  out << "half of a new fi";
                                  throw std::runtime_error("disk went away");
                              }));
-    QCOMPARE(readAll(path), std::string("good\n"));
+    QCOMPARE(readExport(path), std::string("good\n"));
     QVERIFY(!QFile::exists(QString::fromStdString(path + ".part")));
 }
 
@@ -76,7 +76,7 @@ void TestExports::symlinkedPartIsNeverWrittenThrough()
         QVERIFY2(message.find(out + ".part is a symbolic link") != std::string::npos,
                  message.c_str());
     }
-    QCOMPARE(readAll(precious), std::string("mine\n"));
+    QCOMPARE(readExport(precious), std::string("mine\n"));
     QVERIFY(!QFile::exists(QString::fromStdString(out)));
     // A dangling link too: creating the file would make it, through the link.
     const std::string dangling = dir.filePath(QStringLiteral("nowhere")).toStdString();
@@ -96,8 +96,8 @@ void TestExports::stalePartIsReplacedNotWrittenThrough()
     std::ofstream(other) << "keep me\n";
     QCOMPARE(::link(other.c_str(), (out + ".part").c_str()), 0);
     writeFileAtomically(out, [](std::ostream &o) { o << "{}\n"; });
-    QCOMPARE(readAll(out), std::string("{}\n"));
-    QCOMPARE(readAll(other), std::string("keep me\n"));
+    QCOMPARE(readExport(out), std::string("{}\n"));
+    QCOMPARE(readExport(other), std::string("keep me\n"));
     QVERIFY(!QFile::exists(QString::fromStdString(out + ".part")));
 }
 
@@ -116,13 +116,13 @@ void TestExports::partThatIsAnInputIsRefused()
         QVERIFY2(message.find("which is an input of the run (" + dataset) != std::string::npos,
                  message.c_str());
     }
-    QCOMPARE(readAll(dataset), std::string("dataset bytes"));
+    QCOMPARE(readExport(dataset), std::string("dataset bytes"));
     QVERIFY(!QFile::exists(QString::fromStdString(out)));
     // An input of a run this process started is protected without being named.
     protectInput(dataset);
     QVERIFY_THROWS_EXCEPTION(std::runtime_error,
                              writeFileAtomically(out, [](std::ostream &o) { o << "x"; }));
-    QCOMPARE(readAll(dataset), std::string("dataset bytes"));
+    QCOMPARE(readExport(dataset), std::string("dataset bytes"));
 }
 
 void TestExports::outputInsideAnInputFolderIsRefused()
@@ -147,7 +147,7 @@ void TestExports::outputInsideAnInputFolderIsRefused()
                                  writeFileAtomically(
                                      out, [](std::ostream &o) { o << "x"; }, inputs));
     }
-    QCOMPARE(readAll(photo), std::string("jpeg"));
+    QCOMPARE(readExport(photo), std::string("jpeg"));
     // Beside the folder is fine.
     QCOMPARE(outputInputConflict(dir.filePath(QStringLiteral("photos.csv")).toStdString(), inputs),
              std::string());

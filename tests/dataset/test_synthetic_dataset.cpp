@@ -16,8 +16,8 @@ using namespace loaderlab;
 
 namespace {
 
-std::vector<float> loadSample(const Dataset &dataset, std::int64_t index,
-                              std::int64_t *label = nullptr)
+std::vector<float> loadSynthetic(const Dataset &dataset, std::int64_t index,
+                                 std::int64_t *label = nullptr)
 {
     std::vector<float> out(static_cast<std::size_t>(dataset.sampleShape().elements()));
     SampleContext context;
@@ -71,20 +71,20 @@ void TestSyntheticDataset::labelsAndPool()
 {
     const SyntheticDataset dataset({2, 4, 4}, 3000, 42);
     std::int64_t label = -1;
-    loadSample(dataset, 0, &label);
+    loadSynthetic(dataset, 0, &label);
     QCOMPARE(label, 0);
-    loadSample(dataset, 1999, &label);
+    loadSynthetic(dataset, 1999, &label);
     QCOMPARE(label, 999);
-    loadSample(dataset, 2001, &label);
+    loadSynthetic(dataset, 2001, &label);
     QCOMPARE(label, 1);
 
     // Sample i is pool entry i % 64: equal to i - 64, different from its neighbours.
-    const auto a = loadSample(dataset, 5);
-    QCOMPARE(loadSample(dataset, 5 + 64), a);
-    QCOMPARE(loadSample(dataset, 5 + 64 * 40), a);
+    const auto a = loadSynthetic(dataset, 5);
+    QCOMPARE(loadSynthetic(dataset, 5 + 64), a);
+    QCOMPARE(loadSynthetic(dataset, 5 + 64 * 40), a);
     for (std::int64_t other = 0; other < 64; ++other) {
         if (other != 5)
-            QVERIFY2(loadSample(dataset, other) != a, "two pool entries are equal");
+            QVERIFY2(loadSynthetic(dataset, other) != a, "two pool entries are equal");
     }
     SampleContext context;
     std::vector<float> out(32);
@@ -101,17 +101,17 @@ void TestSyntheticDataset::deterministicForSeed()
     // The pool does not depend on the sample count either.
     const SyntheticDataset d({3, 5, 5}, 20, 7);
     for (std::int64_t i : {0, 13, 19, 63, 99}) {
-        QCOMPARE(loadSample(a, i), loadSample(b, i));
-        QVERIFY(loadSample(a, i) != loadSample(c, i));
+        QCOMPARE(loadSynthetic(a, i), loadSynthetic(b, i));
+        QVERIFY(loadSynthetic(a, i) != loadSynthetic(c, i));
     }
     for (std::int64_t i : {0, 13, 19})
-        QCOMPARE(loadSample(a, i), loadSample(d, i));
+        QCOMPARE(loadSynthetic(a, i), loadSynthetic(d, i));
 }
 
 void TestSyntheticDataset::valuesInUnitRange()
 {
     const SyntheticDataset dataset({1, 64, 64}, 4, 3);
-    const auto values = loadSample(dataset, 2);
+    const auto values = loadSynthetic(dataset, 2);
     double sum = 0;
     for (float v : values) {
         QVERIFY(v >= 0.0f && v < 1.0f);
@@ -180,7 +180,7 @@ void TestSyntheticDataset::openDatasetSynthetic()
     QCOMPARE(dataset->size(), 77);
     QVERIFY(dataset->sampleShape() == (SampleShape{3, 8, 8}));
     // Opening twice gives the same data: runs stay comparable.
-    QCOMPARE(loadSample(*dataset, 12), loadSample(*openDataset(config), 12));
+    QCOMPARE(loadSynthetic(*dataset, 12), loadSynthetic(*openDataset(config), 12));
 }
 
 LOADERLAB_GUILESS_TEST_MAIN(TestSyntheticDataset)

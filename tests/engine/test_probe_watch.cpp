@@ -104,8 +104,8 @@ struct Loop
     QString out;
 };
 
-Loop runLoop(const QString &out, int workers, const QStringList &environment = {},
-             const char *script = kLoop)
+Loop runWatchedLoop(const QString &out, int workers, const QStringList &environment = {},
+                    const char *script = kLoop)
 {
     QProcess process;
     probeloop::start(process, script, {out, QString::number(workers)}, environment);
@@ -143,7 +143,7 @@ void TestProbeWatch::theRunOpensWithTheLoopsBatchesAndWaits()
     QFETCH(int, workers);
     QTemporaryDir dir;
     const QString out = dir.filePath(QStringLiteral("run"));
-    const Loop loop = runLoop(out, workers);
+    const Loop loop = runWatchedLoop(out, workers);
     QVERIFY2(loop.exitCode == 0, qPrintable(loop.err));
     QVERIFY2(!loop.err.contains(QStringLiteral("loaderlab_probe")), qPrintable(loop.err));
 
@@ -194,7 +194,7 @@ void TestProbeWatch::theStepIsTimedFromTheDelivery()
     REQUIRE_PYTORCH();
     QTemporaryDir dir;
     const QString out = dir.filePath(QStringLiteral("step"));
-    const Loop loop = runLoop(out, 0, {}, kStepLoop);
+    const Loop loop = runWatchedLoop(out, 0, {}, kStepLoop);
     QVERIFY2(loop.exitCode == 0, qPrintable(loop.err));
     const OpenedRun run = openRun((out + QStringLiteral(".csv")).toStdString(),
                                   (out + QStringLiteral(".json")).toStdString());
@@ -232,7 +232,7 @@ void TestProbeWatch::eachRankWritesItsOwnRun()
     QTemporaryDir dir;
     const QString out = dir.filePath(QStringLiteral("job"));
     for (const int rank : {0, 1}) {
-        const Loop loop = runLoop(
+        const Loop loop = runWatchedLoop(
             out, 1, {QStringLiteral("RANK=%1").arg(rank), QStringLiteral("WORLD_SIZE=2")});
         QVERIFY2(loop.exitCode == 0, qPrintable(loop.err));
     }
@@ -269,7 +269,7 @@ void TestProbeWatch::aProbeThatCannotWriteNeverBreaksTheLoop()
     REQUIRE_PYTORCH();
     QTemporaryDir dir;
     // The run's folder does not exist: the probe cannot start, the loop goes on.
-    const Loop loop = runLoop(dir.filePath(QStringLiteral("missing/run")), 2);
+    const Loop loop = runWatchedLoop(dir.filePath(QStringLiteral("missing/run")), 2);
     QVERIFY2(loop.exitCode == 0, qPrintable(loop.err));
     QCOMPARE(loop.err.count(QStringLiteral("loaderlab_probe stopped recording")), 1);
     QVERIFY2(loop.out.contains(QStringLiteral("batches 50")), qPrintable(loop.out));

@@ -29,7 +29,7 @@ using namespace faketest;
 
 namespace {
 
-RunConfig syntheticRun(int samples)
+RunConfig liveSyntheticRun(int samples)
 {
     RunConfig c;
     c.dataset.kind = DatasetKind::Synthetic;
@@ -93,7 +93,7 @@ void TestPyTorchLive::liveChangesAndPauseReachTheEngine()
             "            emit(b)\n"
             "            i, pos = i + 1, pos + c['batch_size']\n"));
     PyTorchRun run(python.toStdString());
-    const RunConfig config = syntheticRun(100);
+    const RunConfig config = liveSyntheticRun(100);
     run.start(config);
     QTRY_COMPARE_WITH_TIMEOUT(run.trace()->size(), std::size_t{3}, 10'000);
     LoaderConfig loader = config.loader;
@@ -161,7 +161,7 @@ void TestPyTorchLive::liveChangesAndPauseReachTheEngine()
 void TestPyTorchLive::twentyChangesKeepEverySampleOncePerEpoch()
 {
     REQUIRE_PYTORCH();
-    RunConfig config = syntheticRun(600);
+    RunConfig config = liveSyntheticRun(600);
     config.loader.numWorkers = 1;
     config.loader.batchSize = 16;
     config.loader.prefetchFactor = 1;

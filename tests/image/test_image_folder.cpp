@@ -23,7 +23,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-void writeImage(const fs::path &path, const cv::Mat &bgr)
+void writeFolderImage(const fs::path &path, const cv::Mat &bgr)
 {
     fs::create_directories(path.parent_path());
     QVERIFY(cv::imwrite(path.string(), bgr));
@@ -40,7 +40,7 @@ cv::Mat gradient(int width, int height)
     return img;
 }
 
-DatasetConfig folderConfig(const QString &dir)
+DatasetConfig imageFolderConfig(const QString &dir)
 {
     DatasetConfig config;
     config.kind = DatasetKind::ImageFolder;
@@ -62,15 +62,15 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const fs::path root = dir.path().toStdString();
         const cv::Mat img = gradient(20, 20);
-        writeImage(root / "dog" / "b.png", img);
-        writeImage(root / "dog" / "A.JPG", img);
-        writeImage(root / "dog" / "sub" / "c.jpeg", img);
-        writeImage(root / "cat" / "z.jpg", img);
+        writeFolderImage(root / "dog" / "b.png", img);
+        writeFolderImage(root / "dog" / "A.JPG", img);
+        writeFolderImage(root / "dog" / "sub" / "c.jpeg", img);
+        writeFolderImage(root / "cat" / "z.jpg", img);
         std::ofstream(root / "cat" / "notes.txt") << "not an image";
         std::ofstream(root / "README.jpg.txt") << "top-level files are not classes";
         fs::create_directories(root / "empty");
 
-        const ImageFolderDataset dataset(folderConfig(dir.path()));
+        const ImageFolderDataset dataset(imageFolderConfig(dir.path()));
         QCOMPARE(dataset.classes(), (std::vector<std::string>{"cat", "dog", "empty"}));
         QCOMPARE(dataset.size(), std::int64_t{4});
         const auto &e = dataset.entries();
@@ -97,7 +97,7 @@ private Q_SLOTS:
         std::ofstream(noImages.toStdString() + "/cls/readme.txt") << "x";
         for (const QString &path : {missing, file, noImages}) {
             try {
-                ImageFolderDataset dataset(folderConfig(path));
+                ImageFolderDataset dataset(imageFolderConfig(path));
                 QFAIL("expected DatasetError");
             } catch (const DatasetError &e) {
                 QVERIFY2(QString::fromStdString(e.what()).contains(path), e.what());
@@ -111,9 +111,9 @@ private Q_SLOTS:
         // output value is (v / 255 - mean) / std of its channel, computed here by hand.
         QTemporaryDir dir;
         const fs::path root = dir.path().toStdString();
-        writeImage(root / "a" / "x.png", cv::Mat(50, 70, CV_8UC3, cv::Scalar(30, 20, 10)));
-        writeImage(root / "b" / "y.png", cv::Mat(50, 70, CV_8UC3, cv::Scalar(30, 20, 10)));
-        const ImageFolderDataset dataset(folderConfig(dir.path()));
+        writeFolderImage(root / "a" / "x.png", cv::Mat(50, 70, CV_8UC3, cv::Scalar(30, 20, 10)));
+        writeFolderImage(root / "b" / "y.png", cv::Mat(50, 70, CV_8UC3, cv::Scalar(30, 20, 10)));
+        const ImageFolderDataset dataset(imageFolderConfig(dir.path()));
         std::vector<float> out(3 * 32 * 32, -100.0f);
         SampleContext context;
         const std::int64_t label = dataset.load(1, std::as_writable_bytes(std::span(out)), context);
@@ -135,8 +135,8 @@ private Q_SLOTS:
         const fs::path root = dir.path().toStdString();
         cv::Mat img(80, 40, CV_8UC3, cv::Scalar(0, 0, 0));
         img.at<cv::Vec3b>(24, 4) = cv::Vec3b(0, 0, 255); // BGR: red
-        writeImage(root / "a" / "x.png", img);
-        const ImageFolderDataset dataset(folderConfig(dir.path()));
+        writeFolderImage(root / "a" / "x.png", img);
+        const ImageFolderDataset dataset(imageFolderConfig(dir.path()));
         std::vector<float> out(3 * 32 * 32);
         SampleContext context;
         dataset.load(0, std::as_writable_bytes(std::span(out)), context);
@@ -151,8 +151,8 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         const fs::path root = dir.path().toStdString();
-        writeImage(root / "a" / "x.png", gradient(90, 70));
-        DatasetConfig config = folderConfig(dir.path());
+        writeFolderImage(root / "a" / "x.png", gradient(90, 70));
+        DatasetConfig config = imageFolderConfig(dir.path());
         config.transform = TransformKind::Train;
         const ImageFolderDataset dataset(config);
         const auto load = [&](std::uint64_t seed, int epoch) {
@@ -171,8 +171,8 @@ private Q_SLOTS:
     void loadRejectsWrongBufferSize()
     {
         QTemporaryDir dir;
-        writeImage(fs::path(dir.path().toStdString()) / "a" / "x.png", gradient(40, 40));
-        const ImageFolderDataset dataset(folderConfig(dir.path()));
+        writeFolderImage(fs::path(dir.path().toStdString()) / "a" / "x.png", gradient(40, 40));
+        const ImageFolderDataset dataset(imageFolderConfig(dir.path()));
         std::vector<std::byte> small(100);
         SampleContext context;
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, dataset.load(0, small, context));
@@ -189,11 +189,11 @@ private Q_SLOTS:
         for (int i = 0; i < 24; ++i) {
             const int w = 40 + static_cast<int>(rng() % 90);
             const int h = 40 + static_cast<int>(rng() % 90);
-            writeImage(root / (i % 2 ? "a" : "b") / ("img" + std::to_string(i) + ".jpg"),
-                       gradient(w, h));
+            writeFolderImage(root / (i % 2 ? "a" : "b") / ("img" + std::to_string(i) + ".jpg"),
+                             gradient(w, h));
         }
         for (const DecodeMode decode : {DecodeMode::Exact, DecodeMode::Fast}) {
-            DatasetConfig config = folderConfig(dir.path());
+            DatasetConfig config = imageFolderConfig(dir.path());
             config.decode = decode;
             const auto dataset = std::make_shared<ImageFolderDataset>(config);
             const std::size_t bytes = dataset->sampleBytes();

@@ -29,7 +29,7 @@ constexpr int kResize = 40;
 constexpr int kCrop = 32;
 constexpr std::size_t kElements = 3 * kCrop * kCrop;
 
-std::vector<char> readAll(const std::string &path)
+std::vector<char> readPreprocessed(const std::string &path)
 {
     std::ifstream file(path, std::ios::binary);
     return {std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()};
@@ -105,7 +105,7 @@ private Q_SLOTS:
         config.resizeSize = kResize;
         config.cropSize = kCrop;
         const ImageFolderDataset dataset(config);
-        const std::vector<char> file = readAll(output);
+        const std::vector<char> file = readPreprocessed(output);
         std::size_t record = 0;
         for (std::int64_t i = 0; i < dataset.size(); ++i) {
             if (dataset.entries()[static_cast<std::size_t>(i)].path == m_badPath)
@@ -131,8 +131,8 @@ private Q_SLOTS:
         const PreprocessResult result = preprocessImageFolder(m_input, u8, options(DType::UInt8));
         QCOMPARE(result.written, std::int64_t{6});
         QVERIFY(readTensorFileHeader(u8).dtype == DType::UInt8);
-        const std::vector<char> floats = readAll(f32);
-        const std::vector<char> bytes = readAll(u8);
+        const std::vector<char> floats = readPreprocessed(f32);
+        const std::vector<char> bytes = readPreprocessed(u8);
         const float mean[3] = {0.485f, 0.456f, 0.406f};
         const float stddev[3] = {0.229f, 0.224f, 0.225f};
         for (std::size_t r = 0; r < 6; ++r) {
@@ -156,7 +156,7 @@ private Q_SLOTS:
         QVERIFY_THROWS_EXCEPTION(
             std::runtime_error,
             preprocessImageFolder(m_input, blocker + "/out.tensor", options(DType::Float32)));
-        QCOMPARE(readAll(blocker), (std::vector<char>{'k', 'e', 'e', 'p', ' ', 'm', 'e'}));
+        QCOMPARE(readPreprocessed(blocker), (std::vector<char>{'k', 'e', 'e', 'p', ' ', 'm', 'e'}));
     }
 
     void failedRunLeavesExistingFileUntouched()
@@ -164,7 +164,7 @@ private Q_SLOTS:
         // An earlier run's tensor file, which a new run may replace.
         const std::string output = m_dir.path().toStdString() + "/existing.tensor";
         preprocessImageFolder(m_input, output, options(DType::UInt8));
-        const std::vector<char> before = readAll(output);
+        const std::vector<char> before = readPreprocessed(output);
         // A progress callback that throws interrupts the run midway.
         QVERIFY_THROWS_EXCEPTION(
             std::runtime_error, preprocessImageFolder(m_input, output, options(DType::Float32),
@@ -172,7 +172,7 @@ private Q_SLOTS:
                                                           if (done == 3)
                                                               throw std::runtime_error("cancelled");
                                                       }));
-        QCOMPARE(readAll(output), before);
+        QCOMPARE(readPreprocessed(output), before);
         QVERIFY(!fs::exists(output + ".part"));
     }
 
@@ -180,7 +180,7 @@ private Q_SLOTS:
     {
         const std::string output = m_dir.path().toStdString() + "/notes.tensor";
         std::ofstream(output) << "a user's file";
-        const std::vector<char> before = readAll(output);
+        const std::vector<char> before = readPreprocessed(output);
         try {
             preprocessImageFolder(m_input, output, options(DType::Float32));
             QFAIL("expected std::invalid_argument");
@@ -188,7 +188,7 @@ private Q_SLOTS:
             QVERIFY2(std::string(e.what()).find("not a file LoaderLab wrote") != std::string::npos,
                      e.what());
         }
-        QCOMPARE(readAll(output), before);
+        QCOMPARE(readPreprocessed(output), before);
         QVERIFY(!fs::exists(output + ".part"));
     }
 

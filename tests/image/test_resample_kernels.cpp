@@ -102,7 +102,7 @@ cv::Mat pillowResize(const cv::Mat &src, int width, int height)
     return out;
 }
 
-cv::Mat randomImage(int width, int height, std::mt19937 &rng)
+cv::Mat randomKernelImage(int width, int height, std::mt19937 &rng)
 {
     cv::Mat img(height, width, CV_8UC3);
     for (int y = 0; y < height; ++y)
@@ -142,7 +142,7 @@ private Q_SLOTS:
             {{500, 375}, {341, 256}}, {{333, 500}, {256, 384}}, {{257, 33}, {12, 33}},
         };
         for (const auto &c : cases) {
-            const cv::Mat src = randomImage(c[0].width, c[0].height, rng);
+            const cv::Mat src = randomKernelImage(c[0].width, c[0].height, rng);
             const cv::Mat expected = pillowResize(src, c[1].width, c[1].height);
             const cv::Mat ours = resizeBilinear(src, c[1].width, c[1].height);
             QVERIFY2(cv::norm(ours, expected, cv::NORM_INF) == 0,
@@ -156,7 +156,7 @@ private Q_SLOTS:
         for (int round = 0; round < 60; ++round) {
             const int w = 1 + int(rng() % 300), h = 1 + int(rng() % 300);
             const int ow = 1 + int(rng() % 200), oh = 1 + int(rng() % 200);
-            const cv::Mat src = randomImage(w, h, rng);
+            const cv::Mat src = randomKernelImage(w, h, rng);
             const cv::Mat expected = pillowResize(src, ow, oh);
             const int rx = int(rng() % unsigned(ow)), ry = int(rng() % unsigned(oh));
             const cv::Rect roi(rx, ry, 1 + int(rng() % unsigned(ow - rx)),
@@ -180,7 +180,7 @@ private Q_SLOTS:
     {
         std::mt19937 rng(7);
         for (const cv::Size size : {cv::Size(500, 375), cv::Size(300, 451), cv::Size(60, 50)}) {
-            const cv::Mat src = randomImage(size.width, size.height, rng);
+            const cv::Mat src = randomKernelImage(size.width, size.height, rng);
             cv::Mat cropped;
             resizeCenterCrop(src, 64, 56, cropped);
             std::vector<float> expected(3 * 56 * 56), fused(3 * 56 * 56);

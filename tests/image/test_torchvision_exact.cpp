@@ -26,7 +26,7 @@ namespace {
 constexpr int kResize = 256;
 constexpr int kCrop = 224;
 
-DatasetConfig folderConfig(const QString &root, DecodeMode decode)
+DatasetConfig torchvisionFolderConfig(const QString &root, DecodeMode decode)
 {
     DatasetConfig config;
     config.kind = DatasetKind::ImageFolder;
@@ -93,7 +93,7 @@ private Q_SLOTS:
         if (!resampleIsaSupported(static_cast<ResampleIsa>(isa)))
             QSKIP("this CPU lacks the instruction set");
         setResampleIsa(static_cast<ResampleIsa>(isa));
-        const ImageFolderDataset dataset(folderConfig(m_root, DecodeMode::Exact));
+        const ImageFolderDataset dataset(torchvisionFolderConfig(m_root, DecodeMode::Exact));
         const std::vector<float> ours = loadAll(dataset);
         setResampleIsa(ResampleIsa::Auto);
         QCOMPARE(dataset.size(), std::int64_t{31});
@@ -117,7 +117,7 @@ private Q_SLOTS:
         // normalised difference times std * 255), is measured here separately for
         // the synthetic patterns (class "a": sharp edges and noise, the worst case)
         // and the photographs (class "b"), and documented in docs/benchmarks.md.
-        const ImageFolderDataset dataset(folderConfig(m_root, DecodeMode::Fast));
+        const ImageFolderDataset dataset(torchvisionFolderConfig(m_root, DecodeMode::Fast));
         const std::vector<float> fast = loadAll(dataset);
         QCOMPARE(fast.size(), m_reference.size());
         const std::size_t plane = std::size_t{kCrop} * kCrop;

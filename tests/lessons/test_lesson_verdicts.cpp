@@ -49,7 +49,7 @@ LessonPhaseResult workers(int count, std::vector<TraceRecord> records, double sa
     return phase(std::to_string(count) + " workers", count, 32, std::move(records), samplesPerSec);
 }
 
-QString text(const LessonVerdict &v)
+QString verdictText(const LessonVerdict &v)
 {
     return QString::fromStdString(v.text);
 }
@@ -78,7 +78,7 @@ void TestLessonVerdicts::firstBatch()
     // of the equal ones), and more than twice the 95th percentile (2 ms).
     LessonVerdict v = firstBatchVerdict({workers(2, firstThen(10, 80.0, 2.0))});
     QVERIFY2(v.observed, v.text.c_str());
-    QCOMPARE(text(v),
+    QCOMPARE(verdictText(v),
              QStringLiteral("Seen: the first batch waited 80.0 ms, 40.0x the longest wait after "
                             "it (2.0 ms at batch 1; median 2.00 ms). Every worker starts with an "
                             "empty queue: the first batch needs a whole batch read, decoded and "
@@ -90,17 +90,19 @@ void TestLessonVerdicts::firstBatch()
     v = firstBatchVerdict(
         {workers(2, trace(10, [](int i) { return i == 0 ? 30.0 : (i == 6 ? 45.0 : 2.0); }))});
     QVERIFY(!v.observed);
-    QVERIFY2(text(v).startsWith(QStringLiteral("Not seen: batch 6 waited 45.0 ms, longer than "
-                                               "the first batch's 30.0 ms.")),
-             v.text.c_str());
+    QVERIFY2(
+        verdictText(v).startsWith(QStringLiteral("Not seen: batch 6 waited 45.0 ms, longer than "
+                                                 "the first batch's 30.0 ms.")),
+        v.text.c_str());
     // 30 ms first, 16 ms on every later batch: the longest, but not twice the 95th
     // percentile (32 ms). Only just, not seen.
     v = firstBatchVerdict({workers(2, firstThen(10, 30.0, 16.0))});
     QVERIFY(!v.observed);
-    QVERIFY2(text(v).startsWith(QStringLiteral("Only just: the first batch waited longest (30.0 "
-                                               "ms), but later waits come close (95th "
-                                               "percentile 16.0 ms)")),
-             v.text.c_str());
+    QVERIFY2(
+        verdictText(v).startsWith(QStringLiteral("Only just: the first batch waited longest (30.0 "
+                                                 "ms), but later waits come close (95th "
+                                                 "percentile 16.0 ms)")),
+        v.text.c_str());
 }
 
 void TestLessonVerdicts::spikesEveryW()
@@ -111,7 +113,7 @@ void TestLessonVerdicts::spikesEveryW()
     // mean (14) are 26, -13, -13, so lag 3 gives 18 x 1014 / (19 x 1014) = 0.95.
     LessonVerdict v = periodVerdict({workers(2, spikesEvery(2)), workers(3, spikesEvery(3))});
     QVERIFY2(v.observed, v.text.c_str());
-    QVERIFY2(text(v).startsWith(QStringLiteral(
+    QVERIFY2(verdictText(v).startsWith(QStringLiteral(
                  "Seen: 2 workers: the wait spikes every 2 batches (autocorrelation 0.97); 3 "
                  "workers: the wait spikes every 3 batches (autocorrelation 0.95). Each worker "
                  "builds whole batches")),
@@ -122,7 +124,7 @@ void TestLessonVerdicts::spikesEveryW()
     // ... ; lag 2 gives 0.96): W did not show.
     v = periodVerdict({workers(2, spikesEvery(2)), workers(3, spikesEvery(2))});
     QVERIFY(!v.observed);
-    QVERIFY2(text(v).startsWith(QStringLiteral(
+    QVERIFY2(verdictText(v).startsWith(QStringLiteral(
                  "Not seen as expected: 2 workers: the wait spikes every 2 batches "
                  "(autocorrelation 0.97); 3 workers: the wait spikes every 2 batches "
                  "(autocorrelation 0.96). The spikes follow W only while")),
@@ -135,7 +137,7 @@ void TestLessonVerdicts::slowModel()
     // under 5 % of the step (7.5 ms) and the first wait over 5x it. Seen.
     LessonVerdict v = slowModelVerdict({workers(2, firstThen(10, 90.0, 0.5, 150.0))});
     QVERIFY2(v.observed, v.text.c_str());
-    QCOMPARE(text(v),
+    QCOMPARE(verdictText(v),
              QStringLiteral("Seen: only the first batch waited (90.0 ms); after it the 95th "
                             "percentile wait is 0.50 ms against a 150 ms step. The workers build "
                             "the next batches while the step runs, so loading is hidden behind "
@@ -143,7 +145,7 @@ void TestLessonVerdicts::slowModel()
     // Later waits of 8 ms: over 5 % of the step. Not seen.
     v = slowModelVerdict({workers(2, firstThen(10, 90.0, 8.0, 150.0))});
     QVERIFY(!v.observed);
-    QCOMPARE(text(v),
+    QCOMPARE(verdictText(v),
              QStringLiteral("Not seen: later batches still wait (95th percentile 8.0 ms against "
                             "a 150 ms step): loading a batch takes longer than the step on this "
                             "machine. Make the step slower or add workers."));
@@ -157,7 +159,7 @@ void TestLessonVerdicts::biggerBatches()
     LessonVerdict v = biggerBatchVerdict(
         {small(), phase("batch 128", 2, 128, firstThen(12, 60.0, 8.0))});
     QVERIFY2(v.observed, v.text.c_str());
-    QCOMPARE(text(v),
+    QCOMPARE(verdictText(v),
              QStringLiteral("Seen: batch 16 waited 20.0 ms for its first batch and 2.0 ms at the "
                             "95th percentile; batch 128 waited 60.0 ms and 8.0 ms. A worker must "
                             "finish a whole batch before it is delivered: more samples per batch "
@@ -167,7 +169,7 @@ void TestLessonVerdicts::biggerBatches()
     // A first wait of 35 ms: longer, but not twice 20 ms. Not fully seen.
     v = biggerBatchVerdict({small(), phase("batch 128", 2, 128, firstThen(12, 35.0, 8.0))});
     QVERIFY(!v.observed);
-    QCOMPARE(text(v),
+    QCOMPARE(verdictText(v),
              QStringLiteral("Not fully seen: batch 16 waited 20.0 ms for its first batch and 2.0 "
                             "ms at the 95th percentile; batch 128 waited 35.0 ms and 8.0 ms. "
                             "Expected both figures higher with the bigger batch. A step slower "
@@ -176,8 +178,8 @@ void TestLessonVerdicts::biggerBatches()
     // fully seen either.
     v = biggerBatchVerdict({small(), phase("batch 128", 2, 128, firstThen(12, 60.0, 1.5))});
     QVERIFY(!v.observed);
-    QVERIFY2(text(v).startsWith(QStringLiteral("Not fully seen: ")), v.text.c_str());
-    QVERIFY(text(v).contains(QStringLiteral("batch 128 waited 60.0 ms and 1.5 ms.")));
+    QVERIFY2(verdictText(v).startsWith(QStringLiteral("Not fully seen: ")), v.text.c_str());
+    QVERIFY(verdictText(v).contains(QStringLiteral("batch 128 waited 60.0 ms and 1.5 ms.")));
     QVERIFY(v.applies);
     // A folder of 32 images: every batch of the big phase is a whole epoch (each
     // waits 60 ms, as a first batch does), so it has no later waits: the finding
@@ -188,7 +190,7 @@ void TestLessonVerdicts::biggerBatches()
     v = biggerBatchVerdict({small(), phase("batch 128", 2, 128, whole)});
     QVERIFY(!v.observed);
     QVERIFY(!v.applies);
-    QCOMPARE(text(v),
+    QCOMPARE(verdictText(v),
              QStringLiteral("Does not apply to this data: an epoch holds 32 samples (1 batch of "
                             "up to 128), no more batches than the 2 workers build at once: every "
                             "batch of the phase \"batch 128\" is in its epoch's first round and "
@@ -204,19 +206,21 @@ void TestLessonVerdicts::biggerBatches()
     v = biggerBatchVerdict({small(), phase("batch 128", 2, 128, rounds)});
     QVERIFY(!v.observed);
     QVERIFY(!v.applies);
-    QVERIFY2(text(v).startsWith(QStringLiteral("Does not apply to this data: an epoch holds 64 "
-                                               "samples (2 batches of up to 128)")),
-             v.text.c_str());
+    QVERIFY2(
+        verdictText(v).startsWith(QStringLiteral("Does not apply to this data: an epoch holds 64 "
+                                                 "samples (2 batches of up to 128)")),
+        v.text.c_str());
     // Three batches an epoch: each epoch's third batch is a later wait (60 ms, over
     // batch 16's 2 ms), so the finding applies, and shows.
     for (TraceRecord &r : whole)
         r.epoch = static_cast<std::int32_t>(r.index / 3);
     v = biggerBatchVerdict({small(), phase("batch 128", 2, 128, whole)});
     QVERIFY(v.applies);
-    QVERIFY2(text(v).startsWith(QStringLiteral("Seen: batch 16 waited 20.0 ms for its first "
-                                               "batch and 2.0 ms at the 95th percentile; batch "
-                                               "128 waited 60.0 ms and 60.0 ms.")),
-             v.text.c_str());
+    QVERIFY2(
+        verdictText(v).startsWith(QStringLiteral("Seen: batch 16 waited 20.0 ms for its first "
+                                                 "batch and 2.0 ms at the 95th percentile; batch "
+                                                 "128 waited 60.0 ms and 60.0 ms.")),
+        v.text.c_str());
 }
 
 void TestLessonVerdicts::tensorsVsJpeg()
@@ -232,7 +236,7 @@ void TestLessonVerdicts::tensorsVsJpeg()
     // 1000 against 400 samples/s (2.5x) from a file 4.8x the size. Seen.
     LessonVerdict v = run(400.0, 10'000'000, 1000.0, 48'000'000);
     QVERIFY2(v.observed, v.text.c_str());
-    QCOMPARE(text(v),
+    QCOMPARE(verdictText(v),
              QStringLiteral("Seen: the preprocessed tensor file (48.0 MB) loads 2.5x as fast as "
                             "the JPEG folder (10.0 MB; 1000 vs 400 samples/s), although it is "
                             "4.8x the size. Reading bytes is cheap; decoding and resizing JPEGs "
@@ -241,7 +245,7 @@ void TestLessonVerdicts::tensorsVsJpeg()
     // 560 against 400 samples/s: 1.4x, under the 1.5x the lesson looks for. Not seen.
     v = run(400.0, 10'000'000, 560.0, 48'000'000);
     QVERIFY(!v.observed);
-    QCOMPARE(text(v),
+    QCOMPARE(verdictText(v),
              QStringLiteral("Not seen: the preprocessed tensor file (48.0 MB) loads 1.4x as fast "
                             "as the JPEG folder (10.0 MB; 560 vs 400 samples/s), although it is "
                             "4.8x the size. Expected the tensor file to be much faster: check "
@@ -253,7 +257,7 @@ void TestLessonVerdicts::tensorsVsJpeg()
     v = run(400.0, 10'000'000, 1000.0, 8'000'000);
     QVERIFY(!v.observed);
     QVERIFY(!v.applies);
-    QCOMPARE(text(v),
+    QCOMPARE(verdictText(v),
              QStringLiteral("Does not apply to this data: the JPEG folder (10.0 MB) is larger "
                             "than the tensor file preprocessed from it (8.0 MB, 0.8x its size): "
                             "the finding is that the tensor file loads faster although it is the "
@@ -274,7 +278,7 @@ void TestLessonVerdicts::tensorsVsJpeg()
     v = thumbnails(32.0 * 40.0, 224.0 * 224.0);
     QVERIFY(!v.observed);
     QVERIFY(!v.applies);
-    QCOMPARE(text(v),
+    QCOMPARE(verdictText(v),
              QStringLiteral("Does not apply to this data: these JPEGs hold 1280 pixels each on "
                             "average, fewer than the 50176 of each sample the tensor file was "
                             "preprocessed into: preprocessing enlarged them 39.2x, and decoding "
@@ -287,7 +291,7 @@ void TestLessonVerdicts::tensorsVsJpeg()
     // and is not seen.
     v = thumbnails(400.0 * 533.0, 224.0 * 224.0);
     QVERIFY(v.applies);
-    QVERIFY2(text(v).startsWith(QStringLiteral("Not seen: ")), v.text.c_str());
+    QVERIFY2(verdictText(v).startsWith(QStringLiteral("Not seen: ")), v.text.c_str());
 }
 
 void TestLessonVerdicts::zeroVsOneWorker()
@@ -297,7 +301,7 @@ void TestLessonVerdicts::zeroVsOneWorker()
     const auto zero = [] { return workers(0, firstThen(10, 30.0, 30.0, 60.0)); };
     LessonVerdict v = zeroWorkerVerdict({zero(), workers(1, firstThen(10, 30.0, 2.0, 60.0))});
     QVERIFY2(v.observed, v.text.c_str());
-    QCOMPARE(text(v),
+    QCOMPARE(verdictText(v),
              QStringLiteral("Seen: with 0 workers each step waited 30.0 ms on average for its "
                             "batch (the step's own thread loads it); with 1 worker, 2.00 ms. One "
                             "worker loads the next batch while the step runs: loading moves off "
@@ -306,7 +310,7 @@ void TestLessonVerdicts::zeroVsOneWorker()
     // 1 worker still waits 12 ms a step: 30 ms is only 2.5x that. Not seen.
     v = zeroWorkerVerdict({zero(), workers(1, firstThen(10, 30.0, 12.0, 60.0))});
     QVERIFY(!v.observed);
-    QCOMPARE(text(v),
+    QCOMPARE(verdictText(v),
              QStringLiteral("Not seen: with 0 workers each step waited 30.0 ms on average for "
                             "its batch (the step's own thread loads it); with 1 worker, 12.00 "
                             "ms. With 1 worker the loader is still slower than the 60 ms step, "
@@ -325,7 +329,7 @@ void TestLessonVerdicts::moreWorkersThanCores()
     // 10 %. Seen.
     LessonVerdict v = run(1000.0, 1050.0, 980.0);
     QVERIFY2(v.observed, v.text.c_str());
-    QCOMPARE(text(v),
+    QCOMPARE(verdictText(v),
              QStringLiteral("Seen: 2 workers 1000 samples/s, 4 workers 1050 samples/s, 8 workers "
                             "980 samples/s. Past one worker per core (2 here) decoding has no "
                             "core left to run on: more workers only take turns, and each one "
@@ -334,7 +338,7 @@ void TestLessonVerdicts::moreWorkersThanCores()
     // 8 workers 1150 samples/s: 15 % more than at one per core. Not seen.
     v = run(1000.0, 1080.0, 1150.0);
     QVERIFY(!v.observed);
-    QCOMPARE(text(v),
+    QCOMPARE(verdictText(v),
              QStringLiteral("Not seen: 2 workers 1000 samples/s, 4 workers 1080 samples/s, 8 "
                             "workers 1150 samples/s. More workers than cores gained 15 %: the "
                             "loader waits on something other than the CPU here (disk, the page "
@@ -349,7 +353,7 @@ void TestLessonVerdicts::sampleParallel()
     LessonVerdict v = sampleParallelVerdict(
         {workers(2, spikesEvery(2), 800.0), workers(2, firstThen(60, 100.0, 5.0), 900.0)});
     QVERIFY2(v.observed, v.text.c_str());
-    QCOMPARE(text(v),
+    QCOMPARE(verdictText(v),
              QStringLiteral("Seen: batch per worker, the wait spikes every 2 batches (95th "
                             "percentile 40.0 ms over a median of 1.0 ms in the steady rounds); "
                             "sample-parallel, no regular spikes (95th percentile 5.0 ms over 5.0 "
@@ -362,7 +366,7 @@ void TestLessonVerdicts::sampleParallel()
     v = sampleParallelVerdict(
         {workers(2, spikesEvery(2), 800.0), workers(2, spikesEvery(2), 810.0)});
     QVERIFY(!v.observed);
-    QVERIFY2(text(v).startsWith(QStringLiteral(
+    QVERIFY2(verdictText(v).startsWith(QStringLiteral(
                  "Not seen: batch per worker, the wait spikes every 2 batches (95th percentile "
                  "40.0 ms over a median of 1.0 ms in the steady rounds); sample-parallel, the "
                  "wait spikes every 2 batches (95th percentile 40.0 ms over 1.0 ms).")),
@@ -377,8 +381,8 @@ void TestLessonVerdicts::sampleParallel()
     });
     v = sampleParallelVerdict({workers(2, spikesEvery(2), 800.0), workers(2, uneven, 810.0)});
     QVERIFY(!v.observed);
-    QVERIFY2(text(v).contains(QStringLiteral("sample-parallel, no regular spikes (95th "
-                                             "percentile 30.0 ms over 1.0 ms)")),
+    QVERIFY2(verdictText(v).contains(QStringLiteral("sample-parallel, no regular spikes (95th "
+                                                    "percentile 30.0 ms over 1.0 ms)")),
              v.text.c_str());
     // The loader's start is no spike of its rounds: sample-parallel batches 1..4
     // (the first fill of a loader of 2 workers, prefetch 2) wait 90 ms, every later
@@ -388,8 +392,8 @@ void TestLessonVerdicts::sampleParallel()
     v = sampleParallelVerdict({workers(2, spikesEvery(2), 800.0), workers(2, slowStart, 880.0)});
     QVERIFY2(v.observed, v.text.c_str());
     QCOMPARE(v.figures["sample_parallel_p95_ms"].get<double>(), 5.0);
-    QVERIFY2(text(v).contains(QStringLiteral("sample-parallel, no regular spikes (95th "
-                                             "percentile 5.0 ms over 5.0 ms)")),
+    QVERIFY2(verdictText(v).contains(QStringLiteral("sample-parallel, no regular spikes (95th "
+                                                    "percentile 5.0 ms over 5.0 ms)")),
              v.text.c_str());
 }
 
@@ -413,7 +417,7 @@ void TestLessonVerdicts::modelTrade()
     // for 0.70x the memory. Seen.
     LessonVerdict v = tradeVerdict(1300.0, 1400.0);
     QVERIFY2(v.observed, v.text.c_str());
-    QVERIFY2(text(v).startsWith(QStringLiteral(
+    QVERIFY2(verdictText(v).startsWith(QStringLiteral(
                  "Seen: activation checkpointing took 1.30x the fp32 step time for 0.70x its "
                  "peak memory. Measured on this machine: float32: step 1000 ms, peak memory "
                  "2000 MiB; bf16: step 1.50x (slower), peak memory 0.90x (less); channels-last: "
@@ -426,18 +430,20 @@ void TestLessonVerdicts::modelTrade()
     // saved no memory.
     v = tradeVerdict(1300.0, 1940.0);
     QVERIFY(!v.observed);
-    QVERIFY2(text(v).startsWith(QStringLiteral("Not seen: activation checkpointing took 1.30x "
-                                               "the fp32 step time and 0.97x its peak memory: it "
-                                               "saved no memory, because")),
-             v.text.c_str());
-    QVERIFY(!text(v).contains(QStringLiteral("it cost no time")));
+    QVERIFY2(
+        verdictText(v).startsWith(QStringLiteral("Not seen: activation checkpointing took 1.30x "
+                                                 "the fp32 step time and 0.97x its peak memory: it "
+                                                 "saved no memory, because")),
+        v.text.c_str());
+    QVERIFY(!verdictText(v).contains(QStringLiteral("it cost no time")));
     // 1040 ms: 1.04x the time, within 5 %. Not seen: it cost no time.
     v = tradeVerdict(1040.0, 1400.0);
     QVERIFY(!v.observed);
-    QVERIFY2(text(v).startsWith(QStringLiteral("Not seen: activation checkpointing took 1.04x "
-                                               "the fp32 step time and 0.70x its peak memory: it "
-                                               "cost no time, so the recomputation was hidden")),
-             v.text.c_str());
+    QVERIFY2(
+        verdictText(v).startsWith(QStringLiteral("Not seen: activation checkpointing took 1.04x "
+                                                 "the fp32 step time and 0.70x its peak memory: it "
+                                                 "cost no time, so the recomputation was hidden")),
+        v.text.c_str());
 }
 
 LOADERLAB_GUILESS_TEST_MAIN(TestLessonVerdicts)

@@ -20,7 +20,7 @@ using namespace loaderlab;
 
 namespace {
 
-bool near(double a, double b)
+bool nearFill(double a, double b)
 {
     return std::abs(a - b) <= 1e-9 * std::max(std::abs(a), std::abs(b)) + 1e-12;
 }
@@ -92,13 +92,13 @@ void TestFirstFill::theFirstPoolBatchesFillFreshBuffers()
     QCOMPARE(static_cast<int>(p.batches.size()), 40);
     for (const PredictedBatch &b : p.batches) {
         const double expected = b.ordinal < fresh ? load + fill : load;
-        QVERIFY2(near(loadSpan(b), expected),
+        QVERIFY2(nearFill(loadSpan(b), expected),
                  qPrintable(QStringLiteral("batch %1: %2").arg(b.ordinal).arg(loadSpan(b))));
     }
     // A neutral fill changes nothing.
     const Prediction none = predictLoader(fillCosts(load, 0.001, 0.0), run(workers, 64, prefetch));
     for (const PredictedBatch &b : none.batches)
-        QVERIFY(near(loadSpan(b), load));
+        QVERIFY(nearFill(loadSpan(b), load));
 }
 
 void TestFirstFill::aLaterEpochReusesThePool()
@@ -111,7 +111,7 @@ void TestFirstFill::aLaterEpochReusesThePool()
     QCOMPARE(static_cast<int>(p.batches.size()), 80);
     for (const PredictedBatch &b : p.batches) {
         const bool fresh = b.epoch == 0 && b.ordinal < 5;
-        QVERIFY(near(loadSpan(b), fresh ? 0.05 : 0.01));
+        QVERIFY(nearFill(loadSpan(b), fresh ? 0.05 : 0.01));
     }
     // Pinned memory: the pin thread's first five buffers are fresh too (in the order
     // it pins, which need not be the batches' order), and none after.
@@ -121,8 +121,8 @@ void TestFirstFill::aLaterEpochReusesThePool()
     int freshPins = 0;
     for (const PredictedBatch &b : pinned.batches) {
         const double pin = b.pinEnd - b.pinStart;
-        QVERIFY(near(pin, 0.042) || near(pin, 0.002));
-        if (near(pin, 0.042)) {
+        QVERIFY(nearFill(pin, 0.042) || nearFill(pin, 0.002));
+        if (nearFill(pin, 0.042)) {
             QCOMPARE(b.epoch, 0);
             ++freshPins;
         }
@@ -151,7 +151,7 @@ void TestFirstFill::faultsShareTheMachinesLanes()
         c.faultLanes = k.lanes;
         const Prediction p = predictLoader(c, run(4, k.cores, 1));
         for (int b = 0; b < 4; ++b)
-            QVERIFY2(near(p.batches[static_cast<std::size_t>(b)].loadEnd, k.firstEnd),
+            QVERIFY2(nearFill(p.batches[static_cast<std::size_t>(b)].loadEnd, k.firstEnd),
                      qPrintable(QStringLiteral("cores %1, lanes %2, batch %3: %4")
                                     .arg(k.cores)
                                     .arg(k.lanes)
@@ -173,17 +173,17 @@ void TestFirstFill::theClockSharesFaultLanes()
     auto ended = clock.advance();
     QCOMPARE(static_cast<int>(ended.size()), 1);
     QCOMPARE(ended.front().kind, 3);
-    QVERIFY(near(clock.now(), 1.0));
+    QVERIFY(nearFill(clock.now(), 1.0));
     ended = clock.advance();
     QCOMPARE(static_cast<int>(ended.size()), 2);
-    QVERIFY(near(clock.now(), 2.0));
+    QVERIFY(nearFill(clock.now(), 2.0));
     // Without a lane limit the three share the two cores: all end at 1.5.
     ProcessorSharingClock plain(2);
     plain.startFaultingWork(1.0, {1, 0, 0, 0, 0});
     plain.startFaultingWork(1.0, {2, 0, 0, 0, 0});
     plain.startWork(1.0, 1.0, {3, 0, 0, 0, 0});
     QCOMPARE(static_cast<int>(plain.advance().size()), 3);
-    QVERIFY(near(plain.now(), 1.5));
+    QVERIFY(nearFill(plain.now(), 1.5));
 }
 
 void TestFirstFill::calibrationFindsTheFill()
@@ -223,11 +223,11 @@ void TestFirstFill::calibrationFindsTheFill()
     }
     report.summary = summarize(records, {}, 1, config.warmupBatches, 0);
     const Calibration cal = calibrateFromRun(records, report);
-    QVERIFY2(near(cal.costs.firstFill.perSample, 0.005),
+    QVERIFY2(nearFill(cal.costs.firstFill.perSample, 0.005),
              qPrintable(QString::number(cal.costs.firstFill.perSample)));
     for (const double v : cal.costs.sampleSeconds)
-        QVERIFY(near(v, 0.002)); // the fresh batches left out
-    QVERIFY(near(cal.costs.startupSeconds, 0.030));
+        QVERIFY(nearFill(v, 0.002)); // the fresh batches left out
+    QVERIFY(nearFill(cal.costs.startupSeconds, 0.030));
     const Prediction back = predictLoader(cal.costs, cal.setting);
     QVERIFY(std::abs(back.firstBatchSeconds * 1e3 - report.summary.firstBatchLatencyMs) < 1e-3);
     for (std::size_t k = 0; k < back.batches.size(); ++k)

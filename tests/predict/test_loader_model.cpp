@@ -21,7 +21,7 @@ using predictedrate::steadyRate;
 
 namespace {
 
-ModelSetting longRun(int workers, int cores = 64)
+ModelSetting longModelRun(int workers, int cores = 64)
 {
     ModelSetting s;
     s.workers = workers;
@@ -32,7 +32,7 @@ ModelSetting longRun(int workers, int cores = 64)
     return s;
 }
 
-bool near(double a, double b, double relative = 1e-9)
+bool nearModel(double a, double b, double relative = 1e-9)
 {
     return std::abs(a - b) <= relative * std::max(std::abs(a), std::abs(b)) + 1e-15;
 }
@@ -89,7 +89,7 @@ void TestLoaderModel::throughputIsTheSlowerOfLoadAndStep()
     QFETCH(bool, sampleParallel);
     QFETCH(double, load);
     QFETCH(double, step);
-    ModelSetting s = longRun(workers);
+    ModelSetting s = longModelRun(workers);
     s.prefetchFactor = prefetch;
     ModelCosts c = constantCosts(load, step);
     if (sampleParallel) {
@@ -105,7 +105,7 @@ void TestLoaderModel::throughputIsTheSlowerOfLoadAndStep()
     const double measured = steadyRate(p, 2 * workers, workers);
     std::printf("  W=%d: predicted %.9f batches/s, closed form %.9f\n", workers, measured,
                 expected);
-    QVERIFY2(near(measured, expected), qPrintable(QString::number(measured, 'g', 15)));
+    QVERIFY2(nearModel(measured, expected), qPrintable(QString::number(measured, 'g', 15)));
     // The summary's samples/s (docs/metrics.md) is the same rate, up to the edges of
     // the run it spans.
     QVERIFY(std::abs(p.samplesPerSecond / s.batchSize - expected) < 0.02 * expected);
@@ -115,7 +115,7 @@ void TestLoaderModel::inputBoundWaitsRepeatEveryWBatches()
 {
     for (const int w : {2, 3, 4}) {
         const double load = 0.1, step = 0.01; // L / W > S
-        const Prediction p = predictLoader(constantCosts(load, step), longRun(w));
+        const Prediction p = predictLoader(constantCosts(load, step), longModelRun(w));
         // After the first round: one wait of L - W S, then W - 1 batches already there.
         for (std::size_t k = static_cast<std::size_t>(w); k < p.batches.size(); ++k) {
             const double expected = k % static_cast<std::size_t>(w) == 0 ? load - w * step : 0.0;
@@ -133,7 +133,7 @@ void TestLoaderModel::inputBoundWaitsRepeatEveryWBatches()
 
 void TestLoaderModel::computeBoundWaitsAreFlat()
 {
-    const Prediction p = predictLoader(constantCosts(0.1, 0.05), longRun(4));
+    const Prediction p = predictLoader(constantCosts(0.1, 0.05), longModelRun(4));
     for (std::size_t k = 4; k < p.batches.size(); ++k)
         QVERIFY(std::abs(p.batches[k].wait()) < 1e-12);
     QCOMPARE(p.dominantWaitPeriod, 1);
@@ -143,34 +143,34 @@ void TestLoaderModel::computeBoundWaitsAreFlat()
 void TestLoaderModel::firstBatchTakesOneLoadAfterStartup()
 {
     ModelCosts c = constantCosts(0.25, 0.01);
-    const Prediction cold = predictLoader(c, longRun(4));
-    QVERIFY(near(cold.firstBatchSeconds, 0.25));
-    QVERIFY(near(cold.batches.front().wait(), 0.25));
+    const Prediction cold = predictLoader(c, longModelRun(4));
+    QVERIFY(nearModel(cold.firstBatchSeconds, 0.25));
+    QVERIFY(nearModel(cold.batches.front().wait(), 0.25));
     c.startupSeconds = 0.5;
-    const Prediction started = predictLoader(c, longRun(4));
-    QVERIFY(near(started.firstBatchSeconds, 0.75));
-    QVERIFY(near(started.batches.front().loadStart, 0.5));
+    const Prediction started = predictLoader(c, longModelRun(4));
+    QVERIFY(nearModel(started.firstBatchSeconds, 0.75));
+    QVERIFY(nearModel(started.batches.front().loadStart, 0.5));
     // Sample-parallel: the four workers build batch 0 together, a quarter of L.
-    ModelSetting s = longRun(4);
+    ModelSetting s = longModelRun(4);
     s.strategy = Strategy::SampleParallel;
     s.batchSize = 4;
     c.sampleSeconds = {0.25};
     const Prediction together = predictLoader(c, s);
-    QVERIFY(near(together.firstBatchSeconds, 0.75));
+    QVERIFY(nearModel(together.firstBatchSeconds, 0.75));
 }
 
 void TestLoaderModel::zeroWorkersLoadThenStep()
 {
     const double load = 0.07, step = 0.02;
-    const Prediction p = predictLoader(constantCosts(load, step), longRun(0));
+    const Prediction p = predictLoader(constantCosts(load, step), longModelRun(0));
     QCOMPARE(static_cast<int>(p.batches.size()), 400);
     for (std::size_t k = 0; k < p.batches.size(); ++k) {
         const PredictedBatch &b = p.batches[k];
         QCOMPARE(b.worker, kConsumerThread);
-        QVERIFY(near(b.wait(), load));
-        QVERIFY(near(b.computeEnd, static_cast<double>(k + 1) * (load + step)));
+        QVERIFY(nearModel(b.wait(), load));
+        QVERIFY(nearModel(b.computeEnd, static_cast<double>(k + 1) * (load + step)));
     }
-    QVERIFY(near(p.firstBatchSeconds, load));
+    QVERIFY(nearModel(p.firstBatchSeconds, load));
     QCOMPARE(p.dominantWaitPeriod, 1);
 }
 
@@ -178,13 +178,13 @@ void TestLoaderModel::workersShareFewerCores()
 {
     const double load = 0.1;
     // Four workers on two cores: each load takes 2 L, four batches every 2 L.
-    const Prediction shared = predictLoader(constantCosts(load, 0.001), longRun(4, 2));
-    QVERIFY(near(steadyRate(shared, 8, 4), 2 / load));
+    const Prediction shared = predictLoader(constantCosts(load, 0.001), longModelRun(4, 2));
+    QVERIFY(nearModel(steadyRate(shared, 8, 4), 2 / load));
     for (const PredictedBatch &b : shared.batches)
-        QVERIFY(near(b.loadEnd - b.loadStart, 2 * load));
+        QVERIFY(nearModel(b.loadEnd - b.loadStart, 2 * load));
     // The same four on four cores: 4 / L.
-    const Prediction own = predictLoader(constantCosts(load, 0.001), longRun(4, 4));
-    QVERIFY(near(steadyRate(own, 8, 4), 4 / load));
+    const Prediction own = predictLoader(constantCosts(load, 0.001), longModelRun(4, 4));
+    QVERIFY(nearModel(steadyRate(own, 8, 4), 4 / load));
 }
 
 void TestLoaderModel::aCpuStepSharesTheCoreWithTheWorker()
@@ -193,18 +193,18 @@ void TestLoaderModel::aCpuStepSharesTheCoreWithTheWorker()
     // batch costs L + S of the core's time.
     ModelCosts c = constantCosts(0.1, 0.05);
     c.consumerThreads = 1;
-    const Prediction p = predictLoader(c, longRun(1, 1));
-    QVERIFY(near(steadyRate(p, 4, 1), 1 / 0.15));
+    const Prediction p = predictLoader(c, longModelRun(1, 1));
+    QVERIFY(nearModel(steadyRate(p, 4, 1), 1 / 0.15));
     // With the step on a device (no CPU threads) the worker has the core: 1 / L.
     c.consumerThreads = 0;
-    QVERIFY(near(steadyRate(predictLoader(c, longRun(1, 1)), 4, 1), 1 / 0.1));
+    QVERIFY(nearModel(steadyRate(predictLoader(c, longModelRun(1, 1)), 4, 1), 1 / 0.1));
 }
 
 void TestLoaderModel::aSlowRankSetsThePaceOfSynchronisedRanks()
 {
     ModelCosts c = constantCosts(0.1, 0.01);
     c.rankLoadFactor = {1.0, 3.0}; // rank 1 loads three times slower
-    ModelSetting s = longRun(1, 4);
+    ModelSetting s = longModelRun(1, 4);
     s.devices = 2;
     s.samplesPerEpoch = 400; // 200 per rank
     const Prediction p = predictLoader(c, s);
@@ -217,7 +217,7 @@ void TestLoaderModel::aSlowRankSetsThePaceOfSynchronisedRanks()
     QCOMPARE(static_cast<int>(rank0.size()), 200);
     // Rank 0 steps at the slow rank's rate, 1 / 3L, not its own 1 / L.
     const double seconds = rank0[199].computeEnd - rank0[10].computeEnd;
-    QVERIFY(near(189 / seconds, 1 / 0.3));
+    QVERIFY(nearModel(189 / seconds, 1 / 0.3));
     QVERIFY(std::abs(p.samplesPerSecond - 2 / 0.3) < 0.02 * (2 / 0.3));
     // Independent ranks: rank 0 goes at its own pace.
     s.syncDevices = false;
@@ -227,14 +227,14 @@ void TestLoaderModel::aSlowRankSetsThePaceOfSynchronisedRanks()
         if (b.rank == 0)
             ends.push_back(b.computeEnd);
     }
-    QVERIFY(near(189 / (ends[199] - ends[10]), 1 / 0.1));
+    QVERIFY(nearModel(189 / (ends[199] - ends[10]), 1 / 0.1));
 }
 
 void TestLoaderModel::anOddEpochIsPaddedOverTheRanks()
 {
     // 401 samples over 2 ranks: each rank gets ceil(401 / 2) = 201, as DistributedSampler
     // pads the epoch to 402; at batch 50 that is 4 batches of 50 and one of 1 a rank.
-    ModelSetting s = longRun(1, 4);
+    ModelSetting s = longModelRun(1, 4);
     s.devices = 2;
     s.batchSize = 50;
     s.samplesPerEpoch = 401;
@@ -257,22 +257,22 @@ void TestLoaderModel::aFinishedLaterBatchWaitsForAnEarlierOne()
     c.sampleSeconds = {0.3, 0.1}; // batch 0 is slow, batch 1 fast
     c.draw = SampleDraw::Cycle;
     c.step.fixed = 0.01;
-    ModelSetting s = longRun(2);
+    ModelSetting s = longModelRun(2);
     s.samplesPerEpoch = 2;
     Prediction p = predictLoader(c, s);
     QCOMPARE(static_cast<int>(p.batches.size()), 2);
     QCOMPARE(p.batches[0].ordinal, 0);
     const PredictedBatch &later = p.batches[1];
     QCOMPARE(later.ordinal, 1);
-    QVERIFY(near(later.ready, 0.1));     // finished first...
-    QVERIFY(near(later.delivery, 0.31)); // ...delivered after batch 0's step
-    QVERIFY(near(p.batches[0].delivery, 0.3));
+    QVERIFY(nearModel(later.ready, 0.1));     // finished first...
+    QVERIFY(nearModel(later.delivery, 0.31)); // ...delivered after batch 0's step
+    QVERIFY(nearModel(p.batches[0].delivery, 0.3));
     // Out of order, the fast batch goes first.
     s.inOrder = false;
     p = predictLoader(c, s);
     QCOMPARE(p.batches[0].ordinal, 1);
-    QVERIFY(near(p.batches[0].delivery, 0.1));
-    QVERIFY(near(p.batches[1].delivery, 0.3));
+    QVERIFY(nearModel(p.batches[0].delivery, 0.1));
+    QVERIFY(nearModel(p.batches[1].delivery, 0.3));
 }
 
 void TestLoaderModel::theWindowHoldsWorkersBehindASlowBatch()
@@ -281,7 +281,7 @@ void TestLoaderModel::theWindowHoldsWorkersBehindASlowBatch()
     c.sampleSeconds = {0.3, 0.1, 0.1, 0.1}; // batch 0 slow, the rest fast
     c.draw = SampleDraw::Cycle;
     c.step.fixed = 0.01;
-    ModelSetting s = longRun(2);
+    ModelSetting s = longModelRun(2);
     s.samplesPerEpoch = 4;
     const auto batch3 = [](const Prediction &p) {
         for (const PredictedBatch &b : p.batches) {
@@ -293,11 +293,11 @@ void TestLoaderModel::theWindowHoldsWorkersBehindASlowBatch()
     // Prefetch 1: two batches in flight. Worker 1 ends batch 1 at 0.1 but gets batch 3
     // only when batch 1 is taken, after batch 0 (0.3) and its step: at 0.31.
     s.prefetchFactor = 1;
-    QVERIFY(near(batch3(predictLoader(c, s)).loadStart, 0.31));
-    QVERIFY(near(batch3(predictLoader(c, s)).dispatch, 0.31));
+    QVERIFY(nearModel(batch3(predictLoader(c, s)).loadStart, 0.31));
+    QVERIFY(nearModel(batch3(predictLoader(c, s)).dispatch, 0.31));
     // Prefetch 2: batch 3 went out at the start and follows batch 1 at once.
     s.prefetchFactor = 2;
-    QVERIFY(near(batch3(predictLoader(c, s)).loadStart, 0.1));
+    QVERIFY(nearModel(batch3(predictLoader(c, s)).loadStart, 0.1));
 }
 
 void TestLoaderModel::aWaitingConsumerIsHandedItsBatch()
@@ -305,20 +305,20 @@ void TestLoaderModel::aWaitingConsumerIsHandedItsBatch()
     ModelCosts c = constantCosts(0.1, 0.01);
     c.handoff.fixed = 0.002;
     c.afterStepSeconds = 0.001;
-    const Prediction p = predictLoader(c, longRun(2));
+    const Prediction p = predictLoader(c, longModelRun(2));
     // Batch 0 is waited for: ready at L, held 2 ms later. Batch 1 was ready when asked.
-    QVERIFY(near(p.batches[0].ready, 0.1));
-    QVERIFY(near(p.batches[0].delivery, 0.102));
-    QVERIFY(near(p.batches[1].request, 0.102 + 0.01 + 0.001));
-    QVERIFY(near(p.batches[1].wait(), 0.0));
+    QVERIFY(nearModel(p.batches[0].ready, 0.1));
+    QVERIFY(nearModel(p.batches[0].delivery, 0.102));
+    QVERIFY(nearModel(p.batches[1].request, 0.102 + 0.01 + 0.001));
+    QVERIFY(nearModel(p.batches[1].wait(), 0.0));
     // Batch 2 (worker 0's second, ready at 2 L) is waited for again.
-    QVERIFY(near(p.batches[2].delivery, 0.202));
+    QVERIFY(nearModel(p.batches[2].delivery, 0.202));
     // A worker that takes 5 ms to start each task loads one batch every L + 5 ms.
     c = constantCosts(0.1, 0.01);
     c.taskStartSeconds = 0.005;
-    const Prediction slow = predictLoader(c, longRun(1));
-    QVERIFY(near(slow.batches[0].loadStart, 0.005));
-    QVERIFY(near(steadyRate(slow, 4, 1), 1 / 0.105));
+    const Prediction slow = predictLoader(c, longModelRun(1));
+    QVERIFY(nearModel(slow.batches[0].loadStart, 0.005));
+    QVERIFY(nearModel(steadyRate(slow, 4, 1), 1 / 0.105));
 }
 
 void TestLoaderModel::nonPersistentWorkersStartEveryEpoch()
@@ -326,7 +326,7 @@ void TestLoaderModel::nonPersistentWorkersStartEveryEpoch()
     ModelCosts c = constantCosts(0.1, 0.01);
     c.startupSeconds = 0.5;
     c.restartSeconds = 0.2;
-    ModelSetting s = longRun(2);
+    ModelSetting s = longModelRun(2);
     s.samplesPerEpoch = 8;
     s.epochs = 3;
     s.persistentWorkers = true;
@@ -335,7 +335,7 @@ void TestLoaderModel::nonPersistentWorkersStartEveryEpoch()
     const Prediction restarted = predictLoader(c, s);
     QCOMPARE(static_cast<int>(restarted.batches.size()), 24);
     // Each later epoch adds one restart; the first start-up is in both.
-    QVERIFY(near(restarted.endToEndSeconds - persistent.endToEndSeconds, 2 * 0.2));
+    QVERIFY(nearModel(restarted.endToEndSeconds - persistent.endToEndSeconds, 2 * 0.2));
     for (const Prediction *p : {&persistent, &restarted}) {
         for (const PredictedBatch &b : p->batches) {
             if (b.ordinal != 0)
@@ -343,15 +343,15 @@ void TestLoaderModel::nonPersistentWorkersStartEveryEpoch()
             // Every epoch drains and refills: its first batch waits a whole load, plus
             // the workers' start where they start.
             const double start = b.epoch == 0 ? 0.5 : (p == &restarted ? 0.2 : 0.0);
-            QVERIFY2(near(b.wait(), start + 0.1), qPrintable(QString::number(b.wait())));
+            QVERIFY2(nearModel(b.wait(), start + 0.1), qPrintable(QString::number(b.wait())));
         }
     }
-    QVERIFY(near(restarted.firstBatchSeconds, 0.6));
+    QVERIFY(nearModel(restarted.firstBatchSeconds, 0.6));
 }
 
 void TestLoaderModel::batchLimitAndSummary()
 {
-    ModelSetting s = longRun(2);
+    ModelSetting s = longModelRun(2);
     s.epochs = 0;
     s.batches = 50;
     s.samplesPerEpoch = 16;
@@ -365,7 +365,7 @@ void TestLoaderModel::batchLimitAndSummary()
     // Records for the plots and the summary: times in nanoseconds.
     const auto records = predictedRecords(p.batches);
     QCOMPARE(records[10].deliveryNs, std::llround(p.batches[10].delivery * 1e9));
-    QVERIFY(near(p.endToEndSeconds, p.batches.back().computeEnd));
+    QVERIFY(nearModel(p.endToEndSeconds, p.batches.back().computeEnd));
 }
 
 void TestLoaderModel::seededDrawsAreRepeatable()
@@ -373,7 +373,7 @@ void TestLoaderModel::seededDrawsAreRepeatable()
     ModelCosts c;
     c.sampleSeconds = {0.001, 0.002, 0.010};
     c.seed = 7;
-    ModelSetting s = longRun(2);
+    ModelSetting s = longModelRun(2);
     s.batchSize = 8;
     s.samplesPerEpoch = 800;
     const Prediction a = predictLoader(c, s);
@@ -403,24 +403,24 @@ void TestLoaderModel::seededDrawsAreRepeatable()
 void TestLoaderModel::refusesSettingsItCannotSimulate()
 {
     const ModelCosts c = constantCosts(0.1, 0.01);
-    ModelSetting s = longRun(2);
+    ModelSetting s = longModelRun(2);
     s.epochs = 0;
     QVERIFY(modelInputProblem(c, s).find("no limit") != std::string::npos);
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, predictLoader(c, s));
-    s = longRun(2);
+    s = longModelRun(2);
     s.dropLast = true;
     s.batchSize = 500;
     QVERIFY(!modelInputProblem(c, s).empty());
     ModelCosts bad = c;
     bad.sampleSeconds = {};
-    QVERIFY(!modelInputProblem(bad, longRun(2)).empty());
+    QVERIFY(!modelInputProblem(bad, longModelRun(2)).empty());
     bad = c;
     bad.step.fixed = -1;
-    QVERIFY(modelInputProblem(bad, longRun(2)).find("step") != std::string::npos);
+    QVERIFY(modelInputProblem(bad, longModelRun(2)).find("step") != std::string::npos);
     bad = c;
     bad.sampleSeconds = {std::nan("")};
-    QVERIFY(!modelInputProblem(bad, longRun(2)).empty());
-    QVERIFY(modelInputProblem(c, longRun(2)).empty());
+    QVERIFY(!modelInputProblem(bad, longModelRun(2)).empty());
+    QVERIFY(modelInputProblem(c, longModelRun(2)).empty());
 }
 
 void TestLoaderModel::stepsOfAnHourOrAYearAreSimulated()
@@ -429,17 +429,17 @@ void TestLoaderModel::stepsOfAnHourOrAYearAreSimulated()
     // batch / 3600 samples/s, every step ending an hour after the last. Times of days
     // and years must not stall the model (rounding at large times).
     for (const double step : {3600.0, 366.0 * 24 * 3600}) {
-        ModelSetting s = longRun(2, 2);
+        ModelSetting s = longModelRun(2, 2);
         s.batchSize = 32;
         s.samplesPerEpoch = 32 * 40;
         s.warmupBatches = 1;
         const Prediction p = predictLoader(constantCosts(0.001, step), s);
         QCOMPARE(static_cast<int>(p.batches.size()), 40);
         for (std::size_t k = 1; k < p.batches.size(); ++k)
-            QVERIFY(near(p.batches[k].computeEnd - p.batches[k - 1].computeEnd, step, 1e-12));
-        QVERIFY2(near(p.samplesPerSecond, 32 / step, 1e-9),
+            QVERIFY(nearModel(p.batches[k].computeEnd - p.batches[k - 1].computeEnd, step, 1e-12));
+        QVERIFY2(nearModel(p.samplesPerSecond, 32 / step, 1e-9),
                  qPrintable(QStringLiteral("%1 samples/s").arg(p.samplesPerSecond, 0, 'g', 12)));
-        QVERIFY(near(p.endToEndSeconds, 0.032 + 40 * step, 1e-12));
+        QVERIFY(nearModel(p.endToEndSeconds, 0.032 + 40 * step, 1e-12));
     }
 }
 

@@ -16,7 +16,7 @@ using namespace loaderlab;
 
 namespace {
 
-std::int64_t ns(double seconds)
+std::int64_t refusalNs(double seconds)
 {
     return std::llround(seconds * 1e9);
 }
@@ -43,13 +43,13 @@ RunReport simpleRun(RunConfig config, std::vector<TraceRecord> &records)
         r.worker = 0;
         r.samples = 8;
         r.dispatchNs = 1;
-        r.loadStartNs = ns(start);
-        r.loadEndNs = ns(start + 0.002);
+        r.loadStartNs = refusalNs(start);
+        r.loadEndNs = refusalNs(start + 0.002);
         r.readyNs = r.loadEndNs;
-        r.requestNs = ns(start);
+        r.requestNs = refusalNs(start);
         r.deliveryNs = r.readyNs;
         r.computeStartNs = r.deliveryNs;
-        r.computeEndNs = ns(start + 0.003);
+        r.computeEndNs = refusalNs(start + 0.003);
         records.push_back(r);
     }
     report.summary = summarize(records, {}, 1, config.warmupBatches, 0);

@@ -29,7 +29,7 @@ SweepDefinition folderWorkersByBatch()
     return d;
 }
 
-SweepRecord finished(const SweepCell &cell)
+SweepRecord folderFinished(const SweepCell &cell)
 {
     SweepRecord r;
     r.order = cell.order;
@@ -60,7 +60,7 @@ void appendText(const std::string &path, const std::string &text)
 
 // The message of the std::invalid_argument `f` throws; fails the test if none.
 template <typename F>
-QString refusal(F f)
+QString folderRefusal(F f)
 {
     try {
         f();
@@ -94,7 +94,7 @@ private:
     {
         const std::string path = dir.filePath(QLatin1String(name)).toStdString();
         SweepResults results(path, folderWorkersByBatch());
-        results.append(finished(expandSweep(folderWorkersByBatch())[0]));
+        results.append(folderFinished(expandSweep(folderWorkersByBatch())[0]));
         return path;
     }
 };
@@ -103,7 +103,7 @@ void TestSweepFolder::badRecordsNameTheFileAndLine_data()
 {
     QTest::addColumn<QByteArray>("line");
     QTest::addColumn<QString>("why");
-    const json good = toJson(finished(expandSweep(folderWorkersByBatch())[1]));
+    const json good = toJson(folderFinished(expandSweep(folderWorkersByBatch())[1]));
     const auto with = [&](const char *key, const json &value) {
         json j = good;
         j[key] = value;
@@ -147,9 +147,9 @@ void TestSweepFolder::badRecordsNameTheFileAndLine()
     const std::string before = readAll(cells);
     const QString expected = QString::fromStdString(cells) + QStringLiteral(":2: ");
     // The report and the window read it; a resume opens it for writing.
-    QString error = refusal([&] { readSweepRecords(folder); });
+    QString error = folderRefusal([&] { readSweepRecords(folder); });
     QVERIFY2(error.startsWith(expected) && error.contains(why), qPrintable(error.left(300)));
-    error = refusal([&] { SweepResults again(folder, folderWorkersByBatch()); });
+    error = folderRefusal([&] { SweepResults again(folder, folderWorkersByBatch()); });
     QVERIFY2(error.startsWith(expected) && error.contains(why), qPrintable(error.left(300)));
     QVERIFY(readAll(cells) == before); // refused, not repaired
 }
@@ -162,14 +162,14 @@ void TestSweepFolder::tornLastLineIsIgnoredAndCut()
     const std::string whole = readAll(cells);
     // A kill during the write: the line is whole but its newline is missing. It is
     // not counted as done, since the next writer cuts it off.
-    std::string line = toJson(finished(expandSweep(folderWorkersByBatch())[1])).dump();
+    std::string line = toJson(folderFinished(expandSweep(folderWorkersByBatch())[1])).dump();
     appendText(cells, line);
     QCOMPARE(readSweepRecords(folder).size(), std::size_t{1});
     {
         SweepResults again(folder, folderWorkersByBatch());
         QVERIFY(!again.recorded(1));
         QCOMPARE(readAll(cells), whole);
-        again.append(finished(expandSweep(folderWorkersByBatch())[1]));
+        again.append(folderFinished(expandSweep(folderWorkersByBatch())[1]));
     }
     QCOMPARE(readSweepRecords(folder).size(), std::size_t{2});
 }
@@ -181,18 +181,18 @@ void TestSweepFolder::fifosAreRefused()
     // A shard's cells file: read by the report, the resume and the merge.
     const std::string shard = folder + "/cells-1-of-2.jsonl";
     QCOMPARE(::mkfifo(shard.c_str(), 0644), 0);
-    QString error = refusal([&] { readSweepRecords(folder); });
+    QString error = folderRefusal([&] { readSweepRecords(folder); });
     QVERIFY2(error.contains(QString::fromStdString(shard))
                  && error.contains(QStringLiteral("FIFO")),
              qPrintable(error));
-    error = refusal([&] { SweepResults again(folder, folderWorkersByBatch()); });
+    error = folderRefusal([&] { SweepResults again(folder, folderWorkersByBatch()); });
     QVERIFY2(error.contains(QStringLiteral("FIFO")), qPrintable(error));
     ::unlink(shard.c_str());
     // The file the sweep appends to: refused before the first cell runs.
     const std::string cells = folder + "/cells.jsonl";
     ::unlink(cells.c_str());
     QCOMPARE(::mkfifo(cells.c_str(), 0644), 0);
-    error = refusal([&] { SweepResults again(folder, folderWorkersByBatch()); });
+    error = folderRefusal([&] { SweepResults again(folder, folderWorkersByBatch()); });
     QVERIFY2(error.contains(QString::fromStdString(cells))
                  && error.contains(QStringLiteral("FIFO")),
              qPrintable(error));
@@ -201,7 +201,7 @@ void TestSweepFolder::fifosAreRefused()
     const std::string definition = folder + "/sweep.json";
     ::unlink(definition.c_str());
     QCOMPARE(::mkfifo(definition.c_str(), 0644), 0);
-    error = refusal([&] { readSweepRecords(folder); });
+    error = folderRefusal([&] { readSweepRecords(folder); });
     QVERIFY2(error.contains(QStringLiteral("sweep.json")) && error.contains(QStringLiteral("FIFO")),
              qPrintable(error));
 }
@@ -213,26 +213,29 @@ void TestSweepFolder::secondWriterIsRefusedWithThePid()
     const QString pid = QStringLiteral("PID %1").arg(::getpid());
     {
         SweepResults first(folder, folderWorkersByBatch());
-        const QString error = refusal([&] { SweepResults second(folder, folderWorkersByBatch()); });
+        const QString error = folderRefusal(
+            [&] { SweepResults second(folder, folderWorkersByBatch()); });
         QVERIFY2(error.contains(QStringLiteral("another loaderlab is writing"))
                      && error.contains(pid),
                  qPrintable(error));
         // A shard cannot start beside a whole sweep, nor a merge into the folder.
-        QVERIFY(refusal([&] {
+        QVERIFY(folderRefusal([&] {
                     SweepResults shard(folder, folderWorkersByBatch(), {0, 2});
                 }).contains(pid));
-        QVERIFY(refusal([&] { mergeSweepResults(folder, {folder}); }).contains(pid));
+        QVERIFY(folderRefusal([&] { mergeSweepResults(folder, {folder}); }).contains(pid));
     }
     {
         // The shards of a job array write one folder at once, each its own file.
         SweepResults one(folder, folderWorkersByBatch(), {0, 2});
         SweepResults two(folder, folderWorkersByBatch(), {1, 2});
-        const QString error = refusal([&] {
+        const QString error = folderRefusal([&] {
             SweepResults again(folder, folderWorkersByBatch(), {1, 2});
         });
         QVERIFY2(error.contains(QStringLiteral("shard 2/2")) && error.contains(pid),
                  qPrintable(error));
-        QVERIFY2(refusal([&] { SweepResults whole(folder, folderWorkersByBatch()); }).contains(pid),
+        QVERIFY2(folderRefusal([&] {
+                     SweepResults whole(folder, folderWorkersByBatch());
+                 }).contains(pid),
                  "a whole sweep beside running shards");
     }
     // Let go when the writers end.
@@ -279,14 +282,14 @@ void TestSweepFolder::lockFileLinksAreRefused()
     ::unlink(path.c_str());
     QCOMPARE(hard ? ::link(mine.c_str(), path.c_str()) : ::symlink(mine.c_str(), path.c_str()), 0);
     const SweepShard shard{0, shards};
-    const QString error = refusal(
+    const QString error = folderRefusal(
         [&] { SweepResults sweep(folder, folderWorkersByBatch(), shard); });
     QCOMPARE(readAll(mine), text);
     QVERIFY2(error.startsWith(QString::fromStdString(path + ": ")) && error.contains(why),
              qPrintable(error));
     // A merge into the folder takes the same lock.
     if (shards == 1) {
-        const QString merge = refusal([&] { mergeSweepResults(folder, {folder}); });
+        const QString merge = folderRefusal([&] { mergeSweepResults(folder, {folder}); });
         QVERIFY2(merge.contains(why), qPrintable(merge));
         QCOMPARE(readAll(mine), text);
     }
@@ -302,11 +305,11 @@ void TestSweepFolder::mergeRefusesAFolderWithResults()
     otherSweep.axes[1] = parseSweepAxis("loader.batch_size=4,32");
     {
         SweepResults results(other, otherSweep);
-        results.append(finished(expandSweep(otherSweep)[0]));
+        results.append(folderFinished(expandSweep(otherSweep)[0]));
     }
     const std::string otherCells = readAll(other + "/cells.jsonl");
     const std::string otherDefinition = readAll(other + "/sweep.json");
-    QString error = refusal([&] { mergeSweepResults(other, {shard}); });
+    QString error = folderRefusal([&] { mergeSweepResults(other, {shard}); });
     QVERIFY2(error.startsWith(QString::fromStdString(other))
                  && error.contains(QStringLiteral("another sweep")),
              qPrintable(error));
@@ -314,13 +317,13 @@ void TestSweepFolder::mergeRefusesAFolderWithResults()
     QCOMPARE(readAll(other + "/sweep.json"), otherDefinition);
     // The same sweep's results that are not merged, and a folder of anything else.
     const std::string same = goodFolder(dir, "same");
-    QVERIFY(refusal([&] {
+    QVERIFY(folderRefusal([&] {
                 mergeSweepResults(same, {shard});
             }).contains(QStringLiteral("not among the folders merged")));
     const std::string notes = dir.filePath(QStringLiteral("notes")).toStdString();
     QDir().mkpath(QString::fromStdString(notes));
     appendText(notes + "/todo.txt", "mine\n");
-    QVERIFY(refusal([&] {
+    QVERIFY(folderRefusal([&] {
                 mergeSweepResults(notes, {shard});
             }).contains(QStringLiteral("not empty (it holds todo.txt)")));
     QVERIFY(!QFileInfo::exists(QString::fromStdString(notes + "/sweep.json")));
@@ -339,14 +342,14 @@ void TestSweepFolder::mergeKeepsTracesInTheFolder()
     }
     // A record whose trace names a file outside traces/: a merge into m/merged
     // would copy s/victim.txt over m/victim.txt.
-    json line = toJson(finished(expandSweep(folderWorkersByBatch())[0]));
+    json line = toJson(folderFinished(expandSweep(folderWorkersByBatch())[0]));
     line["trace"] = "../victim.txt";
     appendText(shard + "/cells.jsonl", line.dump() + "\n");
     appendText(dir.filePath(QStringLiteral("s/victim.txt")).toStdString(), "from the shard\n");
     QDir().mkpath(dir.filePath(QStringLiteral("m")));
     const std::string victim = dir.filePath(QStringLiteral("m/victim.txt")).toStdString();
     appendText(victim, "precious\n");
-    const QString error = refusal([&] {
+    const QString error = folderRefusal([&] {
         mergeSweepResults(dir.filePath(QStringLiteral("m/merged")).toStdString(), {shard});
     });
     QVERIFY2(error.contains(QString::fromStdString(shard + "/cells.jsonl:1: trace")),

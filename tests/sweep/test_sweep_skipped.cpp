@@ -52,7 +52,7 @@ SweepRecord recordOf(const SweepCell &cell, const std::string &state)
     return r;
 }
 
-QString refusal(const json &j)
+QString skippedRefusal(const json &j)
 {
     try {
         sweepRecordFromJson(j);
@@ -93,25 +93,25 @@ void TestSweepSkipped::skippedRecordsAreReadStrictly()
 
     json j = toJson(skipped);
     j.erase("predicted");
-    QVERIFY(refusal(j).startsWith(QStringLiteral("predicted:")));
+    QVERIFY(skippedRefusal(j).startsWith(QStringLiteral("predicted:")));
     j = toJson(skipped);
     j["summary"] = figures(1.0, 1.0);
-    QVERIFY(refusal(j).startsWith(QStringLiteral("summary: a skipped cell")));
+    QVERIFY(skippedRefusal(j).startsWith(QStringLiteral("summary: a skipped cell")));
     j = toJson(skipped);
     j["trace"] = sweepTraceName(0);
-    QVERIFY(refusal(j).startsWith(QStringLiteral("trace: a skipped cell")));
+    QVERIFY(skippedRefusal(j).startsWith(QStringLiteral("trace: a skipped cell")));
     j = toJson(skipped);
     j["predicted"] = "fast";
-    QVERIFY(refusal(j).startsWith(QStringLiteral("predicted: expected an object")));
+    QVERIFY(skippedRefusal(j).startsWith(QStringLiteral("predicted: expected an object")));
     j = toJson(skipped);
     j["predicted"]["wall_seconds"] = -1;
-    QVERIFY(refusal(j).startsWith(QStringLiteral("predicted.wall_seconds")));
+    QVERIFY(skippedRefusal(j).startsWith(QStringLiteral("predicted.wall_seconds")));
     j = toJson(skipped);
     j["predicted"]["wait_ms"]["p95"] = "x";
-    QVERIFY(refusal(j).startsWith(QStringLiteral("predicted.wait_ms.p95")));
+    QVERIFY(skippedRefusal(j).startsWith(QStringLiteral("predicted.wait_ms.p95")));
     j = toJson(skipped);
     j["state"] = "predicted";
-    QVERIFY(refusal(j).contains(QStringLiteral("\"skipped\"")));
+    QVERIFY(skippedRefusal(j).contains(QStringLiteral("\"skipped\"")));
 }
 
 void TestSweepSkipped::analysisLeavesSkippedCellsOut()

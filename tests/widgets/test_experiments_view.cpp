@@ -46,7 +46,7 @@ using nlohmann::json;
 namespace {
 
 // Synthetic 3x32x32 samples and a simulated step: each cell takes well under a second.
-RunConfig baseConfig(double sleepPerBatchMs)
+RunConfig viewConfig(double sleepPerBatchMs)
 {
     RunConfig config;
     config.dataset.kind = DatasetKind::Synthetic;
@@ -60,7 +60,7 @@ RunConfig baseConfig(double sleepPerBatchMs)
 // Workers {1, 2} x batch {16, 32} and nothing else checked.
 void setUpGrid(ExperimentsView &view, double samples, double sleepPerBatchMs)
 {
-    view.setConfigSource([sleepPerBatchMs] { return baseConfig(sleepPerBatchMs); });
+    view.setConfigSource([sleepPerBatchMs] { return viewConfig(sleepPerBatchMs); });
     SweepAxesEditor *editor = childNamed<SweepAxesEditor>(&view, "sweepAxesEditor");
     editor->setDefinition({});
     QVERIFY(editor->setAxisValues("loader.num_workers", {1, 2}));
@@ -79,7 +79,7 @@ SweepAnalysis analysisOf(const QString &dir, SweepDefinition *definition = nullp
     return analyzeSweep(d, records);
 }
 
-int indexOf(const SweepAxis &axis, const json &value)
+int viewIndexOf(const SweepAxis &axis, const json &value)
 {
     return static_cast<int>(std::find(axis.values.begin(), axis.values.end(), value)
                             - axis.values.begin());
@@ -184,8 +184,8 @@ void TestExperimentsView::heatmapAndTableHoldTheResultsFigures()
         QCOMPARE(data->valueSize(), 2);
         const SweepCellStats *best = nullptr;
         for (const SweepCellStats &c : analysis.cells) {
-            const int x = indexOf(d.axes[workers], c.values[workers]);
-            const int y = indexOf(d.axes[batch], c.values[batch]);
+            const int x = viewIndexOf(d.axes[workers], c.values[workers]);
+            const int y = viewIndexOf(d.axes[batch], c.values[batch]);
             QVERIFY2(close(data->cell(x, y), c.figure(figure)),
                      qPrintable(QStringLiteral("%1 at (%2, %3): %4 vs %5")
                                     .arg(QString::fromStdString(figure))
@@ -201,8 +201,8 @@ void TestExperimentsView::heatmapAndTableHoldTheResultsFigures()
                 best = &c;
         }
         // The frame sits on the best cell.
-        const int bx = indexOf(d.axes[workers], best->values[workers]);
-        const int by = indexOf(d.axes[batch], best->values[batch]);
+        const int bx = viewIndexOf(d.axes[workers], best->values[workers]);
+        const int by = viewIndexOf(d.axes[batch], best->values[batch]);
         QCOMPARE(heatmap->bestCell(), std::make_optional(std::make_pair(bx, by)));
         QVERIFY(childNamed<QCPItemRect>(heatmap, "heatmapBestMarker")->visible());
         const QPointF topLeft =
@@ -366,7 +366,7 @@ void TestExperimentsView::failedCellsAreEmptyAndSayWhy()
 {
     // An IDX dataset without a path cannot be opened: those cells fail, the others run.
     ExperimentsView view;
-    view.setConfigSource([] { return baseConfig(1.0); });
+    view.setConfigSource([] { return viewConfig(1.0); });
     SweepAxesEditor *editor = childNamed<SweepAxesEditor>(&view, "sweepAxesEditor");
     editor->setDefinition({});
     QVERIFY(editor->setAxisValues("loader.num_workers", {1, 2}));
@@ -390,8 +390,8 @@ void TestExperimentsView::failedCellsAreEmptyAndSayWhy()
     QCOMPARE(labels.count(QStringLiteral("failed")), 2);
     for (int row = 0; row < model->rowCount(); ++row) {
         const bool idx = model->values(row)[1] == json("idx");
-        const int x = indexOf(model->definition().axes[0], model->values(row)[0]);
-        const int y = indexOf(model->definition().axes[1], model->values(row)[1]);
+        const int x = viewIndexOf(model->definition().axes[0], model->values(row)[0]);
+        const int y = viewIndexOf(model->definition().axes[1], model->values(row)[1]);
         QCOMPARE(
             std::isnan(childNamed<QCPColorMap>(heatmap, "heatmapColorMap")->data()->cell(x, y)),
             idx);
@@ -421,7 +421,7 @@ void TestExperimentsView::anotherSweepInTheFolderIsRefused()
                 ->setAxisValues("loader.batch_size", {16, 64}));
     view.setResultsFolder(dir);
     SweepDefinition other;
-    other.base = baseConfig(2.0);
+    other.base = viewConfig(2.0);
     other.axes = childNamed<SweepAxesEditor>(&view, "sweepAxesEditor")->axes();
     other.budget = childNamed<SweepAxesEditor>(&view, "sweepAxesEditor")->budget();
     QString expected;
@@ -626,7 +626,7 @@ void TestExperimentsView::devicesSweepPlotsSpeedupAndEfficiency()
     // devices, speedup = samples/s over that of 1 device, efficiency = speedup / N.
     ExperimentsView view;
     view.setConfigSource([] {
-        RunConfig c = baseConfig(5.0);
+        RunConfig c = viewConfig(5.0);
         c.loader.numWorkers = 1;
         c.loader.batchSize = 16;
         return c;

@@ -78,7 +78,7 @@ std::shared_ptr<TraceLog> logOf(const std::vector<TraceRecord> &records)
     return log;
 }
 
-QByteArray contents(const QString &path)
+QByteArray exportContents(const QString &path)
 {
     QFile file(path);
     return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
@@ -190,14 +190,14 @@ void TestPlotExport::titleLineIsInTheExportOnly()
     const QString title = QStringLiteral("Wait time per batch\nrun A: 7 workers, batch 99");
     QVERIFY2(exportPlot(&plot, svg, PlotExportOptions(), title, QSize(800, 400), &error),
              qPrintable(error));
-    const QByteArray text = contents(svg);
+    const QByteArray text = exportContents(svg);
     QVERIFY(text.contains("Wait time per batch"));
     QVERIFY(text.contains("7 workers, batch 99"));
     // Unticked: no title.
     PlotExportOptions untitled;
     untitled.titleLine = false;
     QVERIFY2(exportPlot(&plot, svg, untitled, title, QSize(800, 400), &error), qPrintable(error));
-    QVERIFY(!contents(svg).contains("7 workers"));
+    QVERIFY(!exportContents(svg).contains("7 workers"));
 
     // On screen: the same layout and pixels as before, no title element.
     QCOMPARE(plot.plotLayout()->elementCount(), elements);
@@ -221,14 +221,15 @@ void TestPlotExport::windowPlotsNameTheRunAndItsSettings()
     QVERIFY(QDir().mkpath(out));
     QString error;
     QVERIFY2(window.exportPlots(out, QStringLiteral("svg"), &error), qPrintable(error));
-    const QByteArray svg = contents(QDir(out).filePath(QStringLiteral("wait_time.svg")));
+    const QByteArray svg = exportContents(QDir(out).filePath(QStringLiteral("wait_time.svg")));
     const QByteArray today = QDate::currentDate().toString(Qt::ISODate).toUtf8();
     for (const QByteArray &expected :
          {QByteArray("Wait time per batch"), QByteArray("synthetic 512"), QByteArray("LoaderLab"),
           QByteArray("3 workers"), QByteArray("batch 8"), QByteArray("prefetch 3"),
           QByteArray("pin memory off"), QByteArray("sleep 1 ms per batch"), today})
         QVERIFY2(svg.contains(expected), expected.constData());
-    QVERIFY(contents(QDir(out).filePath(QStringLiteral("throughput.svg"))).contains("Throughput"));
+    QVERIFY(exportContents(QDir(out).filePath(QStringLiteral("throughput.svg")))
+                .contains("Throughput"));
 }
 
 void TestPlotExport::sweepAndCellPlotsNameTheSweepAndTheCell()
@@ -254,7 +255,7 @@ void TestPlotExport::sweepAndCellPlotsNameTheSweepAndTheCell()
     const QByteArray today = QDate::currentDate().toString(Qt::ISODate).toUtf8();
     // The sweep: its axis and values, the base settings without the swept workers.
     for (const char *name : {"sweep_heatmap", "sweep_end_to_end", "sweep_scaling"}) {
-        const QByteArray svg = contents(
+        const QByteArray svg = exportContents(
             QDir(out).filePath(QLatin1String(name) + QStringLiteral(".svg")));
         for (const QByteArray &expected :
              {QByteArray("Sweep over Workers (1, 2)"), QByteArray("256 samples per cell"),
@@ -265,7 +266,7 @@ void TestPlotExport::sweepAndCellPlotsNameTheSweepAndTheCell()
     }
     // The selected cell: its values and its whole settings.
     for (const char *name : {"cell_wait_time", "cell_worker_timeline"}) {
-        const QByteArray svg = contents(
+        const QByteArray svg = exportContents(
             QDir(out).filePath(QLatin1String(name) + QStringLiteral(".svg")));
         for (const QByteArray &expected :
              {QByteArray("Selected cell"), QByteArray("Cell: Workers 2"), QByteArray("2 workers"),

@@ -39,7 +39,7 @@ qint64 residentKib()
 
 // Appends batches [log.size(), count): worker i % 2 builds batch i, every 2nd waits
 // 3 ms, an epoch marker every 4,000 batches (2,500 in 10 million).
-void appendBatches(TraceLog &log, std::int64_t count, std::int64_t *clock)
+void appendMemoryBatches(TraceLog &log, std::int64_t count, std::int64_t *clock)
 {
     for (auto i = static_cast<std::int64_t>(log.size()); i < count; ++i) {
         TraceRecord r;
@@ -178,7 +178,7 @@ void TestPlotMemory::plotsOfTenMillionBatchesStayBounded()
     qint64 rssAtTwoMillion = 0;
     constexpr std::int64_t kBatches = 10'000'000;
     for (std::int64_t n = 4'096; n <= kBatches + 4'095; n += 4'096) {
-        appendBatches(*log, std::min(n, kBatches), &clock);
+        appendMemoryBatches(*log, std::min(n, kBatches), &clock);
         for (LivePlot *plot : plots)
             plot->refresh();
         if (n % (1 << 20) < 4'096) { // now and then a frame, as the window paints

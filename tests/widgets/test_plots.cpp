@@ -59,7 +59,7 @@ std::int32_t samplesOf(std::int64_t i)
 // Appends batches [log.size(), count) of a sequential consumer with W workers:
 // request(i + 1) = computeEnd(i); worker i % W builds batch i in a span ending at its
 // delivery.
-void appendBatches(TraceLog &log, std::int64_t count, int workers)
+void appendPlotBatches(TraceLog &log, std::int64_t count, int workers)
 {
     std::int64_t request = kMs;
     if (log.size() > 0)
@@ -87,7 +87,7 @@ void appendBatches(TraceLog &log, std::int64_t count, int workers)
 std::shared_ptr<TraceLog> makeLog(std::int64_t count, int workers)
 {
     auto log = std::make_shared<TraceLog>();
-    appendBatches(*log, count, workers);
+    appendPlotBatches(*log, count, workers);
     return log;
 }
 
@@ -231,7 +231,7 @@ void TestPlots::incrementalRefreshAddsOnlyNewPoints()
     plot.refresh();
     plot.refresh(); // nothing new: nothing added
     QCOMPARE(childNamed<QCPGraph>(&plot, "waitGraph")->dataCount(), 10);
-    appendBatches(*log, 15, 2);
+    appendPlotBatches(*log, 15, 2);
     plot.refresh();
     QCOMPARE(childNamed<QCPGraph>(&plot, "waitGraph")->dataCount(), 15);
     QCOMPARE(childNamed<QCPGraph>(&plot, "meanGraph")->dataCount(), 15);
@@ -525,10 +525,10 @@ void TestPlots::throughputCarriesPartialRounds()
     plot.refresh();
     QCOMPARE(childNamed<QCPGraph>(&plot, "rateGraph")->dataCount(), 4);
     // Batch 9 ends the round that starts at 8, but its rate needs batch 10's request.
-    appendBatches(*log, 10, 2);
+    appendPlotBatches(*log, 10, 2);
     plot.refresh();
     QCOMPARE(childNamed<QCPGraph>(&plot, "rateGraph")->dataCount(), 4);
-    appendBatches(*log, 15, 2);
+    appendPlotBatches(*log, 15, 2);
     plot.refresh();
     const std::vector<double> expected = roundRates(*log, 2);
     QCOMPARE(expected.size(), std::size_t(7));
@@ -575,7 +575,7 @@ void TestPlots::histogramCountsEveryBatch()
         share += it->value;
     QVERIFY(qFuzzyCompare(share, 100.0));
 
-    appendBatches(*log, 31, 2);
+    appendPlotBatches(*log, 31, 2);
     plot.refresh();
     QCOMPARE(plot.totalCount(), std::int64_t(31));
     QCOMPARE(counts[static_cast<std::size_t>(WaitHistogramPlot::binOf(1'500'000))],

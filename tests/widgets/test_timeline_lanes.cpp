@@ -25,7 +25,7 @@ using loaderlab::test::kMs;
 
 // `count` batches of `workers` workers (a config version saying so when `versioned`),
 // each loaded in the 8 ms before its delivery.
-std::shared_ptr<TraceLog> makeLog(std::int64_t count, int workers, bool versioned = true)
+std::shared_ptr<TraceLog> lanesLog(std::int64_t count, int workers, bool versioned = true)
 {
     auto log = std::make_shared<TraceLog>();
     if (versioned) {
@@ -98,7 +98,7 @@ void TestTimelineLanes::noRunNoLanes()
     WorkerTimelinePlot plot;
     QCOMPARE(laneNames(plot), QStringList());
     QVERIFY(childNamed<QCPItemText>(&plot, "timelineHint")->visible());
-    plot.setTrace(makeLog(4, 2), 2);
+    plot.setTrace(lanesLog(4, 2), 2);
     plot.refresh();
     QVERIFY(!childNamed<QCPItemText>(&plot, "timelineHint")->visible());
     plot.setTrace(nullptr, 1);
@@ -109,7 +109,7 @@ void TestTimelineLanes::noRunNoLanes()
 void TestTimelineLanes::workersHaveNoConsumerLoadsLane()
 {
     WorkerTimelinePlot plot;
-    plot.setTrace(makeLog(10, 2), 2);
+    plot.setTrace(lanesLog(10, 2), 2);
     plot.refresh();
     QCOMPARE(laneNames(plot), (QStringList{QStringLiteral("worker 0"), QStringLiteral("worker 1"),
                                            QStringLiteral("consumer")}));
@@ -121,7 +121,7 @@ void TestTimelineLanes::noWorkersHasTheConsumerLoadsLane()
     // The window passes at least one worker; the run's config says 0: the consumer's
     // own loading gets its lane, with its boxes, and no empty "worker 0" lane shows.
     WorkerTimelinePlot plot;
-    plot.setTrace(makeLog(6, 0), 1);
+    plot.setTrace(lanesLog(6, 0), 1);
     plot.refresh();
     QCOMPARE(laneNames(plot),
              (QStringList{QStringLiteral("consumer (loads)"), QStringLiteral("consumer")}));
@@ -129,7 +129,7 @@ void TestTimelineLanes::noWorkersHasTheConsumerLoadsLane()
     QCOMPARE(lanes->workerLanes(), 0);
     QCOMPARE(lanes->laneOf(kConsumerThread), 0);
     // A log without config versions (an old CSV) keeps the count it is given.
-    plot.setTrace(makeLog(6, 2, false), 2);
+    plot.setTrace(lanesLog(6, 2, false), 2);
     plot.refresh();
     QCOMPARE(laneNames(plot).size(), 3);
     QVERIFY(!laneNames(plot).contains(QStringLiteral("consumer (loads)")));
@@ -138,9 +138,9 @@ void TestTimelineLanes::noWorkersHasTheConsumerLoadsLane()
 void TestTimelineLanes::uncheckedRunsLeaveNoLanes()
 {
     WorkerTimelinePlot plot;
-    plot.setTrace(makeLog(10, 2), 2);
+    plot.setTrace(lanesLog(10, 2), 2);
     plot.refresh();
-    plot.setOverlays({{makeLog(10, 3), 3, QColor(230, 159, 0), QStringLiteral("kept")}});
+    plot.setOverlays({{lanesLog(10, 3), 3, QColor(230, 159, 0), QStringLiteral("kept")}});
     QCOMPARE(laneNames(plot).size(), 3 + 4);
     QCOMPARE(plot.overlayTimelines()[0]->laneOffset(), 3.5);
 

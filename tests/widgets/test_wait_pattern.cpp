@@ -27,7 +27,7 @@ namespace {
 using loaderlab::test::kMs;
 
 // A run of W workers (config version 0), on `ranks` ranks.
-std::shared_ptr<TraceLog> makeLog(int workers, int ranks = 1)
+std::shared_ptr<TraceLog> patternLog(int workers, int ranks = 1)
 {
     auto log = std::make_shared<TraceLog>();
     RunConfig config;
@@ -66,7 +66,7 @@ void append(TraceLog &log, std::int64_t count, int workers, std::int32_t version
     }
 }
 
-void show(LivePlot &plot, const std::shared_ptr<TraceLog> &log, int workers)
+void showPattern(LivePlot &plot, const std::shared_ptr<TraceLog> &log, int workers)
 {
     plot.resize(600, 400);
     plot.setTrace(log, workers);
@@ -109,11 +109,11 @@ private Q_SLOTS:
 void TestWaitPattern::foldsAPeriodicPattern()
 {
     // W = 3: every third batch waits 30 ms, the others 1 ms; 20 rounds.
-    auto log = makeLog(3);
+    auto log = patternLog(3);
     const auto waitOf = [](std::int64_t k) { return k % 3 == 0 ? 30 * kMs : kMs; };
     append(*log, 30, 3, 0, waitOf);
     WaitPatternPlot plot;
-    show(plot, log, 3);
+    showPattern(plot, log, 3);
     QCOMPARE(keys(childNamed<QCPGraph>(&plot, "patternMedian")), (std::vector<double>{0, 1, 2}));
     QCOMPARE(values(childNamed<QCPGraph>(&plot, "patternMedian")), (std::vector<double>{30, 1, 1}));
     QCOMPARE(values(childNamed<QCPGraph>(&plot, "patternP90")), (std::vector<double>{30, 1, 1}));
@@ -144,14 +144,14 @@ void TestWaitPattern::eachEpochPutsItsSlowestPositionFirst()
     // Epochs of 10 batches, W = 3, each epoch handing its first batch to worker 0
     // again; epoch e's spike is on its batches e mod 3, e mod 3 + 3, ... (as on the
     // default dataset, where it is on the first position in some epochs and on the
-    // second in others). A plain fold would show every position spiky in a third of
+    // second in others). A plain fold would showPattern every position spiky in a third of
     // the rounds, median 1 ms; aligned, the spike is position 0.
-    auto log = makeLog(3);
+    auto log = patternLog(3);
     append(
         *log, 200, 3, 0,
         [](std::int64_t k) { return (k % 10) % 3 == (k / 10) % 3 ? 30 * kMs : kMs; }, 10);
     WaitPatternPlot plot;
-    show(plot, log, 3);
+    showPattern(plot, log, 3);
     QCOMPARE(values(childNamed<QCPGraph>(&plot, "patternMedian")), (std::vector<double>{30, 1, 1}));
     // The epoch's short last round (batch 9) is counted as from its first batch.
     QCOMPARE(childNamed<QCPGraph>(&plot, "patternDots")->dataCount(), 200);
@@ -163,21 +163,21 @@ void TestWaitPattern::aFlatRunKeepsItsPositions()
     // appears at position 0 that the run does not have, and the positions stay those
     // counted from each epoch's first batch (epochs of 10 batches: batch mod 3 would
     // mix them).
-    auto log = makeLog(3);
+    auto log = patternLog(3);
     append(
         *log, 240, 3, 0, [](std::int64_t k) { return 10 * kMs + (k % 10) % 3 * 250'000; }, 10);
     WaitPatternPlot plot;
-    show(plot, log, 3);
+    showPattern(plot, log, 3);
     QCOMPARE(values(childNamed<QCPGraph>(&plot, "patternMedian")),
              (std::vector<double>{10, 10.25, 10.5}));
 }
 
 void TestWaitPattern::aNewConfigVersionStartsAfresh()
 {
-    auto log = makeLog(3);
+    auto log = patternLog(3);
     append(*log, 30, 3, 0, [](std::int64_t k) { return k % 3 == 0 ? 30 * kMs : kMs; });
     WaitPatternPlot plot;
-    show(plot, log, 3);
+    showPattern(plot, log, 3);
     QCOMPARE(childNamed<QCPGraph>(&plot, "patternMedian")->dataCount(), 3);
     // Workers 3 -> 2 from batch 30 on: now every second batch (from 30) waits 20 ms.
     reconfigure(*log, 1, 2);
@@ -193,10 +193,10 @@ void TestWaitPattern::keepsOnlyTheLastRounds()
 {
     // 1,000 rounds of 2 workers; batch k waits k microseconds: the held ones are the
     // newest 200 rounds, whatever the run's length.
-    auto log = makeLog(2);
+    auto log = patternLog(2);
     const auto waitOf = [](std::int64_t k) { return k * 1000; };
     WaitPatternPlot plot;
-    show(plot, log, 2);
+    showPattern(plot, log, 2);
     for (int part = 0; part < 10; ++part) {
         append(*log, 200, 2, 0, waitOf);
         plot.refresh();
@@ -212,9 +212,9 @@ void TestWaitPattern::keepsOnlyTheLastRounds()
     QCOMPARE(values(childNamed<QCPGraph>(&plot, "patternMedian")).front(), 1.799);
 
     // A round of 500 positions keeps fewer rounds: WaitFold::kMaxWaits in all.
-    auto wide = makeLog(250, 2);
+    auto wide = patternLog(250, 2);
     append(*wide, 50'000, 250, 0, waitOf);
-    show(plot, wide, 250);
+    showPattern(plot, wide, 250);
     QCOMPARE(static_cast<std::size_t>(dots->dataCount()), WaitFold::kMaxWaits);
     QCOMPARE(plot.xAxis->range().upper, 499.5);
 }
@@ -222,10 +222,10 @@ void TestWaitPattern::keepsOnlyTheLastRounds()
 void TestWaitPattern::noWorkersIsOnePosition()
 {
     // W = 0 (the consumer loads every batch); the window passes at least one worker.
-    auto log = makeLog(0);
+    auto log = patternLog(0);
     append(*log, 25, 0, 0, [](std::int64_t k) { return (k % 5 + 1) * kMs; });
     WaitPatternPlot plot;
-    show(plot, log, 1);
+    showPattern(plot, log, 1);
     QCOMPARE(keys(childNamed<QCPGraph>(&plot, "patternMedian")), (std::vector<double>{0}));
     QCOMPARE(values(childNamed<QCPGraph>(&plot, "patternMedian")), (std::vector<double>{3}));
     QCOMPARE(childNamed<QCPGraph>(&plot, "patternDots")->dataCount(), 25);
@@ -243,7 +243,7 @@ void TestWaitPattern::readsOnlyWhatARetainingLogHolds()
     log->addConfigVersion({0, 0, 0, config});
     const auto waitOf = [](std::int64_t k) { return k % 2 == 1 ? 7 * kMs : kMs; };
     WaitPatternPlot plot;
-    show(plot, log, 2);
+    showPattern(plot, log, 2);
     append(*log, 30'000, 2, 0, waitOf); // more than the log holds, before a refresh
     plot.refresh();
     append(*log, 50'000, 2, 0, waitOf);
@@ -261,7 +261,7 @@ void TestWaitPattern::overlaysAddTheirMedian()
 {
     // An opened run of 4 workers whose pattern changed: its last version's last 200
     // rounds are folded (read from its tail, not its whole log).
-    auto opened = makeLog(2);
+    auto opened = patternLog(2);
     append(*opened, 600, 2, 0, [](std::int64_t) { return 50 * kMs; });
     reconfigure(*opened, 1, 4);
     append(*opened, 4000, 4, 1, [](std::int64_t k) { return (k - 600) % 4 == 1 ? 9 * kMs : kMs; });
@@ -294,10 +294,10 @@ void TestWaitPattern::batchAxesTickOnWholeNumbers()
         }
         return !labels.isEmpty();
     };
-    auto log = makeLog(2);
+    auto log = patternLog(2);
     append(*log, 40, 2, 0, [](std::int64_t k) { return k % 2 ? kMs : 5 * kMs; });
     WaitTimePlot waits;
-    show(waits, log, 2);
+    showPattern(waits, log, 2);
     waits.setFollowing(false);
     for (const QCPRange &range : {QCPRange(-0.5, 11.5), QCPRange(3, 5), QCPRange(0, 35)}) {
         waits.xAxis->setRange(range);
@@ -314,10 +314,10 @@ void TestWaitPattern::batchAxesTickOnWholeNumbers()
             QCOMPARE(tick, std::round(tick));
     }
 
-    auto wide = makeLog(12);
+    auto wide = patternLog(12);
     append(*wide, 120, 12, 0, [](std::int64_t k) { return (k % 12 + 1) * kMs; });
     WaitPatternPlot pattern;
-    show(pattern, wide, 12);
+    showPattern(pattern, wide, 12);
     QCOMPARE(pattern.xAxis->range().upper, 11.5);
     const QStringList labels = tickLabels(pattern, pattern.xAxis);
     QVERIFY2(whole(labels), qPrintable(labels.join(QLatin1Char(' '))));
