@@ -21,7 +21,7 @@ using namespace loaderlab;
 
 namespace {
 
-using Throughput = std::function<double(const AutotuneSettings &)>;
+using LoadedThroughput = std::function<double(const AutotuneSettings &)>;
 
 // Other programs' demand in a window: by the window's number and whether it measures
 // the incumbent (the search's next() is its incumbent) or a proposal.
@@ -40,7 +40,7 @@ struct Drive
 // measured, times kBusyShare where other programs asked for a core or more; the model
 // is `model`.
 template <typename Search>
-Drive driveLoaded(Search &search, const Throughput &truth, const Throughput &model,
+Drive driveLoaded(Search &search, const LoadedThroughput &truth, const LoadedThroughput &model,
                   const Load &load, int windows)
 {
     Drive d;
@@ -182,7 +182,7 @@ void TestAutotuneMachineLoad::aSlowerHoldOnTheSameLoadIsADrift()
     // the search calibrate again.
     LoaderModelSearch search({2, 2, 32}, limits(2));
     int window = 0;
-    const Throughput slower = [&](const AutotuneSettings &s) {
+    const LoadedThroughput slower = [&](const AutotuneSettings &s) {
         return flat(s) * (window >= 10 ? kBusyShare : 1.0);
     };
     for (; window < 30; ++window) {

@@ -21,7 +21,7 @@ using namespace loaderlab;
 
 namespace {
 
-using Throughput = std::function<double(const AutotuneSettings &)>;
+using SearchThroughput = std::function<double(const AutotuneSettings &)>;
 
 // Two workers' worth of loading against a step: 300 samples/s a worker up to 700.
 double flatTopRate(const AutotuneSettings &s)
@@ -29,7 +29,7 @@ double flatTopRate(const AutotuneSettings &s)
     return std::min(300.0 * std::max(s.workers, 1), 700.0);
 }
 
-struct Drive
+struct SearchDrive
 {
     int windows = 0;
     int trialWindows = 0; // windows measured at another setting than the incumbent
@@ -38,12 +38,13 @@ struct Drive
 
 // Runs `search` for `windows` windows of the true throughput `truth` (with +-noise),
 // calibrating it with `model` whenever it asks.
-Drive driveSearch(LoaderModelSearch &search, const Throughput &truth, const Throughput &model,
-                  int windows, double noise = 0.0, unsigned seed = 1)
+SearchDrive driveSearch(LoaderModelSearch &search, const SearchThroughput &truth,
+                        const SearchThroughput &model, int windows, double noise = 0.0,
+                        unsigned seed = 1)
 {
     std::mt19937 random(seed);
     std::uniform_real_distribution<double> jitter(-noise, noise);
-    Drive d;
+    SearchDrive d;
     for (int i = 0; i < windows; ++i) {
         if (search.wantsCalibration())
             search.calibrated(model);
@@ -58,7 +59,7 @@ Drive driveSearch(LoaderModelSearch &search, const Throughput &truth, const Thro
 
 // 1 worker measures 500 samples/s; 2 workers measure `first` in their first window
 // and `later` after it, counted in `windows`.
-Throughput oneWorker500TwoMeasured(int &windows, double first, double later)
+SearchThroughput oneWorker500TwoMeasured(int &windows, double first, double later)
 {
     return [&windows, first, later](const AutotuneSettings &s) {
         if (s.workers == 1)
@@ -108,7 +109,7 @@ void TestModelSearch::proposesThePredictedBestAndHolds()
     // at 3 and holds: 2 trial windows in all.
     LoaderModelSearch search({1, 2, 32}, searchLimits(4));
     QVERIFY(!search.wantsCalibration());
-    const Drive d = driveSearch(search, flatTopRate, flatTopRate, 200);
+    const SearchDrive d = driveSearch(search, flatTopRate, flatTopRate, 200);
     QCOMPARE(d.moves.size(), std::size_t{1});
     QCOMPARE(d.moves.front().from, (AutotuneSettings{1, 2, 32}));
     QCOMPARE(d.moves.front().to, (AutotuneSettings{3, 2, 32}));
@@ -126,12 +127,12 @@ void TestModelSearch::rejectsAProposalTheMeasurementContradicts()
     // The model says 4 workers (then 3) beat 2 on 2 cores; measured, they lose (what
     // happened on a tensor file). Each proposal costs two trial windows (a loss is
     // confirmed, as a win is), then it holds at 2 and tries nothing more.
-    const Throughput truth = [](const AutotuneSettings &s) {
+    const SearchThroughput truth = [](const AutotuneSettings &s) {
         return s.workers <= 2 ? 400.0 * s.workers : 800.0 - 200.0 * (s.workers - 2);
     };
-    const Throughput model = [](const AutotuneSettings &s) { return 400.0 * s.workers; };
+    const SearchThroughput model = [](const AutotuneSettings &s) { return 400.0 * s.workers; };
     LoaderModelSearch search({2, 2, 32}, searchLimits(4));
-    const Drive d = driveSearch(search, truth, model, 300);
+    const SearchDrive d = driveSearch(search, truth, model, 300);
     QVERIFY(d.moves.empty());
     QCOMPARE(d.trialWindows, 4);
     QCOMPARE(search.trials(), 4);
@@ -146,10 +147,10 @@ void TestModelSearch::noiseAloneMakesNoTrial()
     // A flat truth and a flat model, +-4 % noise: for 20 seeds x 300 windows it never
     // tries another setting and never calibrates after the first time (4 % never
     // reaches the 15 % drift).
-    const Throughput flat = [](const AutotuneSettings &) { return 500.0; };
+    const SearchThroughput flat = [](const AutotuneSettings &) { return 500.0; };
     for (unsigned seed = 1; seed <= 20; ++seed) {
         LoaderModelSearch search({1, 2, 32}, searchLimits(2));
-        const Drive d = driveSearch(search, flat, flat, 300, 0.04, seed);
+        const SearchDrive d = driveSearch(search, flat, flat, 300, 0.04, seed);
         QVERIFY(d.moves.empty());
         QCOMPARE(d.trialWindows, 0);
         QCOMPARE(search.calibrations(), 1);
@@ -163,17 +164,17 @@ void TestModelSearch::calibratesAgainAfterADrift()
     // worker no longer pays while a third would): two drifted windows, two windows to
     // calibrate, and the new model's proposal is tried.
     bool loaded = false;
-    const Throughput truth = [&](const AutotuneSettings &s) {
+    const SearchThroughput truth = [&](const AutotuneSettings &s) {
         return loaded ? (s.workers == 3 ? 450.0 : 300.0) : 300.0 * std::min(s.workers, 2);
     };
-    const Throughput model = truth;
+    const SearchThroughput model = truth;
     LoaderModelSearch search({1, 2, 32}, searchLimits(3));
     driveSearch(search, truth, model, 40);
     QVERIFY(search.holding());
     QCOMPARE(search.incumbent().workers, 2);
     QCOMPARE(search.calibrations(), 2);
     loaded = true;
-    const Drive d = driveSearch(search, truth, model, 40);
+    const SearchDrive d = driveSearch(search, truth, model, 40);
     QCOMPARE(search.calibrations(), 4); // after the drift, and after the move
     QVERIFY(search.holding());
     QCOMPARE(d.moves.size(), std::size_t{1});
@@ -183,11 +184,11 @@ void TestModelSearch::calibratesAgainAfterADrift()
 void TestModelSearch::aSmallPredictedGainIsNotTried()
 {
     // The model predicts 3 % more with prefetch 1: under minGain (5 %), not tried.
-    const Throughput model = [](const AutotuneSettings &s) {
+    const SearchThroughput model = [](const AutotuneSettings &s) {
         return s.prefetch == 1 ? 515.0 : 500.0;
     };
     LoaderModelSearch search({1, 2, 32}, searchLimits(1));
-    const Drive d = driveSearch(search, model, model, 100);
+    const SearchDrive d = driveSearch(search, model, model, 100);
     QCOMPARE(d.trialWindows, 0);
     QVERIFY(search.holding());
 }
@@ -196,9 +197,9 @@ void TestModelSearch::aLuckyWindowDoesNotMove()
 {
     // The proposal wins its first pair by luck, loses the next two: rejected, no move.
     int proposalWindows = 0;
-    const Throughput truth = oneWorker500TwoMeasured(proposalWindows, 700.0, 480.0);
+    const SearchThroughput truth = oneWorker500TwoMeasured(proposalWindows, 700.0, 480.0);
     LoaderModelSearch search({1, 2, 32}, searchLimits(2));
-    const Drive d = driveSearch(search, truth, twoWorkersPredicted700, 100);
+    const SearchDrive d = driveSearch(search, truth, twoWorkersPredicted700, 100);
     QVERIFY(d.moves.empty());
     QCOMPARE(proposalWindows, 3);
     QCOMPARE(search.incumbent().workers, 1);
@@ -274,9 +275,9 @@ void TestModelSearch::aConfirmedGainBelowTheMinimumIsRejected()
     // first pair and +3 % in the second: under minGain (5 %) twice, so it is rejected
     // (with its other prefetch depth), it holds and never moves.
     int proposalWindows = 0;
-    const Throughput truth = oneWorker500TwoMeasured(proposalWindows, 510.0, 515.0);
+    const SearchThroughput truth = oneWorker500TwoMeasured(proposalWindows, 510.0, 515.0);
     LoaderModelSearch search({1, 2, 32}, searchLimits(2));
-    const Drive d = driveSearch(search, truth, twoWorkersPredicted700, 100);
+    const SearchDrive d = driveSearch(search, truth, twoWorkersPredicted700, 100);
     QVERIFY(d.moves.empty());
     QCOMPARE(search.incumbent(), (AutotuneSettings{1, 2, 32}));
     QVERIFY(search.holding());
@@ -291,9 +292,9 @@ void TestModelSearch::anUnluckyPairDoesNotReject()
     // first window of 2 workers held a hiccup (450: an epoch start, another program's
     // burst). One lost pair is measured again: the next two win, and the search moves.
     int proposalWindows = 0;
-    const Throughput truth = oneWorker500TwoMeasured(proposalWindows, 450.0, 700.0);
+    const SearchThroughput truth = oneWorker500TwoMeasured(proposalWindows, 450.0, 700.0);
     LoaderModelSearch search({1, 2, 32}, searchLimits(2));
-    const Drive d = driveSearch(search, truth, twoWorkersPredicted700, 100);
+    const SearchDrive d = driveSearch(search, truth, twoWorkersPredicted700, 100);
     QCOMPARE(d.moves.size(), std::size_t{1});
     QCOMPARE(d.moves.front().to.workers, 2);
     QCOMPARE(d.trialWindows, 3); // then 2 workers are the incumbent

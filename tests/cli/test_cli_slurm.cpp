@@ -25,7 +25,7 @@ using clitest::runLoaderlab;
 namespace {
 
 // 2 x 3 cells of 8 batches of 20 ms each.
-constexpr SmallSweep kSweep{
+constexpr SmallSweep kSlurmSweep{
     .sleepBatchMs = 20, .batchSizes = "4,8,16", .budgetOption = "--budget-batches", .budget = 8};
 
 // What identifies a cell's record: order, grid, repeat, values and state; the
@@ -85,7 +85,7 @@ void TestCliSlurm::jobArrayShardsMergeToTheUnshardedSweep()
     // A results folder name with a space: the script must keep it whole.
     const QString results = dir.filePath(QStringLiteral("array results"));
     const QString script = dir.filePath(QStringLiteral("sweep.sbatch"));
-    Result r = runLoaderlab(sweepArgs(results, kSweep)
+    Result r = runLoaderlab(sweepArgs(results, kSlurmSweep)
                             << QStringLiteral("--slurm-script") << script
                             << QStringLiteral("--slurm-tasks") << QStringLiteral("2"));
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
@@ -116,7 +116,7 @@ void TestCliSlurm::jobArrayShardsMergeToTheUnshardedSweep()
                       merged, results});
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     const QString whole = dir.filePath(QStringLiteral("unsharded"));
-    r = runLoaderlab(sweepArgs(whole, kSweep));
+    r = runLoaderlab(sweepArgs(whole, kSlurmSweep));
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
 
     int mergedLines = 0;

@@ -29,7 +29,7 @@ using clitest::runLoaderlab;
 
 namespace {
 
-constexpr SmallSweep kSweep{
+constexpr SmallSweep kPredictFirstSweep{
     .sleepBatchMs = 10, .batchSizes = "8,32,64", .budgetOption = "--budget-samples", .budget = 512};
 
 // The latest record of each cell in DIR/cells.jsonl.
@@ -136,7 +136,8 @@ private:
 void TestCliSweepPredictFirst::skipsSlowCellsAndRecommendsTheMeasuredBest()
 {
     const QString out = m_dir.filePath(QStringLiteral("pf"));
-    Result r = runLoaderlab(sweepArgs(out, kSweep) << QStringLiteral("--predict-first"));
+    Result r = runLoaderlab(sweepArgs(out, kPredictFirstSweep)
+                            << QStringLiteral("--predict-first"));
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     // The base has 2 workers and batch 32: 1 worker, batch 32 is run first.
     QVERIFY2(r.err.startsWith(QStringLiteral("[cell 1/6] 1 worker, batch 32: calibrates the "
@@ -243,7 +244,8 @@ void TestCliSweepPredictFirst::saysHowBusyTheMachineWas()
     if (!QFileInfo(QStringLiteral("/proc/stat")).isFile())
         QSKIP("no /proc/stat here: the cells' load is unknown");
     const QString out = m_dir.filePath(QStringLiteral("load"));
-    const Result r = runLoaderlab(sweepArgs(out, kSweep) << QStringLiteral("--predict-first"));
+    const Result r = runLoaderlab(sweepArgs(out, kPredictFirstSweep)
+                                  << QStringLiteral("--predict-first"));
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     const auto cells = sweepRecords(out);
     const nlohmann::json &calibration = cellOf(cells, 1, 32); // the cell nearest the base
@@ -293,7 +295,8 @@ void TestCliSweepPredictFirst::saysHowBusyTheMachineWas()
 void TestCliSweepPredictFirst::aResumeSaysHowBusyTheKeptRunWas()
 {
     const QString out = m_dir.filePath(QStringLiteral("kept"));
-    Result r = runLoaderlab(sweepArgs(out, kSweep) << QStringLiteral("--predict-first"));
+    Result r = runLoaderlab(sweepArgs(out, kPredictFirstSweep)
+                            << QStringLiteral("--predict-first"));
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     QVERIFY2(r.err.contains(QStringLiteral("skipped")), qPrintable(r.err));
     // The kept run of the calibration cell (1 worker, batch 32: order 4), recorded as if
@@ -332,7 +335,7 @@ void TestCliSweepPredictFirst::refusesWhatItCannotPredict()
 {
     const QString out = m_dir.filePath(QStringLiteral("refused"));
     const auto refused = [&](const QStringList &extra, const QString &why) {
-        const Result r = runLoaderlab(sweepArgs(out, kSweep) << extra);
+        const Result r = runLoaderlab(sweepArgs(out, kPredictFirstSweep) << extra);
         QVERIFY2(r.exitCode == 2, qPrintable(r.err));
         QVERIFY2(r.err.contains(why), qPrintable(r.err));
         QVERIFY2(!QDir(out).exists(), "a refused sweep created its folder");

@@ -22,14 +22,14 @@ using namespace loaderlab;
 
 namespace {
 
-using Bytes = std::vector<std::uint8_t>;
+using CodecBytes = std::vector<std::uint8_t>;
 
 // A file name that must not reach a terminal as is: a colour escape, a byte
 // that is not UTF-8.
 const std::string kPath = "dir/bad\x1B[31m\xE9.jpg";
 const std::string kShownPath = "dir/bad\\x1B[31m\\xE9.jpg";
 
-Bytes encoded(const char *extension)
+CodecBytes encoded(const char *extension)
 {
     cv::Mat img(48, 64, CV_8UC3);
     cv::RNG(5).fill(img, cv::RNG::UNIFORM, 0, 256);
@@ -41,10 +41,10 @@ Bytes encoded(const char *extension)
 // Junk between the last scan and EOI: libjpeg decodes the image and warns
 // "Corrupt JPEG data: N extraneous bytes before marker 0xd9" (N is a little less
 // than 64: the Huffman decoder has read a few bytes ahead).
-Bytes jpegWithExtraneousBytes()
+CodecBytes jpegWithExtraneousBytes()
 {
-    Bytes jpeg = encoded(".jpg");
-    const Bytes junk(64, 0x11);
+    CodecBytes jpeg = encoded(".jpg");
+    const CodecBytes junk(64, 0x11);
     jpeg.insert(jpeg.end() - 2, junk.begin(), junk.end());
     return jpeg;
 }
@@ -56,7 +56,7 @@ bool isExtraneousBytesWarning(const std::string &text)
 }
 
 // Offset of the first chunk of `type` in a PNG (its length field).
-std::size_t findChunk(const Bytes &png, const char *type)
+std::size_t findChunk(const CodecBytes &png, const char *type)
 {
     std::size_t pos = 8;
     while (pos + 8 <= png.size()) {
@@ -70,9 +70,9 @@ std::size_t findChunk(const Bytes &png, const char *type)
 }
 
 // The first IDAT chunk's CRC flipped (its data intact): a libpng error.
-Bytes pngWithBadIdatCrc()
+CodecBytes pngWithBadIdatCrc()
 {
-    Bytes png = encoded(".png");
+    CodecBytes png = encoded(".png");
     const std::size_t idat = findChunk(png, "IDAT");
     const std::size_t length = (std::size_t{png[idat]} << 24) | (png[idat + 1] << 16)
                                | (png[idat + 2] << 8) | png[idat + 3];
@@ -81,11 +81,11 @@ Bytes pngWithBadIdatCrc()
 }
 
 // An ancillary tEXt chunk with a wrong CRC: libpng warns and decodes the image.
-Bytes pngWithBadTextCrc()
+CodecBytes pngWithBadTextCrc()
 {
-    Bytes png = encoded(".png");
+    CodecBytes png = encoded(".png");
     const std::size_t idat = findChunk(png, "IDAT");
-    const Bytes chunk = {0, 0, 0, 3, 't', 'E', 'X', 't', 'a', 0, 'b', 0xDE, 0xAD, 0xBE, 0xEF};
+    const CodecBytes chunk = {0, 0, 0, 3, 't', 'E', 'X', 't', 'a', 0, 'b', 0xDE, 0xAD, 0xBE, 0xEF};
     png.insert(png.begin() + static_cast<std::ptrdiff_t>(idat), chunk.begin(), chunk.end());
     return png;
 }
@@ -99,7 +99,7 @@ class TestCodecMessages : public QObject
 private Q_SLOTS:
     void jpegWarningIsCollectedInScope()
     {
-        const Bytes jpeg = jpegWithExtraneousBytes();
+        const CodecBytes jpeg = jpegWithExtraneousBytes();
         CodecMessageScope scope;
         const cv::Mat image = cv::imdecode(cv::Mat(1, static_cast<int>(jpeg.size()), CV_8UC1,
                                                    const_cast<std::uint8_t *>(jpeg.data())),
@@ -112,7 +112,7 @@ private Q_SLOTS:
 
     void jpegWarningIsLoggedWithTheFileName()
     {
-        const Bytes jpeg = jpegWithExtraneousBytes();
+        const CodecBytes jpeg = jpegWithExtraneousBytes();
         LogCapture log;
         const cv::Mat image = decodeImageBytes(jpeg, kPath, DecodeLimits{});
         QCOMPARE(image.cols, 64);
@@ -154,7 +154,7 @@ private Q_SLOTS:
 
     void scopesNestAndEnd()
     {
-        const Bytes jpeg = jpegWithExtraneousBytes();
+        const CodecBytes jpeg = jpegWithExtraneousBytes();
         const cv::Mat wrapped(1, static_cast<int>(jpeg.size()), CV_8UC1,
                               const_cast<std::uint8_t *>(jpeg.data()));
         CodecMessageScope outer;

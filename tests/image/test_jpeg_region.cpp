@@ -27,7 +27,7 @@ using namespace loaderlab;
 
 namespace {
 
-using Bytes = std::vector<std::uint8_t>;
+using RegionBytes = std::vector<std::uint8_t>;
 
 // Gradients, hard edges and noise, so that a wrong neighbour shows.
 cv::Mat pattern(int width, int height, unsigned seed)
@@ -56,7 +56,7 @@ struct JpegKind
     int restartRows = 0;
 };
 
-Bytes encode(const cv::Mat &rgb, const JpegKind &kind)
+RegionBytes encode(const cv::Mat &rgb, const JpegKind &kind)
 {
     jpeg_compress_struct cinfo{};
     jpeg_error_mgr err{};
@@ -96,14 +96,14 @@ Bytes encode(const cv::Mat &rgb, const JpegKind &kind)
         jpeg_write_scanlines(&cinfo, &out, 1);
     }
     jpeg_finish_compress(&cinfo);
-    Bytes out(buffer, buffer + size);
+    RegionBytes out(buffer, buffer + size);
     jpeg_destroy_compress(&cinfo);
     std::free(buffer);
     return out;
 }
 
 // The CMYK values a 4-channel JPEG stores, as libjpeg outputs them.
-cv::Mat decodeRawCmyk(const Bytes &jpeg)
+cv::Mat decodeRawCmyk(const RegionBytes &jpeg)
 {
     jpeg_decompress_struct cinfo{};
     jpeg_error_mgr err{};
@@ -124,7 +124,7 @@ cv::Mat decodeRawCmyk(const Bytes &jpeg)
     return raw;
 }
 
-ImageWindow decode(const Bytes &jpeg, int scale, cv::Rect region)
+ImageWindow decode(const RegionBytes &jpeg, int scale, cv::Rect region)
 {
     std::vector<std::string> warnings;
     ImageWindow window;
@@ -188,9 +188,10 @@ private Q_SLOTS:
         QFETCH(int, fourChannels);
         QFETCH(bool, progressive);
         QFETCH(int, restartRows);
-        const Bytes jpeg = encode(pattern(width, height, static_cast<unsigned>(width * height)),
-                                  {hSamp, vSamp, grey, static_cast<J_COLOR_SPACE>(fourChannels),
-                                   progressive, restartRows});
+        const RegionBytes jpeg = encode(
+            pattern(width, height, static_cast<unsigned>(width * height)),
+            {hSamp, vSamp, grey, static_cast<J_COLOR_SPACE>(fourChannels), progressive,
+             restartRows});
         std::mt19937 rng(7);
         for (int scale : {8, 4, 2, 1, 3, 6}) {
             const ImageWindow whole = decode(jpeg, scale, {});
@@ -257,7 +258,8 @@ private Q_SLOTS:
             return;
         // What libjpeg itself decodes: at the chosen scale the short side is at least
         // minShortSide (unless even the full size is not), one step smaller it is not.
-        const Bytes jpeg = encode(cv::Mat(height, width, CV_8UC3, cv::Scalar(90, 120, 150)), {});
+        const RegionBytes jpeg = encode(cv::Mat(height, width, CV_8UC3, cv::Scalar(90, 120, 150)),
+                                        {});
         const auto shortSide = [&](int scale) {
             const cv::Size s = decode(jpeg, scale, {}).fullSize;
             return std::min(s.width, s.height);
@@ -270,7 +272,7 @@ private Q_SLOTS:
 
     void aCentreRegionSkipsTheBorder()
     {
-        const Bytes jpeg = encode(pattern(800, 600, 3), {});
+        const RegionBytes jpeg = encode(pattern(800, 600, 3), {});
         const cv::Rect centre(300, 200, 200, 200);
         const ImageWindow part = decode(jpeg, 8, centre);
         QVERIFY(part.covers(centre));
@@ -299,7 +301,7 @@ private Q_SLOTS:
         QFETCH(int, width);
         QFETCH(int, height);
         QFETCH(int, minShortSide);
-        const Bytes jpeg = encode(pattern(width, height, 9), {});
+        const RegionBytes jpeg = encode(pattern(width, height, 9), {});
         const int scale = jpegScaleEighths(width, height, minShortSide);
         const cv::Mat whole = decode(jpeg, scale, {}).pixels;
         std::vector<float> expected(3 * 224 * 224);
@@ -322,7 +324,7 @@ private Q_SLOTS:
 
     void trainTransformFromTheBoxEqualsTheWholeImage()
     {
-        const Bytes jpeg = encode(pattern(700, 500, 2), {});
+        const RegionBytes jpeg = encode(pattern(700, 500, 2), {});
         const cv::Mat whole = decode(jpeg, 8, {}).pixels;
         int partial = 0;
         for (std::uint64_t seed = 0; seed < 20; ++seed) {
@@ -379,7 +381,7 @@ private Q_SLOTS:
 
     void cmykBecomesRgbAsPillowConvertsIt()
     {
-        const Bytes jpeg = encode(pattern(97, 61, 8), {2, 2, false, JCS_CMYK, false, 0});
+        const RegionBytes jpeg = encode(pattern(97, 61, 8), {2, 2, false, JCS_CMYK, false, 0});
         const cv::Mat rgb = decode(jpeg, 8, {}).pixels;
         // The stored values, straight from libjpeg, through Pillow's arithmetic:
         // raw mode "CMYK;I" (c = 255 - stored), then cmyk2rgb with nk = 255 - k:
@@ -403,7 +405,7 @@ private Q_SLOTS:
 
     void aCorruptRegionDecodeNamesTheFile()
     {
-        Bytes jpeg = encode(pattern(640, 480, 4), {});
+        RegionBytes jpeg = encode(pattern(640, 480, 4), {});
         // Garble the entropy-coded data in the middle, keep SOI..header and EOI.
         for (std::size_t i = jpeg.size() / 2; i < jpeg.size() / 2 + 64; ++i)
             jpeg[i] = 0xFF;
@@ -417,7 +419,7 @@ private Q_SLOTS:
             QVERIFY2(std::string(e.what()).find("bad.jpg") != std::string::npos, e.what());
         }
         // The thread's decompressor is usable afterwards.
-        const Bytes good = encode(pattern(64, 48, 1), {});
+        const RegionBytes good = encode(pattern(64, 48, 1), {});
         QCOMPARE(decode(good, 8, {}).pixels.size(), cv::Size(64, 48));
     }
 };

@@ -23,16 +23,16 @@ using namespace loaderlab;
 
 namespace {
 
-constexpr int kResize = 256;
-constexpr int kCrop = 224;
+constexpr int kExactResize = 256;
+constexpr int kExactCrop = 224;
 
 DatasetConfig torchvisionFolderConfig(const QString &root, DecodeMode decode)
 {
     DatasetConfig config;
     config.kind = DatasetKind::ImageFolder;
     config.path = root.toStdString();
-    config.resizeSize = kResize;
-    config.cropSize = kCrop;
+    config.resizeSize = kExactResize;
+    config.cropSize = kExactCrop;
     config.decode = decode;
     return config;
 }
@@ -64,7 +64,7 @@ private Q_SLOTS:
         QProcess python;
         python.start(QStringLiteral("/usr/bin/python3"),
                      {QStringLiteral(LOADERLAB_TORCHVISION_REFERENCE), m_root, out,
-                      QString::number(kResize), QString::number(kCrop)});
+                      QString::number(kExactResize), QString::number(kExactCrop)});
         if (!python.waitForFinished(120'000) || python.exitStatus() != QProcess::NormalExit)
             QFAIL("torchvision_reference.py did not finish");
         if (python.exitCode() == 77)
@@ -120,7 +120,7 @@ private Q_SLOTS:
         const ImageFolderDataset dataset(torchvisionFolderConfig(m_root, DecodeMode::Fast));
         const std::vector<float> fast = loadAll(dataset);
         QCOMPARE(fast.size(), m_reference.size());
-        const std::size_t plane = std::size_t{kCrop} * kCrop;
+        const std::size_t plane = std::size_t{kExactCrop} * kExactCrop;
         const std::size_t perSample = plane * 3;
         const float stds[3] = {0.229f, 0.224f, 0.225f};
         struct Error

@@ -36,7 +36,7 @@ private Q_SLOTS:
 
 namespace {
 
-constexpr std::int64_t kNs = 1'000'000'000;
+constexpr std::int64_t kBusyNs = 1'000'000'000;
 
 bool near(double a, double b, double relative = 1e-6)
 {
@@ -103,8 +103,8 @@ void TestBusyMachine::theProfileSaysWhatOtherThreadsWouldHaveHad()
 {
     // One thread busy for 1 s of 2, none the other second, on 2 cores.
     ContentionProfile profile(2, 1);
-    profile.addLoad(0, kNs, 1.0);
-    profile.addBusy(2 * kNs - 1, 2 * kNs, 1e-12); // the profile's end: nothing busy
+    profile.addLoad(0, kBusyNs, 1.0);
+    profile.addBusy(2 * kBusyNs - 1, 2 * kBusyNs, 1e-12); // the profile's end: nothing busy
     profile.finish();
     // B = 1: 1 beside the thread (2 on 2 cores), 1 after: a whole core throughout.
     QVERIFY(near(profile.otherBusyCores(2, 1.0), 1.0));
@@ -115,20 +115,20 @@ void TestBusyMachine::theProfileSaysWhatOtherThreadsWouldHaveHad()
     QCOMPARE(profile.otherBusyCores(2, 0.0), 0.0);
     // And the thread's own work beside B = 3: 2/4 of its second; on 0.4 cores alone,
     // 0.4 of it.
-    QVERIFY(near(profile.workSeconds(0, kNs), 1.0, 1e-12));
+    QVERIFY(near(profile.workSeconds(0, kBusyNs), 1.0, 1e-12));
     profile.shareMachine(2, 3.0);
-    QVERIFY(near(profile.workSeconds(0, kNs), 0.5, 1e-12));
+    QVERIFY(near(profile.workSeconds(0, kBusyNs), 0.5, 1e-12));
     profile.shareMachine(0.4, 0.0);
-    QVERIFY(near(profile.workSeconds(0, kNs), 0.4, 1e-12));
+    QVERIFY(near(profile.workSeconds(0, kBusyNs), 0.4, 1e-12));
     profile.shareMachine(2, 0.0);
-    QVERIFY(near(profile.workSeconds(0, kNs), 1.0, 1e-12));
+    QVERIFY(near(profile.workSeconds(0, kBusyNs), 1.0, 1e-12));
 }
 
 void TestBusyMachine::fitsTheOtherProgramsThreads()
 {
     // One thread busy all the time on 2 cores.
     ContentionProfile profile(2, 1);
-    profile.addLoad(0, 4 * kNs, 1.0);
+    profile.addLoad(0, 4 * kBusyNs, 1.0);
     profile.finish();
     // A busy loop in LoaderLab's own session took a whole core: B = 1 beside the
     // thread, on all 2 cores.

@@ -22,7 +22,7 @@
 #include <QTemporaryDir>
 
 using namespace loaderlab;
-using State = LessonTracker::State;
+using SetupState = LessonTracker::State;
 
 Q_DECLARE_METATYPE(loaderlab::RunConfig)
 
@@ -91,7 +91,7 @@ void TestLessonPanelSetup::measuresThenStartsWithTheChosenStep()
     QCOMPARE(measuring.consumer.kind, ConsumerKind::None);
     QCOMPARE(measuring.maxBatches, std::int64_t(0));
     QCOMPARE(measuring.dataset.path, base.dataset.path);
-    QCOMPARE(panel.tracker().state(), State::SettingUp);
+    QCOMPARE(panel.tracker().state(), SetupState::SettingUp);
     QVERIFY(childNamed<QPushButton>(&panel, "stopLessonButton")->isEnabled());
     QCOMPARE(childNamed<QLabel>(&panel, "lessonProgress")->text(),
              QStringLiteral("Set-up: measuring how fast the data loads with 3 workers and no "
@@ -121,7 +121,7 @@ void TestLessonPanelSetup::measuresThenStartsWithTheChosenStep()
     QCOMPARE(first.consumer.kind, ConsumerKind::Sleep);
     QCOMPARE(first.consumer.sleepPerBatchMs, 1.0);
     QCOMPARE(first.maxBatches, std::int64_t(0));
-    QCOMPARE(panel.tracker().state(), State::Running);
+    QCOMPARE(panel.tracker().state(), SetupState::Running);
     const LessonSetup &setup = panel.tracker().setup();
     QVERIFY(setup.measured);
     QCOMPARE(setup.stepMs, 1.0);
@@ -146,7 +146,7 @@ void TestLessonPanelSetup::measuresThenStartsWithTheChosenStep()
     panel.setTrace(run);
     appendMeasured(*run, 60, 2, 13.0);
     panel.refresh();
-    QCOMPARE(panel.tracker().state(), State::WaitingForStep);
+    QCOMPARE(panel.tracker().state(), SetupState::WaitingForStep);
     QCOMPARE(childNamed<QLabel>(&panel, "lessonSetup")->text(), QStringLiteral("Set-up: ") + said);
     childNamed<QPushButton>(&panel, "applyStepButton")->click();
     QCOMPARE(step.size(), 1);
@@ -166,7 +166,7 @@ void TestLessonPanelSetup::aMissingFolderKeepsThePreset()
     QCOMPARE(started.size(), 1);
     const auto first = started.at(0).at(0).value<RunConfig>();
     QCOMPARE(first.consumer.sleepPerBatchMs, 10.0);
-    QCOMPARE(panel.tracker().state(), State::Running);
+    QCOMPARE(panel.tracker().state(), SetupState::Running);
     QCOMPARE(childNamed<QLabel>(&panel, "lessonSetup")->text(),
              QStringLiteral("Set-up: Your images could not be measured (%1: not found): the "
                             "lesson keeps its preset, a 10.0 ms step.")
@@ -193,7 +193,7 @@ void TestLessonPanelSetup::stopWhileMeasuring()
              QStringLiteral("Set-up: measuring how fast the data loads with 1 worker and no "
                             "step: 0 of 7 batches"));
     childNamed<QPushButton>(&panel, "stopLessonButton")->click();
-    QCOMPARE(panel.tracker().state(), State::Idle);
+    QCOMPARE(panel.tracker().state(), SetupState::Idle);
     QVERIFY(childNamed<QLabel>(&panel, "lessonProgress")->text().isEmpty());
     // Its measuring run's batches no longer start anything.
     auto measured = std::make_shared<TraceLog>();
@@ -221,7 +221,7 @@ void TestLessonPanelSetup::aLessonForOtherDataIsNotStarted()
                        .arg(QString::fromStdString(base.dataset.path)));
     panel.startLesson(); // as a shortcut would: refused all the same
     QCOMPARE(started.size(), 0);
-    QCOMPARE(panel.tracker().state(), State::Idle);
+    QCOMPARE(panel.tracker().state(), SetupState::Idle);
     // A lesson that runs on any data starts on the same file.
     QVERIFY(panel.chooseLesson(QStringLiteral("first-batch")));
     QVERIFY(start->isEnabled());
