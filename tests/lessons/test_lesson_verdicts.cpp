@@ -226,11 +226,14 @@ void TestLessonVerdicts::biggerBatches()
 void TestLessonVerdicts::tensorsVsJpeg()
 {
     const auto run = [](double jpegRate, std::int64_t jpegBytes, double tensorRate,
-                        std::int64_t tensorBytes) {
+                        std::int64_t tensorBytes, double jpegPixels = 0.0,
+                        double tensorPixels = 0.0) {
         LessonPhaseResult jpeg = phase("JPEG folder", 2, 32, firstThen(10, 50.0, 5.0), jpegRate);
         jpeg.datasetBytes = jpegBytes;
+        jpeg.storedPixels = jpegPixels;
         LessonPhaseResult tensor = phase("tensor file", 2, 32, firstThen(10, 5.0, 0.5), tensorRate);
         tensor.datasetBytes = tensorBytes;
+        tensor.storedPixels = tensorPixels;
         return tensorVerdict({std::move(jpeg), std::move(tensor)});
     };
     // 1000 against 400 samples/s (2.5x) from a file 4.8x the size. Seen.
@@ -266,14 +269,8 @@ void TestLessonVerdicts::tensorsVsJpeg()
                             "vs 400 samples/s); a folder of smaller JPEGs shows the finding."));
     // Thumbnails (32x40 px) enlarged into 224x224 samples: the tensor file is 0.9x as
     // fast although 36x the size. It cannot show the finding; photos can.
-    const auto thumbnails = [](double jpegPixels, double tensorPixels) {
-        LessonPhaseResult jpeg = phase("JPEG folder", 2, 32, firstThen(10, 5.0, 0.5), 18'000.0);
-        jpeg.datasetBytes = 1'800'000;
-        jpeg.storedPixels = jpegPixels;
-        LessonPhaseResult tensor = phase("tensor file", 2, 32, firstThen(10, 5.0, 0.5), 16'200.0);
-        tensor.datasetBytes = 65'000'000;
-        tensor.storedPixels = tensorPixels;
-        return tensorVerdict({std::move(jpeg), std::move(tensor)});
+    const auto thumbnails = [&run](double jpegPixels, double tensorPixels) {
+        return run(18'000.0, 1'800'000, 16'200.0, 65'000'000, jpegPixels, tensorPixels);
     };
     v = thumbnails(32.0 * 40.0, 224.0 * 224.0);
     QVERIFY(!v.observed);
