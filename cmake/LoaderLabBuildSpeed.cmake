@@ -180,8 +180,13 @@ endfunction()
 # QCustomPlot) for the GUI tests, `qt` (QtCore) for the others, none for `torch`:
 # LibTorch adds -D_GLIBCXX_USE_CXX11_ABI, and GCC refuses a precompiled header made
 # without it.
+# The tests' own code compiles at -O1 where the build optimizes: a test batch compiles
+# a fifth faster (14.6 -> 11.9 s for tests/cli's first), and what the tests drive,
+# LoaderLab's libraries, keeps the build's -O2. (-O1 keeps __OPTIMIZE__, so GCC still
+# uses the precompiled header made at -O2; -O0 would not.)
 function(loaderlab_speed_up_test target kind)
     if(NOT kind STREQUAL "torch")
         loaderlab_speed_up(${target} PCH ${kind} UNITY BATCH 4)
     endif()
+    target_compile_options(${target} PRIVATE $<$<CONFIG:Release,RelWithDebInfo>:-O1>)
 endfunction()
