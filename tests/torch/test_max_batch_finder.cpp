@@ -117,13 +117,11 @@ void TestMaxBatchFinder::largestBatchFitsTheBudgetAndItsDoubleIsRefused()
     const BatchAttempt doubled = finder.attempt(2 * largest);
     QVERIFY2(!doubled.fits, qPrintable(describe(doubled)));
 
-    int refused = 0;
     for (const auto &a : report.search.attempts) {
         QVERIFY2(a.predictedBytes > 0 || a.batch == 1, qPrintable(describe(a)));
         if (a.ran) {
             QVERIFY2(a.predictedBytes <= budget, qPrintable(describe(a)));
         } else {
-            ++refused;
             QVERIFY2(a.predictedBytes > budget, qPrintable(describe(a)));
             QVERIFY(a.reason.starts_with("predicted "));
             QVERIFY(a.reason.find(" over the budget of " + formatBytes(budget))
@@ -132,7 +130,14 @@ void TestMaxBatchFinder::largestBatchFitsTheBudgetAndItsDoubleIsRefused()
         if (a.ran && !a.fits)
             QVERIFY2(a.peakBytes > budget, qPrintable(describe(a)));
     }
-    QVERIFY2(refused >= 1, qPrintable(log));
+    // Whether the search itself refused an attempt unrun depends on how close the
+    // measured peaks came to the predictions (a batch of 64 predicted 323 MiB and
+    // measured 363 against a 360 MiB budget: run, and over). A batch eight times the
+    // largest that fits is predicted over the budget from the attempts measured so
+    // far, and refused without running.
+    const BatchAttempt far = finder.attempt(8 * largest);
+    QVERIFY2(!far.ran && !far.fits && far.predictedBytes > budget, qPrintable(describe(far)));
+    QVERIFY2(far.reason.starts_with("predicted "), far.reason.c_str());
 }
 
 void TestMaxBatchFinder::stepErrorsAreFailuresWithOneLine()
