@@ -46,7 +46,7 @@ QString fixed(double value, int digits)
 // (tests/bench/make_photo_folder.py), or, where those are not installed, the
 // generated images of `make-dataset`. Short sides of 120-200 px: what the test
 // checks is in the epochs' count of batches, not in the images' size, and smaller
-// photos make its lessons less than half as long under AddressSanitizer.
+// photos make its lessons about half as long under AddressSanitizer.
 bool makePhotoFolder(const QString &folder)
 {
     const QByteArray python = qgetenv("LOADERLAB_PYTHON");
