@@ -6,8 +6,7 @@
 #endif
 #include "core/system/safe_text.h"
 #ifdef LOADERLAB_TORCH_MODELS
-#include "core/run/max_batch_hook.h"
-#include "core/torch/torch_consumer_registration.h"
+#include "app/cli/torch_plugin.h"
 #endif
 
 #include <QCoreApplication>
@@ -20,9 +19,9 @@ int main(int argc, char **argv)
     QCoreApplication::setApplicationName(QStringLiteral("loaderlab"));
     QCoreApplication::setApplicationVersion(QStringLiteral(LOADERLAB_VERSION));
 #ifdef LOADERLAB_TORCH_MODELS
-    loaderlab::registerTorchConsumer(); // before any run can ask for a model consumer
-    // The window's "Find max batch" (widgets cannot link LibTorch).
-    loaderlab::setMaxBatchFinderHook(&loaderlab::torchmodels::findMaxBatch);
+    // Before any run can ask for a model consumer, and the window's "Find max batch"
+    // (widgets cannot link LibTorch); LibTorch itself loads when first used.
+    loaderlab::registerTorchPlugin();
 #endif
 
     if (loaderlab::cli::isCliInvocation(argc, argv)) {

@@ -1,7 +1,7 @@
 # Build speed, in one place (CONTRIBUTING.md, "Build time"): ccache, the linker,
 # precompiled headers and unity builds. Targets opt in with one call:
 #
-#   loaderlab_speed_up(TARGET [PCH core|qt|widgets [OWN]] [UNITY [BATCH n]])
+#   loaderlab_speed_up(TARGET [PCH core|qt|widgets] [UNITY [BATCH n]])
 #
 # PCH   force-includes one of the shared precompiled headers below (REUSE_FROM a
 #       target made here), so the heavy third-party headers are parsed once per
@@ -12,9 +12,8 @@
 #       The headers are third-party only, so moving LoaderLab's own files never
 #       touches this list. Each consumer must use the same Qt modules and code
 #       model as the PCH's owner, or GCC ignores it with a -Winvalid-pch warning.
-#       OWN: the target compiles its own copy of the header instead, for a target
-#       whose flags differ: loaderlab_core and the loaderlab executable see
-#       LibTorch's -D_GLIBCXX_USE_CXX11_ABI.
+#       Code that compiles with LibTorch's flags (-D_GLIBCXX_USE_CXX11_ABI) uses none:
+#       core/torch, core/system/torch_info.cpp, tests/torch.
 # UNITY compiles the target's sources in batches of n (default 8) per translation
 #       unit. Sources that cannot share a unit (clashing file-local names) are
 #       fixed or marked SKIP_UNITY_BUILD_INCLUSION where they are listed.
@@ -147,15 +146,10 @@ function(_loaderlab_skip_pch_for_isa_sources target)
 endfunction()
 
 function(loaderlab_speed_up target)
-    cmake_parse_arguments(ARG "UNITY;OWN" "PCH;BATCH" "" ${ARGN})
+    cmake_parse_arguments(ARG "UNITY" "PCH;BATCH" "" ${ARGN})
     if(ARG_PCH AND LOADERLAB_PRECOMPILE_HEADERS)
-        if(ARG_OWN)
-            _loaderlab_pch_kind(${ARG_PCH} headers libs)
-            target_precompile_headers(${target} PRIVATE ${headers})
-        else()
-            _loaderlab_pch_owner(${ARG_PCH})
-            target_precompile_headers(${target} REUSE_FROM loaderlab_pch_${ARG_PCH})
-        endif()
+        _loaderlab_pch_owner(${ARG_PCH})
+        target_precompile_headers(${target} REUSE_FROM loaderlab_pch_${ARG_PCH})
         # (EVAL: a deferred call's arguments are otherwise expanded only when it runs.)
         cmake_language(EVAL CODE "cmake_language(DEFER DIRECTORY [[${CMAKE_SOURCE_DIR}]]
             CALL _loaderlab_skip_pch_for_isa_sources [[${target}]])")

@@ -3,6 +3,7 @@
 // warm-up excluded, per-item time, samples/s and the step's peak memory.
 
 #include "app/cli/cli.h"
+#include "app/cli/torch_plugin.h"
 
 #include "core/run/output_paths.h"
 #include "core/system/atomic_file.h"
@@ -135,8 +136,8 @@ int benchModelCommand(const QStringList &arguments)
         loaderlab::checkOutputPaths({{"--csv", parser.value(QStringLiteral("csv")).toStdString()}},
                                     {config.model.scriptPath});
         for (const int size : sizes) {
-            rows.push_back(loaderlab::torchmodels::benchModelStep(config, size, imageSize, warmup,
-                                                                  iterations));
+            rows.push_back(loaderlab::torchPlugin().benchModelStep(config, size, imageSize, warmup,
+                                                                   iterations));
             std::fprintf(stderr, "batch %d done\n", size);
         }
     } catch (const std::invalid_argument &e) {
@@ -152,7 +153,7 @@ int benchModelCommand(const QStringList &arguments)
     std::printf("%s %s, %s, %d threads%s%s\n", loaderlab::escapeForTerminal(name).c_str(),
                 loaderlab::modelModeName(config.model.mode),
                 loaderlab::modelPrecisionName(config.model.precision),
-                loaderlab::torchmodels::intraOpThreads(),
+                loaderlab::torchPlugin().intraOpThreads(),
                 config.model.channelsLast ? ", channels-last" : "",
                 config.model.checkpointing ? ", checkpointing" : "");
     std::printf("%8s %12s %12s %10s %12s %12s\n", "batch", "ms/batch", "min ms", "ms/item",
@@ -167,7 +168,7 @@ int benchModelCommand(const QStringList &arguments)
         csv << loaderlab::csvField(name) << ',' << loaderlab::modelModeName(config.model.mode)
             << ',' << loaderlab::modelPrecisionName(config.model.precision) << ','
             << config.model.channelsLast << ',' << config.model.checkpointing << ','
-            << loaderlab::torchmodels::intraOpThreads() << ',' << r.batchSize << ','
+            << loaderlab::torchPlugin().intraOpThreads() << ',' << r.batchSize << ','
             << r.batchMsMean << ',' << r.batchMsMin << ',' << r.itemMs << ',' << r.samplesPerSec
             << ',' << r.peakMemoryBytes << '\n';
     }

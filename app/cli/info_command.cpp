@@ -2,12 +2,18 @@
 // `loaderlab python-path`: where this binary's Python probe module is.
 
 #include "app/cli/cli.h"
+#ifdef LOADERLAB_TORCH_MODELS
+#include "app/cli/torch_plugin.h"
+#endif
 
 #include "core/engine/pytorch/python_probe.h"
 #include "core/io/summary_json.h"
 #include "core/system/machine_info.h"
+#include "core/system/safe_text.h"
 
 #include <QCommandLineParser>
+
+#include <nlohmann/json.hpp>
 
 #include <cstdio>
 #include <stdexcept>
@@ -27,8 +33,24 @@ int infoCommand(const QStringList &arguments)
         return kUsage;
     loaderlab::MachineInfo info = loaderlab::machineInfo();
     info.versions["qt"] = qVersion();
+#ifdef LOADERLAB_TORCH_MODELS
+    // Loads the models (LibTorch), as a run with one would: a bug report says whether
+    // they load and from where.
+    const loaderlab::TorchPluginStatus models = loaderlab::torchPluginStatus();
+    const std::string modelsText = models.error.empty() ? models.path : models.error;
+#else
+    const std::string modelsText = "not in this build (LOADERLAB_WITH_TORCH=OFF)";
+#endif
     if (parser.isSet(QStringLiteral("json"))) {
-        std::printf("%s\n", loaderlab::toJson(info).dump(2).c_str());
+        nlohmann::json json = loaderlab::toJson(info);
+#ifdef LOADERLAB_TORCH_MODELS
+        json["models"] = {{"path", models.path}, {"loaded", models.error.empty()}};
+        if (!models.error.empty())
+            json["models"]["error"] = models.error;
+#else
+        json["models"] = {{"path", ""}, {"loaded", false}, {"error", modelsText}};
+#endif
+        std::printf("%s\n", json.dump(2).c_str());
         return kOk;
     }
     std::printf("CPU           %s\n", info.cpuModel.c_str());
@@ -41,6 +63,7 @@ int infoCommand(const QStringList &arguments)
     std::printf("CUDA          %s\n",
                 info.cudaAvailable ? (std::to_string(info.cudaDevices) + " device(s)").c_str()
                                    : "not available");
+    std::printf("models        %s\n", loaderlab::escapeForTerminal(modelsText).c_str());
     return kOk;
 }
 

@@ -6,6 +6,7 @@
 #include "app/cli/cli.h"
 #include "app/cli/run_options.h"
 #include "app/cli/run_support.h"
+#include "app/cli/torch_plugin.h"
 
 #include "core/config/config_fields.h"
 #include "core/engine/engine.h"
@@ -197,7 +198,7 @@ int maxBatchCommand(const QStringList &arguments)
         // short), nothing is written, and the exit code says which signal.
         const StopSignals handlers;
         SignalStop stop; // the work runs on this thread; a signal stops it
-        report = loaderlab::torchmodels::findMaxBatch(
+        report = loaderlab::torchPlugin().findMaxBatch(
             request, stop.token(), [](const BatchAttempt &a) {
                 std::fprintf(stderr, "%s\n", attemptLine(a).c_str());
                 std::fflush(stderr);

@@ -12,30 +12,24 @@
 
 namespace loaderlab {
 
-namespace {
-
 ModelCapabilities torchCapabilities()
 {
+#ifdef LOADERLAB_TORCH_CUDA
     ModelCapabilities capabilities;
     capabilities.builtinModels = torchmodels::builtinModelNames();
     capabilities.cudaAvailable = torch::cuda::is_available();
     capabilities.cudaDevices = capabilities.cudaAvailable
                                    ? static_cast<int>(torch::cuda::device_count())
                                    : 0;
-    if (!capabilities.cudaAvailable) {
-#ifdef LOADERLAB_TORCH_CUDA
+    if (!capabilities.cudaAvailable)
         capabilities.cudaUnavailableReason = "no CUDA GPU was found (LibTorch " TORCH_VERSION
                                              " has CUDA support; check the "
                                              "driver with nvidia-smi)";
-#else
-        capabilities.cudaUnavailableReason = "this LibTorch build (" TORCH_VERSION
-                                             ") has no CUDA support";
-#endif
-    }
     return capabilities;
+#else
+    return torchmodels::cpuOnlyCapabilities(TORCH_VERSION);
+#endif
 }
-
-} // namespace
 
 void registerTorchConsumer()
 {

@@ -2,7 +2,12 @@
 // purpose: the app and tests call it without seeing LibTorch headers.
 #pragma once
 
+#include "core/consumer/model_consumer_factory.h"
+
 namespace loaderlab {
+
+// The built-in models and whether CUDA is there to run them (asks LibTorch).
+ModelCapabilities torchCapabilities();
 
 // Idempotent; call once before a run with ConsumerKind::Model starts.
 void registerTorchConsumer();

@@ -3,7 +3,8 @@
 # (`cmake --install`, the step cpack's .deb is made from): the binary runs, the
 # probe module sits where Debian's python3 finds it (lib/python3/dist-packages, on
 # its sys.path under /usr) and is the module `loaderlab python-path` writes out, the
-# example pipelines and the desktop file are there.
+# example pipelines and the desktop file are there, and a build with LibTorch's
+# loaderlab loads its models from lib/loaderlab.
 #
 #   tests/cli/check_install.sh BUILD_DIR
 set -eu
@@ -23,6 +24,12 @@ for example in fashion_augment.py text_tokens.py; do
     [ -f "$prefix/share/loaderlab/examples/$example" ] || fail "example $example not installed"
 done
 [ -f "$prefix/share/applications/loaderlab.desktop" ] || fail "no desktop file"
+if [ -f "$build/app/loaderlab_torch_plugin.so" ]; then
+    plugin="$prefix/lib/loaderlab/loaderlab_torch_plugin.so"
+    [ -f "$plugin" ] || fail "no $plugin"
+    models=$("$prefix/bin/loaderlab" info | sed -n 's/^models *//p')
+    [ "$models" = "$plugin" ] || fail "the installed loaderlab's models: '$models', not $plugin"
+fi
 python=/usr/bin/python3
 if [ -x "$python" ]; then
     # Under /usr this folder is on Debian's python3 path; here, the same folder by hand.

@@ -2,12 +2,17 @@
 // budget chosen from a first, unconstrained run so that the boundary is a few dozen;
 // the exit code, the table, the result line and the JSON file; exit 1 when not even
 // batch 1 fits (decided without running a step); exit 2 for bad usage; Ctrl-C mid
-// search exits 130 promptly and writes no JSON.
+// search exits 130 promptly and writes no JSON. The models are a plugin the binary loads
+// when first asked: `info` names it, and a binary without it says which file is missing
+// for every command that needs a model while runs of the simulated step go on.
 
 #include "cli_process.h"
 #include "tests/support/test_main.h"
 
 #include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QThread>
 #include <QtTest>
@@ -100,6 +105,7 @@ private Q_SLOTS:
     void ctrlCStopsPromptlyAndWritesNothing();
     void badUsageExitsTwo_data();
     void badUsageExitsTwo();
+    void aBinaryWithoutItsModelsNamesTheMissingFile();
 
 private:
     QTemporaryDir m_dir;
@@ -286,6 +292,49 @@ void TestCliMaxBatch::badUsageExitsTwo()
     QVERIFY2(r.exitCode == 2, qPrintable(details(r)));
     QVERIFY2(r.err.contains(message), qPrintable(details(r)));
     QVERIFY2(!r.err.contains(QStringLiteral("max-batch: batch ")), qPrintable(details(r)));
+}
+
+void TestCliMaxBatch::aBinaryWithoutItsModelsNamesTheMissingFile()
+{
+    // Beside the binary the build put it: `info` loads it and says from where.
+    const auto info = clitest::runLoaderlab({QStringLiteral("info"), QStringLiteral("--json")});
+    QVERIFY2(info.exitCode == 0, qPrintable(details(info)));
+    const auto models = nlohmann::json::parse(info.out.toStdString()).at("models");
+    QVERIFY2(models.at("loaded").get<bool>(), qPrintable(info.out));
+    const QString pluginPath = QString::fromStdString(models.at("path").get<std::string>());
+    QCOMPARE(QFileInfo(pluginPath).fileName(), QStringLiteral("loaderlab_torch_plugin.so"));
+    QCOMPARE(QFileInfo(pluginPath).absolutePath(),
+             QFileInfo(QStringLiteral(LOADERLAB_BINARY)).absolutePath());
+
+    // A copy of the binary alone (as if the package's lib/loaderlab were lost).
+    const QString alone = m_dir.filePath(QStringLiteral("alone"));
+    QVERIFY(QDir().mkpath(alone));
+    const QString binary = alone + QStringLiteral("/loaderlab");
+    QVERIFY(QFile::copy(QStringLiteral(LOADERLAB_BINARY), binary));
+    const auto run = [&](const QStringList &arguments) {
+        QProcess process;
+        process.setProcessEnvironment(QProcessEnvironment::systemEnvironment());
+        process.start(binary, arguments);
+        return clitest::finish(process, 120'000);
+    };
+    const QString missing = QStringLiteral("no loaderlab_torch_plugin.so in ") + alone;
+    const auto aloneInfo = run({QStringLiteral("info")});
+    QVERIFY2(aloneInfo.exitCode == 0 && aloneInfo.out.contains(missing),
+             qPrintable(details(aloneInfo)));
+    const auto maxBatch = run(smallModel());
+    QCOMPARE(maxBatch.exitCode, 1);
+    QVERIFY2(maxBatch.err.contains(missing), qPrintable(details(maxBatch)));
+    const QStringList small = {QStringLiteral("run"),     QStringLiteral("--shape"),
+                               QStringLiteral("3x16x16"), QStringLiteral("--samples"),
+                               QStringLiteral("16"),      QStringLiteral("--batch-size"),
+                               QStringLiteral("4"),       QStringLiteral("--quiet")};
+    const auto modelRun = run(QStringList(small)
+                              << QStringLiteral("--model") << QStringLiteral("resnet18"));
+    QCOMPARE(modelRun.exitCode, 1);
+    QVERIFY2(modelRun.err.contains(missing), qPrintable(details(modelRun)));
+    const auto sleepRun = run(QStringList(small)
+                              << QStringLiteral("--sleep-batch-ms") << QStringLiteral("1"));
+    QVERIFY2(sleepRun.exitCode == 0, qPrintable(details(sleepRun)));
 }
 
 LOADERLAB_GUILESS_TEST_MAIN(TestCliMaxBatch)
