@@ -47,8 +47,9 @@ Loaded load()
         }
     }
     if (loaded.status.path.empty()) {
-        loaded.status.error = "the LibTorch models are not installed: no " + std::string(kPluginFile)
-                              + " in " + candidates[0].parent_path().string() + " or "
+        loaded.status.error = "the LibTorch models are not installed: no "
+                              + std::string(kPluginFile) + " in "
+                              + candidates[0].parent_path().string() + " or "
                               + candidates[1].parent_path().lexically_normal().string();
         return loaded;
     }

@@ -2,8 +2,10 @@
 
 // The registration point for model consumers. core must not link LibTorch, so the
 // LibTorch consumer (core/torch) registers a factory here at start-up
-// (registerTorchConsumer(), core/torch/torch_consumer_registration.h) and
-// makeConsumer() calls it for ConsumerKind::Model.
+// (registerTorchConsumer(), core/torch/torch_consumer_registration.h, in tests; the
+// loaderlab executable's registerTorchPlugin(), app/cli/torch_plugin.h, which loads the
+// models when the factory is first called) and makeConsumer() calls it for
+// ConsumerKind::Model.
 
 #include "core/consumer/consumer.h"
 

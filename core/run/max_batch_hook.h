@@ -2,9 +2,10 @@
 
 // Where the max batch finder registers for code that cannot link LibTorch (the window's
 // Experiments view). core/torch/max_batch_finder.h is free of LibTorch types but its
-// code lives in loaderlab_torch, which only the loaderlab executable links when built
-// with LibTorch; so main() hands findMaxBatch() over here, as it registers the model
-// consumer (core/consumer/model_consumer_factory.h), and the window asks for it.
+// code lives in core/torch, which the loaderlab executable loads as a plugin when a
+// model is first asked for (app/cli/torch_plugin.h); so main() hands over a finder that
+// loads it, as it registers the model consumer (core/consumer/model_consumer_factory.h),
+// and the window asks for it.
 
 #include "core/torch/max_batch_finder.h"
 
