@@ -26,8 +26,9 @@
 #include <QPushButton>
 #include <QSpinBox>
 
+#include <algorithm>
 #include <cstdio>
-#include <set>
+#include <map>
 
 using namespace loaderlab;
 
@@ -196,16 +197,33 @@ void TestWindowLesson::guidedStepAppliedLive()
     QCOMPARE(versions.size(), std::size_t(2));
     QCOMPARE(versions[1].config.loader.numWorkers, 3);
     QCOMPARE(secondFrom, static_cast<std::size_t>(versions[1].firstBatch));
-    // 48 images at batch 32: epochs of 2 batches, too short to show a period of 2
-    // (the first round of 2 batches is left out of every epoch): the finding does
-    // not apply to this data (the set-up, which found no batch that shows it, may
-    // add its reason). The epochs are counted here from the first phase's batches.
+    // The epochs are counted here from the first phase's batches.
     const auto first = trace->records(0, static_cast<std::size_t>(lesson.phases[0].batches));
-    std::set<std::int32_t> epochs;
+    std::map<std::int32_t, std::int64_t> epochs; // epoch -> its batches
     for (const TraceRecord &r : first)
-        epochs.insert(r.epoch);
+        ++epochs[r.epoch];
     const auto perEpoch = static_cast<std::int64_t>(first.size() / epochs.size());
-    QCOMPARE(perEpoch, std::int64_t(2));
+    std::int64_t fullEpoch = 0; // the phase may end within an epoch
+    for (const auto &[epoch, batches] : epochs)
+        fullEpoch = std::max(fullEpoch, batches);
+    // 48 images at batch 32: epochs of 2 batches, too short for the 13 a period of 3
+    // needs. The set-up makes the batch smaller (48 / 13: 3) only where a batch of 3
+    // loaded in 2 ms or more when it measured, which a busy machine can make so
+    // (core/lessons/lesson_setup_rule.h); which it chose is the machine's, what
+    // follows from the choice is checked either way.
+    int chosenBatch = 32;
+    for (const auto &[key, value] : panel->tracker().setup().changes)
+        if (key == "loader.batch_size")
+            chosenBatch = value.get<int>();
+    QCOMPARE(phases[0].config.loader.batchSize, chosenBatch);
+    QCOMPARE(phases[1].config.loader.batchSize, chosenBatch);
+    QCOMPARE(fullEpoch, std::int64_t((48 + chosenBatch - 1) / chosenBatch));
+    if (chosenBatch != 32) {
+        QCOMPARE(chosenBatch, 3);
+        return;
+    }
+    // Kept at 32: the finding does not apply to this data (the set-up, which found no
+    // batch that shows it, may add its reason).
     QVERIFY2(panel->verdictText().startsWith(
                  QStringLiteral("Verdict: Does not apply to this data: in the phase \"2 "
                                 "workers\" the epochs are too short to show a period of 2 batches "
