@@ -37,19 +37,18 @@ int infoCommand(const QStringList &arguments)
     // Loads the models (LibTorch), as a run with one would: a bug report says whether
     // they load and from where.
     const loaderlab::TorchPluginStatus models = loaderlab::torchPluginStatus();
-    const std::string modelsText = models.error.empty() ? models.path : models.error;
 #else
-    const std::string modelsText = "not in this build (LOADERLAB_WITH_TORCH=OFF)";
+    const struct
+    {
+        std::string path, error;
+    } models{"", "not in this build (LOADERLAB_WITH_TORCH=OFF)"};
 #endif
+    const std::string modelsText = models.error.empty() ? models.path : models.error;
     if (parser.isSet(QStringLiteral("json"))) {
         nlohmann::json json = loaderlab::toJson(info);
-#ifdef LOADERLAB_TORCH_MODELS
         json["models"] = {{"path", models.path}, {"loaded", models.error.empty()}};
         if (!models.error.empty())
             json["models"]["error"] = models.error;
-#else
-        json["models"] = {{"path", ""}, {"loaded", false}, {"error", modelsText}};
-#endif
         std::printf("%s\n", json.dump(2).c_str());
         return kOk;
     }

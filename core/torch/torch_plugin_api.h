@@ -4,7 +4,7 @@
 // holds the model zoo, the "model" consumer, the max batch finder and the model bench,
 // and the loaderlab executable loads it the first time one of them is asked for
 // (app/cli/torch_plugin.h). Loading LibTorch costs a process 0.7 s of start-up (its
-// operators register); a run with the simulated step, `loaderlab info` or the window
+// operators register); a run with the simulated step, most commands and the window
 // no longer pay it. Torch-free, so the executable includes it without LibTorch.
 //
 // The plugin resolves core's symbols from the executable (linked with ENABLE_EXPORTS),

@@ -8,15 +8,8 @@ extern "C" __attribute__((visibility("default"))) const loaderlab::torchmodels::
 loaderlab_torch_plugin_api()
 {
     namespace tm = loaderlab::torchmodels;
-    static const tm::TorchPluginApi api{LOADERLAB_VERSION,
-                                        &loaderlab::torchCapabilities,
-                                        &tm::makeTorchConsumer,
-                                        [](const tm::MaxBatchRequest &request, std::stop_token stop,
-                                           const loaderlab::AttemptCallback &onAttempt) {
-                                            return tm::findMaxBatch(request, std::move(stop),
-                                                                    onAttempt);
-                                        },
-                                        &tm::benchModelStep,
-                                        &tm::intraOpThreads};
+    static const tm::TorchPluginApi api{LOADERLAB_VERSION,      &loaderlab::torchCapabilities,
+                                        &tm::makeTorchConsumer, &tm::findMaxBatch,
+                                        &tm::benchModelStep,    &tm::intraOpThreads};
     return &api;
 }
