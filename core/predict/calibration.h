@@ -21,9 +21,10 @@
 //     leave those batches out; none for the PyTorch engine. How many threads may fault
 //     at once (ModelCosts::faultLanes) is the machine's, not the run's: see
 //     fault_probe.h;
-//   - worker start-up: how much later than expected the first batch of the run (and,
-//     for non-persistent workers, of each later epoch) finished loading, counted from
-//     the epoch's start: the workers' start plus what cold first loads cost.
+//   - worker start-up: how much later than expected the first batch of the run
+//     finished loading, counted from its start: the workers' start plus what cold first
+//     loads cost; for non-persistent workers, how long after the epoch before ended
+//     each later epoch's first load started (its load is among the drawn costs).
 // Each rank's first warm-up batches are left out of the costs, as they are of the
 // figures. Where other programs kept the machine busy while the run was recorded (its
 // JSON's machine_load), the costs count only the cores that were free to the run, and

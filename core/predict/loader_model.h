@@ -58,8 +58,9 @@ struct LinearCost
 // How ModelCosts::sampleSeconds gives the cost of the sample at position p of an epoch.
 enum class SampleDraw {
     Seeded,   // one of the values, picked by a hash of (seed, rank, epoch, p): a random draw
-    PerBatch, // one value per batch, by a hash of (seed, rank, epoch, batch), for all its
-              // samples: batch means measured at one batch size keep their spread
+    PerBatch, // one value per batch, for all its samples, dealt from a deck the seed
+              // shuffles: every `size` batches of a rank take each value once. Batch
+              // means measured at one batch size keep their spread, and their mean
     Cycle,    // sampleSeconds[p mod size]: known sequences for tests and examples
 };
 

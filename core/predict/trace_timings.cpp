@@ -163,12 +163,17 @@ double taskStartSeconds(const std::vector<const TraceRecord *> &steady)
     return count > 0 ? total / static_cast<double>(count) : 0.0;
 }
 
-// How much later than expected the first batch of an epoch was loaded, counted from
-// the epoch's start (the run's, or the rank's last step of the epoch before): the
-// workers' start and whatever the first loads cost beyond later ones (a decoder's
-// set-up, cold caches). Expected: a steady load of that batch's samples, after the
-// delay the model adds to every task, and the first fill of a fresh buffer where the
-// batch had one.
+// The run's first epoch: how much later than expected its first batch was loaded,
+// counted from the run's start: the workers' start and whatever the first loads cost
+// beyond later ones (a decoder's set-up, cold caches). Expected: a steady load of that
+// batch's samples, after the delay the model adds to every task, and the first fill of
+// a fresh buffer where the batch had one. (The warm-up batches this holds are left
+// out of the sample costs.)
+// A later epoch's restart (workers that are not persistent): how much later than that
+// delay the epoch's first load started, counted from the rank's last step of the epoch
+// before. Not its load's end: that batch's load is among the drawn sample costs
+// already, and where the first batches of an epoch hold heavier samples (a folder read
+// in order, its large photos first) counting their excess again would charge it twice.
 void measureStartup(const std::vector<TraceRecord> &records, Calibration &cal)
 {
     const std::vector<char> fresh = freshBufferBatches(records, cal.config);
@@ -176,6 +181,7 @@ void measureStartup(const std::vector<TraceRecord> &records, Calibration &cal)
         afterWarmup(records, cal.config.warmupBatches), records, fresh);
     std::map<std::pair<int, int>, std::int64_t> lastEnd;
     std::map<std::pair<int, int>, const TraceRecord *> firstLoaded;
+    std::map<std::pair<int, int>, std::int64_t> firstStart;
     for (const TraceRecord &r : records) {
         auto &end = lastEnd[{r.rank, r.epoch}];
         end = std::max(end, r.computeEndNs);
@@ -184,6 +190,9 @@ void measureStartup(const std::vector<TraceRecord> &records, Calibration &cal)
         const TraceRecord *&at = firstLoaded[{r.rank, r.epoch}];
         if (!at || r.loadEndNs < at->loadEndNs)
             at = &r;
+        const auto [start, added] = firstStart.try_emplace({r.rank, r.epoch}, r.loadStartNs);
+        if (!added)
+            start->second = std::min(start->second, r.loadStartNs);
     }
     double first = 0.0, later = 0.0;
     int firstCount = 0, laterCount = 0;
@@ -199,7 +208,9 @@ void measureStartup(const std::vector<TraceRecord> &records, Calibration &cal)
             first += std::max(0.0, spanSeconds(r->loadEndNs) - expected);
             ++firstCount;
         } else if (!cal.config.loader.persistentWorkers) {
-            later += std::max(0.0, spanSeconds(r->loadEndNs - before->second) - expected);
+            const std::int64_t started = firstStart.at(key);
+            later += std::max(0.0,
+                              spanSeconds(started - before->second) - cal.costs.taskStartSeconds);
             ++laterCount;
         }
     }

@@ -36,8 +36,9 @@ double afterStepSeconds(const std::vector<TraceRecord> &records, const RunConfig
 double taskStartSeconds(const std::vector<const TraceRecord *> &steady);
 
 // Sets cal.costs.startupSeconds and restartSeconds (after every other cost is set):
-// how much later than expected the first batch of the run, and of each later epoch
-// with non-persistent workers, was loaded.
+// how much later than expected the first batch of the run was loaded, and how much
+// later than a task's delay each later epoch's first load started (non-persistent
+// workers).
 void measureStartup(const std::vector<TraceRecord> &records, Calibration &cal);
 
 } // namespace loaderlab

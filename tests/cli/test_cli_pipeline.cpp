@@ -287,17 +287,32 @@ void TestCliPipeline::autotuneDrivesAPipeline()
     REQUIRE_PYTORCH();
     // One worker and a 1 ms step on the fashion example: loading is the limit, the
     // loader model calibrated on the run predicts a second worker about twice as fast,
-    // and the autotuner tries it: each change a config version and a marker.
+    // and the autotuner tries it: each change a config version and a marker. For 15 s,
+    // not one epoch (188 batches): on a busy machine the tuner calibrates again each
+    // time other programs' load changes, and an epoch can end before it moves.
     QTemporaryDir dir;
     const QString json = dir.filePath(QStringLiteral("auto.json"));
-    const clitest::Result r = clitest::runLoaderlab(
-        {QStringLiteral("run"), QStringLiteral("--dataset"), QStringLiteral("python"),
-         QStringLiteral("--path"), example("fashion_augment.py"), QStringLiteral("--set"),
-         QStringLiteral("dataset.args.samples=6000"), QStringLiteral("--set"),
-         QStringLiteral("dataset.args.step=none"), QStringLiteral("--sleep-batch-ms"),
-         QStringLiteral("1"), QStringLiteral("--workers"), QStringLiteral("1"),
-         QStringLiteral("--autotune"), QStringLiteral("--seconds"), QStringLiteral("25"),
-         QStringLiteral("--json"), json, QStringLiteral("--quiet")});
+    const clitest::Result r = clitest::runLoaderlab({QStringLiteral("run"),
+                                                     QStringLiteral("--dataset"),
+                                                     QStringLiteral("python"),
+                                                     QStringLiteral("--path"),
+                                                     example("fashion_augment.py"),
+                                                     QStringLiteral("--set"),
+                                                     QStringLiteral("dataset.args.samples=6000"),
+                                                     QStringLiteral("--set"),
+                                                     QStringLiteral("dataset.args.step=none"),
+                                                     QStringLiteral("--sleep-batch-ms"),
+                                                     QStringLiteral("1"),
+                                                     QStringLiteral("--workers"),
+                                                     QStringLiteral("1"),
+                                                     QStringLiteral("--autotune"),
+                                                     QStringLiteral("--epochs"),
+                                                     QStringLiteral("0"),
+                                                     QStringLiteral("--seconds"),
+                                                     QStringLiteral("15"),
+                                                     QStringLiteral("--json"),
+                                                     json,
+                                                     QStringLiteral("--quiet")});
     QVERIFY2(r.exitCode == 0, qPrintable(r.err + r.out));
     const auto summary = readJson(json);
     QCOMPARE(summary.at("config").at("engine").get<std::string>(), std::string("pytorch"));

@@ -126,6 +126,7 @@ private Q_SLOTS:
     void measuresTheHandOverAndTheConsumersOwnTime();
     void calibratesAPyTorchTrace();
     void anEpochsShortBatchIsNotARestart();
+    void anEpochsHeavyFirstSamplesAreNotARestart();
     void aCpuModelsThreadsAreSplitOverItsDevices();
     void aRealRunPredictsItselfBack_data();
     void aRealRunPredictsItselfBack();
@@ -277,57 +278,97 @@ void TestCalibration::calibratesAPyTorchTrace()
     QVERIFY(std::abs(p.samplesPerSecond / report.summary.samplesPerSecMean - 1) < 1e-6);
 }
 
-void TestCalibration::anEpochsShortBatchIsNotARestart()
+namespace {
+
+struct EpochBatch
 {
-    // One worker, epochs of 50 samples: a batch of 32, then the epoch's short batch of
-    // 18. A sample loads in 1 ms, the worker starts 5 ms after each epoch's start, a
-    // step sleeps 1 ms. Half the batches are short, so a batch's median load (18 ms)
-    // is not the epoch's first batch's (32 ms): the restart is 5 ms, not 19.
+    int samples;
+    double sampleSeconds; // each of its samples' load
+};
+
+// One non-persistent worker, 20 epochs of `batches` each: the worker starts 5 ms after
+// each epoch's start, a step sleeps 1 ms. The loader dispatches a batch 1 us after the
+// one before.
+RunReport restartedEpochs(const std::vector<EpochBatch> &batches, std::vector<TraceRecord> &records)
+{
     RunReport report;
     RunConfig &c = report.config;
     c.loader.numWorkers = 1;
     c.loader.batchSize = 32;
     c.consumer.kind = ConsumerKind::Sleep;
     c.consumer.sleepPerBatchMs = 1.0;
-    c.dataset.syntheticSamples = 50;
+    c.dataset.syntheticSamples = 0;
+    for (const EpochBatch &b : batches)
+        c.dataset.syntheticSamples += b.samples;
     c.epochs = 20;
     report.machine.logicalCores = 2;
-    std::vector<TraceRecord> records;
     double epochStart = 0.0;
     for (int epoch = 0; epoch < 20; ++epoch) {
         double loadStart = epochStart + 0.005;
         double consumerFree = epochStart;
-        for (const int samples : {32, 18}) {
+        for (const EpochBatch &b : batches) {
             TraceRecord r;
             r.index = static_cast<std::int64_t>(records.size());
             r.epoch = epoch;
             r.worker = 0;
-            r.samples = samples;
-            r.dispatchNs = ns(epochStart);
+            r.samples = b.samples;
+            r.dispatchNs = ns(epochStart) + static_cast<std::int64_t>(1000 * (r.index % 4));
             r.loadStartNs = ns(loadStart);
-            r.loadEndNs = ns(loadStart + samples * 0.001);
+            r.loadEndNs = ns(loadStart + b.samples * b.sampleSeconds);
             r.readyNs = r.loadEndNs;
             r.requestNs = ns(consumerFree);
             r.deliveryNs = std::max(r.readyNs, r.requestNs);
             r.computeStartNs = r.deliveryNs;
             r.computeEndNs = r.deliveryNs + kNs / 1000;
             consumerFree = static_cast<double>(r.computeEndNs) / 1e9;
-            loadStart += samples * 0.001;
+            loadStart += b.samples * b.sampleSeconds;
             records.push_back(r);
         }
         epochStart = consumerFree;
     }
     report.summary = summarize(records, {}, 1, c.warmupBatches, 0);
-    const Calibration cal = calibrateFromRun(records, report);
+    return report;
+}
+
+void verifyRestartAndPredictedBack(const Calibration &cal, const RunReport &report, double startup,
+                                   double tolerance)
+{
     QVERIFY2(std::abs(cal.costs.restartSeconds - 0.005) < 1e-6,
              std::to_string(cal.costs.restartSeconds).c_str());
-    QVERIFY2(std::abs(cal.costs.startupSeconds - 0.005) < 1e-6,
+    QVERIFY2(std::abs(cal.costs.startupSeconds - startup) < 1e-6,
              std::to_string(cal.costs.startupSeconds).c_str());
     const Prediction p = predictLoader(cal.costs, cal.setting);
-    QVERIFY2(std::abs(p.samplesPerSecond / report.summary.samplesPerSecMean - 1) < 0.01,
+    QVERIFY2(std::abs(p.samplesPerSecond / report.summary.samplesPerSecMean - 1) < tolerance,
              (std::to_string(p.samplesPerSecond) + " predicted back, measured "
               + std::to_string(report.summary.samplesPerSecMean))
                  .c_str());
+}
+
+} // namespace
+
+void TestCalibration::anEpochsShortBatchIsNotARestart()
+{
+    // Epochs of 50 samples: a batch of 32, then the epoch's short batch of 18; a sample
+    // loads in 1 ms. Half the batches are short, so a batch's median load (18 ms) is not
+    // the epoch's first batch's (32 ms): the restart is 5 ms, not 19.
+    std::vector<TraceRecord> records;
+    const RunReport report = restartedEpochs({{32, 0.001}, {18, 0.001}}, records);
+    verifyRestartAndPredictedBack(calibrateFromRun(records, report), report, 0.005, 0.01);
+}
+
+void TestCalibration::anEpochsHeavyFirstSamplesAreNotARestart()
+{
+    // A folder read in order, its largest photos first: every epoch's first batch loads
+    // a sample in 3 ms, the other three in 1 ms. That batch's load is one of the drawn
+    // costs; the restart is the 5 ms before it starts, not its 64 ms of excess too
+    // (counted twice, the run was predicted back 8 % slow). The run's very first batch
+    // is a warm-up batch, left out of the drawn costs: there the excess is the start-up's.
+    // The model deals the heavy batches in its own order, and which of them fall in the
+    // five warm-up batches the rate leaves out moves it by up to 1.8 % (seeds 1-5).
+    std::vector<TraceRecord> records;
+    const RunReport report = restartedEpochs({{32, 0.003}, {32, 0.001}, {32, 0.001}, {32, 0.001}},
+                                             records);
+    verifyRestartAndPredictedBack(calibrateFromRun(records, report), report, 0.069, 0.02);
 }
 
 void TestCalibration::aCpuModelsThreadsAreSplitOverItsDevices()
