@@ -1,10 +1,10 @@
 #include "core/predict/loader_simulation.h"
 
+#include "core/predict/cost_deck.h"
 #include "core/stats/wait_pattern.h"
 #include "core/system/splitmix64.h"
 
 #include <algorithm>
-#include <numeric>
 #include <stdexcept>
 
 namespace loaderlab {
@@ -86,22 +86,13 @@ double LoaderSimulation::sampleCost(const Rank &r, std::int64_t position) const
     if (m_costs.draw == SampleDraw::Cycle) {
         pick = static_cast<std::uint64_t>(position) % count;
     } else if (count > 1 && m_costs.draw == SampleDraw::PerBatch) {
-        // Dealt from a shuffled deck: the rank's batches, counted across epochs, take
-        // each measured value once in every `count` of them, so a prediction of as many
-        // batches as were measured loads what they loaded, not a random draw's mean.
+        // A prediction of as many batches as were measured loads what they loaded, not
+        // a random draw's mean.
         const std::int64_t perEpoch = (m_samplesPerRankEpoch + m_setting.batchSize - 1)
                                       / m_setting.batchSize;
-        const auto batch = static_cast<std::uint64_t>(r.epoch * perEpoch
-                                                      + position / m_setting.batchSize);
-        std::uint64_t h = splitmix64(m_costs.seed);
-        h = splitmix64(h ^ static_cast<std::uint64_t>(r.rank));
-        h = splitmix64(h ^ (batch / count));
-        // The deck's order: k -> (a k + b) mod count, a bijection for a coprime to count.
-        std::uint64_t a = 1 + h % (count - 1);
-        while (std::gcd(a, count) != 1)
-            a = a % (count - 1) + 1;
-        const std::uint64_t b = splitmix64(h) % count;
-        pick = (a * (batch % count) + b) % count;
+        pick = dealtCost(
+            m_costs.seed, r.rank,
+            static_cast<std::uint64_t>(r.epoch * perEpoch + position / m_setting.batchSize), count);
     } else if (count > 1) {
         std::uint64_t h = splitmix64(m_costs.seed);
         h = splitmix64(h ^ static_cast<std::uint64_t>(r.rank));

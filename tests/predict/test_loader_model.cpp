@@ -6,12 +6,14 @@
 // rank's pace; a finished later batch waits for an earlier one; non-persistent workers
 // start again every epoch.
 
+#include "core/predict/cost_deck.h"
 #include "core/predict/loader_model.h"
 #include "tests/support/predicted_rate.h"
 #include "tests/support/test_main.h"
 
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 
@@ -60,6 +62,7 @@ private Q_SLOTS:
     void nonPersistentWorkersStartEveryEpoch();
     void batchLimitAndSummary();
     void seededDrawsAreRepeatable();
+    void aDeckDealsEachBatchCostOncePerRound();
     void refusesSettingsItCannotSimulate();
     void stepsOfAnHourOrAYearAreSimulated();
 };
@@ -441,6 +444,36 @@ void TestLoaderModel::stepsOfAnHourOrAYearAreSimulated()
                  qPrintable(QStringLiteral("%1 samples/s").arg(p.samplesPerSecond, 0, 'g', 12)));
         QVERIFY(nearModel(p.endToEndSeconds, 0.032 + 40 * step, 1e-12));
     }
+}
+
+void TestLoaderModel::aDeckDealsEachBatchCostOncePerRound()
+{
+    // Every `count` batches of a rank take each measured value once (counts prime or
+    // not to the deck's stride), in another order in the next round, another rank or
+    // another seed; one value is always dealt.
+    for (const std::uint64_t count : {2u, 6u, 7u, 37u, 64u}) {
+        std::vector<std::vector<std::uint64_t>> rounds;
+        for (std::uint64_t round = 0; round < 4; ++round) {
+            std::vector<std::uint64_t> dealt;
+            for (std::uint64_t k = 0; k < count; ++k)
+                dealt.push_back(dealtCost(42, 0, round * count + k, count));
+            std::vector<std::uint64_t> sorted = dealt;
+            std::sort(sorted.begin(), sorted.end());
+            for (std::uint64_t k = 0; k < count; ++k)
+                QCOMPARE(sorted[k], k);
+            rounds.push_back(dealt);
+        }
+        if (count > 6)
+            QVERIFY(rounds[0] != rounds[1] || rounds[1] != rounds[2]);
+        QCOMPARE(dealtCost(42, 0, 5, count), dealtCost(42, 0, 5, count));
+    }
+    bool rankDiffers = false, seedDiffers = false;
+    for (std::uint64_t k = 0; k < 37; ++k) {
+        rankDiffers = rankDiffers || dealtCost(42, 0, k, 37) != dealtCost(42, 1, k, 37);
+        seedDiffers = seedDiffers || dealtCost(42, 0, k, 37) != dealtCost(43, 0, k, 37);
+    }
+    QVERIFY(rankDiffers && seedDiffers);
+    QCOMPARE(dealtCost(42, 3, 1000, 1), std::uint64_t{0});
 }
 
 LOADERLAB_GUILESS_TEST_MAIN(TestLoaderModel)
