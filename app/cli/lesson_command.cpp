@@ -129,17 +129,6 @@ nlohmann::json resultJson(const loaderlab::Lesson &lesson, loaderlab::EngineKind
             {"phases", list}};
 }
 
-// What --path names: a folder is an image folder, a file a tensor file (what
-// `loaderlab preprocess` writes); a path that is not there is refused as a folder.
-loaderlab::DatasetKind pathDatasetKind(const std::string &path)
-{
-    std::error_code ec;
-    const auto status = std::filesystem::status(path, ec);
-    return std::filesystem::exists(status) && !std::filesystem::is_directory(status)
-               ? loaderlab::DatasetKind::TensorFile
-               : loaderlab::DatasetKind::ImageFolder;
-}
-
 // Opens the lesson's data to refuse what cannot be read; a file that is no tensor
 // file is told what --path takes.
 void openLessonData(const loaderlab::DatasetConfig &dataset)
@@ -214,6 +203,9 @@ int lessonCommand(const QStringList &arguments)
         if (parser.isSet(QStringLiteral("path"))) {
             base.dataset.path = pathFromArgument(parser.value(QStringLiteral("path")));
             base.dataset.kind = pathDatasetKind(base.dataset.path);
+            if (base.dataset.kind == loaderlab::DatasetKind::Python)
+                throw std::invalid_argument("--path " + base.dataset.path
+                                            + ": a pipeline file: give it with --pipeline");
         }
         if (parser.isSet(QStringLiteral("pipeline"))) {
             base.dataset.kind = loaderlab::DatasetKind::Python;

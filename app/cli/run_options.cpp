@@ -4,6 +4,8 @@
 
 #include <QRegularExpression>
 
+#include <filesystem>
+
 #include "core/config/config_fields.h"
 #include "core/config/engine_config.h"
 #include "core/config/run_config_json.h"
@@ -107,11 +109,23 @@ void applySetOptions(const QCommandLineParser &parser, RunConfig &config)
     }
 }
 
+loaderlab::DatasetKind pathDatasetKind(const std::string &path)
+{
+    std::error_code ec;
+    const auto status = std::filesystem::status(path, ec);
+    if (!std::filesystem::exists(status) || std::filesystem::is_directory(status))
+        return loaderlab::DatasetKind::ImageFolder;
+    return std::filesystem::path(path).extension() == ".py" ? loaderlab::DatasetKind::Python
+                                                            : loaderlab::DatasetKind::TensorFile;
+}
+
 RunConfig runConfigFromOptions(const QCommandLineParser &p)
 {
     RunConfig c;
-    if (p.isSet(QStringLiteral("config")))
+    const bool configured = p.isSet(QStringLiteral("config"));
+    if (configured)
         c = loaderlab::loadRunConfig(pathFromArgument(p.value(QStringLiteral("config"))));
+    const loaderlab::DatasetKind configKind = c.dataset.kind;
 
     bool modelOption = false;
     bool sleepOption = false;
@@ -125,12 +139,21 @@ RunConfig runConfigFromOptions(const QCommandLineParser &p)
     if (!p.isSet(QStringLiteral("consumer")))
         c.consumer.kind = loaderlab::impliedConsumerKind(c.consumer, modelOption, sleepOption,
                                                          c.consumer.kind);
+    // A path chooses its dataset unless --dataset, --set or the config file says which:
+    // `run --path PHOTOS` reads the photos, not the synthetic default beside them.
+    const auto named = [&](const char *key) {
+        return p.values(QStringLiteral("set"))
+                   .indexOf(QRegularExpression(QStringLiteral("^")
+                                               + QRegularExpression::escape(QLatin1String(key))))
+               >= 0;
+    };
+    if (p.isSet(QStringLiteral("path")) && !p.isSet(QStringLiteral("dataset"))
+        && !named("dataset.kind=")
+        && (!configured || configKind == loaderlab::DatasetKind::Synthetic))
+        c.dataset.kind = pathDatasetKind(c.dataset.path);
     applySetOptions(p, c);
     // A dataset only one engine reads runs there unless an engine was asked for.
-    const bool engineNamed =
-        p.isSet(QStringLiteral("engine"))
-        || p.values(QStringLiteral("set")).indexOf(QRegularExpression(QStringLiteral("^engine=")))
-               >= 0;
+    const bool engineNamed = p.isSet(QStringLiteral("engine")) || named("engine=");
     if (!engineNamed)
         c.engine = loaderlab::engineForDataset(c.dataset.kind, c.engine);
     loaderlab::validate(c.loader);

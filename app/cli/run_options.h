@@ -9,6 +9,7 @@
 #include <QCommandLineParser>
 
 #include <stdexcept>
+#include <string>
 
 namespace loaderlab::cli {
 
@@ -28,7 +29,14 @@ void addRunOptions(QCommandLineParser &parser);
 // KEY=VALUE, got 'TEXT'" or "--set: KEY: reason" (an unknown key, a bad value).
 void applySetOptions(const QCommandLineParser &parser, loaderlab::RunConfig &config);
 
-// Throws std::invalid_argument naming the option and the reason.
+// The dataset a path names when nothing else says which: a folder is an image folder,
+// a `.py` file a pipeline file, another file a tensor file (what `loaderlab preprocess`
+// writes); a path that is not there is taken for a folder (and refused as one).
+loaderlab::DatasetKind pathDatasetKind(const std::string &path);
+
+// Throws std::invalid_argument naming the option and the reason. A --path given
+// without --dataset, a --set of dataset.kind or a --config file's kind other than
+// synthetic (the default) chooses its dataset with pathDatasetKind.
 loaderlab::RunConfig runConfigFromOptions(const QCommandLineParser &parser);
 
 } // namespace loaderlab::cli

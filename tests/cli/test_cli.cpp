@@ -38,6 +38,7 @@ private Q_SLOTS:
     void initTestCase();
     void runWritesCsvJsonAndTable();
     void missingDatasetPathIsAClearError();
+    void aPathChoosesItsDataset();
     void tensorFileOfWrongSizeIsAClearError();
     void configFileWithOverridesAndUnknownKey();
     void imageFolderSkipAndFailPolicies();
@@ -99,6 +100,34 @@ void TestCli::missingDatasetPathIsAClearError()
                                    QStringLiteral("/nonexistent/loaderlab-data")});
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains(QStringLiteral("/nonexistent/loaderlab-data")), qPrintable(r.err));
+}
+
+void TestCli::aPathChoosesItsDataset()
+{
+    // --path without --dataset: a folder is read as an image folder, not the synthetic
+    // default beside it.
+    const QString json = m_dir.filePath(QStringLiteral("path-only.json"));
+    Result r = runLoaderlab({QStringLiteral("run"), QStringLiteral("--path"), m_folder,
+                             QStringLiteral("--json"), json, QStringLiteral("--quiet")});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    auto summary = readJson(json);
+    QCOMPARE(summary["config"]["dataset"]["kind"].get<std::string>(), std::string("folder"));
+    QCOMPARE(summary["summary"]["samples"].get<int>(), 6); // 2 classes of 3 images
+    // A file is taken for a tensor file, and one that is not says so, naming it.
+    const QString text = m_dir.filePath(QStringLiteral("notes.txt"));
+    std::ofstream(text.toStdString()) << "not a tensor file\n";
+    r = runLoaderlab({QStringLiteral("run"), QStringLiteral("--path"), text});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains(text), qPrintable(r.err));
+    // A dataset asked for wins over what the path looks like.
+    r = runLoaderlab({QStringLiteral("run"), QStringLiteral("--dataset"),
+                      QStringLiteral("synthetic"), QStringLiteral("--samples"),
+                      QStringLiteral("64"), QStringLiteral("--path"), m_folder,
+                      QStringLiteral("--json"), json, QStringLiteral("--quiet")});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    summary = readJson(json);
+    QCOMPARE(summary["config"]["dataset"]["kind"].get<std::string>(), std::string("synthetic"));
+    QCOMPARE(summary["summary"]["samples"].get<int>(), 64);
 }
 
 void TestCli::tensorFileOfWrongSizeIsAClearError()

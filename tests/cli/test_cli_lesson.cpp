@@ -388,7 +388,10 @@ void TestCliLesson::unusableDatasetExitsTwo()
     QVERIFY(QDir().mkpath(empty));
     const QString tensor = m_dir.filePath(QStringLiteral("data.tensor"));
     std::ofstream(tensor.toStdString()) << "not an image folder";
-    for (const QString &path : {empty, tensor, m_dir.filePath(QStringLiteral("missing"))}) {
+    const QString pipeline = m_dir.filePath(QStringLiteral("pipeline.py"));
+    std::ofstream(pipeline.toStdString()) << "def make_dataset(args): return [0]\n";
+    for (const QString &path :
+         {empty, tensor, m_dir.filePath(QStringLiteral("missing")), pipeline}) {
         const Result r = runLoaderlab({QStringLiteral("lesson"), QStringLiteral("first-batch"),
                                        QStringLiteral("--path"), path});
         QVERIFY2(r.exitCode == 2, qPrintable(path + QLatin1Char('\n') + r.err));
@@ -397,6 +400,10 @@ void TestCliLesson::unusableDatasetExitsTwo()
         if (path == tensor)
             QVERIFY2(r.err.contains(QStringLiteral("; --path takes an image folder or a "
                                                    "LoaderLab tensor file")),
+                     qPrintable(r.err));
+        // A pipeline file is --pipeline's.
+        if (path == pipeline)
+            QVERIFY2(r.err.contains(QStringLiteral(": a pipeline file: give it with --pipeline")),
                      qPrintable(r.err));
         QVERIFY2(!r.out.contains(QStringLiteral("Phase 1/1")), qPrintable(r.out));
     }
