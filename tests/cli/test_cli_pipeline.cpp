@@ -30,6 +30,19 @@ QString example(const char *name)
            + QLatin1String(name);
 }
 
+// `run` on the fashion example with `samples` samples, then `more`.
+QStringList fashionRun(int samples, const QStringList &more)
+{
+    return QStringList{QStringLiteral("run"),
+                       QStringLiteral("--dataset"),
+                       QStringLiteral("python"),
+                       QStringLiteral("--path"),
+                       example("fashion_augment.py"),
+                       QStringLiteral("--set"),
+                       QStringLiteral("dataset.args.samples=%1").arg(samples)}
+           + more;
+}
+
 std::string readText(const QString &path)
 {
     std::ifstream in(path.toStdString(), std::ios::binary);
@@ -80,26 +93,11 @@ void TestCliPipeline::runPicksThePyTorchEngineAndWritesTheRun()
     const QString json = dir.filePath(QStringLiteral("run.json"));
     const QString csv = dir.filePath(QStringLiteral("run.csv"));
     const QString perfetto = dir.filePath(QStringLiteral("run.trace.json"));
-    const clitest::Result r = clitest::runLoaderlab({QStringLiteral("run"),
-                                                     QStringLiteral("--dataset"),
-                                                     QStringLiteral("python"),
-                                                     QStringLiteral("--path"),
-                                                     example("fashion_augment.py"),
-                                                     QStringLiteral("--set"),
-                                                     QStringLiteral("dataset.args.samples=100"),
-                                                     QStringLiteral("--set"),
-                                                     QStringLiteral("dataset.args.size=32"),
-                                                     QStringLiteral("--batch-size"),
-                                                     QStringLiteral("32"),
-                                                     QStringLiteral("--workers"),
-                                                     QStringLiteral("2"),
-                                                     QStringLiteral("--json"),
-                                                     json,
-                                                     QStringLiteral("--csv"),
-                                                     csv,
-                                                     QStringLiteral("--trace-json"),
-                                                     perfetto,
-                                                     QStringLiteral("--quiet")});
+    const clitest::Result r = clitest::runLoaderlab(fashionRun(
+        100, {QStringLiteral("--set"), QStringLiteral("dataset.args.size=32"),
+              QStringLiteral("--batch-size"), QStringLiteral("32"), QStringLiteral("--workers"),
+              QStringLiteral("2"), QStringLiteral("--json"), json, QStringLiteral("--csv"), csv,
+              QStringLiteral("--trace-json"), perfetto, QStringLiteral("--quiet")}));
     QVERIFY2(r.exitCode == 0, qPrintable(r.err + r.out));
     const auto summary = readJson(json);
     QCOMPARE(summary.at("config").at("engine").get<std::string>(), std::string("pytorch"));
@@ -292,27 +290,12 @@ void TestCliPipeline::autotuneDrivesAPipeline()
     // time other programs' load changes, and an epoch can end before it moves.
     QTemporaryDir dir;
     const QString json = dir.filePath(QStringLiteral("auto.json"));
-    const clitest::Result r = clitest::runLoaderlab({QStringLiteral("run"),
-                                                     QStringLiteral("--dataset"),
-                                                     QStringLiteral("python"),
-                                                     QStringLiteral("--path"),
-                                                     example("fashion_augment.py"),
-                                                     QStringLiteral("--set"),
-                                                     QStringLiteral("dataset.args.samples=6000"),
-                                                     QStringLiteral("--set"),
-                                                     QStringLiteral("dataset.args.step=none"),
-                                                     QStringLiteral("--sleep-batch-ms"),
-                                                     QStringLiteral("1"),
-                                                     QStringLiteral("--workers"),
-                                                     QStringLiteral("1"),
-                                                     QStringLiteral("--autotune"),
-                                                     QStringLiteral("--epochs"),
-                                                     QStringLiteral("0"),
-                                                     QStringLiteral("--seconds"),
-                                                     QStringLiteral("15"),
-                                                     QStringLiteral("--json"),
-                                                     json,
-                                                     QStringLiteral("--quiet")});
+    const clitest::Result r = clitest::runLoaderlab(fashionRun(
+        6000, {QStringLiteral("--set"), QStringLiteral("dataset.args.step=none"),
+               QStringLiteral("--sleep-batch-ms"), QStringLiteral("1"), QStringLiteral("--workers"),
+               QStringLiteral("1"), QStringLiteral("--autotune"), QStringLiteral("--epochs"),
+               QStringLiteral("0"), QStringLiteral("--seconds"), QStringLiteral("15"),
+               QStringLiteral("--json"), json, QStringLiteral("--quiet")}));
     QVERIFY2(r.exitCode == 0, qPrintable(r.err + r.out));
     const auto summary = readJson(json);
     QCOMPARE(summary.at("config").at("engine").get<std::string>(), std::string("pytorch"));
