@@ -198,13 +198,13 @@ void measureStartup(const std::vector<TraceRecord> &records, Calibration &cal)
     int firstCount = 0, laterCount = 0;
     for (const auto &[key, r] : firstLoaded) {
         const auto [rank, epoch] = key;
-        const double expected = perSample * static_cast<double>(r->samples + r->skipped)
-                                + cal.costs.taskStartSeconds
-                                + (fresh[static_cast<std::size_t>(r - records.data())]
-                                       ? cal.costs.firstFill.at(r->samples + r->skipped)
-                                       : 0.0);
         const auto before = lastEnd.find({rank, epoch - 1});
         if (before == lastEnd.end()) { // the rank's first epoch in the trace
+            const double expected = perSample * static_cast<double>(r->samples + r->skipped)
+                                    + cal.costs.taskStartSeconds
+                                    + (fresh[static_cast<std::size_t>(r - records.data())]
+                                           ? cal.costs.firstFill.at(r->samples + r->skipped)
+                                           : 0.0);
             first += std::max(0.0, spanSeconds(r->loadEndNs) - expected);
             ++firstCount;
         } else if (!cal.config.loader.persistentWorkers) {
