@@ -75,6 +75,8 @@ private Q_SLOTS:
     void badUserCode_data();
     void badUserCode();
     void aBadSampleIsSkippedWithItsReason();
+    void aTorchThatCannotBeImportedFailsTheRunWithPythonsError();
+    void aPythonWithoutTorchIsRefusedByTheCheck();
     void loaderlabsEngineRefusesAPipelineFile();
 
 private:
@@ -511,6 +513,49 @@ def make_dataset(args): return D()
                 .startsWith(QStringLiteral("OSError: cannot read record 17 (some_bad.py:7")));
     // Every place of the epoch's order was used once: the 18 delivered and the 2 skipped.
     QCOMPARE(run.epochSamples().at(0).samples, std::int64_t{18});
+}
+
+// The check before a run only looks for torch (importlib's find_spec); a torch that
+// is there and cannot be imported is reported by the run, with Python's error.
+void TestPyTorchPipeline::aTorchThatCannotBeImportedFailsTheRunWithPythonsError()
+{
+    REQUIRE_PYTORCH();
+    const QString shadow = m_dir.filePath(QStringLiteral("broken-site"));
+    QVERIFY(QDir().mkpath(shadow + QStringLiteral("/torch"))
+            && QDir().mkpath(shadow + QStringLiteral("/torchvision")));
+    std::ofstream((shadow + QStringLiteral("/torch/__init__.py")).toStdString())
+        << "raise OSError('libtorch_cpu.so: cannot open shared object file')\n";
+    std::ofstream((shadow + QStringLiteral("/torchvision/__init__.py")).toStdString()) << "\n";
+    const QByteArray before = qgetenv("PYTHONPATH");
+    qputenv("PYTHONPATH", QFile::encodeName(shadow));
+    PyTorchRun run;
+    runToEnd(run,
+             pipelineRun(write("fine.py", "def make_dataset(args): return [1, 2, 3]\n"), 0, 2));
+    qputenv("PYTHONPATH", before);
+    QVERIFY(run.state() == RunState::Failed);
+    const QString error = QString::fromStdString(run.error());
+    QVERIFY2(error.contains(QStringLiteral("the PyTorch engine needs torch and torchvision, and "))
+                 && error.contains(QStringLiteral("cannot import them: OSError: libtorch_cpu.so: "
+                                                  "cannot open shared object file")),
+             qPrintable(error));
+}
+
+// An interpreter without torch (Debian's, without its site packages) is refused by the
+// check, with what is missing and how to install it.
+void TestPyTorchPipeline::aPythonWithoutTorchIsRefusedByTheCheck()
+{
+    if (!QFile::exists(QStringLiteral("/usr/bin/python3")))
+        QSKIP("no /usr/bin/python3 here");
+    const QString python = m_dir.filePath(QStringLiteral("python-without-site"));
+    std::ofstream(python.toStdString()) << "#!/bin/sh\nexec /usr/bin/python3 -S \"$@\"\n";
+    QVERIFY(QFile::setPermissions(python, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner));
+    const PythonCheck check = pytorchPythonCheck(python.toStdString());
+    QVERIFY(check.result == PythonCheck::Result::CannotImport);
+    QCOMPARE(QString::fromStdString(pythonCheckText(check)),
+             python
+                 + QStringLiteral(" cannot import torch and torchvision (No module named "
+                                  "'torch' or 'torchvision'); on Debian: apt-get install "
+                                  "python3-torch python3-torchvision"));
 }
 
 void TestPyTorchPipeline::loaderlabsEngineRefusesAPipelineFile()

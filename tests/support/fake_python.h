@@ -1,11 +1,11 @@
 #pragma once
 
 // A stand-in for the PyTorch engine's Python, for tests of how LoaderLab treats an
-// engine that passes the import check and then misbehaves. writeFakePython writes
-// an executable Python 3 script (standard library only) that answers
-// `-c "import torch, torchvision"` with `check` (default: exit 0) and, run as the
-// engine, sends a start record and 3 good batch records (numbered 0..2, times on
-// CLOCK_MONOTONIC) on the records pipe (RECORDS, the engine's fd 3), then runs
+// engine that passes the check for torch and then misbehaves. writeFakePython writes
+// an executable Python 3 script (standard library only) that answers the check (`-c`
+// with a script that looks for torch and torchvision) with `check` (default: exit 0)
+// and, run as the engine, sends a start record and 3 good batch records (numbered
+// 0..2, times on CLOCK_MONOTONIC) on the records pipe (RECORDS, the engine's fd 3), then runs
 // `body` (Python, at top level). Helpers in the script: emit(dict), line(text) (both
 // on RECORDS), batch(i), note(pid) (appends a pid to <script>.pids); COMMANDS is the
 // commands socket (fd 4).
@@ -43,7 +43,7 @@ inline QString writeFakePython(const QString &dir, const QString &name, const QS
            "def note(pid):\n"
            "    with open(PIDS, 'a') as f:\n"
            "        f.write('%d\\n' % pid)\n"
-           "if sys.argv[1:3] == ['-c', 'import torch, torchvision']:\n"
+           "if sys.argv[1:2] == ['-c'] and len(sys.argv) == 3 and 'find_spec' in sys.argv[2]:\n"
            "    note(os.getpid())\n"
            "    "
         << check

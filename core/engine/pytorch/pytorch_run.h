@@ -45,10 +45,11 @@ namespace loaderlab {
 
 // The interpreter the engine runs: $LOADERLAB_PYTHON when set, else the first of
 // python3 on the PATH and /usr/bin/python3 (Debian's, the one python3-torch
-// installs into) that imports torch and torchvision, else python3.
+// installs into) that has torch and torchvision, else python3.
 std::string pytorchEnginePython(const EngineCancel &cancelled = {});
 
-// Runs Python once (about a second) and remembers a yes or a no per interpreter.
+// Runs Python once (a few hundredths of a second: it looks for torch and
+// torchvision without importing them) and remembers a yes or a no per interpreter.
 // The check has a time limit (engineCheckSeconds(): 30 s, or
 // $LOADERLAB_PYTORCH_CHECK_SECONDS) and stops early when `cancelled` says so; its
 // process group is then killed, and that answer is not remembered.
@@ -56,7 +57,7 @@ PythonCheck pytorchPythonCheck(const std::string &python = pytorchEnginePython()
                                const EngineCancel &cancelled = {});
 // The check's answer in a line; "" when Python can import them.
 std::string pythonCheckText(const PythonCheck &check);
-// "" when `python` can import torch and torchvision; otherwise why not, in a line.
+// "" when `python` has torch and torchvision; otherwise why not, in a line.
 std::string pytorchEngineProblem(const std::string &python = pytorchEnginePython(),
                                  const EngineCancel &cancelled = {});
 

@@ -362,9 +362,9 @@ def main():
         datasets = transforms = None
         if settings["kind"] == "folder":  # torchvision's import costs a start 0.4 s more
             from torchvision import datasets, transforms
-    except ImportError as error:
-        emit({"type": "error", "message": "the PyTorch engine needs torch and torchvision: "
-              + str(error)})
+    except Exception as error:  # an installation that is there and broken, not only missing
+        emit({"type": "error", "message": "the PyTorch engine needs torch and torchvision, and "
+              "%s cannot import them: %s: %s" % (sys.executable, type(error).__name__, error)})
         return 3
     try:
         return run(settings, commands, torch, Image, DataLoader, Dataset, IterableDataset,
