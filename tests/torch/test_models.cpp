@@ -143,8 +143,10 @@ void TestModels::outputShape()
     auto model = makeModel(name.toStdString());
     model->eval();
     torch::NoGradGuard noGrad;
-    const auto output = model->forward(torch::randn({2, 3, 224, 224}));
-    QCOMPARE(output.sizes().vec(), (std::vector<std::int64_t>{2, 1000}));
+    // One image: ViT-L's forward is 8 s for two on 2 cores, and the shape's batch
+    // dimension is checked by customClassCount.
+    const auto output = model->forward(torch::randn({1, 3, 224, 224}));
+    QCOMPARE(output.sizes().vec(), (std::vector<std::int64_t>{1, 1000}));
     QVERIFY(torch::isfinite(output).all().item<bool>());
 }
 
