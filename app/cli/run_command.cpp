@@ -118,7 +118,7 @@ int runCommand(const QStringList &arguments)
         return kUsage;
 
     // Installed before the run starts (a signal the moment it starts is a stop, not
-    // the default death; the PyTorch engine's import check is cut short by one) and
+    // the default death; the PyTorch engine's check for torch is cut short by one) and
     // until the outputs are written (a second Ctrl-C must not cut the writing short).
     const StopSignals handlers;
     int startSignal = 0;

@@ -52,8 +52,9 @@ std::string engineProblem(const RunConfig &config);
 EngineProblem engineProblemKind(const RunConfig &config);
 
 // Whether `engine` can run on this machine: for the PyTorch engine, whether its
-// Python (pytorchEnginePython()) imports torch and torchvision, about a second the
-// first time and then remembered (pytorchPythonCheck()); LoaderLab's always can.
+// Python (pytorchEnginePython()) has torch and torchvision, a few hundredths of a
+// second the first time and then remembered (pytorchPythonCheck()); LoaderLab's
+// always can.
 // `cancelled` cuts the check short (Result::Stopped, not remembered).
 PythonCheck engineCheck(EngineKind engine, const EngineCancel &cancelled = {});
 

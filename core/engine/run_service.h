@@ -50,7 +50,7 @@ public:
     // the engine refuses, engineProblem()), DatasetError or std::runtime_error (the
     // CSV cannot be created, the engine cannot start), before anything runs; the
     // previous run's engine and trace stay in place then. `cancelled` cuts a long
-    // start short (the PyTorch engine's import check).
+    // start short (the PyTorch engine's check for torch).
     void start(const RunConfig &config, const RunOutputs &outputs = {},
                const EngineCancel &cancelled = {});
     // Waits up to `timeoutMs` (negative: forever); true once the run has ended.

@@ -67,19 +67,25 @@ std::string defaultImageFolderPath()
 
 std::string ensureDefaultImageFolder(const ProgressCallback &progress)
 {
-    const std::string dir = defaultImageFolderPath();
+    return ensureImageFolder(defaultImageFolderPath(), ImageFolderSpec{}, progress);
+}
+
+std::string ensureImageFolder(const std::string &dir, const ImageFolderSpec &spec,
+                              const ProgressCallback &progress)
+{
     if (isReady(dir))
         return dir; // the common case: no lock needed, the folder appears by rename
+    const std::string parent = std::filesystem::path(dir).parent_path().string();
     std::error_code ec;
-    std::filesystem::create_directories(cacheDirectory(), ec);
+    std::filesystem::create_directories(parent, ec);
     if (ec)
-        throw std::runtime_error(cacheDirectory() + ": cannot create directory: " + ec.message());
+        throw std::runtime_error(parent + ": cannot create directory: " + ec.message());
     // Whoever gets the lock first generates; the others wait here and then find the
     // finished folder instead of writing into the same ".part" directory.
     const GenerationLock lock(dir + ".lock");
     if (isReady(dir))
         return dir;
-    generateImageFolder(dir, ImageFolderSpec{}, progress);
+    generateImageFolder(dir, spec, progress);
     return dir;
 }
 

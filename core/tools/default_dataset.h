@@ -17,4 +17,11 @@ std::string defaultImageFolderPath();
 // Throws std::runtime_error when it cannot be written.
 std::string ensureDefaultImageFolder(const ProgressCallback &progress = {});
 
+// The folder `dir` as `spec` makes it, generated once: callers that ask at the same
+// time (threads or processes) wait for the first one's folder under an exclusive
+// lock on "<dir>.lock" instead of writing it too. What ensureDefaultImageFolder()
+// does for the default folder.
+std::string ensureImageFolder(const std::string &dir, const ImageFolderSpec &spec,
+                              const ProgressCallback &progress = {});
+
 } // namespace loaderlab

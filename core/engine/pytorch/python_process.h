@@ -78,7 +78,7 @@ struct CheckProcessResult
 CheckProcessResult runCheckProcess(const std::vector<std::string> &args, std::int64_t timeoutMs,
                                    const std::function<bool()> &cancelled = {});
 
-// The import check's time limit: $LOADERLAB_PYTORCH_CHECK_SECONDS when set to a
+// The time limit of the check for torch: $LOADERLAB_PYTORCH_CHECK_SECONDS when set to a
 // positive number, else 30 s.
 double engineCheckSeconds();
 

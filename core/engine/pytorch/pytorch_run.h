@@ -74,7 +74,7 @@ public:
     PyTorchRun &operator=(const PyTorchRun &) = delete;
 
     // Throws std::invalid_argument for a config the engine cannot run, and
-    // std::runtime_error when Python cannot be started or fails the import check
+    // std::runtime_error when Python cannot be started or fails the check for torch
     // (which `cancelled` can cut short).
     void start(const RunConfig &config, const EngineCancel &cancelled = {});
     bool wait(int timeoutMs = -1);
