@@ -56,6 +56,26 @@ void runToEnd(PyTorchRun &run, const RunConfig &config, int timeoutMs = 180'000)
     QVERIFY2(groupGone(pgid), "a process of the engine's group is still alive");
 }
 
+// The environment variable `name` as it was (set or not), however the test ends.
+class RestoreEnv
+{
+public:
+    explicit RestoreEnv(const char *name)
+        : m_name(name)
+        , m_set(qEnvironmentVariableIsSet(name))
+        , m_value(qgetenv(name))
+    {
+    }
+    ~RestoreEnv() { m_set ? qputenv(m_name, m_value) : qunsetenv(m_name); }
+    RestoreEnv(const RestoreEnv &) = delete;
+    RestoreEnv &operator=(const RestoreEnv &) = delete;
+
+private:
+    const char *m_name;
+    bool m_set;
+    QByteArray m_value;
+};
+
 } // namespace
 
 class TestPyTorchPipeline : public QObject
@@ -526,12 +546,13 @@ void TestPyTorchPipeline::aTorchThatCannotBeImportedFailsTheRunWithPythonsError(
     std::ofstream((shadow + QStringLiteral("/torch/__init__.py")).toStdString())
         << "raise OSError('libtorch_cpu.so: cannot open shared object file')\n";
     std::ofstream((shadow + QStringLiteral("/torchvision/__init__.py")).toStdString()) << "\n";
-    const QByteArray before = qgetenv("PYTHONPATH");
-    qputenv("PYTHONPATH", QFile::encodeName(shadow));
     PyTorchRun run;
-    runToEnd(run,
-             pipelineRun(write("fine.py", "def make_dataset(args): return [1, 2, 3]\n"), 0, 2));
-    qputenv("PYTHONPATH", before);
+    {
+        const RestoreEnv restore("PYTHONPATH");
+        qputenv("PYTHONPATH", QFile::encodeName(shadow));
+        runToEnd(run,
+                 pipelineRun(write("fine.py", "def make_dataset(args): return [1, 2, 3]\n"), 0, 2));
+    }
     QVERIFY(run.state() == RunState::Failed);
     const QString error = QString::fromStdString(run.error());
     QVERIFY2(error.contains(QStringLiteral("the PyTorch engine needs torch and torchvision, and "))
