@@ -10,15 +10,16 @@
 //     however many threads it ran;
 //   - other programs in the run's own group (O_in: a busy loop started from the same
 //     shell) are B busy threads that are always there and share those C' cores with
-//     the run's threads by processor sharing (ContentionProfile,
-//     ProcessorSharingClock): with k(t) of the run's threads busy, every busy thread
-//     runs at min(1, C' / (k(t) + B)). B is the number that gives them, over the run's
-//     own k(t), the cores they were measured to take:
-//         mean over the run of  B x min(1, C' / (k(t) + B))  =  O_in,
-//     found by bisection (the left side grows with B, towards C').
+//     the run's threads (ContentionProfile, ProcessorSharingClock): with k(t) of the
+//     run's threads busy, each runs at the rates of core/predict/core_sharing.h, the
+//     run's threads gathering on the cores the B leave free. B is the number that
+//     gives them, over the run's own k(t), the cores they were measured to take:
+//         mean over the run of  B x other(C', k(t), B)  =  O_in,
+//     found by bisection (the left side never falls as B grows, towards C').
 // So a busy loop in another session on one of 2 cores leaves the run 1 core, and 2
 // workers then share it; the same loop in the run's own session is B = 1, and 2
-// workers get 2 x 2/3 of a core. The calibrated costs are the threads' own work, not
+// workers still share the free core (3 workers: 1.5 cores, one of them beside the
+// loop). The calibrated costs are the threads' own work, not
 // the time other programs took from them, and the run's own setting predicted on the
 // machine as it was gets back what the run got. A load under kBusyMachineCores
 // (background daemons) or an unknown one leaves the model as on an idle machine.

@@ -1,5 +1,7 @@
 #include "core/predict/contention_profile.h"
 
+#include "core/predict/core_sharing.h"
+
 #include <algorithm>
 #include <map>
 
@@ -75,8 +77,8 @@ void ContentionProfile::computeRates()
             m_prefix.push_back(m_prefix.back() + span * m_rates.back());
         }
         // A stretch where none of the run's threads is busy has no rate to speak of.
-        const double k = m_threads[i] > 0.0 ? m_threads[i] + m_other : 0.0;
-        m_rates.push_back(k <= m_cores ? 1.0 : m_cores / k);
+        m_rates.push_back(m_threads[i] > 0.0 ? coreShares(m_cores, m_threads[i], m_other).run
+                                             : 1.0);
     }
 }
 
@@ -87,8 +89,7 @@ double ContentionProfile::otherBusyCores(double cores, double otherLoad) const
     const double c = std::max(kLeastCores, cores);
     double sum = 0.0, all = 0.0;
     for (const auto &[threads, seconds] : m_timeAt) {
-        const double k = threads + otherLoad;
-        sum += seconds * otherLoad * (k <= c ? 1.0 : c / k);
+        sum += seconds * otherLoad * coreShares(c, threads, otherLoad).other;
         all += seconds;
     }
     return all > 0.0 ? sum / all : 0.0;

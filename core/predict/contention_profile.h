@@ -10,8 +10,9 @@
 // C / W of their wall time. On a busy machine (shareMachine, core/predict/
 // busy_machine.h) the run's threads had C' cores, C less what other scheduling groups
 // held, shared with B busy threads of other programs in its own group: the rate is
-// then min(1, C' / (k(t) + B)). The same assumption as the model's: no
-// memory-bandwidth or cache effects, every busy thread gets an equal share.
+// then the run's rate for k(t) threads beside B (core/predict/core_sharing.h). The
+// same assumptions as the model's: no memory-bandwidth or cache effects, and threads
+// on one core share it evenly.
 
 #include <cstdint>
 #include <utility>
@@ -45,8 +46,8 @@ public:
     double meanBusyThreads() const { return m_meanBusy; }
     // The cores `otherLoad` busy threads of other programs would have had beside the
     // run's threads on `cores` cores, on average from the first stretch's start to the
-    // last one's end: B x min(1, C / (k(t) + B)), also where k(t) is 0. 0 without a
-    // stretch.
+    // last one's end: B x their rate beside k(t) (core_sharing.h), also where k(t) is
+    // 0. 0 without a stretch.
     double otherBusyCores(double cores, double otherLoad) const;
 
 private:
@@ -66,7 +67,7 @@ private:
     std::vector<Change> m_changes;
     std::vector<std::int64_t> m_times; // where k changes, sorted
     std::vector<double> m_threads;     // k on [m_times[i], m_times[i + 1])
-    std::vector<double> m_rates;       // min(1, C / (k + other)) on the same
+    std::vector<double> m_rates;       // the run's rate (core_sharing.h) on the same
     std::vector<double> m_prefix;      // the integral up to m_times[i], seconds
     // Seconds with k busy threads, by k (0 included), from the first change to the last.
     std::vector<std::pair<double, double>> m_timeAt;

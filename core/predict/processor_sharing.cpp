@@ -1,5 +1,7 @@
 #include "core/predict/processor_sharing.h"
 
+#include "core/predict/core_sharing.h"
+
 #include <algorithm>
 #include <limits>
 
@@ -14,8 +16,7 @@ ProcessorSharingClock::ProcessorSharingClock(double cores, double faultLanes, do
 
 double ProcessorSharingClock::rate() const
 {
-    const double k = m_weight + m_otherLoad;
-    return k <= m_cores ? 1.0 : m_cores / k;
+    return coreShares(m_cores, m_weight, m_otherLoad).run;
 }
 
 double ProcessorSharingClock::faultShare() const

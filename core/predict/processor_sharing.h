@@ -8,8 +8,9 @@
 //     activity progresses at min(1, cores / k) seconds of work per second, so work
 //     started together with equal amounts ends together. Other programs' load, B busy
 //     threads that are always there (`otherLoad`: a machine that was busy while the
-//     run was recorded, core/predict/busy_machine.h), shares the cores too: the rate
-//     is then min(1, cores / (k + B)).
+//     run was recorded, core/predict/busy_machine.h), shares the cores too, and not
+//     evenly: the run's threads gather on the cores those leave free, and every CPU
+//     activity progresses at the run's rate of core/predict/core_sharing.h.
 //   - delays: wall time that takes no CPU (a simulated or GPU step, a copy to a device,
 //     a worker process starting).
 //   - faulting work: CPU work of a thread faulting in fresh pages (the first fill of a

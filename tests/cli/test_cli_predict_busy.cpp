@@ -117,8 +117,9 @@ void TestCliPredictBusy::predictsTheMachineAsItWas_data()
     QTest::addColumn<QString>("four"); // at 4
     const QString idle = QStringLiteral(" --cores 2 predicts for an idle machine.");
     // A busy loop in LoaderLab's own session: B = 1 thread; the worker had its core
-    // (0.1 s of work a batch); 2 workers and the loop run at 2/3 of a core: 16 samples
-    // per 0.15 s; 4 at 2/5: 32 per 0.25 s.
+    // (0.1 s of work a batch); 2 workers share the core the loop leaves free
+    // (core_sharing.h): 16 samples per 0.2 s; of 4, 3 share it and 1 the loop's core,
+    // 1.5 cores for 4: 32 per 0.1 / 0.375 s.
     QTest::newRow("a busy loop in its session")
         << 1.0 << 1.0
         << QStringLiteral("During the calibration run other programs used 1.0 of 2 cores (1.0 of "
@@ -126,7 +127,7 @@ void TestCliPredictBusy::predictsTheMachineAsItWas_data()
                           "was: the 2.0 cores other sessions left, shared with the programs of "
                           "LoaderLab's session thread by thread.")
                + idle
-        << QStringLiteral("106.7") << QStringLiteral("128.0");
+        << QStringLiteral("80.0") << QStringLiteral("120.0");
     // The loop in another session holds its core: 2 or 4 workers share the other.
     QTest::newRow("a busy loop in another session")
         << 1.0 << 0.0
@@ -134,9 +135,11 @@ void TestCliPredictBusy::predictsTheMachineAsItWas_data()
                           "predicted for the 1.0 cores that were free.")
                + idle
         << QStringLiteral("80.0") << QStringLiteral("80.0");
-    // A build in LoaderLab's session left the worker 0.4 of a core: B = 4 threads,
-    // 0.04 s of work a batch; 2 workers run at 2/6: 16 per 0.12 s; 4 at 2/8: 32 per
-    // 0.16 s.
+    // A build in LoaderLab's session left the worker 0.4 of a core: B = 3.6 threads
+    // (test_busy_machine), 0.04 s of work a batch. 2 workers have 2/3 of a core
+    // beside 3 others or 4 (the others 1 and 2, or 2 and 2, on the cores): 1/3 each,
+    // 16 per 0.12 s. 4 workers have 1 + 1/12 cores beside 3 and 1 beside 4: 1.0333
+    // at B = 3.6, 32 per 0.04 x 4 / 1.0333 s.
     QTest::newRow("a build in its session")
         << 1.6 << 1.6
         << QStringLiteral("During the calibration run other programs used 1.6 of 2 cores (1.6 of "
@@ -144,7 +147,7 @@ void TestCliPredictBusy::predictsTheMachineAsItWas_data()
                           "was: the 2.0 cores other sessions left, shared with the programs of "
                           "LoaderLab's session thread by thread.")
                + idle
-        << QStringLiteral("133.3") << QStringLiteral("200.0");
+        << QStringLiteral("133.3") << QStringLiteral("206.7");
     // A build in another session leaves 0.4 of a core however many workers share it.
     QTest::newRow("a build in another session")
         << 1.6 << 0.0

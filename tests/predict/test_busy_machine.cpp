@@ -1,7 +1,7 @@
 // A machine other programs kept busy (core/predict/busy_machine.h): the model with
 // the cores other scheduling groups held taken away and B busy threads of other
-// programs in the run's own group beside its threads (min(1, C' / (k + B)) each) on
-// constant costs; the split and B fitted from a run's profile and its recorded load;
+// programs in the run's own group beside its threads (sharing as core_sharing.h says)
+// on constant costs; the split and B fitted from a run's profile and its recorded load;
 // and the calibration of a run with known costs recorded under a known load: the
 // known per-sample work, the run itself predicted back, an idle machine's prediction;
 // an idle or unknown load leaves the calibration exactly as it was.
@@ -75,18 +75,24 @@ MachineLoad loadOf(int cores, double others, double group, double steal = 0.0)
 void TestBusyMachine::otherThreadsShareTheCores()
 {
     const double load = 0.1;
-    // Two workers and one busy thread of another program on two cores: each of the
-    // three runs at 2/3, so a load takes 1.5 L and two batches come every 1.5 L.
+    // Two workers and one busy thread of another program on two cores: the workers
+    // share the core the loop leaves free (core_sharing.h), so a load takes 2 L and
+    // two batches come every 2 L: no faster than one worker.
     const Prediction shared = predictLoader(constantCosts(load, 0.001), longRun(2, 2, 1.0));
-    QVERIFY(near(steadyRate(shared, 8, 2), 2 / (1.5 * load), 1e-9));
+    QVERIFY(near(steadyRate(shared, 8, 2), 2 / (2 * load), 1e-9));
     for (const PredictedBatch &b : shared.batches)
-        QVERIFY(near(b.loadEnd - b.loadStart, 1.5 * load, 1e-9));
+        QVERIFY(near(b.loadEnd - b.loadStart, 2 * load, 1e-9));
+    // Three: two on the free core, one beside the loop, each at 1/2: three batches
+    // every 2 L.
+    const Prediction three = predictLoader(constantCosts(load, 0.001), longRun(3, 2, 1.0));
+    QVERIFY(near(steadyRate(three, 9, 3), 3 / (2 * load), 1e-9));
     // One worker beside it: 2 threads on 2 cores, nobody waits: 1 / L.
     const Prediction one = predictLoader(constantCosts(load, 0.001), longRun(1, 2, 1.0));
     QVERIFY(near(steadyRate(one, 4, 1), 1 / load, 1e-9));
-    // Four other threads and one worker: the worker has 2/5 of a core.
+    // Four other threads (two on each core) and one worker: the worker joins a pair
+    // and has 1/3 of a core.
     const Prediction squeezed = predictLoader(constantCosts(load, 0.001), longRun(1, 2, 4.0));
-    QVERIFY(near(steadyRate(squeezed, 4, 1), 0.4 / load, 1e-9));
+    QVERIFY(near(steadyRate(squeezed, 4, 1), (1.0 / 3.0) / load, 1e-9));
     // Other groups held 1.6 of the 2 cores: one worker has the 0.4 left, and four
     // share it.
     const Prediction outside = predictLoader(constantCosts(load, 0.001), longRun(1, 2, 0.0, 1.6));
@@ -144,11 +150,13 @@ void TestBusyMachine::fitsTheOtherProgramsThreads()
     QVERIFY(near(apart.outsideCores, 1.0));
     QVERIFY(near(apart.shareCores, 1.0));
     QCOMPARE(apart.otherLoad, 0.0);
-    // A build in its own session took 1.6 cores, leaving the thread 0.4:
-    // 2B / (1 + B) = 1.6, B = 4.
-    QVERIFY(near(busyMachine(loadOf(2, 1.6, 1.6), 2, profile).otherLoad, 4.0));
-    // Steal is held outside: 1.2 in the group beside 0.4 stolen, on the 1.6 left:
-    // 1.6B / (1 + B) = 1.2, B = 3.
+    // A build in its own session took 1.6 cores, leaving the thread 0.4. Beside the
+    // thread, 3 others have 1 + 1/2 cores (1 and 2 on the cores, the thread with the
+    // 1) and 4 have 1 + 2/3 (2 and 2): 1.6 lies 0.6 of the way, B = 3.6.
+    QVERIFY(near(busyMachine(loadOf(2, 1.6, 1.6), 2, profile).otherLoad, 3.6));
+    // Steal is held outside: 1.2 in the group beside 0.4 stolen, on the 1.6 left,
+    // between 1 core (3 others beside the thread: 3/4) and 2 (1 + 1/2):
+    // 0.4 x 3/4 + 0.6 x 3/2 = 1.2 at B = 3.
     const BusyMachine stolen = busyMachine(loadOf(2, 1.2, 1.2, 0.4), 2, profile);
     QVERIFY(near(stolen.shareCores, 1.6));
     QVERIFY(near(stolen.otherLoad, 3.0));
@@ -171,7 +179,7 @@ void TestBusyMachine::calibratesTheThreadsOwnWork_data()
     QTest::newRow("a busy loop in its session") << 1.0 << 1.0 << 0.0 << 1.0 << 0.100;
     QTest::newRow("a busy loop in another session") << 1.0 << 0.0 << 1.0 << 0.0 << 0.100;
     // A build left the worker 0.4 of a core: 0.1 s of wall was 0.04 s of work.
-    QTest::newRow("a build of 4 threads in its session") << 1.6 << 1.6 << 0.0 << 4.0 << 0.040;
+    QTest::newRow("a build in its session") << 1.6 << 1.6 << 0.0 << 3.6 << 0.040;
     QTest::newRow("a build in another session") << 1.6 << 0.0 << 1.6 << 0.0 << 0.040;
 }
 
