@@ -78,10 +78,16 @@ LoaderMeasurement measureLoader(const std::vector<TraceRecord> &records, int wor
     return m;
 }
 
+std::int64_t periodEpochBatches(int workers)
+{
+    const std::int64_t w = std::max(workers, 1);
+    return 4 * w + 1;
+}
+
 std::int64_t setupBatches(int workers)
 {
     const int w = std::max(workers, 1);
-    return std::max(4 * w + 1, w + 6);
+    return std::max<std::int64_t>(periodEpochBatches(w), w + 6);
 }
 
 StepChoice chooseLessonStep(StepNeed need, bool periodWithinEpochs, int workers,
@@ -92,7 +98,7 @@ StepChoice chooseLessonStep(StepNeed need, bool periodWithinEpochs, int workers,
     const int w = std::max(workers, 1);
     c.batchSize = m.batchSize;
     const double perSample = m.sampleLoadMs;
-    const std::int64_t needed = 4 * static_cast<std::int64_t>(w) + 1;
+    const std::int64_t needed = periodEpochBatches(w);
     if (need == StepNeed::LoaderLimits && periodWithinEpochs && perSample > 0) {
         // An epoch that did not end in the measuring run holds at least what it read,
         // and may hold no more: a larger batch must leave `needed` batches in that.

@@ -63,8 +63,15 @@ struct LoaderMeasurement
 LoaderMeasurement measureLoader(const std::vector<TraceRecord> &records, int workers,
                                 int batchSize);
 
+// The batches an epoch must hold for a period of W to be read in it: 4W + 1. Each
+// epoch's start-up round of W is left out, and the period reader (core/stats/
+// wait_pattern.h) reads lags up to a third of what is left. (Asking for 5W + 1 was
+// measured side by side with it on 50 and 432 photos, 10 rounds each: no more runs
+// saw the period; docs/lessons.md.)
+std::int64_t periodEpochBatches(int workers);
+
 // Batches the measuring run needs: a few rounds of W after the first, and enough for
-// a period lesson to tell whether an epoch holds the 4W + 1 batches its period needs.
+// a period lesson to tell whether an epoch holds periodEpochBatches().
 std::int64_t setupBatches(int workers);
 
 struct StepChoice
@@ -85,7 +92,7 @@ struct StepChoice
 // size) for `need`, from what was measured with `workers` workers.
 // LoaderLimits: the step is kLoaderLimitShare of T / W, at least 0.1 ms (a step, so
 // that the waits between the spikes are short); a period lesson's batch is made
-// smaller when an epoch holds fewer than 4W + 1 batches, or larger when a batch
+// smaller when an epoch holds fewer than periodEpochBatches(), or larger when a batch
 // takes under kMinSpikeBatchMs, within what the epoch allows (where no epoch ended
 // in the measuring run, within what the samples it read allow: an epoch may be no
 // longer).

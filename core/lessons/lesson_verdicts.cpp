@@ -101,6 +101,19 @@ LessonVerdict periodVerdict(const std::vector<LessonPhaseResult> &phases)
                    "consumer waits) and the workers stay in step; a step slower than loading "
                    "hides them, and more workers than cores blur them. Shorten the step "
                    "(--sleep-batch-ms) or use fewer workers.";
+        // A phase that missed with more workers than the machine has cores: its rounds
+        // cannot load at once, and whether the period still shows varies from run to run.
+        for (const auto &p : phases) {
+            const int workers = p.config.loader.numWorkers;
+            if (p.waits.period == workers || !p.load.known() || workers <= p.load.cores)
+                continue;
+            v.text += format(" With %d workers on this machine's %d cores, the workers cannot "
+                             "all load at once and their rounds blur: the period of %d shows "
+                             "in some runs and not in others. Run the lesson again, or on a "
+                             "machine with %d cores or more.",
+                             workers, p.load.cores, workers, workers);
+            break;
+        }
     }
     if (phases[0].waits.epochs > 1) {
         v.text += " The period is read within each epoch, after its first round of W "

@@ -129,6 +129,24 @@ void TestLessonVerdicts::spikesEveryW()
                  "(autocorrelation 0.97); 3 workers: the wait spikes every 2 batches "
                  "(autocorrelation 0.96). The spikes follow W only while")),
              v.text.c_str());
+    QVERIFY2(!verdictText(v).contains(QStringLiteral("this machine's")), v.text.c_str());
+    // The same on a machine of 2 cores: the 3 workers cannot load a round at once.
+    std::vector<LessonPhaseResult> onTwoCores = {workers(2, spikesEvery(2)),
+                                                 workers(3, spikesEvery(2))};
+    for (LessonPhaseResult &p : onTwoCores)
+        p.load.cores = 2;
+    v = periodVerdict(onTwoCores);
+    QVERIFY2(verdictText(v).contains(QStringLiteral(
+                 " With 3 workers on this machine's 2 cores, the workers cannot all load at "
+                 "once and their rounds blur: the period of 3 shows in some runs and not in "
+                 "others. Run the lesson again, or on a machine with 3 cores or more.")),
+             v.text.c_str());
+    // Seen on 2 cores: nothing to explain.
+    onTwoCores[1] = workers(3, spikesEvery(3));
+    onTwoCores[1].load.cores = 2;
+    v = periodVerdict(onTwoCores);
+    QVERIFY2(v.observed && !verdictText(v).contains(QStringLiteral("this machine's")),
+             v.text.c_str());
 }
 
 void TestLessonVerdicts::slowModel()
