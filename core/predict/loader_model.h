@@ -27,9 +27,10 @@
 //   - CPU contention by processor sharing: at any instant the k CPU-busy threads (the
 //     loading workers, pin threads, a consumer loading its own batch, and the
 //     consumer's threads while it steps on the CPU) share C cores, each progressing at
-//     min(1, C / k) seconds of work per second (min(1, C' / (k + B)) on a busy machine,
-//     C' = C less what other scheduling groups held, B the busy threads of other
-//     programs in the run's own group: ModelSetting::outsideCores and otherLoad);
+//     min(1, C / k) seconds of work per second. On a busy machine they share C' = C
+//     less what other scheduling groups held with B busy threads of other programs in
+//     the run's own group (ModelSetting::outsideCores and otherLoad), the run's
+//     threads gathering on the cores those leave free (core/predict/core_sharing.h);
 //   - the first fill of the loader's pooled buffers (ModelCosts::firstFill): page
 //     faults, served for at most ModelCosts::faultLanes threads at once.
 // What it does not model: memory bandwidth, caches, the page cache, disks, the
