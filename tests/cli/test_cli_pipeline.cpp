@@ -297,9 +297,9 @@ void TestCliPipeline::autotuneDrivesAPipeline()
         6000, {QStringLiteral("--set"), QStringLiteral("dataset.args.step=none"),
                QStringLiteral("--sleep-batch-ms"), QStringLiteral("1"), QStringLiteral("--workers"),
                QStringLiteral("1"), QStringLiteral("--autotune"),
-               QStringLiteral("--autotune-search"), QStringLiteral("hill"), QStringLiteral("--epochs"),
-               QStringLiteral("0"), QStringLiteral("--seconds"), QStringLiteral("15"),
-               QStringLiteral("--json"), json, QStringLiteral("--quiet")}));
+               QStringLiteral("--autotune-search"), QStringLiteral("hill"),
+               QStringLiteral("--epochs"), QStringLiteral("0"), QStringLiteral("--seconds"),
+               QStringLiteral("15"), QStringLiteral("--json"), json, QStringLiteral("--quiet")}));
     QVERIFY2(r.exitCode == 0, qPrintable(r.err + r.out));
     const auto summary = readJson(json);
     QCOMPARE(summary.at("config").at("engine").get<std::string>(), std::string("pytorch"));
