@@ -114,13 +114,17 @@ void readProcesses(CpuSample &sample)
     const bool autogroups = trimmed(procFileText("/proc/sys/kernel/sched_autogroup_enabled"))
                             == "1";
     const std::string ours = groupOf("/proc/self", autogroups);
+    const auto self = stats.find(static_cast<int>(getpid()));
+    const int ownNice = self != stats.end() ? self->second.nice : 0;
     for (const auto &[pid, stat] : stats) {
         if (below.contains(pid)) {
             sample.ownCpuSeconds += seconds(stat.ticks + stat.childTicks);
             continue;
         }
-        if (groupOf("/proc/" + std::to_string(pid), autogroups) == ours)
-            sample.groupCpuSeconds[pid] = seconds(stat.ticks);
+        if (groupOf("/proc/" + std::to_string(pid), autogroups) != ours)
+            continue;
+        (stat.nice >= ownNice + kYieldingNice ? sample.yieldingCpuSeconds
+                                              : sample.groupCpuSeconds)[pid] = seconds(stat.ticks);
     }
 }
 
@@ -132,16 +136,22 @@ std::optional<ProcessStat> parseProcessStat(std::string_view text)
     if (paren == std::string_view::npos)
         return std::nullopt;
     // After ')': state ppid pgrp session tty_nr tpgid flags minflt cminflt majflt
-    // cmajflt utime stime cutime cstime (fields 3 to 17 of proc(5)).
+    // cmajflt utime stime cutime cstime priority nice (fields 3 to 19 of proc(5)).
     std::string_view rest = text.substr(paren + 1);
     std::int64_t numbers[5] = {}; // ppid, utime, stime, cutime, cstime
-    for (int field = 3; field <= 17; ++field) {
+    int nice = 0;
+    for (int field = 3; field <= 19; ++field) {
         const std::size_t start = rest.find_first_not_of(' ');
         if (start == std::string_view::npos)
             return std::nullopt;
         rest.remove_prefix(start);
         const std::size_t end = std::min(rest.find(' '), rest.size());
-        const int slot = field == 4 ? 0 : field >= 14 ? field - 13 : -1;
+        const int slot = field == 4 ? 0 : field >= 14 && field <= 17 ? field - 13 : -1;
+        if (field == 19) {
+            const auto [ptr, ec] = std::from_chars(rest.data(), rest.data() + end, nice);
+            if (ec != std::errc() || ptr != rest.data() + end)
+                return std::nullopt;
+        }
         if (slot >= 0) {
             const auto [ptr, ec] = std::from_chars(rest.data(), rest.data() + end, numbers[slot]);
             if (ec != std::errc() || ptr != rest.data() + end || numbers[slot] < 0)
@@ -153,6 +163,7 @@ std::optional<ProcessStat> parseProcessStat(std::string_view text)
     stat.parent = static_cast<int>(numbers[0]);
     stat.ticks = static_cast<std::uint64_t>(numbers[1] + numbers[2]);
     stat.childTicks = static_cast<std::uint64_t>(numbers[3] + numbers[4]);
+    stat.nice = nice;
     return stat;
 }
 
@@ -275,14 +286,22 @@ MachineLoad machineLoadBetween(const CpuSample &start, const CpuSample &end)
     load.stealCores = cores * static_cast<double>(b.steal - a.steal) / ticks;
     load.ownBusyCores = std::clamp((end.ownCpuSeconds - start.ownCpuSeconds) / wall, 0.0,
                                    static_cast<double>(cores));
-    load.otherBusyCores = std::clamp(busy - load.ownBusyCores, 0.0, static_cast<double>(cores));
-    double group = 0.0;
-    for (const auto &[pid, seconds] : end.groupCpuSeconds) {
-        const auto before = start.groupCpuSeconds.find(pid);
-        if (before != start.groupCpuSeconds.end() && seconds >= before->second)
-            group += seconds - before->second;
-    }
-    load.groupBusyCores = std::clamp(group / wall, 0.0, load.otherBusyCores);
+    // CPU seconds of the processes in both samples' table.
+    const auto used = [](const std::map<int, double> &from, const std::map<int, double> &to) {
+        double sum = 0.0;
+        for (const auto &[pid, seconds] : to) {
+            const auto before = from.find(pid);
+            if (before != from.end() && seconds >= before->second)
+                sum += seconds - before->second;
+        }
+        return sum;
+    };
+    const double other = std::clamp(busy - load.ownBusyCores, 0.0, static_cast<double>(cores));
+    load.yieldingCores = std::clamp(used(start.yieldingCpuSeconds, end.yieldingCpuSeconds) / wall,
+                                    0.0, other);
+    load.otherBusyCores = other - load.yieldingCores;
+    load.groupBusyCores = std::clamp(used(start.groupCpuSeconds, end.groupCpuSeconds) / wall, 0.0,
+                                     load.otherBusyCores);
     load.availableCores = std::clamp(cores - load.otherBusyCores - load.stealCores, 0.0,
                                      static_cast<double>(cores));
     return load;

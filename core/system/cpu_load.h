@@ -60,6 +60,7 @@ struct ProcessStat
     int parent = 0;
     std::uint64_t ticks = 0;
     std::uint64_t childTicks = 0;
+    int nice = 0; // -20..19
 };
 std::optional<ProcessStat> parseProcessStat(std::string_view text);
 
@@ -92,7 +93,16 @@ struct CpuSample
     // CPU seconds of each other process (by PID) in this process's scheduling group,
     // the processes below it left out (they are ownCpuSeconds').
     std::map<int, double> groupCpuSeconds;
+    // The same for the processes of the group niced kYieldingNice or more below this
+    // one (a background build at `nice -n 19`): beside a thread of this process a
+    // thread of theirs gets under a tenth of the core they share, so the cores they
+    // use are free to the run, and they are counted apart from groupCpuSeconds.
+    std::map<int, double> yieldingCpuSeconds;
 };
+
+// Nice levels below this process's at which a process of its group yields its cores:
+// CFS weighs each level by about 1.25, so 10 levels give under a tenth of a shared core.
+inline constexpr int kYieldingNice = 10;
 
 // Reads /proc/stat, getrusage(RUSAGE_SELF) and getrusage(RUSAGE_CHILDREN) and every
 // process's /proc/PID/stat now.
@@ -109,6 +119,9 @@ struct MachineLoad
     // through the whole interval; they compete with each of its threads.
     double groupBusyCores = 0.0;
     double stealCores = 0.0; // taken by the hypervisor for other virtual machines
+    // Used by processes of this process's group niced kYieldingNice or more below it,
+    // and left out of otherBusyCores: they yield whatever core the run's threads want.
+    double yieldingCores = 0.0;
     // What the run could have had: cores - otherBusyCores - stealCores, at least 0.
     double availableCores = 0.0;
 

@@ -159,6 +159,13 @@ void TestCpuLoad::readsAProcesssStat()
     QCOMPARE(stat->parent, 1);
     QCOMPARE(stat->ticks, std::uint64_t{290});
     QCOMPARE(stat->childTicks, std::uint64_t{10});
+    QCOMPARE(stat->nice, 0); // field 19
+    const auto niced = loaderlab::parseProcessStat(
+        "7 (make) R 1 7 7 0 -1 0 0 0 0 0 5 1 0 0 39 19 1");
+    QVERIFY(niced.has_value());
+    QCOMPARE(niced->nice, 19);
+    QCOMPARE(loaderlab::parseProcessStat("7 (make) R 1 7 7 0 -1 0 0 0 0 0 5 1 0 0 0 -20 1")->nice,
+             -20);
     QVERIFY(!loaderlab::parseProcessStat("").has_value());
     QVERIFY(!loaderlab::parseProcessStat("4242 (cut) S 1 2 3").has_value());
     QVERIFY(!loaderlab::parseProcessStat("4242 (cut) S 1 2 3 4 5 6 7 8 9 10 250 40").has_value());
@@ -272,6 +279,15 @@ void TestCpuLoad::countsTheGroupsProcessesThatRanThroughout()
     // Never more than all others took.
     end.groupCpuSeconds[10] = 3.0;
     QCOMPARE(loaderlab::machineLoadBetween(start, end).groupBusyCores, 0.5);
+    // A process of the group niced 10 levels or more below this one (a background
+    // build) ran 0.4 s of them: it yields, and its 0.2 cores are not other programs'.
+    end.groupCpuSeconds[10] = 1.4;
+    start.yieldingCpuSeconds = {{20, 2.0}};
+    end.yieldingCpuSeconds = {{20, 2.4}};
+    const MachineLoad niced = loaderlab::machineLoadBetween(start, end);
+    QCOMPARE(niced.yieldingCores, 0.2);
+    QCOMPARE(niced.otherBusyCores, 0.3);
+    QCOMPARE(niced.groupBusyCores, 0.3);
 }
 
 void TestCpuLoad::meterMeasuresARealInterval()
