@@ -1088,10 +1088,6 @@
         <translation>Worker und Prefetch automatisch abstimmen</translation>
     </message>
     <message>
-        <source>While the run goes, measure samples/s and move workers and prefetch one step at a time where it gains more than the noise (as loaderlab run --autotune); each trial and move is a marker on the plots.</source>
-        <translation>Während der Lauf geht, Samples/s messen und Worker und Prefetch Schritt für Schritt dorthin verstellen, wo es mehr als das Rauschen bringt (wie loaderlab run --autotune); jeder Versuch und jede Änderung ist eine Markierung in den Plots.</translation>
-    </message>
-    <message>
         <source>and the batch size</source>
         <translation>und die Batchgröße</translation>
     </message>
@@ -1138,6 +1134,22 @@
     <message>
         <source>Other programs asked for %1 of the %2 cores in the last window; settings are compared only on windows with the same load.</source>
         <translation>Andere Programme beanspruchten im letzten Messfenster %1 der %2 Kerne; Einstellungen werden nur über Messfenster mit gleicher Last verglichen.</translation>
+    </message>
+    <message>
+        <source>While the run goes, measure samples/s and move workers and prefetch where a measured window gains more than the noise (as loaderlab run --autotune); each trial and move is a marker on the plots.</source>
+        <translation>Während der Lauf geht, Samples/s messen und Worker und Prefetch verstellen, wo ein gemessenes Fenster mehr als das Rauschen gewinnt (wie loaderlab run --autotune); jeder Versuch und jede Änderung ist eine Markierung in den Diagrammen.</translation>
+    </message>
+    <message>
+        <source>How the autotuner finds the next setting to measure (as --autotune-search): the loader model, calibrated on the run, proposes the setting it predicts best and a measured window confirms it; or a hill climb measures one neighbour at a time.</source>
+        <translation>Wie die automatische Abstimmung die nächste zu messende Einstellung findet (wie --autotune-search): Das am Lauf kalibrierte Loader-Modell schlägt die Einstellung vor, die es als beste vorhersagt, und ein gemessenes Fenster bestätigt sie; oder eine Bergsteigersuche misst einen Nachbarn nach dem anderen.</translation>
+    </message>
+    <message>
+        <source>Proposed by the loader model</source>
+        <translation>Vom Loader-Modell vorgeschlagen</translation>
+    </message>
+    <message>
+        <source>Hill climb of measured trials</source>
+        <translation>Bergsteigersuche mit gemessenen Versuchen</translation>
     </message>
 </context>
 <context>

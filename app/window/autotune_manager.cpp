@@ -23,12 +23,15 @@ void AutotuneManager::update()
     const bool want = m_controls->autotuneEnabled() && m_session->state() == RunState::Running
                       && engineCannot(m_session->runEngine(), EngineFeature::Reconfigure).empty();
     const bool batch = m_controls->autotuneBatch();
-    if (!want || (m_autotuner && batch != m_autotuneBatch))
+    const bool model = m_controls->autotuneModelSearch();
+    if (!want || (m_autotuner && (batch != m_autotuneBatch || model != m_modelSearch)))
         stop();
     if (want && !m_autotuner) {
         AutotuneOptions options;
         options.tuneBatch = batch;
+        options.model = model;
         m_autotuneBatch = batch;
+        m_modelSearch = model;
         // Starts from the run's settings; reports its moves as markers (no callback:
         // the window reads them from the trace like every other marker).
         m_autotuner = std::make_unique<Autotuner>(m_session->engine(), options);

@@ -41,7 +41,8 @@ private:
     RunSession *m_session;
     ControlPanel *m_controls;
     std::unique_ptr<loaderlab::Autotuner> m_autotuner;
-    bool m_autotuneBatch = false; // the running autotuner's option
+    bool m_autotuneBatch = false; // the running autotuner's options
+    bool m_modelSearch = true;
 };
 
 } // namespace loaderlab

@@ -66,7 +66,10 @@ public:
     // prefetch (and the batch size when allowed) of the running run.
     bool autotuneEnabled() const;
     bool autotuneBatch() const;
-    void setAutotuneEnabled(bool enabled); // emits autotuneChanged
+    // The loader model proposes (true, the default) or a hill climb of measured trials.
+    bool autotuneModelSearch() const;
+    void setAutotuneModelSearch(bool model); // emits autotuneChanged when it changes
+    void setAutotuneEnabled(bool enabled);   // emits autotuneChanged
     // While the autotuner drives the run: the tuned controls follow it (showTuned)
     // and are read-only, saying why.
     void setTuning(bool tuning, bool batchToo);
@@ -126,6 +129,7 @@ private:
     QCheckBox *m_outOfOrderCheck = nullptr;
     QCheckBox *m_autotuneCheck = nullptr;
     QCheckBox *m_autotuneBatchCheck = nullptr;
+    QComboBox *m_autotuneSearchCombo = nullptr;
     QLabel *m_autotuneState = nullptr;
 
     QGroupBox *m_sleepGroup = nullptr;

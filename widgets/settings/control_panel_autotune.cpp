@@ -8,6 +8,7 @@
 #include "widgets/common/form_helpers.h"
 
 #include <QCheckBox>
+#include <QComboBox>
 #include <QGridLayout>
 #include <QLabel>
 #include <QLocale>
@@ -23,13 +24,22 @@ QWidget *ControlPanel::buildAutotuneRows()
 {
     m_autotuneCheck = named(new QCheckBox(tr("Autotune workers and prefetch")), "autotuneCheck",
                             tr("While the run goes, measure samples/s and move workers and "
-                               "prefetch one step at a time where it gains more than the "
-                               "noise (as loaderlab run --autotune); each trial and move is a "
+                               "prefetch where a measured window gains more than the noise "
+                               "(as loaderlab run --autotune); each trial and move is a "
                                "marker on the plots."));
     m_autotuneBatchCheck = named(new QCheckBox(tr("and the batch size")), "autotuneBatchCheck",
                                  tr("Let the autotuner double or halve the batch size too (as "
                                     "--autotune-batch)."));
     m_autotuneBatchCheck->setEnabled(false);
+    m_autotuneSearchCombo = named(new QComboBox, "autotuneSearchCombo",
+                                  tr("How the autotuner finds the next setting to measure (as "
+                                     "--autotune-search): the loader model, calibrated on the "
+                                     "run, proposes the setting it predicts best and a measured "
+                                     "window confirms it; or a hill climb measures one "
+                                     "neighbour at a time."));
+    m_autotuneSearchCombo->addItem(tr("Proposed by the loader model"), true);
+    m_autotuneSearchCombo->addItem(tr("Hill climb of measured trials"), false);
+    m_autotuneSearchCombo->setEnabled(false);
     // Two rows, the batch option indented under the box it belongs to: one row
     // would widen the panel in German.
     auto *tune = new QWidget;
@@ -38,16 +48,20 @@ QWidget *ControlPanel::buildAutotuneRows()
     tuneRows->addWidget(m_autotuneCheck, 0, 0, 1, 2);
     tuneRows->setColumnMinimumWidth(0, 20);
     tuneRows->addWidget(m_autotuneBatchCheck, 1, 1);
+    tuneRows->addWidget(m_autotuneSearchCombo, 2, 1);
     m_autotuneState = new QLabel;
     m_autotuneState->setObjectName(QStringLiteral("autotuneState"));
     m_autotuneState->setWordWrap(true);
     m_autotuneState->setVisible(false);
-    tuneRows->addWidget(m_autotuneState, 2, 1);
+    tuneRows->addWidget(m_autotuneState, 3, 1);
     connect(m_autotuneCheck, &QCheckBox::toggled, this, [this](bool on) {
         m_autotuneBatchCheck->setEnabled(on);
+        m_autotuneSearchCombo->setEnabled(on);
         Q_EMIT autotuneChanged();
     });
     connect(m_autotuneBatchCheck, &QCheckBox::toggled, this, &ControlPanel::autotuneChanged);
+    connect(m_autotuneSearchCombo, &QComboBox::currentIndexChanged, this,
+            &ControlPanel::autotuneChanged);
     return tune;
 }
 
@@ -59,6 +73,16 @@ bool ControlPanel::autotuneEnabled() const
 bool ControlPanel::autotuneBatch() const
 {
     return m_autotuneCheck->isChecked() && m_autotuneBatchCheck->isChecked();
+}
+
+bool ControlPanel::autotuneModelSearch() const
+{
+    return m_autotuneSearchCombo->currentData().toBool();
+}
+
+void ControlPanel::setAutotuneModelSearch(bool model)
+{
+    m_autotuneSearchCombo->setCurrentIndex(m_autotuneSearchCombo->findData(model));
 }
 
 void ControlPanel::setAutotuneEnabled(bool enabled)
