@@ -54,14 +54,28 @@ Capacity mix(const Capacity &a, const Capacity &b, double weightOfB)
     return {a.run + weightOfB * (b.run - a.run), a.other + weightOfB * (b.other - a.other)};
 }
 
+// Whole counts: placed() while every thread of the run has a core with the fewest
+// others; beyond that, halfway between placed() and even sharing.
+Capacity shared(long cores, long run, long others)
+{
+    const Capacity place = placed(cores, run, others);
+    const long low = cores - others % cores;
+    if (run <= low)
+        return place;
+    const double all = static_cast<double>(run + others);
+    const double each = std::min(1.0, static_cast<double>(cores) / all);
+    const Capacity even{static_cast<double>(run) * each, static_cast<double>(others) * each};
+    return mix(place, even, 0.5);
+}
+
 // Whole cores, counts of threads interpolated between whole ones.
 Capacity onWholeCores(long cores, double run, double others)
 {
     const double k0 = std::floor(run), b0 = std::floor(others);
     const long k = static_cast<long>(k0), b = static_cast<long>(b0);
     const double fk = run - k0, fb = others - b0;
-    const Capacity low = mix(placed(cores, k, b), placed(cores, k + 1, b), fk);
-    const Capacity high = mix(placed(cores, k, b + 1), placed(cores, k + 1, b + 1), fk);
+    const Capacity low = mix(shared(cores, k, b), shared(cores, k + 1, b), fk);
+    const Capacity high = mix(shared(cores, k, b + 1), shared(cores, k + 1, b + 1), fk);
     return mix(low, high, fb);
 }
 

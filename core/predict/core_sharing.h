@@ -14,12 +14,15 @@
 // threads gather on the cores other programs leave free, and join the others' cores
 // only when the free cores hold more than those: threads are placed one by one on the
 // core with the fewest, a tie going to the core with fewer of other programs' threads,
-// and the threads on a core share it evenly. A busy loop on one of 2 cores beside 2
-// workers leaves the workers 1 core (2 x 1/2), not 2 x 2/3 as even sharing would;
-// beside 3 workers, 1.5 cores (2 on the free core, 1 with the loop) as even sharing
-// says too. Measured on the 2-core VM with a loop pinned to one core (docs/
-// benchmarks.md, "The loader model against measured sweeps"): 2 workers had about
-// 1.0-1.1 cores, 3 workers about 1.5.
+// and the threads on a core share it evenly. That placement holds while each of the
+// run's threads has a core with the fewest others (1 worker beside a busy loop on 2
+// cores has a core of its own: measured 0.97 of a core). Beyond it, the balancer moves
+// the run's threads onto the others' cores part of the time: 2 workers beside a loop
+// on 2 cores, placed 1 core (2 x 1/2) and shared evenly 4/3 (2 x 2/3), measured 1.1 to
+// 1.24 cores (the loop 0.71; docs/benchmarks.md, "The loader model against measured
+// sweeps"). There the share is halfway between the placement and even sharing: 7/6 of
+// a core for the 2 workers. Beside 3 workers both give 1.5 cores (2 on the free core,
+// 1 with the loop), as measured.
 //
 // Counts that are not whole (a fitted B, a CPU step's fractional weight, the cores of
 // a group that other groups share the machine with) are interpolated linearly between

@@ -117,9 +117,10 @@ void TestCliPredictBusy::predictsTheMachineAsItWas_data()
     QTest::addColumn<QString>("four"); // at 4
     const QString idle = QStringLiteral(" --cores 2 predicts for an idle machine.");
     // A busy loop in LoaderLab's own session: B = 1 thread; the worker had its core
-    // (0.1 s of work a batch); 2 workers share the core the loop leaves free
-    // (core_sharing.h): 16 samples per 0.2 s; of 4, 3 share it and 1 the loop's core,
-    // 1.5 cores for 4: 32 per 0.1 / 0.375 s.
+    // (0.1 s of work a batch). 2 workers have halfway between the core the loop leaves
+    // free and even sharing (core_sharing.h): (1 + 4/3) / 2 = 7/6 cores, 16 samples per
+    // 0.1 / (7/12) s. 4 workers: halfway between 1.5 cores (3 on the free core, 1 with
+    // the loop) and 1.6 (5 threads at 2/5): 1.55, 32 per 0.1 / 0.3875 s.
     QTest::newRow("a busy loop in its session")
         << 1.0 << 1.0
         << QStringLiteral("During the calibration run other programs used 1.0 of 2 cores (1.0 of "
@@ -127,7 +128,7 @@ void TestCliPredictBusy::predictsTheMachineAsItWas_data()
                           "was: the 2.0 cores other sessions left, shared with the programs of "
                           "LoaderLab's session thread by thread.")
                + idle
-        << QStringLiteral("80.0") << QStringLiteral("120.0");
+        << QStringLiteral("93.3") << QStringLiteral("124.0");
     // The loop in another session holds its core: 2 or 4 workers share the other.
     QTest::newRow("a busy loop in another session")
         << 1.0 << 0.0
@@ -136,10 +137,12 @@ void TestCliPredictBusy::predictsTheMachineAsItWas_data()
                + idle
         << QStringLiteral("80.0") << QStringLiteral("80.0");
     // A build in LoaderLab's session left the worker 0.4 of a core: B = 3.6 threads
-    // (test_busy_machine), 0.04 s of work a batch. 2 workers have 2/3 of a core
-    // beside 3 others or 4 (the others 1 and 2, or 2 and 2, on the cores): 1/3 each,
-    // 16 per 0.12 s. 4 workers have 1 + 1/12 cores beside 3 and 1 beside 4: 1.0333
-    // at B = 3.6, 32 per 0.04 x 4 / 1.0333 s.
+    // (test_busy_machine), 0.04 s of work a batch. 2 workers beside 3 others: placed
+    // with the 1 (2/3 of a core), evenly 5 threads at 2/5 (0.8), halfway 0.7333; beside
+    // 4 (2 and 2 on the cores) each joins a pair: 2/3. At B = 3.6, 0.6 of the way:
+    // 0.69333 cores, 16 per 0.04 / 0.34667 s. 4 workers beside 3: placed 3/4 + 1/3,
+    // evenly 8/7, halfway 1.11310; beside 4: 1 both ways. At B = 3.6: 1.04524 cores,
+    // 32 per 0.04 / 0.26131 s.
     QTest::newRow("a build in its session")
         << 1.6 << 1.6
         << QStringLiteral("During the calibration run other programs used 1.6 of 2 cores (1.6 of "
@@ -147,7 +150,7 @@ void TestCliPredictBusy::predictsTheMachineAsItWas_data()
                           "was: the 2.0 cores other sessions left, shared with the programs of "
                           "LoaderLab's session thread by thread.")
                + idle
-        << QStringLiteral("133.3") << QStringLiteral("206.7");
+        << QStringLiteral("138.7") << QStringLiteral("209.0");
     // A build in another session leaves 0.4 of a core however many workers share it.
     QTest::newRow("a build in another session")
         << 1.6 << 0.0
