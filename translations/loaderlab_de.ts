@@ -363,6 +363,22 @@
         <source>One name of dataset.args and its value.</source>
         <translation>Ein Name aus dataset.args und sein Wert.</translation>
     </message>
+    <message>
+        <source>Gradient</source>
+        <translation>Gradient</translation>
+    </message>
+    <message>
+        <source>With synchronised devices, the float32 gradient each rank all-reduces with the others after every step, in MB, as DDP averages a model&apos;s gradients (c10d&apos;s gloo on this host): ResNet-50 102.2, ResNet-18 46.8, MobileNetV2 14.0. 0 = none, the ranks only wait for each other.</source>
+        <translation>Bei synchronisierten Geräten der float32-Gradient, den jeder Rang nach jedem Schritt mit den anderen per All-Reduce austauscht, in MB, so wie DDP die Gradienten eines Modells mittelt (c10d mit gloo auf diesem Rechner): ResNet-50 102,2, ResNet-18 46,8, MobileNetV2 14,0. 0 = keiner, die Ränge warten nur aufeinander.</translation>
+    </message>
+    <message>
+        <source>Exchange backend</source>
+        <translation>Austausch-Backend</translation>
+    </message>
+    <message>
+        <source>The collective library&apos;s backend for the gradient exchange: gloo (CPU, TCP) or nccl (CUDA GPUs).</source>
+        <translation>Das Backend der Kollektiv-Bibliothek für den Gradientenaustausch: gloo (CPU, TCP) oder nccl (CUDA-GPUs).</translation>
+    </message>
 </context>
 <context>
     <name>DatasetKind</name>

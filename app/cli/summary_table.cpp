@@ -55,14 +55,17 @@ std::string summaryTable(const loaderlab::RunSummary &s)
     }
     out += "  " + loaderlab::verdictLine(s) + "\n";
     if (!s.ranks.empty()) {
-        out += "ranks (data-parallel devices; samples/s above is their total)\n"
-               "  rank  batches  samples  samples/s  wait mean  input-bound\n";
+        out += "ranks (data-parallel devices; samples/s above is their total; slowest: the "
+               "wait for the slowest rank a step, exchange: the gradient all-reduce)\n"
+               "  rank  batches  samples  samples/s  wait mean  input-bound    slowest   "
+               "exchange\n";
         for (const auto &r : s.ranks) {
-            char line[160];
-            std::snprintf(line, sizeof line, "  %4d  %7lld  %7lld  %9.1f  %6.3f ms  %9.1f %%\n",
+            char line[200];
+            std::snprintf(line, sizeof line,
+                          "  %4d  %7lld  %7lld  %9.1f  %6.3f ms  %9.1f %%  %6.2f ms  %6.2f ms\n",
                           r.rank, static_cast<long long>(r.batches),
                           static_cast<long long>(r.samples), r.samplesPerSecMean, r.waitMeanMs,
-                          r.inputBoundShare * 100.0);
+                          r.inputBoundShare * 100.0, r.syncWaitMeanMs, r.exchangeMeanMs);
             out += line;
         }
     }

@@ -93,6 +93,12 @@ std::unique_ptr<Consumer> makeModelConsumer(const ConsumerConfig &config, std::i
     return torchPlugin().makeConsumer(config, originNs, std::move(stop));
 }
 
+std::unique_ptr<ExchangeGroup> makeExchangeGroupByPlugin(int ranks, const std::string &backend,
+                                                         std::chrono::milliseconds timeout)
+{
+    return torchPlugin().makeExchangeGroup(ranks, backend, timeout);
+}
+
 } // namespace
 
 const torchmodels::TorchPluginApi &torchPlugin()
@@ -123,6 +129,7 @@ void registerTorchPlugin()
     const ModelCapabilities capabilities = torchmodels::cpuOnlyCapabilities(torchInfo().version);
 #endif
     setModelConsumerFactory(&makeModelConsumer, capabilities);
+    setExchangeGroupFactory(&makeExchangeGroupByPlugin);
     setMaxBatchFinderHook([](const torchmodels::MaxBatchRequest &request, std::stop_token stop,
                              const AttemptCallback &onAttempt) {
         return torchPlugin().findMaxBatch(request, std::move(stop), onAttempt);

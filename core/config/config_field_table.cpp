@@ -1,14 +1,11 @@
 // The config table itself: every RunConfig field, once. What the entries mean is in
 // core/config/config_fields.h; the functions that use the table are in config_fields.cpp.
 
+#include "core/config/config_field_macros.h"
 #include "core/config/config_fields.h"
 
 #include <algorithm>
 #include <limits>
-
-// lupdate reads labels and help texts from this file (context "ConfigField"); core
-// has no Qt, so the marker expands to the plain text here.
-#define QT_TRANSLATE_NOOP(scope, text) text
 
 namespace loaderlab {
 namespace {
@@ -18,21 +15,6 @@ using nlohmann::json;
 constexpr double kMaxSleepMs = 3'600'000.0; // an hour per batch is already absurd
 constexpr double kInt32Max = std::numeric_limits<std::int32_t>::max();
 constexpr double kInt53Max = 9'007'199'254'740'991.0; // exact in a double
-
-// A field's getter and setter, from the member's path in RunConfig, so that the two
-// cannot name different members. `set` receives a value already checked against the
-// field's type, range and choices.
-#define MEMBER(path)                                                                               \
-    .get = [](const RunConfig &c) -> json { return c.path; },                                      \
-    .set = [](RunConfig &c, const json &v) { c.path = v.get<decltype(c.path)>(); }
-// The same for a map of entries (an Object field), each value held as JSON text.
-#define OBJECT_MEMBER(path)                                                                        \
-    .get = [](const RunConfig &c) -> json { return entriesToJson(c.path); },                       \
-    .set = [](RunConfig &c, const json &v) { c.path = entriesFromJson(v); }
-// The same for an enum member, read and written by its names.
-#define CHOICE_MEMBER(path, toName, fromName)                                                      \
-    .get = [](const RunConfig &c) -> json { return toName(c.path); },                              \
-    .set = [](RunConfig &c, const json &v) { c.path = *fromName(v.get<std::string>()); }
 
 // dataset.kind's choices: the names in the table of dataset kinds.
 std::vector<std::string_view> datasetKindChoices()
@@ -55,9 +37,10 @@ std::string checkDevice(const json &value)
     return "unknown device '" + device + "' (cpu, cuda or cuda:N)";
 }
 
-const std::vector<ConfigField> &table()
+// Every field but the data-parallel ones (config_field_table_devices.cpp).
+std::vector<ConfigField> ownFields()
 {
-    static const std::vector<ConfigField> fields = {
+    return {
         {.key = "engine",
          .type = FieldType::Choice,
          .label = QT_TRANSLATE_NOOP("ConfigField", "Engine"),
@@ -434,29 +417,6 @@ const std::vector<ConfigField> &table()
          .valueName = "n",
          .max = kInt32Max,
          MEMBER(warmupBatches)},
-        {.key = "devices",
-         .type = FieldType::Integer,
-         .label = QT_TRANSLATE_NOOP("ConfigField", "Devices"),
-         .help = QT_TRANSLATE_NOOP(
-             "ConfigField",
-             "Data-parallel ranks on this host, each with its own loader over a shard of every "
-             "epoch, its own workers and its own model step (cuda:0..N-1 for a CUDA model, the CPU "
-             "threads split for a CPU model, one simulated device each for the sleep step)."),
-         .flag = "devices",
-         .valueName = "n",
-         .min = 1,
-         .max = 64,
-         MEMBER(devices)},
-        {.key = "sync_devices",
-         .type = FieldType::Boolean,
-         .label = QT_TRANSLATE_NOOP("ConfigField", "Synchronised steps"),
-         .help = QT_TRANSLATE_NOOP(
-             "ConfigField",
-             "With several devices, every step waits for all ranks, as the gradient all-reduce of "
-             "distributed training does; off: ranks run independently, as for inference."),
-         .flag = "independent-devices",
-         .flagSetsFalse = true,
-         MEMBER(syncDevices)},
         {.key = "memory_budget_mb",
          .type = FieldType::Integer,
          .label = QT_TRANSLATE_NOOP("ConfigField", "Memory budget"),
@@ -469,12 +429,18 @@ const std::vector<ConfigField> &table()
          .max = kInt53Max,
          MEMBER(memoryBudgetMb)},
     };
-    return fields;
 }
 
-#undef MEMBER
-#undef OBJECT_MEMBER
-#undef CHOICE_MEMBER
+const std::vector<ConfigField> &table()
+{
+    static const std::vector<ConfigField> fields = [] {
+        std::vector<ConfigField> all = ownFields();
+        const std::vector<ConfigField> devices = configtable::dataParallelFields();
+        all.insert(all.end(), devices.begin(), devices.end());
+        return all;
+    }();
+    return fields;
+}
 
 } // namespace
 

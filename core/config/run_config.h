@@ -9,6 +9,7 @@
 #include "core/config/loader_config.h"
 
 #include <cstdint>
+#include <string>
 
 namespace loaderlab {
 
@@ -28,6 +29,12 @@ struct RunConfig
     // Every step of every rank waits for all ranks, as DDP's gradient all-reduce does;
     // false: ranks run independently (inference).
     bool syncDevices = true;
+    // With synchronised devices: the float32 gradient each rank all-reduces with the
+    // others after every step (core/consumer/gradient_exchange.h), in MB (10^6 bytes);
+    // 0: none, the ranks only wait for each other.
+    double gradientMb = 0.0;
+    // The collective library's backend for that exchange: "gloo" or "nccl".
+    std::string commBackend = "gloo";
     // Host memory the run may plan to use (core/system/memory_budget.h); 0: the default
     // share of the machine's memory.
     std::int64_t memoryBudgetMb = 0;

@@ -38,6 +38,9 @@ void shiftRecord(TraceRecord &r, std::int64_t shift)
     pair(r.pinStartNs, r.pinEndNs);
     pair(r.copyStartNs, r.copyEndNs);
     pair(r.computeStartNs, r.computeEndNs);
+    pair(r.syncStartNs, r.syncEndNs);
+    if (r.exchangeEndNs != 0)
+        r.exchangeEndNs += shift;
 }
 
 bool isRankName(const std::string &name, const std::string &base, int &rank)
@@ -231,9 +234,10 @@ void RankMerge::add(int rank, const std::vector<TraceRecord> &rows, const std::s
     Lane &lane = m_lanes.at(static_cast<std::size_t>(rank));
     for (TraceRecord r : rows) {
         shiftRecord(r, lane.shiftNs);
-        for (const std::int64_t t : {r.dispatchNs, r.loadStartNs, r.loadEndNs, r.readyNs,
-                                     r.pinStartNs, r.pinEndNs, r.requestNs, r.deliveryNs,
-                                     r.copyStartNs, r.copyEndNs, r.computeStartNs, r.computeEndNs})
+        for (const std::int64_t t :
+             {r.dispatchNs, r.loadStartNs, r.loadEndNs, r.readyNs, r.pinStartNs, r.pinEndNs,
+              r.requestNs, r.deliveryNs, r.copyStartNs, r.copyEndNs, r.computeStartNs,
+              r.computeEndNs, r.syncStartNs, r.syncEndNs, r.exchangeEndNs})
             if (t > kMaxTraceTimeNs)
                 throw std::runtime_error(source + ": batch " + std::to_string(r.index)
                                          + ": a time past a year once moved to the set's start");

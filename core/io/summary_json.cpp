@@ -35,7 +35,11 @@ json toJson(const RunSummary &s)
                          {"samples", r.samples},
                          {"samples_per_sec_mean", r.samplesPerSecMean},
                          {"wait_mean_ms", r.waitMeanMs},
-                         {"input_bound_share", r.inputBoundShare}});
+                         {"input_bound_share", r.inputBoundShare},
+                         {"sync_wait_mean_ms", r.syncWaitMeanMs},
+                         {"exchange_mean_ms", r.exchangeMeanMs},
+                         {"sync_wait_share", r.syncWaitShare},
+                         {"exchange_share", r.exchangeShare}});
     return json{
         {"batches", s.batches},
         {"samples", s.samples},

@@ -13,21 +13,26 @@ namespace loaderlab {
 namespace {
 
 constexpr std::array kColumns{
-    "index",          "epoch",
-    "worker",         "samples",
-    "skipped",        "config_version",
-    "dispatch_ns",    "load_start_ns",
-    "load_end_ns",    "read_ns",
-    "decode_ns",      "transform_ns",
-    "collate_ns",     "ready_ns",
-    "pin_start_ns",   "pin_end_ns",
-    "request_ns",     "delivery_ns",
-    "wait_ns",        "copy_start_ns",
-    "copy_end_ns",    "compute_start_ns",
-    "compute_end_ns", "rank",
+    "index",           "epoch",
+    "worker",          "samples",
+    "skipped",         "config_version",
+    "dispatch_ns",     "load_start_ns",
+    "load_end_ns",     "read_ns",
+    "decode_ns",       "transform_ns",
+    "collate_ns",      "ready_ns",
+    "pin_start_ns",    "pin_end_ns",
+    "request_ns",      "delivery_ns",
+    "wait_ns",         "copy_start_ns",
+    "copy_end_ns",     "compute_start_ns",
+    "compute_end_ns",  "rank",
+    "sync_start_ns",   "sync_end_ns",
+    "exchange_end_ns",
 };
-// Files written before data-parallel runs lack the last column ("rank"): rank 0.
-constexpr std::size_t kColumnsWithoutRank = kColumns.size() - 1;
+// Files written before the gradient exchange lack the last three columns (no
+// synchronisation recorded); those written before data-parallel runs also lack
+// "rank" (rank 0).
+constexpr std::size_t kColumnsWithoutSync = kColumns.size() - 3;
+constexpr std::size_t kColumnsWithoutRank = kColumnsWithoutSync - 1;
 
 // One row's first `count` fields, in kColumns order; false if a field is not an
 // integer or the count is wrong.
@@ -89,7 +94,8 @@ void writeTraceCsvRows(std::ostream &out, const std::vector<TraceRecord> &record
             << r.collateNs << ',' << r.readyNs << ',' << r.pinStartNs << ',' << r.pinEndNs << ','
             << r.requestNs << ',' << r.deliveryNs << ',' << r.waitNs() << ',' << r.copyStartNs
             << ',' << r.copyEndNs << ',' << r.computeStartNs << ',' << r.computeEndNs << ','
-            << r.rank << '\n';
+            << r.rank << ',' << r.syncStartNs << ',' << r.syncEndNs << ',' << r.exchangeEndNs
+            << '\n';
     }
 }
 
@@ -139,7 +145,8 @@ std::string rowProblem(const TraceRecord &r, std::int64_t previousIndex)
     const std::int64_t times[] = {r.dispatchNs,  r.loadStartNs, r.loadEndNs,      r.readNs,
                                   r.decodeNs,    r.transformNs, r.collateNs,      r.readyNs,
                                   r.pinStartNs,  r.pinEndNs,    r.requestNs,      r.deliveryNs,
-                                  r.copyStartNs, r.copyEndNs,   r.computeStartNs, r.computeEndNs};
+                                  r.copyStartNs, r.copyEndNs,   r.computeStartNs, r.computeEndNs,
+                                  r.syncStartNs, r.syncEndNs,   r.exchangeEndNs};
     for (const std::int64_t t : times) {
         if (t < 0 || t > kMaxTraceTimeNs)
             return "time " + std::to_string(t) + " ns is not in 0.."
@@ -147,6 +154,9 @@ std::string rowProblem(const TraceRecord &r, std::int64_t previousIndex)
     }
     if (r.deliveryNs < r.requestNs)
         return "delivery_ns is before request_ns";
+    if ((r.syncEndNs > 0 && r.syncEndNs < r.syncStartNs)
+        || (r.exchangeEndNs > 0 && r.exchangeEndNs < r.syncEndNs))
+        return "sync_start_ns, sync_end_ns and exchange_end_ns are not in order";
     return {};
 }
 
@@ -156,6 +166,8 @@ std::size_t traceCsvColumns(const std::string &header)
 {
     if (header == traceCsvHeader())
         return kColumns.size();
+    if (header == headerOf(kColumnsWithoutSync))
+        return kColumnsWithoutSync;
     if (header == headerOf(kColumnsWithoutRank))
         return kColumnsWithoutRank;
     return 0;
@@ -166,7 +178,6 @@ TraceRecord parseTraceCsvRow(const std::string &line, std::size_t columns,
                              std::int64_t lineNumber)
 {
     std::array<std::int64_t, kColumns.size()> f{};
-    f[kColumnsWithoutRank] = 0;
     bool ok = columns <= kColumns.size() && parseRow(line, f, columns);
     TraceRecord r;
     r.index = f[0];
@@ -185,6 +196,9 @@ TraceRecord parseTraceCsvRow(const std::string &line, std::size_t columns,
     r.computeStartNs = f[21];
     r.computeEndNs = f[22];
     r.rank = narrow(f[23], ok);
+    r.syncStartNs = f[24];
+    r.syncEndNs = f[25];
+    r.exchangeEndNs = f[26];
     // Checked before wait_ns = delivery_ns - request_ns, which could overflow.
     const std::string problem = ok ? rowProblem(r, previousIndex) : std::string();
     if (!ok || !problem.empty() || f[18] != r.waitNs())

@@ -40,10 +40,19 @@ struct TraceRecord
     std::int64_t copyEndNs = 0;
     std::int64_t computeStartNs = 0;
     std::int64_t computeEndNs = 0;
+    // Synchronised data-parallel steps: the rank reaches the step's synchronisation,
+    // every rank has (the wait for the slowest), and the gradient exchange that
+    // follows ends (core/consumer/gradient_exchange.h). 0: not taken.
+    std::int64_t syncStartNs = 0;
+    std::int64_t syncEndNs = 0;
+    std::int64_t exchangeEndNs = 0;
 
     std::int64_t waitNs() const { return deliveryNs - requestNs; }
     std::int64_t computeNs() const { return computeEndNs - computeStartNs; }
     std::int64_t loadNs() const { return loadEndNs - loadStartNs; }
+    // Waiting for the slowest rank, and the exchange itself; 0 where not taken.
+    std::int64_t syncWaitNs() const { return syncEndNs > 0 ? syncEndNs - syncStartNs : 0; }
+    std::int64_t exchangeNs() const { return exchangeEndNs > 0 ? exchangeEndNs - syncEndNs : 0; }
 };
 
 // One stretch of time a worker spent building (part of) one batch.

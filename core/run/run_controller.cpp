@@ -1,6 +1,7 @@
 #include "core/run/run_controller.h"
 
 #include "core/config/config_fields.h"
+#include "core/consumer/gradient_exchange.h"
 #include "core/loader/open_dataset.h"
 #include "core/memory/run_memory.h"
 #include "core/run/run_controller_impl.h"
@@ -23,6 +24,14 @@ void validateRun(const RunConfig &config)
         throw std::invalid_argument("devices " + std::to_string(config.devices) + ": expected "
                                     + std::to_string(static_cast<int>(devices.min)) + " to "
                                     + std::to_string(static_cast<int>(devices.max)));
+    if (!(config.gradientMb >= 0))
+        throw std::invalid_argument("gradient_mb must be 0 or more");
+    if (config.gradientMb > 0 && config.devices > 1 && !config.syncDevices)
+        throw std::invalid_argument("gradient_mb: ranks that run independently exchange no "
+                                    "gradient; synchronise the devices or set gradient_mb 0");
+    if (!isExchangeBackend(config.commBackend))
+        throw std::invalid_argument("comm_backend '" + config.commBackend
+                                    + "': expected gloo or nccl");
 }
 
 RunController::RunController()

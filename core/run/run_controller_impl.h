@@ -5,6 +5,7 @@
 // other code.
 
 #include "core/consumer/consumer.h"
+#include "core/consumer/gradient_exchange.h"
 #include "core/loader/loader.h"
 #include "core/run/run_controller.h"
 #include "core/run/step_barrier.h"
@@ -54,6 +55,8 @@ public:
         int ranks = 1;
         std::stop_source *stop = nullptr; // stop(), the time and batch limits, a failure
         StepBarrier *barrier = nullptr;
+        ExchangeGroup *exchange = nullptr; // null: no gradient exchange
+        std::int64_t gradientBytes = 0;
         std::atomic<bool> limitHit{false};
         std::atomic<bool> failed{false};
     };

@@ -7,6 +7,7 @@
 #include "core/config/config_diff.h"
 #include "core/config/marker_text.h"
 #include "core/config/rank_config.h"
+#include "core/consumer/gradient_exchange.h"
 #include "core/run/run_controller_impl.h"
 #include "core/system/clock.h"
 #include "core/system/repeated_warnings.h"
@@ -26,6 +27,11 @@ namespace {
 struct LimitReached
 {
 };
+
+// How long the ranks' meeting or one gradient exchange may take before the run fails:
+// far above a real exchange (100 MB over loopback: about 0.1 s), so that only a rank
+// that is gone ends it.
+constexpr std::chrono::milliseconds kExchangeTimeout{60'000};
 
 // Requests the run's stop at its time limit, measured from the run's origin.
 std::jthread startDeadline(double seconds, std::int64_t originNs, std::stop_source &runStop,
@@ -98,6 +104,26 @@ void RunController::Impl::run(std::stop_token threadStop, DatasetPtr dataset)
     scope.ranks = ranks;
     scope.stop = &runStop;
     scope.barrier = &barrier;
+    scope.gradientBytes = static_cast<std::int64_t>(cfg.gradientMb * 1e6);
+    // The gradient exchange of synchronised ranks: made here, in the run thread (the
+    // first one loads LibTorch), and joined by every rank as it starts.
+    std::unique_ptr<ExchangeGroup> exchange;
+    if (ranks > 1 && cfg.syncDevices && scope.gradientBytes > 0) {
+        try {
+            exchange = makeExchangeGroup(ranks, cfg.commBackend, kExchangeTimeout);
+            spdlog::info("run: {} ranks exchange {:.1f} MB of gradient a step with {}", ranks,
+                         cfg.gradientMb, exchange->description());
+        } catch (const std::exception &e) {
+            spdlog::error("run failed: the gradient exchange: {}", escapeForTerminal(e.what()));
+            {
+                std::lock_guard lock(mutex);
+                error = std::string("the gradient exchange: ") + e.what();
+            }
+            scope.failed = true;
+            runStop.request_stop();
+        }
+    }
+    scope.exchange = exchange.get();
     {
         std::lock_guard lock(loaderMutex);
         loaders.clear();
@@ -116,14 +142,15 @@ void RunController::Impl::run(std::stop_token threadStop, DatasetPtr dataset)
         rankStates[static_cast<std::size_t>(r)].cfg = cfg;
     }
     ++liveRankThreads; // the run thread, as rank 0
-    for (int r = 1; r < ranks; ++r) {
+    for (int r = 1; r < ranks && !scope.failed; ++r) {
         ++liveRankThreads;
         others.emplace_back([this, &scope, &self = rankStates[static_cast<std::size_t>(r)]] {
             runRank(self, scope);
             --liveRankThreads;
         });
     }
-    runRank(rankStates[0], scope);
+    if (!scope.failed)
+        runRank(rankStates[0], scope);
     for (auto &other : others)
         other.join();
     if (deadline.joinable()) {
@@ -181,6 +208,11 @@ void RunController::Impl::runRankSteps(Rank &self, RunScope &scope, std::stop_to
 {
     const RunConfig &cfg = self.cfg;
     const Shard shard{self.rank, scope.ranks};
+    // First, so that every rank meets the others at once (join blocks until all have).
+    const std::unique_ptr<GradientExchange> exchange = scope.exchange
+                                                           ? scope.exchange->join(self.rank)
+                                                           : nullptr;
+    const bool synchronised = cfg.syncDevices && scope.ranks > 1;
     // Inside the caller's try: a model consumer that cannot be built (missing file, no
     // LibTorch) fails the run with its reason instead of escaping the thread.
     std::unique_ptr<Consumer> consumer = makeConsumer(
@@ -216,16 +248,26 @@ void RunController::Impl::runRankSteps(Rank &self, RunScope &scope, std::stop_to
             const std::int64_t peak = consumer->peakMemoryBytes();
             std::int64_t seen = peakMemoryBytes.load();
             while (peak > seen && !peakMemoryBytes.compare_exchange_weak(seen, peak)) { }
+            // A synchronised step ends as DDP's does: every rank waits for the slowest,
+            // then, when every rank of the run is there, they all-reduce the gradient.
+            StepSync sync = StepSync::Complete;
+            if (synchronised) {
+                record.syncStartNs = steadyNowNs() - originNs;
+                sync = scope.barrier->arriveAndWait(stop);
+                if (sync != StepSync::Stopped)
+                    record.syncEndNs = std::max(steadyNowNs() - originNs, record.syncStartNs);
+                if (exchange && sync == StepSync::Complete) {
+                    exchange->allReduce(scope.gradientBytes);
+                    record.exchangeEndNs = std::max(steadyNowNs() - originNs, record.syncEndNs);
+                }
+            }
             std::int64_t index = 0;
             if (!appendBatch(*batch, record, cfg.maxBatches, index))
                 throw LimitReached();
-            if (stop.stop_requested())
+            if (stop.stop_requested() || sync == StepSync::Stopped)
                 throw LoaderStopped();
             if (limitReached(cfg, index + 1))
                 throw LimitReached();
-            // The all-reduce of a synchronised step: every rank waits for the slowest.
-            if (!scope.barrier->arriveAndWait(stop))
-                throw LoaderStopped();
         }
     }
 }

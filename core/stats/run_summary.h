@@ -71,6 +71,13 @@ struct RankSummary
     double samplesPerSecMean = 0.0;
     double waitMeanMs = 0.0;
     double inputBoundShare = 0.0; // 0..1: the rank's waits over its steady window
+    // Synchronised steps (RunConfig::syncDevices): the mean wait for the slowest rank
+    // and the mean gradient exchange after it, per steady step, and their shares of
+    // the rank's steady window (0..1); 0 where the ranks do not synchronise.
+    double syncWaitMeanMs = 0.0;
+    double exchangeMeanMs = 0.0;
+    double syncWaitShare = 0.0;
+    double exchangeShare = 0.0;
 };
 
 struct RunSummary

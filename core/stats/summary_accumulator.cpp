@@ -112,8 +112,11 @@ void SummaryAccumulator::addRecord(const TraceRecord &r)
                                                       : std::min(tally.firstRequestNs, r.requestNs);
         ++tally.steadyCount;
         tally.steadySamples += r.samples;
-        tally.lastComputeEndNs = std::max(tally.lastComputeEndNs, r.computeEndNs);
+        tally.lastComputeEndNs = std::max(
+            {tally.lastComputeEndNs, r.computeEndNs, r.syncEndNs, r.exchangeEndNs});
         tally.waitSumNs += static_cast<double>(r.waitNs());
+        tally.syncSumNs += static_cast<double>(r.syncWaitNs());
+        tally.exchangeSumNs += static_cast<double>(r.exchangeNs());
     }
     // Versions only grow; a data-parallel rank that applies a change a batch after the
     // others counts in the newer segment.
@@ -218,6 +221,11 @@ std::vector<RankSummary> SummaryAccumulator::rankSummaries() const
             r.samplesPerSecMean = static_cast<double>(t.steadySamples) / (windowNs / kNsPerS);
             r.inputBoundShare = std::clamp(t.waitSumNs / windowNs, 0.0, 1.0);
             r.waitMeanMs = t.waitSumNs / kNsPerMs / static_cast<double>(t.steadyCount);
+            const auto steps = static_cast<double>(t.steadyCount);
+            r.syncWaitMeanMs = t.syncSumNs / kNsPerMs / steps;
+            r.exchangeMeanMs = t.exchangeSumNs / kNsPerMs / steps;
+            r.syncWaitShare = std::clamp(t.syncSumNs / windowNs, 0.0, 1.0);
+            r.exchangeShare = std::clamp(t.exchangeSumNs / windowNs, 0.0, 1.0);
         }
         out.push_back(r);
     }

@@ -94,8 +94,10 @@ private:
         std::int64_t steadyCount = 0;
         std::int64_t steadySamples = 0;
         std::int64_t firstRequestNs = 0;
-        std::int64_t lastComputeEndNs = 0;
+        std::int64_t lastComputeEndNs = 0; // or the step's exchange end, when later
         double waitSumNs = 0.0;
+        double syncSumNs = 0.0;
+        double exchangeSumNs = 0.0;
     };
 
     int workersOf(std::int32_t version) const;

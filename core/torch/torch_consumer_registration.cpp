@@ -2,6 +2,7 @@
 #include "core/torch/torch_consumer_registration.h"
 
 #include "core/consumer/model_consumer_factory.h"
+#include "core/torch/gloo_exchange.h"
 #include "core/torch/model_names.h"
 #include "core/torch/torch_consumer.h"
 
@@ -34,6 +35,7 @@ ModelCapabilities torchCapabilities()
 void registerTorchConsumer()
 {
     setModelConsumerFactory(&torchmodels::makeTorchConsumer, torchCapabilities());
+    setExchangeGroupFactory(&torchmodels::makeC10dExchangeGroup);
 }
 
 } // namespace loaderlab

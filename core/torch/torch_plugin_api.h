@@ -1,15 +1,17 @@
 #pragma once
 
 // The LibTorch models as a plugin: loaderlab_torch_plugin.so (core/torch/CMakeLists.txt)
-// holds the model zoo, the "model" consumer, the max batch finder and the model bench,
-// and the loaderlab executable loads it the first time one of them is asked for
-// (app/cli/torch_plugin.h). Loading LibTorch costs a process 0.7 s of start-up (its
-// operators register); a run with the simulated step, most commands and the window
-// no longer pay it. Torch-free, so the executable includes it without LibTorch.
+// holds the model zoo, the "model" consumer, the max batch finder, the model bench and
+// the ranks' gradient exchange (c10d), and the loaderlab executable loads it the first
+// time one of them is asked for (app/cli/torch_plugin.h). Loading LibTorch costs a
+// process 0.7 s of start-up (its operators register); a run with the simulated step,
+// most commands and the window no longer pay it. Torch-free, so the executable includes
+// it without LibTorch.
 //
 // The plugin resolves core's symbols from the executable (linked with ENABLE_EXPORTS),
 // so there is one copy of core in the process: one model consumer registry, one logger.
 
+#include "core/consumer/gradient_exchange.h"
 #include "core/consumer/model_consumer_factory.h"
 #include "core/torch/max_batch_finder.h"
 #include "core/torch/model_bench.h"
@@ -27,6 +29,7 @@ struct TorchPluginApi
     ModelBenchRow (*benchModelStep)(const ConsumerConfig &config, int batchSize, int imageSize,
                                     int warmup, int iterations) = nullptr;
     int (*intraOpThreads)() = nullptr;
+    ExchangeGroupFactory makeExchangeGroup = nullptr;
 };
 
 } // namespace loaderlab::torchmodels

@@ -4,7 +4,7 @@
 // skipped sample. The run thread is the only writer; the UI and exporters read it
 // while the run goes on without ever stopping it.
 //
-// Memory: sizeof(TraceRecord) = 160 bytes per batch plus sizeof(WorkerSpan) =
+// Memory: sizeof(TraceRecord) = 184 bytes per batch plus sizeof(WorkerSpan) =
 // 32 bytes per worker span (one per batch under the per-worker strategy, up to W
 // under sample-parallel), allocated in chunks of 4096. A log made with
 // `keepBatches` = N (headless runs: `loaderlab run --keep-batches`) holds only about

@@ -34,12 +34,15 @@ TraceRecord shifted(TraceRecord r, std::int64_t ns)
         *t += ns;
     for (auto [start, end] : {std::pair{&r.pinStartNs, &r.pinEndNs},
                               {&r.copyStartNs, &r.copyEndNs},
-                              {&r.computeStartNs, &r.computeEndNs}}) {
+                              {&r.computeStartNs, &r.computeEndNs},
+                              {&r.syncStartNs, &r.syncEndNs}}) {
         if (*start != 0 || *end != 0) {
             *start += ns;
             *end += ns;
         }
     }
+    if (r.exchangeEndNs != 0)
+        r.exchangeEndNs += ns;
     return r;
 }
 
@@ -50,7 +53,8 @@ bool sameBatch(const TraceRecord &a, const TraceRecord &b)
            && a.loadEndNs == b.loadEndNs && a.readNs == b.readNs && a.readyNs == b.readyNs
            && a.pinStartNs == b.pinStartNs && a.pinEndNs == b.pinEndNs && a.requestNs == b.requestNs
            && a.deliveryNs == b.deliveryNs && a.computeStartNs == b.computeStartNs
-           && a.computeEndNs == b.computeEndNs;
+           && a.computeEndNs == b.computeEndNs && a.syncStartNs == b.syncStartNs
+           && a.syncEndNs == b.syncEndNs && a.exchangeEndNs == b.exchangeEndNs;
 }
 
 } // namespace

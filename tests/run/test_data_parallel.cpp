@@ -398,26 +398,52 @@ void TestDataParallel::csvKeepsTheRankAndReadsOldFiles()
     a.rank = 2;
     a.requestNs = 10;
     a.deliveryNs = 25;
+    a.syncStartNs = 30;
+    a.syncEndNs = 42;
+    a.exchangeEndNs = 57;
     std::stringstream out;
     writeTraceCsv(out, {a});
     const std::string text = out.str();
-    QVERIFY(text.substr(0, text.find('\n')).ends_with(",rank"));
+    QVERIFY(text.substr(0, text.find('\n'))
+                .ends_with(",rank,sync_start_ns,sync_end_ns,exchange_end_ns"));
     const auto back = readTraceCsv(out, "round trip");
     QCOMPARE(back.size(), std::size_t{1});
     QCOMPARE(back[0].rank, 2);
     QCOMPARE(back[0].waitNs(), a.waitNs());
+    QCOMPARE(back[0].syncWaitNs(), std::int64_t{12});
+    QCOMPARE(back[0].exchangeNs(), std::int64_t{15});
 
-    // A file from before data-parallel runs: 23 columns, every batch rank 0.
-    std::string header = text.substr(0, text.find('\n'));
+    const auto withoutLast = [](std::string line, int columns) {
+        for (int i = 0; i < columns; ++i)
+            line.resize(line.rfind(','));
+        return line;
+    };
+    const std::string header = text.substr(0, text.find('\n'));
     std::string row = text.substr(text.find('\n') + 1);
     row = row.substr(0, row.find('\n'));
-    header.resize(header.size() - std::string(",rank").size());
-    row.resize(row.rfind(','));
-    std::stringstream old(header + '\n' + row + '\n');
+    // A file from before the gradient exchange: 24 columns, no synchronisation.
+    std::stringstream beforeSync(withoutLast(header, 3) + '\n' + withoutLast(row, 3) + '\n');
+    const auto syncBack = readTraceCsv(beforeSync, "before-sync.csv");
+    QCOMPARE(syncBack.size(), std::size_t{1});
+    QCOMPARE(syncBack[0].rank, 2);
+    QCOMPARE(syncBack[0].syncWaitNs(), std::int64_t{0});
+    QCOMPARE(syncBack[0].exchangeNs(), std::int64_t{0});
+    // A file from before data-parallel runs: 23 columns, every batch rank 0.
+    std::stringstream old(withoutLast(header, 4) + '\n' + withoutLast(row, 4) + '\n');
     const auto oldBack = readTraceCsv(old, "old.csv");
     QCOMPARE(oldBack.size(), std::size_t{1});
     QCOMPARE(oldBack[0].rank, 0);
     QCOMPARE(oldBack[0].samples, 4);
+    // An exchange that ends before its synchronisation is no batch LoaderLab measured.
+    std::string bad = row;
+    bad.replace(bad.rfind(','), std::string::npos, ",41");
+    std::stringstream badFile(header + '\n' + bad + '\n');
+    try {
+        readTraceCsv(badFile, "bad.csv");
+        QFAIL("an exchange ending before its synchronisation was read");
+    } catch (const std::runtime_error &e) {
+        QVERIFY2(std::string(e.what()).find("not in order") != std::string::npos, e.what());
+    }
 }
 
 void TestDataParallel::consumerGoesToTheRanksDevice()

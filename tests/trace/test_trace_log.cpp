@@ -88,7 +88,7 @@ void TestTraceLog::spansMarkersAndSkipped()
 void TestTraceLog::memoryPerBatchIsAsDocumented()
 {
     // docs/architecture.md ("The trace log") and trace_log.h promise these sizes.
-    QCOMPARE(sizeof(TraceRecord), std::size_t{160});
+    QCOMPARE(sizeof(TraceRecord), std::size_t{184});
     QCOMPARE(sizeof(WorkerSpan), std::size_t{32});
 }
 
