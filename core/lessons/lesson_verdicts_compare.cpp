@@ -55,14 +55,35 @@ LessonVerdict oversubscribedVerdict(const std::vector<LessonPhaseResult> &phases
     v.figures = {{"phases", list}};
     v.observed = best <= 1.1 * atCores;
     v.text = (v.observed ? "Seen: " : "Not seen: ") + seen + ". ";
-    v.text += v.observed ? format("Past one worker per core (%d here) decoding has no core left "
-                                  "to run on: more workers only take turns, and each one costs "
-                                  "memory and start-up time.",
-                                  phases[0].config.loader.numWorkers)
-                         : format("More workers than cores gained %.0f %%: the loader waits on "
-                                  "something other than the CPU here (disk, the page cache), "
-                                  "which extra workers can overlap.",
-                                  (ratio(best, atCores) - 1.0) * 100.0);
+    if (v.observed) {
+        v.text += format("Past one worker per core (%d here) decoding has no core left to run "
+                         "on: more workers only take turns, and each one costs memory and "
+                         "start-up time.",
+                         phases[0].config.loader.numWorkers);
+        return v;
+    }
+    const double gain = (ratio(best, atCores) - 1.0) * 100.0;
+    // Whether one worker per core already kept the cores the run had busy: then more
+    // workers had no CPU to add, and a gain is the spread of phases this short.
+    const MachineLoad &load = phases[0].load;
+    if (load.known() && load.availableCores > 0.0) {
+        v.figures["busy_cores_at_one_per_core"] = load.ownBusyCores;
+        v.figures["available_cores"] = load.availableCores;
+    }
+    if (load.known() && load.availableCores > 0.0
+        && load.ownBusyCores >= 0.9 * load.availableCores) {
+        v.text += format("More workers than cores measured %.0f %% more, but %d workers already "
+                         "kept %.2f of the %.2f cores the run had busy: there was no CPU left "
+                         "for more workers to use, so the gain is the spread between phases "
+                         "this short, not a real one. Run the lesson again.",
+                         gain, phases[0].config.loader.numWorkers, load.ownBusyCores,
+                         load.availableCores);
+    } else {
+        v.text += format("More workers than cores gained %.0f %%: the loader waits on "
+                         "something other than the CPU here (disk, the page cache), which "
+                         "extra workers can overlap.",
+                         gain);
+    }
     return v;
 }
 

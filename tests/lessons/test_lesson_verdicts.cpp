@@ -382,6 +382,28 @@ void TestLessonVerdicts::moreWorkersThanCores()
                             "workers 1150 samples/s. More workers than cores gained 15 %: the "
                             "loader waits on something other than the CPU here (disk, the page "
                             "cache), which extra workers can overlap."));
+    // The same where the 2 workers kept 1.86 of the 2 cores busy: more workers had no
+    // CPU to add, so the gain is the phases' spread, and the verdict says so.
+    std::vector<LessonPhaseResult> full = {workers(2, firstThen(10, 20.0, 1.0), 1000.0),
+                                           workers(4, firstThen(10, 20.0, 1.0), 1080.0),
+                                           workers(8, firstThen(10, 20.0, 1.0), 1150.0)};
+    full[0].load.cores = 2;
+    full[0].load.availableCores = 2.0;
+    full[0].load.ownBusyCores = 1.86;
+    v = oversubscribedVerdict(full);
+    QVERIFY(!v.observed);
+    QVERIFY2(verdictText(v).endsWith(QStringLiteral(
+                 "More workers than cores measured 15 % more, but 2 workers already kept 1.86 "
+                 "of the 2.00 cores the run had busy: there was no CPU left for more workers to "
+                 "use, so the gain is the spread between phases this short, not a real one. Run "
+                 "the lesson again.")),
+             v.text.c_str());
+    QCOMPARE(v.figures["busy_cores_at_one_per_core"].get<double>(), 1.86);
+    // 1.5 of 2 cores busy: the CPU had room, so the gain is real.
+    full[0].load.ownBusyCores = 1.5;
+    v = oversubscribedVerdict(full);
+    QVERIFY2(verdictText(v).contains(QStringLiteral("something other than the CPU")),
+             v.text.c_str());
 }
 
 void TestLessonVerdicts::sampleParallel()
