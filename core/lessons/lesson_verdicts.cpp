@@ -81,25 +81,25 @@ LessonVerdict periodVerdict(const std::vector<LessonPhaseResult> &phases)
         return !p.load.known() || p.config.loader.numWorkers <= p.load.cores;
     };
     std::string seen;
-    bool allShown = true, allThatCanShow = true;
-    int canShowCount = 0;
+    bool allShown = true, allThatCanShow = true, anyCanShow = false;
     const LessonPhaseResult *blurred = nullptr;
     nlohmann::json list = nlohmann::json::array();
     for (const auto &p : phases) {
         const int workers = p.config.loader.numWorkers;
         const bool shown = p.waits.period == workers;
+        const bool can = canShow(p);
         list.push_back({{"workers", workers},
                         {"period", p.waits.period},
                         {"strength", p.waits.periodStrength},
-                        {"can_show", canShow(p)}});
+                        {"can_show", can}});
         seen += format("%s%d workers: ", seen.empty() ? "" : "; ", workers);
         seen += p.waits.period > 0 ? format("the wait spikes every %d batches (autocorrelation "
                                             "%.2f)",
                                             p.waits.period, p.waits.periodStrength)
                                    : std::string("no regular spikes");
         allShown = allShown && shown;
-        if (canShow(p)) {
-            ++canShowCount;
+        if (can) {
+            anyCanShow = true;
             allThatCanShow = allThatCanShow && shown;
         } else if (!shown && !blurred) {
             blurred = &p;
@@ -114,7 +114,7 @@ LessonVerdict periodVerdict(const std::vector<LessonPhaseResult> &phases)
                       "more to see it there.",
                       workers, p.load.cores, workers, workers);
     };
-    v.observed = allShown || (allThatCanShow && canShowCount > 0);
+    v.observed = allShown || (allThatCanShow && anyCanShow);
     if (allShown) {
         v.text = "Seen: " + seen
                  + ". Each worker builds whole batches, and the workers started together, so a "

@@ -66,12 +66,12 @@ LessonVerdict oversubscribedVerdict(const std::vector<LessonPhaseResult> &phases
     // Whether one worker per core already kept the cores the run had busy: then more
     // workers had no CPU to add, and a gain is the spread of phases this short.
     const MachineLoad &load = phases[0].load;
-    if (load.known() && load.availableCores > 0.0) {
+    const bool measured = load.known() && load.availableCores > 0.0;
+    if (measured) {
         v.figures["busy_cores_at_one_per_core"] = load.ownBusyCores;
         v.figures["available_cores"] = load.availableCores;
     }
-    if (load.known() && load.availableCores > 0.0
-        && load.ownBusyCores >= 0.9 * load.availableCores) {
+    if (measured && load.ownBusyCores >= 0.9 * load.availableCores) {
         v.text += format("More workers than cores measured %.0f %% more, but %d workers already "
                          "kept %.2f of the %.2f cores the run had busy: there was no CPU left "
                          "for more workers to use, so the gain is the spread between phases "

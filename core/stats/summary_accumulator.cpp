@@ -112,8 +112,8 @@ void SummaryAccumulator::addRecord(const TraceRecord &r)
                                                       : std::min(tally.firstRequestNs, r.requestNs);
         ++tally.steadyCount;
         tally.steadySamples += r.samples;
-        tally.lastComputeEndNs = std::max(
-            {tally.lastComputeEndNs, r.computeEndNs, r.syncEndNs, r.exchangeEndNs});
+        tally.lastStepEndNs = std::max(
+            {tally.lastStepEndNs, r.computeEndNs, r.syncEndNs, r.exchangeEndNs});
         tally.waitSumNs += static_cast<double>(r.waitNs());
         tally.syncSumNs += static_cast<double>(r.syncWaitNs());
         tally.exchangeSumNs += static_cast<double>(r.exchangeNs());
@@ -216,7 +216,7 @@ std::vector<RankSummary> SummaryAccumulator::rankSummaries() const
         r.rank = static_cast<int>(k);
         r.batches = t.batches;
         r.samples = t.samples;
-        const auto windowNs = static_cast<double>(t.lastComputeEndNs - t.firstRequestNs);
+        const auto windowNs = static_cast<double>(t.lastStepEndNs - t.firstRequestNs);
         if (t.steadyCount > 0 && windowNs > 0) {
             r.samplesPerSecMean = static_cast<double>(t.steadySamples) / (windowNs / kNsPerS);
             r.inputBoundShare = std::clamp(t.waitSumNs / windowNs, 0.0, 1.0);

@@ -94,7 +94,7 @@ private:
         std::int64_t steadyCount = 0;
         std::int64_t steadySamples = 0;
         std::int64_t firstRequestNs = 0;
-        std::int64_t lastComputeEndNs = 0; // or the step's exchange end, when later
+        std::int64_t lastStepEndNs = 0; // its step's end: compute, synchronisation or exchange
         double waitSumNs = 0.0;
         double syncSumNs = 0.0;
         double exchangeSumNs = 0.0;
