@@ -39,6 +39,10 @@ QWidget *ControlPanel::buildAutotuneRows()
                                      "neighbour at a time."));
     m_autotuneSearchCombo->addItem(tr("Proposed by the loader model"), true);
     m_autotuneSearchCombo->addItem(tr("Hill climb of measured trials"), false);
+    // Its longest choice must not widen the settings column (German's is 41
+    // characters): the list opens to full width, the closed box elides.
+    m_autotuneSearchCombo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_autotuneSearchCombo->setMinimumContentsLength(16);
     m_autotuneSearchCombo->setEnabled(false);
     // Two rows, the batch option indented under the box it belongs to: one row
     // would widen the panel in German.
