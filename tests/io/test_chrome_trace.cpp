@@ -16,6 +16,8 @@
 
 #include <fstream>
 #include <map>
+#include <set>
+#include <string>
 #include <vector>
 
 using namespace loaderlab;
@@ -189,11 +191,21 @@ void TestChromeTrace::sampleParallelSpansHaveNoStages()
     const json trace = runAndRead(smallRun(2, Strategy::SampleParallel),
                                   m_dir.filePath(QStringLiteral("sp.json")));
     const auto slices = checkStructure(trace);
+    // Workers claim a batch's samples as they come free, so which of the two worked
+    // on a batch depends on the scheduler (on a busy machine one may build them all);
+    // every batch has at least one worker's span, and no span holds stage slices.
+    std::set<std::string> batchesSeen;
     for (const int tid : {ChromeTraceTracks::kFirstWorker, ChromeTraceTracks::kFirstWorker + 1}) {
-        QVERIFY(slices.count(tid));
-        for (const json &s : slices.at(tid))
-            QVERIFY2(s.at("name").get<std::string>().starts_with("batch "), s.dump().c_str());
+        if (!slices.count(tid))
+            continue;
+        for (const json &s : slices.at(tid)) {
+            const std::string name = s.at("name").get<std::string>();
+            QVERIFY2(name.starts_with("batch "), s.dump().c_str());
+            batchesSeen.insert(name); // a run's batch numbers go on across epochs
+        }
     }
+    QVERIFY(slices.count(ChromeTraceTracks::kFirstWorker + 2) == 0);
+    QCOMPARE(static_cast<int>(batchesSeen.size()), 20); // 80 samples / 8, twice
 }
 
 void TestChromeTrace::badPathIsRefusedBeforeTheRun()
