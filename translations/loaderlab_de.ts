@@ -691,6 +691,14 @@
         <source>2 workers, batch 32</source>
         <translation>2 Worker, Batch 32</translation>
     </message>
+    <message>
+        <source>%1 workers again</source>
+        <translation>Wieder %1 Worker</translation>
+    </message>
+    <message>
+        <source>Now go back to one worker per core: the same setting twice shows how much phases this short differ by chance.</source>
+        <translation>Jetzt zurück zu einem Worker pro Kern: dieselbe Einstellung zweimal zeigt, wie sehr so kurze Phasen zufällig voneinander abweichen.</translation>
+    </message>
 </context>
 <context>
     <name>MarkerText</name>

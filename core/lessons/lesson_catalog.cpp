@@ -172,7 +172,14 @@ std::vector<Lesson> makeLessons()
                 {{"loader.num_workers", 2 * cores}}, 60),
           phase(numbered(QT_TRANSLATE_NOOP("Lesson", "%1 workers"), 4 * cores),
                 QT_TRANSLATE_NOOP("Lesson", "Now double them again."),
-                {{"loader.num_workers", 4 * cores}}, 60)},
+                {{"loader.num_workers", 4 * cores}}, 60),
+          // The first setting again: how far two phases of one setting differ is the
+          // spread a gain must beat before it counts.
+          phase(numbered(QT_TRANSLATE_NOOP("Lesson", "%1 workers again"), cores),
+                QT_TRANSLATE_NOOP("Lesson",
+                                  "Now go back to one worker per core: the same setting twice "
+                                  "shows how much phases this short differ by chance."),
+                {{"loader.num_workers", cores}}, 60)},
          oversubscribedVerdict});
     all.push_back(
         {"sample-parallel",
