@@ -1873,10 +1873,6 @@
         <translation>Vor Phase %1: %2</translation>
     </message>
     <message>
-        <source>Set-up: measuring how fast the data loads with %1 and no step: %2 of %3 batches</source>
-        <translation>Vorbereitung: Es wird gemessen, wie schnell die Daten mit %1 und ohne Schritt laden: %2 von %3 Batches</translation>
-    </message>
-    <message>
         <source>1 worker</source>
         <translation>1 Worker</translation>
     </message>
@@ -1891,6 +1887,10 @@
     <message>
         <source>This lesson compares an image folder with the tensor file preprocessed from it, so it needs the image folder; %1 is a preprocessed tensor file. Choose the folder as the dataset.</source>
         <translation>Diese Lektion vergleicht einen Bildordner mit der daraus vorverarbeiteten Tensordatei und braucht deshalb den Bildordner; %1 ist eine vorverarbeitete Tensordatei. Wählen Sie den Ordner als Datensatz.</translation>
+    </message>
+    <message>
+        <source>Set-up: measuring how fast the data loads with %1 and no step: %2 batches, of at least %3</source>
+        <translation>Vorbereitung: Es wird gemessen, wie schnell die Daten mit %1 und ohne Schritt laden: %2 Batches, von mindestens %3</translation>
     </message>
 </context>
 <context>

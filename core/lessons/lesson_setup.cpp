@@ -170,7 +170,19 @@ RunConfig lessonSetupRunConfig(const Lesson &lesson, const RunConfig &base,
     c.loader.strategy = Strategy::PerWorkerBatch;
     c.epochs = 0;
     c.maxBatches = setupBatches(c.loader.numWorkers);
+    if (lesson.setup.need == StepNeed::LoaderLimits)
+        c.maxBatches *= kSetupBatchFactor; // setUpLesson stops it once it has enough
     return c;
+}
+
+bool setupMeasuringDone(const Lesson &lesson, const RunConfig &measuring, std::size_t batches,
+                        double sinceFirstSeconds)
+{
+    const auto fewest = static_cast<std::size_t>(setupBatches(measuring.loader.numWorkers));
+    const bool median = lesson.setup.need == StepNeed::LoaderLimits;
+    return batches >= static_cast<std::size_t>(std::max<std::int64_t>(measuring.maxBatches, 1))
+           || (batches >= fewest && (!median || sinceFirstSeconds >= kSetupMinLoadingSeconds))
+           || sinceFirstSeconds >= kSetupSeconds;
 }
 
 LessonSetup lessonSetupFromRun(const Lesson &lesson, const RunConfig &base,
@@ -331,7 +343,9 @@ LessonSetup setUpLesson(const Lesson &lesson, const RunConfig &base,
                                           ? std::chrono::duration<double>(now - *firstBatch).count()
                                           : 0.0;
             const double sinceStart = std::chrono::duration<double>(now - started).count();
-            if (sinceFirst >= kSetupSeconds || (!firstBatch && sinceStart >= kSetupStartSeconds)) {
+            const std::size_t have = trace ? trace->size() : 0;
+            if ((firstBatch && setupMeasuringDone(lesson, config, have, sinceFirst))
+                || (!firstBatch && sinceStart >= kSetupStartSeconds)) {
                 service.stop(); // what it loaded by now is enough to measure
                 service.wait();
                 break;

@@ -30,6 +30,12 @@ inline constexpr double kSetupSeconds = 4.0;
 // Its first batch must come within this: the engine's start (the PyTorch engine's
 // Python and its worker processes) and the first round.
 inline constexpr double kSetupStartSeconds = 30.0;
+// A lesson that needs the loader to be the limit reads the median batch: where the
+// data loads so fast that its batches take a few milliseconds in all, the measuring
+// run goes on past them (up to kSetupBatchFactor times as many) until it has loaded
+// this long, so that the median is not the start-up's.
+inline constexpr double kSetupMinLoadingSeconds = 0.3;
+inline constexpr int kSetupBatchFactor = 8;
 
 // True when `lesson` measures the data before its first phase.
 bool lessonMeasuresData(const Lesson &lesson);
@@ -42,10 +48,18 @@ bool lessonMeasuresData(const Lesson &lesson);
 std::string lessonDataProblem(const Lesson &lesson, const RunConfig &base);
 
 // The measuring run: the lesson's phase that binds its condition (Lesson::setup)
-// with the user's settings, batch per worker, no simulated step, setupBatches() of
-// its workers.
+// with the user's settings, batch per worker, no simulated step, at most
+// setupBatches() of its workers (kSetupBatchFactor times that for a lesson that
+// needs the loader to be the limit; setupMeasuringDone() says when to stop).
 RunConfig lessonSetupRunConfig(const Lesson &lesson, const RunConfig &base,
                                const ConfigSettings &userSettings);
+
+// Whether the measuring run `measuring` of `lesson` has measured enough, with
+// `batches` delivered, the first `sinceFirstSeconds` ago: its setupBatches(), and for
+// a lesson that reads the median batch kSetupMinLoadingSeconds of loading too, or
+// kSetupSeconds at the latest. The command line and the window stop it by this.
+bool setupMeasuringDone(const Lesson &lesson, const RunConfig &measuring, std::size_t batches,
+                        double sinceFirstSeconds);
 
 // The set-up from the measuring run's records (`seconds`: how long it took;
 // `error`: why it failed, "" when it did not). With no batch to measure, the lesson

@@ -52,6 +52,7 @@ private Q_SLOTS:
     void ruleBatchForPeriods();
     void figuresFromRecords();
     void whichLessonsMeasure();
+    void whenTheMeasuringRunHasEnough();
     void textAndFiguresOfASetUp();
     void shortEpochsMakeBatchesSmaller();
     void stepThatHidesLoading();
@@ -244,17 +245,41 @@ void TestLessonSetup::whichLessonsMeasure()
                              "more-workers-than-cores", "model-trade"})
         QVERIFY2(!lessonMeasuresData(lesson(name)), name);
     // The measuring run: the phase that binds the condition (3 workers), no step,
-    // batch per worker, setupBatches() batches.
+    // batch per worker, at most 8 x setupBatches() batches for a lesson that reads
+    // the median batch.
     const RunConfig m = lessonSetupRunConfig(lesson("spikes-every-w"), photos(), {});
     QCOMPARE(m.loader.numWorkers, 3);
     QCOMPARE(m.loader.batchSize, 32);
     QCOMPARE(m.consumer.kind, ConsumerKind::None);
     QCOMPARE(m.consumer.sleepPerBatchMs, 0.0);
-    QCOMPARE(m.maxBatches, std::int64_t(13));
+    QCOMPARE(m.maxBatches, std::int64_t(8 * 13));
     QCOMPARE(m.dataset.path, std::string("/data/photos"));
     const RunConfig p = lessonSetupRunConfig(lesson("sample-parallel"), photos(), {});
     QCOMPARE(p.loader.numWorkers, 2);
     QCOMPARE(p.loader.strategy, Strategy::PerWorkerBatch);
+    // A lesson whose step hides the loading measures setupBatches() only.
+    const RunConfig z = lessonSetupRunConfig(lesson("zero-vs-one-worker"), photos(), {});
+    QCOMPARE(z.loader.numWorkers, 1);
+    QCOMPARE(z.maxBatches, std::int64_t(7));
+}
+
+void TestLessonSetup::whenTheMeasuringRunHasEnough()
+{
+    const Lesson &spikes = lesson("spikes-every-w");
+    const RunConfig m = lessonSetupRunConfig(spikes, photos(), {});
+    // 13 batches (3 workers) are not enough while they loaded in under 0.3 s: fast
+    // data measures on, so that its median is not the start-up's.
+    QVERIFY(!setupMeasuringDone(spikes, m, 13, 0.05));
+    QVERIFY(!setupMeasuringDone(spikes, m, 12, 1.0));
+    QVERIFY(setupMeasuringDone(spikes, m, 13, 0.3));
+    // The cap, or the time limit, end it in any case.
+    QVERIFY(setupMeasuringDone(spikes, m, 104, 0.05));
+    QVERIFY(setupMeasuringDone(spikes, m, 2, kSetupSeconds));
+    // A step-hiding lesson reads the slowest batch: its setupBatches() are enough.
+    const Lesson &zero = lesson("zero-vs-one-worker");
+    const RunConfig z = lessonSetupRunConfig(zero, photos(), {});
+    QVERIFY(setupMeasuringDone(zero, z, 7, 0.01));
+    QVERIFY(!setupMeasuringDone(zero, z, 6, 0.01));
 }
 
 void TestLessonSetup::textAndFiguresOfASetUp()

@@ -247,17 +247,18 @@ void LessonPanel::checkSetUp()
     }
     const loaderlab::RunConfig measuring = loaderlab::lessonSetupRunConfig(*m_tracker.lesson(),
                                                                            m_tracker.base(), {});
-    const auto needed = static_cast<std::size_t>(measuring.maxBatches);
     const std::size_t have = m_tracker.setupRecords().size();
     if (have > 0 && !m_setupMeasuring.isValid())
         m_setupMeasuring.start();
     const auto seconds = [](const QElapsedTimer &clock) {
         return clock.isValid() ? static_cast<double>(clock.elapsed()) / 1000.0 : 0.0;
     };
-    // As on the command line: the batches the measuring needs, or what it has when
-    // its time (from its first batch) is up; without a batch at all, the preset (the
-    // text says so).
-    if (have >= needed || seconds(m_setupMeasuring) >= loaderlab::kSetupSeconds
+    // As on the command line: the batches and loading time the measuring needs, or
+    // what it has when its time (from its first batch) is up; without a batch at all,
+    // the preset (the text says so).
+    if ((have > 0
+         && loaderlab::setupMeasuringDone(*m_tracker.lesson(), measuring, have,
+                                          seconds(m_setupMeasuring)))
         || (have == 0 && seconds(m_setupClock) >= loaderlab::kSetupStartSeconds))
         finishSetUp();
     else
@@ -430,11 +431,11 @@ void LessonPanel::showProgress()
         const loaderlab::RunConfig measuring = loaderlab::lessonSetupRunConfig(
             *lesson, m_tracker.base(), {});
         const int workers = measuring.loader.numWorkers;
-        progress = tr("Set-up: measuring how fast the data loads with %1 and no step: %2 of "
-                      "%3 batches")
+        progress = tr("Set-up: measuring how fast the data loads with %1 and no step: %2 "
+                      "batches, of at least %3")
                        .arg(workers == 1 ? tr("1 worker") : tr("%1 workers").arg(workers))
                        .arg(m_tracker.setupRecords().size())
-                       .arg(measuring.maxBatches);
+                       .arg(loaderlab::setupBatches(workers));
     }
     m_progress->setText(progress);
     m_progress->setVisible(!progress.isEmpty());
