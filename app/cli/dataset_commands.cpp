@@ -1,12 +1,12 @@
-// `loaderlab make-dataset` and `loaderlab preprocess`: the dataset tools.
+// `loaderlab make-dataset`: a dataset to try LoaderLab on.
 
 #include "app/cli/cli.h"
+#include "app/cli/run_support.h"
 
 #include "core/config/dataset_config.h"
 #include "core/system/logging.h"
 #include "core/system/safe_text.h"
 #include "core/tools/imagenette_generator.h"
-#include "core/tools/preprocess.h"
 
 #include <QCommandLineParser>
 #include <QRegularExpression>
@@ -14,20 +14,6 @@
 #include <cstdio>
 
 namespace loaderlab::cli {
-namespace {
-
-// Progress on stderr: every 5 % and at the end.
-loaderlab::ProgressCallback progressPrinter(const char *what)
-{
-    return [what](std::int64_t done, std::int64_t total) {
-        const std::int64_t step = std::max<std::int64_t>(total / 20, 1);
-        if (done % step == 0 || done == total)
-            std::fprintf(stderr, "%s: %lld/%lld\n", what, static_cast<long long>(done),
-                         static_cast<long long>(total));
-    };
-}
-
-} // namespace
 
 int makeDatasetCommand(const QStringList &arguments)
 {
@@ -107,65 +93,6 @@ int makeDatasetCommand(const QStringList &arguments)
         return kFailed;
     }
     std::fprintf(stderr, "wrote %s\n", loaderlab::escapeForTerminal(out).c_str());
-    return kOk;
-}
-
-int preprocessCommand(const QStringList &arguments)
-{
-    QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
-        "Decodes every image of IN_DIR with the eval transform (resize 256, center crop 224, "
-        "normalise) and writes them as a tensor file."));
-    parser.addHelpOption();
-    parser.addPositionalArgument(QStringLiteral("IN_DIR"), QStringLiteral("image folder"));
-    parser.addPositionalArgument(QStringLiteral("OUT_FILE"),
-                                 QStringLiteral("tensor file to write"));
-    parser.addOptions({
-        {QStringLiteral("dtype"),
-         QStringLiteral("float32 (normalised, default) or uint8 (resized and cropped only)"),
-         QStringLiteral("type"), QStringLiteral("float32")},
-        {QStringLiteral("threads"), QStringLiteral("decoding threads (default: one per core)"),
-         QStringLiteral("n"), QStringLiteral("0")},
-    });
-    if (const auto code = parseCommandLine(parser, arguments, "preprocess"))
-        return *code;
-    if (parser.positionalArguments().size() != 2) {
-        std::fprintf(stderr, "loaderlab preprocess: expected IN_DIR and OUT_FILE\n");
-        return kUsage;
-    }
-    loaderlab::PreprocessOptions options;
-    const QString dtype = parser.value(QStringLiteral("dtype"));
-    if (dtype == QLatin1String("uint8"))
-        options.dtype = loaderlab::DType::UInt8;
-    else if (dtype != QLatin1String("float32")) {
-        std::fprintf(stderr, "loaderlab preprocess: --dtype: expected float32 or uint8\n");
-        return kUsage;
-    }
-    try {
-        options.threads = intOption(parser, "threads", 0);
-        loaderlab::setupLogging("warn"); // decode warnings name their file on stderr
-        const auto result = loaderlab::preprocessImageFolder(
-            parser.positionalArguments().at(0).toStdString(),
-            parser.positionalArguments().at(1).toStdString(), options, progressPrinter("images"));
-        for (const auto &skipped : result.skipped)
-            std::fprintf(stderr, "skipped %s: %s\n",
-                         loaderlab::escapeForTerminal(skipped.source).c_str(),
-                         loaderlab::escapeForTerminal(skipped.reason).c_str());
-        std::fprintf(stderr, "wrote %lld samples to %s (%zu skipped)\n",
-                     static_cast<long long>(result.written),
-                     qPrintable(parser.positionalArguments().at(1)), result.skipped.size());
-    } catch (const loaderlab::DatasetError &e) {
-        std::fprintf(stderr, "loaderlab preprocess: %s\n",
-                     loaderlab::escapeForTerminal(e.what()).c_str());
-        return kUsage;
-    } catch (const std::invalid_argument &e) { // e.g. the output is one of the inputs
-        std::fprintf(stderr, "loaderlab preprocess: %s\n", e.what());
-        return kUsage;
-    } catch (const std::exception &e) {
-        std::fprintf(stderr, "loaderlab preprocess: %s\n",
-                     loaderlab::escapeForTerminal(e.what()).c_str());
-        return kFailed;
-    }
     return kOk;
 }
 

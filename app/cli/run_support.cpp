@@ -96,4 +96,14 @@ SignalStop::SignalStop()
 
 SignalStop::~SignalStop() = default; // the jthread asks its loop to end and joins
 
+loaderlab::ProgressCallback progressPrinter(const char *what)
+{
+    return [what](std::int64_t done, std::int64_t total) {
+        const std::int64_t step = std::max<std::int64_t>(total / 20, 1);
+        if (done % step == 0 || done == total)
+            std::fprintf(stderr, "%s: %lld/%lld\n", what, static_cast<long long>(done),
+                         static_cast<long long>(total));
+    };
+}
+
 } // namespace loaderlab::cli

@@ -6,6 +6,7 @@
 
 #include "core/config/run_config.h"
 #include "core/trace/trace_log.h"
+#include "core/tools/imagenette_generator.h"
 
 #include <QCommandLineParser>
 
@@ -53,6 +54,9 @@ private:
 // A folder run without a path gets the default dataset (generated on first use,
 // with progress on stderr).
 void ensureDefaultDataset(loaderlab::RunConfig &config);
+
+// Progress of a dataset tool on stderr ("images: 40/432"): every 5 % and at the end.
+loaderlab::ProgressCallback progressPrinter(const char *what);
 
 // One progress line on stderr (refreshed in place on a terminal): the seconds since
 // the run started, batches so far and samples/s over the last 50, and "no batch for

@@ -4,7 +4,7 @@
 #include "core/memory/dataset_footprint.h"
 
 #include "core/dataset/synthetic_dataset.h"
-#include "core/dataset/tensor_file_format.h"
+#include "core/dataset/tensor_shards.h"
 #include "core/system/memory_budget.h"
 
 #include <zlib.h>
@@ -158,7 +158,7 @@ std::optional<DatasetFootprint> peekDatasetFootprint(const DatasetConfig &config
     case DatasetKind::TensorFile: {
         // readTensorFileHeader refuses what is not a regular file before opening it.
         try {
-            const TensorFileHeader header = readTensorFileHeader(config.path);
+            const TensorFileHeader header = tensorDatasetHeader(config.path);
             DatasetFootprint f;
             f.shape = header.shape;
             f.dtype = header.dtype;

@@ -46,10 +46,42 @@ std::string shellQuote(const std::string &text)
     return quoted + "'";
 }
 
+std::string slurmJobArrayScript(const SlurmJobArray &a)
+{
+    if (a.tasks < 1)
+        throw std::invalid_argument("the job array needs at least 1 task");
+    checkOneLine(a.logDir, a.logDir);
+    if (!a.logDir.starts_with('/'))
+        throw std::invalid_argument(a.logDir + ": the script needs an absolute path");
+    checkOneLine("job name", a.jobName);
+    checkOneLine("command", a.command);
+    for (const std::string &option : a.extra) {
+        checkOneLine(option, option);
+        if (!option.starts_with('-'))
+            throw std::invalid_argument("'" + option
+                                        + "': an sbatch option starts with '-', as in "
+                                          "--partition=gpu");
+    }
+    // sbatch reads #SBATCH lines as words: double quotes keep a path with spaces whole.
+    if (a.logDir.find('"') != std::string::npos)
+        throw std::invalid_argument(a.logDir + ": a double quote cannot go into an #SBATCH line");
+    std::string s = "#!/bin/bash\n" + a.comment;
+    s += "#SBATCH --job-name=" + a.jobName + "\n";
+    s += "#SBATCH --array=0-" + std::to_string(a.tasks - 1) + "\n";
+    if (a.exclusive)
+        s += "#SBATCH --exclusive\n";
+    if (a.cpusPerTask > 0)
+        s += "#SBATCH --cpus-per-task=" + std::to_string(a.cpusPerTask) + "\n";
+    s += "#SBATCH --output=\"" + slurmFilenamePattern(a.logDir) + "/slurm-%A_%a.out\"\n";
+    for (const std::string &option : a.extra)
+        s += "#SBATCH " + option + "\n";
+    s += "set -euo pipefail\n";
+    s += "exec " + a.command + "\n";
+    return s;
+}
+
 std::string slurmArrayScript(const SlurmScriptOptions &o)
 {
-    if (o.tasks < 1)
-        throw std::invalid_argument("the job array needs at least 1 task");
     if (o.cells > 0 && o.tasks > o.cells)
         throw std::invalid_argument(std::to_string(o.tasks) + " tasks for "
                                     + std::to_string(o.cells)
@@ -59,39 +91,26 @@ std::string slurmArrayScript(const SlurmScriptOptions &o)
         if (!path->starts_with('/'))
             throw std::invalid_argument(*path + ": the script needs an absolute path");
     }
-    checkOneLine("job name", o.jobName);
-    for (const std::string &option : o.extra) {
-        checkOneLine(option, option);
-        if (!option.starts_with('-'))
-            throw std::invalid_argument("'" + option
-                                        + "': an sbatch option starts with '-', as in "
-                                          "--partition=gpu");
-    }
     const std::string dir = o.resultsDir;
-    std::string s = "#!/bin/bash\n";
-    s += "# A LoaderLab sweep as a Slurm job array: " + std::to_string(o.tasks) + " tasks over "
-         + std::to_string(o.cells) + " cells.\n" + "# Task K runs the cells whose order modulo "
-         + std::to_string(o.tasks)
-         + " is K (its shard, from\n"
-           "# SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT). Every task resumes the same\n"
-           "# results folder, on storage the nodes share: a task that ends early keeps its\n"
-           "# finished cells, and submitting again runs only the rest.\n"
-           "#   submit:        sbatch "
-         + shellQuote(o.scriptPath) + "\n" + "#   when it ends:  " + shellQuote(o.loaderlab)
-         + " sweep report " + shellQuote(dir) + "\n";
-    s += "#SBATCH --job-name=" + o.jobName + "\n";
-    s += "#SBATCH --array=0-" + std::to_string(o.tasks - 1) + "\n";
+    SlurmJobArray a;
+    a.comment = "# A LoaderLab sweep as a Slurm job array: " + std::to_string(o.tasks)
+                + " tasks over " + std::to_string(o.cells) + " cells.\n"
+                + "# Task K runs the cells whose order modulo " + std::to_string(o.tasks)
+                + " is K (its shard, from\n"
+                  "# SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT). Every task resumes the same\n"
+                  "# results folder, on storage the nodes share: a task that ends early keeps its\n"
+                  "# finished cells, and submitting again runs only the rest.\n"
+                  "#   submit:        sbatch "
+                + shellQuote(o.scriptPath) + "\n" + "#   when it ends:  " + shellQuote(o.loaderlab)
+                + " sweep report " + shellQuote(dir) + "\n";
+    a.jobName = o.jobName;
+    a.tasks = o.tasks;
+    a.logDir = dir;
     // One cell at a time per node: cells that share a node skew each other.
-    s += "#SBATCH --exclusive\n";
-    // sbatch reads #SBATCH lines as words: double quotes keep a path with spaces whole.
-    if (dir.find('"') != std::string::npos)
-        throw std::invalid_argument(dir + ": a double quote cannot go into an #SBATCH line");
-    s += "#SBATCH --output=\"" + slurmFilenamePattern(dir) + "/slurm-%A_%a.out\"\n";
-    for (const std::string &option : o.extra)
-        s += "#SBATCH " + option + "\n";
-    s += "set -euo pipefail\n";
-    s += "exec " + shellQuote(o.loaderlab) + " sweep --out " + shellQuote(dir) + "\n";
-    return s;
+    a.exclusive = true;
+    a.extra = o.extra;
+    a.command = shellQuote(o.loaderlab) + " sweep --out " + shellQuote(dir);
+    return slurmJobArrayScript(a);
 }
 
 } // namespace loaderlab

@@ -1,6 +1,6 @@
 #pragma once
 
-// The sbatch script that runs a sweep as a Slurm job array: one task per shard,
+// The sbatch scripts of LoaderLab's Slurm job arrays. A sweep's: one task per shard,
 // every task resuming the same results folder (which must be on storage all nodes
 // share), each writing its own cells-K-of-N.jsonl. Slurm schedules; LoaderLab only
 // writes the script. `--exclusive` keeps two cells from running on one node at once,
@@ -22,6 +22,22 @@ struct SlurmScriptOptions
     std::string jobName = "loaderlab-sweep";
     std::vector<std::string> extra; // further #SBATCH options, "--partition=gpu"
 };
+
+// Any LoaderLab job array (a sweep's, preprocess's shards): its tasks are 0..tasks-1.
+struct SlurmJobArray
+{
+    std::string comment; // "# ..." lines, each ending in a line break
+    std::string jobName;
+    int tasks = 1;
+    std::string logDir; // absolute: slurm-%A_%a.out go there
+    bool exclusive = false;
+    int cpusPerTask = 0; // 0: no such line
+    std::vector<std::string> extra; // further #SBATCH options
+    std::string command;            // what the task execs, quoted for bash
+};
+
+// Throws std::invalid_argument when an option cannot go into the script.
+std::string slurmJobArrayScript(const SlurmJobArray &array);
 
 // The default array size: one task per cell, at most 8.
 int defaultSlurmTasks(std::int64_t cells);

@@ -1,9 +1,10 @@
 #pragma once
 
-// SweepFolderLock: only one writer at a time in a sweep's results folder. Two
-// sweeps on one folder would run every cell twice and interleave their lines and
-// traces, so every writer (a sweep, a resume, a merge, --slurm-script, the window)
-// holds an flock(2) on a lock file in the folder for as long as it writes:
+// SweepFolderLock: only one writer at a time in a sweep's results folder (a
+// FolderLock, core/system/folder_lock.h). Two sweeps on one folder would run every
+// cell twice and interleave their lines and traces, so every writer (a sweep, a
+// resume, a merge, --slurm-script, the window) holds an flock(2) on a lock file in
+// the folder for as long as it writes:
 //   sweep.lock           exclusive for a whole sweep and a merge; shared for a shard
 //   cells-K-of-N.lock    exclusive for shard K of N (the shards of a Slurm job array
 //                        write one folder at once, each its own cells-K-of-N.jsonl)
@@ -15,6 +16,7 @@
 // lock: appends are whole lines and a torn last line is ignored.
 
 #include "core/sweep/sweep.h"
+#include "core/system/folder_lock.h"
 
 #include <string>
 
@@ -33,13 +35,9 @@ public:
     // holder's PID when another process holds it, or why the lock file cannot be
     // made (a read-only folder: nothing can be written there).
     SweepFolderLock(const std::string &dir, SweepShard shard = {});
-    ~SweepFolderLock();
-    SweepFolderLock(const SweepFolderLock &) = delete;
-    SweepFolderLock &operator=(const SweepFolderLock &) = delete;
 
 private:
-    int m_folderFd = -1;
-    int m_shardFd = -1;
+    FolderLock m_lock;
 };
 
 } // namespace loaderlab

@@ -199,10 +199,16 @@ PreprocessResult preprocessImageFolder(const std::string &inputDir, const std::s
     // Opened before any decoding, so an unwritable output fails at once.
     TensorFileWriter writer(outputFile, options.dtype, shape);
 
-    const std::int64_t total = dataset.size();
+    const std::int64_t first = options.first;
+    const std::int64_t end = options.end < 0 ? dataset.size() : options.end;
+    if (first < 0 || first > end || end > dataset.size())
+        throw std::invalid_argument(inputDir + ": images " + std::to_string(first) + " to "
+                                    + std::to_string(end) + " asked for, but the folder holds "
+                                    + std::to_string(dataset.size()));
+    const std::int64_t total = end - first;
     int threads = options.threads > 0 ? options.threads
                                       : static_cast<int>(std::thread::hardware_concurrency());
-    threads = static_cast<int>(std::clamp<std::int64_t>(threads, 1, total));
+    threads = static_cast<int>(std::clamp<std::int64_t>(threads, 1, std::max<std::int64_t>(total, 1)));
 
     ReorderRing ring(static_cast<std::size_t>(threads) * kSlotsPerThread, sampleBytes);
     std::atomic<std::int64_t> next{0};
@@ -222,7 +228,7 @@ PreprocessResult preprocessImageFolder(const std::string &inputDir, const std::s
                     Slot *slot = ring.acquire(i);
                     if (slot == nullptr)
                         return;
-                    produce(dataset, config, options.dtype, i, *slot);
+                    produce(dataset, config, options.dtype, first + i, *slot);
                     ring.publish(*slot);
                 }
             });
@@ -233,7 +239,7 @@ PreprocessResult preprocessImageFolder(const std::string &inputDir, const std::s
                 writer.append(slot.label, slot.data);
                 ++result.written;
             } else {
-                result.skipped.push_back({0, i, slot.source, slot.reason});
+                result.skipped.push_back({0, first + i, slot.source, slot.reason});
             }
             ring.release(i);
             if (progress)
@@ -245,7 +251,7 @@ PreprocessResult preprocessImageFolder(const std::string &inputDir, const std::s
     }
     stopWorkers();
 
-    if (result.written == 0)
+    if (result.written == 0 && !options.allowEmpty)
         throw std::runtime_error(outputFile + ": no image of " + inputDir
                                  + " could be decoded; nothing written");
     writer.finish();

@@ -19,6 +19,14 @@ struct PreprocessOptions
     int threads = 0; // 0: one per core
     int resizeSize = 256;
     int cropSize = 224;
+    // Only the images [first, end) of the folder's sorted list (end < 0: to the last),
+    // as one shard of a sharded preprocess writes them; skipped images keep their
+    // index in the whole folder.
+    std::int64_t first = 0;
+    std::int64_t end = -1;
+    // Finish a file with no records (a shard whose images are all unreadable)
+    // instead of failing.
+    bool allowEmpty = false;
 };
 
 struct PreprocessResult
@@ -28,8 +36,9 @@ struct PreprocessResult
 };
 
 // Throws DatasetError for a bad input folder, std::invalid_argument when the output
-// is a directory or one of the input images (checked before decoding anything),
-// std::runtime_error for a failed write (the output file is left as it was).
+// is a directory or one of the input images or the range lies outside the folder
+// (checked before decoding anything), std::runtime_error for a failed write (the
+// output file is left as it was).
 PreprocessResult preprocessImageFolder(const std::string &inputDir, const std::string &outputFile,
                                        const PreprocessOptions &options,
                                        const ProgressCallback &progress = {});
