@@ -58,7 +58,7 @@ void applySize(const QString &text, loaderlab::PreprocessOptions &options)
 // The sbatch script: task K writes shard K into OUT_DIR. Refuses a path that holds
 // a file other than such a script (it would be replaced).
 int writePreprocessScript(const QCommandLineParser &parser, const std::string &in,
-                          const std::string &out, int shards, int threads)
+                          const std::string &out, int shards, int tasks, int threads)
 {
     const std::string script =
         fs::absolute(parser.value(QStringLiteral("slurm-script")).toStdString())
@@ -84,24 +84,24 @@ int writePreprocessScript(const QCommandLineParser &parser, const std::string &i
                                         + (ec ? ec.message() : "not a folder") + ")");
     }
     loaderlab::SlurmJobArray a;
-    a.comment = std::string(kScriptMark) + ": " + std::to_string(shards)
-                + " tasks, task K writes\n"
-                  "# shard K of "
-                + inDir
-                + "; the task that finds every shard done writes\n"
-                  "# manifest.json. Resumable: submitting again redoes only the shards not "
-                  "done.\n"
+    a.comment = std::string(kScriptMark) + ": " + std::to_string(tasks) + " tasks share "
+                + std::to_string(shards) + " shards of\n# " + inDir
+                + ": each takes the next shard no other task has taken, so a\n"
+                  "# task that drew faster images takes more; the task that finds every "
+                  "shard done\n"
+                  "# writes manifest.json. Resumable: submitting again redoes only the shards "
+                  "not done.\n"
                   "#   submit:  sbatch "
                 + loaderlab::shellQuote(script) + "\n";
     a.jobName = "loaderlab-preprocess";
-    a.tasks = shards;
+    a.tasks = tasks;
     a.logDir = outDir;
     a.cpusPerTask = std::max(threads, 1);
     for (const QString &option : parser.values(QStringLiteral("sbatch")))
         a.extra.push_back(option.toStdString());
     a.command = loaderlab::shellQuote(binary) + " preprocess " + loaderlab::shellQuote(inDir) + " "
                 + loaderlab::shellQuote(outDir) + " --shards " + std::to_string(shards)
-                + " --shard \"$SLURM_ARRAY_TASK_ID\" --threads \"${SLURM_CPUS_PER_TASK:-1}\""
+                + " --threads \"${SLURM_CPUS_PER_TASK:-1}\""
                 + " --dtype " + parser.value(QStringLiteral("dtype")).toStdString();
     if (parser.isSet(QStringLiteral("size")))
         a.command += " --size " + loaderlab::shellQuote(
@@ -110,9 +110,9 @@ int writePreprocessScript(const QCommandLineParser &parser, const std::string &i
     loaderlab::writeFileAtomically(script, [&](std::ostream &o) { o << text; });
     ::chmod(script.c_str(), 0755);
     std::fprintf(stderr,
-                 "wrote %s: a Slurm job array of %d tasks, one shard of %s each, into %s\n"
+                 "wrote %s: a Slurm job array of %d tasks sharing %d shards of %s, into %s\n"
                  "submit it with: sbatch %s\n",
-                 escapeForTerminal(script).c_str(), shards, escapeForTerminal(inDir).c_str(),
+                 escapeForTerminal(script).c_str(), tasks, shards, escapeForTerminal(inDir).c_str(),
                  escapeForTerminal(outDir).c_str(),
                  escapeForTerminal(loaderlab::shellQuote(script)).c_str());
     return kOk;
@@ -126,6 +126,8 @@ int runShards(const std::string &in, const std::string &out,
     printSkipped(result.skipped);
     for (const int k : result.kept)
         std::fprintf(stderr, "shard %d of %d: already done, kept\n", k, shards);
+    for (const int k : result.busy)
+        std::fprintf(stderr, "shard %d of %d: another process is writing it\n", k, shards);
     std::fprintf(stderr, "wrote %zu shard(s) with %lld samples (%zu skipped) into %s\n",
                  result.written.size(), static_cast<long long>(result.records),
                  result.skipped.size(), escapeForTerminal(out).c_str());
@@ -170,9 +172,12 @@ int preprocessCommand(const QStringList &arguments)
          QStringLiteral("write only shard I (0 to N-1), as one task of a job array"),
          QStringLiteral("I")},
         {QStringLiteral("slurm-script"),
-         QStringLiteral("write an sbatch script that writes the shards as a Slurm job array; "
+         QStringLiteral("write an sbatch script whose job array's tasks share the shards out; "
                         "runs nothing"),
          QStringLiteral("FILE")},
+        {QStringLiteral("slurm-tasks"),
+         QStringLiteral("tasks of the job array (default: the shards, at most 8)"),
+         QStringLiteral("T")},
         {QStringLiteral("sbatch"),
          QStringLiteral("a further #SBATCH option for --slurm-script (repeatable)"),
          QStringLiteral("option")},
@@ -199,17 +204,28 @@ int preprocessCommand(const QStringList &arguments)
         const int shards = sharded ? intOption(parser, "shards") : 1;
         if (sharded && (shards < 1 || shards > 100000))
             throw std::invalid_argument("--shards: expected 1 to 100000");
-        for (const char *name : {"shard", "slurm-script"}) {
+        for (const char *name : {"shard", "slurm-script", "slurm-tasks"}) {
             if (parser.isSet(QString::fromLatin1(name)) && !sharded)
                 throw std::invalid_argument(std::string("--") + name + ": goes with --shards N");
         }
-        if (parser.isSet(QStringLiteral("sbatch")) && !parser.isSet(QStringLiteral("slurm-script")))
-            throw std::invalid_argument("--sbatch: goes with --slurm-script FILE");
+        for (const char *name : {"sbatch", "slurm-tasks"}) {
+            if (parser.isSet(QString::fromLatin1(name))
+                && !parser.isSet(QStringLiteral("slurm-script")))
+                throw std::invalid_argument(std::string("--") + name
+                                            + ": goes with --slurm-script FILE");
+        }
         loaderlab::setupLogging("warn"); // decode warnings name their file on stderr
         if (parser.isSet(QStringLiteral("slurm-script"))) {
             if (parser.isSet(QStringLiteral("shard")))
-                throw std::invalid_argument("--shard: the job array gives each task its shard");
-            return writePreprocessScript(parser, in, out, shards, options.threads);
+                throw std::invalid_argument("--shard: the job array's tasks share the shards out");
+            const int tasks = parser.isSet(QStringLiteral("slurm-tasks"))
+                                  ? intOption(parser, "slurm-tasks")
+                                  : std::min(shards, 8);
+            if (tasks < 1 || tasks > shards)
+                throw std::invalid_argument("--slurm-tasks " + std::to_string(tasks)
+                                            + ": expected 1 to the " + std::to_string(shards)
+                                            + " shards (a task more would find none)");
+            return writePreprocessScript(parser, in, out, shards, tasks, options.threads);
         }
         if (sharded) {
             const int shard = parser.isSet(QStringLiteral("shard")) ? intOption(parser, "shard") : -1;

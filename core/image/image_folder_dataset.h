@@ -35,6 +35,7 @@ public:
 
     const std::vector<std::string> &classes() const { return m_classes; }
     const std::vector<ImageEntry> &entries() const { return m_entries; }
+    const DatasetConfig &config() const { return m_config; }
 
 private:
     DatasetConfig m_config;

@@ -176,18 +176,35 @@ void refuseOutputAmongInputs(const ImageFolderDataset &dataset, const std::strin
 
 } // namespace
 
-PreprocessResult preprocessImageFolder(const std::string &inputDir, const std::string &outputFile,
-                                       const PreprocessOptions &options,
-                                       const ProgressCallback &progress)
+DatasetConfig preprocessDatasetConfig(const std::string &inputDir, const PreprocessOptions &options)
 {
-    checkOutputPath(outputFile);
     DatasetConfig config;
     config.kind = DatasetKind::ImageFolder;
     config.path = inputDir;
     config.transform = TransformKind::Eval;
     config.resizeSize = options.resizeSize;
     config.cropSize = options.cropSize;
-    const ImageFolderDataset dataset(config); // throws DatasetError for a bad folder
+    return config;
+}
+
+PreprocessResult preprocessImageFolder(const std::string &inputDir, const std::string &outputFile,
+                                       const PreprocessOptions &options,
+                                       const ProgressCallback &progress)
+{
+    checkOutputPath(outputFile);
+    // Throws DatasetError for a bad folder.
+    const ImageFolderDataset dataset(preprocessDatasetConfig(inputDir, options));
+    return preprocessImageFolder(dataset, outputFile, options, progress);
+}
+
+PreprocessResult preprocessImageFolder(const ImageFolderDataset &dataset,
+                                       const std::string &outputFile,
+                                       const PreprocessOptions &options,
+                                       const ProgressCallback &progress)
+{
+    checkOutputPath(outputFile);
+    const DatasetConfig &config = dataset.config();
+    const std::string &inputDir = config.path;
     refuseOutputAmongInputs(dataset, outputFile);
     // After the image check, whose message is the more precise one.
     if (const std::string foreign = foreignFileProblem(outputFile); !foreign.empty())

@@ -4,7 +4,9 @@
 // an ImageFolder with the eval transform and writes the result as a tensor file
 // (float32, normalised; or uint8, resized and cropped but not normalised).
 
+#include "core/config/dataset_config.h"
 #include "core/dataset/dataset.h"
+#include "core/image/image_folder_dataset.h"
 #include "core/record/trace_record.h"
 #include "core/tools/imagenette_generator.h"
 
@@ -42,5 +44,16 @@ struct PreprocessResult
 PreprocessResult preprocessImageFolder(const std::string &inputDir, const std::string &outputFile,
                                        const PreprocessOptions &options,
                                        const ProgressCallback &progress = {});
+
+// The same on a folder listed already, with preprocessDatasetConfig(): the shards of
+// one preprocess share a listing.
+PreprocessResult preprocessImageFolder(const ImageFolderDataset &dataset,
+                                       const std::string &outputFile,
+                                       const PreprocessOptions &options,
+                                       const ProgressCallback &progress = {});
+
+// The image folder `inputDir` as preprocess reads it: the eval transform at the
+// options' resize and crop.
+DatasetConfig preprocessDatasetConfig(const std::string &inputDir, const PreprocessOptions &options);
 
 } // namespace loaderlab

@@ -203,7 +203,7 @@ bool shardDone(const std::string &outDir, const json &plan, int index, int count
     }
 }
 
-void writeShard(const std::string &inputDir, const std::string &outDir, const json &plan,
+void writeShard(const ImageFolderDataset &dataset, const std::string &outDir, const json &plan,
                 PreprocessOptions options, int index, int count, ShardedPreprocessResult &result,
                 const ProgressCallback &progress)
 {
@@ -215,7 +215,7 @@ void writeShard(const std::string &inputDir, const std::string &outDir, const js
     options.first = first;
     options.end = end;
     options.allowEmpty = true;
-    const PreprocessResult done = preprocessImageFolder(inputDir, tensorPath, options, progress);
+    const PreprocessResult done = preprocessImageFolder(dataset, tensorPath, options, progress);
     json skipped = json::array();
     for (const SkippedSample &s : done.skipped)
         skipped.push_back({{"index", s.sampleIndex}, {"source", s.source}, {"reason", s.reason}});
@@ -296,21 +296,13 @@ ShardedPreprocessResult preprocessShards(const std::string &inputDir, const std:
         throw std::invalid_argument("--shard " + std::to_string(shard) + " of --shards "
                                     + std::to_string(shards)
                                     + ": expected a shard from 0 to shards - 1");
-    DatasetConfig config;
-    config.kind = DatasetKind::ImageFolder;
-    config.path = inputDir;
-    config.transform = TransformKind::Eval;
-    config.resizeSize = options.resizeSize;
-    config.cropSize = options.cropSize;
-    const ImageFolderDataset dataset(config); // throws DatasetError for a bad folder
+    // Throws DatasetError for a bad folder.
+    const ImageFolderDataset dataset(preprocessDatasetConfig(inputDir, options));
     if (dataset.size() < shards)
         throw std::invalid_argument(inputDir + ": " + std::to_string(dataset.size())
                                     + " images cannot make " + std::to_string(shards)
                                     + " shards; give at most as many shards as images");
     prepareFolder(inputDir, outDir);
-    // One process writing every shard holds the folder alone; a task of an array
-    // shares it and holds its shard's lock.
-    const FolderLock lock(outDir, shardLockNames(), std::max(shard, 0), shard < 0 ? 1 : shards);
     const json plan = planFor(inputDir, dataset, options, shards);
     agreeOnPlan(outDir, plan);
 
@@ -322,7 +314,23 @@ ShardedPreprocessResult preprocessShards(const std::string &inputDir, const std:
             result.kept.push_back(i);
             continue;
         }
-        writeShard(inputDir, outDir, plan, options, i, shards, result, progress);
+        // Each shard under its own lock: processes that run the same command (the
+        // tasks of an array) each take the shards no other has taken.
+        std::optional<FolderLock> lock;
+        try {
+            lock.emplace(outDir, shardLockNames(), i, shards);
+        } catch (const std::invalid_argument &e) {
+            // Held by another process: only a lock file that cannot be made is an error.
+            if (shard >= 0 || std::string(e.what()).find("another loaderlab") == std::string::npos)
+                throw;
+            result.busy.push_back(i);
+            continue;
+        }
+        if (shardDone(outDir, plan, i, shards)) { // finished while this one waited
+            result.kept.push_back(i);
+            continue;
+        }
+        writeShard(dataset, outDir, plan, options, i, shards, result, progress);
     }
     writeManifestIfComplete(outDir, plan, shards, result);
     return result;

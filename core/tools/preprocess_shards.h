@@ -12,7 +12,8 @@
 //                                    task id count): a tensor file
 //   shard-0000K-of-0000N.json        what shard K holds: its images, records, skips
 //   manifest.json                    written by the task that finds every shard done
-//   *.lock                           the folder's locks (core/system/folder_lock.h)
+//   *.lock                           the folder's and the shards' locks
+//                                    (core/system/folder_lock.h)
 // Resumable: a shard whose tensor file and record agree is kept, any other is
 // written again (atomically: a shard is renamed into place whole, its record
 // after it). Nothing in OUT_DIR is replaced that the plan did not name and that is
@@ -33,6 +34,7 @@ struct ShardedPreprocessResult
 {
     std::vector<int> written;           // shards written now (0-based)
     std::vector<int> kept;              // shards found done and kept
+    std::vector<int> busy;              // shards another process was writing
     std::int64_t records = 0;           // in the shards written now
     std::vector<SkippedSample> skipped; // in the shards written now
     std::string manifestPath;           // "" until every shard is done
@@ -47,10 +49,12 @@ std::string shardFileName(int index, int count);
 std::pair<std::int64_t, std::int64_t> shardRange(std::int64_t images, int index, int count);
 
 // Writes shard `shard` (0-based) of `shards` of `inputDir` into `outDir` (made if
-// missing, its parent must exist), or every shard in turn when `shard` < 0, and the
+// missing, its parent must exist), or, when `shard` < 0, every shard in turn that is
+// not done and that no other process is writing (so that the tasks of a job array
+// running the same command share the shards out as they come free), and the
 // manifest once every shard is done. Throws DatasetError for a bad input folder,
-// std::invalid_argument for a refused folder or option (before decoding anything),
-// std::runtime_error for a failed write.
+// std::invalid_argument for a refused folder or option (before decoding anything)
+// or a `shard` another process is writing, std::runtime_error for a failed write.
 ShardedPreprocessResult preprocessShards(const std::string &inputDir, const std::string &outDir,
                                          const PreprocessOptions &options, int shards, int shard,
                                          const ProgressCallback &progress = {});

@@ -1,6 +1,6 @@
 // loaderlab_bench_preprocess_shards: offline preprocessing of an image folder by one
-// process (one thread per core) against a 2-task Slurm job array (`preprocess
-// --shards 2 --slurm-script`, one core a task) on the one-node cluster this program
+// process (one thread per core) against a 2-task Slurm job array sharing the shards
+// out (`preprocess --shards N --slurm-tasks 2 --slurm-script`, one core a task) on the one-node cluster this program
 // starts on localhost, in alternating rounds: each round's wall-time ratio (array /
 // one process; the array's time from sbatch to its manifest, written by its last
 // task, and to sbatch --wait's return, which polls the job every few seconds),
@@ -8,7 +8,7 @@
 // for byte. Needs root and Debian's
 // slurm-wlm packages (the cluster of tests/cli/slurm_cluster.h). Not run by ctest.
 //
-//   loaderlab_bench_preprocess_shards --folder PHOTOS [--rounds 3] [--dtype uint8]
+//   loaderlab_bench_preprocess_shards --folder PHOTOS [--rounds 3] [--shards 8] [--dtype uint8]
 
 #include "bench_machine.h"
 #include "tests/cli/slurm_cluster.h"
@@ -64,16 +64,19 @@ int main(int argc, char **argv)
     QString folder;
     QString dtype = QStringLiteral("uint8");
     int rounds = 3;
+    int shardCount = 8;
     const QStringList args = app.arguments();
     for (int i = 1; i + 1 < args.size(); i += 2) {
         if (args[i] == QLatin1String("--folder"))
             folder = args[i + 1];
         else if (args[i] == QLatin1String("--rounds"))
             rounds = args[i + 1].toInt();
+        else if (args[i] == QLatin1String("--shards"))
+            shardCount = args[i + 1].toInt();
         else if (args[i] == QLatin1String("--dtype"))
             dtype = args[i + 1];
     }
-    if (folder.isEmpty() || rounds < 1) {
+    if (folder.isEmpty() || rounds < 1 || shardCount < 2) {
         std::fprintf(stderr, "usage: %s --folder PHOTOS [--rounds 3] [--dtype uint8]\n", argv[0]);
         return 2;
     }
@@ -91,7 +94,9 @@ int main(int argc, char **argv)
                     .c_str(),
                 benchmachine::cpuModel().c_str(), std::thread::hardware_concurrency(),
                 benchmachine::loadAverage().c_str(), qPrintable(folder), qPrintable(dtype));
-    std::printf("round  one process s  array to manifest s  ratio  sbatch --wait s  same bytes\n");
+    std::printf("%d shards\n", shardCount);
+    std::printf("round  one process s  array to manifest s  ratio  sbatch --wait s  plan written "
+                "s  first shard done s  same bytes\n");
     std::vector<double> ratios;
     bool allSame = true;
     for (int round = 0; round < rounds; ++round) {
@@ -100,10 +105,12 @@ int main(int argc, char **argv)
         const QString script = dir.filePath(QStringLiteral("round-%1.sbatch").arg(round));
         if (runQuiet(binary, {QStringLiteral("preprocess"), folder, shards,
                               QStringLiteral("--dtype"), dtype, QStringLiteral("--shards"),
+                              QString::number(shardCount), QStringLiteral("--slurm-tasks"),
                               QStringLiteral("2"), QStringLiteral("--slurm-script"), script})
             != 0)
             return 1;
         double oneSeconds = 0.0, arraySeconds = 0.0, waitSeconds = 0.0;
+        double firstShardEnd = 0.0, planWritten = 0.0;
         // Alternating which goes first, so that neither always meets a warmer cache.
         for (int k = 0; k < 2; ++k) {
             QElapsedTimer clock;
@@ -127,17 +134,37 @@ int main(int argc, char **argv)
                 const QDateTime done =
                     QFileInfo(shards + QStringLiteral("/manifest.json")).lastModified().toUTC();
                 arraySeconds = static_cast<double>(submitted.msecsTo(done)) / 1000.0;
+                planWritten = static_cast<double>(submitted.msecsTo(
+                                  QFileInfo(shards + QStringLiteral("/preprocess.json"))
+                                      .lastModified()
+                                      .toUTC()))
+                              / 1000.0;
+                firstShardEnd = 1e9;
+                for (int shard = 0; shard < shardCount; ++shard)
+                    firstShardEnd = std::min(
+                        firstShardEnd,
+                        static_cast<double>(submitted.msecsTo(
+                            QFileInfo(shards + QStringLiteral("/shard-%1-of-%2.json")
+                                                   .arg(shard, 5, 10, QLatin1Char('0'))
+                                                   .arg(shardCount, 5, 10, QLatin1Char('0')))
+                                .lastModified()
+                                .toUTC()))
+                            / 1000.0);
             }
         }
-        const bool same = recordsOf(shards + QStringLiteral("/shard-00000-of-00002.lltensor"))
-                                  + recordsOf(shards + QStringLiteral("/shard-00001-of-00002.lltensor"))
-                              == recordsOf(single)
+        QByteArray sharded;
+        for (int k = 0; k < shardCount; ++k)
+            sharded += recordsOf(shards + QStringLiteral("/shard-%1-of-%2.lltensor")
+                                              .arg(k, 5, 10, QLatin1Char('0'))
+                                              .arg(shardCount, 5, 10, QLatin1Char('0')));
+        const bool same = sharded == recordsOf(single)
                           && QFile::exists(shards + QStringLiteral("/manifest.json"));
         allSame = allSame && same;
         const double ratio = arraySeconds / oneSeconds;
         ratios.push_back(ratio);
-        std::printf("%5d  %13.2f  %19.2f  %5.3f  %15.2f  %s\n", round + 1, oneSeconds,
-                    arraySeconds, ratio, waitSeconds, same ? "yes" : "NO");
+        std::printf("%5d  %13.2f  %19.2f  %5.3f  %15.2f  %14.2f  %18.2f  %s\n", round + 1,
+                    oneSeconds, arraySeconds, ratio, waitSeconds, planWritten, firstShardEnd,
+                    same ? "yes" : "NO");
         std::fflush(stdout);
     }
     std::printf("ratio (array / one process): min %.3f  median %.3f  max %.3f over %d rounds\n",

@@ -1,8 +1,8 @@
-// Offline preprocessing as a cluster job for real: `loaderlab preprocess --shards 2
-// --slurm-script` writes an sbatch script, the one-node cluster (started and
-// stopped by this test) runs it as a 2-task job array, and the shards, read in
-// order, hold the records of the one-process tensor file byte for byte; a run opens
-// the manifest as one dataset. Skipped, with the reason, only where the cluster
+// Offline preprocessing as a cluster job for real: `loaderlab preprocess --shards 4
+// --slurm-script --slurm-tasks 2` writes an sbatch script, the one-node cluster
+// (started and stopped by this test) runs it as a 2-task job array whose tasks share
+// the 4 shards out, and the shards, read in order, hold the records of the
+// one-process tensor file byte for byte; a run opens the manifest as one dataset. Skipped, with the reason, only where the cluster
 // cannot start (not root, the packages missing).
 
 #include "cli_process.h"
@@ -61,10 +61,12 @@ void TestPreprocessSlurm::jobArrayWritesTheSingleFilesRecords()
     const QString script = dir.filePath(QStringLiteral("preprocess.sbatch"));
     r = runLoaderlab({QStringLiteral("preprocess"), images, shards, QStringLiteral("--dtype"),
                       QStringLiteral("uint8"), QStringLiteral("--size"), QStringLiteral("32x32"),
-                      QStringLiteral("--shards"), QStringLiteral("2"),
+                      QStringLiteral("--shards"), QStringLiteral("4"),
+                      QStringLiteral("--slurm-tasks"), QStringLiteral("2"),
                       QStringLiteral("--slurm-script"), script});
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
-    QVERIFY2(r.err.contains(QStringLiteral("a Slurm job array of 2 tasks")), qPrintable(r.err));
+    QVERIFY2(r.err.contains(QStringLiteral("a Slurm job array of 2 tasks sharing 4 shards")),
+             qPrintable(r.err));
     QVERIFY(QFileInfo(script).isExecutable());
     QVERIFY2(QDir(shards).entryList({QStringLiteral("*.lltensor")}, QDir::Files).isEmpty(),
              "writing the script decodes nothing");
@@ -75,9 +77,10 @@ void TestPreprocessSlurm::jobArrayWritesTheSingleFilesRecords()
     QVERIFY2(submitted == 0, qPrintable(output));
     QCOMPARE(QDir(shards).entryList({QStringLiteral("slurm-*.out")}, QDir::Files).size(), 2);
     QVERIFY(QFile::exists(shards + QStringLiteral("/manifest.json")));
-    const QByteArray sharded =
-        recordsOf(shards + QStringLiteral("/shard-00000-of-00002.lltensor"))
-        + recordsOf(shards + QStringLiteral("/shard-00001-of-00002.lltensor"));
+    QByteArray sharded;
+    for (int k = 0; k < 4; ++k)
+        sharded += recordsOf(shards + QStringLiteral("/shard-%1-of-00004.lltensor")
+                                          .arg(k, 5, 10, QLatin1Char('0')));
     QVERIFY(!sharded.isEmpty());
     QVERIFY2(sharded == recordsOf(single), "the shards differ from the one-process file");
 

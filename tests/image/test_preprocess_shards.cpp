@@ -8,6 +8,7 @@
 
 #include "core/dataset/tensor_file_dataset.h"
 #include "core/dataset/tensor_shards.h"
+#include "core/system/folder_lock.h"
 #include "tests/support/test_main.h"
 
 #include <opencv2/core.hpp>
@@ -73,6 +74,7 @@ private Q_SLOTS:
     void rangesCoverTheImagesInOrder();
     void shardsHoldTheSingleFilesRecords();
     void finishedShardsAreKeptAndPartialOnesRedone();
+    void processesShareTheShardsOut();
     void anotherPlanOrAForeignFileIsRefused();
     void manifestOpensAsOneDataset();
     void shardThatDisagreesWithTheManifestIsNamed();
@@ -166,6 +168,40 @@ void TestPreprocessShards::finishedShardsAreKeptAndPartialOnesRedone()
     QCOMPARE(r.kept, std::vector<int>{0});
     QCOMPARE(r.written, (std::vector<int>{1, 2}));
     QVERIFY(fs::last_write_time(shardPath(out, 0, 3)) == kept);
+    std::string records;
+    for (int i = 0; i < 3; ++i)
+        records += recordsOf(shardPath(out, i, 3));
+    QVERIFY(records == recordsOf(m_single));
+}
+
+void TestPreprocessShards::processesShareTheShardsOut()
+{
+    // Another process (a lock held here, on its own descriptor, as another task's
+    // would be) is writing shard 1 of 3: this one writes 0 and 2 and leaves 1, and
+    // the manifest waits for it; the next run writes 1 and the manifest.
+    const std::string out = dir("shared");
+    fs::create_directory(out);
+    const FolderLockNames names{"preprocess.lock", "shard-", "shard folder", "preprocess"};
+    {
+        const FolderLock other(out, names, 1, 3);
+        const ShardedPreprocessResult r = preprocessShards(m_input, out, smallOptions(), 3, -1);
+        QCOMPARE(r.written, (std::vector<int>{0, 2}));
+        QCOMPARE(r.busy, std::vector<int>{1});
+        QVERIFY(r.manifestPath.empty());
+        QVERIFY(!fs::exists(shardPath(out, 1, 3)));
+        // Asked for by number, the busy shard is refused, naming who holds it.
+        try {
+            preprocessShards(m_input, out, smallOptions(), 3, 1);
+            QFAIL("a shard another process writes was written");
+        } catch (const std::invalid_argument &e) {
+            QVERIFY2(contains(e.what(), "shard 2/3 is being run by another loaderlab (PID "),
+                     e.what());
+        }
+    }
+    const ShardedPreprocessResult r = preprocessShards(m_input, out, smallOptions(), 3, -1);
+    QCOMPARE(r.kept, (std::vector<int>{0, 2}));
+    QCOMPARE(r.written, std::vector<int>{1});
+    QVERIFY(!r.manifestPath.empty());
     std::string records;
     for (int i = 0; i < 3; ++i)
         records += recordsOf(shardPath(out, i, 3));
