@@ -107,6 +107,26 @@ std::string busyMachineLine(const loaderlab::Calibration &c, int cores)
            + std::to_string(runCores) + " predicts for an idle machine.";
 }
 
+// The exchange a step pays at each rank count the prediction may meet.
+std::string exchangeNote(const loaderlab::Calibration &c)
+{
+    std::string text = "a ring all-reduce of " + std::to_string(std::lround(c.costs.gradientBytes / 1e6))
+                       + " MB after every step takes";
+    const double cores = c.setting.cores - c.setting.outsideCores;
+    for (const int ranks : {2, 3, 4, 8, 32}) {
+        char part[64];
+        std::snprintf(part, sizeof part, "%s %.1f ms with %d ranks", ranks == 2 ? "" : ",",
+                      loaderlab::ringAllreduceSeconds(c.costs.network, c.costs.gradientBytes,
+                                                      ranks, cores)
+                          * 1e3,
+                      ranks);
+        text += part;
+    }
+    return text + " (2(N-1)/N of it through each rank's link"
+           + (c.costs.network.cpuShare > 0.0 ? std::string(", the ranks sharing this host's cores)")
+                                             : std::string(")"));
+}
+
 int positiveOption(const QCommandLineParser &parser, const char *name)
 {
     return intOption(parser, name, 1, 4096);
@@ -169,8 +189,9 @@ int predictCommand(const QStringList &arguments)
         "predicted back, then a table in the format of `loaderlab sweep` with its "
         "recommendation. A setting `loaderlab run` would refuse here (its engine cannot run "
         "it, over the memory budget) is marked \"cannot run\" and never recommended. The "
-        "model has no memory-bandwidth, cache or network model: check the recommended "
-        "setting with a run."));
+        "model has no memory-bandwidth or cache model: check the recommended "
+        "setting with a run. With --devices and --network (or a run that exchanged a gradient "
+        "among ranks) each step pays a ring all-reduce of the gradient."));
     parser.addHelpOption();
     parser.addOptions({
         {QStringLiteral("from"),
@@ -190,6 +211,15 @@ int predictCommand(const QStringList &arguments)
          QStringLiteral("data-parallel devices, each with its own loader and workers (default: "
                         "the run's)"),
          QStringLiteral("n")},
+        {QStringLiteral("network"),
+         QStringLiteral("the link the ranks' gradient all-reduce crosses on the target machine: "
+                        "10gbe, 25gbe, 100gbe, ib-hdr, nvlink, or GB/s (default: the link the "
+                        "run measured, if it exchanged a gradient among ranks)"),
+         QStringLiteral("name")},
+        {QStringLiteral("gradient-mb"),
+         QStringLiteral("the gradient each rank all-reduces after every step, in MB (default: "
+                        "the run's consumer.gradient_mb)"),
+         QStringLiteral("MB")},
         {QStringLiteral("repeats"),
          QStringLiteral("simulate each setting n times, each drawing the run's sample costs in "
                         "another order: the table's spread is the model's own (default 3; its "
@@ -226,6 +256,22 @@ int predictCommand(const QStringList &arguments)
                                           "core at once (no lanes probed)");
         if (parser.isSet(QStringLiteral("devices")))
             calibration.config.devices = positiveOption(parser, "devices");
+        if (parser.isSet(QStringLiteral("gradient-mb"))) {
+            bool ok = false;
+            const double mb = parser.value(QStringLiteral("gradient-mb")).toDouble(&ok);
+            if (!ok || mb < 0.0 || mb > 1e6)
+                throw std::invalid_argument("--gradient-mb: expected 0 to 1000000");
+            calibration.config.gradientMb = mb;
+            calibration.costs.gradientBytes = mb * 1e6;
+        }
+        if (parser.isSet(QStringLiteral("network"))) {
+            calibration.costs.network =
+                loaderlab::networkLinkNamed(parser.value(QStringLiteral("network")).toStdString());
+            calibration.notes.push_back("the gradient exchange crosses "
+                                        + calibration.costs.network.description);
+        }
+        if (calibration.costs.gradientBytes > 0.0 && calibration.costs.network.known())
+            calibration.notes.push_back(exchangeNote(calibration));
         const int repeats = intOption(parser, "repeats", 1, 1000);
         predicted = loaderlab::predictSweep(calibration, axes, cores, repeats);
     } catch (const std::exception &e) {
@@ -286,8 +332,9 @@ int predictCommand(const QStringList &arguments)
                 predicted.predictions[k].dominantWaitPeriod);
     }
     std::fputs(markCannotRun(sweepTable(analysis, {}, {period}), refusals).c_str(), stdout);
-    std::printf("\npredicted by the loader model: CPU cores shared by processor sharing; no "
-                "memory-bandwidth, cache or network model. Its error is at least the run "
+    std::printf("\npredicted by the loader model: CPU cores shared by processor sharing; the "
+                "gradient exchange as a ring all-reduce on the link above (when there is one); no "
+                "memory-bandwidth or cache model. Its error is at least the run "
                 "itself's above; the spread is the model's own over --repeats draws; its "
                 "error between settings, measured against sweeps: docs/what-if.md\n");
     return kOk;

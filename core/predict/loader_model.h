@@ -38,6 +38,7 @@
 // of the dispatch itself. Copies to a device are a delay that takes no CPU.
 
 #include "core/config/loader_config.h"
+#include "core/predict/network_link.h"
 #include "core/record/trace_record.h"
 #include "core/stats/run_summary.h"
 
@@ -95,6 +96,12 @@ struct ModelCosts
     double restartSeconds = 0.0; // workers started again at a later epoch (not persistent)
     // Per rank, a factor on its sample costs (a rank on slower storage); missing: 1.
     std::vector<double> rankLoadFactor;
+    // Synchronised ranks all-reduce this many gradient bytes after every step, once
+    // the slowest has ended it, over `network` (network_link.h): a delay of the ring
+    // all-reduce's time before each rank asks for its next batch. 0 bytes or an
+    // unknown link: no exchange.
+    double gradientBytes = 0.0;
+    NetworkLink network;
     // LoaderLab's loader keeps its batch buffers in a pool: the first W x prefetch + 1
     // batches a rank's loader dispatches (1 with W = 0) fill buffers it has never used,
     // whose pages fault in as they are first written; the pin thread's first W x

@@ -24,6 +24,7 @@ enum SimActivity : int {
     kCopy,           // delay: host-to-device copy
     kStep,           // CPU (consumer threads) or delay: the step
     kRecorded,       // delay: the consumer's work after the step
+    kExchanged,      // delay: the gradient all-reduce after the step's barrier
 };
 
 } // namespace
@@ -313,8 +314,17 @@ void LoaderSimulation::askAgain(Rank &r)
     if (m_atBarrier < waiting)
         return;
     m_atBarrier = 0;
+    // Then the gradient all-reduce among the ranks still running, each waiting for it.
+    const double exchange =
+        ringAllreduceSeconds(m_costs.network, m_costs.gradientBytes, static_cast<int>(waiting),
+                             m_setting.cores - m_setting.outsideCores);
     for (Rank &x : m_ranks) {
-        if (x.consumer == Consumer::AtBarrier) {
+        if (x.consumer != Consumer::AtBarrier)
+            continue;
+        if (exchange > 0.0) {
+            x.consumer = Consumer::Exchanging;
+            m_clock.startDelay(exchange, {kExchanged, x.rank, 0, x.current, 0});
+        } else {
             x.consumer = Consumer::Asking;
             x.request = m_clock.now();
         }
@@ -484,6 +494,10 @@ void LoaderSimulation::handle(const ActivityTag &tag)
         break;
     case kRecorded:
         askAgain(r);
+        break;
+    case kExchanged:
+        r.consumer = Consumer::Asking;
+        r.request = now;
         break;
     default:
         throw std::logic_error("the loader model met an unknown activity");

@@ -36,6 +36,7 @@ private:
         Stepping,
         Recording, // after the step, before it asks again
         AtBarrier,
+        Exchanging, // the gradient all-reduce after the barrier
         Done
     };
 

@@ -95,8 +95,9 @@ std::vector<char> freshBufferBatches(const std::vector<TraceRecord> &records,
 }
 
 // The consumer's own time from a step's end to its next request, within epochs (an
-// epoch's start holds the workers' restart). With synchronised ranks each step's gap
-// is the smallest of the ranks': the others' hold their wait at the barrier.
+// epoch's start holds the workers' restart), less the barrier and the gradient
+// exchange where the record timed them. With synchronised ranks each step's gap is
+// the smallest of the ranks': the others' hold their wait at a barrier not timed.
 double afterStepSeconds(const std::vector<TraceRecord> &records, const RunConfig &config)
 {
     // After each rank's warm-up, as every other cost (the first steps' records can
@@ -108,9 +109,17 @@ double afterStepSeconds(const std::vector<TraceRecord> &records, const RunConfig
         std::map<int, int> seen;
         for (const TraceRecord &r : records) {
             const TraceRecord *before = previous[r.rank];
-            if (before && before->epoch == r.epoch && seen[r.rank] >= warmup)
-                gaps[r.rank].push_back(
-                    std::max(0.0, spanSeconds(r.requestNs - before->computeEndNs)));
+            if (before && before->epoch == r.epoch && seen[r.rank] >= warmup) {
+                // The barrier and the gradient exchange the record timed are the
+                // model's own activities, not the consumer's.
+                const std::int64_t synced =
+                    before->syncStartNs > 0
+                        ? std::max(before->syncEndNs, before->exchangeEndNs) - before->syncStartNs
+                        : 0;
+                gaps[r.rank].push_back(std::max(
+                    0.0, spanSeconds(r.requestNs - before->computeEndNs - std::max<std::int64_t>(
+                                                                               synced, 0))));
+            }
             previous[r.rank] = &r;
             ++seen[r.rank];
         }
