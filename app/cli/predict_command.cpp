@@ -110,16 +110,17 @@ std::string busyMachineLine(const loaderlab::Calibration &c, int cores)
 // The exchange a step pays at each rank count the prediction may meet.
 std::string exchangeNote(const loaderlab::Calibration &c)
 {
-    std::string text = "a ring all-reduce of " + std::to_string(std::lround(c.costs.gradientBytes / 1e6))
+    std::string text = "a ring all-reduce of "
+                       + std::to_string(std::lround(c.costs.gradientBytes / 1e6))
                        + " MB after every step takes";
     const double cores = c.setting.cores - c.setting.outsideCores;
     for (const int ranks : {2, 3, 4, 8, 32}) {
         char part[64];
-        std::snprintf(part, sizeof part, "%s %.1f ms with %d ranks", ranks == 2 ? "" : ",",
-                      loaderlab::ringAllreduceSeconds(c.costs.network, c.costs.gradientBytes,
-                                                      ranks, cores)
-                          * 1e3,
-                      ranks);
+        std::snprintf(
+            part, sizeof part, "%s %.1f ms with %d ranks", ranks == 2 ? "" : ",",
+            loaderlab::ringAllreduceSeconds(c.costs.network, c.costs.gradientBytes, ranks, cores)
+                * 1e3,
+            ranks);
         text += part;
     }
     return text + " (2(N-1)/N of it through each rank's link"
@@ -265,8 +266,8 @@ int predictCommand(const QStringList &arguments)
             calibration.costs.gradientBytes = mb * 1e6;
         }
         if (parser.isSet(QStringLiteral("network"))) {
-            calibration.costs.network =
-                loaderlab::networkLinkNamed(parser.value(QStringLiteral("network")).toStdString());
+            calibration.costs.network = loaderlab::networkLinkNamed(
+                parser.value(QStringLiteral("network")).toStdString());
             calibration.notes.push_back("the gradient exchange crosses "
                                         + calibration.costs.network.description);
         }

@@ -60,10 +60,10 @@ void applySize(const QString &text, loaderlab::PreprocessOptions &options)
 int writePreprocessScript(const QCommandLineParser &parser, const std::string &in,
                           const std::string &out, int shards, int tasks, int threads)
 {
-    const std::string script =
-        fs::absolute(parser.value(QStringLiteral("slurm-script")).toStdString())
-            .lexically_normal()
-            .string();
+    const std::string script = fs::absolute(
+                                   parser.value(QStringLiteral("slurm-script")).toStdString())
+                                   .lexically_normal()
+                                   .string();
     if (fs::exists(script)) {
         std::ifstream existing(script);
         std::string first, second;
@@ -101,11 +101,11 @@ int writePreprocessScript(const QCommandLineParser &parser, const std::string &i
         a.extra.push_back(option.toStdString());
     a.command = loaderlab::shellQuote(binary) + " preprocess " + loaderlab::shellQuote(inDir) + " "
                 + loaderlab::shellQuote(outDir) + " --shards " + std::to_string(shards)
-                + " --threads \"${SLURM_CPUS_PER_TASK:-1}\""
-                + " --dtype " + parser.value(QStringLiteral("dtype")).toStdString();
+                + " --threads \"${SLURM_CPUS_PER_TASK:-1}\"" + " --dtype "
+                + parser.value(QStringLiteral("dtype")).toStdString();
     if (parser.isSet(QStringLiteral("size")))
-        a.command += " --size " + loaderlab::shellQuote(
-                         parser.value(QStringLiteral("size")).toStdString());
+        a.command += " --size "
+                     + loaderlab::shellQuote(parser.value(QStringLiteral("size")).toStdString());
     const std::string text = loaderlab::slurmJobArrayScript(a);
     loaderlab::writeFileAtomically(script, [&](std::ostream &o) { o << text; });
     ::chmod(script.c_str(), 0755);
@@ -132,8 +132,9 @@ int runShards(const std::string &in, const std::string &out,
                  result.written.size(), static_cast<long long>(result.records),
                  result.skipped.size(), escapeForTerminal(out).c_str());
     if (!result.manifestPath.empty())
-        std::fprintf(stderr, "every shard is done: %s lists them as one dataset (--dataset "
-                             "tensor --path %s)\n",
+        std::fprintf(stderr,
+                     "every shard is done: %s lists them as one dataset (--dataset "
+                     "tensor --path %s)\n",
                      escapeForTerminal(result.manifestPath).c_str(),
                      escapeForTerminal(result.manifestPath).c_str());
     else
@@ -228,10 +229,11 @@ int preprocessCommand(const QStringList &arguments)
             return writePreprocessScript(parser, in, out, shards, tasks, options.threads);
         }
         if (sharded) {
-            const int shard = parser.isSet(QStringLiteral("shard")) ? intOption(parser, "shard") : -1;
+            const int shard = parser.isSet(QStringLiteral("shard")) ? intOption(parser, "shard")
+                                                                    : -1;
             if (parser.isSet(QStringLiteral("shard")) && (shard < 0 || shard >= shards))
-                throw std::invalid_argument("--shard " + std::to_string(shard)
-                                            + ": expected 0 to " + std::to_string(shards - 1));
+                throw std::invalid_argument("--shard " + std::to_string(shard) + ": expected 0 to "
+                                            + std::to_string(shards - 1));
             return runShards(in, out, options, shards, shard);
         }
         const auto result = loaderlab::preprocessImageFolder(in, out, options,

@@ -5,8 +5,8 @@
 // dataset, generated on first use when a folder run names no path.
 
 #include "core/config/run_config.h"
-#include "core/trace/trace_log.h"
 #include "core/tools/imagenette_generator.h"
+#include "core/trace/trace_log.h"
 
 #include <QCommandLineParser>
 

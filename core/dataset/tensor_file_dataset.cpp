@@ -5,8 +5,8 @@
 #include "core/system/clock.h"
 #include "core/system/regular_file.h"
 
-#include <cerrno>
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
 #include <stdexcept>
 #include <utility>
@@ -49,8 +49,9 @@ TensorFileDataset::~TensorFileDataset()
 
 std::string TensorFileDataset::description() const
 {
-    const std::string shards =
-        m_parts.size() > 1 ? " in " + std::to_string(m_parts.size()) + " shards" : "";
+    const std::string shards = m_parts.size() > 1
+                                   ? " in " + std::to_string(m_parts.size()) + " shards"
+                                   : "";
     return "tensor " + m_path + " (" + std::to_string(m_header.count) + shards + ", "
            + shapeToString(m_header.shape) + " " + dtypeName(m_header.dtype) + ")";
 }
@@ -66,10 +67,9 @@ std::int64_t TensorFileDataset::load(std::int64_t index, std::span<std::byte> ou
 
     // The part that holds it: the last whose first record is at or before it.
     const auto at = static_cast<std::uint64_t>(index);
-    const auto after = std::upper_bound(m_parts.begin(), m_parts.end(), at,
-                                        [](std::uint64_t i, const OpenPart &p) {
-                                            return i < p.first;
-                                        });
+    const auto after = std::upper_bound(
+        m_parts.begin(), m_parts.end(), at,
+        [](std::uint64_t i, const OpenPart &p) { return i < p.first; });
     const OpenPart &part = *(after - 1);
     const std::uint64_t recordBytes = m_header.recordBytes();
     const std::uint64_t recordOffset = kTensorFileHeaderBytes + (at - part.first) * recordBytes;
@@ -94,14 +94,14 @@ std::int64_t TensorFileDataset::load(std::int64_t index, std::span<std::byte> ou
         if (got < 0) {
             if (errno == EINTR)
                 continue;
-            throw SampleError(part.path, "read error at record " + std::to_string(at - part.first) + ": "
-                                          + std::strerror(errno));
+            throw SampleError(part.path, "read error at record " + std::to_string(at - part.first)
+                                             + ": " + std::strerror(errno));
         }
         if (got == 0) {
-            throw SampleError(part.path, "short read at record " + std::to_string(at - part.first) + ": got "
-                                          + std::to_string(done) + " of "
-                                          + std::to_string(recordBytes)
-                                          + " bytes (file truncated after it was opened?)");
+            throw SampleError(part.path, "short read at record " + std::to_string(at - part.first)
+                                             + ": got " + std::to_string(done) + " of "
+                                             + std::to_string(recordBytes)
+                                             + " bytes (file truncated after it was opened?)");
         }
         done += static_cast<std::uint64_t>(got);
     }

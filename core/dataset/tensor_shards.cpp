@@ -71,9 +71,10 @@ std::vector<TensorFilePart> tensorDatasetParts(const std::string &path)
     if (fs::is_directory(path, ec)) {
         const std::string manifest = (fs::path(path) / "manifest.json").string();
         if (!fs::exists(manifest, ec))
-            throw DatasetError(path + ": a folder without manifest.json (a tensor dataset in "
-                                      "shards has one when every shard is done; run the "
-                                      "missing shards with preprocess --shards)");
+            throw DatasetError(path
+                               + ": a folder without manifest.json (a tensor dataset in "
+                                 "shards has one when every shard is done; run the "
+                                 "missing shards with preprocess --shards)");
         return partsOfManifest(manifest);
     }
     if (fs::path(path).extension() == ".json")

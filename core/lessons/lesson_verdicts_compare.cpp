@@ -42,8 +42,7 @@ LessonVerdict oversubscribedVerdict(const std::vector<LessonPhaseResult> &phases
     // The lesson ends on its first setting again; the two phases of that setting give
     // the reference (their mean) and the spread a gain must beat.
     const int perCore = phases[0].config.loader.numWorkers;
-    const bool repeated =
-        phases.size() >= 3 && phases.back().config.loader.numWorkers == perCore;
+    const bool repeated = phases.size() >= 3 && phases.back().config.loader.numWorkers == perCore;
     const std::size_t compared = repeated ? phases.size() - 1 : phases.size();
     std::string seen;
     nlohmann::json list = nlohmann::json::array();
@@ -59,8 +58,8 @@ LessonVerdict oversubscribedVerdict(const std::vector<LessonPhaseResult> &phases
             best = std::max(best, rate);
     }
     const double first = phases[0].summary.samplesPerSecMean;
-    const double atCores =
-        repeated ? 0.5 * (first + phases.back().summary.samplesPerSecMean) : first;
+    const double atCores = repeated ? 0.5 * (first + phases.back().summary.samplesPerSecMean)
+                                    : first;
     const double spread =
         repeated ? std::abs(ratio(phases.back().summary.samplesPerSecMean, first) - 1.0) : 0.0;
     const double allowed = std::max(0.1, spread);
@@ -100,8 +99,7 @@ LessonVerdict oversubscribedVerdict(const std::vector<LessonPhaseResult> &phases
                          "already kept %.2f of the %.2f cores the run had busy: there was no "
                          "CPU left for more workers to use, so the gain is the spread between "
                          "phases this short, not a real one. Run the lesson again.",
-                         gain, against.c_str(), perCore, load.ownBusyCores,
-                         load.availableCores);
+                         gain, against.c_str(), perCore, load.ownBusyCores, load.availableCores);
     } else {
         v.text += format("More workers than cores gained %.0f %%%s: the loader waits on "
                          "something other than the CPU here (disk, the page cache), which "

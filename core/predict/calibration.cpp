@@ -3,6 +3,7 @@
 #include "core/io/run_reader.h"
 #include "core/predict/busy_machine.h"
 #include "core/predict/contention_profile.h"
+#include "core/predict/exchange_calibration.h"
 #include "core/predict/trace_timings.h"
 
 #include <algorithm>
@@ -326,58 +327,6 @@ void fitCosts(const std::vector<TraceRecord> &records, const ContentionProfile &
     }
 }
 
-// The gradient exchange: its bytes, and the link a data-parallel run measured it on
-// (the median all-reduce of its steps after each rank's warm-up).
-void measureExchange(const std::vector<TraceRecord> &records, Calibration &cal)
-{
-    const RunConfig &config = cal.config;
-    if (config.gradientMb <= 0.0 || !config.syncDevices)
-        return;
-    cal.costs.gradientBytes = config.gradientMb * 1e6;
-    if (config.devices < 2) {
-        cal.notes.push_back("one rank exchanges no gradient: predictions for more ranks leave "
-                            "the exchange out unless --network names the link");
-        return;
-    }
-    std::map<int, int> seen; // per rank
-    std::vector<double> seconds;
-    for (const TraceRecord &r : records) {
-        if (seen[r.rank]++ < config.warmupBatches || r.exchangeEndNs <= r.syncEndNs
-            || r.syncEndNs <= 0)
-            continue;
-        seconds.push_back(static_cast<double>(r.exchangeEndNs - r.syncEndNs) / 1e9);
-    }
-    if (seconds.empty()) {
-        cal.notes.push_back("the run recorded no gradient exchange after its warm-up: "
-                            "predictions leave the exchange out unless --network names the "
-                            "link");
-        return;
-    }
-    std::nth_element(seconds.begin(), seconds.begin() + static_cast<long>(seconds.size() / 2),
-                     seconds.end());
-    const double median = seconds[seconds.size() / 2];
-    cal.costs.network = networkLinkMeasured(median, cal.costs.gradientBytes, config.devices);
-    cal.notes.push_back("the gradient exchange " + cal.costs.network.description
-                        + "; other rank counts are predicted on that link");
-    // Ranks on one host all-reduce through its memory, with its cores: how much of a
-    // core a rank's exchange kept busy, from the run's own CPU time over the share of
-    // its time the ranks spent exchanging. More ranks than the cores can carry then
-    // share them.
-    double share = 0.0;
-    for (const RankSummary &r : cal.measured.ranks)
-        share += r.exchangeShare;
-    if (cal.load.known() && share > 0.0) {
-        cal.costs.network.cpuShare = std::clamp(cal.load.ownBusyCores / share, 0.0, 1.0);
-        char text[256];
-        std::snprintf(text, sizeof text,
-                      "the ranks' exchange kept %.2f of a core each busy (the run's %.2f busy "
-                      "cores over %.2f ranks' worth of exchanging): on this host more ranks than "
-                      "its cores carry exchange more slowly",
-                      cal.costs.network.cpuShare, cal.load.ownBusyCores, share);
-        cal.notes.push_back(text);
-    }
-}
-
 // The run's own setting, and how many samples it delivered and an epoch holds.
 void describeRunSetting(const std::vector<TraceRecord> &records, const RunReport &report, int cores,
                         Calibration &cal)
@@ -467,7 +416,7 @@ Calibration calibrateFromRun(const std::vector<TraceRecord> &records, const RunR
     fitCosts(records, profile, threads, cal);
     measureStartup(records, cal);
     describeRunSetting(records, report, cores, cal);
-    measureExchange(records, cal);
+    calibrateExchange(records, cal);
     cal.setting.outsideCores = cal.busyMachine.outsideCores;
     cal.setting.otherLoad = cal.busyMachine.otherLoad;
     return cal;

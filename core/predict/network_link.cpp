@@ -18,8 +18,10 @@ struct Preset
 // Nominal line rates per direction, and typical small-message latencies; an
 // all-reduce reaches less in practice, which a measured link captures.
 constexpr Preset kPresets[] = {
-    {"10gbe", "10 GbE", 1.25, 50.0},     {"25gbe", "25 GbE", 3.125, 20.0},
-    {"100gbe", "100 GbE", 12.5, 10.0},   {"ib-hdr", "InfiniBand HDR", 25.0, 2.0},
+    {"10gbe", "10 GbE", 1.25, 50.0},
+    {"25gbe", "25 GbE", 3.125, 20.0},
+    {"100gbe", "100 GbE", 12.5, 10.0},
+    {"ib-hdr", "InfiniBand HDR", 25.0, 2.0},
     {"nvlink", "NVLink (A100, per GPU)", 300.0, 2.0},
 };
 

@@ -112,13 +112,13 @@ double afterStepSeconds(const std::vector<TraceRecord> &records, const RunConfig
             if (before && before->epoch == r.epoch && seen[r.rank] >= warmup) {
                 // The barrier and the gradient exchange the record timed are the
                 // model's own activities, not the consumer's.
-                const std::int64_t synced =
-                    before->syncStartNs > 0
-                        ? std::max(before->syncEndNs, before->exchangeEndNs) - before->syncStartNs
-                        : 0;
-                gaps[r.rank].push_back(std::max(
-                    0.0, spanSeconds(r.requestNs - before->computeEndNs - std::max<std::int64_t>(
-                                                                               synced, 0))));
+                const std::int64_t synced = before->syncStartNs > 0
+                                                ? std::max(before->syncEndNs, before->exchangeEndNs)
+                                                      - before->syncStartNs
+                                                : 0;
+                gaps[r.rank].push_back(
+                    std::max(0.0, spanSeconds(r.requestNs - before->computeEndNs
+                                              - std::max<std::int64_t>(synced, 0))));
             }
             previous[r.rank] = &r;
             ++seen[r.rank];

@@ -31,7 +31,7 @@ struct SlurmJobArray
     int tasks = 1;
     std::string logDir; // absolute: slurm-%A_%a.out go there
     bool exclusive = false;
-    int cpusPerTask = 0; // 0: no such line
+    int cpusPerTask = 0;            // 0: no such line
     std::vector<std::string> extra; // further #SBATCH options
     std::string command;            // what the task execs, quoted for bash
 };

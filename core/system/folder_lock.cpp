@@ -118,8 +118,7 @@ std::string folderShardLockName(const FolderLockNames &names, int index, int cou
 {
     if (count <= 1)
         return {};
-    return names.shardPrefix + std::to_string(index + 1) + "-of-" + std::to_string(count)
-           + ".lock";
+    return names.shardPrefix + std::to_string(index + 1) + "-of-" + std::to_string(count) + ".lock";
 }
 
 FolderLock::FolderLock(const std::string &dir, const FolderLockNames &names, int index, int count)
@@ -138,9 +137,8 @@ FolderLock::FolderLock(const std::string &dir, const FolderLockNames &names, int
             const std::string shards = shardHolders(dir, names.shardPrefix);
             holder = shards.empty() ? "shards of this " + names.writerWord : "shards: " + shards;
         }
-        throw std::invalid_argument(dir + ": another loaderlab is writing this "
-                                    + names.folderWord + " (" + holder
-                                    + "); wait for it to end, or use another "
+        throw std::invalid_argument(dir + ": another loaderlab is writing this " + names.folderWord
+                                    + " (" + holder + "); wait for it to end, or use another "
                                     + names.folderWord);
     }
     if (!whole) {

@@ -225,7 +225,8 @@ PreprocessResult preprocessImageFolder(const ImageFolderDataset &dataset,
     const std::int64_t total = end - first;
     int threads = options.threads > 0 ? options.threads
                                       : static_cast<int>(std::thread::hardware_concurrency());
-    threads = static_cast<int>(std::clamp<std::int64_t>(threads, 1, std::max<std::int64_t>(total, 1)));
+    threads = static_cast<int>(
+        std::clamp<std::int64_t>(threads, 1, std::max<std::int64_t>(total, 1)));
 
     ReorderRing ring(static_cast<std::size_t>(threads) * kSlotsPerThread, sampleBytes);
     std::atomic<std::int64_t> next{0};

@@ -54,6 +54,7 @@ PreprocessResult preprocessImageFolder(const ImageFolderDataset &dataset,
 
 // The image folder `inputDir` as preprocess reads it: the eval transform at the
 // options' resize and crop.
-DatasetConfig preprocessDatasetConfig(const std::string &inputDir, const PreprocessOptions &options);
+DatasetConfig preprocessDatasetConfig(const std::string &inputDir,
+                                      const PreprocessOptions &options);
 
 } // namespace loaderlab

@@ -33,15 +33,13 @@ constexpr const char *kManifestFormat = "loaderlab-tensor-shards";
 
 const FolderLockNames &shardLockNames()
 {
-    static const FolderLockNames names{"preprocess.lock", "shard-", "shard folder",
-                                       "preprocess"};
+    static const FolderLockNames names{"preprocess.lock", "shard-", "shard folder", "preprocess"};
     return names;
 }
 
 const FolderLockNames &manifestLockNames()
 {
-    static const FolderLockNames names{"manifest.lock", "manifest-", "shard folder",
-                                       "preprocess"};
+    static const FolderLockNames names{"manifest.lock", "manifest-", "shard folder", "preprocess"};
     return names;
 }
 
@@ -112,8 +110,9 @@ void prepareFolder(const std::string &inputDir, const std::string &outDir)
     std::error_code ec;
     const fs::path out = fs::absolute(outDir, ec);
     if (fs::exists(out, ec) && !fs::is_directory(out, ec))
-        throw std::invalid_argument(outDir + ": not a folder (with --shards, OUT is a folder "
-                                             "for the shards and their manifest)");
+        throw std::invalid_argument(outDir
+                                    + ": not a folder (with --shards, OUT is a folder "
+                                      "for the shards and their manifest)");
     const fs::path in = fs::weakly_canonical(fs::absolute(inputDir, ec), ec);
     const fs::path outCanon = fs::weakly_canonical(out, ec);
     const auto inside = [](const fs::path &child, const fs::path &parent) {
@@ -175,8 +174,8 @@ void agreeOnPlan(const std::string &outDir, const json &plan)
         writeJson(path, plan);
         return;
     }
-    for (const char *key : {"format", "source", "images", "listing", "dtype", "resize", "crop",
-                            "shards"}) {
+    for (const char *key :
+         {"format", "source", "images", "listing", "dtype", "resize", "crop", "shards"}) {
         if (there.value(key, json()) != plan.at(key))
             throw std::invalid_argument(
                 outDir + ": the folder holds shards of another preprocess (" + key + ": "
@@ -194,8 +193,8 @@ bool shardDone(const std::string &outDir, const json &plan, int index, int count
         || record.value("shard", -1) != index || record.value("shards", -1) != count)
         return false;
     try {
-        const TensorFileHeader header =
-            readTensorFileHeader((fs::path(outDir) / shardFileName(index, count)).string());
+        const TensorFileHeader header = readTensorFileHeader(
+            (fs::path(outDir) / shardFileName(index, count)).string());
         return header.count == record.value("records", std::uint64_t{0})
                && dtypeName(header.dtype) == plan.at("dtype").get<std::string>();
     } catch (const std::exception &) {

@@ -1,12 +1,11 @@
 // loaderlab_bench_preprocess_shards: offline preprocessing of an image folder by one
 // process (one thread per core) against a 2-task Slurm job array sharing the shards
-// out (`preprocess --shards N --slurm-tasks 2 --slurm-script`, one core a task) on the one-node cluster this program
-// starts on localhost, in alternating rounds: each round's wall-time ratio (array /
-// one process; the array's time from sbatch to its manifest, written by its last
-// task, and to sbatch --wait's return, which polls the job every few seconds),
-// min/median/max, and whether the shards held the one-process file's records byte
-// for byte. Needs root and Debian's
-// slurm-wlm packages (the cluster of tests/cli/slurm_cluster.h). Not run by ctest.
+// out (`preprocess --shards N --slurm-tasks 2 --slurm-script`, one core a task) on the one-node
+// cluster this program starts on localhost, in alternating rounds: each round's wall-time ratio
+// (array / one process; the array's time from sbatch to its manifest, written by its last task, and
+// to sbatch --wait's return, which polls the job every few seconds), min/median/max, and whether
+// the shards held the one-process file's records byte for byte. Needs root and Debian's slurm-wlm
+// packages (the cluster of tests/cli/slurm_cluster.h). Not run by ctest.
 //
 //   loaderlab_bench_preprocess_shards --folder PHOTOS [--rounds 3] [--shards 8] [--dtype uint8]
 
@@ -14,8 +13,8 @@
 #include "tests/cli/slurm_cluster.h"
 
 #include <QCoreApplication>
-#include <QDir>
 #include <QDateTime>
+#include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
@@ -89,11 +88,12 @@ int main(int argc, char **argv)
         std::fprintf(stderr, "no one-node Slurm cluster: %s\n", qPrintable(why));
         return 1;
     }
-    std::printf("commit:  %s\nmachine: %s, %u CPUs\nload:    %s\nfolder:  %s, --dtype %s\n",
-                benchmachine::commandOutput("git -C " LOADERLAB_SOURCE_DIR " describe --always --dirty")
-                    .c_str(),
-                benchmachine::cpuModel().c_str(), std::thread::hardware_concurrency(),
-                benchmachine::loadAverage().c_str(), qPrintable(folder), qPrintable(dtype));
+    std::printf(
+        "commit:  %s\nmachine: %s, %u CPUs\nload:    %s\nfolder:  %s, --dtype %s\n",
+        benchmachine::commandOutput("git -C " LOADERLAB_SOURCE_DIR " describe --always --dirty")
+            .c_str(),
+        benchmachine::cpuModel().c_str(), std::thread::hardware_concurrency(),
+        benchmachine::loadAverage().c_str(), qPrintable(folder), qPrintable(dtype));
     std::printf("%d shards\n", shardCount);
     std::printf("round  one process s  array to manifest s  ratio  sbatch --wait s  plan written "
                 "s  first shard done s  same bytes\n");
@@ -144,9 +144,10 @@ int main(int argc, char **argv)
                     firstShardEnd = std::min(
                         firstShardEnd,
                         static_cast<double>(submitted.msecsTo(
-                            QFileInfo(shards + QStringLiteral("/shard-%1-of-%2.json")
-                                                   .arg(shard, 5, 10, QLatin1Char('0'))
-                                                   .arg(shardCount, 5, 10, QLatin1Char('0')))
+                            QFileInfo(shards
+                                      + QStringLiteral("/shard-%1-of-%2.json")
+                                            .arg(shard, 5, 10, QLatin1Char('0'))
+                                            .arg(shardCount, 5, 10, QLatin1Char('0')))
                                 .lastModified()
                                 .toUTC()))
                             / 1000.0);
@@ -154,9 +155,10 @@ int main(int argc, char **argv)
         }
         QByteArray sharded;
         for (int k = 0; k < shardCount; ++k)
-            sharded += recordsOf(shards + QStringLiteral("/shard-%1-of-%2.lltensor")
-                                              .arg(k, 5, 10, QLatin1Char('0'))
-                                              .arg(shardCount, 5, 10, QLatin1Char('0')));
+            sharded += recordsOf(shards
+                                 + QStringLiteral("/shard-%1-of-%2.lltensor")
+                                       .arg(k, 5, 10, QLatin1Char('0'))
+                                       .arg(shardCount, 5, 10, QLatin1Char('0')));
         const bool same = sharded == recordsOf(single)
                           && QFile::exists(shards + QStringLiteral("/manifest.json"));
         allSame = allSame && same;

@@ -75,17 +75,29 @@ void TestCliPredictExchange::linkComesFromTheRunsExchange()
     QVERIFY(dir.isValid());
     const QString csv = dir.filePath(QStringLiteral("ranks.csv"));
     const QString json = dir.filePath(QStringLiteral("ranks.json"));
-    Result r = runLoaderlab({QStringLiteral("run"), QStringLiteral("--dataset"),
-                             QStringLiteral("synthetic"), QStringLiteral("--shape"),
-                             QStringLiteral("1x8x8"), QStringLiteral("--devices"),
-                             QStringLiteral("2"), QStringLiteral("--set"),
-                             QStringLiteral("gradient_mb=8"), QStringLiteral("--workers"),
-                             QStringLiteral("1"), QStringLiteral("--batch-size"),
-                             QStringLiteral("8"), QStringLiteral("--sleep-batch-ms"),
-                             QStringLiteral("2"), QStringLiteral("--batches"),
-                             QStringLiteral("40"), QStringLiteral("--epochs"),
-                             QStringLiteral("0"), QStringLiteral("--csv"), csv,
-                             QStringLiteral("--json"), json});
+    Result r = runLoaderlab({QStringLiteral("run"),
+                             QStringLiteral("--dataset"),
+                             QStringLiteral("synthetic"),
+                             QStringLiteral("--shape"),
+                             QStringLiteral("1x8x8"),
+                             QStringLiteral("--devices"),
+                             QStringLiteral("2"),
+                             QStringLiteral("--set"),
+                             QStringLiteral("gradient_mb=8"),
+                             QStringLiteral("--workers"),
+                             QStringLiteral("1"),
+                             QStringLiteral("--batch-size"),
+                             QStringLiteral("8"),
+                             QStringLiteral("--sleep-batch-ms"),
+                             QStringLiteral("2"),
+                             QStringLiteral("--batches"),
+                             QStringLiteral("40"),
+                             QStringLiteral("--epochs"),
+                             QStringLiteral("0"),
+                             QStringLiteral("--csv"),
+                             csv,
+                             QStringLiteral("--json"),
+                             json});
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     const double exchangeMs = medianExchangeMs(csv, 5);
     QVERIFY2(exchangeMs > 0.0, "the run recorded no exchange");
@@ -98,9 +110,10 @@ void TestCliPredictExchange::linkComesFromTheRunsExchange()
     const QString measured = QStringLiteral("8.0 MB all-reduced among 2 ranks in %1 ms a step")
                                  .arg(exchangeMs, 0, 'f', 1);
     QVERIFY2(r.out.contains(measured), qPrintable(measured + QStringLiteral("\n") + r.out));
-    QVERIFY2(r.out.contains(QStringLiteral("after every step takes %1 ms with 2 ranks")
-                                .arg(exchangeMs, 0, 'f', 1)),
-             qPrintable(r.out));
+    QVERIFY2(
+        r.out.contains(
+            QStringLiteral("after every step takes %1 ms with 2 ranks").arg(exchangeMs, 0, 'f', 1)),
+        qPrintable(r.out));
     QVERIFY2(r.out.contains(QStringLiteral("the gradient exchange as a ring all-reduce")),
              qPrintable(r.out));
 

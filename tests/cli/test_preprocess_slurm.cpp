@@ -2,8 +2,8 @@
 // --slurm-script --slurm-tasks 2` writes an sbatch script, the one-node cluster
 // (started and stopped by this test) runs it as a 2-task job array whose tasks share
 // the 4 shards out, and the shards, read in order, hold the records of the
-// one-process tensor file byte for byte; a run opens the manifest as one dataset. Skipped, with the reason, only where the cluster
-// cannot start (not root, the packages missing).
+// one-process tensor file byte for byte; a run opens the manifest as one dataset. Skipped, with the
+// reason, only where the cluster cannot start (not root, the packages missing).
 
 #include "cli_process.h"
 #include "slurm_cluster.h"
@@ -79,8 +79,8 @@ void TestPreprocessSlurm::jobArrayWritesTheSingleFilesRecords()
     QVERIFY(QFile::exists(shards + QStringLiteral("/manifest.json")));
     QByteArray sharded;
     for (int k = 0; k < 4; ++k)
-        sharded += recordsOf(shards + QStringLiteral("/shard-%1-of-00004.lltensor")
-                                          .arg(k, 5, 10, QLatin1Char('0')));
+        sharded += recordsOf(
+            shards + QStringLiteral("/shard-%1-of-00004.lltensor").arg(k, 5, 10, QLatin1Char('0')));
     QVERIFY(!sharded.isEmpty());
     QVERIFY2(sharded == recordsOf(single), "the shards differ from the one-process file");
 

@@ -31,7 +31,7 @@ namespace {
 
 constexpr int kImages = 11;
 
-std::string readAll(const std::string &path)
+std::string fileBytes(const std::string &path)
 {
     std::ifstream file(path, std::ios::binary);
     return {std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()};
@@ -40,7 +40,7 @@ std::string readAll(const std::string &path)
 // A tensor file's records: everything after its 64-byte header.
 std::string recordsOf(const std::string &path)
 {
-    return readAll(path).substr(kTensorFileHeaderBytes);
+    return fileBytes(path).substr(kTensorFileHeaderBytes);
 }
 
 PreprocessOptions smallOptions()
@@ -126,8 +126,8 @@ void TestPreprocessShards::shardsHoldTheSingleFilesRecords()
 {
     for (const int shards : {1, 2, 3, 12}) {
         const std::string out = dir("all-") + std::to_string(shards);
-        const ShardedPreprocessResult r =
-            preprocessShards(m_input, out, smallOptions(), shards, -1);
+        const ShardedPreprocessResult r = preprocessShards(m_input, out, smallOptions(), shards,
+                                                           -1);
         QCOMPARE(static_cast<int>(r.written.size()), shards);
         QCOMPARE(r.records, std::int64_t{kImages});
         QCOMPARE(r.skipped.size(), std::size_t{1});
@@ -212,7 +212,7 @@ void TestPreprocessShards::anotherPlanOrAForeignFileIsRefused()
 {
     const std::string out = dir("plans");
     preprocessShards(m_input, out, smallOptions(), 2, 0);
-    const std::string plan = readAll(out + "/preprocess.json");
+    const std::string plan = fileBytes(out + "/preprocess.json");
     // Another shard count, dtype or size in the same folder: refused, naming it.
     PreprocessOptions other = smallOptions();
     other.dtype = DType::Float32;
@@ -225,7 +225,7 @@ void TestPreprocessShards::anotherPlanOrAForeignFileIsRefused()
             QVERIFY2(contains(e.what(), std::string("(") + field + ": "), e.what());
         }
     }
-    QCOMPARE(readAll(out + "/preprocess.json"), plan);
+    QCOMPARE(fileBytes(out + "/preprocess.json"), plan);
     QVERIFY(!fs::exists(shardPath(out, 1, 2)));
 
     // A user's file under a shard's name: refused, and left as it was.
@@ -233,7 +233,7 @@ void TestPreprocessShards::anotherPlanOrAForeignFileIsRefused()
     std::ofstream(foreign) << "my notes";
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
                              preprocessShards(m_input, out, smallOptions(), 2, 1));
-    QCOMPARE(readAll(foreign), std::string("my notes"));
+    QCOMPARE(fileBytes(foreign), std::string("my notes"));
 
     // A shard folder inside the image folder: refused before anything is made.
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
@@ -278,7 +278,7 @@ void TestPreprocessShards::shardThatDisagreesWithTheManifestIsNamed()
 {
     const std::string out = dir("disagree");
     preprocessShards(m_input, out, smallOptions(), 2, -1);
-    nlohmann::json manifest = nlohmann::json::parse(readAll(out + "/manifest.json"));
+    nlohmann::json manifest = nlohmann::json::parse(fileBytes(out + "/manifest.json"));
     manifest["shards"][1]["records"] = 99;
     std::ofstream(out + "/manifest.json") << manifest.dump();
     try {
