@@ -118,7 +118,8 @@ std::string folderShardLockName(const FolderLockNames &names, int index, int cou
 {
     if (count <= 1)
         return {};
-    return names.shardPrefix + std::to_string(index + 1) + "-of-" + std::to_string(count) + ".lock";
+    return names.shardPrefix + std::to_string(names.oneBased ? index + 1 : index) + "-of-"
+           + std::to_string(count) + ".lock";
 }
 
 FolderLock::FolderLock(const std::string &dir, const FolderLockNames &names, int index, int count)
@@ -161,8 +162,8 @@ FolderLock::FolderLock(const std::string &dir, const FolderLockNames &names, int
             release(m_folderFd, false);
             m_folderFd = m_shardFd = -1;
             throw std::invalid_argument(
-                dir + ": shard " + std::to_string(index + 1) + "/" + std::to_string(count)
-                + " is being run by another loaderlab ("
+                dir + ": shard " + std::to_string(names.oneBased ? index + 1 : index) + "/"
+                + std::to_string(count) + " is being run by another loaderlab ("
                 + (error == EWOULDBLOCK ? (holder.empty() ? "PID unknown" : holder)
                                         : std::string(std::strerror(error)))
                 + "); wait for it to end");

@@ -24,10 +24,13 @@ struct FolderLockNames
     std::string shardPrefix; // "cells-": shard K of N locks "cells-K-of-N.lock"
     std::string folderWord;  // "results folder", for messages
     std::string writerWord;  // "sweep", for messages
+    // Shards counted from 1 in names and messages (a sweep's cells-K-of-N), or from
+    // 0 (preprocess's shards, as --shard and Slurm's array task ids count them).
+    bool oneBased = true;
 };
 
-// "<prefix>K-of-N.lock" (K 1-based) for shard `index` (0-based) of `count`; "" when
-// count <= 1.
+// "<prefix>K-of-N.lock" for shard `index` (0-based) of `count`, K counted as the
+// names say; "" when count <= 1.
 std::string folderShardLockName(const FolderLockNames &names, int index, int count);
 
 class FolderLock

@@ -33,7 +33,8 @@ constexpr const char *kManifestFormat = "loaderlab-tensor-shards";
 
 const FolderLockNames &shardLockNames()
 {
-    static const FolderLockNames names{"preprocess.lock", "shard-", "shard folder", "preprocess"};
+    static const FolderLockNames names{"preprocess.lock", "shard-", "shard folder", "preprocess",
+                                       false};
     return names;
 }
 

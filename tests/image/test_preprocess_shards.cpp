@@ -181,7 +181,7 @@ void TestPreprocessShards::processesShareTheShardsOut()
     // the manifest waits for it; the next run writes 1 and the manifest.
     const std::string out = dir("shared");
     fs::create_directory(out);
-    const FolderLockNames names{"preprocess.lock", "shard-", "shard folder", "preprocess"};
+    const FolderLockNames names{"preprocess.lock", "shard-", "shard folder", "preprocess", false};
     {
         const FolderLock other(out, names, 1, 3);
         const ShardedPreprocessResult r = preprocessShards(m_input, out, smallOptions(), 3, -1);
@@ -194,7 +194,7 @@ void TestPreprocessShards::processesShareTheShardsOut()
             preprocessShards(m_input, out, smallOptions(), 3, 1);
             QFAIL("a shard another process writes was written");
         } catch (const std::invalid_argument &e) {
-            QVERIFY2(contains(e.what(), "shard 2/3 is being run by another loaderlab (PID "),
+            QVERIFY2(contains(e.what(), "shard 1/3 is being run by another loaderlab (PID "),
                      e.what());
         }
     }
