@@ -1,5 +1,7 @@
 #include "app/cli/summary_table.h"
 
+#include "core/stats/rank_time_split.h"
+
 #include <algorithm>
 #include <cstdio>
 
@@ -68,6 +70,9 @@ std::string summaryTable(const loaderlab::RunSummary &s)
                           r.inputBoundShare * 100.0, r.syncWaitMeanMs, r.exchangeMeanMs);
             out += line;
         }
+        if (const std::string split = loaderlab::rankTimeSplitLine(loaderlab::rankTimeSplit(s));
+            !split.empty())
+            out += "  " + split + "\n";
     }
     if (s.segments.size() > 1) {
         out += "segments (one per live reconfiguration)\n"

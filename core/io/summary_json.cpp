@@ -2,6 +2,7 @@
 
 #include "core/config/marker_text.h"
 #include "core/config/run_config_json.h"
+#include "core/stats/rank_time_split.h"
 #include "core/system/atomic_file.h"
 #include "core/system/safe_json.h"
 
@@ -40,6 +41,15 @@ json toJson(const RunSummary &s)
                          {"exchange_mean_ms", r.exchangeMeanMs},
                          {"sync_wait_share", r.syncWaitShare},
                          {"exchange_share", r.exchangeShare}});
+    json split = nullptr;
+    if (const RankTimeSplit t = rankTimeSplit(s); t.known)
+        split = {{"step_share", t.step},
+                 {"data_share", t.data},
+                 {"straggler_share", t.straggler},
+                 {"exchange_share", t.exchange},
+                 {"worst_data_rank", t.worstDataRank},
+                 {"worst_data_share", t.worstDataShare},
+                 {"worst_data_wait_mean_ms", t.worstDataWaitMs}};
     return json{
         {"batches", s.batches},
         {"samples", s.samples},
@@ -67,6 +77,7 @@ json toJson(const RunSummary &s)
         {"dropped_worker_spans", s.droppedSpans},
         {"segments", segments},
         {"ranks", ranks},
+        {"rank_time_split", split},
     };
 }
 
