@@ -2718,6 +2718,18 @@ bound</translation>
         <source>no model step</source>
         <translation>kein Modellschritt</translation>
     </message>
+    <message>
+        <source>Rank time</source>
+        <translation>Zeit der Ränge</translation>
+    </message>
+    <message>
+        <source>Where the ranks&apos; time went (their mean): the step, waiting for data, waiting for the slowest rank, and the gradient exchange; and the rank whose data loading was the most exposed, which every other rank waits for.</source>
+        <translation>Wohin die Zeit der Ränge ging (ihr Mittel): der Schritt, das Warten auf Daten, das Warten auf den langsamsten Rang und der Gradientenaustausch; und der Rang, dessen Datenladen am stärksten sichtbar war – auf ihn warten alle anderen.</translation>
+    </message>
+    <message>
+        <source>step %1, data %2, slowest rank %3, exchange %4; most exposed data loading: rank %5, %6 ms a step</source>
+        <translation>Schritt %1, Daten %2, langsamster Rang %3, Austausch %4; am stärksten sichtbares Datenladen: Rang %5, %6 ms je Schritt</translation>
+    </message>
 </context>
 <context>
     <name>loaderlab::SweepAxesEditor</name>

@@ -242,6 +242,12 @@ void TestMainWindow::devicesSliderStartsADataParallelRun()
     QTRY_VERIFY(perDevice->isVisible());
     QVERIFY2(perDevice->text().startsWith(QStringLiteral("0: ")), qPrintable(perDevice->text()));
     QVERIFY2(perDevice->text().contains(QStringLiteral("; 1: ")), qPrintable(perDevice->text()));
+    // And where the ranks' time went.
+    auto *split = childNamed<QLabel>(&window, "timeSplitLabel");
+    QTRY_VERIFY(split->isVisible());
+    QVERIFY2(split->text().startsWith(QStringLiteral("step "))
+                 && split->text().contains(QStringLiteral("most exposed data loading: rank ")),
+             qPrintable(split->text()));
     window.session()->stop();
     QTRY_VERIFY(window.session()->finished());
     QTRY_COMPARE(window.session()->engine().liveThreads(), 0);

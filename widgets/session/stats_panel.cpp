@@ -1,6 +1,8 @@
 #include "widgets/session/stats_panel.h"
 #include "widgets/common/figure_text.h"
 
+#include "core/stats/rank_time_split.h"
+
 #include <QFormLayout>
 #include <QLabel>
 
@@ -55,6 +57,13 @@ StatsPanel::StatsPanel(QWidget *parent)
                              "(samples/s above is their total)."));
     m_ranksLabel->setWordWrap(true);
     m_form->setRowVisible(m_ranksLabel, false);
+    m_timeSplitLabel = addRow(tr("Rank time"), "timeSplitLabel",
+                              tr("Where the ranks' time went (their mean): the step, waiting for "
+                                 "data, waiting for the slowest rank, and the gradient exchange; "
+                                 "and the rank whose data loading was the most exposed, which "
+                                 "every other rank waits for."));
+    m_timeSplitLabel->setWordWrap(true);
+    m_form->setRowVisible(m_timeSplitLabel, false);
     m_adviceLabel = new QLabel;
     m_adviceLabel->setObjectName(QStringLiteral("adviceLabel"));
     m_adviceLabel->setWordWrap(true);
@@ -116,6 +125,15 @@ void StatsPanel::showSummary(const loaderlab::RunSummary &summary)
                      .arg(number(r.samplesPerSecMean), percent(r.inputBoundShare));
     m_ranksLabel->setText(ranks.join(QStringLiteral("; ")));
     m_form->setRowVisible(m_ranksLabel, !ranks.isEmpty());
+    const loaderlab::RankTimeSplit split = loaderlab::rankTimeSplit(summary);
+    if (split.known)
+        m_timeSplitLabel->setText(tr("step %1, data %2, slowest rank %3, exchange %4; most "
+                                     "exposed data loading: rank %5, %6 ms a step")
+                                      .arg(percent(split.step), percent(split.data),
+                                           percent(split.straggler), percent(split.exchange))
+                                      .arg(split.worstDataRank)
+                                      .arg(number(split.worstDataWaitMs)));
+    m_form->setRowVisible(m_timeSplitLabel, split.known);
 
     m_countsLabel->setText(tr("%1 batches, %2 samples").arg(summary.batches).arg(summary.samples));
     m_skippedLabel->setText(QString::number(summary.skippedSamples));
@@ -127,14 +145,15 @@ void StatsPanel::showSummary(const loaderlab::RunSummary &summary)
 
 void StatsPanel::clear()
 {
-    for (QLabel *label :
-         {m_samplesPerSecLabel, m_firstBatchLabel, m_waitPercentilesLabel, m_computeLabel,
-          m_inputBoundLabel, m_peakMemoryLabel, m_countsLabel, m_skippedLabel, m_ranksLabel}) {
+    for (QLabel *label : {m_samplesPerSecLabel, m_firstBatchLabel, m_waitPercentilesLabel,
+                          m_computeLabel, m_inputBoundLabel, m_peakMemoryLabel, m_countsLabel,
+                          m_skippedLabel, m_ranksLabel, m_timeSplitLabel}) {
         label->setText(kNone);
         label->setStyleSheet(QString());
     }
     m_adviceLabel->clear();
     m_form->setRowVisible(m_ranksLabel, false);
+    m_form->setRowVisible(m_timeSplitLabel, false);
 }
 
 QColor StatsPanel::bandColour(loaderlab::InputBoundBand band)

@@ -41,7 +41,8 @@ private:
     QLabel *m_computeLabel = nullptr;
     QLabel *m_inputBoundLabel = nullptr;
     QLabel *m_adviceLabel = nullptr;
-    QLabel *m_ranksLabel = nullptr; // data-parallel runs only
+    QLabel *m_ranksLabel = nullptr;     // data-parallel runs only
+    QLabel *m_timeSplitLabel = nullptr; // data-parallel runs only
     QLabel *m_peakMemoryLabel = nullptr;
     QLabel *m_countsLabel = nullptr;
     QLabel *m_skippedLabel = nullptr;
