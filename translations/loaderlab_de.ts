@@ -699,6 +699,34 @@
         <source>Now go back to one worker per core: the same setting twice shows how much phases this short differ by chance.</source>
         <translation>Jetzt zurück zu einem Worker pro Kern: dieselbe Einstellung zweimal zeigt, wie sehr so kurze Phasen zufällig voneinander abweichen.</translation>
     </message>
+    <message>
+        <source>More devices, less than linear</source>
+        <translation>Mehr Geräte, weniger als linear</translation>
+    </message>
+    <message>
+        <source>Data-parallel ranks each load and step their share of the batches at once, then wait for the slowest of them and all-reduce the gradient before the next step. That part does not shrink with more ranks: N ranks give less than N times the samples/s.</source>
+        <translation>Datenparallele Ränge laden und rechnen ihren Anteil der Batches gleichzeitig, warten dann auf den langsamsten und tauschen vor dem nächsten Schritt den Gradienten per All-Reduce aus. Dieser Teil schrumpft mit mehr Rängen nicht: N Ränge bringen weniger als das N-fache an Samples/s.</translation>
+    </message>
+    <message>
+        <source>Samples/s grows by less than the number of ranks; the rank time shows where the rest went.</source>
+        <translation>Samples/s wachsen um weniger als die Zahl der Ränge; die Zeit der Ränge zeigt, wohin der Rest ging.</translation>
+    </message>
+    <message>
+        <source>1 rank</source>
+        <translation>1 Rang</translation>
+    </message>
+    <message>
+        <source>%1 ranks</source>
+        <translation>%1 Ränge</translation>
+    </message>
+    <message>
+        <source>Now use 2 devices.</source>
+        <translation>Jetzt 2 Geräte verwenden.</translation>
+    </message>
+    <message>
+        <source>Now use 4 devices.</source>
+        <translation>Jetzt 4 Geräte verwenden.</translation>
+    </message>
 </context>
 <context>
     <name>MarkerText</name>
@@ -1806,10 +1834,6 @@
         <translation>Darauf achten: %1</translation>
     </message>
     <message>
-        <source>Needs a LibTorch model step, which this build does not have; `loaderlab lesson %1` neither.</source>
-        <translation>Braucht einen LibTorch-Modellschritt, den dieser Build nicht hat; `loaderlab lesson %1` ebenso wenig.</translation>
-    </message>
-    <message>
         <source>&lt;b&gt;Steps&lt;/b&gt;</source>
         <translation>&lt;b&gt;Schritte&lt;/b&gt;</translation>
     </message>
@@ -1891,6 +1915,10 @@
     <message>
         <source>Set-up: measuring how fast the data loads with %1 and no step: %2 batches, of at least %3</source>
         <translation>Vorbereitung: Es wird gemessen, wie schnell die Daten mit %1 und ohne Schritt laden: %2 Batches, von mindestens %3</translation>
+    </message>
+    <message>
+        <source>Needs LibTorch (a model step or the gradient exchange), which this build does not have; `loaderlab lesson %1` neither.</source>
+        <translation>Braucht LibTorch (einen Modellschritt oder den Gradientenaustausch), das dieser Build nicht hat; `loaderlab lesson %1` ebenso wenig.</translation>
     </message>
 </context>
 <context>

@@ -96,7 +96,8 @@ void LessonManager::applyLessonStep(const RunConfig &target)
         if (getConfigField(config, key) == value)
             continue;
         setConfigField(config, key, value);
-        datasetChanged = datasetChanged || key.rfind("dataset.", 0) == 0;
+        // A new dataset, or another count of ranks, is a new run.
+        datasetChanged = datasetChanged || key.rfind("dataset.", 0) == 0 || key == "devices";
     }
     const Lesson *lesson = m_panel->tracker().lesson();
     if (!(datasetChanged && lesson && lesson->needsTensorFile

@@ -127,7 +127,7 @@ struct Lesson
                                  const RunConfig &next)>
         briefing = {};
     LessonSetupPlan setup = {};   // what its verdict needs of the step, on the chosen data
-    bool needsModel = false;      // a LibTorch model consumer
+    bool needsModel = false;      // LibTorch: a model consumer, or the gradient exchange
     bool needsTensorFile = false; // the default dataset preprocessed (prepared if missing)
 };
 
@@ -149,6 +149,7 @@ LessonVerdict tensorVerdict(const std::vector<LessonPhaseResult> &phases);
 LessonVerdict zeroWorkerVerdict(const std::vector<LessonPhaseResult> &phases);
 LessonVerdict oversubscribedVerdict(const std::vector<LessonPhaseResult> &phases);
 LessonVerdict sampleParallelVerdict(const std::vector<LessonPhaseResult> &phases);
+LessonVerdict devicesVerdict(const std::vector<LessonPhaseResult> &phases);
 LessonVerdict modelTradeVerdict(const std::vector<LessonPhaseResult> &phases);
 // Predict, then watch: the loader model calibrated on the last phase of `before`
 // and its prediction for `next`; then the prediction (phase 2's briefing) against

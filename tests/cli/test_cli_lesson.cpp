@@ -102,9 +102,10 @@ void TestCliLesson::listNamesEveryLesson()
 {
     const Result r = runLoaderlab({QStringLiteral("lesson"), QStringLiteral("--list")});
     QCOMPARE(r.exitCode, 0);
-    for (const char *name : {"first-batch", "spikes-every-w", "slow-model", "bigger-batches",
-                             "tensors-vs-jpeg", "zero-vs-one-worker", "more-workers-than-cores",
-                             "sample-parallel", "model-trade", "predict-then-watch"})
+    for (const char *name :
+         {"first-batch", "spikes-every-w", "slow-model", "bigger-batches", "tensors-vs-jpeg",
+          "zero-vs-one-worker", "more-workers-than-cores", "sample-parallel", "model-trade",
+          "predict-then-watch", "more-devices"})
         QVERIFY2(r.out.contains(QLatin1String(name)), name);
 }
 

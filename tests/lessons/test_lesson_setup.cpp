@@ -242,7 +242,7 @@ void TestLessonSetup::whichLessonsMeasure()
                              "slow-model", "predict-then-watch"})
         QVERIFY2(lessonMeasuresData(lesson(name)), name);
     for (const char *name : {"first-batch", "bigger-batches", "tensors-vs-jpeg",
-                             "more-workers-than-cores", "model-trade"})
+                             "more-workers-than-cores", "model-trade", "more-devices"})
         QVERIFY2(!lessonMeasuresData(lesson(name)), name);
     // The measuring run: the phase that binds the condition (3 workers), no step,
     // batch per worker, at most 8 x setupBatches() batches for a lesson that reads
@@ -588,9 +588,12 @@ void TestLessonSetup::lessonsOnATensorFile()
     QCOMPARE(lessonDataProblem(lesson("model-trade"), photos()),
              std::string("lesson model-trade runs on synthetic samples of its own (3x128x128), "
                          "not on /data/photos"));
+    QCOMPARE(lessonDataProblem(lesson("more-devices"), photos()),
+             std::string("lesson more-devices runs on synthetic samples of its own (3x64x64), "
+                         "not on /data/photos"));
     // An image folder suits every other lesson; no path (the default dataset) all.
     for (const Lesson &l : lessons()) {
-        if (l.name != "model-trade")
+        if (l.name != "model-trade" && l.name != "more-devices")
             QVERIFY2(lessonDataProblem(l, photos()).empty(), l.name.c_str());
         QVERIFY2(lessonDataProblem(l, RunConfig{}).empty(), l.name.c_str());
     }

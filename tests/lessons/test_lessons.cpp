@@ -358,9 +358,10 @@ void TestLessons::catalogueIsComplete()
         // A verdict on nothing says the lesson was stopped, and never "seen".
         QVERIFY(!l.verdict({}).observed);
     }
-    for (const char *name : {"first-batch", "spikes-every-w", "slow-model", "bigger-batches",
-                             "tensors-vs-jpeg", "zero-vs-one-worker", "more-workers-than-cores",
-                             "sample-parallel", "model-trade", "predict-then-watch"})
+    for (const char *name :
+         {"first-batch", "spikes-every-w", "slow-model", "bigger-batches", "tensors-vs-jpeg",
+          "zero-vs-one-worker", "more-workers-than-cores", "sample-parallel", "model-trade",
+          "predict-then-watch", "more-devices"})
         QVERIFY2(findLesson(name), name);
     QVERIFY(!findLesson("no-such-lesson"));
 }

@@ -348,8 +348,9 @@ void LessonPanel::showLesson()
                              && needsTheFolder(*lesson, base);
     const bool blocked = noModel || !engineProblem.isEmpty() || needsFolder;
     if (noModel)
-        m_unavailable->setText(tr("Needs a LibTorch model step, which this build does not "
-                                  "have; `loaderlab lesson %1` neither.")
+        m_unavailable->setText(tr("Needs LibTorch (a model step or the gradient exchange), "
+                                  "which this build does not have; `loaderlab lesson %1` "
+                                  "neither.")
                                    .arg(text(lesson->name)));
     else if (!engineProblem.isEmpty())
         m_unavailable->setText(
