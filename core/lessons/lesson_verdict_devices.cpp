@@ -41,12 +41,12 @@ LessonVerdict devicesVerdict(const std::vector<LessonPhaseResult> &phases)
             where = format("With %d ranks each spent %.0f %% of its time exchanging the "
                            "gradient, %.0f %% waiting for the slowest rank and %.0f %% waiting "
                            "for data; only %.0f %% stepping.",
-                           n, split.exchange * 100.0, split.straggler * 100.0,
-                           split.data * 100.0, split.step * 100.0);
+                           n, split.exchange * 100.0, split.straggler * 100.0, split.data * 100.0,
+                           split.step * 100.0);
         }
         list.push_back(entry);
-        speedups += format("%s%d ranks %.2fx (%.0f %% of linear)", i > 1 ? ", " : "", n,
-                           speedup, efficiency * 100.0);
+        speedups += format("%s%d ranks %.2fx (%.0f %% of linear)", i > 1 ? ", " : "", n, speedup,
+                           efficiency * 100.0);
     }
     v.figures = {{"one_rank_samples_per_sec", one}, {"phases", list}};
     v.observed = sublinear;

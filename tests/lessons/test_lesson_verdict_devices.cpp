@@ -53,9 +53,8 @@ void TestLessonVerdictDevices::lessThanLinearIsSeenWithWhereTheRestWent()
 {
     // 1 rank 600 samples/s; 2 ranks 900 (1.5x, 75 %); 4 ranks 1200 (2x, 50 %), each
     // rank exchanging 40 %, waiting 5 % for the slowest and 5 % for data.
-    const LessonVerdict v =
-        devicesVerdict({ranks(1, 600.0), ranks(2, 900.0, 0.02, 0.03, 0.2),
-                        ranks(4, 1200.0, 0.05, 0.05, 0.4)});
+    const LessonVerdict v = devicesVerdict(
+        {ranks(1, 600.0), ranks(2, 900.0, 0.02, 0.03, 0.2), ranks(4, 1200.0, 0.05, 0.05, 0.4)});
     QVERIFY2(v.observed, v.text.c_str());
     QCOMPARE(v.text,
              std::string("Seen: 1 rank 600 samples/s; 2 ranks 1.50x (75 % of linear), 4 ranks "
