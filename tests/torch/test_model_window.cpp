@@ -14,6 +14,7 @@
 #include "core/torch/torch_consumer_registration.h"
 #include "widgets/experiments/experiments_view.h"
 #include "widgets/experiments/max_batch_panel.h"
+#include "widgets/lessons/lesson_panel.h"
 #include "widgets/session/run_session.h"
 #include "widgets/settings/control_panel.h"
 #include "widgets/settings/model_panel.h"
@@ -50,6 +51,7 @@ private Q_SLOTS:
     void initTestCase();
     void modelPanelDrivesARealModel();
     void findMaxBatchShowsAttemptsAndStops();
+    void moreDevicesLessonRunsEachRankCount();
 
 private:
     QTemporaryDir m_dir;
@@ -185,6 +187,35 @@ void TestModelWindow::findMaxBatchShowsAttemptsAndStops()
                  && result.contains(QStringLiteral("resnet18")),
              qPrintable(result));
     setMaxBatchFinderHook({});
+}
+
+// The lesson whose steps change the ranks: each step starts a new run with the
+// phase's ranks (they are fixed for a run), its ranks exchange a real gradient, and
+// the verdict names the speedups and the ranks' time.
+void TestModelWindow::moreDevicesLessonRunsEachRankCount()
+{
+    MainWindow window;
+    window.show();
+    LessonPanel *panel = window.lessonPanel();
+    QVERIFY(panel->chooseLesson(QStringLiteral("more-devices")));
+    childNamed<QPushButton>(panel, "startLessonButton")->click();
+    for (const int devices : {2, 4}) {
+        QTRY_COMPARE_WITH_TIMEOUT(panel->tracker().state(), LessonTracker::State::WaitingForStep,
+                                  60'000);
+        const auto before = window.session()->trace();
+        childNamed<QPushButton>(panel, "applyStepButton")->click();
+        QTRY_VERIFY_WITH_TIMEOUT(window.session()->trace() != before, 30'000);
+        QCOMPARE(window.session()->config().devices, devices);
+        QCOMPARE(window.session()->config().gradientMb, 46.8);
+    }
+    QTRY_COMPARE_WITH_TIMEOUT(panel->tracker().state(), LessonTracker::State::Done, 60'000);
+    const QString shown = panel->verdictText();
+    QVERIFY2(shown.contains(QStringLiteral("2 ranks "))
+                 && shown.contains(QStringLiteral("4 ranks "))
+                 && shown.contains(QStringLiteral("of its time exchanging the gradient")),
+             qPrintable(shown));
+    window.session()->stop();
+    QTRY_VERIFY(window.session()->finished());
 }
 
 LOADERLAB_TEST_MAIN(TestModelWindow)
