@@ -55,6 +55,19 @@ void calibrateExchange(const std::vector<TraceRecord> &records, Calibration &cal
                       "its cores carry exchange more slowly",
                       cal.costs.network.cpuShare, cal.load.ownBusyCores, share);
         cal.notes.push_back(text);
+        // The measured time already holds the run's own sharing, where its ranks needed
+        // more of the cores than were free to it: the link is what it would have been
+        // without, so that the run's own setting is predicted back as measured.
+        const double free = cal.setting.cores - cal.busyMachine.outsideCores;
+        const double demand = config.devices * cal.costs.network.cpuShare;
+        if (free > 0.0 && demand > free) {
+            cal.costs.network.bytesPerSecond *= demand / free;
+            std::snprintf(text, sizeof text,
+                          "the %d ranks needed %.2f cores for it and had %.2f free: without "
+                          "that sharing the link carries %.3g GB/s",
+                          config.devices, demand, free, cal.costs.network.bytesPerSecond / 1e9);
+            cal.notes.push_back(text);
+        }
     }
 }
 
