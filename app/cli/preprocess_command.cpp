@@ -17,7 +17,6 @@
 
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 
 #include <sys/stat.h>
 
@@ -25,8 +24,6 @@ namespace loaderlab::cli {
 namespace {
 
 namespace fs = std::filesystem;
-
-constexpr const char *kScriptMark = "# A LoaderLab preprocess as a Slurm job array";
 
 void printSkipped(const std::vector<loaderlab::SkippedSample> &skipped)
 {
@@ -64,16 +61,11 @@ int writePreprocessScript(const QCommandLineParser &parser, const std::string &i
                                    parser.value(QStringLiteral("slurm-script")).toStdString())
                                    .lexically_normal()
                                    .string();
-    if (fs::exists(script)) {
-        std::ifstream existing(script);
-        std::string first, second;
-        std::getline(existing, first);
-        std::getline(existing, second);
-        if (!second.starts_with(kScriptMark))
-            throw std::invalid_argument("--slurm-script " + script
-                                        + ": a file that is not a LoaderLab preprocess script "
-                                          "is there; give the script a file of its own");
-    }
+    if (const std::string why = loaderlab::slurmScriptPathProblem(script,
+                                                                  loaderlab::kPreprocessScriptMark);
+        !why.empty())
+        throw std::invalid_argument("--slurm-script " + script + ": " + why
+                                    + "; give the script a file of its own");
     const std::string binary = fs::canonical("/proc/self/exe").string();
     const std::string inDir = fs::absolute(in).lexically_normal().string();
     const std::string outDir = fs::absolute(out).lexically_normal().string();
@@ -84,8 +76,8 @@ int writePreprocessScript(const QCommandLineParser &parser, const std::string &i
                                         + (ec ? ec.message() : "not a folder") + ")");
     }
     loaderlab::SlurmJobArray a;
-    a.comment = std::string(kScriptMark) + ": " + std::to_string(tasks) + " tasks share "
-                + std::to_string(shards) + " shards of\n# " + inDir
+    a.comment = std::string(loaderlab::kPreprocessScriptMark) + ": " + std::to_string(tasks)
+                + " tasks share " + std::to_string(shards) + " shards of\n# " + inDir
                 + ": each takes the next shard no other task has taken, so a\n"
                   "# task that drew faster images takes more; the task that finds every "
                   "shard done\n"

@@ -263,6 +263,8 @@ void checkScriptPath(const QCommandLineParser &parser, const loaderlab::SlurmScr
                      const loaderlab::SweepDefinition &definition)
 {
     std::string why = loaderlab::sweepFolderFileProblem(o.resultsDir, o.scriptPath);
+    if (why.empty())
+        why = loaderlab::slurmScriptPathProblem(o.scriptPath, loaderlab::kSweepScriptMark);
     if (why.empty() && loaderlab::sameFile(o.scriptPath, o.loaderlab))
         why = "is the loaderlab binary the tasks run";
     if (why.empty() && parser.isSet(QStringLiteral("sweep"))

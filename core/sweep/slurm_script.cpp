@@ -1,6 +1,8 @@
 #include "core/sweep/slurm_script.h"
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <stdexcept>
 
 namespace loaderlab {
@@ -32,6 +34,22 @@ std::string slurmFilenamePattern(const std::string &dir)
 int defaultSlurmTasks(std::int64_t cells)
 {
     return static_cast<int>(std::clamp<std::int64_t>(cells, 1, 8));
+}
+
+std::string slurmScriptPathProblem(const std::string &path, const char *mark)
+{
+    std::error_code ec;
+    if (!std::filesystem::exists(std::filesystem::symlink_status(path, ec)))
+        return {};
+    if (!std::filesystem::is_regular_file(path, ec))
+        return "is not a regular file";
+    std::ifstream in(path);
+    std::string first, second;
+    std::getline(in, first);
+    std::getline(in, second);
+    if (first == "#!/bin/bash" && second.starts_with(mark))
+        return {};
+    return "is a file LoaderLab did not write as such a script";
 }
 
 std::string shellQuote(const std::string &text)
@@ -93,8 +111,8 @@ std::string slurmArrayScript(const SlurmScriptOptions &o)
     }
     const std::string dir = o.resultsDir;
     SlurmJobArray a;
-    a.comment = "# A LoaderLab sweep as a Slurm job array: " + std::to_string(o.tasks)
-                + " tasks over " + std::to_string(o.cells) + " cells.\n"
+    a.comment = std::string(kSweepScriptMark) + ": " + std::to_string(o.tasks) + " tasks over "
+                + std::to_string(o.cells) + " cells.\n"
                 + "# Task K runs the cells whose order modulo " + std::to_string(o.tasks)
                 + " is K (its shard, from\n"
                   "# SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT). Every task resumes the same\n"

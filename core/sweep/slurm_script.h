@@ -46,6 +46,16 @@ int defaultSlurmTasks(std::int64_t cells);
 // break, a task count below 1 or above the cell count, a relative path).
 std::string slurmArrayScript(const SlurmScriptOptions &options);
 
+// The mark the second line of each of LoaderLab's scripts starts with.
+inline constexpr const char *kSweepScriptMark = "# A LoaderLab sweep as a Slurm job array";
+inline constexpr const char *kPreprocessScriptMark =
+    "# A LoaderLab preprocess as a Slurm job array";
+
+// Why writing a script of `mark` to `path` would replace a file that is not such a
+// script (a user's file, a script of another kind); empty when `path` is missing or
+// one. A script is rewritten only over its own kind.
+std::string slurmScriptPathProblem(const std::string &path, const char *mark);
+
 // `text` in single quotes for bash, inner quotes escaped.
 std::string shellQuote(const std::string &text);
 

@@ -265,6 +265,19 @@ void TestCliSweepHostile::slurmScriptCannotReplaceTheResults()
         QCOMPARE(readSweepFile(dir + QStringLiteral("/sweep.json")), definition);
     }
     QCOMPARE(runLoaderlab({QStringLiteral("sweep"), QStringLiteral("report"), dir}).exitCode, 0);
+    // A user's file where the script would go is refused and kept; a script the sweep
+    // wrote is written again.
+    const QString notes = m_dir.filePath(QStringLiteral("notes.sbatch"));
+    writeAll(notes, "#!/bin/bash\n# my own job\n");
+    Result r = runLoaderlab(tinySweep(dir) << QStringLiteral("--slurm-script") << notes);
+    QVERIFY2(r.exitCode == 2 && r.err.contains(QStringLiteral("did not write as such a script")),
+             qPrintable(r.err));
+    QCOMPARE(readSweepFile(notes), std::string("#!/bin/bash\n# my own job\n"));
+    const QString ours = m_dir.filePath(QStringLiteral("ours.sbatch"));
+    for (int twice = 0; twice < 2; ++twice) {
+        r = runLoaderlab(tinySweep(dir) << QStringLiteral("--slurm-script") << ours);
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    }
 }
 
 void TestCliSweepHostile::badSlurmVariablesAreRefused()
