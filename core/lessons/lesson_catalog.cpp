@@ -164,7 +164,12 @@ std::vector<Lesson> makeLessons()
              "Lesson",
              "Decoding is CPU work: past one worker per core the workers only take turns."),
          QT_TRANSLATE_NOOP("Lesson", "Samples/s stops growing at the number of cores."),
-         loaderPreset(cores, 32, 0.0),
+         // Persistent workers: on a small folder (epochs of a few batches) each epoch's
+         // restart would be idle time that more workers overlap, not decoding.
+         [preset = loaderPreset(cores, 32, 0.0)](RunConfig &c) {
+             preset(c);
+             c.loader.persistentWorkers = true;
+         },
          {phase(numbered(QT_TRANSLATE_NOOP("Lesson", "%1 workers (one per core)"), cores), "", {},
                 60),
           phase(numbered(QT_TRANSLATE_NOOP("Lesson", "%1 workers"), 2 * cores),
