@@ -185,22 +185,29 @@ void agreeOnPlan(const std::string &outDir, const json &plan)
     }
 }
 
-// Whether shard `index` is done: its tensor file and its record agree.
-bool shardDone(const std::string &outDir, const json &plan, int index, int count)
+// Shard `index`'s record when the shard is done (its tensor file and its record
+// agree); null otherwise.
+json doneRecord(const std::string &outDir, const json &plan, int index, int count)
 {
-    const json record = readJsonFile((fs::path(outDir) / recordFileName(index, count)).string());
+    json record = readJsonFile((fs::path(outDir) / recordFileName(index, count)).string());
     if (record.is_null() || record.value("format", "") != kShardFormat
         || record.value("listing", "") != plan.at("listing").get<std::string>()
         || record.value("shard", -1) != index || record.value("shards", -1) != count)
-        return false;
+        return nullptr;
     try {
         const TensorFileHeader header = readTensorFileHeader(
             (fs::path(outDir) / shardFileName(index, count)).string());
-        return header.count == record.value("records", std::uint64_t{0})
-               && dtypeName(header.dtype) == plan.at("dtype").get<std::string>();
+        if (header.count == record.value("records", std::uint64_t{0})
+            && dtypeName(header.dtype) == plan.at("dtype").get<std::string>())
+            return record;
     } catch (const std::exception &) {
-        return false;
     }
+    return nullptr;
+}
+
+bool shardDone(const std::string &outDir, const json &plan, int index, int count)
+{
+    return !doneRecord(outDir, plan, index, count).is_null();
 }
 
 void writeShard(const ImageFolderDataset &dataset, const std::string &outDir, const json &plan,
@@ -241,10 +248,10 @@ void writeManifestIfComplete(const std::string &outDir, const json &plan, int co
     json shards = json::array();
     std::uint64_t records = 0;
     for (int i = 0; i < count; ++i) {
-        if (!shardDone(outDir, plan, i, count))
+        const json r = doneRecord(outDir, plan, i, count);
+        if (r.is_null())
             continue;
         ++result.shardsDone;
-        const json r = readJsonFile((fs::path(outDir) / recordFileName(i, count)).string());
         shards.push_back({{"file", shardFileName(i, count)},
                           {"first_image", r.at("first_image")},
                           {"end_image", r.at("end_image")},
