@@ -69,12 +69,7 @@ int writePreprocessScript(const QCommandLineParser &parser, const std::string &i
     const std::string binary = fs::canonical("/proc/self/exe").string();
     const std::string inDir = fs::absolute(in).lexically_normal().string();
     const std::string outDir = fs::absolute(out).lexically_normal().string();
-    if (!fs::is_directory(outDir)) {
-        std::error_code ec;
-        if (!fs::create_directory(outDir, ec))
-            throw std::invalid_argument(outDir + ": cannot make the shard folder ("
-                                        + (ec ? ec.message() : "not a folder") + ")");
-    }
+    loaderlab::prepareShardFolder(inDir, outDir);
     loaderlab::SlurmJobArray a;
     a.comment = std::string(loaderlab::kPreprocessScriptMark) + ": " + std::to_string(tasks)
                 + " tasks share " + std::to_string(shards) + " shards of\n# " + inDir

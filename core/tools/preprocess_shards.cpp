@@ -104,31 +104,6 @@ void checkOwn(const std::string &path)
         throw std::invalid_argument(path + ": " + foreign);
 }
 
-// Makes `outDir` (its parent must exist) or checks that it is a folder outside the
-// input folder.
-void prepareFolder(const std::string &inputDir, const std::string &outDir)
-{
-    std::error_code ec;
-    const fs::path out = fs::absolute(outDir, ec);
-    if (fs::exists(out, ec) && !fs::is_directory(out, ec))
-        throw std::invalid_argument(outDir
-                                    + ": not a folder (with --shards, OUT is a folder "
-                                      "for the shards and their manifest)");
-    const fs::path in = fs::weakly_canonical(fs::absolute(inputDir, ec), ec);
-    const fs::path outCanon = fs::weakly_canonical(out, ec);
-    const auto inside = [](const fs::path &child, const fs::path &parent) {
-        const auto rel = child.lexically_relative(parent);
-        return !rel.empty() && *rel.begin() != "..";
-    };
-    if (inside(outCanon, in))
-        throw std::invalid_argument(outDir + ": the shard folder lies inside the image folder "
-                                    + inputDir + "; give a folder outside it");
-    if (!fs::exists(out, ec) && !fs::create_directory(out, ec))
-        throw std::invalid_argument(outDir + ": cannot make the folder ("
-                                    + (ec ? ec.message() : std::string("its parent is missing"))
-                                    + ")");
-}
-
 json planFor(const std::string &inputDir, const ImageFolderDataset &dataset,
              const PreprocessOptions &options, int shards)
 {
@@ -284,6 +259,29 @@ void writeManifestIfComplete(const std::string &outDir, const json &plan, int co
 
 } // namespace
 
+void prepareShardFolder(const std::string &inputDir, const std::string &outDir)
+{
+    std::error_code ec;
+    const fs::path out = fs::absolute(outDir, ec);
+    if (fs::exists(out, ec) && !fs::is_directory(out, ec))
+        throw std::invalid_argument(outDir
+                                    + ": not a folder (with --shards, OUT is a folder "
+                                      "for the shards and their manifest)");
+    const fs::path in = fs::weakly_canonical(fs::absolute(inputDir, ec), ec);
+    const fs::path outCanon = fs::weakly_canonical(out, ec);
+    const auto inside = [](const fs::path &child, const fs::path &parent) {
+        const auto rel = child.lexically_relative(parent);
+        return !rel.empty() && *rel.begin() != "..";
+    };
+    if (inside(outCanon, in))
+        throw std::invalid_argument(outDir + ": the shard folder lies inside the image folder "
+                                    + inputDir + "; give a folder outside it");
+    if (!fs::exists(out, ec) && !fs::create_directory(out, ec))
+        throw std::invalid_argument(outDir + ": cannot make the folder ("
+                                    + (ec ? ec.message() : std::string("its parent is missing"))
+                                    + ")");
+}
+
 std::string shardFileName(int index, int count)
 {
     return paddedOf(index, count) + ".lltensor";
@@ -309,7 +307,7 @@ ShardedPreprocessResult preprocessShards(const std::string &inputDir, const std:
         throw std::invalid_argument(inputDir + ": " + std::to_string(dataset.size())
                                     + " images cannot make " + std::to_string(shards)
                                     + " shards; give at most as many shards as images");
-    prepareFolder(inputDir, outDir);
+    prepareShardFolder(inputDir, outDir);
     const json plan = planFor(inputDir, dataset, options, shards);
     agreeOnPlan(outDir, plan);
 

@@ -48,6 +48,10 @@ std::string shardFileName(int index, int count);
 // sizes differing by at most one.
 std::pair<std::int64_t, std::int64_t> shardRange(std::int64_t images, int index, int count);
 
+// Makes `outDir` (its parent must exist), or checks that it is a folder; either way
+// outside `inputDir`. Throws std::invalid_argument naming the folder and why.
+void prepareShardFolder(const std::string &inputDir, const std::string &outDir);
+
 // Writes shard `shard` (0-based) of `shards` of `inputDir` into `outDir` (made if
 // missing, its parent must exist), or, when `shard` < 0, every shard in turn that is
 // not done and that no other process is writing (so that the tasks of a job array
