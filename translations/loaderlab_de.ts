@@ -430,10 +430,6 @@
         <translation>PyTorchs DataLoader baut jeden Batch in einem Worker: kein „sample-parallel“</translation>
     </message>
     <message>
-        <source>the PyTorch engine runs one device: data-parallel runs (devices %1) are LoaderLab&apos;s engine only</source>
-        <translation>die PyTorch-Engine nutzt ein Gerät: datenparallele Läufe (%1 Geräte) gibt es nur mit der LoaderLab-Engine</translation>
-    </message>
-    <message>
         <source>%1 cannot import torch and torchvision; on Debian: apt-get install python3-torch python3-torchvision</source>
         <translation>%1 kann torch und torchvision nicht importieren; unter Debian: `apt-get install python3-torch python3-torchvision`</translation>
     </message>
@@ -452,6 +448,10 @@
     <message>
         <source>%1 (the PyTorch engine needs Python 3 with torch and torchvision)</source>
         <translation>%1 (die PyTorch-Engine braucht Python 3 mit torch und torchvision)</translation>
+    </message>
+    <message>
+        <source>the PyTorch engine&apos;s ranks synchronise every step, as DistributedDataParallel&apos;s do: independent devices are LoaderLab&apos;s engine only</source>
+        <translation>die Ränge der PyTorch-Engine synchronisieren sich bei jedem Schritt, wie die von DistributedDataParallel: unabhängige Geräte gibt es nur in LoaderLabs Engine</translation>
     </message>
 </context>
 <context>
@@ -1260,10 +1260,6 @@
     <message>
         <source>%1 runs the simulated step, not a LibTorch model.</source>
         <translation>%1 führt den simulierten Schritt aus, kein LibTorch-Modell.</translation>
-    </message>
-    <message>
-        <source>%1 runs one device.</source>
-        <translation>%1 nutzt ein Gerät.</translation>
     </message>
     <message>
         <source>%1 builds each batch in one worker.</source>

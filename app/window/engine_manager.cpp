@@ -47,8 +47,8 @@ QString EngineManager::refusal(EngineKind engine, EngineFeature feature)
         return tr("%1 cannot pause; Stop ends the run.").arg(name);
     case EngineFeature::ModelStep:
         return tr("%1 runs the simulated step, not a LibTorch model.").arg(name);
-    case EngineFeature::DataParallel:
-        return tr("%1 runs one device.").arg(name);
+    case EngineFeature::DataParallel: // both engines run data-parallel ranks
+        return {};
     case EngineFeature::SampleParallel:
         return tr("%1 builds each batch in one worker.").arg(name);
     case EngineFeature::PeakMemory:

@@ -19,11 +19,10 @@ std::string engineCannot(EngineKind engine, EngineFeature feature)
     switch (feature) {
     case EngineFeature::Reconfigure: // a new DataLoader over the rest of the epoch
     case EngineFeature::Pause:
+    case EngineFeature::DataParallel: // rank processes with torch.distributed
         return {};
     case EngineFeature::ModelStep:
         return "the PyTorch engine runs the simulated step (sleep) or none, not a LibTorch model";
-    case EngineFeature::DataParallel:
-        return "the PyTorch engine runs one device: data-parallel runs are LoaderLab's engine only";
     case EngineFeature::SampleParallel:
         return "PyTorch's DataLoader builds each batch in one worker: no sample-parallel";
     case EngineFeature::PeakMemory:

@@ -2,6 +2,7 @@
 augmentation in the workers and a small CNN's training step.
 
     loaderlab run --dataset python --path fashion_augment.py --workers 2
+    loaderlab run --dataset python --path fashion_augment.py --workers 1 --devices 2
     loaderlab sweep --dataset python --path fashion_augment.py \
         --axis loader.num_workers=0,1,2 --axis loader.batch_size=32,128
 
@@ -23,7 +24,7 @@ import torch
 import torch.nn.functional as F
 from torch.utils.data import Dataset
 
-from loaderlab_probe import stage
+from loaderlab_probe import data_parallel, stage
 
 DEFAULT_ROOT = "/usr/share/datasets/fashion-mnist"
 
@@ -109,7 +110,8 @@ def make_step(args):
     mode = args.get("step", "train")
     if mode == "none":
         return None  # LoaderLab's simulated step (or none)
-    model = SmallCnn()
+    # Under --devices N, each rank's model all-reduces its gradients in backward.
+    model = data_parallel(SmallCnn())
     optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
 
     def step(batch):

@@ -98,6 +98,7 @@ private Q_SLOTS:
     void parserRefusesBadRecords();
     void splitterBoundsLines();
     void parserFollowsLiveChanges();
+    void parserFollowsEachRank();
     void badRecordFailsTheRunAndKeepsTheBatches_data();
     void badRecordFailsTheRunAndKeepsTheBatches();
     void endlessLineIsRefusedInBoundedMemory();
@@ -388,6 +389,67 @@ void TestPyTorchChannel::parserFollowsLiveChanges()
                               R"("samples":8})"),
                     "\"samples\" is 8, not in [1, 4]"));
     QCOMPARE(engineSampleId(0), std::uint64_t{0xE220A8397B1DCDAFULL});
+}
+
+void TestPyTorchChannel::parserFollowsEachRank()
+{
+    // 3 ranks over 100 samples: each rank's shard is 34 places (100 padded to 102),
+    // each rank numbers its own batches and goes through its own shard.
+    ChannelContext c;
+    c.earliestNs = 1000;
+    c.latestNs = 1'000'000;
+    c.batchSize = 4;
+    c.workers = 2;
+    c.ranks = 3;
+    const auto accept = [&c](const std::string &line) {
+        const EngineRecord r = parseEngineRecord(line, c);
+        acceptEngineRecord(c, r);
+        return r;
+    };
+    const auto refused = [&c](const std::string &line, const char *why) {
+        try {
+            parseEngineRecord(line, c);
+        } catch (const ChannelError &e) {
+            return QString::fromUtf8(e.what()).contains(QString::fromUtf8(why));
+        }
+        return false;
+    };
+    QVERIFY(refused(R"({"type":"start","torch":"x","samples":100,"t0":1000,"ranks":2})",
+                    "\"ranks\" is 2, not in [3, 3]"));
+    accept(R"({"type":"start","torch":"x","samples":100,"t0":1000,"ranks":3})");
+    QCOMPARE(c.orderSamples, std::int64_t{34});
+    QCOMPARE(c.otherRanks.size(), std::size_t{2});
+    const std::string sync = R"("sync_start":4000,"sync_end":4100,"exchange_end":4200)";
+    const auto b0 = std::get<ChannelBatch>(accept(batchLine("{" + sync + "}")));
+    QCOMPARE(b0.rank, 0);
+    QCOMPARE(b0.syncEndNs, std::int64_t{4100});
+    QCOMPARE(b0.exchangeEndNs, std::int64_t{4200});
+    // Rank 2's first batch is its own index 0 and the start of its own shard.
+    QVERIFY(refused(batchLine(R"({"rank":2,"index":1,"first":4})"), "\"index\" is 1"));
+    QVERIFY(refused(batchLine(R"({"rank":3})"), "\"rank\" is 3, not in [0, 2]"));
+    const auto b2 = std::get<ChannelBatch>(accept(batchLine(R"({"rank":2})")));
+    QCOMPARE(b2.rank, 2);
+    QCOMPARE(b2.syncStartNs, std::int64_t{0}); // not taken
+    accept(batchLine(R"({"rank":2,"index":1,"first":4})"));
+    QCOMPARE(c.otherRanks[1].batches, std::int64_t{2});
+    QCOMPARE(c.otherRanks[1].epochSamples, std::int64_t{8});
+    QCOMPARE(c.batches, std::int64_t{1}); // rank 0's own
+    // The last places of a rank's shard: 34 - 32 = 2 samples at most.
+    c.otherRanks[0] = {8, 0, 32};
+    QVERIFY(refused(batchLine(R"({"rank":1,"index":8,"first":32})"),
+                    "\"samples\" is 4, not in [1, 2]"));
+    accept(batchLine(R"({"rank":1,"index":8,"first":32,"samples":2})"));
+    // The sync times follow the step, in order; an exchange follows a sync.
+    QVERIFY(refused(batchLine(R"({"index":1,"first":4,"sync_start":3900,"sync_end":4000})"),
+                    "\"compute_end\" is after \"sync_start\""));
+    QVERIFY(refused(batchLine(R"({"index":1,"first":4,"sync_start":4000,"sync_end":4100,)"
+                              R"("exchange_end":4050})"),
+                    "\"sync_end\" is after \"exchange_end\""));
+    QVERIFY(refused(batchLine(R"({"index":1,"first":4,"exchange_end":4050})"),
+                    "\"exchange_end\" without"));
+    // An error says its rank.
+    QCOMPARE(std::get<ChannelFailure>(accept(R"({"type":"error","message":"m","rank":2})")).rank,
+             2);
 }
 
 void TestPyTorchChannel::badRecordFailsTheRunAndKeepsTheBatches_data()

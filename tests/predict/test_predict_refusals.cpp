@@ -161,13 +161,15 @@ void TestPredictRefusals::marksWhatThePyTorchEngineCannotRun()
     QCOMPARE(analysis.recommendations.front().best->values[0], nlohmann::json("per-worker"));
     QVERIFY(analysis.recommendations.front().runnerUp == nullptr);
 
-    // 4 devices: the PyTorch engine runs one; with no axis the one cell cannot run.
+    // 4 independent devices: the PyTorch engine's ranks synchronise every step; with
+    // no axis the one cell cannot run.
     cal.config.devices = 4;
+    cal.config.syncDevices = false;
     const PredictedSweep devices = predictSweep(cal, {});
     QCOMPARE(devices.records.size(), std::size_t{1});
     const SweepRecord &only = devices.records.begin()->second;
     QCOMPARE(only.state, std::string("failed"));
-    QVERIFY2(contains(only.error, "cannot run: the PyTorch engine runs one device"),
+    QVERIFY2(contains(only.error, "cannot run: the PyTorch engine's ranks synchronise every step"),
              only.error.c_str());
     QVERIFY(analyzeSweep(devices.definition, devices.records).recommendations.empty());
 }
@@ -206,7 +208,9 @@ void TestPredictRefusals::whyARunCannotRun()
     config.devices = 4;
     QCOMPARE(runRefusal(config), std::string());
     config.engine = EngineKind::PyTorch;
-    QVERIFY2(contains(runRefusal(config), "runs one device"), runRefusal(config).c_str());
+    QCOMPARE(runRefusal(config), std::string()); // its ranks are processes
+    config.syncDevices = false;
+    QVERIFY2(contains(runRefusal(config), "independent devices"), runRefusal(config).c_str());
     config.devices = 1;
     QCOMPARE(runRefusal(config), std::string());
     // Its memory estimate is counted for either engine.

@@ -39,10 +39,10 @@ QString problem(const RunConfig &config)
             "PyTorch's DataLoader builds each batch in one worker: no sample-parallel");
     case EngineProblem::DataParallel:
         return QCoreApplication::translate(
-                   "EngineText",
-                   "the PyTorch engine runs one device: data-parallel runs (devices %1) are "
-                   "LoaderLab's engine only")
-            .arg(config.devices);
+            "EngineText",
+            "the PyTorch engine's ranks synchronise every step, as "
+            "DistributedDataParallel's do: independent devices are LoaderLab's engine "
+            "only");
     }
     return {};
 }

@@ -80,20 +80,23 @@ const char *loaderlabProbeModule()
 
 std::string loaderlabPythonDir()
 {
-    const std::string_view module(kLoaderLabProbeModule);
+    const std::string_view probe(kLoaderLabProbeModule);
+    const std::string_view ranks(kLoaderLabRanksModule);
     char name[32];
     std::snprintf(name, sizeof name, "python-%016llx",
-                  static_cast<unsigned long long>(fnv1a(module)));
+                  static_cast<unsigned long long>(fnv1a(probe) ^ (fnv1a(ranks) * 31)));
     const std::string dir = cacheDirectory() + "/" + name;
-    const std::string path = dir + "/loaderlab_probe.py";
-    if (fileHolds(path, module))
+    const std::string probePath = dir + "/loaderlab_probe.py";
+    const std::string ranksPath = dir + "/loaderlab_ranks.py";
+    if (fileHolds(probePath, probe) && fileHolds(ranksPath, ranks))
         return dir;
     std::error_code error;
     std::filesystem::create_directories(dir, error);
     if (error)
         throw std::runtime_error(
             dir + ": cannot create the folder of loaderlab_probe.py: " + error.message());
-    writeWholeFile(dir, path, module);
+    writeWholeFile(dir, probePath, probe);
+    writeWholeFile(dir, ranksPath, ranks);
     return dir;
 }
 

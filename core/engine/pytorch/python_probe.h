@@ -9,11 +9,11 @@
 
 namespace loaderlab {
 
-// A folder holding this binary's loaderlab_probe.py, written on first use under
-// cacheDirectory() (python-<hash of the module>/: binaries of other versions keep
-// their own). What `loaderlab python-path` prints and the PyTorch engine puts on a
-// pipeline file's sys.path. Throws std::runtime_error naming the folder and why it
-// cannot be written.
+// A folder holding this binary's loaderlab_probe.py (and loaderlab_ranks.py, the
+// PyTorch engine's data-parallel ranks), written on first use under cacheDirectory()
+// (python-<hash of the modules>/: binaries of other versions keep their own). What `loaderlab
+// python-path` prints and the PyTorch engine puts on a pipeline file's sys.path. Throws
+// std::runtime_error naming the folder and why it cannot be written.
 std::string loaderlabPythonDir();
 
 // The module's text, as embedded.

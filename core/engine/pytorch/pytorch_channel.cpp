@@ -4,6 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+
 namespace loaderlab {
 namespace {
 
@@ -61,25 +63,44 @@ void ordered(std::int64_t a, const char *aKey, std::int64_t b, const char *bKey)
         refuse(std::string("\"") + aKey + "\" is after \"" + bKey + "\"");
 }
 
+// "rank", optional (0), within the run's ranks.
+std::int32_t rankOf(const json &j, const ChannelContext &c)
+{
+    return j.contains("rank") ? static_cast<std::int32_t>(integer(j, "rank", 0, c.ranks - 1)) : 0;
+}
+
+ChannelRankProgress progressOf(const ChannelContext &c, std::int32_t rank)
+{
+    if (rank == 0)
+        return {c.batches, c.epoch, c.epochSamples};
+    const auto other = static_cast<std::size_t>(rank - 1);
+    return other < c.otherRanks.size() ? c.otherRanks[other] : ChannelRankProgress{};
+}
+
 ChannelBatch parseBatch(const json &j, const ChannelContext &c)
 {
     if (!c.started)
         refuse("a batch before the start record");
     ChannelBatch b;
-    b.index = integer(j, "index", c.batches, c.batches);
+    b.rank = rankOf(j, c);
+    const ChannelRankProgress at = progressOf(c, b.rank);
+    b.index = integer(j, "index", at.batches, at.batches);
     if (c.maxBatches > 0 && b.index >= c.maxBatches)
         refuse("more batches than the run's " + std::to_string(c.maxBatches));
     b.epoch = static_cast<std::int32_t>(
-        integer(j, "epoch", c.epoch, c.epochs > 0 ? c.epochs - 1 : std::int64_t{INT32_MAX}));
+        integer(j, "epoch", at.epoch, c.epochs > 0 ? c.epochs - 1 : std::int64_t{INT32_MAX}));
     b.worker = static_cast<std::int32_t>(
         integer(j, "worker", c.workers > 0 ? 0 : -1, c.workers > 0 ? c.workers - 1 : -1));
+    // Rank 0 relays the other ranks' batches of a step before it pauses or changes the
+    // run at the next (loaderlab_ranks.py): every rank's batch is under the version
+    // in force.
     if (c.paused)
         refuse("a batch while paused");
     b.version = integer(j, "version", c.version, c.version);
     // A new epoch starts at the beginning of its order; an epoch goes on where it was.
-    const std::int64_t first = b.epoch == c.epoch ? c.epochSamples : 0;
+    const std::int64_t first = b.epoch == at.epoch ? at.epochSamples : 0;
     b.first = integer(j, "first", first, first);
-    const std::int64_t places = std::min<std::int64_t>(c.batchSize, c.datasetSamples - b.first);
+    const std::int64_t places = std::min<std::int64_t>(c.batchSize, c.orderSamples - b.first);
     b.skipped = j.contains("skipped") ? static_cast<std::int32_t>(integer(j, "skipped", 0, places))
                                       : 0;
     b.samples = static_cast<std::int32_t>(
@@ -98,6 +119,18 @@ ChannelBatch parseBatch(const json &j, const ChannelContext &c)
     ordered(b.requestNs, "request", b.deliveryNs, "delivery");
     ordered(b.deliveryNs, "delivery", b.computeStartNs, "compute_start");
     ordered(b.computeStartNs, "compute_start", b.computeEndNs, "compute_end");
+    if (j.contains("sync_start") || j.contains("sync_end")) {
+        b.syncStartNs = time("sync_start");
+        b.syncEndNs = time("sync_end");
+        ordered(b.computeEndNs, "compute_end", b.syncStartNs, "sync_start");
+        ordered(b.syncStartNs, "sync_start", b.syncEndNs, "sync_end");
+        if (j.contains("exchange_end")) {
+            b.exchangeEndNs = time("exchange_end");
+            ordered(b.syncEndNs, "sync_end", b.exchangeEndNs, "exchange_end");
+        }
+    } else if (j.contains("exchange_end")) {
+        refuse("\"exchange_end\" without \"sync_end\"");
+    }
     // The samples are built one after another inside the load: their read, decode
     // and transform times together fit in it (checked without overflow).
     std::int64_t left = b.loadEndNs - b.loadStartNs;
@@ -179,12 +212,15 @@ EngineRecord parseEngineRecord(std::string_view line, const ChannelContext &cont
         s.torch = text(j, "torch", 64);
         s.samples = integer(j, "samples", 0, std::numeric_limits<std::int64_t>::max());
         s.t0Ns = integer(j, "t0", context.earliestNs, context.latestNs);
+        if (j.contains("ranks"))
+            integer(j, "ranks", context.ranks, context.ranks);
         if (j.contains("dataset"))
             s.dataset = text(j, "dataset", 500);
         return s;
     }
     if (type == "error") {
         ChannelFailure failure{text(j, "message", 2000)};
+        failure.rank = rankOf(j, context);
         if (const auto refused = j.find("refused"); refused != j.end()) {
             if (!refused->is_boolean())
                 refuse("\"refused\" is not true or false");
@@ -254,11 +290,20 @@ void acceptEngineRecord(ChannelContext &context, const EngineRecord &record)
         // 0: a stream of unknown length, which any number of places fits.
         context.datasetSamples = s->samples > 0 ? s->samples
                                                 : std::numeric_limits<std::int64_t>::max();
+        const int ranks = std::clamp(context.ranks, 1, kMaxEngineRanks);
+        context.orderSamples = s->samples > 0 ? (s->samples + ranks - 1) / ranks
+                                              : context.datasetSamples;
+        context.otherRanks.assign(static_cast<std::size_t>(ranks - 1), {});
         context.earliestNs = s->t0Ns;
     } else if (const auto *b = std::get_if<ChannelBatch>(&record)) {
-        context.batches = b->index + 1;
-        context.epoch = b->epoch;
-        context.epochSamples = b->first + b->samples + b->skipped;
+        const ChannelRankProgress next{b->index + 1, b->epoch, b->first + b->samples + b->skipped};
+        if (b->rank == 0) {
+            context.batches = next.batches;
+            context.epoch = next.epoch;
+            context.epochSamples = next.epochSamples;
+        } else if (static_cast<std::size_t>(b->rank) <= context.otherRanks.size()) {
+            context.otherRanks[static_cast<std::size_t>(b->rank) - 1] = next;
+        }
     } else if (std::holds_alternative<ChannelEnd>(record)) {
         context.ended = true;
     } else if (const auto *r = std::get_if<ChannelReconfigured>(&record)) {

@@ -17,7 +17,10 @@
 // that batch on, the new batch size and workers are the limits, and every batch
 // carries the version) or "refused"; "paused" / "resumed" bracket a pause. Each
 // batch says where in its epoch's order it starts ("first"): the batches of an
-// epoch cover the order without gap or overlap. A line that breaks
+// epoch cover the order without gap or overlap. A data-parallel run's ranks
+// (ChannelContext::ranks) each number their own batches and cover their own part of
+// every epoch (a DistributedSampler's shard); a batch and an error say their "rank".
+// A line that breaks
 // any rule, or is longer than kMaxEngineLineBytes, is refused with
 // ChannelError, the one exception these functions throw (docs/limits.md,
 // "The PyTorch engine's channel").
@@ -47,6 +50,7 @@ inline constexpr std::size_t kMaxEngineLineBytes = std::size_t{1} << 20;
 // {"type":"start","torch":"2.1.0","samples":1000,"t0":123}: the DataLoader is built.
 // "samples" is 0 for a dataset of unknown length (a pipeline's IterableDataset);
 // "dataset", optional, describes it ("TextLines from my_pipeline.py (...)").
+// "ranks", optional: the run's data-parallel ranks (ChannelContext::ranks).
 struct ChannelStart
 {
     std::string torch; // cut to 64 bytes
@@ -66,13 +70,17 @@ struct ChannelSkip
 // {"type":"batch",...}: one batch, times in CLOCK_MONOTONIC nanoseconds.
 struct ChannelBatch
 {
-    std::int64_t index = 0;
+    std::int32_t rank = 0;  // "rank", optional: the data-parallel rank that consumed it
+    std::int64_t index = 0; // within its rank
     std::int32_t epoch = 0;
     std::int32_t worker = -1; // -1: the main process (no workers)
     std::int32_t samples = 0;
     std::int64_t loadStartNs = 0, collateStartNs = 0, loadEndNs = 0;
     std::int64_t readNs = 0, decodeNs = 0, transformNs = 0; // sums over the samples
     std::int64_t requestNs = 0, deliveryNs = 0, computeStartNs = 0, computeEndNs = 0;
+    // "sync_start", "sync_end", "exchange_end", optional (0: not taken): the rank
+    // reached the step's barrier, every rank had, the gradient exchange ended.
+    std::int64_t syncStartNs = 0, syncEndNs = 0, exchangeEndNs = 0;
     std::int64_t version = 0; // the live change in force (0: the settings the run started with)
     std::int64_t first = 0;   // position of its first sample in the epoch's order
     // The sum modulo 2^61 of its samples' ids (engineSampleId): a sample delivered
@@ -130,6 +138,7 @@ struct ChannelFailure
 {
     std::string message; // cut to 2,000 bytes
     bool refused = false;
+    std::int32_t rank = 0; // "rank", optional: the data-parallel rank that failed
 };
 
 // {"type":"phase","what":"importing my_pipeline.py","seconds":120,"t":T}: before the
@@ -164,6 +173,18 @@ inline constexpr std::int32_t kMaxEngineWorkers = 1024;
 std::uint64_t engineSampleId(std::int64_t index);
 inline constexpr std::uint64_t kEngineIdsModulus = std::uint64_t{1} << 61;
 
+// Where a data-parallel rank other than rank 0 is in its records (rank 0's are
+// ChannelContext's own batches, epoch and epochSamples).
+struct ChannelRankProgress
+{
+    std::int64_t batches = 0;
+    std::int32_t epoch = 0;
+    std::int64_t epochSamples = 0;
+};
+
+// The most data-parallel ranks a run may have.
+inline constexpr int kMaxEngineRanks = 64;
+
 // What a record may say, from the run's settings and the records so far.
 struct ChannelContext
 {
@@ -175,14 +196,18 @@ struct ChannelContext
     int batchSize = 1; // the current ones: a "reconfigured" record changes them
     int workers = 0;
     int epochs = 0;              // 0: no limit
-    std::int64_t maxBatches = 0; // 0: no limit
+    std::int64_t maxBatches = 0; // per rank; 0: no limit
+    int ranks = 1;               // data-parallel ranks, each with its own shard
     // Advanced by acceptEngineRecord:
     bool started = false;
     bool ended = false;
     std::int64_t datasetSamples = 0;
+    std::int64_t orderSamples = 0; // places in a rank's epoch order: ceil(dataset / ranks)
+    // Rank 0's (the only rank's without data parallelism):
     std::int64_t batches = 0;      // batch records so far: the next batch's index
     std::int32_t epoch = 0;        // the last batch's epoch
     std::int64_t epochSamples = 0; // places of that epoch's order used: the next "first"
+    std::vector<ChannelRankProgress> otherRanks; // ranks 1 .. ranks - 1
     // Live changes: the latest LoaderLab sent (set by the reader before each line),
     // the latest answered (applied or refused), the one in force.
     std::int64_t requestedVersion = 0;

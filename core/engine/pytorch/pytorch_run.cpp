@@ -59,9 +59,10 @@ json settingsJson(const RunConfig &c)
     json settings = liveSettingsJson(c);
     if (c.dataset.kind == DatasetKind::Python) {
         settings["args"] = getConfigField(c, "dataset.args");
-        settings["probe_dir"] = loaderlabPythonDir();
         settings["pipeline_seconds"] = pipelineSeconds();
     }
+    if (c.dataset.kind == DatasetKind::Python || c.devices > 1)
+        settings["probe_dir"] = loaderlabPythonDir();
     settings.update(
         json{{"kind", datasetKindName(c.dataset.kind)},
              {"path", c.dataset.path},
@@ -75,7 +76,10 @@ json settingsJson(const RunConfig &c)
              {"seed", c.loader.seed},
              {"drop_last", c.loader.dropLast},
              {"bad_samples", badSamplePolicyName(c.loader.badSamples)},
-             {"max_batches", c.maxBatches},
+             {"max_batches", engineRankBatches(c)},
+             {"devices", c.devices},
+             {"gradient_mb", c.gradientMb},
+             {"comm_backend", c.commBackend},
              {"epochs", c.epochs},
              {"records_fd", kEngineRecordsFd},
              {"commands_fd", kEngineCommandsFd}});
@@ -110,6 +114,12 @@ constexpr const char *kFindTorch =
     "    sys.exit('No module named ' + ' or '.join(repr(m) for m in missing))\n";
 
 } // namespace
+
+std::int64_t engineRankBatches(const RunConfig &config)
+{
+    const std::int64_t ranks = std::max(1, config.devices);
+    return config.maxBatches > 0 ? (config.maxBatches + ranks - 1) / ranks : 0;
+}
 
 PythonCheck pytorchPythonCheck(const std::string &python, const EngineCancel &cancelled)
 {
@@ -200,7 +210,7 @@ EngineProblem pytorchConfigProblemKind(const RunConfig &config)
         return EngineProblem::ModelStep;
     if (config.loader.strategy == Strategy::SampleParallel)
         return EngineProblem::SampleParallel;
-    if (config.devices > 1)
+    if (config.devices > 1 && !config.syncDevices)
         return EngineProblem::DataParallel;
     return EngineProblem::None;
 }
@@ -221,8 +231,8 @@ std::string pytorchConfigProblem(const RunConfig &config)
     case EngineProblem::SampleParallel:
         return "PyTorch's DataLoader builds each batch in one worker: no sample-parallel";
     case EngineProblem::DataParallel:
-        return "the PyTorch engine runs one device: data-parallel runs (devices "
-               + std::to_string(config.devices) + ") are LoaderLab's engine only";
+        return "the PyTorch engine's ranks synchronise every step, as DistributedDataParallel's "
+               "do: independent devices (sync_devices false) are LoaderLab's engine only";
     }
     return {};
 }
@@ -268,6 +278,7 @@ void PyTorchRun::start(const RunConfig &config, const EngineCancel &cancelled)
     }
     m_outputRefused = false;
     m_lastEpoch = 0;
+    m_batches = 0;
     m_sampleSource = config.dataset.kind == DatasetKind::Synthetic ? "synthetic data"
                                                                    : config.dataset.path;
     m_version = 0;
@@ -278,7 +289,8 @@ void PyTorchRun::start(const RunConfig &config, const EngineCancel &cancelled)
     m_channel.batchSize = config.loader.batchSize;
     m_channel.workers = config.loader.numWorkers;
     m_channel.epochs = config.epochs;
-    m_channel.maxBatches = config.maxBatches;
+    m_channel.maxBatches = engineRankBatches(config);
+    m_channel.ranks = std::max(1, config.devices);
     m_lineNumber = 0;
     m_phase.clear();
     m_phaseSeconds = 0.0;

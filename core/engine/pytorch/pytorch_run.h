@@ -23,6 +23,12 @@
 // Image folders and synthetic data only (tensor, IDX and CIFAR files are
 // LoaderLab's readers); the "model" consumer is not available (the step is the
 // simulated sleep, or none).
+//
+// devices N > 1 runs N rank processes that meet through torch.distributed after
+// every step (core/engine/pytorch/python/loaderlab_ranks.py): each its own DataLoader
+// over its DistributedSampler shard, a barrier, and with gradient_mb an all-reduce
+// of that gradient. Rank 0 relays the other ranks' records; their batches join one
+// trace, numbered in the order they arrive, each with its rank and sync times.
 
 #include "core/engine/engine_cancel.h"
 #include "core/engine/engine_problem.h"
@@ -60,6 +66,10 @@ std::string pythonCheckText(const PythonCheck &check);
 // "" when `python` has torch and torchvision; otherwise why not, in a line.
 std::string pytorchEngineProblem(const std::string &python = pytorchEnginePython(),
                                  const EngineCancel &cancelled = {});
+
+// The batches each rank runs for the run's batch limit (0: none): the limit over the
+// ranks, rounded up, as the ranks run the same number of steps.
+std::int64_t engineRankBatches(const RunConfig &config);
 
 // Why `config` cannot run on the PyTorch engine; None / "" when it can.
 EngineProblem pytorchConfigProblemKind(const RunConfig &config);
@@ -155,6 +165,7 @@ private:
     ChannelContext m_channel;
     std::int64_t m_lineNumber = 0;
     std::int32_t m_lastEpoch = 0; // the reader thread's, like m_channel
+    std::int64_t m_batches = 0;   // the trace's batches so far, every rank's (reader thread)
     std::string m_sampleSource;   // a skipped sample's source: the dataset's path
     std::int32_t m_version = 0;   // the trace's config version in force (reader thread)
     int m_pid = -1;

@@ -177,8 +177,16 @@ void PyTorchRun::handleLine(std::string_view line)
                                : start->dataset);
     } else if (const auto *failure = std::get_if<ChannelFailure>(&record)) {
         const std::lock_guard lock(m_mutex);
-        m_error = failure->message;
-        m_refused = failure->refused;
+        // The first error is the cause: when a rank fails, the others' exchange with
+        // it fails after it. A rank other than rank 0 is ended with the run at once.
+        if (m_error.empty()) {
+            m_error = (m_channel.ranks > 1 ? "rank " + std::to_string(failure->rank) + ": "
+                                           : std::string())
+                      + failure->message;
+            m_refused = failure->refused;
+        }
+        if (failure->rank > 0)
+            m_stopRequested = true;
     } else if (std::holds_alternative<ChannelEnd>(record)) {
         const std::lock_guard lock(m_mutex);
         m_sawEnd = true;
@@ -192,9 +200,9 @@ void PyTorchRun::handleLine(std::string_view line)
         m_requests.erase(m_requests.begin(), m_requests.upper_bound(refused->version));
         m_reconfigureError = "the PyTorch engine refused the change: " + refused->message;
     } else if (const auto *p = std::get_if<ChannelPaused>(&record)) {
-        m_trace->addMarker({p->index, p->tNs - m_startNs, MarkerKind::Pause, m_version, {}, {}});
+        m_trace->addMarker({m_batches, p->tNs - m_startNs, MarkerKind::Pause, m_version, {}, {}});
     } else if (const auto *q = std::get_if<ChannelResumed>(&record)) {
-        m_trace->addMarker({q->index, q->tNs - m_startNs, MarkerKind::Resume, m_version, {}, {}});
+        m_trace->addMarker({m_batches, q->tNs - m_startNs, MarkerKind::Resume, m_version, {}, {}});
     }
 }
 
@@ -219,16 +227,19 @@ void PyTorchRun::handleReconfigured(const ChannelReconfigured &r)
     const RunConfig applied = m_config;
     lock.unlock();
     ++m_version;
+    // The trace's next batch (r.index is rank 0's; every rank changes at that batch).
     const std::int64_t time = r.tNs - m_startNs;
-    m_trace->addConfigVersion({m_version, r.index, time, applied});
+    m_trace->addConfigVersion({m_version, m_batches, time, applied});
     m_trace->addMarker(
-        {r.index, time, request.kind, m_version, std::move(changes), std::move(request.detail)});
+        {m_batches, time, request.kind, m_version, std::move(changes), std::move(request.detail)});
 }
 
 void PyTorchRun::handleBatch(const ChannelBatch &b)
 {
+    // One sequence over the ranks' batches, in the order they arrive.
     TraceRecord r;
-    r.index = b.index;
+    r.index = m_batches++;
+    r.rank = b.rank;
     r.epoch = b.epoch;
     r.worker = b.worker < 0 ? kConsumerThread : b.worker;
     r.samples = b.samples;
@@ -245,14 +256,19 @@ void PyTorchRun::handleBatch(const ChannelBatch &b)
     r.deliveryNs = b.deliveryNs - m_startNs;
     r.computeStartNs = b.computeStartNs - m_startNs;
     r.computeEndNs = b.computeEndNs - m_startNs;
-    if (r.epoch != m_lastEpoch)
+    const auto since = [this](std::int64_t ns) { return ns > 0 ? ns - m_startNs : 0; };
+    r.syncStartNs = since(b.syncStartNs);
+    r.syncEndNs = since(b.syncEndNs);
+    r.exchangeEndNs = since(b.exchangeEndNs);
+    if (r.epoch != m_lastEpoch && b.rank == 0) {
         m_trace->addMarker(
             {r.index, r.requestNs, MarkerKind::Epoch, m_version, {}, std::to_string(r.epoch)});
-    m_lastEpoch = r.epoch;
+        m_lastEpoch = r.epoch;
+    }
     if (b.spans.empty())
-        m_trace->appendSpan({r.index, r.worker, 0, r.loadStartNs, r.loadEndNs});
+        m_trace->appendSpan({r.index, r.worker, b.rank, r.loadStartNs, r.loadEndNs});
     for (const auto &[start, end] : b.spans)
-        m_trace->appendSpan({r.index, r.worker, 0, start - m_startNs, end - m_startNs});
+        m_trace->appendSpan({r.index, r.worker, b.rank, start - m_startNs, end - m_startNs});
     for (const ChannelSkip &skip : b.skips)
         m_trace->addSkipped(
             {r.index, std::max<std::int64_t>(skip.index, 0),

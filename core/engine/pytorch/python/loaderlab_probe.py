@@ -1,6 +1,7 @@
 """loaderlab_probe: LoaderLab's probe for PyTorch data pipelines.
 
-Two uses, standard library only (torch is imported by watch() alone):
+Three uses, standard library only (torch is imported by watch() and data_parallel()
+alone):
 
 stage(name)
     Marks a stage of a sample's loading inside a Dataset's __getitem__ (or an
@@ -47,6 +48,13 @@ RuntimeWarning naming the file, and the loop goes on with that file untouched.
 The probe never raises into the loop: when a write fails it stops recording with
 one warning.
 
+data_parallel(model, **options)
+    `model` wrapped in torch's DistributedDataParallel when it runs as one of
+    several ranks (a pipeline file's make_step under LoaderLab's PyTorch engine with
+    devices > 1, or any program that has initialised torch.distributed with more
+    than one rank), so that its backward pass all-reduces the real gradients; the
+    model itself otherwise. `options` go to DistributedDataParallel.
+
 `loaderlab python-path` prints the folder that holds this file.
 """
 
@@ -67,7 +75,7 @@ try:
 except ImportError:  # not a POSIX system: runs are not locked
     fcntl = None
 
-__all__ = ["stage", "watch"]
+__all__ = ["stage", "watch", "data_parallel"]
 
 _STAGES = ("read", "decode", "transform")
 _local = threading.local()  # .sums: the stage sums of the sample being timed
@@ -827,3 +835,13 @@ class WatchedLoader:
 def watch(loader, out="run"):
     """Records `loader`'s batches into out.csv and out.json (see the module's help)."""
     return WatchedLoader(loader, out)
+
+
+def data_parallel(model, **options):
+    """`model` under DistributedDataParallel where torch.distributed runs with more
+    than one rank; `model` itself otherwise (see the module's help)."""
+    import torch.distributed as dist
+    if not (dist.is_available() and dist.is_initialized()) or dist.get_world_size() < 2:
+        return model
+    from torch.nn.parallel import DistributedDataParallel
+    return DistributedDataParallel(model, **options)

@@ -23,7 +23,12 @@ sample's __getitem__ is timed (one span per sample, stages marked with
 loaderlab_probe.stage); an exception in it is skipped or fails the run by the
 bad-sample policy, with the exception's type, message and the file's line. An
 IterableDataset cannot be cut mid-epoch: a change that needs new workers applies
-at its next epoch."""
+at its next epoch.
+
+With devices > 1 the run is that many rank processes that exchange through
+torch.distributed (loaderlab_ranks, beside loaderlab_probe): this process is rank 0,
+the only one that reads LoaderLab's commands and writes its records pipe; the other
+ranks' batch and error records carry their "rank" and reach LoaderLab through it."""
 
 import importlib.util
 import io
@@ -37,6 +42,7 @@ import traceback
 
 RECORDS_FD = 3
 MAIN_PID = os.getpid()
+RANK = 0  # this process's data-parallel rank; a rank above 0 writes batches and errors
 M64 = (1 << 64) - 1
 IDS_MOD = 1 << 61
 MAX_SPANS = 4096  # per batch; a bigger batch is one span
@@ -61,10 +67,18 @@ _records_lock = None  # a threading.RLock from main() on (the watch thread write
 
 
 def emit(record, batched=False):
-    global _last_write_ns
     if os.getpid() != MAIN_PID:
         return  # a process the pipeline forked never writes LoaderLab's records
-    line = json.dumps(record, separators=(",", ":"))
+    if RANK > 0:
+        if record["type"] not in ("batch", "error"):
+            return  # rank 0 starts, ends, pauses and changes the run for every rank
+        record["rank"] = RANK
+    write_line(json.dumps(record, separators=(",", ":")), batched)
+
+
+def write_line(line, batched=False):
+    """One record's line (from this process, or relayed from another rank)."""
+    global _last_write_ns
     with _records_lock:
         _unsent.append(line)
         now = time.monotonic_ns()
@@ -339,13 +353,28 @@ def watch_engine():
 
 
 def main():
-    global RECORDS_FD, _records_lock
+    global RECORDS_FD, MAIN_PID, RANK, _records_lock
     settings = json.loads(sys.argv[1])
-    # Never passed on to a program the engine or a library runs.
-    RECORDS_FD = move_out_of_reach(settings.get("records_fd", 3))
-    commands = Commands(move_out_of_reach(settings.get("commands_fd", 4)))
+    ranks = None
+    if settings.get("devices", 1) > 1:
+        # The other ranks are forked first, before any thread or torch.
+        sys.path.insert(0, settings["probe_dir"])
+        import loaderlab_ranks
+        ranks = loaderlab_ranks.fork_ranks(settings["devices"])
+        RANK = ranks.rank
+    if RANK > 0:
+        MAIN_PID = os.getpid()
+        for fd in (settings.get("records_fd", 3), settings.get("commands_fd", 4)):
+            os.close(fd)  # LoaderLab's channels are rank 0's
+        RECORDS_FD, commands = ranks.records_fd, None
+    else:
+        # Never passed on to a program the engine or a library runs.
+        RECORDS_FD = move_out_of_reach(settings.get("records_fd", 3))
+        commands = Commands(move_out_of_reach(settings.get("commands_fd", 4)))
     import threading
     _records_lock = threading.RLock()
+    if ranks is not None and ranks.lead:
+        ranks.start_relays(lambda line: write_line(line, '"type":"batch"' in line))
     watch_engine()
 
     def terminate(*_):
@@ -366,12 +395,16 @@ def main():
         emit({"type": "error", "message": "the PyTorch engine needs torch and torchvision, and "
               "%s cannot import them: %s: %s" % (sys.executable, type(error).__name__, error)})
         return 3
+    failure = loaderlab_ranks.RankFailure if ranks is not None else PipelineError
     try:
-        return run(settings, commands, torch, Image, DataLoader, Dataset, IterableDataset,
-                   get_worker_info, default_collate, datasets, transforms)
+        return run(settings, commands, ranks, torch, Image, DataLoader, Dataset,
+                   IterableDataset, get_worker_info, default_collate, datasets, transforms)
     except Terminated:
         return 143
-    except PipelineError as error:
+    except (PipelineError, failure) as error:
+        if isinstance(error, failure) and ranks.lead:
+            # A rank that failed has said why: its record goes first.
+            ranks.finish(timeout=3.0)
         record = {"type": "error", "message": str(error)}
         if isinstance(error, PipelineRefused):
             record["refused"] = True
@@ -384,13 +417,17 @@ def main():
             pass  # LoaderLab is gone
 
 
-def run(settings, commands, torch, Image, DataLoader, Dataset, IterableDataset,
+def run(settings, commands, ranks, torch, Image, DataLoader, Dataset, IterableDataset,
         get_worker_info, default_collate, datasets, transforms):
     mean, std = [0.485, 0.456, 0.406], [0.229, 0.224, 0.225]
     kind = settings["kind"]
     fail_bad = settings.get("bad_samples") == "fail"
     pipeline_path, pipeline, probe = "", None, None
     user_collate, user_init, step, sampler = default_collate, None, None, None
+    if ranks is not None:
+        # Before the pipeline's code: its make_step may wrap a model for the ranks
+        # (loaderlab_probe.data_parallel).
+        ranks.connect(torch, settings["comm_backend"], int(settings["gradient_mb"] * 1e6))
     if kind == "python":
         pipeline_path, pipeline = load_pipeline(settings)
         import loaderlab_probe as probe
@@ -542,7 +579,7 @@ def run(settings, commands, torch, Image, DataLoader, Dataset, IterableDataset,
     def worker_init(worker_id):
         torch.set_num_threads(1)  # one thread per worker, as LoaderLab's workers
         # Only the main process writes records or reads commands.
-        for fd in (RECORDS_FD, commands.fd):
+        for fd in (RECORDS_FD, commands.fd if commands else -1):
             try:
                 os.close(fd)
             except OSError:
@@ -563,12 +600,17 @@ def run(settings, commands, torch, Image, DataLoader, Dataset, IterableDataset,
             return max(0, len(self.order) - self.start)
 
     iterable = kind == "python" and isinstance(inner, IterableDataset)
+    if iterable and ranks is not None:
+        raise PipelineRefused("%s: make_dataset(args) returned an IterableDataset, which "
+                              "LoaderLab cannot shard over %d devices (each rank's part of a "
+                              "stream is the stream's own code to make): run it with devices 1"
+                              % (os.path.basename(pipeline_path), ranks.world))
     dataset = Stream() if iterable else Timed(kind)
     count = 0 if iterable else len(dataset)
     live = {key: settings[key] for key in LIVE}
     rest = Rest()
 
-    def epoch_order(epoch):
+    def whole_order(epoch):
         if sampler is not None:
             if hasattr(sampler, "set_epoch"):
                 sampler.set_epoch(epoch)
@@ -577,6 +619,13 @@ def run(settings, commands, torch, Image, DataLoader, Dataset, IterableDataset,
             return range(count)
         generator = torch.Generator().manual_seed((settings["seed"] * 1000003 + epoch) % 2**63)
         return torch.randperm(count, generator=generator).tolist()
+
+    def epoch_order(epoch):
+        """This rank's part of the epoch (the same seeded order on every rank)."""
+        order = whole_order(epoch)
+        if ranks is None:
+            return order
+        return ranks.shard(order)
 
     def make_loader():
         options = {}
@@ -607,12 +656,21 @@ def run(settings, commands, torch, Image, DataLoader, Dataset, IterableDataset,
             type(inner).__name__, os.path.basename(pipeline_path),
             "iterable" if iterable else "%d samples" % count,
             ", its own step" if step is not None else "")
+    if ranks is not None:
+        start_record["ranks"] = ranks.world
     emit(start_record)
+    if ranks is not None:
+        ranks.share_t0(start_record["t0"])  # no rank loads before rank 0's start
     max_batches, epochs = settings["max_batches"], settings["epochs"]
     index = epoch = version = 0
     iterator = None
     paused = False
     change = None  # the latest reconfiguration not applied yet: (version, settings)
+
+    def settled(batches):
+        """Every rank's batches so far are relayed: a change or a pause comes after them."""
+        if ranks is not None and ranks.lead:
+            ranks.await_batches(batches)
 
     def take(received):
         nonlocal paused, change
@@ -631,17 +689,24 @@ def run(settings, commands, torch, Image, DataLoader, Dataset, IterableDataset,
         delivered = skipped = 0
         last_skip = ""
         while max_batches == 0 or index < max_batches:
-            # The batch boundary: LoaderLab's commands, without waiting.
-            take(commands.read(0))
+            # The batch boundary: LoaderLab's commands, without waiting (with ranks,
+            # those rank 0 shared at the last step's barrier: every rank has them).
+            if ranks is None:
+                take(commands.read(0))
             if paused:
+                settled(index)
                 emit({"type": "paused", "index": index, "t": time.monotonic_ns()})
                 while paused:
-                    take(commands.read(None))
+                    if ranks is None:
+                        take(commands.read(None))
+                    else:  # the ranks meet ten times a second until rank 0 resumes
+                        take(ranks.poll(commands.read(0.1) if ranks.lead else []))
                 emit({"type": "resumed", "index": index, "t": time.monotonic_ns()})
             request = time.monotonic_ns()
             # An IterableDataset cannot be cut mid-epoch: new workers wait for its end.
             if change is not None and not (iterable and rest.start > 0 and any(
                     change[1][key] != live[key] for key in REBUILD)):
+                settled(index)
                 number, wanted = change
                 change = None
                 before = dict(live)
@@ -702,15 +767,29 @@ def run(settings, commands, torch, Image, DataLoader, Dataset, IterableDataset,
                 pause = (live["sleep_batch_ms"] + live["sleep_sample_ms"] * size) / 1000.0
                 if pause > 0:
                     time.sleep(pause)
+            compute_end = time.monotonic_ns()
             info.update({"type": "batch", "index": index, "epoch": epoch, "samples": size,
                          "version": version, "first": rest.start, "request": request,
                          "delivery": delivery, "compute_start": compute_start,
-                         "compute_end": time.monotonic_ns()})
+                         "compute_end": compute_end})
+            if ranks is not None:
+                # Every rank meets here, as DistributedDataParallel's all-reduce makes
+                # them; rank 0's commands since the last step go to every rank.
+                received = commands.read(0) if ranks.lead else []
+                shared = ranks.barrier(bool(received))
+                info["sync_start"], info["sync_end"] = compute_end, time.monotonic_ns()
+                if ranks.exchange():
+                    info["exchange_end"] = time.monotonic_ns()
+                take(ranks.share(received) if shared else [])
             emit(info, batched=True)
             rest.start += consumed
             index += 1
         epoch += 1
     shut_down(loader, iterator)
+    if ranks is not None:
+        problems = ranks.finish()
+        if problems:
+            raise PipelineError(problems)
     emit({"type": "end", "batches": index})
     return 0
 
