@@ -8,6 +8,7 @@
 
 #include "core/predict/fault_probe.h"
 #include "core/predict/predicted_sweep.h"
+#include "core/stats/straggler.h"
 #include "core/sweep/sweep_analysis.h"
 #include "core/system/safe_text.h"
 
@@ -128,6 +129,28 @@ std::string exchangeNote(const loaderlab::Calibration &c)
                                              : std::string(")"));
 }
 
+// What the slowest of N ranks waits for data a step, from the run's own waits.
+std::string stragglerLine(const loaderlab::Calibration &c)
+{
+    const std::vector<double> &waits = c.stepWaitSeconds;
+    if (waits.empty())
+        return {};
+    const auto figures = loaderlab::stragglerAmplification(waits, {1, 2, 4, 8, 32});
+    char head[160];
+    std::snprintf(head, sizeof head,
+                  "stragglers: a step waits for the slowest rank's data; from this run's %zu "
+                  "steady waits (mean %.2f ms), taken as independent draws, the slowest of",
+                  waits.size(), figures[0].slowestWait * 1e3);
+    std::string text = head;
+    for (std::size_t k = 1; k < figures.size(); ++k) {
+        char part[64];
+        std::snprintf(part, sizeof part, "%s %d ranks waits %.2f ms (%.2fx)", k == 1 ? "" : ",",
+                      figures[k].ranks, figures[k].slowestWait * 1e3, figures[k].amplification);
+        text += part;
+    }
+    return text;
+}
+
 int positiveOption(const QCommandLineParser &parser, const char *name)
 {
     return intOption(parser, name, 1, 4096);
@@ -233,6 +256,7 @@ int predictCommand(const QStringList &arguments)
         return kUsage;
 
     loaderlab::Calibration calibration;
+    bool ranksAsked = false; // a prediction for several ranks: stragglers matter
     loaderlab::PredictedSweep predicted;
     std::string from;
     int cores = 0; // --cores; 0: the run's machine as it was
@@ -243,8 +267,10 @@ int predictCommand(const QStringList &arguments)
         if (parser.isSet(QStringLiteral("cores")))
             cores = positiveOption(parser, "cores");
         std::vector<loaderlab::SweepAxis> axes;
-        for (const QString &axis : parser.values(QStringLiteral("axis")))
+        for (const QString &axis : parser.values(QStringLiteral("axis"))) {
             axes.push_back(loaderlab::parseSweepAxis(axis.toStdString()));
+            ranksAsked = ranksAsked || axes.back().key == "devices";
+        }
         calibration = loaderlab::calibrateFromFiles(from);
         // This machine's page-fault lanes are those of its own cores: for another core
         // count they say nothing, and faults are taken to scale with the cores.
@@ -257,6 +283,7 @@ int predictCommand(const QStringList &arguments)
                                           "core at once (no lanes probed)");
         if (parser.isSet(QStringLiteral("devices")))
             calibration.config.devices = positiveOption(parser, "devices");
+        ranksAsked = ranksAsked || calibration.config.devices > 1;
         if (parser.isSet(QStringLiteral("gradient-mb"))) {
             bool ok = false;
             const double mb = parser.value(QStringLiteral("gradient-mb")).toDouble(&ok);
@@ -310,6 +337,9 @@ int predictCommand(const QStringList &arguments)
     std::printf("%s\n", costsText(calibration).c_str());
     for (const std::string &note : calibration.notes)
         std::printf("  assumed: %s\n", escapeForTerminal(note).c_str());
+    if (const std::string stragglers = stragglerLine(calibration);
+        ranksAsked && !stragglers.empty())
+        std::printf("%s\n", stragglers.c_str());
     // The run itself, predicted back: how far the model is from what was measured.
     try {
         const loaderlab::Prediction back = loaderlab::predictLoader(calibration.costs,

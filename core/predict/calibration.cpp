@@ -417,6 +417,8 @@ Calibration calibrateFromRun(const std::vector<TraceRecord> &records, const RunR
     measureStartup(records, cal);
     describeRunSetting(records, report, cores, cal);
     calibrateExchange(records, cal);
+    for (const TraceRecord *r : afterWarmup(records, cal.config.warmupBatches))
+        cal.stepWaitSeconds.push_back(static_cast<double>(r->waitNs()) * 1e-9);
     cal.setting.outsideCores = cal.busyMachine.outsideCores;
     cal.setting.otherLoad = cal.busyMachine.otherLoad;
     return cal;

@@ -47,12 +47,13 @@ struct Calibration
     ModelCosts costs;
     // The run's own setting: predicting it back should give the run's figures.
     ModelSetting setting;
-    RunSummary measured;              // the run's figures, recomputed from its trace
-    std::int64_t measuredSamples = 0; // delivered in the whole run
-    double stepOverheadSeconds = 0.0; // a simulated step: measured minus configured
-    std::vector<std::string> notes;   // the assumptions made, one sentence each
-    MachineInfo machine;              // where the run was recorded (its JSON's)
-    MachineLoad load;                 // how busy it was meanwhile (its JSON's; may be unknown)
+    RunSummary measured;                 // the run's figures, recomputed from its trace
+    std::int64_t measuredSamples = 0;    // delivered in the whole run
+    double stepOverheadSeconds = 0.0;    // a simulated step: measured minus configured
+    std::vector<double> stepWaitSeconds; // each steady batch's wait for data (stragglers)
+    std::vector<std::string> notes;      // the assumptions made, one sentence each
+    MachineInfo machine;                 // where the run was recorded (its JSON's)
+    MachineLoad load;                    // how busy it was meanwhile (its JSON's; may be unknown)
     // Whether that load was counted (setting.outsideCores and otherLoad), and how.
     BusyMachine busyMachine;
 };

@@ -90,6 +90,7 @@ private Q_SLOTS:
     void repeatsGiveTheModelsOwnSpread();
     void marksWhatCannotRun();
     void marksWhatThePyTorchEngineCannotRun();
+    void namesTheStragglersOfSeveralRanks();
     void refusesARunWithoutTimes();
     void predictsAStepOfAnHour();
 
@@ -268,6 +269,32 @@ void TestCliPredict::marksWhatCannotRun()
                  QStringLiteral("loaderlab predict: cannot run: devices 100: expected 1 to 64\n")),
              qPrintable(none.err));
     QVERIFY2(none.out.isEmpty(), qPrintable(none.out));
+}
+
+void TestCliPredict::namesTheStragglersOfSeveralRanks()
+{
+    // For one device, no straggler line; for several, the slowest of N ranks' wait from
+    // the run's own waits: never below their mean, and growing with N.
+    Result r = runLoaderlab({QStringLiteral("predict"), QStringLiteral("--from"), m_json});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err + r.out));
+    QVERIFY2(!r.out.contains(QStringLiteral("stragglers:")), qPrintable(r.out));
+    r = runLoaderlab({QStringLiteral("predict"), QStringLiteral("--from"), m_json,
+                      QStringLiteral("--axis"), QStringLiteral("devices=1,4")});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err + r.out));
+    const QRegularExpression line(
+        QStringLiteral(
+            "^stragglers: a step waits for the slowest rank's data; from this run's [0-9]+ steady "
+            "waits \\(mean ([0-9.]+) ms\\), taken as independent draws, the slowest of 2 ranks "
+            "waits ([0-9.]+) ms \\(([0-9.]+)x\\), 4 ranks waits ([0-9.]+) ms .*32 ranks waits "
+            "([0-9.]+) ms"),
+        QRegularExpression::MultilineOption);
+    const QRegularExpressionMatch m = line.match(r.out);
+    QVERIFY2(m.hasMatch(), qPrintable(r.out));
+    const double mean = m.captured(1).toDouble();
+    QVERIFY(m.captured(2).toDouble() >= mean);
+    QVERIFY(m.captured(3).toDouble() >= 1.0);
+    QVERIFY(m.captured(4).toDouble() >= m.captured(2).toDouble());
+    QVERIFY(m.captured(5).toDouble() >= m.captured(4).toDouble());
 }
 
 void TestCliPredict::marksWhatThePyTorchEngineCannotRun()
