@@ -410,10 +410,6 @@
 <context>
     <name>EngineText</name>
     <message>
-        <source>the PyTorch engine reads image folders, synthetic data and Python pipeline files, not %1 datasets</source>
-        <translation>die PyTorch-Engine liest Bildordner, synthetische Daten und Python-Pipeline-Dateien, keine Datensätze der Art „%1“</translation>
-    </message>
-    <message>
         <source>LoaderLab&apos;s engine cannot run a %1 dataset (a Python pipeline file runs on PyTorch&apos;s DataLoader: engine pytorch)</source>
         <translation>die LoaderLab-Engine kann keinen Datensatz der Art „%1“ ausführen (eine Python-Pipeline-Datei läuft auf PyTorchs DataLoader: engine pytorch)</translation>
     </message>
@@ -452,6 +448,10 @@
     <message>
         <source>the PyTorch engine&apos;s ranks synchronise every step, as DistributedDataParallel&apos;s do: independent devices are LoaderLab&apos;s engine only</source>
         <translation>die Ränge der PyTorch-Engine synchronisieren sich bei jedem Schritt, wie die von DistributedDataParallel: unabhängige Geräte gibt es nur in LoaderLabs Engine</translation>
+    </message>
+    <message>
+        <source>the PyTorch engine reads image folders, tensor files, synthetic data and Python pipeline files, not %1 datasets</source>
+        <translation>die PyTorch-Engine liest Bildordner, Tensordateien, synthetische Daten und Python-Pipeline-Dateien, keine Datensätze der Art „%1“</translation>
     </message>
 </context>
 <context>

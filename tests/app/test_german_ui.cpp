@@ -506,12 +506,16 @@ void TestGermanUi::englishWordingIsCores()
         return c;
     };
     const RunConfig refused[] = {
-        config(EngineKind::PyTorch, [](RunConfig &c) { c.dataset.kind = DatasetKind::TensorFile; }),
+        config(EngineKind::PyTorch, [](RunConfig &c) { c.dataset.kind = DatasetKind::Idx; }),
         config(EngineKind::PyTorch, [](RunConfig &c) { c.dataset.kind = DatasetKind::Python; }),
         config(EngineKind::PyTorch, [](RunConfig &c) { c.consumer.kind = ConsumerKind::Model; }),
         config(EngineKind::PyTorch,
                [](RunConfig &c) { c.loader.strategy = Strategy::SampleParallel; }),
-        config(EngineKind::PyTorch, [](RunConfig &c) { c.devices = 2; }),
+        config(EngineKind::PyTorch,
+               [](RunConfig &c) {
+                   c.devices = 2;
+                   c.syncDevices = false;
+               }),
         config(EngineKind::LoaderLab,
                [](RunConfig &c) {
                    c.dataset.kind = DatasetKind::Python;

@@ -39,7 +39,7 @@ void TestCliSweepEngines::whatAnEngineLacksIsRefusedWithTheReason()
         {{QStringLiteral("run"), QStringLiteral("--engine"), QStringLiteral("pytorch"),
           QStringLiteral("--devices"), QStringLiteral("2"),
           QStringLiteral("--independent-devices")},
-         "independent devices (sync_devices false) are LoaderLab's engine only"},
+         "independent devices are LoaderLab's engine only"},
         {{QStringLiteral("run"), QStringLiteral("--set"), QStringLiteral("engine=pytorch"),
           QStringLiteral("--strategy"), QStringLiteral("sample-parallel")},
          "builds each batch in one worker"},

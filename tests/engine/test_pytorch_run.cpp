@@ -125,12 +125,12 @@ void TestPyTorchRun::unsupportedSettingsAreRefused()
     // No torch needed: settings are refused before Python runs, and a missing
     // Python is named.
     RunConfig config = folderRun(2);
-    config.dataset.kind = DatasetKind::TensorFile;
+    config.dataset.kind = DatasetKind::Idx;
     PyTorchRun run;
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, run.start(config));
-    QVERIFY(
-        pytorchConfigProblem(config).find("image folders, synthetic data and Python pipeline files")
-        != std::string::npos);
+    QVERIFY(pytorchConfigProblem(config).find(
+                "image folders, tensor files, synthetic data and Python pipeline files, not idx")
+            != std::string::npos);
     // The kinds the engine reads are those the table of kinds marks: the others are
     // refused by name.
     for (const DatasetKindInfo &kind : datasetKinds()) {
@@ -148,7 +148,9 @@ void TestPyTorchRun::unsupportedSettingsAreRefused()
     QVERIFY(!pytorchConfigProblem(config).empty());
     config = folderRun(2);
     config.devices = 2;
-    QVERIFY(pytorchConfigProblem(config).find("devices 2") != std::string::npos);
+    QVERIFY(pytorchConfigProblem(config).empty()); // rank processes
+    config.syncDevices = false;
+    QVERIFY(pytorchConfigProblem(config).find("independent devices") != std::string::npos);
     QVERIFY(pytorchEngineProblem("/nonexistent/python3").find("/nonexistent/python3")
             != std::string::npos);
     PyTorchRun missing("/nonexistent/python3");

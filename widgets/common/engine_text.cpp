@@ -17,8 +17,8 @@ QString problem(const RunConfig &config)
     case EngineProblem::DatasetKind:
         return pytorch ? QCoreApplication::translate(
                              "EngineText",
-                             "the PyTorch engine reads image folders, synthetic data and Python "
-                             "pipeline files, not %1 datasets")
+                             "the PyTorch engine reads image folders, tensor files, synthetic data "
+                             "and Python pipeline files, not %1 datasets")
                              .arg(kind)
                        : QCoreApplication::translate(
                              "EngineText",

@@ -1,6 +1,7 @@
 #include "core/engine/pytorch/pytorch_run.h"
 
 #include "core/config/config_fields.h"
+#include "core/dataset/tensor_shards.h"
 #include "core/engine/pytorch/python_probe.h"
 #include "core/system/clock.h"
 #include "core/system/machine_info.h"
@@ -83,6 +84,20 @@ json settingsJson(const RunConfig &c)
              {"epochs", c.epochs},
              {"records_fd", kEngineRecordsFd},
              {"commands_fd", kEngineCommandsFd}});
+    if (c.dataset.kind == DatasetKind::TensorFile) {
+        // The files as LoaderLab's engine reads them, each checked here (header, size,
+        // a manifest's shards): the engine reads records, never headers.
+        json parts = json::array();
+        TensorFileHeader header;
+        for (const TensorFilePart &part : tensorDatasetParts(c.dataset.path)) {
+            parts.push_back({part.path, part.header.count});
+            header = part.header;
+        }
+        settings["parts"] = parts;
+        settings["record_bytes"] = header.recordBytes();
+        settings["dtype"] = header.dtype == DType::UInt8 ? "uint8" : "float32";
+        settings["shape"] = {header.shape.channels, header.shape.height, header.shape.width};
+    }
     return settings;
 }
 
@@ -221,8 +236,8 @@ std::string pytorchConfigProblem(const RunConfig &config)
     case EngineProblem::None:
         return {};
     case EngineProblem::DatasetKind:
-        return "the PyTorch engine reads image folders, synthetic data and Python pipeline "
-               "files, not "
+        return "the PyTorch engine reads image folders, tensor files, synthetic data and Python "
+               "pipeline files, not "
                + std::string(datasetKindName(config.dataset.kind)) + " datasets";
     case EngineProblem::PipelineWithoutFile:
         return "a Python pipeline run needs its file (dataset.path, --path my_pipeline.py)";
@@ -232,7 +247,7 @@ std::string pytorchConfigProblem(const RunConfig &config)
         return "PyTorch's DataLoader builds each batch in one worker: no sample-parallel";
     case EngineProblem::DataParallel:
         return "the PyTorch engine's ranks synchronise every step, as DistributedDataParallel's "
-               "do: independent devices (sync_devices false) are LoaderLab's engine only";
+               "do: independent devices are LoaderLab's engine only";
     }
     return {};
 }

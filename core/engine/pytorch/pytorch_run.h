@@ -20,9 +20,10 @@
 // worker that built it with its load start and end (monotonic clock, shared with
 // the worker processes), and the read / decode / transform sums of its samples.
 //
-// Image folders and synthetic data only (tensor, IDX and CIFAR files are
-// LoaderLab's readers); the "model" consumer is not available (the step is the
-// simulated sleep, or none).
+// Image folders, tensor files (one, or a manifest's shards: the files LoaderLab
+// checked, whose records the engine reads with pread), synthetic data and pipeline
+// files (IDX and CIFAR files are LoaderLab's readers); the "model" consumer is not
+// available (the step is the simulated sleep, or none).
 //
 // devices N > 1 runs N rank processes that meet through torch.distributed after
 // every step (core/engine/pytorch/python/loaderlab_ranks.py): each its own DataLoader

@@ -479,6 +479,17 @@ def run(settings, commands, ranks, torch, Image, DataLoader, Dataset, IterableDa
                     steps + [transforms.ToTensor(), transforms.Normalize(mean, std)])
             elif kind == "python":
                 self.inner = inner
+            elif kind == "tensor":
+                # The files LoaderLab checked (a tensor file, or a manifest's shards):
+                # [path, records] each, read in order as one dataset.
+                self.parts, self.firsts, self.count = settings["parts"], [], 0
+                for _, records in self.parts:
+                    self.firsts.append(self.count)
+                    self.count += records
+                self.record = settings["record_bytes"]
+                self.dtype = torch.uint8 if settings["dtype"] == "uint8" else torch.float32
+                self.shape = settings["shape"]
+                self.fds, self.fds_pid = {}, -1
             else:
                 self.shape = settings["shape"]
                 self.count = settings["samples"]
@@ -487,6 +498,25 @@ def run(settings, commands, ranks, torch, Image, DataLoader, Dataset, IterableDa
             if self.kind == "folder":
                 return len(self.folder)
             return len(self.inner) if self.kind == "python" else self.count
+
+        def tensor_record(self, index):
+            """Record `index`: one pread of its label and sample (docs/tensor-file-format.md),
+            from a descriptor of this process's own."""
+            import bisect
+            part = bisect.bisect_right(self.firsts, index) - 1
+            path = self.parts[part][0]
+            if self.fds_pid != os.getpid():
+                self.fds, self.fds_pid = {}, os.getpid()
+            fd = self.fds.get(path)
+            if fd is None:
+                fd = self.fds[path] = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+            offset = 64 + (index - self.firsts[part]) * self.record
+            data = os.pread(fd, self.record, offset)
+            if len(data) != self.record:
+                raise OSError("%s: record %d: read %d of its %d bytes (the file changed since "
+                              "the run started?)" % (path, index - self.firsts[part], len(data),
+                                                     self.record))
+            return data
 
         def __getitem__(self, index):
             start = time.monotonic_ns()
@@ -502,6 +532,12 @@ def run(settings, commands, ranks, torch, Image, DataLoader, Dataset, IterableDa
                     image = Image.open(io.BytesIO(data)).convert("RGB")
                     decoded = time.monotonic_ns()
                     sample = (self.transform(image), label)
+                elif self.kind == "tensor":
+                    data = self.tensor_record(index)
+                    read = decoded = time.monotonic_ns()
+                    label = int.from_bytes(data[:8], "little", signed=True)
+                    sample = (torch.frombuffer(bytearray(data[8:]), dtype=self.dtype)
+                              .view(self.shape), label)
                 elif self.kind == "python":
                     sums = probe.begin_sample()
                     try:
