@@ -1235,8 +1235,8 @@
         <translation>Python %1 mit torch</translation>
     </message>
     <message>
-        <source>Image folders, synthetic data and your Python pipeline files: worker processes, rebuilt at the next batch when a setting changes.</source>
-        <translation>Bildordner, synthetische Daten und eigene Python-Pipeline-Dateien: Worker-Prozesse, beim nächsten Batch neu aufgebaut, wenn sich eine Einstellung ändert.</translation>
+        <source>Image folders, tensor files, synthetic data and your Python pipeline files: worker processes, rebuilt at the next batch when a setting changes; several devices are rank processes.</source>
+        <translation>Bildordner, Tensordateien, synthetische Daten und eigene Python-Pipeline-Dateien: Worker-Prozesse, beim nächsten Batch neu aufgebaut, wenn sich eine Einstellung ändert; mehrere Geräte sind Rang-Prozesse.</translation>
     </message>
 </context>
 <context>
@@ -3456,10 +3456,6 @@ mit W Workern steigen die Wartezeiten alle W Batches an.</translation>
         <translation>Rang %1 %2</translation>
     </message>
     <message>
-        <source>consumers (all ranks)</source>
-        <translation>Verbraucher (alle Ränge)</translation>
-    </message>
-    <message>
         <source>rank %1, </source>
         <translation>Rang %1, </translation>
     </message>
@@ -3484,6 +3480,30 @@ mit W Workern steigen die Wartezeiten alle W Batches an.</translation>
 of the worker that loads it, and the consumer&apos;s lane shows when it waits and when it computes.</source>
         <translation>Hier erscheint beim Start eines Laufs eine Spur pro Worker: Jeder Batch ist ein Kasten in der Spur
 des Workers, der ihn lädt, und die Spur des Modells zeigt, wann es wartet und wann es rechnet.</translation>
+    </message>
+    <message>
+        <source>waiting for the slowest rank (lower half)</source>
+        <translation>wartet auf den langsamsten Rang (untere Hälfte)</translation>
+    </message>
+    <message>
+        <source>gradient exchange (upper half)</source>
+        <translation>Gradientenaustausch (obere Hälfte)</translation>
+    </message>
+    <message>
+        <source>rank %1 consumer</source>
+        <translation>Rang %1 Modell</translation>
+    </message>
+    <message>
+        <source>rank %1</source>
+        <translation>Rang %1</translation>
+    </message>
+    <message>
+        <source>batch %1: gradient exchange %2 ms (%3 to %4 s)</source>
+        <translation>Batch %1: Gradientenaustausch %2 ms (%3 bis %4 s)</translation>
+    </message>
+    <message>
+        <source>batch %1: waiting for the slowest rank %2 ms (%3 to %4 s)</source>
+        <translation>Batch %1: wartet %2 ms auf den langsamsten Rang (%3 bis %4 s)</translation>
     </message>
 </context>
 </TS>

@@ -137,13 +137,18 @@ std::string lessonDataProblem(const Lesson &lesson, const RunConfig &base)
     if (base.dataset.path.empty() || lesson.phases.empty())
         return {};
     const DatasetConfig used = lessonPhaseConfig(lesson, base, 0).dataset;
-    if (used.kind == base.dataset.kind && used.path == base.dataset.path)
+    // A lesson that preprocesses its data needs an image folder, whichever phase
+    // reads the user's data as it is.
+    const bool folderNeeded = lesson.needsTensorFile
+                              && base.dataset.kind != DatasetKind::ImageFolder;
+    if (used.kind == base.dataset.kind && used.path == base.dataset.path && !folderNeeded)
         return {};
-    const std::string given = base.dataset.path + " is "
-                              + (base.dataset.kind == DatasetKind::TensorFile
-                                     ? std::string("a preprocessed tensor file")
-                                     : "data of the kind "
-                                           + std::string(datasetKindName(base.dataset.kind)));
+    const std::string given =
+        base.dataset.path + " is "
+        + (base.dataset.kind == DatasetKind::TensorFile ? std::string("a preprocessed tensor file")
+           : base.dataset.kind == DatasetKind::Python
+               ? std::string("a Python pipeline file")
+               : "data of the kind " + std::string(datasetKindName(base.dataset.kind)));
     if (lesson.needsTensorFile)
         return "lesson " + lesson.name
                + " compares an image folder with the tensor file preprocessed from it, so it "

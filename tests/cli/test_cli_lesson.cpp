@@ -474,12 +474,13 @@ void TestCliLesson::lessonsOnATensorFile()
                  qPrintable(r.err));
         QVERIFY2(!r.out.contains(QStringLiteral("Phase 1/")), qPrintable(r.out));
     }
-    // PyTorch's DataLoader reads no tensor files: refused naming the phase.
-    r = runLoaderlab({QStringLiteral("lesson"), QStringLiteral("first-batch"),
+    // A phase PyTorch's DataLoader cannot run: refused naming the phase.
+    r = runLoaderlab({QStringLiteral("lesson"), QStringLiteral("sample-parallel"),
                       QStringLiteral("--path"), tensor, QStringLiteral("--engine"),
                       QStringLiteral("pytorch")});
     QCOMPARE(r.exitCode, 2);
-    QVERIFY2(r.err.contains(QStringLiteral("--engine pytorch: phase '2 workers, batch 32': ")),
+    QVERIFY2(r.err.contains(QStringLiteral("--engine pytorch: phase 'sample-parallel': PyTorch's "
+                                           "DataLoader builds each batch in one worker")),
              qPrintable(r.err));
 }
 

@@ -271,13 +271,16 @@ void TestCliPipeline::aLessonOnAPipelineFile()
     QCOMPARE(lesson.at("engine").get<std::string>(), std::string("pytorch"));
     QCOMPARE(lesson.at("phases").size(), std::size_t{1});
     QVERIFY(lesson.at("phases")[0].at("batches").get<int>() >= 30);
-    // A lesson whose phases need what a pipeline file is not (a tensor file): refused
-    // naming the phase.
+    // A lesson that compares an image folder with the tensor file preprocessed from it
+    // cannot take a pipeline file for the folder: refused, saying why.
     const clitest::Result refused = clitest::runLoaderlab(
         {QStringLiteral("lesson"), QStringLiteral("tensors-vs-jpeg"), QStringLiteral("--pipeline"),
          example("fashion_augment.py")});
     QCOMPARE(refused.exitCode, 2);
-    QVERIFY2(refused.err.contains(QStringLiteral("phase 'tensor file'")), qPrintable(refused.err));
+    QVERIFY2(refused.err.contains(QStringLiteral("so it needs the image folder; "))
+                 && refused.err.contains(QStringLiteral("fashion_augment.py is a Python pipeline "
+                                                        "file")),
+             qPrintable(refused.err));
 }
 
 void TestCliPipeline::autotuneDrivesAPipeline()

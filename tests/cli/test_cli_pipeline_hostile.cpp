@@ -216,13 +216,12 @@ void TestCliPipelineHostile::aSweepNoCellOfWhichCanRunIsRefused()
     const QString out = m_dir.filePath(QStringLiteral("sweep"));
     const Result r = runLoaderlab(
         {QStringLiteral("sweep"), QStringLiteral("--engine"), QStringLiteral("pytorch"),
-         QStringLiteral("--dataset"), QStringLiteral("tensor"), QStringLiteral("--path"),
-         m_dir.filePath(QStringLiteral("data.ltf")), QStringLiteral("--axis"),
-         QStringLiteral("loader.num_workers=0,1"), QStringLiteral("--budget-batches"),
-         QStringLiteral("2"), QStringLiteral("--out"), out});
+         QStringLiteral("--dataset"), QStringLiteral("idx"), QStringLiteral("--path"), m_dir.path(),
+         QStringLiteral("--axis"), QStringLiteral("loader.num_workers=0,1"),
+         QStringLiteral("--budget-batches"), QStringLiteral("2"), QStringLiteral("--out"), out});
     QVERIFY2(r.exitCode == 2, qPrintable(r.err));
     QVERIFY2(r.err.contains(QStringLiteral("no cell of the sweep can run (2 cells)"))
-                 && r.err.contains(QStringLiteral("not tensor datasets")),
+                 && r.err.contains(QStringLiteral("not idx datasets")),
              qPrintable(r.err));
     QVERIFY2(!QFileInfo::exists(out), "the refused sweep made its results folder");
 }

@@ -585,6 +585,14 @@ void TestLessonSetup::lessonsOnATensorFile()
     QCOMPARE(lessonDataProblem(lesson("model-trade"), tensor),
              std::string("lesson model-trade runs on synthetic samples of its own (3x128x128), "
                          "not on /data/photos.tensor"));
+    // Nor a pipeline file, though the lesson's first phase would read it as it is.
+    RunConfig pipeline;
+    pipeline.dataset.kind = DatasetKind::Python;
+    pipeline.dataset.path = "/code/my_pipeline.py";
+    QCOMPARE(lessonDataProblem(lesson("tensors-vs-jpeg"), pipeline),
+             std::string("lesson tensors-vs-jpeg compares an image folder with the tensor file "
+                         "preprocessed from it, so it needs the image folder; "
+                         "/code/my_pipeline.py is a Python pipeline file"));
     QCOMPARE(lessonDataProblem(lesson("model-trade"), photos()),
              std::string("lesson model-trade runs on synthetic samples of its own (3x128x128), "
                          "not on /data/photos"));

@@ -165,6 +165,7 @@ private Q_SLOTS:
     void histogramCountsEveryBatch();
     void timelineKeyRangeCoversSpans();
     void timelineDrawsBatchColours();
+    void timelineGivesEachRankItsConsumerLane();
     void timelineDrawsZoomedOut();
     void timelineWithoutWorkers();
     void exportWritesEachFormat();
@@ -615,6 +616,99 @@ void TestPlots::timelineKeyRangeCoversSpans()
     QVERIFY(plot.xAxis->range().upper >= range.upper);
     QVERIFY(plot.xAxis->range().lower <= range.lower);
     QVERIFY(plot.yAxis->range().contains(-0.4) && plot.yAxis->range().contains(4.4));
+}
+
+void TestPlots::timelineGivesEachRankItsConsumerLane()
+{
+    // Two ranks, one worker each; every step: wait 0-2 ms, step 2-10 ms, then the wait
+    // for the slowest rank (rank 0: 10-11 ms, rank 1: 10-14 ms) and the exchange to 20 ms,
+    // steps 20 ms apart.
+    auto log = std::make_shared<TraceLog>();
+    RunConfig config;
+    config.devices = 2;
+    config.loader.numWorkers = 1;
+    log->addConfigVersion({0, 0, 0, config});
+    for (std::int64_t step = 0; step < 6; ++step) {
+        for (std::int32_t rank = 0; rank < 2; ++rank) {
+            const std::int64_t t = step * 20 * kMs;
+            TraceRecord r;
+            r.index = 2 * step + rank;
+            r.rank = rank;
+            r.worker = 0;
+            r.samples = 4;
+            r.loadStartNs = t;
+            r.loadEndNs = t + 2 * kMs;
+            r.requestNs = t;
+            r.deliveryNs = t + 2 * kMs;
+            r.computeStartNs = t + 2 * kMs;
+            r.computeEndNs = t + 10 * kMs;
+            r.syncStartNs = r.computeEndNs;
+            r.syncEndNs = t + (rank == 0 ? 11 : 14) * kMs;
+            r.exchangeEndNs = t + 20 * kMs;
+            log->appendSpan({r.index, 0, rank, r.loadStartNs, r.loadEndNs});
+            log->append(r);
+        }
+    }
+    WorkerTimelinePlot plot;
+    plot.resize(900, 500);
+    plot.setTrace(log, 1);
+    plot.refresh();
+    plot.setFollowing(false);
+    auto *lanes = childNamed<TimelinePlottable>(&plot, "timelineLanes");
+    QCOMPARE(lanes->loaderLanes(), 2);
+    QCOMPARE(lanes->consumerLane(0), 2);
+    QCOMPARE(lanes->consumerLane(1), 3);
+    QCOMPARE(lanes->topLane(), 3);
+    QVERIFY(plot.yAxis->range().contains(3.4));
+    // Rank 1's lane, step 2: its wait for the slowest rank below, its exchange above.
+    const double sync = (40.0 + 12.0) / 1e3;
+    const double exchange = (40.0 + 17.0) / 1e3;
+    TimelineHit hit = lanes->hitAt(sync, 2.8);
+    QVERIFY(hit.found && hit.consumer && hit.synchronising && !hit.computing);
+    QCOMPARE(hit.rank, 1);
+    QCOMPARE(hit.batch, std::int64_t{5});
+    QCOMPARE(hit.startNs, 50 * kMs);
+    QCOMPARE(hit.endNs, 54 * kMs);
+    hit = lanes->hitAt(exchange, 3.2);
+    QVERIFY(hit.found && hit.synchronising && hit.computing);
+    QCOMPARE(hit.startNs, 54 * kMs);
+    // Rank 0's lane at that time: its own exchange (from 11 ms), its own step earlier.
+    hit = lanes->hitAt(sync, 2.2);
+    QVERIFY(hit.found && hit.synchronising && hit.computing);
+    QCOMPARE(hit.rank, 0);
+    QCOMPARE(hit.startNs, 51 * kMs);
+    hit = lanes->hitAt(0.045, 2.2);
+    QVERIFY(hit.found && !hit.synchronising && hit.computing);
+    // Drawn in their colours, and named by the hover and the legend.
+    plot.xAxis->grid()->setVisible(false);
+    plot.xAxis->setRange(0.040, 0.060);
+    plot.replot();
+    const QImage image = plot.toPixmap().toImage();
+    const auto pixel = [&](double seconds, double lane) {
+        return QColor(image.pixel(static_cast<int>(plot.xAxis->coordToPixel(seconds)),
+                                  static_cast<int>(plot.yAxis->coordToPixel(lane))));
+    };
+    QCOMPARE(pixel(sync, 2.8), TimelinePlottable::syncColor());
+    QCOMPARE(pixel(exchange, 3.2), TimelinePlottable::exchangeColor());
+    QCOMPARE(pixel(0.045, 3.2), TimelinePlottable::computeColor());
+    const QPointF at(plot.xAxis->coordToPixel(exchange), plot.yAxis->coordToPixel(3.2));
+    QVERIFY2(plot.hoverText(at).startsWith(QStringLiteral("rank 1, batch 5: gradient exchange")),
+             qPrintable(plot.hoverText(at)));
+    QStringList names;
+    for (int i = 0; i < plot.legend->itemCount(); ++i)
+        if (auto *item = qobject_cast<QCPPlottableLegendItem *>(plot.legend->item(i)))
+            names << item->plottable()->name();
+    QVERIFY2(names.contains(QStringLiteral("gradient exchange (upper half)")),
+             qPrintable(names.join(QLatin1Char('|'))));
+    // One rank: no lanes nor squares of synchronised steps.
+    plot.setTrace(makeLog(10, 2), 2);
+    plot.refresh();
+    QCOMPARE(childNamed<TimelinePlottable>(&plot, "timelineLanes")->topLane(), 2);
+    names.clear();
+    for (int i = 0; i < plot.legend->itemCount(); ++i)
+        if (auto *item = qobject_cast<QCPPlottableLegendItem *>(plot.legend->item(i)))
+            names << item->plottable()->name();
+    QVERIFY(!names.contains(QStringLiteral("gradient exchange (upper half)")));
 }
 
 void TestPlots::timelineDrawsBatchColours()

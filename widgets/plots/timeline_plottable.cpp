@@ -22,6 +22,11 @@ constexpr std::int64_t kSpanMargin = 64;
 // The consumer lane's colours, in the legend as "waiting" and "computing".
 const QColor kWait(213, 94, 0);
 const QColor kCompute(0, 158, 115);
+// Data-parallel steps: Okabe-Ito's orange beside the wait's vermillion (both waits,
+// in the lower half) and black beside the step's green (both work, the upper half).
+const QColor kSync(230, 159, 0);
+const QColor kExchange(0, 0, 0);
+constexpr int kConsumerParts = 4;
 // Batches: Okabe-Ito's blues, yellow and purple, a further purple and two greys,
 // none of them the consumer's vermillion or green nor near them (CIE76 colour
 // difference at least 50), ordered so that consecutive batches (side by side on the
@@ -59,7 +64,13 @@ void TimelinePlottable::setTrace(const loaderlab::TraceLog *log, int numWorkers,
     m_minNs = 0;
     m_maxNs = 0;
     m_any = false;
-    m_streams.assign(static_cast<std::size_t>(m_loaderLanes) + 2, Stream{});
+    m_streams.assign(static_cast<std::size_t>(m_loaderLanes + kConsumerParts * m_ranks), Stream{});
+}
+
+std::size_t TimelinePlottable::consumerStream(std::int32_t rank, int part) const
+{
+    const int r = std::clamp(rank, 0, m_ranks - 1);
+    return static_cast<std::size_t>(m_loaderLanes + kConsumerParts * r + part);
 }
 
 int TimelinePlottable::laneOf(std::int32_t worker, std::int32_t rank) const
@@ -99,13 +110,16 @@ void TimelinePlottable::sync()
     // Batches the run freed before they were indexed (its log keeps the last N).
     m_records = std::max(m_records, m_log->firstKept());
     m_spans = std::max(m_spans, m_log->firstSpanKept());
-    const std::size_t waitStream = static_cast<std::size_t>(m_loaderLanes);
     for (; m_records < records; ++m_records) {
         const loaderlab::TraceRecord &r = (*m_log)[m_records];
         if (r.deliveryNs >= r.requestNs)
-            addToIndex(waitStream, r.requestNs, r.deliveryNs);
+            addToIndex(consumerStream(r.rank, 0), r.requestNs, r.deliveryNs);
         if (r.computeEndNs > r.computeStartNs)
-            addToIndex(waitStream + 1, r.computeStartNs, r.computeEndNs);
+            addToIndex(consumerStream(r.rank, 1), r.computeStartNs, r.computeEndNs);
+        if (r.syncEndNs > r.syncStartNs)
+            addToIndex(consumerStream(r.rank, 2), r.syncStartNs, r.syncEndNs);
+        if (r.exchangeEndNs > r.syncEndNs && r.syncEndNs > 0)
+            addToIndex(consumerStream(r.rank, 3), r.syncEndNs, r.exchangeEndNs);
     }
     for (; m_spans < spans; ++m_spans) {
         const loaderlab::WorkerSpan &span = m_log->span(m_spans);
@@ -156,7 +170,7 @@ QCPRange TimelinePlottable::getKeyRange(bool &foundRange, QCP::SignDomain inSign
 QCPRange TimelinePlottable::getValueRange(bool &foundRange, QCP::SignDomain, const QCPRange &) const
 {
     foundRange = true;
-    return {m_offset - 0.5, m_offset + static_cast<double>(m_loaderLanes) + 0.5};
+    return {m_offset - 0.5, m_offset + static_cast<double>(topLane()) + 0.5};
 }
 
 QColor TimelinePlottable::batchColor(std::int64_t batch)
@@ -182,6 +196,16 @@ QColor TimelinePlottable::computeColor()
     return kCompute;
 }
 
+QColor TimelinePlottable::syncColor()
+{
+    return kSync;
+}
+
+QColor TimelinePlottable::exchangeColor()
+{
+    return kExchange;
+}
+
 TimelineHit TimelinePlottable::hitAt(double seconds, double value) const
 {
     TimelineHit hit;
@@ -192,7 +216,7 @@ TimelineHit TimelinePlottable::hitAt(double seconds, double value) const
     const double lane = value - m_offset;
     const long nearest = std::lround(lane);
     if (std::abs(lane - static_cast<double>(nearest)) > kLaneHalf || nearest < 0
-        || nearest > m_loaderLanes)
+        || nearest > topLane())
         return hit;
     const loaderlab::TraceLog &log = *m_log;
     const std::int64_t ns = toNs(seconds);
@@ -205,23 +229,34 @@ TimelineHit TimelinePlottable::hitAt(double seconds, double value) const
             if (log[k].index == batch && log[k].rank == rank)
                 hit.record = log[k];
     };
-    if (nearest == m_loaderLanes) {
-        // The consumer lane: the last requests before `ns` (ranks share the lane).
+    if (nearest >= m_loaderLanes) {
+        // A rank's consumer lane: that rank's last requests before `ns`.
+        const auto rank = static_cast<std::int32_t>(nearest - m_loaderLanes);
         hit.computing = lane > static_cast<double>(nearest);
         const std::size_t look = static_cast<std::size_t>(4 * m_ranks + 4);
         for (std::size_t k = after; k-- > firstRecord && after - k <= look;) {
             const loaderlab::TraceRecord &r = log[k];
-            const std::int64_t start = hit.computing ? r.computeStartNs : r.requestNs;
-            const std::int64_t end = hit.computing ? r.computeEndNs : r.deliveryNs;
-            if (start <= ns && ns <= end && end > start) {
-                hit.found = hit.consumer = true;
-                hit.batch = r.index;
-                hit.worker = r.worker;
-                hit.rank = r.rank;
-                hit.startNs = start;
-                hit.endNs = end;
-                hit.record = r;
-                return hit;
+            if (std::clamp(r.rank, 0, m_ranks - 1) != rank)
+                continue;
+            // Lower half: the wait for data, then for the slowest rank; upper half:
+            // the step, then the exchange.
+            const std::int64_t parts[2][2] = {{hit.computing ? r.computeStartNs : r.requestNs,
+                                               hit.computing ? r.computeEndNs : r.deliveryNs},
+                                              {hit.computing ? r.syncEndNs : r.syncStartNs,
+                                               hit.computing ? r.exchangeEndNs : r.syncEndNs}};
+            for (int part = 0; part < 2; ++part) {
+                const auto [start, end] = parts[part];
+                if (start <= ns && ns <= end && end > start && (part == 0 || r.syncEndNs > 0)) {
+                    hit.found = hit.consumer = true;
+                    hit.synchronising = part == 1;
+                    hit.batch = r.index;
+                    hit.worker = r.worker;
+                    hit.rank = r.rank;
+                    hit.startNs = start;
+                    hit.endNs = end;
+                    hit.record = r;
+                    return hit;
+                }
             }
         }
         return hit;
@@ -287,12 +322,17 @@ void TimelinePlottable::draw(QCPPainter *painter)
                    values->coordToPixel(m_offset + lane + kLaneHalf),
                    values->coordToPixel(m_offset + lane - kLaneHalf),
                    m_tint.isValid() ? m_tint : kLoaderMerged);
-    const double consumer = m_offset + static_cast<double>(m_loaderLanes);
-    const auto waitStream = static_cast<std::size_t>(m_loaderLanes);
-    out.setRow(waitStream, values->coordToPixel(consumer),
-               values->coordToPixel(consumer - kLaneHalf), kWait);
-    out.setRow(waitStream + 1, values->coordToPixel(consumer + kLaneHalf),
-               values->coordToPixel(consumer), kCompute);
+    for (int rank = 0; rank < m_ranks; ++rank) {
+        const double consumer = m_offset + static_cast<double>(consumerLane(rank));
+        const double lower[2] = {values->coordToPixel(consumer),
+                                 values->coordToPixel(consumer - kLaneHalf)};
+        const double upper[2] = {values->coordToPixel(consumer + kLaneHalf),
+                                 values->coordToPixel(consumer)};
+        out.setRow(consumerStream(rank, 0), lower[0], lower[1], kWait);
+        out.setRow(consumerStream(rank, 1), upper[0], upper[1], kCompute);
+        out.setRow(consumerStream(rank, 2), lower[0], lower[1], kSync);
+        out.setRow(consumerStream(rank, 3), upper[0], upper[1], kExchange);
+    }
 
     painter->setFont(QFont(mParentPlot->font().family(), 7));
     const std::size_t first = firstRecordAfter(fromNs, true);
@@ -314,13 +354,16 @@ void TimelinePlottable::drawDetail(TimelineRectPainter &out, std::int64_t fromNs
     const std::size_t firstRecord = std::min(log.firstKept(), m_records);
     // The record before the first visible request may still be computing.
     const std::size_t begin = first > firstRecord ? first - 1 : first;
-    const auto waitStream = static_cast<std::size_t>(m_loaderLanes);
     for (std::size_t i = begin; i < last; ++i) {
         const loaderlab::TraceRecord &r = log[i];
         if (r.deliveryNs >= r.requestNs)
-            out.box(waitStream, r.requestNs, r.deliveryNs, kWait, -1);
+            out.box(consumerStream(r.rank, 0), r.requestNs, r.deliveryNs, kWait, -1);
         if (r.computeEndNs > r.computeStartNs)
-            out.box(waitStream + 1, r.computeStartNs, r.computeEndNs, kCompute, -1);
+            out.box(consumerStream(r.rank, 1), r.computeStartNs, r.computeEndNs, kCompute, -1);
+        if (r.syncEndNs > r.syncStartNs)
+            out.box(consumerStream(r.rank, 2), r.syncStartNs, r.syncEndNs, kSync, -1);
+        if (r.exchangeEndNs > r.syncEndNs && r.syncEndNs > 0)
+            out.box(consumerStream(r.rank, 3), r.syncEndNs, r.exchangeEndNs, kExchange, -1);
     }
 
     const std::int64_t margin = std::max<std::int64_t>(kSpanMargin, std::int64_t{8} * m_numWorkers);

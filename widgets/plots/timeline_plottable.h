@@ -9,9 +9,11 @@
 // stream, updated incrementally by sync(), so it never reads the whole log per frame.
 //
 // Lanes (value axis): 0..L-1 loader lanes (worker w, or the consumer's own loading
-// when W = 0), then the consumer lane at value L: waiting in its lower half, computing
-// in its upper half. A data-parallel run of R ranks has R x max(W, 1) loader lanes,
-// rank-major (rank r's worker w on lane r x W + w); its ranks share the consumer lane.
+// when W = 0), then a consumer lane per rank from value L: its lower half waiting
+// (for data; then, with synchronised ranks, for the slowest rank), its upper half
+// working (the step; then the gradient exchange). A data-parallel run of R ranks has
+// R x max(W, 1) loader lanes, rank-major (rank r's worker w on lane r x W + w), and R
+// consumer lanes (rank r's at L + r).
 // The key axis is time in seconds and must be horizontal.
 
 #include "core/trace/trace_log.h"
@@ -33,7 +35,8 @@ struct TimelineHit
 {
     bool found = false;
     bool consumer = false;
-    bool computing = false;
+    bool computing = false;     // the upper half: the step, or the exchange
+    bool synchronising = false; // the wait for the slowest rank, or the exchange after it
     std::int64_t batch = 0;
     std::int32_t worker = 0;
     std::int32_t rank = 0;
@@ -65,8 +68,9 @@ public:
     QColor tint() const { return m_tint; }
 
     int loaderLanes() const { return m_loaderLanes; }
-    int consumerLane() const { return m_loaderLanes; }
-    int workerLanes() const { return m_numWorkers; } // per rank
+    int consumerLane(int rank = 0) const { return m_loaderLanes + rank; }
+    int topLane() const { return m_loaderLanes + m_ranks - 1; } // the last rank's consumer
+    int workerLanes() const { return m_numWorkers; }            // per rank
     int ranks() const { return m_ranks; }
     // Lane of a span's worker of `rank`, or -1 when it belongs on no lane.
     int laneOf(std::int32_t worker, std::int32_t rank = 0) const;
@@ -88,6 +92,8 @@ public:
     static QColor batchColor(std::int64_t batch);
     static QColor waitColor();
     static QColor computeColor();
+    static QColor syncColor();     // waiting for the slowest rank
+    static QColor exchangeColor(); // the gradient exchange
 
 protected:
     void draw(QCPPainter *painter) override;
@@ -126,7 +132,10 @@ private:
     std::int64_t m_minNs = 0;
     std::int64_t m_maxNs = 0;
     bool m_any = false;
-    // Streams 0..L-1: loader lanes; then waiting; then computing.
+    // The stream of rank r's consumer `part` (0 waiting, 1 computing, 2 waiting for
+    // the slowest rank, 3 exchanging).
+    std::size_t consumerStream(std::int32_t rank, int part) const;
+    // Streams 0..L-1: loader lanes; then each rank's four consumer streams.
     std::vector<Stream> m_streams;
 };
 

@@ -13,13 +13,14 @@ using plotunits::kNsPerS;
 constexpr double kFollowLanesSeconds = 5.0;
 
 // An empty plottable that only exists to give the legend a coloured square.
-void addLegendSwatch(QCustomPlot *plot, const QString &name, const QColor &color)
+QCPBars *addLegendSwatch(QCustomPlot *plot, const QString &name, const QColor &color)
 {
     auto *swatch = new QCPBars(plot->xAxis, plot->yAxis);
     swatch->setName(name);
     swatch->setPen(Qt::NoPen);
     swatch->setBrush(color);
     swatch->setSelectable(QCP::stNone);
+    return swatch;
 }
 
 } // namespace
@@ -38,10 +39,17 @@ WorkerTimelinePlot::WorkerTimelinePlot(QWidget *parent)
     m_timeline->setObjectName(QStringLiteral("timelineLanes"));
     addLegendSwatch(this, tr("consumer waiting (lower half)"), TimelinePlottable::waitColor());
     addLegendSwatch(this, tr("consumer computing (upper half)"), TimelinePlottable::computeColor());
+    m_syncSwatch = addLegendSwatch(this, tr("waiting for the slowest rank (lower half)"),
+                                   TimelinePlottable::syncColor());
+    m_exchangeSwatch = addLegendSwatch(this, tr("gradient exchange (upper half)"),
+                                       TimelinePlottable::exchangeColor());
 
     // The legend goes below the plot: inside it would cover a lane.
     legend->setVisible(true);
     legend->setFont(QFont(font().family(), 8));
+    // Three entries a row: with a data-parallel run's two more, a row of five would
+    // make the window wider than a laptop's screen.
+    legend->setWrap(3);
     legend->setFillOrder(QCPLegend::foColumnsFirst);
     legend->setBorderPen(Qt::NoPen);
     axisRect()->insetLayout()->take(legend);
@@ -134,23 +142,37 @@ void WorkerTimelinePlot::updateLanes()
     // Overlays stack above the live run's lanes (which may have grown), or from the
     // bottom when the live run has none (no run yet, or unticked).
     const bool live = liveLanesShown();
-    double base = live ? m_timeline->consumerLane() + 1.5 : 0.0;
+    double base = live ? m_timeline->topLane() + 1.5 : 0.0;
     for (TimelinePlottable *overlay : m_overlayTimelines) {
         overlay->setLaneOffset(base);
-        base += overlay->consumerLane() + 1.5;
+        base += overlay->topLane() + 1.5;
     }
     m_laneTicker->clear();
+    bool ranks = false;
     if (live) {
         addLoaderTicks(*m_laneTicker, *m_timeline, 0.0);
-        m_laneTicker->addTick(m_timeline->consumerLane(), m_timeline->ranks() > 1
-                                                              ? tr("consumers (all ranks)")
-                                                              : tr("consumer"));
+        const int n = m_timeline->ranks();
+        for (int r = 0; r < n; ++r)
+            m_laneTicker->addTick(m_timeline->consumerLane(r),
+                                  n > 1 ? tr("rank %1 consumer").arg(r) : tr("consumer"));
+        ranks = n > 1;
     }
     for (std::size_t i = 0; i < m_overlayTimelines.size(); ++i) {
         const TimelinePlottable *overlay = m_overlayTimelines[i];
         const double offset = overlay->laneOffset();
         addLoaderTicks(*m_laneTicker, *overlay, offset);
-        m_laneTicker->addTick(offset + overlay->consumerLane(), overlays()[i].name);
+        const int n = overlay->ranks();
+        for (int r = 0; r < n; ++r)
+            m_laneTicker->addTick(offset + overlay->consumerLane(r),
+                                  r == 0 ? overlays()[i].name : tr("rank %1").arg(r));
+        ranks = ranks || n > 1;
+    }
+    // The squares of synchronised steps only where a shown run has ranks.
+    for (QCPBars *swatch : {m_syncSwatch, m_exchangeSwatch}) {
+        if (ranks)
+            swatch->addToLegend();
+        else
+            swatch->removeFromLegend();
     }
     m_hint->setVisible(!trace() && m_overlayTimelines.empty());
     fitValueAxis();
@@ -182,11 +204,16 @@ QString WorkerTimelinePlot::hoverText(const QPointF &pos) const
         const QString rank = timeline->ranks() > 1 ? tr("rank %1, ").arg(hit.rank) : QString();
         QString text;
         if (hit.consumer)
-            text = (hit.computing ? tr("batch %1: step %2 ms (%3 to %4 s)")
-                                  : tr("batch %1: waiting %2 ms (%3 to %4 s)"))
-                       .arg(hit.batch)
-                       .arg(ms, 0, 'f', 2)
-                       .arg(from, to);
+            text = rank
+                   + (hit.synchronising
+                          ? (hit.computing ? tr("batch %1: gradient exchange %2 ms (%3 to %4 s)")
+                                           : tr("batch %1: waiting for the slowest rank %2 ms "
+                                                "(%3 to %4 s)"))
+                          : (hit.computing ? tr("batch %1: step %2 ms (%3 to %4 s)")
+                                           : tr("batch %1: waiting %2 ms (%3 to %4 s)")))
+                         .arg(hit.batch)
+                         .arg(ms, 0, 'f', 2)
+                         .arg(from, to);
         else
             text = tr("batch %1 on %2: loading %3 ms (%4 to %5 s)")
                        .arg(hit.batch)
@@ -208,9 +235,9 @@ QString WorkerTimelinePlot::hoverText(const QPointF &pos) const
 double WorkerTimelinePlot::topLane() const
 {
     if (m_overlayTimelines.empty())
-        return liveLanesShown() ? m_timeline->consumerLane() : -1.0;
+        return liveLanesShown() ? m_timeline->topLane() : -1.0;
     const TimelinePlottable *last = m_overlayTimelines.back();
-    return last->laneOffset() + last->consumerLane();
+    return last->laneOffset() + last->topLane();
 }
 
 void WorkerTimelinePlot::fitValueAxis()

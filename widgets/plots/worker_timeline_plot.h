@@ -54,6 +54,9 @@ private:
     bool liveLanesShown() const;
 
     TimelinePlottable *m_timeline = nullptr;
+    // The legend's squares of data-parallel steps, shown while a shown run has ranks.
+    QCPBars *m_syncSwatch = nullptr;
+    QCPBars *m_exchangeSwatch = nullptr;
     std::vector<TimelinePlottable *> m_overlayTimelines;
     QSharedPointer<QCPAxisTickerText> m_laneTicker;
     // What the plot will show, while no run has lanes here.

@@ -105,8 +105,9 @@ void EngineChoice::onProbed(const QString &problem)
 void EngineChoice::updateNote()
 {
     if (pytorchChosen()) {
-        m_note->setText(tr("Image folders, synthetic data and your Python pipeline files: "
-                           "worker processes, rebuilt at the next batch when a setting changes."));
+        m_note->setText(tr("Image folders, tensor files, synthetic data and your Python pipeline "
+                           "files: worker processes, rebuilt at the next batch when a setting "
+                           "changes; several devices are rank processes."));
     } else if (!m_probed) {
         m_note->setText(m_problem);
     } else if (!m_problem.isEmpty()) {

@@ -395,14 +395,14 @@ def main():
         emit({"type": "error", "message": "the PyTorch engine needs torch and torchvision, and "
               "%s cannot import them: %s: %s" % (sys.executable, type(error).__name__, error)})
         return 3
-    failure = loaderlab_ranks.RankFailure if ranks is not None else PipelineError
+    rank_failure = loaderlab_ranks.RankFailure if ranks is not None else PipelineError
     try:
         return run(settings, commands, ranks, torch, Image, DataLoader, Dataset,
                    IterableDataset, get_worker_info, default_collate, datasets, transforms)
     except Terminated:
         return 143
-    except (PipelineError, failure) as error:
-        if isinstance(error, failure) and ranks.lead:
+    except (PipelineError, rank_failure) as error:
+        if ranks is not None and ranks.lead and not isinstance(error, PipelineError):
             # A rank that failed has said why: its record goes first.
             ranks.finish(timeout=3.0)
         record = {"type": "error", "message": str(error)}
