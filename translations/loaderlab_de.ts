@@ -3401,6 +3401,18 @@ mit W Workern steigen die Wartezeiten alle W Batches an.</translation>
         <source>none</source>
         <translation>keine</translation>
     </message>
+    <message>
+        <source>Slowest rank</source>
+        <translation>Langsamster Rang</translation>
+    </message>
+    <message>
+        <source>With several devices every step waits for the slowest rank&apos;s data: the expected largest of that many of the run&apos;s own waits, taken as independent draws, and how many times one rank&apos;s mean wait it is.</source>
+        <translation>Mit mehreren Geräten wartet jeder Schritt auf die Daten des langsamsten Rangs: das erwartete Größte von so vielen Wartezeiten des Laufs selbst, als unabhängige Ziehungen genommen, und das Wievielfache der mittleren Wartezeit eines Rangs es ist.</translation>
+    </message>
+    <message>
+        <source>%1 ms a step (%2x)</source>
+        <translation>%1 ms je Schritt (%2x)</translation>
+    </message>
 </context>
 <context>
     <name>loaderlab::WhatIfPlot</name>

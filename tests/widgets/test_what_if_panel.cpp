@@ -13,6 +13,7 @@
 #include "core/io/run_reader.h"
 #include "core/io/trace_csv.h"
 #include "core/predict/calibration.h"
+#include "core/stats/straggler.h"
 #include "widgets/session/run_session.h"
 #include "widgets/what_if/what_if_panel.h"
 #include "widgets/what_if/what_if_plot.h"
@@ -62,9 +63,9 @@ double modelSays(const Calibration &cal, int cores, int devices, int workers, in
     return predictLoader(costsFor(cal, c), setting).samplesPerSecond;
 }
 
-QString text(double value)
+QString text(double value, int decimals = 1)
 {
-    return QString::number(value, 'f', 1);
+    return QString::number(value, 'f', decimals);
 }
 
 } // namespace
@@ -173,9 +174,17 @@ void TestWhatIfPanel::slidersPredictWhatTheModelSays()
     QCOMPARE(keys(point), std::vector<double>{4});
     QCOMPARE(values(point), std::vector<double>{measured});
 
-    // Two devices: each with its own 4 workers on the 4 cores.
+    // One device: no slowest rank.
+    auto *stragglers = childNamed<QLabel>(&panel, "whatIfStragglers");
+    QCOMPARE(stragglers->text(), QStringLiteral("–"));
+    // Two devices: each with its own 4 workers on the 4 cores; a step waits for the
+    // slower of two ranks' data, from the run's own waits.
     devicesSlider->setValue(2);
     QTRY_COMPARE_WITH_TIMEOUT(samples->text(), text(modelSays(cal, 4, 2, 4, 8, true)), 20'000);
+    const StragglerFigure slowest = stragglerAmplification(cal.stepWaitSeconds, {2}).front();
+    QCOMPARE(stragglers->text(), QStringLiteral("%1 ms a step (%2x)")
+                                     .arg(text(slowest.slowestWait * 1e3, 2))
+                                     .arg(text(slowest.amplification, 2)));
     // Back to the run's own setting, on its machine as it was.
     childNamed<QToolButton>(&panel, "whatIfReset")->click();
     QTRY_COMPARE_WITH_TIMEOUT(samples->text(), text(modelSays(cal, runCores, 1, 4, 8)), 20'000);

@@ -1,6 +1,7 @@
 #include "widgets/what_if/what_if_panel.h"
 
 #include "core/config/config_fields.h"
+#include "core/stats/straggler.h"
 #include "widgets/common/background_task.h"
 #include "widgets/common/figure_text.h"
 #include "widgets/common/form_helpers.h"
@@ -195,6 +196,10 @@ QWidget *WhatIfPanel::buildFigures()
     m_waitPeriod = add(tr("Wait period"), "whatIfWaitPeriod",
                        tr("Every how many batches a long wait comes back (the workers' round); "
                           "none when the waits are flat."));
+    m_stragglers = add(tr("Slowest rank"), "whatIfStragglers",
+                       tr("With several devices every step waits for the slowest rank's data: "
+                          "the expected largest of that many of the run's own waits, taken as "
+                          "independent draws, and how many times one rank's mean wait it is."));
     m_samplesPerSec->setStyleSheet(QStringLiteral("font-weight: bold"));
     grid->setColumnStretch(1, 1);
     grid->setColumnStretch(3, 1);
@@ -441,6 +446,15 @@ void WhatIfPanel::showOutcome(const WhatIfOutcome &outcome)
     m_waitPeriod->setText(
         p.dominantWaitPeriod > 1 ? tr("every %1 batches").arg(p.dominantWaitPeriod) : tr("none"));
     const Calibration &cal = m_calibration->calibration;
+    const int devices = inputs().devices;
+    if (devices > 1 && !cal.stepWaitSeconds.empty()) {
+        const StragglerFigure f = stragglerAmplification(cal.stepWaitSeconds, {devices}).front();
+        m_stragglers->setText(tr("%1 ms a step (%2x)")
+                                  .arg(number(f.slowestWait * 1e3, 2))
+                                  .arg(number(f.amplification, 2)));
+    } else {
+        m_stragglers->setText(QStringLiteral("–"));
+    }
     m_plot->plot(outcome, cal.config.loader.numWorkers, m_calibration->measuredSamplesPerSecond);
     if (m_status->property("error").toBool())
         showMessage(m_calibrationStatus, false);
@@ -456,7 +470,8 @@ void WhatIfPanel::showMessage(const QString &message, bool error)
 
 void WhatIfPanel::clearFigures(bool calibration)
 {
-    for (QLabel *label : {m_samplesPerSec, m_firstBatch, m_waitP95, m_inputBound, m_waitPeriod})
+    for (QLabel *label :
+         {m_samplesPerSec, m_firstBatch, m_waitP95, m_inputBound, m_waitPeriod, m_stragglers})
         label->setText(QStringLiteral("–"));
     m_plot->clear();
     if (calibration)

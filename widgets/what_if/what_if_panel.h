@@ -103,6 +103,7 @@ private:
     QLabel *m_firstBatch = nullptr;
     QLabel *m_waitP95 = nullptr;
     QLabel *m_inputBound = nullptr;
+    QLabel *m_stragglers = nullptr;
     QLabel *m_waitPeriod = nullptr;
     WhatIfPlot *m_plot = nullptr;
     QLabel *m_selfError = nullptr;
