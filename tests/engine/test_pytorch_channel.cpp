@@ -39,6 +39,25 @@ RunConfig syntheticRun()
     return c;
 }
 
+// Parses `line` in `c` and moves `c` past it.
+EngineRecord acceptLine(ChannelContext &c, const std::string &line)
+{
+    const EngineRecord r = parseEngineRecord(line, c);
+    acceptEngineRecord(c, r);
+    return r;
+}
+
+// Whether `line` is refused in `c`, with a reason that contains `why`.
+bool refusedWith(const ChannelContext &c, const std::string &line, const char *why)
+{
+    try {
+        parseEngineRecord(line, c);
+    } catch (const ChannelError &e) {
+        return QString::fromUtf8(e.what()).contains(QString::fromUtf8(why));
+    }
+    return false;
+}
+
 ChannelContext startedContext()
 {
     ChannelContext c;
@@ -336,18 +355,9 @@ void TestPyTorchChannel::parserFollowsLiveChanges()
 {
     ChannelContext c = startedContext(); // batch size 4, 2 workers, 100 samples
     c.requestedVersion = 2;
-    const auto accept = [&c](const std::string &line) {
-        const EngineRecord r = parseEngineRecord(line, c);
-        acceptEngineRecord(c, r);
-        return r;
-    };
+    const auto accept = [&c](const std::string &line) { return acceptLine(c, line); };
     const auto refused = [&c](const std::string &line, const char *why) {
-        try {
-            parseEngineRecord(line, c);
-        } catch (const ChannelError &e) {
-            return QString::fromUtf8(e.what()).contains(QString::fromUtf8(why));
-        }
-        return false;
+        return refusedWith(c, line, why);
     };
     accept(batchLine());
     const auto r = std::get<ChannelReconfigured>(accept(
@@ -401,18 +411,9 @@ void TestPyTorchChannel::parserFollowsEachRank()
     c.batchSize = 4;
     c.workers = 2;
     c.ranks = 3;
-    const auto accept = [&c](const std::string &line) {
-        const EngineRecord r = parseEngineRecord(line, c);
-        acceptEngineRecord(c, r);
-        return r;
-    };
+    const auto accept = [&c](const std::string &line) { return acceptLine(c, line); };
     const auto refused = [&c](const std::string &line, const char *why) {
-        try {
-            parseEngineRecord(line, c);
-        } catch (const ChannelError &e) {
-            return QString::fromUtf8(e.what()).contains(QString::fromUtf8(why));
-        }
-        return false;
+        return refusedWith(c, line, why);
     };
     QVERIFY(refused(R"({"type":"start","torch":"x","samples":100,"t0":1000,"ranks":2})",
                     "\"ranks\" is 2, not in [3, 3]"));
