@@ -9,6 +9,7 @@
 #include "app/cli/cli.h"
 #include "app/cli/run_options.h"
 #include "app/cli/run_support.h"
+#include "app/cli/slurm_ranks.h"
 #include "app/cli/summary_table.h"
 
 #include "core/autotune/autotuner.h"
@@ -24,6 +25,7 @@
 #include <cstdio>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <vector>
 
@@ -108,6 +110,13 @@ int runCommand(const QStringList &arguments)
                       QStringLiteral("keep only the last N batches in memory (0: all); the CSV and "
                                      "the summary still cover every batch (default 1000000)"),
                       QStringLiteral("N"), QString::number(loaderlab::kDefaultKeepBatches)});
+    parser.addOption({QStringLiteral("slurm-ranks"),
+                      QStringLiteral("run as one rank of a Slurm job step (srun -N NODES -n "
+                                     "TASKS), with --engine pytorch: rank SLURM_PROCID of "
+                                     "SLURM_NTASKS, meeting at MASTER_ADDR:MASTER_PORT (default: "
+                                     "the job's first node, port 29500 + SLURM_JOB_ID mod 1000); "
+                                     "--csv and --json get .rankR before their extension, and "
+                                     "File > Open run merges the ranks")});
     parser.addOption({QStringLiteral("quiet"), QStringLiteral("no progress on stderr")});
     parser.addOption({QStringLiteral("log-level"),
                       QStringLiteral("trace, debug, info, warn (default), error, off"),
@@ -131,6 +140,7 @@ int runCommand(const QStringList &arguments)
     service.setExtraVersions({{"qt", qVersion()}});
     const bool autotune = parser.isSet(QStringLiteral("autotune"));
     const QString autotuneSearch = parser.value(QStringLiteral("autotune-search"));
+    std::optional<SlurmRank> slurm;
     try {
         loaderlab::setupLogging(parser.value(QStringLiteral("log-level")).toStdString());
         loaderlab::RunConfig config = runConfigFromOptions(parser);
@@ -143,11 +153,19 @@ int runCommand(const QStringList &arguments)
                                         + autotuneSearch.toStdString() + "'");
         service.setTraceRetention(keepBatches(parser));
         ensureDefaultDataset(config);
-        service.start(config,
-                      {pathFromArgument(parser.value(QStringLiteral("csv"))),
-                       pathFromArgument(parser.value(QStringLiteral("json"))),
-                       pathFromArgument(parser.value(QStringLiteral("trace-json")))},
-                      stopSignal);
+        loaderlab::RunOutputs outputs{pathFromArgument(parser.value(QStringLiteral("csv"))),
+                                      pathFromArgument(parser.value(QStringLiteral("json"))),
+                                      pathFromArgument(parser.value(QStringLiteral("trace-json")))};
+        if (parser.isSet(QStringLiteral("slurm-ranks"))) {
+            if (parser.isSet(QStringLiteral("devices")))
+                throw std::invalid_argument("--slurm-ranks takes the ranks from Slurm "
+                                            "(SLURM_NTASKS): leave out --devices");
+            slurm = slurmRankFromEnvironment();
+            applySlurmRank(config, *slurm);
+            outputs.csvPath = rankOutputPath(outputs.csvPath, slurm->rank, ".csv");
+            outputs.jsonPath = rankOutputPath(outputs.jsonPath, slurm->rank, ".json");
+        }
+        service.start(config, outputs, stopSignal);
     } catch (const std::invalid_argument &e) {
         std::fprintf(stderr, "loaderlab run: %s\n", loaderlab::escapeForTerminal(e.what()).c_str());
         return kUsage;
@@ -176,7 +194,9 @@ int runCommand(const QStringList &arguments)
     const int signal = waitForRun(service, parser.isSet(QStringLiteral("quiet")));
     tuner.reset();
 
-    const loaderlab::RunReport report = service.report();
+    loaderlab::RunReport report = service.report();
+    if (slurm) // where this rank's run sits beside the other tasks' (core/io/rank_set.h)
+        report.probe = slurmProbeInfo(*slurm, service.engine().startUnixNs());
     std::fputs(summaryTable(report.summary).c_str(), stdout);
     std::fflush(stdout);
     int code = signal != 0 ? kInterruptedBase + signal : kOk;

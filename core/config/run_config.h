@@ -35,6 +35,12 @@ struct RunConfig
     double gradientMb = 0.0;
     // The collective library's backend for that exchange: "gloo" or "nccl".
     std::string commBackend = "gloo";
+    // Set by `run --slurm-ranks`, never read from or written to a config: this process
+    // is rank `launchRank` of `devices` rank processes another program started (Slurm's
+    // srun), which meet at launchAddress:launchPort. -1: the engine starts its ranks.
+    int launchRank = -1;
+    std::string launchAddress;
+    int launchPort = 0;
     // Host memory the run may plan to use (core/system/memory_budget.h); 0: the default
     // share of the machine's memory.
     std::int64_t memoryBudgetMb = 0;

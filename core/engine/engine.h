@@ -113,6 +113,9 @@ public:
     virtual bool changesRestartWorkers() const = 0;
     // The engine's own entries for the report's versions ("engine", "torch").
     virtual std::map<std::string, std::string> versions() const = 0;
+    // The run's time 0 on the wall clock, ns since 1970; 0 where not known. What places
+    // a rank's run beside other processes' (RunReport::probe).
+    virtual std::int64_t startUnixNs() const { return 0; }
 
     // Called on an engine thread when a run ends; must not block.
     virtual void setOnEnded(std::function<void(RunState)> callback) = 0;

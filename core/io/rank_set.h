@@ -41,15 +41,9 @@ std::optional<RankFileName> rankFileName(const std::string &path);
 std::string rankCsvPath(const std::string &stem, int rank);
 std::string rankJsonPath(const std::string &stem, int rank);
 
-// A rank's "probe" object. Throws std::runtime_error naming `source` when it is
-// missing or out of range (rank in 0..W-1, W in 1..64, start_unix_ns >= 0).
-struct ProbeInfo
-{
-    int rank = 0;
-    int worldSize = 1;
-    std::int64_t startUnixNs = 0;
-    std::string host;
-};
+// A rank's "probe" object (ProbeInfo: core/io/summary_json.h). Throws std::runtime_error
+// naming `source` when it is missing or out of range (rank in 0..W-1, W in 1..64,
+// start_unix_ns >= 0).
 ProbeInfo probeInfoFromJson(const nlohmann::json &json, const std::string &source);
 
 // One rank's files, its report and probe (as its JSON says now).

@@ -200,6 +200,11 @@ json toJson(const RunReport &r)
     };
     if (r.machineLoad.known())
         out["machine_load"] = toJson(r.machineLoad);
+    if (r.probe)
+        out["probe"] = {{"rank", r.probe->rank},
+                        {"world_size", r.probe->worldSize},
+                        {"start_unix_ns", r.probe->startUnixNs},
+                        {"host", r.probe->host}};
     return out;
 }
 

@@ -15,6 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,17 @@ nlohmann::json toJson(const TraceMarker &marker);
 // Throws std::invalid_argument naming what is missing or wrong.
 TraceMarker markerFromJson(const nlohmann::json &json);
 
+// Where a rank's run sits in a run of several processes (core/io/rank_set.h): its
+// rank of world_size, its time 0 on the wall clock (ns since 1970) and its host. The
+// summary's "probe" object; written by loaderlab_probe and by `run --slurm-ranks`.
+struct ProbeInfo
+{
+    int rank = 0;
+    int worldSize = 1;
+    std::int64_t startUnixNs = 0;
+    std::string host;
+};
+
 struct RunReport
 {
     RunConfig config;
@@ -51,6 +63,7 @@ struct RunReport
     // How busy the machine was while the run went on; unknown (cores 0) where it was
     // not measured (no /proc/stat, a summary written before it was recorded).
     MachineLoad machineLoad;
+    std::optional<ProbeInfo> probe; // a rank of a run of several processes
 };
 
 nlohmann::json toJson(const RunReport &report);

@@ -169,6 +169,12 @@ std::map<std::string, std::string> PyTorchEngine::versions() const
     return {{"engine", "pytorch"}};
 }
 
+std::int64_t PyTorchEngine::startUnixNs() const
+{
+    const auto run = current();
+    return run ? run->startUnixNs() : 0;
+}
+
 void PyTorchEngine::setOnEnded(std::function<void(RunState)> callback)
 {
     const std::lock_guard lock(m_mutex);

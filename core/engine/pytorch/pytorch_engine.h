@@ -38,6 +38,7 @@ public:
     int liveThreads() const override;
     bool changesRestartWorkers() const override { return true; }
     std::map<std::string, std::string> versions() const override;
+    std::int64_t startUnixNs() const override;
     void setOnEnded(std::function<void(RunState)> callback) override;
     void setTraceRetention(std::size_t keepBatches, bool heldForReader) override;
 

@@ -84,6 +84,14 @@ json settingsJson(const RunConfig &c)
              {"epochs", c.epochs},
              {"records_fd", kEngineRecordsFd},
              {"commands_fd", kEngineCommandsFd}});
+    if (c.launchRank >= 0) {
+        // One rank of ranks another program started: the engine forks none.
+        settings["devices"] = 1;
+        settings["launch"] = {{"rank", c.launchRank},
+                              {"world", c.devices},
+                              {"address", c.launchAddress},
+                              {"port", c.launchPort}};
+    }
     if (c.dataset.kind == DatasetKind::TensorFile) {
         // The files as LoaderLab's engine reads them, each checked here (header, size,
         // a manifest's shards): the engine reads records, never headers.
@@ -305,7 +313,9 @@ void PyTorchRun::start(const RunConfig &config, const EngineCancel &cancelled)
     m_channel.workers = config.loader.numWorkers;
     m_channel.epochs = config.epochs;
     m_channel.maxBatches = engineRankBatches(config);
-    m_channel.ranks = std::max(1, config.devices);
+    m_channel.ranks = config.launchRank >= 0 ? 1 : std::max(1, config.devices);
+    m_launchRank = config.launchRank;
+    m_startUnixNs = 0;
     m_lineNumber = 0;
     m_phase.clear();
     m_phaseSeconds = 0.0;

@@ -30,6 +30,8 @@
 // over its DistributedSampler shard, a barrier, and with gradient_mb an all-reduce
 // of that gradient. Rank 0 relays the other ranks' records; their batches join one
 // trace, numbered in the order they arrive, each with its rank and sync times.
+// With RunConfig::launchRank set (`run --slurm-ranks`), this process runs that one
+// rank of ranks another program started; its trace holds that rank's batches.
 
 #include "core/engine/engine_cancel.h"
 #include "core/engine/engine_problem.h"
@@ -132,6 +134,8 @@ public:
         std::uint64_t ids = 0;
     };
     std::map<std::int32_t, EpochSamples> epochSamples() const;
+    // The run's time 0 (its start record) on the wall clock, ns since 1970; 0 before.
+    std::int64_t startUnixNs() const { return m_startUnixNs.load(); }
     // The engine's process group (Python's pid) of the latest run; -1 before one.
     int processGroup() const { return m_pid; }
     // Whether the run failed because its settings or dataset cannot run at all (a
@@ -167,8 +171,10 @@ private:
     std::int64_t m_lineNumber = 0;
     std::int32_t m_lastEpoch = 0; // the reader thread's, like m_channel
     std::int64_t m_batches = 0;   // the trace's batches so far, every rank's (reader thread)
-    std::string m_sampleSource;   // a skipped sample's source: the dataset's path
-    std::int32_t m_version = 0;   // the trace's config version in force (reader thread)
+    int m_launchRank = -1;        // RunConfig::launchRank of the run (reader thread)
+    std::atomic<std::int64_t> m_startUnixNs{0};
+    std::string m_sampleSource; // a skipped sample's source: the dataset's path
+    std::int32_t m_version = 0; // the trace's config version in force (reader thread)
     int m_pid = -1;
     // The commands socket: written by the callers of reconfigure/pause/resume under
     // m_commandMutex (taken before m_mutex, never while holding it), closed by the reader.

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <string>
 #include <utility>
@@ -170,6 +171,11 @@ void PyTorchRun::handleLine(std::string_view line)
     m_phaseDeadlineNs = 0; // any other record: the phase has ended
     if (const auto *start = std::get_if<ChannelStart>(&record)) {
         m_startNs = start->t0Ns; // only this thread reads it from here on
+        // Its time 0 on the wall clock: the record came within a millisecond of it.
+        const auto wall = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                              std::chrono::system_clock::now().time_since_epoch())
+                              .count();
+        m_startUnixNs = wall - (steadyNowNs() - start->t0Ns);
         const std::lock_guard lock(m_mutex);
         m_description = "PyTorch DataLoader (torch " + start->torch + "): "
                         + (start->dataset.empty()
@@ -180,8 +186,10 @@ void PyTorchRun::handleLine(std::string_view line)
         // The first error is the cause: when a rank fails, the others' exchange with
         // it fails after it. A rank other than rank 0 is ended with the run at once.
         if (m_error.empty()) {
-            m_error = (m_channel.ranks > 1 ? "rank " + std::to_string(failure->rank) + ": "
-                                           : std::string())
+            const int rank = m_launchRank >= 0 ? m_launchRank : failure->rank;
+            m_error = (m_channel.ranks > 1 || m_launchRank >= 0
+                           ? "rank " + std::to_string(rank) + ": "
+                           : std::string())
                       + failure->message;
             m_refused = failure->refused;
         }
@@ -239,7 +247,7 @@ void PyTorchRun::handleBatch(const ChannelBatch &b)
     // One sequence over the ranks' batches, in the order they arrive.
     TraceRecord r;
     r.index = m_batches++;
-    r.rank = b.rank;
+    r.rank = m_launchRank >= 0 ? m_launchRank : b.rank;
     r.epoch = b.epoch;
     r.worker = b.worker < 0 ? kConsumerThread : b.worker;
     r.samples = b.samples;
@@ -260,15 +268,15 @@ void PyTorchRun::handleBatch(const ChannelBatch &b)
     r.syncStartNs = since(b.syncStartNs);
     r.syncEndNs = since(b.syncEndNs);
     r.exchangeEndNs = since(b.exchangeEndNs);
-    if (r.epoch != m_lastEpoch && b.rank == 0) {
+    if (r.epoch != m_lastEpoch && r.rank == (m_launchRank >= 0 ? m_launchRank : 0)) {
         m_trace->addMarker(
             {r.index, r.requestNs, MarkerKind::Epoch, m_version, {}, std::to_string(r.epoch)});
         m_lastEpoch = r.epoch;
     }
     if (b.spans.empty())
-        m_trace->appendSpan({r.index, r.worker, b.rank, r.loadStartNs, r.loadEndNs});
+        m_trace->appendSpan({r.index, r.worker, r.rank, r.loadStartNs, r.loadEndNs});
     for (const auto &[start, end] : b.spans)
-        m_trace->appendSpan({r.index, r.worker, b.rank, start - m_startNs, end - m_startNs});
+        m_trace->appendSpan({r.index, r.worker, r.rank, start - m_startNs, end - m_startNs});
     for (const ChannelSkip &skip : b.skips)
         m_trace->addSkipped(
             {r.index, std::max<std::int64_t>(skip.index, 0),

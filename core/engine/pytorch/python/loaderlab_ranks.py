@@ -21,7 +21,11 @@ rank 0 relays them, whole lines, onto LoaderLab's records pipe.
 
 Rendezvous: rank 0 opens a TCPStore on a free loopback port and writes the port to
 each rank's own pipe; the ranks then find each other with MASTER_ADDR / MASTER_PORT
-/ RANK / WORLD_SIZE, as torch.distributed's env:// does."""
+/ RANK / WORLD_SIZE, as torch.distributed's env:// does.
+
+Ranks another program started (`run --slurm-ranks`: srun's tasks, one engine each)
+are not forked: each is a Ranks of its own with the address and port where they
+meet (rank 0's TCPStore), and writes its own records."""
 
 import os
 import select
@@ -64,6 +68,8 @@ class Ranks:
         self.port_fd = -1        # ranks > 0: where rank 0's store port comes from
         self.relays = []
         self.parent = os.getppid() if rank > 0 else 0
+        # Ranks another program started: where they meet (None: forked here).
+        self.address, self.port = None, 0
         self.dist = self.torch = None
         self.gradient = None
         self.control = None
@@ -91,6 +97,8 @@ class Ranks:
         every rank's first `batches` batch records have been relayed, so that each of
         them comes before it, as rank 0's own do. The ranks wrote them right after
         the step's exchange: this waits for their writes (20 ms at most) and the relay."""
+        if not self.children:
+            return
         deadline = time.monotonic() + timeout
         with self.relayed_changed:
             while min(self.relayed.values()) < batches:
@@ -132,10 +140,14 @@ class Ranks:
         if backend == "nccl" and not (dist.is_nccl_available() and torch.cuda.is_available()):
             raise RankFailure("comm_backend nccl needs CUDA GPUs, and torch %s here has none "
                               "(comm_backend gloo runs on CPUs)" % torch.__version__)
-        os.environ.setdefault("GLOO_SOCKET_IFNAME", "lo")
+        if self.address is None or self.address.startswith("127.") or self.address == "localhost":
+            os.environ.setdefault("GLOO_SOCKET_IFNAME", "lo")
         timeout = timedelta(days=COLLECTIVE_DAYS)
         try:
-            if self.lead:
+            if self.address is not None:
+                store = dist.TCPStore(self.address, self.port, self.world, self.lead,
+                                      timeout=timeout, wait_for_workers=False)
+            elif self.lead:
                 store = dist.TCPStore("127.0.0.1", 0, self.world, True, timeout=timeout,
                                       wait_for_workers=False)
                 for _, _, _, fd in self.children:

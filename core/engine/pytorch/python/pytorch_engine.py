@@ -362,6 +362,14 @@ def main():
         import loaderlab_ranks
         ranks = loaderlab_ranks.fork_ranks(settings["devices"])
         RANK = ranks.rank
+    elif "launch" in settings:
+        # One rank of ranks another program started (Slurm's srun): no fork, and its
+        # records are its own.
+        sys.path.insert(0, settings["probe_dir"])
+        import loaderlab_ranks
+        launch = settings["launch"]
+        ranks = loaderlab_ranks.Ranks(launch["rank"], launch["world"])
+        ranks.address, ranks.port = launch["address"], launch["port"]
     if RANK > 0:
         MAIN_PID = os.getpid()
         for fd in (settings.get("records_fd", 3), settings.get("commands_fd", 4)):
@@ -692,7 +700,7 @@ def run(settings, commands, ranks, torch, Image, DataLoader, Dataset, IterableDa
             type(inner).__name__, os.path.basename(pipeline_path),
             "iterable" if iterable else "%d samples" % count,
             ", its own step" if step is not None else "")
-    if ranks is not None:
+    if ranks is not None and ranks.address is None:
         start_record["ranks"] = ranks.world
     emit(start_record)
     if ranks is not None:
