@@ -292,4 +292,16 @@ void SlurmCluster::stop()
     m_daemons.clear();
 }
 
+std::unique_ptr<SlurmCluster> startTestCluster(const QString &parent, QString *why)
+{
+    const QString dir = parent + QStringLiteral("/cluster");
+    QDir().mkpath(dir);
+    auto cluster = std::make_unique<SlurmCluster>(dir);
+    if (cluster->start(why))
+        return cluster;
+    cluster->stop();
+    *why = QStringLiteral("no one-node Slurm cluster here: ") + *why;
+    return nullptr;
+}
+
 } // namespace clitest

@@ -19,6 +19,12 @@ namespace clitest {
 // socket bound to port 0 or connecting out is handed it before its user binds it.
 int freeLoopbackPort();
 
+class SlurmCluster;
+
+// A cluster in `parent`/cluster, started; nullptr with `why` when it cannot come up
+// (stopped again then): the caller skips the test with that reason.
+std::unique_ptr<SlurmCluster> startTestCluster(const QString &parent, QString *why);
+
 class SlurmCluster
 {
 public:

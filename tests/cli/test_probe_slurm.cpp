@@ -75,14 +75,10 @@ void TestProbeSlurm::srunRanksOpenAsOneDataParallelRun()
     REQUIRE_PYTORCH();
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
-    const QString clusterDir = dir.filePath(QStringLiteral("cluster"));
-    QDir().mkpath(clusterDir);
-    clitest::SlurmCluster cluster(clusterDir);
     QString why;
-    if (!cluster.start(&why)) {
-        cluster.stop();
-        QSKIP(qPrintable(QStringLiteral("no one-node Slurm cluster here: ") + why));
-    }
+    const auto cluster = clitest::startTestCluster(dir.path(), &why);
+    if (!cluster)
+        QSKIP(qPrintable(why));
 
     const QString script = dir.filePath(QStringLiteral("train.py"));
     {
@@ -95,13 +91,13 @@ void TestProbeSlurm::srunRanksOpenAsOneDataParallelRun()
     const QString out = dir.filePath(QStringLiteral("runs/train"));
     QDir().mkpath(dir.filePath(QStringLiteral("runs")));
     QString output;
-    const int status = cluster.runClient(
+    const int status = cluster->runClient(
         QStringLiteral("srun"),
         {QStringLiteral("-n"), QStringLiteral("2"), QStringLiteral("-N"), QStringLiteral("1"),
          QStringLiteral("--export=ALL,PYTHONPATH=") + QString::fromStdString(loaderlabPythonDir()),
          QString::fromStdString(pytorchEnginePython()), script, out, QString::number(port)},
         300'000, &output);
-    cluster.stop();
+    cluster->stop();
     QVERIFY2(status == 0, qPrintable(output));
     QVERIFY2(output.contains(QStringLiteral("rank 0 of 2: total 9120"))
                  && output.contains(QStringLiteral("rank 1 of 2: total 9120")),

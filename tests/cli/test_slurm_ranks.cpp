@@ -35,21 +35,17 @@ void TestSlurmRanks::srunTasksAreOneRunsRanks()
     REQUIRE_PYTORCH();
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
-    const QString clusterDir = dir.filePath(QStringLiteral("cluster"));
-    QDir().mkpath(clusterDir);
-    clitest::SlurmCluster cluster(clusterDir);
     QString why;
-    if (!cluster.start(&why)) {
-        cluster.stop();
-        QSKIP(qPrintable(QStringLiteral("no one-node Slurm cluster here: ") + why));
-    }
+    const auto cluster = clitest::startTestCluster(dir.path(), &why);
+    if (!cluster)
+        QSKIP(qPrintable(why));
     const int port = clitest::freeLoopbackPort();
     QVERIFY(port > 0);
     QDir().mkpath(dir.filePath(QStringLiteral("runs")));
     const QString out = dir.filePath(QStringLiteral("runs/r"));
     // 96 samples over 2 ranks, batch 8: 6 batches a rank an epoch, 2 epochs.
     QString output;
-    const int status = cluster.runClient(
+    const int status = cluster->runClient(
         QStringLiteral("srun"),
         {QStringLiteral("-n"),
          QStringLiteral("2"),
@@ -81,7 +77,7 @@ void TestSlurmRanks::srunTasksAreOneRunsRanks()
          QStringLiteral("--json"),
          out + QStringLiteral(".json")},
         300'000, &output);
-    cluster.stop();
+    cluster->stop();
     QVERIFY2(status == 0, qPrintable(output));
 
     QVERIFY(!QFile::exists(out + QStringLiteral(".csv"))); // each task writes its rank's
