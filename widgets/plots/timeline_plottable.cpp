@@ -27,6 +27,8 @@ const QColor kCompute(0, 158, 115);
 const QColor kSync(230, 159, 0);
 const QColor kExchange(0, 0, 0);
 constexpr int kConsumerParts = 4;
+// The colour of each part, in consumerStream's order.
+const std::array<QColor, kConsumerParts> kPartColors = {kWait, kCompute, kSync, kExchange};
 // Batches: Okabe-Ito's blues, yellow and purple, a further purple and two greys,
 // none of them the consumer's vermillion or green nor near them (CIE76 colour
 // difference at least 50), ordered so that consecutive batches (side by side on the
@@ -41,6 +43,21 @@ std::int64_t toNs(double seconds)
 {
     // Clamped so that zooming out absurdly far cannot overflow the conversion.
     return static_cast<std::int64_t>(std::clamp(seconds * kNsPerS, -9e18, 9e18));
+}
+
+// Calls `part(k, start, end)` for each consumer part record `r` took, in
+// consumerStream's order: waiting, computing, waiting for the slowest rank, exchanging.
+template <typename Part>
+void forConsumerParts(const loaderlab::TraceRecord &r, Part part)
+{
+    if (r.deliveryNs >= r.requestNs)
+        part(0, r.requestNs, r.deliveryNs);
+    if (r.computeEndNs > r.computeStartNs)
+        part(1, r.computeStartNs, r.computeEndNs);
+    if (r.syncEndNs > r.syncStartNs)
+        part(2, r.syncStartNs, r.syncEndNs);
+    if (r.exchangeEndNs > r.syncEndNs && r.syncEndNs > 0)
+        part(3, r.syncEndNs, r.exchangeEndNs);
 }
 
 } // namespace
@@ -112,14 +129,9 @@ void TimelinePlottable::sync()
     m_spans = std::max(m_spans, m_log->firstSpanKept());
     for (; m_records < records; ++m_records) {
         const loaderlab::TraceRecord &r = (*m_log)[m_records];
-        if (r.deliveryNs >= r.requestNs)
-            addToIndex(consumerStream(r.rank, 0), r.requestNs, r.deliveryNs);
-        if (r.computeEndNs > r.computeStartNs)
-            addToIndex(consumerStream(r.rank, 1), r.computeStartNs, r.computeEndNs);
-        if (r.syncEndNs > r.syncStartNs)
-            addToIndex(consumerStream(r.rank, 2), r.syncStartNs, r.syncEndNs);
-        if (r.exchangeEndNs > r.syncEndNs && r.syncEndNs > 0)
-            addToIndex(consumerStream(r.rank, 3), r.syncEndNs, r.exchangeEndNs);
+        forConsumerParts(r, [&](int part, std::int64_t start, std::int64_t end) {
+            addToIndex(consumerStream(r.rank, part), start, end);
+        });
     }
     for (; m_spans < spans; ++m_spans) {
         const loaderlab::WorkerSpan &span = m_log->span(m_spans);
@@ -238,26 +250,22 @@ TimelineHit TimelinePlottable::hitAt(double seconds, double value) const
             const loaderlab::TraceRecord &r = log[k];
             if (std::clamp(r.rank, 0, m_ranks - 1) != rank)
                 continue;
-            // Lower half: the wait for data, then for the slowest rank; upper half:
-            // the step, then the exchange.
-            const std::int64_t parts[2][2] = {{hit.computing ? r.computeStartNs : r.requestNs,
-                                               hit.computing ? r.computeEndNs : r.deliveryNs},
-                                              {hit.computing ? r.syncEndNs : r.syncStartNs,
-                                               hit.computing ? r.exchangeEndNs : r.syncEndNs}};
-            for (int part = 0; part < 2; ++part) {
-                const auto [start, end] = parts[part];
-                if (start <= ns && ns <= end && end > start && (part == 0 || r.syncEndNs > 0)) {
-                    hit.found = hit.consumer = true;
-                    hit.synchronising = part == 1;
-                    hit.batch = r.index;
-                    hit.worker = r.worker;
-                    hit.rank = r.rank;
-                    hit.startNs = start;
-                    hit.endNs = end;
-                    hit.record = r;
-                    return hit;
-                }
-            }
+            // Lower half: the waits (parts 0 and 2); upper half: the work (1 and 3).
+            forConsumerParts(r, [&](int part, std::int64_t start, std::int64_t end) {
+                if (hit.found || (part % 2 == 1) != hit.computing || start > ns || ns > end
+                    || end <= start)
+                    return;
+                hit.found = hit.consumer = true;
+                hit.synchronising = part >= 2;
+                hit.batch = r.index;
+                hit.worker = r.worker;
+                hit.rank = r.rank;
+                hit.startNs = start;
+                hit.endNs = end;
+                hit.record = r;
+            });
+            if (hit.found)
+                return hit;
         }
         return hit;
     }
@@ -328,10 +336,12 @@ void TimelinePlottable::draw(QCPPainter *painter)
                                  values->coordToPixel(consumer - kLaneHalf)};
         const double upper[2] = {values->coordToPixel(consumer + kLaneHalf),
                                  values->coordToPixel(consumer)};
-        out.setRow(consumerStream(rank, 0), lower[0], lower[1], kWait);
-        out.setRow(consumerStream(rank, 1), upper[0], upper[1], kCompute);
-        out.setRow(consumerStream(rank, 2), lower[0], lower[1], kSync);
-        out.setRow(consumerStream(rank, 3), upper[0], upper[1], kExchange);
+        for (int part = 0; part < kConsumerParts; ++part) {
+            // Waits (parts 0 and 2) below the lane's middle, work above it.
+            const double *half = part % 2 == 0 ? lower : upper;
+            out.setRow(consumerStream(rank, part), half[0], half[1],
+                       kPartColors[static_cast<std::size_t>(part)]);
+        }
     }
 
     painter->setFont(QFont(mParentPlot->font().family(), 7));
@@ -356,14 +366,10 @@ void TimelinePlottable::drawDetail(TimelineRectPainter &out, std::int64_t fromNs
     const std::size_t begin = first > firstRecord ? first - 1 : first;
     for (std::size_t i = begin; i < last; ++i) {
         const loaderlab::TraceRecord &r = log[i];
-        if (r.deliveryNs >= r.requestNs)
-            out.box(consumerStream(r.rank, 0), r.requestNs, r.deliveryNs, kWait, -1);
-        if (r.computeEndNs > r.computeStartNs)
-            out.box(consumerStream(r.rank, 1), r.computeStartNs, r.computeEndNs, kCompute, -1);
-        if (r.syncEndNs > r.syncStartNs)
-            out.box(consumerStream(r.rank, 2), r.syncStartNs, r.syncEndNs, kSync, -1);
-        if (r.exchangeEndNs > r.syncEndNs && r.syncEndNs > 0)
-            out.box(consumerStream(r.rank, 3), r.syncEndNs, r.exchangeEndNs, kExchange, -1);
+        forConsumerParts(r, [&](int part, std::int64_t start, std::int64_t end) {
+            out.box(consumerStream(r.rank, part), start, end,
+                    kPartColors[static_cast<std::size_t>(part)], -1);
+        });
     }
 
     const std::int64_t margin = std::max<std::int64_t>(kSpanMargin, std::int64_t{8} * m_numWorkers);

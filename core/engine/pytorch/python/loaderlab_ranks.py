@@ -84,6 +84,7 @@ class Ranks:
 
     def start_relays(self, write_line):
         """Rank 0: a thread per rank that passes its record lines to `write_line`."""
+        # write_line(line, batch): `batch` says the line is a batch record.
         self.relayed = {rank: 0 for rank, _, _, _ in self.children}
         self.relayed_changed = threading.Condition()
         for rank, _, fd, _ in self.children:
@@ -121,8 +122,9 @@ class Ranks:
             for line in lines:
                 if line.strip():
                     text = line.decode("utf-8", "replace")
-                    write_line(text)
-                    if '"type":"batch"' in text:
+                    batch = '"type":"batch"' in text
+                    write_line(text, batch)
+                    if batch:
                         with self.relayed_changed:
                             self.relayed[rank] += 1
                             self.relayed_changed.notify_all()
@@ -178,13 +180,6 @@ class Ranks:
                                        dtype=torch.float32, device=device)
             self.expected = (self.world + 1) / 2.0
 
-    def share_t0(self, t0):
-        """Rank 0's start time, on every rank; the ranks load nothing before it."""
-        value = self.torch.tensor([t0 if self.lead else 0], dtype=self.torch.int64,
-                                  device=self.control.device)
-        self._collective(self.dist.broadcast, value, 0)
-        return int(value.item())
-
     def barrier(self, flag):
         """Meets every rank; returns the sum of the ranks' flags (rank 0's: whether it
         has commands to share)."""
@@ -212,7 +207,7 @@ class Ranks:
 
     def poll(self, commands):
         """A barrier and, when rank 0 has commands, their broadcast: the ranks' meeting
-        while paused (every tenth of a second) and after every step's barrier."""
+        while paused (every tenth of a second)."""
         return self.share(commands) if self.barrier(bool(commands)) else []
 
     def _collective(self, function, *args):

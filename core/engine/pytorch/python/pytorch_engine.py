@@ -30,6 +30,7 @@ torch.distributed (loaderlab_ranks, beside loaderlab_probe): this process is ran
 the only one that reads LoaderLab's commands and writes its records pipe; the other
 ranks' batch and error records carry their "rank" and reach LoaderLab through it."""
 
+import bisect
 import importlib.util
 import io
 import json
@@ -382,7 +383,7 @@ def main():
     import threading
     _records_lock = threading.RLock()
     if ranks is not None and ranks.lead:
-        ranks.start_relays(lambda line: write_line(line, '"type":"batch"' in line))
+        ranks.start_relays(write_line)
     watch_engine()
 
     def terminate(*_):
@@ -497,7 +498,7 @@ def run(settings, commands, ranks, torch, Image, DataLoader, Dataset, IterableDa
                 self.record = settings["record_bytes"]
                 self.dtype = torch.uint8 if settings["dtype"] == "uint8" else torch.float32
                 self.shape = settings["shape"]
-                self.fds, self.fds_pid = {}, -1
+                self.fds = {}  # path: descriptor (pread needs no offset of its own)
             else:
                 self.shape = settings["shape"]
                 self.count = settings["samples"]
@@ -508,13 +509,10 @@ def run(settings, commands, ranks, torch, Image, DataLoader, Dataset, IterableDa
             return len(self.inner) if self.kind == "python" else self.count
 
         def tensor_record(self, index):
-            """Record `index`: one pread of its label and sample (docs/tensor-file-format.md),
-            from a descriptor of this process's own."""
-            import bisect
+            """Record `index`: one pread of its label and sample (docs/tensor-file-format.md);
+            a worker forked with the descriptors keeps using them."""
             part = bisect.bisect_right(self.firsts, index) - 1
             path = self.parts[part][0]
-            if self.fds_pid != os.getpid():
-                self.fds, self.fds_pid = {}, os.getpid()
             fd = self.fds.get(path)
             if fd is None:
                 fd = self.fds[path] = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
@@ -704,7 +702,7 @@ def run(settings, commands, ranks, torch, Image, DataLoader, Dataset, IterableDa
         start_record["ranks"] = ranks.world
     emit(start_record)
     if ranks is not None:
-        ranks.share_t0(start_record["t0"])  # no rank loads before rank 0's start
+        ranks.barrier(False)  # no rank loads before rank 0's start record
     max_batches, epochs = settings["max_batches"], settings["epochs"]
     index = epoch = version = 0
     iterator = None
