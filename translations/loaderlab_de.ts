@@ -2754,6 +2754,18 @@ bound</translation>
         <source>step %1, data %2, slowest rank %3, exchange %4; most exposed data loading: rank %5, %6 ms a step</source>
         <translation>Schritt %1, Daten %2, langsamster Rang %3, Austausch %4; am stärksten sichtbares Datenladen: Rang %5, %6 ms je Schritt</translation>
     </message>
+    <message>
+        <source>Scaling</source>
+        <translation>Skalierung</translation>
+    </message>
+    <message>
+        <source>Against the newest kept run of one rank: the speedup, the efficiency (speedup over the ranks), and the points below linear that data, a slower step, the slowest rank, the exchange and the rest each cost.</source>
+        <translation>Gegen den neuesten behaltenen Lauf mit einem Rang: der Speedup, die Effizienz (Speedup durch die Zahl der Ränge) und die Punkte unter linear, die Daten, ein langsamerer Schritt, der langsamste Rang, der Austausch und der Rest jeweils kosten.</translation>
+    </message>
+    <message>
+        <source>%1x with %2 ranks against &quot;%3&quot;, efficiency %4; below linear: data %5, step %6, slowest rank %7, exchange %8, other %9 points</source>
+        <translation>%1x mit %2 Rängen gegen „%3“, Effizienz %4; unter linear: Daten %5, Schritt %6, langsamster Rang %7, Austausch %8, Rest %9 Punkte</translation>
+    </message>
 </context>
 <context>
     <name>loaderlab::SweepAxesEditor</name>
@@ -3412,6 +3424,38 @@ mit W Workern steigen die Wartezeiten alle W Batches an.</translation>
     <message>
         <source>%1 ms a step (%2x)</source>
         <translation>%1 ms je Schritt (%2x)</translation>
+    </message>
+    <message>
+        <source>Identical nodes, each with these cores and devices: the gradient is all-reduced within each node, then between the nodes over the link chosen beside.</source>
+        <translation>Gleiche Knoten, jeder mit diesen Kernen und Geräten: der Gradient wird in jedem Knoten reduziert, dann zwischen den Knoten über die daneben gewählte Verbindung.</translation>
+    </message>
+    <message>
+        <source>The link between nodes (one a node), as assumed: its nominal rate and a typical latency.</source>
+        <translation>Die Verbindung zwischen den Knoten (eine je Knoten), angenommen: ihre Nennrate und eine typische Latenz.</translation>
+    </message>
+    <message>
+        <source>10 GbE</source>
+        <translation>10 GbE</translation>
+    </message>
+    <message>
+        <source>25 GbE</source>
+        <translation>25 GbE</translation>
+    </message>
+    <message>
+        <source>100 GbE</source>
+        <translation>100 GbE</translation>
+    </message>
+    <message>
+        <source>InfiniBand HDR</source>
+        <translation>InfiniBand HDR</translation>
+    </message>
+    <message>
+        <source>between them</source>
+        <translation>dazwischen</translation>
+    </message>
+    <message>
+        <source>Nodes</source>
+        <translation>Knoten</translation>
     </message>
 </context>
 <context>

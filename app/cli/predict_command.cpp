@@ -7,6 +7,7 @@
 #include "app/cli/sweep_table.h"
 
 #include "core/predict/fault_probe.h"
+#include "core/predict/node_scaling.h"
 #include "core/predict/predicted_sweep.h"
 #include "core/stats/straggler.h"
 #include "core/sweep/sweep_analysis.h"
@@ -129,24 +130,44 @@ std::string exchangeNote(const loaderlab::Calibration &c)
                                              : std::string(")"));
 }
 
-// What the slowest of N ranks waits for data a step, from the run's own waits.
-std::string stragglerLine(const loaderlab::Calibration &c)
+// --nodes 1,2,4: node counts in increasing order, each 1..1024.
+std::vector<int> nodeCounts(const QString &text)
 {
-    const std::vector<double> &waits = c.stepWaitSeconds;
-    if (waits.empty())
-        return {};
-    const auto figures = loaderlab::stragglerAmplification(waits, {1, 2, 4, 8, 32});
-    char head[160];
-    std::snprintf(head, sizeof head,
-                  "stragglers: a step waits for the slowest rank's data; from this run's %zu "
-                  "steady waits (mean %.2f ms), taken as independent draws, the slowest of",
-                  waits.size(), figures[0].slowestWait * 1e3);
-    std::string text = head;
-    for (std::size_t k = 1; k < figures.size(); ++k) {
-        char part[64];
-        std::snprintf(part, sizeof part, "%s %d ranks waits %.2f ms (%.2fx)", k == 1 ? "" : ",",
-                      figures[k].ranks, figures[k].slowestWait * 1e3, figures[k].amplification);
-        text += part;
+    std::vector<int> out;
+    for (const QString &part : text.split(QLatin1Char(','))) {
+        bool ok = false;
+        const int n = part.trimmed().toInt(&ok);
+        if (!ok || n < 1 || n > 1024)
+            throw std::invalid_argument("--nodes " + text.toStdString()
+                                        + ": expected node counts 1..1024, such as 1,2,4,8");
+        out.push_back(n);
+    }
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+}
+
+std::string nodeScalingText(const loaderlab::NodeScaling &scaling, const std::string &links)
+{
+    std::string text =
+        "nodes x devices (each node with the cores above; " + links + "; each rank runs at least "
+        + std::to_string(loaderlab::kLeastRankBatches) + " batches past its warm-up"
+        + (scaling.epochs > 1 ? ", " + std::to_string(scaling.epochs) + " epochs" : std::string())
+        + "):\n";
+    char line[256];
+    std::snprintf(line, sizeof line, "  one rank: %.1f samples/s\n",
+                  scaling.oneRankSamplesPerSecond);
+    text += line;
+    for (const loaderlab::NodeScalingRow &r : scaling.rows) {
+        std::snprintf(line, sizeof line,
+                      "  %d node%s x %d device%s = %d rank%s: %.1f samples/s, speedup %.2fx, "
+                      "efficiency %.0f %%; all-reduce %.2f ms a step (%.2f ms of it between "
+                      "nodes); data wait %.2f ms a batch\n",
+                      r.nodes, r.nodes == 1 ? "" : "s", r.devicesPerNode,
+                      r.devicesPerNode == 1 ? "" : "s", r.ranks(), r.ranks() == 1 ? "" : "s",
+                      r.samplesPerSecond, r.speedup, r.efficiency * 100.0, r.exchangeSeconds * 1e3,
+                      r.betweenNodesSeconds * 1e3, r.waitMeanSeconds * 1e3);
+        text += line;
     }
     return text;
 }
@@ -236,9 +257,19 @@ int predictCommand(const QStringList &arguments)
                         "the run's)"),
          QStringLiteral("n")},
         {QStringLiteral("network"),
-         QStringLiteral("the link the ranks' gradient all-reduce crosses on the target machine: "
-                        "10gbe, 25gbe, 100gbe, ib-hdr, nvlink, or GB/s (default: the link the "
-                        "run measured, if it exchanged a gradient among ranks)"),
+         QStringLiteral("the link the ranks' gradient all-reduce crosses on the target machine "
+                        "(with --nodes: the link between nodes): 10gbe, 25gbe, 100gbe, ib-hdr, "
+                        "nvlink, or GB/s (default: the link the run measured, if it exchanged a "
+                        "gradient among ranks)"),
+         QStringLiteral("name")},
+        {QStringLiteral("nodes"),
+         QStringLiteral("also predict these node counts, each node with --devices ranks and the "
+                        "cores above, the gradient all-reduced within each node and then "
+                        "between nodes over --network, e.g. 1,2,4,8"),
+         QStringLiteral("n,...")},
+        {QStringLiteral("node-link"),
+         QStringLiteral("with --nodes: the link among one node's devices, named as for --network "
+                        "(default: the link the run measured)"),
          QStringLiteral("name")},
         {QStringLiteral("gradient-mb"),
          QStringLiteral("the gradient each rank all-reduces after every step, in MB (default: "
@@ -259,8 +290,16 @@ int predictCommand(const QStringList &arguments)
     bool ranksAsked = false; // a prediction for several ranks: stragglers matter
     loaderlab::PredictedSweep predicted;
     std::string from;
-    int cores = 0; // --cores; 0: the run's machine as it was
+    int cores = 0;          // --cores; 0: the run's machine as it was
+    std::vector<int> nodes; // --nodes
+    loaderlab::NetworkLink betweenNodes;
+    loaderlab::NodeScaling scaling;
+    loaderlab::ModelCosts runCosts;
     try {
+        if (parser.isSet(QStringLiteral("nodes")))
+            nodes = nodeCounts(parser.value(QStringLiteral("nodes")));
+        else if (parser.isSet(QStringLiteral("node-link")))
+            throw std::invalid_argument("--node-link names the link within a node: give --nodes");
         if (!parser.isSet(QStringLiteral("from")))
             throw std::invalid_argument("--from RUN.json: the run to predict from");
         from = pathFromArgument(parser.value(QStringLiteral("from")));
@@ -281,9 +320,11 @@ int predictCommand(const QStringList &arguments)
             calibration.notes.push_back("predicting for " + std::to_string(cores)
                                         + " cores: fresh pages are taken to fault in on every "
                                           "core at once (no lanes probed)");
+        runCosts = calibration.costs; // the run predicted back on what it measured
         if (parser.isSet(QStringLiteral("devices")))
             calibration.config.devices = positiveOption(parser, "devices");
-        ranksAsked = ranksAsked || calibration.config.devices > 1;
+        ranksAsked = ranksAsked || calibration.config.devices > 1
+                     || (!nodes.empty() && nodes.back() > 1);
         if (parser.isSet(QStringLiteral("gradient-mb"))) {
             bool ok = false;
             const double mb = parser.value(QStringLiteral("gradient-mb")).toDouble(&ok);
@@ -292,16 +333,34 @@ int predictCommand(const QStringList &arguments)
             calibration.config.gradientMb = mb;
             calibration.costs.gradientBytes = mb * 1e6;
         }
-        if (parser.isSet(QStringLiteral("network"))) {
+        if (!nodes.empty()) {
+            if (parser.isSet(QStringLiteral("node-link")))
+                calibration.costs.network = loaderlab::networkLinkNamed(
+                    parser.value(QStringLiteral("node-link")).toStdString());
+            if (calibration.costs.network.known())
+                calibration.notes.push_back("within a node the gradient exchange crosses "
+                                            + calibration.costs.network.description);
+            if (parser.isSet(QStringLiteral("network"))) {
+                betweenNodes = loaderlab::networkLinkNamed(
+                    parser.value(QStringLiteral("network")).toStdString());
+                calibration.notes.push_back("between nodes it crosses " + betweenNodes.description
+                                            + ", one link a node");
+            }
+        } else if (parser.isSet(QStringLiteral("network"))) {
             calibration.costs.network = loaderlab::networkLinkNamed(
                 parser.value(QStringLiteral("network")).toStdString());
             calibration.notes.push_back("the gradient exchange crosses "
                                         + calibration.costs.network.description);
         }
         if (calibration.costs.gradientBytes > 0.0 && calibration.costs.network.known())
-            calibration.notes.push_back(exchangeNote(calibration));
+            calibration.notes.push_back((nodes.empty() ? "" : "within a node, ")
+                                        + exchangeNote(calibration));
         const int repeats = intOption(parser, "repeats", 1, 1000);
         predicted = loaderlab::predictSweep(calibration, axes, cores, repeats);
+        if (!nodes.empty())
+            scaling = loaderlab::predictNodeScaling(calibration, nodes,
+                                                    std::max(1, calibration.config.devices),
+                                                    calibration.costs.network, betweenNodes, cores);
     } catch (const std::exception &e) {
         std::fprintf(stderr, "loaderlab predict: %s\n", escapeForTerminal(e.what()).c_str());
         return kUsage;
@@ -337,13 +396,13 @@ int predictCommand(const QStringList &arguments)
     std::printf("%s\n", costsText(calibration).c_str());
     for (const std::string &note : calibration.notes)
         std::printf("  assumed: %s\n", escapeForTerminal(note).c_str());
-    if (const std::string stragglers = stragglerLine(calibration);
+    if (const std::string stragglers = loaderlab::stragglerText(calibration.stepWaitSeconds,
+                                                                {2, 4, 8, 32}, "this run");
         ranksAsked && !stragglers.empty())
         std::printf("%s\n", stragglers.c_str());
     // The run itself, predicted back: how far the model is from what was measured.
     try {
-        const loaderlab::Prediction back = loaderlab::predictLoader(calibration.costs,
-                                                                    calibration.setting);
+        const loaderlab::Prediction back = loaderlab::predictLoader(runCosts, calibration.setting);
         const double measured = calibration.measured.samplesPerSecMean;
         std::printf("the run itself: measured %.1f samples/s, predicted %.1f", measured,
                     back.samplesPerSecond);
@@ -363,6 +422,14 @@ int predictCommand(const QStringList &arguments)
                 predicted.predictions[k].dominantWaitPeriod);
     }
     std::fputs(markCannotRun(sweepTable(analysis, {}, {period}), refusals).c_str(), stdout);
+    if (!scaling.rows.empty()) {
+        std::string links = calibration.costs.network.known()
+                                ? "within a node " + calibration.costs.network.description
+                                : std::string("no link within a node");
+        links += betweenNodes.known() ? ", between nodes " + betweenNodes.description
+                                      : std::string(", no link between nodes");
+        std::printf("\n%s", nodeScalingText(scaling, links).c_str()); // no text of the user's
+    }
     std::printf("\npredicted by the loader model: CPU cores shared by processor sharing; the "
                 "gradient exchange as a ring all-reduce on the link above (when there is one); no "
                 "memory-bandwidth or cache model. Its error is at least the run "

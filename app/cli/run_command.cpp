@@ -15,6 +15,7 @@
 #include "core/autotune/autotuner.h"
 #include "core/dataset/dataset.h"
 #include "core/engine/run_service.h"
+#include "core/io/run_reader.h"
 #include "core/system/clock.h"
 #include "core/system/logging.h"
 #include "core/system/safe_text.h"
@@ -80,6 +81,28 @@ int waitForRun(loaderlab::RunService &service, bool quiet)
     return signal;
 }
 
+// --baseline's run: one rank, with a steady rate. Throws std::invalid_argument.
+loaderlab::RunSummary oneRankBaseline(const std::string &path, const loaderlab::RunConfig &config)
+{
+    if (config.devices < 2 && config.launchRank < 0)
+        throw std::invalid_argument("--baseline compares a run of several ranks (--devices N) "
+                                    "with one rank's: this run has one");
+    loaderlab::OpenedRun run;
+    try {
+        run = loaderlab::openRunBeside(path);
+    } catch (const std::runtime_error &e) {
+        throw std::invalid_argument(std::string("--baseline: ") + e.what());
+    }
+    if (run.report.config.devices != 1)
+        throw std::invalid_argument("--baseline " + path + ": its run had "
+                                    + std::to_string(run.report.config.devices)
+                                    + " ranks, not one");
+    if (!(run.report.summary.samplesPerSecMean > 0.0))
+        throw std::invalid_argument("--baseline " + path
+                                    + ": its run has no steady rate (no batch past its warm-up)");
+    return run.report.summary;
+}
+
 } // namespace
 
 int runCommand(const QStringList &arguments)
@@ -117,6 +140,12 @@ int runCommand(const QStringList &arguments)
                                      "the job's first node, port 29500 + SLURM_JOB_ID mod 1000); "
                                      "--csv and --json get .rankR before their extension, and "
                                      "File > Open run merges the ranks")});
+    parser.addOption({QStringLiteral("baseline"),
+                      QStringLiteral("with --devices N: a recorded run of one rank (its summary "
+                                     "JSON, the CSV beside it) to give the scaling efficiency "
+                                     "against, split into what data, the step, the slowest rank "
+                                     "and the exchange cost"),
+                      QStringLiteral("file")});
     parser.addOption({QStringLiteral("quiet"), QStringLiteral("no progress on stderr")});
     parser.addOption({QStringLiteral("log-level"),
                       QStringLiteral("trace, debug, info, warn (default), error, off"),
@@ -141,6 +170,8 @@ int runCommand(const QStringList &arguments)
     const bool autotune = parser.isSet(QStringLiteral("autotune"));
     const QString autotuneSearch = parser.value(QStringLiteral("autotune-search"));
     std::optional<SlurmRank> slurm;
+    std::string baselinePath;
+    loaderlab::RunSummary baseline; // --baseline's
     try {
         loaderlab::setupLogging(parser.value(QStringLiteral("log-level")).toStdString());
         loaderlab::RunConfig config = runConfigFromOptions(parser);
@@ -151,6 +182,10 @@ int runCommand(const QStringList &arguments)
         if (autotuneSearch != QLatin1String("model") && autotuneSearch != QLatin1String("hill"))
             throw std::invalid_argument("--autotune-search: 'model' or 'hill', not '"
                                         + autotuneSearch.toStdString() + "'");
+        if (parser.isSet(QStringLiteral("baseline"))) {
+            baselinePath = pathFromArgument(parser.value(QStringLiteral("baseline")));
+            baseline = oneRankBaseline(baselinePath, config);
+        }
         service.setTraceRetention(keepBatches(parser));
         ensureDefaultDataset(config);
         loaderlab::RunOutputs outputs{pathFromArgument(parser.value(QStringLiteral("csv"))),
@@ -198,6 +233,14 @@ int runCommand(const QStringList &arguments)
     if (slurm) // where this rank's run sits beside the other tasks' (core/io/rank_set.h)
         report.probe = slurmProbeInfo(*slurm, service.engine().startUnixNs());
     std::fputs(summaryTable(report.summary).c_str(), stdout);
+    if (!baselinePath.empty()) {
+        report.scalingBaseline = baselinePath;
+        report.scaling = loaderlab::scalingEfficiency(baseline, report.summary);
+        const std::string line = loaderlab::scalingEfficiencyLine(report.scaling);
+        std::printf("  %s\n", line.empty() ? "against one rank: no figures (this run has no "
+                                             "steady rate of several ranks)"
+                                           : line.c_str());
+    }
     std::fflush(stdout);
     int code = signal != 0 ? kInterruptedBase + signal : kOk;
     if (service.state() == loaderlab::RunState::Failed) {

@@ -4,6 +4,7 @@
 #include "app/cli/run_support.h"
 #include "app/cli/sweep_table.h"
 
+#include "core/stats/straggler.h"
 #include "core/sweep/sweep_analysis.h"
 #include "core/system/safe_text.h"
 
@@ -91,6 +92,22 @@ void printProgress(const loaderlab::SweepDefinition &d, const loaderlab::Predict
     }
 }
 
+// The rank counts the sweep asks for: the devices axis's values, else the base's.
+std::vector<int> rankCounts(const loaderlab::SweepDefinition &d)
+{
+    for (const loaderlab::SweepAxis &axis : d.axes) {
+        if (axis.key != "devices")
+            continue;
+        std::vector<int> out;
+        for (const auto &value : axis.values) {
+            if (value.is_number_integer())
+                out.push_back(value.get<int>());
+        }
+        return out;
+    }
+    return {d.base.devices};
+}
+
 } // namespace
 
 bool predictFirstFromOptions(const QCommandLineParser &parser,
@@ -156,6 +173,10 @@ int runPredictFirstSweep(loaderlab::SweepRunner &runner,
         calibrated = "the model calibrated from " + escapeForTerminal(cell) + ", its error "
                      + percentText(outcome.error);
     }
+    if (const std::string stragglers = loaderlab::stragglerText(
+            outcome.stepWaitSeconds, rankCounts(definition), "the calibration cell");
+        !stragglers.empty())
+        std::printf("\n%s\n", stragglers.c_str());
     std::fprintf(
         stderr, "%s: ran %d cells (%d failed), skipped %d, %d found done; %s; results in %s\n",
         outcome.stopped ? "stopped" : "done", outcome.ran, outcome.failed, outcome.skipped,

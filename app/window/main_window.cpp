@@ -353,7 +353,9 @@ void MainWindow::onTick()
     if (++m_ticks % 8 == 0 || m_session->finished()) {
         const bool live = m_session->running();
         const RunSummary summary = m_session->summary(live ? kLiveSummaryWindow : 0);
-        m_stats->showSummary(summary);
+        const RunEntry *oneRank = m_session->runs()->newestOneRankRun();
+        m_stats->showSummary(summary, oneRank ? &oneRank->summary : nullptr,
+                             oneRank ? oneRank->name : QString());
         if (m_session->trace())
             m_session->runs()->setLiveSummary(summary);
         m_lessons->panel()->refresh();

@@ -239,6 +239,18 @@ OpenedRun openRun(const std::string &csvPath, const std::string &jsonPath)
     return run;
 }
 
+OpenedRun openRunBeside(const std::string &path)
+{
+    const bool csvGiven = path.size() > 4 && path.compare(path.size() - 4, 4, ".csv") == 0;
+    const std::string csv = csvGiven ? path : traceCsvBeside(path);
+    const std::string json = csvGiven ? summaryJsonBeside(path) : path;
+    if (csv.empty() || json.empty())
+        throw std::runtime_error(path + ": no " + (csv.empty() ? "per-batch CSV" : "summary JSON")
+                                 + " of the same name beside it (loaderlab run --csv RUN.csv "
+                                   "--json RUN.json writes both)");
+    return openRun(csv, json);
+}
+
 void buildOpenedRun(OpenedRun &run, const std::vector<TraceRecord> &records)
 {
     finishOpenedRun(run, traceFromRecords(records, run.report));

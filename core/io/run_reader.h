@@ -58,6 +58,9 @@ inline constexpr std::int64_t kMaxSummaryJsonBytes = 64LL * 1024 * 1024;
 // (of the largest config version), samples + skipped <= batch size; and the worker
 // spans rebuilt stay within kMaxOpenedSpans.
 OpenedRun openRun(const std::string &csvPath, const std::string &jsonPath);
+// openRun on RUN.json and the CSV beside it, or on RUN.csv and the JSON beside it;
+// throws std::runtime_error naming the file that is missing.
+OpenedRun openRunBeside(const std::string &path);
 // Fills `run`'s trace, figures (recomputed from `records`, with the report's peak
 // memory and skipped count kept) and maxWorkers from its report and `records`.
 void buildOpenedRun(OpenedRun &run, const std::vector<TraceRecord> &records);

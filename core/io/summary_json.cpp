@@ -205,6 +205,19 @@ json toJson(const RunReport &r)
                         {"world_size", r.probe->worldSize},
                         {"start_unix_ns", r.probe->startUnixNs},
                         {"host", r.probe->host}};
+    if (const ScalingEfficiency &e = r.scaling; e.known)
+        out["scaling"] = {{"baseline", r.scalingBaseline},
+                          {"ranks", e.ranks},
+                          {"one_rank_samples_per_sec", e.oneRankSamplesPerSec},
+                          {"samples_per_sec", e.samplesPerSec},
+                          {"speedup", e.speedup},
+                          {"efficiency", e.efficiency},
+                          {"lost",
+                           {{"data", e.dataLoss},
+                            {"step", e.stepLoss},
+                            {"slowest_rank", e.imbalanceLoss},
+                            {"exchange", e.communicationLoss},
+                            {"other", e.otherLoss}}}};
     return out;
 }
 

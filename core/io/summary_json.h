@@ -9,6 +9,7 @@
 #include "core/config/run_config.h"
 #include "core/record/trace_record.h"
 #include "core/stats/run_summary.h"
+#include "core/stats/scaling_efficiency.h"
 #include "core/system/cpu_load.h"
 #include "core/system/machine_info.h"
 #include "core/trace/trace_log.h"
@@ -64,6 +65,9 @@ struct RunReport
     // not measured (no /proc/stat, a summary written before it was recorded).
     MachineLoad machineLoad;
     std::optional<ProbeInfo> probe; // a rank of a run of several processes
+    // Against a measured run of one rank (`run --baseline`), for a data-parallel run.
+    std::string scalingBaseline; // that run's file
+    ScalingEfficiency scaling;
 };
 
 nlohmann::json toJson(const RunReport &report);

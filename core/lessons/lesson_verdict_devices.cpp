@@ -1,9 +1,11 @@
 // The verdict of "More devices, less than linear": the speedup of each rank count
-// over one rank, and where the rest of each rank's time went (the trace's split).
+// over one rank, where the rest of each rank's time went (the trace's split), and the
+// points below linear split into what each part of a step grew by against one rank.
 
 #include "core/lessons/lesson.h"
 #include "core/lessons/verdict_support.h"
 #include "core/stats/rank_time_split.h"
+#include "core/stats/scaling_efficiency.h"
 
 namespace loaderlab {
 using verdict::format;
@@ -22,6 +24,7 @@ LessonVerdict devicesVerdict(const std::vector<LessonPhaseResult> &phases)
     nlohmann::json list = nlohmann::json::array();
     std::string speedups;
     std::string where;
+    std::string lost;
     bool sublinear = true;
     for (std::size_t i = 1; i < phases.size(); ++i) {
         const int n = phases[i].config.devices;
@@ -44,6 +47,20 @@ LessonVerdict devicesVerdict(const std::vector<LessonPhaseResult> &phases)
                            n, split.exchange * 100.0, split.straggler * 100.0, split.data * 100.0,
                            split.step * 100.0);
         }
+        if (const ScalingEfficiency e = scalingEfficiency(phases[0].summary, phases[i].summary);
+            e.known) {
+            entry["lost"] = {{"data", e.dataLoss},
+                             {"step", e.stepLoss},
+                             {"slowest_rank", e.imbalanceLoss},
+                             {"exchange", e.communicationLoss},
+                             {"other", e.otherLoss}};
+            lost = format("Of the %.0f points below linear with %d ranks, exchanging took %.0f, "
+                          "waiting for the slowest rank %.0f, waiting for data %.0f, a slower "
+                          "step %.0f and the rest %.0f.",
+                          (1.0 - e.efficiency) * 100.0, n, e.communicationLoss * 100.0,
+                          e.imbalanceLoss * 100.0, e.dataLoss * 100.0, e.stepLoss * 100.0,
+                          e.otherLoss * 100.0);
+        }
         list.push_back(entry);
         speedups += format("%s%d ranks %.2fx (%.0f %% of linear)", i > 1 ? ", " : "", n, speedup,
                            efficiency * 100.0);
@@ -54,6 +71,8 @@ LessonVerdict devicesVerdict(const std::vector<LessonPhaseResult> &phases)
                     speedups.c_str());
     if (!where.empty())
         v.text += where + " ";
+    if (!lost.empty())
+        v.text += lost + " ";
     v.text += v.observed
                   ? "Every rank loads and steps its share at once, but then all of them wait "
                     "for the slowest and all-reduce the gradient, which grows with the ranks: "

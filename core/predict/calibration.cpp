@@ -426,19 +426,12 @@ Calibration calibrateFromRun(const std::vector<TraceRecord> &records, const RunR
 
 Calibration calibrateFromFiles(const std::string &path)
 {
-    const bool csvGiven = path.size() > 4 && path.compare(path.size() - 4, 4, ".csv") == 0;
-    const std::string csv = csvGiven ? path : traceCsvBeside(path);
-    const std::string json = csvGiven ? summaryJsonBeside(path) : path;
-    if (csv.empty() || json.empty())
-        throw std::runtime_error(path + ": no " + (csv.empty() ? "per-batch CSV" : "summary JSON")
-                                 + " of the same name beside it (loaderlab run --csv RUN.csv "
-                                   "--json RUN.json writes both)");
-    const OpenedRun run = openRun(csv, json);
+    const OpenedRun run = openRunBeside(path);
     try {
         return calibrateFromRun(run.trace->records(), run.report);
     } catch (const std::invalid_argument &e) {
         // The batches and their times are the CSV's.
-        throw std::runtime_error(csv + ": " + e.what());
+        throw std::runtime_error(run.csvPath + ": " + e.what());
     }
 }
 

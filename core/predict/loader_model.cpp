@@ -76,20 +76,25 @@ std::string modelInputProblem(const ModelCosts &costs, const ModelSetting &s)
                "than the machine's";
     if (s.devices < 1 || s.devices > kMaxModelDevices)
         return "devices: expected 1.." + std::to_string(kMaxModelDevices);
+    if (s.nodes < 1 || s.nodes > kMaxModelDevices / s.devices)
+        return "nodes: expected 1.." + std::to_string(kMaxModelDevices / s.devices) + " ("
+               + std::to_string(kMaxModelDevices) + " ranks at most)";
+    if (s.nodes > 1 && costs.gradientBytes > 0.0 && !costs.betweenNodes.known())
+        return "several nodes all-reduce their gradient over a link between them: none named";
     if (s.samplesPerEpoch < 1)
         return "samples per epoch: expected at least 1";
     if (s.epochs < 0 || s.batches < 0 || s.warmupBatches < 0)
         return "epochs, batches and warm-up batches must not be negative";
     if (s.epochs == 0 && s.batches == 0)
         return "no limit: give epochs or a batch count";
-    const std::int64_t perRank = (s.samplesPerEpoch + s.devices - 1) / s.devices;
+    const std::int64_t perRank = (s.samplesPerEpoch + s.ranks() - 1) / s.ranks();
     const std::int64_t perEpoch = s.dropLast ? perRank / s.batchSize
                                              : (perRank + s.batchSize - 1) / s.batchSize;
     if (perEpoch < 1)
         return "an epoch of " + std::to_string(perRank)
                + " samples per rank holds no whole batch (drop_last)";
     const double total = s.batches > 0 ? static_cast<double>(s.batches)
-                                       : static_cast<double>(perEpoch) * s.epochs * s.devices;
+                                       : static_cast<double>(perEpoch) * s.epochs * s.ranks();
     if (total > static_cast<double>(kMaxModelBatches))
         return "more than " + std::to_string(kMaxModelBatches) + " batches to simulate";
     if (costs.sampleSeconds.empty())

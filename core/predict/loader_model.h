@@ -100,8 +100,11 @@ struct ModelCosts
     // the slowest has ended it, over `network` (network_link.h): a delay of the ring
     // all-reduce's time before each rank asks for its next batch. 0 bytes or an
     // unknown link: no exchange.
+    // With several nodes (ModelSetting::nodes), `network` joins a node's ranks and
+    // `betweenNodes` the nodes: a hierarchical all-reduce (network_link.h).
     double gradientBytes = 0.0;
     NetworkLink network;
+    NetworkLink betweenNodes;
     // LoaderLab's loader keeps its batch buffers in a pool: the first W x prefetch + 1
     // batches a rank's loader dispatches (1 with W = 0) fill buffers it has never used,
     // whose pages fault in as they are first written; the pin thread's first W x
@@ -133,12 +136,17 @@ struct ModelSetting
     // always there, sharing those cores with the run's threads.
     double outsideCores = 0.0;
     double otherLoad = 0.0;
-    int devices = 1; // data-parallel ranks, each with its own loader and W workers
+    int devices = 1; // data-parallel ranks per node, each with its own loader and W workers
+    // Identical nodes, each with `cores` cores (and other programs' load) and `devices`
+    // ranks; the barrier and the exchange join all devices x nodes ranks.
+    int nodes = 1;
     bool syncDevices = true;
     std::int64_t samplesPerEpoch = 1024; // the dataset; each rank gets ceil(n / devices)
     int epochs = 1;                      // 0: until `batches`
     std::int64_t batches = 0;            // batches of all ranks together; 0: no limit
     int warmupBatches = 5;               // per rank, left out of the figures (docs/metrics.md)
+
+    int ranks() const { return devices * nodes; }
 };
 
 // One consumed batch, times in seconds from the run's start.

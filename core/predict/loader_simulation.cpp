@@ -14,7 +14,8 @@ using namespace simactivity;
 LoaderSimulation::LoaderSimulation(const ModelCosts &costs, const ModelSetting &setting)
     : m_costs(costs)
     , m_setting(setting)
-    , m_clock(setting.cores - setting.outsideCores, costs.faultLanes, setting.otherLoad)
+    , m_clock(setting.cores - setting.outsideCores, costs.faultLanes, setting.otherLoad,
+              setting.nodes > 1 ? setting.devices : 0)
 {
     // With W = 0 the consumer's batch goes back to the pool before it builds the next;
     // with workers, W x prefetch batches are in flight when the consumer, holding none,
@@ -22,10 +23,10 @@ LoaderSimulation::LoaderSimulation(const ModelCosts &costs, const ModelSetting &
     m_poolBuffers = loaderFirstFillBatches(setting.workers, setting.prefetchFactor);
     // Each rank's share of an epoch, as DistributedSampler pads it: ceil(n / N).
     const std::int64_t n = setting.samplesPerEpoch;
-    const std::int64_t ranks = setting.devices;
+    const std::int64_t ranks = setting.ranks();
     m_samplesPerRankEpoch = (n + ranks - 1) / ranks;
-    m_ranks.resize(static_cast<std::size_t>(setting.devices));
-    for (int r = 0; r < setting.devices; ++r)
+    m_ranks.resize(static_cast<std::size_t>(ranks));
+    for (int r = 0; r < ranks; ++r)
         m_ranks[static_cast<std::size_t>(r)].rank = r;
 }
 

@@ -132,7 +132,7 @@ void LoaderSimulation::stepEnded(Rank &r)
 
 void LoaderSimulation::askAgain(Rank &r)
 {
-    const bool barrier = m_setting.syncDevices && m_setting.devices > 1;
+    const bool barrier = m_setting.syncDevices && m_setting.ranks() > 1;
     if (!barrier) {
         r.consumer = Consumer::Asking;
         r.request = m_clock.now();
@@ -146,10 +146,14 @@ void LoaderSimulation::askAgain(Rank &r)
     if (m_atBarrier < waiting)
         return;
     m_atBarrier = 0;
-    // Then the gradient all-reduce among the ranks still running, each waiting for it.
-    const double exchange = ringAllreduceSeconds(m_costs.network, m_costs.gradientBytes,
-                                                 static_cast<int>(waiting),
-                                                 m_setting.cores - m_setting.outsideCores);
+    // Then the gradient all-reduce among the ranks still running, each waiting for it:
+    // on one node a ring, across nodes in two levels (the running ranks taken to fill
+    // whole nodes).
+    const int running = static_cast<int>(waiting);
+    const int perNode = std::min(running, m_setting.devices);
+    const double exchange = hierarchicalAllreduceSeconds(
+        m_costs.network, m_costs.betweenNodes, m_costs.gradientBytes, perNode,
+        (running + perNode - 1) / perNode, m_setting.cores - m_setting.outsideCores);
     for (Rank &x : m_ranks) {
         if (x.consumer != Consumer::AtBarrier)
             continue;

@@ -68,6 +68,19 @@ double ringAllreduceSeconds(const NetworkLink &link, double bytes, int ranks, do
     return cores > 0.0 && demand > cores ? ring * demand / cores : ring;
 }
 
+double hierarchicalAllreduceSeconds(const NetworkLink &withinNode, const NetworkLink &betweenNodes,
+                                    double bytes, int ranksPerNode, int nodes, double cores)
+{
+    // Within the node: reduce-scatter and all-gather together move what one ring
+    // all-reduce among its ranks moves.
+    const double within = ringAllreduceSeconds(withinNode, bytes, ranksPerNode, cores);
+    if (nodes < 2 || bytes <= 0.0 || !betweenNodes.known())
+        return within;
+    const double steps = 2.0 * (nodes - 1);
+    return within + steps * betweenNodes.latencySeconds
+           + steps / nodes * bytes / betweenNodes.bytesPerSecond;
+}
+
 NetworkLink networkLinkMeasured(double seconds, double bytes, int ranks)
 {
     if (ranks < 2 || seconds <= 0.0 || bytes <= 0.0)

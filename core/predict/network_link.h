@@ -34,6 +34,16 @@ NetworkLink networkLinkNamed(const std::string &text);
 // need more than those cores share them: the time grows by ranks x cpuShare / cores.
 double ringAllreduceSeconds(const NetworkLink &link, double bytes, int ranks, double cores = 0.0);
 
+// The all-reduce of `bytes` among `nodes` x `ranksPerNode` ranks done in two levels,
+// as hierarchical all-reduces (Horovod's, NCCL's across nodes) do it: a reduce-scatter
+// among each node's ranks over `withinNode`, then each rank all-reduces its 1/G share
+// with its peers on the other nodes, the node's G shares together crossing its link
+// `betweenNodes` (one link a node: 2(M-1)/M x S through it), then an all-gather within
+// the node. With one node it is ringAllreduceSeconds on `withinNode`; `cores` as there
+// (per node).
+double hierarchicalAllreduceSeconds(const NetworkLink &withinNode, const NetworkLink &betweenNodes,
+                                    double bytes, int ranksPerNode, int nodes, double cores = 0.0);
+
 // The link that makes a ring all-reduce of `bytes` among `ranks` take `seconds`
 // (latency 0: the measured time is put on the bandwidth). Unknown when `ranks` < 2 or
 // nothing was measured.

@@ -107,6 +107,7 @@ public:
         for (std::int64_t g = 0; g < m_gridSize; ++g)
             anyOpen = anyOpen || open(g);
         if (anyOpen && (calibrateFromFolder() || calibrateByRunning()) && !m_outcome.stopped) {
+            m_outcome.stepWaitSeconds = m_calibration->stepWaitSeconds;
             for (std::int64_t g = 0; g < m_gridSize; ++g)
                 m_predictions.push_back(predictCell(*m_calibration, m_cells[g]));
             select();

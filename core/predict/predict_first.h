@@ -32,6 +32,7 @@
 #include <functional>
 #include <stop_token>
 #include <string>
+#include <vector>
 
 namespace loaderlab {
 
@@ -77,6 +78,9 @@ struct PredictFirstOutcome
     bool stopped = false;
     std::int64_t calibrationOrder = -1; // the cell the model was calibrated from; -1: none
     double error = 0.0;                 // the model's error at the end
+    // The calibration run's steady per-step data waits, in seconds (Calibration::
+    // stepWaitSeconds): what the stragglers of more ranks are figured from.
+    std::vector<double> stepWaitSeconds;
 };
 
 // Other programs (and the hypervisor's steal) taking more than this many cores more,

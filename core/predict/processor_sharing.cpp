@@ -7,26 +7,35 @@
 
 namespace loaderlab {
 
-ProcessorSharingClock::ProcessorSharingClock(double cores, double faultLanes, double otherLoad)
+ProcessorSharingClock::ProcessorSharingClock(double cores, double faultLanes, double otherLoad,
+                                             int ranksPerHost)
     : m_cores(std::max(kLeastCores, cores))
     , m_faultLanes(std::max(0.0, faultLanes))
     , m_otherLoad(std::max(0.0, otherLoad))
+    , m_ranksPerHost(std::max(0, ranksPerHost))
 {
 }
 
-double ProcessorSharingClock::rate() const
+double ProcessorSharingClock::rate(int host) const
 {
-    return coreShares(m_cores, m_weight, m_otherLoad).run;
+    const auto h = static_cast<std::size_t>(host);
+    return coreShares(m_cores, h < m_hosts.size() ? m_hosts[h].weight : 0.0, m_otherLoad).run;
 }
 
-double ProcessorSharingClock::faultShare() const
+double ProcessorSharingClock::faultShare(int host) const
 {
-    return m_faultLanes > 0.0 && m_faulting > m_faultLanes ? m_faultLanes / m_faulting : 1.0;
+    const auto h = static_cast<std::size_t>(host);
+    const double faulting = h < m_hosts.size() ? m_hosts[h].faulting : 0.0;
+    return m_faultLanes > 0.0 && faulting > m_faultLanes ? m_faultLanes / faulting : 1.0;
 }
 
 void ProcessorSharingClock::addActivity(Activity a)
 {
     a.order = m_started++;
+    a.host = m_ranksPerHost > 0 ? static_cast<std::size_t>(std::max(0, a.tag.rank) / m_ranksPerHost)
+                                : 0;
+    if (a.host >= m_hosts.size())
+        m_hosts.resize(a.host + 1);
     m_active.push_back(a);
     sumWeights();
 }
@@ -34,15 +43,16 @@ void ProcessorSharingClock::addActivity(Activity a)
 void ProcessorSharingClock::sumWeights()
 {
     // Summed again rather than updated, so rounding never leaves a weight behind.
-    m_weight = 0.0;
-    m_faulting = 0.0;
+    for (Host &h : m_hosts)
+        h = Host{};
     for (const Activity &a : m_active) {
         if (a.faulting)
-            m_faulting += 1.0;
+            m_hosts[a.host].faulting += 1.0;
         else if (a.cpu)
-            m_weight += a.weight;
+            m_hosts[a.host].weight += a.weight;
     }
-    m_weight += m_faultLanes > 0.0 ? std::min(m_faulting, m_faultLanes) : m_faulting;
+    for (Host &h : m_hosts)
+        h.weight += m_faultLanes > 0.0 ? std::min(h.faulting, m_faultLanes) : h.faulting;
 }
 
 void ProcessorSharingClock::startWork(double workSeconds, double weight, ActivityTag tag)
@@ -78,9 +88,15 @@ std::vector<ActivityTag> ProcessorSharingClock::advance()
 {
     if (m_active.empty())
         return {};
-    const double plain = rate();
-    const double faulting = plain * faultShare();
-    const auto speedOf = [&](const Activity &a) { return a.faulting ? faulting : plain; };
+    std::vector<double> plain(m_hosts.size());
+    std::vector<double> faulting(m_hosts.size());
+    for (std::size_t h = 0; h < m_hosts.size(); ++h) {
+        plain[h] = rate(static_cast<int>(h));
+        faulting[h] = plain[h] * faultShare(static_cast<int>(h));
+    }
+    const auto speedOf = [&](const Activity &a) {
+        return a.faulting ? faulting[a.host] : plain[a.host];
+    };
     // Wall seconds from now to an activity's end.
     const auto leftOf = [&](const Activity &a) {
         return a.cpu ? a.remaining / speedOf(a) : a.end - m_now;

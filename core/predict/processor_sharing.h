@@ -19,6 +19,10 @@
 //     threads count as faultLanes busy threads and share their progress: each makes
 //     faultLanes / k of what one busy thread makes. faultLanes 0: no such limit, a
 //     faulting thread is a CPU-busy thread like any other.
+//   - hosts: with `ranksPerHost` > 0, CPU work belongs to host tag.rank / ranksPerHost,
+//     and each host has its own `cores` (identical machines, each with its share of
+//     the ranks): processor sharing, other programs' load and fault lanes apply per
+//     host. 0: one host.
 // Activities that end within kSimultaneousSeconds of each other (or, at large times,
 // within kUlpsTogether units in the last place of the time) end together, so that
 // floating-point rounding never splits what the model's arithmetic makes simultaneous,
@@ -53,14 +57,15 @@ public:
 
     // `cores` may be a fraction: the share of the machine the run's scheduling group
     // gets beside other groups (ModelSetting::outsideCores).
-    explicit ProcessorSharingClock(double cores, double faultLanes = 0.0, double otherLoad = 0.0);
+    explicit ProcessorSharingClock(double cores, double faultLanes = 0.0, double otherLoad = 0.0,
+                                   int ranksPerHost = 0);
 
     double now() const { return m_now; }
     bool idle() const { return m_active.empty(); }
-    // Seconds of work per second each CPU activity makes right now (a faulting one:
-    // rate() x faultShare()).
-    double rate() const;
-    double faultShare() const;
+    // Seconds of work per second each CPU activity of `host` makes right now (a
+    // faulting one: rate() x faultShare()).
+    double rate(int host = 0) const;
+    double faultShare(int host = 0) const;
 
     void startWork(double workSeconds, double weight, ActivityTag tag);
     // One thread's faulting work (weight 1).
@@ -80,7 +85,14 @@ private:
         double weight = 0.0;
         double remaining = 0.0; // CPU work left
         double end = 0.0;       // a delay's end
+        std::size_t host = 0;
         ActivityTag tag;
+    };
+
+    struct Host
+    {
+        double weight = 0.0;   // of the CPU activities, the faulting ones as they count
+        double faulting = 0.0; // faulting activities
     };
 
     void addActivity(Activity a);
@@ -89,9 +101,9 @@ private:
     double m_cores;
     double m_faultLanes; // 0: no limit
     double m_otherLoad;  // other programs' busy threads
+    int m_ranksPerHost;  // 0: one host
     double m_now = 0.0;
-    double m_weight = 0.0;   // of the CPU activities, the faulting ones as they count
-    double m_faulting = 0.0; // faulting activities
+    std::vector<Host> m_hosts{1};
     std::uint64_t m_started = 0;
     std::vector<Activity> m_active;
 };

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <numeric>
 
 namespace loaderlab {
@@ -37,6 +38,31 @@ std::vector<StragglerFigure> stragglerAmplification(const std::vector<double> &w
         figures.push_back(f);
     }
     return figures;
+}
+
+std::string stragglerText(const std::vector<double> &waits, std::vector<int> ranks,
+                          const std::string &source)
+{
+    std::sort(ranks.begin(), ranks.end());
+    ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
+    ranks.erase(ranks.begin(), std::upper_bound(ranks.begin(), ranks.end(), 1));
+    if (waits.empty() || ranks.empty())
+        return {};
+    ranks.insert(ranks.begin(), 1);
+    const auto figures = stragglerAmplification(waits, ranks);
+    char part[160];
+    std::snprintf(part, sizeof part,
+                  "'s %zu steady waits (mean %.2f ms), taken as independent "
+                  "draws, the slowest of",
+                  waits.size(), figures[0].slowestWait * 1e3);
+    std::string text = "stragglers: a step waits for the slowest rank's data; from " + source
+                       + part;
+    for (std::size_t k = 1; k < figures.size(); ++k) {
+        std::snprintf(part, sizeof part, "%s %d ranks waits %.2f ms (%.2fx)", k == 1 ? "" : ",",
+                      figures[k].ranks, figures[k].slowestWait * 1e3, figures[k].amplification);
+        text += part;
+    }
+    return text;
 }
 
 } // namespace loaderlab

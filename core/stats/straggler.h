@@ -7,6 +7,7 @@
 // as on separate hosts; ranks that share one host's cores also slow each other down,
 // which the loader model's simulation counts and this does not).
 
+#include <string>
 #include <vector>
 
 namespace loaderlab {
@@ -26,5 +27,12 @@ struct StragglerFigure
 // One figure per rank count, from the run's per-step data waits.
 std::vector<StragglerFigure> stragglerAmplification(const std::vector<double> &waits,
                                                     const std::vector<int> &ranks);
+
+// "stragglers: a step waits for the slowest rank's data; from <source>'s 812 steady
+// waits (mean 1.20 ms), taken as independent draws, the slowest of 2 ranks waits
+// 1.90 ms (1.58x), ..." for `ranks` (those above 1; one rank gives the mean), waits
+// in seconds. Empty for no waits or no rank count above 1.
+std::string stragglerText(const std::vector<double> &waits, std::vector<int> ranks,
+                          const std::string &source);
 
 } // namespace loaderlab

@@ -213,6 +213,9 @@ void TestMainWindow::devicesSliderStartsADataParallelRun()
     QVERIFY(window.startRun());
     QTRY_VERIFY(window.session()->trace()->size() > 5);
     const auto first = window.session()->trace();
+    // Kept, the one-rank run is what the data-parallel run's scaling is figured against.
+    QTRY_VERIFY(window.session()->trace()->size() > 40);
+    QVERIFY(window.session()->keepRun() > 0);
 
     // The slider moves the spin box; a new run starts with 2 ranks.
     auto *slider = childNamed<QSlider>(window.controlPanel(), "devicesSlider");
@@ -248,6 +251,14 @@ void TestMainWindow::devicesSliderStartsADataParallelRun()
     QVERIFY2(split->text().startsWith(QStringLiteral("step "))
                  && split->text().contains(QStringLiteral("most exposed data loading: rank ")),
              qPrintable(split->text()));
+    // And its scaling against the kept run of one rank, by name.
+    auto *scaling = childNamed<QLabel>(&window, "scalingLabel");
+    QTRY_VERIFY(scaling->isVisible());
+    const QString keptName = window.session()->runs()->newestOneRankRun()->name;
+    QVERIFY2(scaling->text().contains(
+                 QStringLiteral("x with 2 ranks against \"%1\", efficiency ").arg(keptName))
+                 && scaling->text().contains(QStringLiteral(" other ")),
+             qPrintable(scaling->text()));
     window.session()->stop();
     QTRY_VERIFY(window.session()->finished());
     QTRY_COMPARE(window.session()->engine().liveThreads(), 0);

@@ -2,8 +2,10 @@
 // (c10d's gloo): the link it reads is the one the run's own exchange times make (the
 // median after each rank's warm-up, worked out here from the CSV), its ring times for
 // other rank counts follow from it, `--network` names another link and says so, and
-// a link it does not know is refused. Checks what the run recorded and what the
-// model makes of it, never how fast the run was.
+// a link it does not know is refused; `--nodes` adds the link between nodes and says
+// what it assumed; `run --baseline` gives the scaling against a recorded run of one
+// rank. Checks what the runs recorded and what the model makes of them, never how
+// fast a run was.
 
 #include "cli_process.h"
 #include "tests/support/test_main.h"
@@ -17,6 +19,7 @@
 #include <string>
 #include <vector>
 
+using clitest::readJson;
 using clitest::Result;
 using clitest::runLoaderlab;
 
@@ -59,6 +62,37 @@ double medianExchangeMs(const QString &csv, int warmup)
     return ms[ms.size() / 2];
 }
 
+// A run of `devices` ranks that all-reduce 8 MB after a 2 ms step, 40 batches in all,
+// written to NAME.csv and NAME.json in `dir`; `extra` options added.
+Result recordRun(const QTemporaryDir &dir, const QString &name, int devices,
+                 const QStringList &extra = {})
+{
+    return runLoaderlab(QStringList{QStringLiteral("run"),
+                                    QStringLiteral("--dataset"),
+                                    QStringLiteral("synthetic"),
+                                    QStringLiteral("--shape"),
+                                    QStringLiteral("1x8x8"),
+                                    QStringLiteral("--devices"),
+                                    QString::number(devices),
+                                    QStringLiteral("--set"),
+                                    QStringLiteral("gradient_mb=8"),
+                                    QStringLiteral("--workers"),
+                                    QStringLiteral("1"),
+                                    QStringLiteral("--batch-size"),
+                                    QStringLiteral("8"),
+                                    QStringLiteral("--sleep-batch-ms"),
+                                    QStringLiteral("2"),
+                                    QStringLiteral("--batches"),
+                                    QStringLiteral("40"),
+                                    QStringLiteral("--epochs"),
+                                    QStringLiteral("0"),
+                                    QStringLiteral("--csv"),
+                                    dir.filePath(name + QStringLiteral(".csv")),
+                                    QStringLiteral("--json"),
+                                    dir.filePath(name + QStringLiteral(".json"))}
+                        + extra);
+}
+
 } // namespace
 
 class TestCliPredictExchange : public QObject
@@ -67,6 +101,8 @@ class TestCliPredictExchange : public QObject
 
 private Q_SLOTS:
     void linkComesFromTheRunsExchange();
+    void nodesAllReduceInTwoLevels();
+    void baselineGivesTheScalingAgainstOneRank();
 };
 
 void TestCliPredictExchange::linkComesFromTheRunsExchange()
@@ -75,29 +111,7 @@ void TestCliPredictExchange::linkComesFromTheRunsExchange()
     QVERIFY(dir.isValid());
     const QString csv = dir.filePath(QStringLiteral("ranks.csv"));
     const QString json = dir.filePath(QStringLiteral("ranks.json"));
-    Result r = runLoaderlab({QStringLiteral("run"),
-                             QStringLiteral("--dataset"),
-                             QStringLiteral("synthetic"),
-                             QStringLiteral("--shape"),
-                             QStringLiteral("1x8x8"),
-                             QStringLiteral("--devices"),
-                             QStringLiteral("2"),
-                             QStringLiteral("--set"),
-                             QStringLiteral("gradient_mb=8"),
-                             QStringLiteral("--workers"),
-                             QStringLiteral("1"),
-                             QStringLiteral("--batch-size"),
-                             QStringLiteral("8"),
-                             QStringLiteral("--sleep-batch-ms"),
-                             QStringLiteral("2"),
-                             QStringLiteral("--batches"),
-                             QStringLiteral("40"),
-                             QStringLiteral("--epochs"),
-                             QStringLiteral("0"),
-                             QStringLiteral("--csv"),
-                             csv,
-                             QStringLiteral("--json"),
-                             json});
+    Result r = recordRun(dir, QStringLiteral("ranks"), 2);
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     const double exchangeMs = medianExchangeMs(csv, 5);
     QVERIFY2(exchangeMs > 0.0, "the run recorded no exchange");
@@ -141,6 +155,120 @@ void TestCliPredictExchange::linkComesFromTheRunsExchange()
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains(QStringLiteral("--network fast: expected one of 10gbe")),
              qPrintable(r.err));
+}
+
+void TestCliPredictExchange::nodesAllReduceInTwoLevels()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    Result r = recordRun(dir, QStringLiteral("ranks"), 2);
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    const QString json = dir.filePath(QStringLiteral("ranks.json"));
+
+    // 2 ranks a node on 1, 2 and 4 nodes over 100 GbE, NVLink within a node: the
+    // assumptions are stated, and each row's exchange is the two levels': 8 MB within
+    // a node of 2 at 300 GB/s (2 steps of 2 us, 0.027 ms), between 2 nodes 2 steps of
+    // 10 us and 8 MB at 12.5 GB/s (0.66 ms), between 4 nodes 6 steps of 10 us and 2 x
+    // 3/4 x 8 MB = 12 MB at 12.5 GB/s (1.02 ms).
+    r = runLoaderlab({QStringLiteral("predict"), QStringLiteral("--from"), json,
+                      QStringLiteral("--nodes"), QStringLiteral("4,1,2"),
+                      QStringLiteral("--node-link"), QStringLiteral("nvlink"),
+                      QStringLiteral("--network"), QStringLiteral("100gbe"),
+                      QStringLiteral("--repeats"), QStringLiteral("1")});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QVERIFY2(r.out.contains(QStringLiteral("assumed: within a node the gradient exchange crosses "
+                                           "NVLink (A100, per GPU): 300 GB/s")),
+             qPrintable(r.out));
+    QVERIFY2(r.out.contains(QStringLiteral("assumed: between nodes it crosses 100 GbE: 12.5 "
+                                           "GB/s, 10 us a ring step (assumed), one link a node")),
+             qPrintable(r.out));
+    QVERIFY2(r.out.contains(QStringLiteral("  one rank: ")), qPrintable(r.out));
+    const QStringList rows = {
+        QStringLiteral("  1 node x 2 devices = 2 ranks: "),
+        QStringLiteral("  2 nodes x 2 devices = 4 ranks: "),
+        QStringLiteral("  4 nodes x 2 devices = 8 ranks: "),
+    };
+    qsizetype at = 0;
+    for (const QString &row : rows) {
+        const qsizetype found = r.out.indexOf(row, at);
+        QVERIFY2(found > at, qPrintable(row + QStringLiteral("\n") + r.out));
+        at = found;
+    }
+    QVERIFY2(r.out.contains(QStringLiteral("all-reduce 0.03 ms a step (0.00 ms of it between "
+                                           "nodes)")),
+             qPrintable(r.out));
+    QVERIFY2(r.out.contains(QStringLiteral("all-reduce 0.69 ms a step (0.66 ms of it between "
+                                           "nodes)")),
+             qPrintable(r.out));
+    QVERIFY2(r.out.contains(QStringLiteral("all-reduce 1.05 ms a step (1.02 ms of it between "
+                                           "nodes)")),
+             qPrintable(r.out));
+    QVERIFY2(r.out.contains(QStringLiteral("stragglers: a step waits for the slowest rank's data")),
+             qPrintable(r.out));
+
+    // Several nodes with no link between them named: refused, saying what is missing.
+    r = runLoaderlab({QStringLiteral("predict"), QStringLiteral("--from"), json,
+                      QStringLiteral("--nodes"), QStringLiteral("2")});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains(QStringLiteral("name the link between nodes")), qPrintable(r.err));
+    r = runLoaderlab({QStringLiteral("predict"), QStringLiteral("--from"), json,
+                      QStringLiteral("--nodes"), QStringLiteral("0,2")});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains(QStringLiteral("expected node counts 1..1024")), qPrintable(r.err));
+    r = runLoaderlab({QStringLiteral("predict"), QStringLiteral("--from"), json,
+                      QStringLiteral("--node-link"), QStringLiteral("nvlink")});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains(QStringLiteral("give --nodes")), qPrintable(r.err));
+}
+
+void TestCliPredictExchange::baselineGivesTheScalingAgainstOneRank()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    Result r = recordRun(dir, QStringLiteral("one"), 1);
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    const QString one = dir.filePath(QStringLiteral("one.json"));
+    r = recordRun(dir, QStringLiteral("two"), 2, {QStringLiteral("--baseline"), one});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QVERIFY2(r.out.contains(QStringLiteral("  against one rank (")), qPrintable(r.out));
+    QVERIFY2(r.out.contains(QStringLiteral("x with 2 ranks, efficiency ")), qPrintable(r.out));
+
+    // The JSON: the speedup is the two runs' samples/s, the efficiency half of it, and
+    // it and the losses make up the whole.
+    const nlohmann::json two = readJson(dir.filePath(QStringLiteral("two.json")));
+    const nlohmann::json &scaling = two.at("scaling");
+    QCOMPARE(QString::fromStdString(scaling.at("baseline").get<std::string>()), one);
+    QCOMPARE(scaling.at("ranks").get<int>(), 2);
+    const double oneRate = readJson(one).at("summary").at("samples_per_sec_mean").get<double>();
+    const double twoRate = two.at("summary").at("samples_per_sec_mean").get<double>();
+    const double speedup = scaling.at("speedup").get<double>();
+    QVERIFY2(std::abs(speedup - twoRate / oneRate) < 1e-6 * speedup,
+             qPrintable(QStringLiteral("%1 vs %2 / %3").arg(speedup).arg(twoRate).arg(oneRate)));
+    const double efficiency = scaling.at("efficiency").get<double>();
+    QVERIFY(qFuzzyCompare(efficiency, speedup / 2.0));
+    double whole = efficiency;
+    const nlohmann::json &lost = scaling.at("lost");
+    for (const char *part : {"data", "step", "slowest_rank", "exchange", "other"}) {
+        QVERIFY2(lost.contains(part), part);
+        whole += lost.at(part).get<double>();
+    }
+    QVERIFY2(std::abs(whole - 1.0) < 1e-9, qPrintable(QString::number(whole)));
+    // The ranks exchanged 8 MB after every step: that part is not nothing.
+    QVERIFY(lost.at("exchange").get<double>() > 0.0);
+
+    // A baseline of several ranks, or a run of one rank given one: refused.
+    r = recordRun(dir, QStringLiteral("three"), 2,
+                  {QStringLiteral("--baseline"), dir.filePath(QStringLiteral("two.json"))});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains(QStringLiteral("its run had 2 ranks, not one")), qPrintable(r.err));
+    QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("three.json"))));
+    r = recordRun(dir, QStringLiteral("four"), 1, {QStringLiteral("--baseline"), one});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains(QStringLiteral("this run has one")), qPrintable(r.err));
+    r = recordRun(dir, QStringLiteral("five"), 2,
+                  {QStringLiteral("--baseline"), dir.filePath(QStringLiteral("none.json"))});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains(QStringLiteral("--baseline: ")), qPrintable(r.err));
 }
 
 LOADERLAB_GUILESS_TEST_MAIN(TestCliPredictExchange)

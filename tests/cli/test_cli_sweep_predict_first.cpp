@@ -129,6 +129,7 @@ private Q_SLOTS:
     void saysHowBusyTheMachineWas();
     void aResumeSaysHowBusyTheKeptRunWas();
     void refusesWhatItCannotPredict();
+    void namesTheStragglersOfTheRanksItSweeps();
 
 private:
     QTemporaryDir m_dir;
@@ -146,6 +147,8 @@ void TestCliSweepPredictFirst::skipsSlowCellsAndRecommendsTheMeasuredBest()
              qPrintable(r.err));
     QVERIFY2(r.err.contains(QStringLiteral("the model is calibrated from this cell")),
              qPrintable(r.err));
+    // One rank in every cell: no stragglers to speak of.
+    QVERIFY2(!r.out.contains(QStringLiteral("stragglers:")), qPrintable(r.out));
     QVERIFY2(r.err.contains(QStringLiteral("0 workers, batch 8: predicted ")), qPrintable(r.err));
     QVERIFY2(r.err.contains(QStringLiteral("1 worker, batch 8: predicted ")), qPrintable(r.err));
 
@@ -373,6 +376,25 @@ void TestCliSweepPredictFirst::refusesWhatItCannotPredict()
     refused({QStringLiteral("--predict-first"), QStringLiteral("--predict-margin"),
              QStringLiteral("-1")},
             QStringLiteral("--predict-margin: '-1' is not a fraction"));
+}
+
+void TestCliSweepPredictFirst::namesTheStragglersOfTheRanksItSweeps()
+{
+    // A devices axis: the calibration cell's waits give the slowest of 2 and 4 ranks.
+    const QString out = m_dir.filePath(QStringLiteral("ranks"));
+    const Result r = runLoaderlab(
+        {QStringLiteral("sweep"), QStringLiteral("--dataset"), QStringLiteral("synthetic"),
+         QStringLiteral("--shape"), QStringLiteral("1x8x8"), QStringLiteral("--sleep-batch-ms"),
+         QStringLiteral("2"), QStringLiteral("--axis"), QStringLiteral("devices=1,2,4"),
+         QStringLiteral("--budget-samples"), QStringLiteral("512"), QStringLiteral("--out"), out,
+         QStringLiteral("--predict-first")});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    static const QRegularExpression line(
+        QStringLiteral("\\nstragglers: a step waits for the slowest rank's data; from the "
+                       "calibration cell's [0-9]+ steady waits \\(mean [0-9.]+ ms\\), taken as "
+                       "independent draws, the slowest of 2 ranks waits [0-9.]+ ms \\([0-9.]+x\\), "
+                       "4 ranks waits [0-9.]+ ms \\([0-9.]+x\\)\\n"));
+    QVERIFY2(line.match(r.out).hasMatch(), qPrintable(r.out));
 }
 
 LOADERLAB_GUILESS_TEST_MAIN(TestCliSweepPredictFirst)

@@ -47,7 +47,7 @@ namespace {
 // panel's default) with the other programs that kept the run's machine busy, if any,
 // taking what they took.
 double modelSays(const Calibration &cal, int cores, int devices, int workers, int batch,
-                 bool idle = false)
+                 bool idle = false, int nodes = 1)
 {
     RunConfig c = cal.config;
     c.loader.numWorkers = workers;
@@ -55,7 +55,11 @@ double modelSays(const Calibration &cal, int cores, int devices, int workers, in
     c.devices = devices;
     c.maxSeconds = 0.0;
     c.maxBatches = std::min<std::int64_t>(2000, (cal.measuredSamples + batch - 1) / batch);
+    if (nodes > 1) // every rank 20 batches past its warm-up
+        c.maxBatches = std::max<std::int64_t>(c.maxBatches,
+                                              nodes * devices * (c.warmupBatches + 20));
     ModelSetting setting = settingFor(cal, c, cores);
+    setting.nodes = nodes;
     if (!idle) {
         setting.outsideCores = cal.setting.outsideCores;
         setting.otherLoad = cal.setting.otherLoad;
@@ -185,10 +189,19 @@ void TestWhatIfPanel::slidersPredictWhatTheModelSays()
     QCOMPARE(stragglers->text(), QStringLiteral("%1 ms a step (%2x)")
                                      .arg(text(slowest.slowestWait * 1e3, 2))
                                      .arg(text(slowest.amplification, 2)));
+    // Three such nodes, each with its own 4 cores: the model's figure, and the slowest
+    // of all 6 ranks.
+    childNamed<QSpinBox>(&panel, "whatIfNodes")->setValue(3);
+    QTRY_COMPARE_WITH_TIMEOUT(samples->text(), text(modelSays(cal, 4, 2, 4, 8, true, 3)), 20'000);
+    const StragglerFigure six = stragglerAmplification(cal.stepWaitSeconds, {6}).front();
+    QCOMPARE(stragglers->text(), QStringLiteral("%1 ms a step (%2x)")
+                                     .arg(text(six.slowestWait * 1e3, 2))
+                                     .arg(text(six.amplification, 2)));
     // Back to the run's own setting, on its machine as it was.
     childNamed<QToolButton>(&panel, "whatIfReset")->click();
     QTRY_COMPARE_WITH_TIMEOUT(samples->text(), text(modelSays(cal, runCores, 1, 4, 8)), 20'000);
     QCOMPARE(cores->value(), runCores);
+    QCOMPARE(childNamed<QSpinBox>(&panel, "whatIfNodes")->value(), 1);
 }
 
 void TestWhatIfPanel::coresShareTheLoadingOfARunWithKnownCosts()

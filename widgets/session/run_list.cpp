@@ -134,6 +134,16 @@ void RunList::setLiveSummary(const RunSummary &summary)
     Q_EMIT labelsChanged();
 }
 
+const RunEntry *RunList::newestOneRankRun() const
+{
+    for (auto it = m_runs.rbegin(); it != m_runs.rend(); ++it) {
+        if (!it->live && it->config.devices == 1 && it->summary.ranks.empty()
+            && it->summary.samplesPerSecMean > 0.0)
+            return &*it;
+    }
+    return nullptr;
+}
+
 const RunEntry *RunList::find(int id) const
 {
     const auto it = std::find_if(m_runs.begin(), m_runs.end(),

@@ -60,6 +60,9 @@ public:
 
     const std::vector<RunEntry> &runs() const { return m_runs; }
     const RunEntry *find(int id) const;
+    // The newest kept or opened run of one rank with a steady rate: what a
+    // data-parallel run's scaling is figured against. None: nullptr.
+    const RunEntry *newestOneRankRun() const;
     const RunEntry &live() const { return m_runs.front(); }
     // Kept and opened runs (not the live one) that are visible.
     std::vector<const RunEntry *> visibleOverlays() const;

@@ -2,6 +2,7 @@
 #include "widgets/common/figure_text.h"
 
 #include "core/stats/rank_time_split.h"
+#include "core/stats/scaling_efficiency.h"
 
 #include <QFormLayout>
 #include <QLabel>
@@ -64,6 +65,13 @@ StatsPanel::StatsPanel(QWidget *parent)
                                  "every other rank waits for."));
     m_timeSplitLabel->setWordWrap(true);
     m_form->setRowVisible(m_timeSplitLabel, false);
+    m_scalingLabel = addRow(tr("Scaling"), "scalingLabel",
+                            tr("Against the newest kept run of one rank: the speedup, the "
+                               "efficiency (speedup over the ranks), and the points below "
+                               "linear that data, a slower step, the slowest rank, the exchange "
+                               "and the rest each cost."));
+    m_scalingLabel->setWordWrap(true);
+    m_form->setRowVisible(m_scalingLabel, false);
     m_adviceLabel = new QLabel;
     m_adviceLabel->setObjectName(QStringLiteral("adviceLabel"));
     m_adviceLabel->setWordWrap(true);
@@ -89,7 +97,8 @@ QLabel *StatsPanel::addRow(const QString &title, const char *objectName, const Q
     return label;
 }
 
-void StatsPanel::showSummary(const loaderlab::RunSummary &summary)
+void StatsPanel::showSummary(const loaderlab::RunSummary &summary,
+                             const loaderlab::RunSummary *oneRank, const QString &oneRankName)
 {
     m_samplesPerSecLabel->setText(
         tr("%1 mean, %2 median")
@@ -134,6 +143,20 @@ void StatsPanel::showSummary(const loaderlab::RunSummary &summary)
                                       .arg(split.worstDataRank)
                                       .arg(number(split.worstDataWaitMs)));
     m_form->setRowVisible(m_timeSplitLabel, split.known);
+    const loaderlab::ScalingEfficiency scaling = oneRank != nullptr
+                                                     ? loaderlab::scalingEfficiency(*oneRank,
+                                                                                    summary)
+                                                     : loaderlab::ScalingEfficiency{};
+    if (scaling.known)
+        m_scalingLabel->setText(
+            tr("%1x with %2 ranks against \"%3\", efficiency %4; below linear: data %5, "
+               "step %6, slowest rank %7, exchange %8, other %9 points")
+                .arg(number(scaling.speedup, 2))
+                .arg(scaling.ranks)
+                .arg(oneRankName, percent(scaling.efficiency), number(scaling.dataLoss * 100.0),
+                     number(scaling.stepLoss * 100.0), number(scaling.imbalanceLoss * 100.0),
+                     number(scaling.communicationLoss * 100.0), number(scaling.otherLoss * 100.0)));
+    m_form->setRowVisible(m_scalingLabel, scaling.known);
 
     m_countsLabel->setText(tr("%1 batches, %2 samples").arg(summary.batches).arg(summary.samples));
     m_skippedLabel->setText(QString::number(summary.skippedSamples));
@@ -147,13 +170,14 @@ void StatsPanel::clear()
 {
     for (QLabel *label : {m_samplesPerSecLabel, m_firstBatchLabel, m_waitPercentilesLabel,
                           m_computeLabel, m_inputBoundLabel, m_peakMemoryLabel, m_countsLabel,
-                          m_skippedLabel, m_ranksLabel, m_timeSplitLabel}) {
+                          m_skippedLabel, m_ranksLabel, m_timeSplitLabel, m_scalingLabel}) {
         label->setText(kNone);
         label->setStyleSheet(QString());
     }
     m_adviceLabel->clear();
     m_form->setRowVisible(m_ranksLabel, false);
     m_form->setRowVisible(m_timeSplitLabel, false);
+    m_form->setRowVisible(m_scalingLabel, false);
 }
 
 QColor StatsPanel::bandColour(loaderlab::InputBoundBand band)

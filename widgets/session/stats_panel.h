@@ -21,7 +21,11 @@ class StatsPanel : public QWidget
 public:
     explicit StatsPanel(QWidget *parent = nullptr);
 
-    void showSummary(const loaderlab::RunSummary &summary);
+    // `oneRank`: a run of one rank to give a data-parallel run's scaling efficiency
+    // against (a kept run, named `oneRankName`); none: no such row.
+    void showSummary(const loaderlab::RunSummary &summary,
+                     const loaderlab::RunSummary *oneRank = nullptr,
+                     const QString &oneRankName = {});
     // Back to "no run yet".
     void clear();
 
@@ -43,6 +47,7 @@ private:
     QLabel *m_adviceLabel = nullptr;
     QLabel *m_ranksLabel = nullptr;     // data-parallel runs only
     QLabel *m_timeSplitLabel = nullptr; // data-parallel runs only
+    QLabel *m_scalingLabel = nullptr;   // data-parallel runs beside a kept one-rank run
     QLabel *m_peakMemoryLabel = nullptr;
     QLabel *m_countsLabel = nullptr;
     QLabel *m_skippedLabel = nullptr;

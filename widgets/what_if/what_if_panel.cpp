@@ -31,6 +31,7 @@ namespace {
 
 constexpr int kMaxCores = 64;
 constexpr int kMaxDevices = 8;
+constexpr int kMaxNodes = 128;
 // The largest batch size the panel offers: far beyond what a loader is run with.
 constexpr int kMaxBatchSize = 1 << 16;
 
@@ -140,6 +141,27 @@ QWidget *WhatIfPanel::buildInputs()
     m_devices = named(new QSpinBox, "whatIfDevices", m_devicesSlider->toolTip());
     grid->addWidget(new QLabel(tr("Devices")), 1, 0);
     grid->addWidget(sliderRow(m_devicesSlider, m_devices, 1, kMaxDevices), 1, 1);
+    m_nodes = named(new QSpinBox, "whatIfNodes",
+                    tr("Identical nodes, each with these cores and devices: the gradient is "
+                       "all-reduced within each node, then between the nodes over the link "
+                       "chosen beside."));
+    m_nodes->setRange(1, kMaxNodes);
+    m_betweenNodes = named(new QComboBox, "whatIfBetweenNodes",
+                           tr("The link between nodes (one a node), as assumed: its nominal "
+                              "rate and a typical latency."));
+    for (const auto &[label, preset] : {std::pair{tr("10 GbE"), "10gbe"},
+                                        {tr("25 GbE"), "25gbe"},
+                                        {tr("100 GbE"), "100gbe"},
+                                        {tr("InfiniBand HDR"), "ib-hdr"}})
+        m_betweenNodes->addItem(label, QString::fromLatin1(preset));
+    m_betweenNodes->setCurrentIndex(m_betweenNodes->findData(QStringLiteral("100gbe")));
+    auto *nodes = new QHBoxLayout;
+    nodes->addWidget(m_nodes, 1);
+    nodes->addWidget(new QLabel(tr("between them")));
+    nodes->addWidget(m_betweenNodes, 1);
+    grid->addWidget(new QLabel(tr("Nodes")), 2, 0);
+    grid->addLayout(nodes, 2, 1);
+    connect(m_betweenNodes, &QComboBox::currentIndexChanged, this, &WhatIfPanel::predict);
     const ConfigField &workers = configField("loader.num_workers");
     m_workers = named(new QSpinBox, "whatIfWorkers", tr("Loader workers per device."));
     m_workers->setRange(static_cast<int>(workers.min), static_cast<int>(workers.max));
@@ -152,10 +174,10 @@ QWidget *WhatIfPanel::buildInputs()
     setting->addWidget(new QLabel(tr("Batch")));
     setting->addWidget(m_batchSize, 1);
     setting->addWidget(m_reset);
-    grid->addWidget(new QLabel(tr("Workers")), 2, 0);
-    grid->addLayout(setting, 2, 1);
+    grid->addWidget(new QLabel(tr("Workers")), 3, 0);
+    grid->addLayout(setting, 3, 1);
     grid->setColumnStretch(1, 1);
-    for (QSpinBox *spin : {m_cores, m_devices, m_workers, m_batchSize})
+    for (QSpinBox *spin : {m_cores, m_devices, m_nodes, m_workers, m_batchSize})
         connect(spin, &QSpinBox::valueChanged, this, &WhatIfPanel::predict);
     connect(m_reset, &QToolButton::clicked, this, [this] {
         if (m_calibration)
@@ -402,15 +424,22 @@ void WhatIfPanel::showMessage(const QString &message, bool error)
 
 WhatIfSetting WhatIfPanel::inputs() const
 {
-    return {m_cores->value(), m_devices->value(), m_workers->value(), m_batchSize->value(),
-            m_machine->idleMachine()};
+    WhatIfSetting s;
+    s.cores = m_cores->value();
+    s.devices = m_devices->value();
+    s.nodes = m_nodes->value();
+    s.betweenNodes = m_betweenNodes->currentData().toString().toStdString();
+    s.workers = m_workers->value();
+    s.batchSize = m_batchSize->value();
+    s.idleMachine = m_machine->idleMachine();
+    return s;
 }
 
 void WhatIfPanel::setInputs(const WhatIfSetting &setting)
 {
     {
         const QSignalBlocker b1(m_cores), b2(m_coresSlider), b3(m_devices), b4(m_devicesSlider),
-            b5(m_workers), b6(m_batchSize);
+            b5(m_workers), b6(m_batchSize), b7(m_nodes), b8(m_betweenNodes);
         // A run on more cores or devices than the sliders offer widens them.
         for (auto [spin, slider, value] :
              {std::tuple{m_cores, m_coresSlider, setting.cores},
@@ -424,6 +453,10 @@ void WhatIfPanel::setInputs(const WhatIfSetting &setting)
         }
         m_workers->setValue(setting.workers);
         m_batchSize->setValue(setting.batchSize);
+        m_nodes->setValue(std::max(1, setting.nodes));
+        if (const int at = m_betweenNodes->findData(QString::fromStdString(setting.betweenNodes));
+            at >= 0)
+            m_betweenNodes->setCurrentIndex(at);
         m_machine->setIdleMachine(setting.idleMachine);
     }
     predict();

@@ -96,6 +96,8 @@ private:
     QSpinBox *m_cores = nullptr;
     QSlider *m_devicesSlider = nullptr;
     QSpinBox *m_devices = nullptr;
+    QSpinBox *m_nodes = nullptr;
+    QComboBox *m_betweenNodes = nullptr; // the link between nodes, by preset
     QSpinBox *m_workers = nullptr;
     QSpinBox *m_batchSize = nullptr;
     QToolButton *m_reset = nullptr;

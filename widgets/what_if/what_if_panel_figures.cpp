@@ -68,7 +68,7 @@ void WhatIfPanel::showOutcome(const WhatIfOutcome &outcome)
     m_waitPeriod->setText(
         p.dominantWaitPeriod > 1 ? tr("every %1 batches").arg(p.dominantWaitPeriod) : tr("none"));
     const Calibration &cal = m_calibration->calibration;
-    const int devices = inputs().devices;
+    const int devices = inputs().devices * inputs().nodes; // the ranks the step waits for
     if (devices > 1 && !cal.stepWaitSeconds.empty()) {
         const StragglerFigure f = stragglerAmplification(cal.stepWaitSeconds, {devices}).front();
         m_stragglers->setText(tr("%1 ms a step (%2x)")

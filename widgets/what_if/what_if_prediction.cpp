@@ -1,6 +1,7 @@
 #include "widgets/what_if/what_if_prediction.h"
 
 #include "core/io/run_reader.h"
+#include "core/predict/node_scaling.h"
 #include "core/system/machine_info.h"
 
 #include <algorithm>
@@ -64,8 +65,12 @@ RunReport keptRunReport(const std::string &source, const RunConfig &config,
 
 WhatIfSetting runSetting(const Calibration &calibration)
 {
-    return {calibration.setting.cores, calibration.setting.devices,
-            calibration.config.loader.numWorkers, calibration.config.loader.batchSize};
+    WhatIfSetting s;
+    s.cores = calibration.setting.cores;
+    s.devices = calibration.setting.devices;
+    s.workers = calibration.config.loader.numWorkers;
+    s.batchSize = calibration.config.loader.batchSize;
+    return s;
 }
 
 RunConfig whatIfConfig(const Calibration &calibration, const WhatIfSetting &setting)
@@ -77,6 +82,10 @@ RunConfig whatIfConfig(const Calibration &calibration, const WhatIfSetting &sett
     const std::int64_t samples = std::max<std::int64_t>(1, calibration.measuredSamples);
     config.maxBatches = std::clamp<std::int64_t>(
         (samples + config.loader.batchSize - 1) / config.loader.batchSize, 1, kWhatIfMaxBatches);
+    if (setting.nodes > 1) // each of the many ranks past its warm-up
+        config.maxBatches = std::max<std::int64_t>(
+            config.maxBatches, static_cast<std::int64_t>(setting.nodes) * config.devices
+                                   * (config.warmupBatches + kLeastRankBatches));
     config.maxSeconds = 0.0;
     return config;
 }
@@ -97,7 +106,11 @@ Prediction predictWhatIfSetting(const Calibration &calibration, const WhatIfSett
                                         + std::to_string(cores)
                                         + " chosen or more: choose more cores, or an idle machine");
     }
-    return figuresOnly(predictLoader(costsFor(calibration, config), model));
+    model.nodes = std::max(1, setting.nodes);
+    ModelCosts costs = costsFor(calibration, config);
+    if (model.nodes > 1)
+        costs.betweenNodes = networkLinkNamed(setting.betweenNodes);
+    return figuresOnly(predictLoader(costs, model));
 }
 
 WhatIfOutcome predictWhatIf(const Calibration &calibration, const WhatIfSetting &setting)

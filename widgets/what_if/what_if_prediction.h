@@ -50,8 +50,12 @@ RunReport keptRunReport(const std::string &source, const RunConfig &config,
 
 struct WhatIfSetting
 {
-    int cores = 1;
-    int devices = 1;
+    int cores = 1;   // per node
+    int devices = 1; // per node
+    // Identical nodes, the gradient all-reduced within each and then between them over
+    // the link `betweenNodes` names (networkLinkNamed: "100gbe", ...).
+    int nodes = 1;
+    std::string betweenNodes = "100gbe";
     int workers = 0;
     int batchSize = 1;
     // An idle machine of `cores` cores, not one as busy as the calibrated run's was;
@@ -61,8 +65,8 @@ struct WhatIfSetting
     bool operator==(const WhatIfSetting &) const = default;
 };
 
-// The calibrated run's own setting (its cores, devices, workers, batch size), on its
-// machine as it was.
+// The calibrated run's own setting (its cores, devices, workers, batch size, one
+// node), on its machine as it was.
 WhatIfSetting runSetting(const Calibration &calibration);
 
 struct WhatIfCurvePoint
@@ -78,7 +82,8 @@ struct WhatIfOutcome
     std::vector<WhatIfCurvePoint> curve; // workers 0 .. 2 x cores, at the setting's batch size
 };
 
-// The config of `setting` over the calibrated run's, with the amount of work above.
+// The config of `setting` over the calibrated run's, with the amount of work above;
+// with several nodes at least kLeastRankBatches batches past the warm-up a rank.
 RunConfig whatIfConfig(const Calibration &calibration, const WhatIfSetting &setting);
 // One setting predicted. Throws std::invalid_argument for one the model refuses, and
 // for the machine as it was on no more cores than other programs took there.
