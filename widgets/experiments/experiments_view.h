@@ -101,8 +101,9 @@ Q_SIGNALS:
 private:
     QWidget *buildSetup();
     QWidget *buildResults();
-    // The Predicted toggle (into `choices`) and the row under it (experiments_view_prediction.cpp).
-    QWidget *buildPrediction(QHBoxLayout *choices);
+    // The Predicted toggle (into `toggleRow`) and the row under it
+    // (experiments_view_prediction.cpp).
+    QWidget *buildPrediction(QHBoxLayout *toggleRow);
     void onPredictedToggled(bool on);
     void forgetPrediction();
     void onRecordsChanged();

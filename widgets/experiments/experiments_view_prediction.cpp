@@ -24,7 +24,7 @@
 
 namespace loaderlab {
 
-QWidget *ExperimentsView::buildPrediction(QHBoxLayout *choices)
+QWidget *ExperimentsView::buildPrediction(QHBoxLayout *toggleRow)
 {
     using formhelpers::named;
     m_predictedToggle = named(
@@ -34,12 +34,15 @@ QWidget *ExperimentsView::buildPrediction(QHBoxLayout *choices)
            "error, the table the predicted samples/s."));
     m_predictedToggle->setText(tr("Predicted"));
     m_predictedToggle->setCheckable(true);
-    choices->addWidget(m_predictedToggle);
+    toggleRow->addWidget(m_predictedToggle, 0, Qt::AlignTop);
     connect(m_predictedToggle, &QToolButton::toggled, this, &ExperimentsView::onPredictedToggled);
 
     m_calibrationCell = named(new QComboBox, "predictionCalibrationCell",
                               tr("The measured cell the model is calibrated from (its trace)."));
+    // As wide as its longest cell when there is room, elided when not: a long cell name
+    // never widens the window.
     m_calibrationCell->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_calibrationCell->setMinimumWidth(80);
     connect(m_calibrationCell, &QComboBox::currentIndexChanged, this,
             &ExperimentsView::requestPrediction);
     m_predictionSummary = named(new QLabel, "sweepPredictionSummary", {});

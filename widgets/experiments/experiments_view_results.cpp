@@ -107,11 +107,12 @@ QWidget *ExperimentsView::buildResults()
     choices->addWidget(m_xCombo);
     choices->addWidget(new QLabel(tr("up")));
     choices->addWidget(m_yCombo);
-    QWidget *predictionRow = buildPrediction(choices);
     choices->addStretch();
-    // The exports beside the recommendation: the heatmap's row stays narrow.
+    // The exports and the Predicted toggle beside the recommendation: the heatmap's row
+    // stays narrow enough for a 1280 px screen in German too.
     auto *top = new QHBoxLayout;
     top->addWidget(m_recommendation, 1);
+    QWidget *predictionRow = buildPrediction(top);
     top->addWidget(exportPlots, 0, Qt::AlignTop);
     top->addWidget(exportTable, 0, Qt::AlignTop);
 
@@ -156,6 +157,7 @@ QWidget *ExperimentsView::buildResults()
     vertical->setStretchFactor(1, 1);
 
     auto *results = new QWidget;
+    results->setObjectName(QStringLiteral("sweepResults"));
     auto *layout = new QVBoxLayout(results);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(top);
