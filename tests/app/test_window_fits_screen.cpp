@@ -1,9 +1,10 @@
 // The window given 1280x800 (a laptop's screen) stays 1280 px wide, in English and in
 // German: when it opens, and after each action that once made it grow past the
 // screen: keeping runs, showing Experiments' predicted view, following a run another
-// process writes. A child whose minimum width grows makes the whole window grow with
-// it, pushing plots, buttons and table columns off the screen; a failure names the
-// widest children so the culprit is found at once.
+// process writes. And the side tabs' scrolled content (Settings, What if) fits its
+// column whole, nothing cut at the right. A child whose minimum width grows makes the whole window
+// grow with it, pushing plots, buttons and table columns off the screen; a failure names the widest
+// children so the culprit is found at once.
 
 #include "app/window/language.h"
 #include "app/window/main_window.h"
@@ -22,12 +23,21 @@
 
 #include <QtTest>
 
+#include <QComboBox>
 #include <QLabel>
 #include <QLayout>
+#include <QProcess>
+#include <QScopeGuard>
+#include <QScrollArea>
+#include <QTabWidget>
 #include <QToolButton>
 
 #include <algorithm>
+#include <cstring>
 #include <vector>
+
+#include <csignal>
+#include <sys/types.h>
 
 using namespace loaderlab;
 namespace fr = followed_run;
@@ -113,6 +123,42 @@ bool fitsTheScreen(const QWidget &window, const char *after)
     return false;
 }
 
+// Fails, naming the widest children, when a side tab's scrolled content is wider than
+// its column: a horizontal scroll bar, or content cut at the right.
+bool sideTabsFitTheirColumn(MainWindow &window, const char *after)
+{
+    auto *tabs = window.findChild<QTabWidget *>(QStringLiteral("sideTabs"));
+    bool fits = true;
+    for (const char *name : {"settingsScroll", "whatIfScroll"}) {
+        auto *scroll = window.findChild<QScrollArea *>(QLatin1String(name));
+        if (!tabs || !scroll)
+            return false;
+        for (int i = 0; i < tabs->count(); ++i) {
+            if (tabs->widget(i)->isAncestorOf(scroll))
+                tabs->setCurrentIndex(i);
+        }
+        QApplication::processEvents();
+        // With a run to calibrate from, What if fills its figures (longer than their
+        // dashes) once shown.
+        if (std::strcmp(name, "whatIfScroll") == 0 && window.session()->trace()) {
+            auto *figure = window.findChild<QLabel *>(QStringLiteral("whatIfSamplesPerSec"));
+            if (!QTest::qWaitFor([figure] { return figure->text() != QStringLiteral("–"); },
+                                 20'000))
+                qWarning("after %s What if showed no figures", after);
+            QApplication::processEvents();
+        }
+        const int needed = scroll->widget()->minimumSizeHint().width();
+        const int room = scroll->viewport()->width();
+        if (needed <= room)
+            continue;
+        qWarning("after %s %s needs %d px in a column of %d:\n%s", after, name, needed, room,
+                 qPrintable(widestChildren(*scroll->widget())));
+        fits = false;
+    }
+    tabs->setCurrentIndex(0);
+    return fits;
+}
+
 } // namespace
 
 class TestWindowFitsScreen : public QObject
@@ -132,6 +178,7 @@ private Q_SLOTS:
 private:
     void staysOnTheScreen();
     void keepTwoRuns(MainWindow &window);
+    void liveRunBesideABusyLoop(MainWindow &window);
     void showPredictedExperiments(MainWindow &window);
     void followARun(MainWindow &window);
 
@@ -147,13 +194,19 @@ void TestWindowFitsScreen::staysOnTheScreen()
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     QVERIFY(fitsTheScreen(window, "opening"));
+    QVERIFY(sideTabsFitTheirColumn(window, "opening"));
     keepTwoRuns(window);
     QVERIFY(fitsTheScreen(window, "keeping two runs"));
+    QVERIFY(sideTabsFitTheirColumn(window, "keeping two runs"));
+    liveRunBesideABusyLoop(window);
+    if (QTest::currentTestFailed())
+        return;
     showPredictedExperiments(window);
     QVERIFY(fitsTheScreen(window, "Experiments' Predicted"));
     window.showExperiments(false);
     followARun(window);
     QVERIFY(fitsTheScreen(window, "following a run"));
+    QVERIFY(sideTabsFitTheirColumn(window, "following a run"));
 }
 
 void TestWindowFitsScreen::keepTwoRuns(MainWindow &window)
@@ -166,6 +219,41 @@ void TestWindowFitsScreen::keepTwoRuns(MainWindow &window)
         QTRY_VERIFY(window.session()->finished());
         QVERIFY(window.session()->keepRun() > 0);
     }
+}
+
+// A live run of 2 ranks beside a CPU-bound program, as a laptop often is: What if,
+// calibrated from it, says how busy the machine was, offers to predict for it as it
+// was, and gives the slowest rank's wait.
+void TestWindowFitsScreen::liveRunBesideABusyLoop(MainWindow &window)
+{
+    // Detached, so it is not LoaderLab's child (whose CPU would count as its own).
+    qint64 busy = 0;
+    QVERIFY(QProcess::startDetached(QStringLiteral("sh"),
+                                    {QStringLiteral("-c"), QStringLiteral("while :; do :; done")},
+                                    {}, &busy));
+    const auto stopBusy = qScopeGuard([busy] { ::kill(static_cast<pid_t>(busy), SIGKILL); });
+    RunConfig config = windowtest::fastConfig(1, 4096);
+    config.consumer.sleepPerBatchMs = 4.0;
+    config.epochs = 0;
+    config.devices = 2; // What if's Slowest rank then has a figure
+    window.applyConfig(config);
+    QVERIFY(window.startRun());
+    QTRY_VERIFY_WITH_TIMEOUT(window.session()->trace()->size() > 200, 20'000);
+    window.session()->stop(); // its machine load is known once it has ended
+    QTRY_VERIFY(window.session()->finished());
+    auto *tabs = window.findChild<QTabWidget *>(QStringLiteral("sideTabs"));
+    auto *whatIf = window.findChild<QScrollArea *>(QStringLiteral("whatIfScroll"));
+    for (int i = 0; i < tabs->count(); ++i) {
+        if (tabs->widget(i)->isAncestorOf(whatIf))
+            tabs->setCurrentIndex(i);
+    }
+    auto *run = window.findChild<QComboBox *>(QStringLiteral("whatIfRun"));
+    run->setCurrentIndex(run->findData(RunList::kLiveId));
+    auto *note = window.findChild<QLabel *>(QStringLiteral("whatIfBusyMachine"));
+    QTRY_VERIFY_WITH_TIMEOUT(note->isVisibleTo(&window), 30'000);
+    auto *slowest = window.findChild<QLabel *>(QStringLiteral("whatIfStragglers"));
+    QTRY_VERIFY(slowest->text() != QStringLiteral("–"));
+    QVERIFY(sideTabsFitTheirColumn(window, "a live run beside a busy loop"));
 }
 
 void TestWindowFitsScreen::showPredictedExperiments(MainWindow &window)

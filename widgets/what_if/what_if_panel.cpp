@@ -102,6 +102,7 @@ WhatIfPanel::WhatIfPanel(RunSession *session, QWidget *parent)
     layout->addStretch();
 
     auto *scroll = new QScrollArea;
+    scroll->setObjectName(QStringLiteral("whatIfScroll"));
     scroll->setWidget(content);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);

@@ -25,7 +25,11 @@ QWidget *WhatIfPanel::buildFigures()
     const auto add = [&](const QString &title, const char *name, const QString &toolTip) {
         auto *label = formhelpers::named(new QLabel, name, toolTip);
         label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        // A long figure ("0.12 ms a step (1.36x)") wraps rather than widen the column
+        // past a laptop screen's side panel.
+        label->setWordWrap(true);
         auto *caption = new QLabel(title);
+        caption->setWordWrap(true);
         caption->setToolTip(toolTip);
         const int row = slot / 2;
         const int column = slot % 2 * 2;
