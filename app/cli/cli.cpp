@@ -1,4 +1,5 @@
 #include "app/cli/cli.h"
+#include "app/window/window_options.h"
 
 #include "core/system/safe_text.h"
 
@@ -34,12 +35,9 @@ void printUsage()
     std::fputs("\n"
                "Run `loaderlab COMMAND --help` for a command's options.\n"
                "\n"
-               "Window options:\n"
-               "  --config FILE      start with this JSON configuration\n"
-               "  --lang CODE        language for this session (en, de)\n"
-               "  --screenshot FILE  run for --seconds (3), save a PNG of the window, quit\n"
-               "  --json FILE        run for --seconds (3), write the summary, quit\n",
+               "Window options:\n",
                stdout);
+    std::fputs(loaderlab::windowOptionsHelp().toUtf8().constData(), stdout);
 }
 
 } // namespace

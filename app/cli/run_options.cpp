@@ -152,6 +152,11 @@ RunConfig runConfigFromOptions(const QCommandLineParser &p)
         && (!configured || configKind == loaderlab::DatasetKind::Synthetic))
         c.dataset.kind = pathDatasetKind(c.dataset.path);
     applySetOptions(p, c);
+    // `--seconds S` alone runs for S seconds: not one epoch of the default dataset (a
+    // fraction of a second) unless epochs are asked for too.
+    if (p.isSet(QStringLiteral("seconds")) && !p.isSet(QStringLiteral("epochs"))
+        && !named("epochs=") && !configured)
+        c.epochs = 0;
     // A dataset only one engine reads runs there unless an engine was asked for.
     const bool engineNamed = p.isSet(QStringLiteral("engine")) || named("engine=");
     if (!engineNamed)

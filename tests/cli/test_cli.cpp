@@ -47,6 +47,8 @@ private Q_SLOTS:
     void badOutputPathIsRefusedBeforeTheRun();
     void everyDatasetKindIsAnOption();
     void integerOptionsNameTheOptionAndTheValue();
+    void secondsAloneRunsForThatLong();
+    void helpListsEveryWindowOption();
 
 private:
     QTemporaryDir m_dir;
@@ -248,6 +250,47 @@ void TestCli::badOutputPathIsRefusedBeforeTheRun()
     QVERIFY(!r.out.contains(QStringLiteral("LoaderLab run summary"))); // nothing ran
     QVERIFY(timer.elapsed() < 20'000);                                 // not the 30 s run
     QVERIFY(!QFile::exists(m_dir.filePath(QStringLiteral("ok.json"))));
+}
+
+void TestCli::secondsAloneRunsForThatLong()
+{
+    // 64 samples in batches of 8: one epoch is 8 batches. `--seconds` alone goes on
+    // past it, epoch after epoch, until its time; with `--epochs 1` one epoch ends it.
+    const auto run = [this](const QStringList &extra, const QString &name) {
+        const QString json = m_dir.filePath(name);
+        const Result r = runLoaderlab(
+            QStringList{
+                QStringLiteral("run"), QStringLiteral("--shape"), QStringLiteral("1x4x4"),
+                QStringLiteral("--samples"), QStringLiteral("64"), QStringLiteral("--batch-size"),
+                QStringLiteral("8"), QStringLiteral("--sleep-batch-ms"), QStringLiteral("1"),
+                QStringLiteral("--seconds"), QStringLiteral("1"), QStringLiteral("--json"), json}
+            + extra);
+        return std::pair{r, readJson(json)};
+    };
+    const auto [alone, aloneJson] = run({}, QStringLiteral("seconds-alone.json"));
+    QVERIFY2(alone.exitCode == 0, qPrintable(alone.err));
+    QCOMPARE(aloneJson.at("config").at("epochs").get<int>(), 0);
+    QVERIFY2(aloneJson.at("summary").at("batches").get<std::int64_t>() > 8,
+             aloneJson.at("summary").dump().c_str());
+    const auto [oneEpoch, oneJson] = run({QStringLiteral("--epochs"), QStringLiteral("1")},
+                                         QStringLiteral("seconds-epoch.json"));
+    QVERIFY2(oneEpoch.exitCode == 0, qPrintable(oneEpoch.err));
+    QCOMPARE(oneJson.at("config").at("epochs").get<int>(), 1);
+    QCOMPARE(oneJson.at("summary").at("batches").get<std::int64_t>(), std::int64_t{8});
+}
+
+void TestCli::helpListsEveryWindowOption()
+{
+    const Result help = runLoaderlab({QStringLiteral("--help")});
+    QCOMPARE(help.exitCode, 0);
+    const qsizetype window = help.out.indexOf(QStringLiteral("Window options:"));
+    QVERIFY2(window > 0, qPrintable(help.out));
+    for (const char *option :
+         {"--config FILE", "--lang CODE", "--screenshot FILE", "--seconds S", "--json FILE",
+          "--size WxH", "--view NAME", "--sweep DIR", "--keep-batches N"}) {
+        QVERIFY2(help.out.indexOf(QStringLiteral("\n  ") + QLatin1String(option), window) > 0,
+                 qPrintable(QLatin1String(option) + QStringLiteral(" in\n") + help.out));
+    }
 }
 
 void TestCli::everyDatasetKindIsAnOption()
