@@ -951,8 +951,8 @@
         <translation>die Zweitbeste</translation>
     </message>
     <message>
-        <source> (one run per cell: the spread is unknown; use --repeats)</source>
-        <translation> (ein Lauf pro Zelle: die Streuung ist unbekannt; --repeats verwenden)</translation>
+        <source> (one run per cell: the spread is unknown; set Repeats to 2 or more)</source>
+        <translation> (ein Lauf pro Zelle: die Streuung ist unbekannt; Wiederholungen auf 2 oder mehr setzen)</translation>
     </message>
     <message>
         <source>, within noise (repeats spread %1)</source>

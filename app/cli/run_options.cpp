@@ -25,6 +25,8 @@ QString text(std::string_view view)
 QString helpFor(const ConfigField &field, const RunConfig &defaults)
 {
     QString help = text(field.help);
+    if (field.type == FieldType::Boolean && field.flagSetsFalse) // the field's help, negated
+        help = QStringLiteral("Turns off: ") + help;
     if (field.type == FieldType::Boolean)
         return help
                + QStringLiteral(" [sets %1 to %2]")

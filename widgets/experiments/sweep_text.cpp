@@ -134,7 +134,8 @@ QString recommendation(const SweepAnalysis &analysis, const SweepRecommendation 
                                percent(rec.marginPercent));
         if (!rec.noiseKnown)
             sentence += QCoreApplication::translate(
-                "SweepText", " (one run per cell: the spread is unknown; use --repeats)");
+                "SweepText",
+                " (one run per cell: the spread is unknown; set Repeats to 2 or more)");
         else if (rec.withinNoise)
             sentence += QCoreApplication::translate("SweepText",
                                                     ", within noise (repeats spread %1)")
