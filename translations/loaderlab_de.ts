@@ -1701,10 +1701,6 @@
         <translation>Lauf verfolgen</translation>
     </message>
     <message>
-        <source>A run being written: its per-batch CSV or summary JSON (*.csv *.json)</source>
-        <translation>Ein Lauf, der gerade geschrieben wird: seine CSV pro Batch oder seine Zusammenfassung als JSON (*.csv *.json)</translation>
-    </message>
-    <message>
         <source>No run · %1</source>
         <translation>Kein Lauf · %1</translation>
     </message>
@@ -1715,6 +1711,10 @@
     <message>
         <source>Compared with: %1</source>
         <translation>Verglichen mit: %1</translation>
+    </message>
+    <message>
+        <source>A run being written: its per-batch CSV or summary JSON, or their .part while loaderlab run writes them (*.csv *.json *.csv.part *.json.part)</source>
+        <translation>Ein Lauf, der noch geschrieben wird: seine CSV je Batch oder seine JSON-Zusammenfassung, oder deren .part, solange loaderlab run sie schreibt (*.csv *.json *.csv.part *.json.part)</translation>
     </message>
 </context>
 <context>

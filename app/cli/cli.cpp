@@ -1,5 +1,5 @@
 #include "app/cli/cli.h"
-#include "app/window/window_options.h"
+#include "app/cli/window_option_table.h"
 
 #include "core/system/safe_text.h"
 

@@ -249,7 +249,8 @@ void FileManager::followRunDialog()
 {
     const QString path = QFileDialog::getOpenFileName(
         m_window, tr("Follow run"), QString(),
-        tr("A run being written: its per-batch CSV or summary JSON (*.csv *.json)"));
+        tr("A run being written: its per-batch CSV or summary JSON, or their .part while "
+           "loaderlab run writes them (*.csv *.json *.csv.part *.json.part)"));
     QString error;
     if (!path.isEmpty() && !followRun(path, &error))
         QMessageBox::warning(m_window, tr("Follow run"), error);

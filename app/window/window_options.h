@@ -41,10 +41,6 @@ struct WindowOptions
 // Declares the window's options on `parser`, with --help and --version.
 void addWindowOptions(QCommandLineParser &parser);
 
-// "  --size WxH         the window's size, ...": one line per window option, for the
-// help of `loaderlab --help` (which lists the commands too).
-QString windowOptionsHelp();
-
 // The options `parser` has parsed, checked. Throws std::invalid_argument naming the
 // option and the reason ("--size 10x10: expected WIDTHxHEIGHT, 200 to 10000 each"),
 // or a stray word that is neither a command nor an option, with the commands.

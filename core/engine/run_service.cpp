@@ -4,6 +4,8 @@
 #include "core/run/output_paths.h"
 #include "core/system/output_guard.h"
 
+#include <spdlog/spdlog.h>
+
 namespace loaderlab {
 
 RunReport makeRunReport(const Engine &engine, const std::map<std::string, std::string> &versions)
@@ -90,6 +92,17 @@ void RunService::start(const RunConfig &config, const RunOutputs &outputs,
     m_load->begin(loadStart);
     if (csv)
         csv->follow(m_engine->trace());
+    m_running.reset();
+    if (csv && !outputs.jsonPath.empty()) {
+        try {
+            m_running = std::make_unique<RunningSummaryFile>(outputs.jsonPath,
+                                                             makeRunReport(*m_engine, m_versions));
+        } catch (const std::exception &e) {
+            // Only following the run while it goes on is lost; the run and its
+            // outputs at the end are not.
+            spdlog::warn("the run cannot be followed while it goes on: {}", e.what());
+        }
+    }
     m_csv = std::move(csv);
     m_outputs = outputs;
 }
@@ -130,6 +143,7 @@ std::vector<std::string> RunService::writeOutputs(const RunReport &report,
         }
         m_csv.reset();
     }
+    m_running.reset(); // its ".part" name is the final JSON's to write through
     write(m_outputs.jsonPath, "the summary", [&] { saveRunReport(m_outputs.jsonPath, report); });
     write(m_outputs.traceJsonPath, "the trace for Perfetto", [&] {
         const auto trace = m_engine->trace();

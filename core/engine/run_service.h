@@ -9,6 +9,7 @@
 // others.
 
 #include "core/engine/engine.h"
+#include "core/io/running_summary.h"
 #include "core/io/summary_json.h"
 #include "core/io/trace_csv_stream.h"
 #include "core/system/cpu_load.h"
@@ -50,7 +51,10 @@ public:
     // the engine refuses, engineProblem()), DatasetError or std::runtime_error (the
     // CSV cannot be created, the engine cannot start), before anything runs; the
     // previous run's engine and trace stay in place then. `cancelled` cuts a long
-    // start short (the PyTorch engine's check for torch).
+    // start short (the PyTorch engine's check for torch). With both a CSV and a JSON
+    // output the CSV's rows go to RUN.csv.part as they come and RUN.json.part says the
+    // run is running (core/io/running_summary.h), so it can be followed; both take
+    // their final names in writeOutputs().
     void start(const RunConfig &config, const RunOutputs &outputs = {},
                const EngineCancel &cancelled = {});
     // Waits up to `timeoutMs` (negative: forever); true once the run has ended.
@@ -90,6 +94,9 @@ private:
     std::function<void(RunState)> m_onEnded;
     RunOutputs m_outputs;
     std::unique_ptr<TraceCsvStream> m_csv;
+    // With both a CSV and a JSON output: the JSON's "running" form while the run goes
+    // on, for File > Follow run (core/io/running_summary.h).
+    std::unique_ptr<RunningSummaryFile> m_running;
     std::size_t m_keepBatches = 0;
     std::map<std::string, std::string> m_versions;
 };

@@ -1,5 +1,6 @@
 #include "core/io/run_follow.h"
 
+#include "core/io/running_summary.h"
 #include "core/system/regular_file.h"
 
 #include <nlohmann/json.hpp>
@@ -32,18 +33,10 @@ constexpr int kEndPolls = 10;
 // its process ends (so a writer found gone then has none to write).
 constexpr auto kWriterSilence = std::chrono::seconds(3);
 
-std::string thisHost()
+bool existsHere(const std::string &path)
 {
-    char host[256] = {};
-    ::gethostname(host, sizeof host - 1);
-    return host;
-}
-
-std::string thisPidNamespace()
-{
-    char link[128] = {};
-    const ssize_t n = ::readlink("/proc/self/ns/pid", link, sizeof link - 1);
-    return n > 0 ? std::string(link, static_cast<std::size_t>(n)) : std::string();
+    std::error_code error;
+    return std::filesystem::exists(std::filesystem::symlink_status(path, error));
 }
 
 // The process writing the run `jsonPath` describes ("probe": {"pid", "host",
@@ -98,15 +91,23 @@ RunFollow::RunFollow(const std::string &path)
         m_given = static_cast<std::size_t>(name->rank);
         m_merge = std::make_unique<RankMerge>(m_files.worldSize);
     } else {
-        const bool json = std::filesystem::path(path).extension() == ".json";
+        // `loaderlab run --csv RUN.csv --json RUN.json` writes RUN.csv.part and
+        // RUN.json.part until it ends: RUN.csv, RUN.json or either .part follows it.
+        const std::string named = withoutPartSuffix(path).empty() ? path : withoutPartSuffix(path);
+        const bool json = std::filesystem::path(named).extension() == ".json";
         RankSetMember member;
-        member.jsonPath = json ? path : besideWithExtension(path, ".json");
-        member.csvPath = json ? besideWithExtension(path, ".csv") : path;
+        // Its JSON's .part says a run is writing them (beside an earlier run's files
+        // under the final names, perhaps); a CSV's .part alone is a killed run's rows.
+        const std::string jsonName = json ? named : besideWithExtension(named, ".json");
+        const std::string csvName = json ? besideWithExtension(named, ".csv") : named;
+        const bool writing = existsHere(jsonName + ".part");
+        member.jsonPath = writing ? jsonName + ".part" : jsonName;
+        member.csvPath = writing && existsHere(csvName + ".part") ? csvName + ".part" : csvName;
         if (!readRankMember(member, 0))
             throw std::runtime_error(member.jsonPath
                                      + ": no such file: a run being written has its summary JSON "
                                        "from the start");
-        m_files.stem = besideWithExtension(path, "");
+        m_files.stem = besideWithExtension(named, "");
         m_files.members.push_back(std::move(member));
     }
     for (const RankSetMember &member : m_files.members) {
@@ -147,6 +148,17 @@ bool RunFollow::refreshJson(std::size_t i)
         const int error = errno;
         if (error == ENOENT && !m.present)
             return false; // a rank not started yet
+        // A run's "RUN.json.part" gone as it ends: its final JSON comes under RUN.json
+        // (written afresh, so a moment may pass with neither there).
+        if (const std::string final = withoutPartSuffix(m.jsonPath);
+            error == ENOENT && !final.empty()) {
+            if (::stat(final.c_str(), &info) == 0) {
+                m.jsonPath = final;
+                return refreshJson(i);
+            }
+            if (++s.jsonFailures < kJsonRetries)
+                return false;
+        }
         throw std::runtime_error(m.jsonPath + ": cannot read: " + pathErrorText(m.jsonPath, error)
                                  + (m.present ? " (it was there before)" : ""));
     }

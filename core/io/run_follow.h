@@ -31,8 +31,10 @@ class RunFollow
 public:
     // `path`: the CSV or the JSON of a run (the other beside it, same base name) or of
     // any rank of a set (`<base>.rank<r>.csv|json`). The JSON named (or beside the CSV)
-    // must be there: the writer makes it first. Throws std::runtime_error naming the
-    // file and the reason.
+    // must be there: the writer makes it first. A run `loaderlab run` is still writing
+    // has RUN.json.part and RUN.csv.part (core/io/running_summary.h): either name, or
+    // either .part, follows those, and the follow reads on under the final names once
+    // the run gives them. Throws std::runtime_error naming the file and the reason.
     explicit RunFollow(const std::string &path);
     ~RunFollow();
     RunFollow(const RunFollow &) = delete;

@@ -39,6 +39,14 @@ void TraceCsvFollower::takeLine(const std::string &line, std::vector<TraceRecord
     ++m_rows;
 }
 
+std::string withoutPartSuffix(const std::string &path)
+{
+    constexpr std::string_view kPart = ".part";
+    return path.size() > kPart.size() && path.ends_with(kPart)
+               ? path.substr(0, path.size() - kPart.size())
+               : std::string();
+}
+
 std::vector<TraceRecord> TraceCsvFollower::poll(bool final, std::int64_t maxBytes)
 {
     std::vector<TraceRecord> out;
@@ -50,6 +58,19 @@ std::vector<TraceRecord> TraceCsvFollower::poll(bool final, std::int64_t maxByte
         // Not there yet: the writer creates it with its first batches.
         if (error == ENOENT && !m_seen)
             return out;
+        // "<run>.csv.part" renamed to "<run>.csv" as its run ended: the same file,
+        // read on under its final name.
+        if (const std::string kept = withoutPartSuffix(m_path); error == ENOENT && !kept.empty()) {
+            struct stat moved
+            {
+            };
+            if (::stat(kept.c_str(), &moved) == 0
+                && static_cast<std::uint64_t>(moved.st_dev) == m_device
+                && static_cast<std::uint64_t>(moved.st_ino) == m_inode) {
+                m_path = kept;
+                return poll(final, maxBytes);
+            }
+        }
         throw std::runtime_error(m_path + ": cannot read: " + pathErrorText(m_path, error)
                                  + (m_seen ? " (it was there before)" : ""));
     }

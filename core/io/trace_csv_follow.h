@@ -17,6 +17,10 @@
 
 namespace loaderlab {
 
+// "run.csv" for "run.csv.part" (a file still being written, core/system/atomic_file.h);
+// "" for a path without that suffix.
+std::string withoutPartSuffix(const std::string &path);
+
 class TraceCsvFollower
 {
 public:

@@ -4,7 +4,9 @@
 // run's JSON says the run ended, when the run is removed from the run list or the
 // window closes, when a file disappears (keeping what was shown), and when the process
 // writing it is gone without its final summary. Any rank's file of a
-// torch.distributed set follows, or opens, the whole set with its ranks' lanes.
+// torch.distributed set follows, or opens, the whole set with its ranks' lanes. A
+// headless `loaderlab run` is followed while it writes its .part files, by their
+// final names or by the .part itself.
 
 #include "app/window/main_window.h"
 #include "app/window/run_follower.h"
@@ -25,6 +27,7 @@
 
 #include <QtTest>
 
+#include <QProcess>
 #include <QStatusBar>
 #include <QTableWidget>
 
@@ -56,6 +59,7 @@ private Q_SLOTS:
     void vanishedFileStopsAndKeepsWhatWasShown();
     void writerGoneWithoutItsSummaryStopsTheFollow();
     void rankSetFollowsWithItsRanksLanes();
+    void followsAHeadlessRunAsItWrites();
 
 private:
     QTemporaryDir m_dir;
@@ -224,6 +228,59 @@ void TestWindowFollow::rankSetFollowsWithItsRanksLanes()
              qPrintable(error));
     QCOMPARE(runs->runs().back().summary.batches, std::int64_t{10});
     QCOMPARE(runs->runs().back().summary.ranks.size(), std::size_t{2});
+}
+
+void TestWindowFollow::followsAHeadlessRunAsItWrites()
+{
+    const auto contents = [](const std::string &file) {
+        QFile f(QString::fromStdString(file));
+        return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+    };
+    MainWindow window;
+    window.resize(1400, 900);
+    window.show();
+    RunList *runs = window.session()->runs();
+    for (const char *chosen : {"final", "part"}) {
+        const std::string stem = path(std::string("headless-") + chosen);
+        const std::string csv = stem + ".csv";
+        const std::string json = stem + ".json";
+        // An earlier run's summary under the name: untouched until this run ends.
+        fr::writeJson(json, fr::summaryJson("finished"));
+        const QByteArray earlier = contents(json);
+        QProcess run;
+        run.start(
+            QStringLiteral(LOADERLAB_BINARY),
+            {QStringLiteral("run"), QStringLiteral("--shape"), QStringLiteral("1x4x4"),
+             QStringLiteral("--samples"), QStringLiteral("64"), QStringLiteral("--batch-size"),
+             QStringLiteral("8"), QStringLiteral("--sleep-batch-ms"), QStringLiteral("20"),
+             QStringLiteral("--batches"), QStringLiteral("60"), QStringLiteral("--epochs"),
+             QStringLiteral("0"), QStringLiteral("--quiet"), QStringLiteral("--csv"),
+             QString::fromStdString(csv), QStringLiteral("--json"), QString::fromStdString(json)});
+        QVERIFY(run.waitForStarted());
+        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(QString::fromStdString(csv + ".part"))
+                                     && QFile::exists(QString::fromStdString(json + ".part")),
+                                 20'000);
+        QCOMPARE(contents(json), earlier);
+        QVERIFY(!QFile::exists(QString::fromStdString(csv)));
+        // File > Follow run on RUN.csv (not there yet), or on RUN.csv.part itself.
+        QString error;
+        const std::string given = std::string(chosen) == "part" ? csv + ".part" : csv;
+        QVERIFY2(window.followRun(QString::fromStdString(given), &error), qPrintable(error));
+        const int id = runs->runs().back().id;
+        QVERIFY(window.runFollower()->isFollowing(id));
+        QTRY_VERIFY_WITH_TIMEOUT(runs->find(id)->summary.batches >= 5, 20'000);
+        QVERIFY(run.state() == QProcess::Running); // read while it was being written
+        QVERIFY(run.waitForFinished(60'000));
+        QCOMPARE(run.exitCode(), 0);
+        // The files take their final names; the follow reads on to the end.
+        QTRY_VERIFY_WITH_TIMEOUT(!window.runFollower()->isFollowing(id), 20'000);
+        QCOMPARE(runs->find(id)->summary.batches, std::int64_t{60});
+        QVERIFY2(window.statusBar()->currentMessage().contains(QLatin1String("Finished following")),
+                 qPrintable(window.statusBar()->currentMessage()));
+        QVERIFY(!QFile::exists(QString::fromStdString(csv + ".part")));
+        QVERIFY(!QFile::exists(QString::fromStdString(json + ".part")));
+        QVERIFY(contents(json) != earlier);
+    }
 }
 
 LOADERLAB_TEST_MAIN(TestWindowFollow)

@@ -5,6 +5,7 @@
 // row stops the follow naming the file and the reason.
 
 #include "core/io/run_follow.h"
+#include "core/io/running_summary.h"
 #include "core/io/trace_csv.h"
 #include "core/io/trace_csv_follow.h"
 
@@ -27,13 +28,6 @@ using followed_run::sameRow;
 using followed_run::thrown;
 
 namespace {
-
-std::string thisHost()
-{
-    char host[256] = {};
-    ::gethostname(host, sizeof host - 1);
-    return host;
-}
 
 // A process that has ended: reaped (no such process), or a zombie not reaped yet.
 pid_t endedProcess(bool reap)
