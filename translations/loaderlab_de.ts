@@ -758,6 +758,11 @@
         <source>autotune: %1 (%2)</source>
         <translation>Autotune: %1 (%2)</translation>
     </message>
+    <message>
+        <source>e%1</source>
+        <comment>a crowded plot&apos;s epoch N</comment>
+        <translation>E%1</translation>
+    </message>
 </context>
 <context>
     <name>MaxBatch</name>
@@ -1271,6 +1276,29 @@
     </message>
 </context>
 <context>
+    <name>loaderlab::EventListView</name>
+    <message>
+        <source>#</source>
+        <translation>#</translation>
+    </message>
+    <message>
+        <source>Batch</source>
+        <translation>Batch</translation>
+    </message>
+    <message>
+        <source>Time (s)</source>
+        <translation>Zeit (s)</translation>
+    </message>
+    <message>
+        <source>Event</source>
+        <translation>Ereignis</translation>
+    </message>
+    <message>
+        <source>Every marker of the shown runs. Choose one to centre the plots on it; the numbers are those the plots show where labels crowd.</source>
+        <translation>Jede Markierung der angezeigten Läufe. Wählen Sie eine, um die Plots darauf zu zentrieren; die Nummern sind die, die die Plots zeigen, wo Beschriftungen zu dicht stehen.</translation>
+    </message>
+</context>
+<context>
     <name>loaderlab::ExperimentsView</name>
     <message>
         <source>Sweep</source>
@@ -1716,13 +1744,25 @@
         <source>A run being written: its per-batch CSV or summary JSON, or their .part while loaderlab run writes them (*.csv *.json *.csv.part *.json.part)</source>
         <translation>Ein Lauf, der noch geschrieben wird: seine CSV je Batch oder seine JSON-Zusammenfassung, oder deren .part, solange loaderlab run sie schreibt (*.csv *.json *.csv.part *.json.part)</translation>
     </message>
+    <message>
+        <source>The run to export:</source>
+        <translation>Der zu exportierende Lauf:</translation>
+    </message>
+    <message>
+        <source>Export report</source>
+        <translation>Bericht exportieren</translation>
+    </message>
+    <message>
+        <source>HTML files (*.html)</source>
+        <translation>HTML-Dateien (*.html)</translation>
+    </message>
+    <message>
+        <source>Export figures table</source>
+        <translation>Kennzahlentabelle exportieren</translation>
+    </message>
 </context>
 <context>
     <name>loaderlab::HelpDialog</name>
-    <message>
-        <source>Reading the plots</source>
-        <translation>Die Plots lesen</translation>
-    </message>
     <message>
         <source>What the plots show</source>
         <translation>Was die Plots zeigen</translation>
@@ -1744,10 +1784,6 @@
         <translation>&lt;b&gt;Durchsatz&lt;/b&gt;: Samples pro Sekunde über jede Runde der Worker, mit ihrem Median. &lt;b&gt;Wartezeit-Histogramm&lt;/b&gt;: wie die Wartezeiten streuen, auf logarithmischer Skala; Spitzen alle W Batches ergeben zwei Buckel.</translation>
     </message>
     <message>
-        <source>Runs kept or opened for comparison (the Runs list under the plots) are drawn on every plot in their colour; untick a run to hide it. Dashed vertical lines are markers: a changed setting, a pause, a new epoch, an autotuner move.</source>
-        <translation>Zum Vergleich behaltene oder geöffnete Läufe (die Liste „Läufe“ unter den Plots) werden in jedem Plot in ihrer Farbe gezeichnet; Haken entfernen blendet einen Lauf aus. Gestrichelte senkrechte Linien sind Markierungen: eine geänderte Einstellung, eine Pause, eine neue Epoche, ein Schritt der automatischen Abstimmung.</translation>
-    </message>
-    <message>
         <source>Mouse and keys</source>
         <translation>Maus und Tasten</translation>
     </message>
@@ -1760,12 +1796,96 @@
         <translation>Mehr</translation>
     </message>
     <message>
-        <source>The documentation is in the docs folder of LoaderLab&apos;s source tree, also in its repository online: docs/gui.md (this window), docs/metrics.md (what the figures mean), docs/loader-semantics.md (how batches reach the workers) and docs/lessons.md (guided experiments, the Lessons tab).</source>
-        <translation>Die Dokumentation liegt im Ordner docs der Quellen von LoaderLab, auch online in seinem Repository: docs/gui.md (dieses Fenster), docs/metrics.md (was die Kennzahlen bedeuten), docs/loader-semantics.md (wie Batches zu den Workern kommen) und docs/lessons.md (geführte Experimente, der Reiter Lektionen).</translation>
-    </message>
-    <message>
         <source>&lt;b&gt;Wait pattern&lt;/b&gt; (beside the wait plot): the same waits folded by the batch&apos;s position in its round of W batches (W workers times devices), the last 200 rounds as faint dots (the newest on the right of each position), their median as the bold line and their 90th percentile dashed. Each epoch is turned so that its slowest position comes first where one stands out, because which batch of the round waits can change from one epoch to the next. A spike every W batches, a dense comb on the wait plot once hundreds of batches are in view, stands here as one tall position 0; flat means every position waits alike. Changing the workers starts the fold afresh; with 0 workers there is one position.</source>
         <translation>&lt;b&gt;Wartemuster&lt;/b&gt; (neben dem Wartezeit-Plot): dieselben Wartezeiten, gefaltet nach der Position des Batches in seiner Runde aus W Batches (W = Worker mal Geräte), die letzten 200 Runden als blasse Punkte (die neuesten rechts in jeder Position), ihr Median als kräftige Linie und ihr 90. Perzentil gestrichelt. Jede Epoche wird so gedreht, dass ihre langsamste Position zuerst kommt, wo eine heraussticht, denn welcher Batch der Runde wartet, kann sich von einer Epoche zur nächsten ändern. Eine Spitze alle W Batches, auf dem Wartezeit-Plot ein dichter Kamm, sobald Hunderte Batches zu sehen sind, steht hier als eine hohe Position 0; flach heißt, dass jede Position gleich lange wartet. Eine Änderung der Worker beginnt die Faltung neu; mit 0 Workern gibt es eine Position.</translation>
+    </message>
+    <message>
+        <source>Guide to the window</source>
+        <translation>Anleitung zum Fenster</translation>
+    </message>
+    <message>
+        <source>Runs kept or opened for comparison (the Runs list under the plots) are drawn on every plot in their colour; untick a run to hide it.</source>
+        <translation>Zum Vergleich behaltene oder geöffnete Läufe (die Liste Läufe unter den Plots) erscheinen in jedem Plot in ihrer Farbe; entfernen Sie den Haken eines Laufs, um ihn auszublenden.</translation>
+    </message>
+    <message>
+        <source>Markers and the Events list</source>
+        <translation>Markierungen und die Ereignisliste</translation>
+    </message>
+    <message>
+        <source>Dark dashed vertical lines are events: a changed setting (&quot;Workers 4 → 2&quot;), a pause or resume, an autotuner move, a lesson&apos;s phase. Where their labels crowd, an event shows only its number, &quot;#4&quot;, the number it has in the &lt;b&gt;Events&lt;/b&gt; list (the tab beside Runs, View → Events). Light dotted lines are new epochs; crowded, they read &quot;e12&quot; for epoch 12, never a bare number. Hover over a line for its full text; choose a row of the Events list to centre every plot on it.</source>
+        <translation>Dunkle gestrichelte senkrechte Linien sind Ereignisse: eine geänderte Einstellung („Worker 4 → 2“), eine Pause oder Fortsetzung, ein Schritt des Autotuners, eine Phase einer Lektion. Wo ihre Beschriftungen zu dicht stehen, zeigt ein Ereignis nur seine Nummer, „#4“, die Nummer in der Liste &lt;b&gt;Ereignisse&lt;/b&gt; (der Reiter neben Läufe, Ansicht → Ereignisse). Helle gepunktete Linien sind neue Epochen; dicht gedrängt lauten sie „E12“ für Epoche 12, nie eine bloße Zahl. Fahren Sie mit der Maus über eine Linie für ihren vollen Text; wählen Sie eine Zeile der Ereignisliste, um jeden Plot darauf zu zentrieren.</translation>
+    </message>
+    <message>
+        <source>The side column</source>
+        <translation>Die Seitenleiste</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Settings&lt;/b&gt;: the engine (LoaderLab&apos;s loader, PyTorch&apos;s DataLoader or a pipeline file), the dataset, and the loader&apos;s settings (workers, batch size, prefetch, pinned memory, the model step or its simulated time). Start, Pause and Stop are at its top; a changed setting applies to the running run at the next batch and leaves a marker. The figures under the tabs (samples/s, waits, input-bound share and one line of advice) cover the newest batches while the run goes on.</source>
+        <translation>&lt;b&gt;Einstellungen&lt;/b&gt;: die Engine (der Loader von LoaderLab, der DataLoader von PyTorch oder eine Pipeline-Datei), der Datensatz und die Einstellungen des Loaders (Worker, Batchgröße, Prefetch, gepinnter Speicher, der Modellschritt oder seine simulierte Zeit). Starten, Pause und Stoppen stehen oben; eine geänderte Einstellung gilt für den laufenden Lauf ab dem nächsten Batch und hinterlässt eine Markierung. Die Kennzahlen unter den Reitern (Samples/s, Wartezeiten, Input-bound-Anteil und eine Zeile Rat) beziehen sich auf die neuesten Batches, solange der Lauf weitergeht.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Lessons&lt;/b&gt;: guided experiments, each answering one question (why waits spike every W batches, why the first batch is slow, what more workers or devices buy): it runs its phases on the chosen data and ends with a verdict from the measured trace.</source>
+        <translation>&lt;b&gt;Lektionen&lt;/b&gt;: geführte Experimente, jedes beantwortet eine Frage (warum die Wartezeit alle W Batches hochschnellt, warum der erste Batch langsam ist, was mehr Worker oder Geräte bringen): Es führt seine Phasen auf den gewählten Daten aus und endet mit einem Ergebnis aus dem gemessenen Trace.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;What if&lt;/b&gt;: the loader model calibrated on the run, predicting samples/s, waits and the slowest rank for other workers, batch sizes, cores, devices and nodes. Calibrate takes the current run&apos;s costs; each figure says what it assumed.</source>
+        <translation>&lt;b&gt;Was wäre, wenn&lt;/b&gt;: das am Lauf kalibrierte Modell des Loaders sagt Samples/s, Wartezeiten und den langsamsten Rang für andere Worker, Batchgrößen, Kerne, Geräte und Knoten voraus. Kalibrieren übernimmt die Kosten des aktuellen Laufs; jede Zahl nennt ihre Annahmen.</translation>
+    </message>
+    <message>
+        <source>Experiments</source>
+        <translation>Experimente</translation>
+    </message>
+    <message>
+        <source>A sweep runs every combination of the axes you choose (workers, batch size, prefetch, engine…) for a few seconds each, Repeats times, and shows the samples/s as a heatmap and as lines against workers, with the best cell. Predicted shows the model&apos;s figures for the same cells beside the measured ones; choose a cell for its details or to open its run. The largest-batch search finds the biggest batch the model step fits.</source>
+        <translation>Ein Sweep führt jede Kombination der gewählten Achsen (Worker, Batchgröße, Prefetch, Engine…) je einige Sekunden lang aus, so oft wie Wiederholungen angibt, und zeigt die Samples/s als Heatmap und als Linien über den Workern, mit der besten Zelle. Vorhergesagt zeigt die Zahlen des Modells für dieselben Zellen neben den gemessenen; wählen Sie eine Zelle für ihre Einzelheiten oder um ihren Lauf zu öffnen. Die Suche nach dem größten Batch findet den größten Batch, in den der Modellschritt passt.</translation>
+    </message>
+    <message>
+        <source>Runs, files and exports</source>
+        <translation>Läufe, Dateien und Exporte</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Runs&lt;/b&gt; (under the plots): Run → Keep run copies the live run for comparison; File → Open run adds a run written by &lt;tt&gt;loaderlab run --csv --json&lt;/tt&gt;; File → Follow run draws one that is still being written (its .csv.part or .json.part while it runs) and moves on to the final files when it ends. Tick a run to draw it, double-click its name to rename it. The figures table beside the list compares the ticked runs.</source>
+        <translation>&lt;b&gt;Läufe&lt;/b&gt; (unter den Plots): Lauf → Lauf zum Vergleich behalten kopiert den laufenden Lauf zum Vergleich; Datei → Lauf öffnen fügt einen von &lt;tt&gt;loaderlab run --csv --json&lt;/tt&gt; geschriebenen Lauf hinzu; Datei → Lauf verfolgen zeichnet einen, der noch geschrieben wird (seine .csv.part oder .json.part, solange er läuft), und wechselt zu den endgültigen Dateien, wenn er endet. Haken Sie einen Lauf an, um ihn zu zeichnen; ein Doppelklick auf seinen Namen benennt ihn um. Die Kennzahlentabelle neben der Liste vergleicht die angehakten Läufe.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;File → Export&lt;/b&gt;: the trace of any shown run as CSV (times from that run&apos;s start), the figures table as CSV, the live run&apos;s summary as JSON or its trace for Perfetto, and every plot as PNG, SVG or PDF. An export is written whole or not at all: a failed one leaves the file that was there.</source>
+        <translation>&lt;b&gt;Datei → Exportieren&lt;/b&gt;: der Trace jedes angezeigten Laufs als CSV (Zeiten ab dem Start dieses Laufs), die Kennzahlentabelle als CSV, die Zusammenfassung des laufenden Laufs als JSON oder sein Trace für Perfetto und jeder Plot als PNG, SVG oder PDF. Ein Export wird ganz oder gar nicht geschrieben: Ein fehlgeschlagener lässt die vorhandene Datei, wie sie war.</translation>
+    </message>
+    <message>
+        <source>The documentation is in the docs folder of LoaderLab&apos;s source tree, and installed with the package in /usr/share/doc/loaderlab/docs.</source>
+        <translation>Die Dokumentation liegt im Ordner docs des Quellbaums von LoaderLab und wird mit dem Paket in /usr/share/doc/loaderlab/docs installiert.</translation>
+    </message>
+    <message>
+        <source>The documentation (installed with LoaderLab, opens in your Markdown viewer or editor):</source>
+        <translation>Die Dokumentation (mit LoaderLab installiert, öffnet sich in Ihrem Markdown-Betrachter oder Editor; auf Englisch):</translation>
+    </message>
+    <message>
+        <source>this window</source>
+        <translation>dieses Fenster</translation>
+    </message>
+    <message>
+        <source>what the figures mean</source>
+        <translation>was die Kennzahlen bedeuten</translation>
+    </message>
+    <message>
+        <source>how batches reach the workers</source>
+        <translation>wie Batches zu den Workern kommen</translation>
+    </message>
+    <message>
+        <source>the Lessons</source>
+        <translation>die Lektionen</translation>
+    </message>
+    <message>
+        <source>sweeps, the Experiments tab</source>
+        <translation>Sweeps, der Reiter Experimente</translation>
+    </message>
+    <message>
+        <source>the What if model</source>
+        <translation>das Modell von Was wäre, wenn</translation>
+    </message>
+    <message>
+        <source>several devices and nodes</source>
+        <translation>mehrere Geräte und Knoten</translation>
     </message>
 </context>
 <context>
@@ -2118,16 +2238,52 @@
         <translation>Jeder angezeigte Lauf ganz in jedem Diagramm (beendet das Folgen)</translation>
     </message>
     <message>
-        <source>&amp;Reading the plots…</source>
-        <translation>Die &amp;Plots lesen…</translation>
-    </message>
-    <message>
         <source>What if</source>
         <translation>Was wäre, wenn</translation>
     </message>
     <message>
         <source>&amp;What if (predicted settings)</source>
         <translation>&amp;Was wäre, wenn (vorhergesagte Einstellungen)</translation>
+    </message>
+    <message>
+        <source>Events</source>
+        <translation>Ereignisse</translation>
+    </message>
+    <message>
+        <source>E&amp;vents (markers of the shown runs)</source>
+        <translation>Ereig&amp;nisse (Markierungen der angezeigten Läufe)</translation>
+    </message>
+    <message>
+        <source>The documentation is in the docs folder of the source tree.</source>
+        <translation>Die Dokumentation liegt im Ordner docs des Quellbaums.</translation>
+    </message>
+    <message>
+        <source>Documentation: &lt;a href=&quot;%1&quot;&gt;%2&lt;/a&gt;</source>
+        <translation>Dokumentation: &lt;a href=&quot;%1&quot;&gt;%2&lt;/a&gt;</translation>
+    </message>
+    <message>
+        <source>Help → Guide to the window (F1) explains every part of this window.</source>
+        <translation>Hilfe → Anleitung zum Fenster (F1) erklärt jeden Teil dieses Fensters.</translation>
+    </message>
+    <message>
+        <source>Export r&amp;eport (HTML)…</source>
+        <translation>Be&amp;richt exportieren (HTML)…</translation>
+    </message>
+    <message>
+        <source>Export figures &amp;table as CSV…</source>
+        <translation>&amp;Kennzahlentabelle als CSV exportieren…</translation>
+    </message>
+    <message>
+        <source>&amp;Pause</source>
+        <translation>Pa&amp;use</translation>
+    </message>
+    <message>
+        <source>&amp;Guide to the window…</source>
+        <translation>&amp;Anleitung zum Fenster…</translation>
+    </message>
+    <message>
+        <source>Res&amp;ume</source>
+        <translation>&amp;Fortsetzen</translation>
     </message>
 </context>
 <context>
@@ -2998,6 +3154,14 @@ bound</translation>
         <source>%1, efficiency</source>
         <translation>%1, Effizienz</translation>
     </message>
+    <message>
+        <source>No speedup to draw: it is measured along a swept number (workers, devices, batch size), and this sweep varies %1.</source>
+        <translation>Kein Speedup zu zeichnen: Er wird entlang einer variierten Zahl gemessen (Worker, Geräte, Batchgröße), und dieser Sweep variiert %1.</translation>
+    </message>
+    <message>
+        <source>No speedup yet: it needs finished runs at two values of the axis.</source>
+        <translation>Noch kein Speedup: Dafür braucht es beendete Läufe bei zwei Werten der Achse.</translation>
+    </message>
 </context>
 <context>
     <name>loaderlab::SweepWorker</name>
@@ -3190,6 +3354,10 @@ with W workers, the waits spike every W batches.</source>
         <translation>Start drücken, um den Loader laufen zu lassen, oder Datei → Lauf öffnen…, um einen aufgezeichneten anzusehen.
 Jeder Punkt hier ist die Wartezeit eines Batches auf seine Daten:
 mit W Workern steigen die Wartezeiten alle W Batches an.</translation>
+    </message>
+    <message>
+        <source>◀ first batch: %1 ms</source>
+        <translation>◀ erster Batch: %1 ms</translation>
     </message>
 </context>
 <context>
@@ -3456,6 +3624,10 @@ mit W Workern steigen die Wartezeiten alle W Batches an.</translation>
     <message>
         <source>Nodes</source>
         <translation>Knoten</translation>
+    </message>
+    <message>
+        <source>Its settings changed while it ran: the costs come from all its batches, the setting predicted back is its first (%1).</source>
+        <translation>Seine Einstellungen haben sich während des Laufs geändert: Die Kosten stammen aus allen seinen Batches, nachgerechnet wird seine erste Einstellung (%1).</translation>
     </message>
 </context>
 <context>

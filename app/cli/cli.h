@@ -32,6 +32,7 @@ inline constexpr Command kCommands[] = {
     {"run", "run the loader (and a consumer) and report every batch"},
     {"sweep", "a grid of runs over config fields, with a recommendation"},
     {"predict", "a sweep predicted from one recorded run, without running it"},
+    {"report", "one HTML file of recorded runs: figures, plots, settings, events"},
     {"lesson", "a guided lesson: a research finding reproduced, with a verdict"},
     {"make-dataset", "write an Imagenette-like JPEG folder or a tensor file"},
     {"preprocess", "turn an image folder into a preprocessed tensor file"},
@@ -91,6 +92,7 @@ int pythonPathCommand(const QStringList &arguments);
 int sweepCommand(const QStringList &arguments);
 int predictCommand(const QStringList &arguments);
 int lessonCommand(const QStringList &arguments);
+int reportCommand(const QStringList &arguments);
 // Only in builds with LibTorch (LOADERLAB_TORCH_MODELS).
 int benchModelCommand(const QStringList &arguments);
 int maxBatchCommand(const QStringList &arguments);

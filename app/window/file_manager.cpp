@@ -5,17 +5,24 @@
 
 #include "core/config/run_config_json.h"
 #include "core/io/chrome_trace.h"
+#include "core/io/html_report.h"
 #include "core/io/rank_set.h"
 #include "core/io/run_reader.h"
 #include "core/io/summary_json.h"
 #include "core/io/trace_csv.h"
+#include "core/system/atomic_file.h"
 
 #include "widgets/plots/plot_export.h"
 #include "widgets/plots/plot_title.h"
+#include "widgets/session/run_list.h"
+#include "widgets/session/run_list_view.h"
 #include "widgets/session/run_session.h"
 #include "widgets/settings/control_panel.h"
 
+#include <QCoreApplication>
+#include <QDateTime>
 #include <QFileDialog>
+#include <QInputDialog>
 #include <QMessageBox>
 #include <QWidget>
 
@@ -64,13 +71,32 @@ void FileManager::saveConfig()
 
 bool FileManager::exportTraceCsv(const QString &path, QString *error)
 {
-    const auto trace = m_session->trace();
+    return exportTraceCsv(path, RunList::kLiveId, error);
+}
+
+bool FileManager::exportTraceCsv(const QString &path, int runId, QString *error)
+{
+    const RunEntry *run = m_session->runs()->find(runId);
+    const auto trace = runId == RunList::kLiveId ? m_session->trace() : run ? run->trace : nullptr;
     if (!trace) {
         *error = tr("There is no run to export.");
         return false;
     }
     try {
         saveTraceCsv(path.toStdString(), trace->records());
+        return true;
+    } catch (const std::exception &e) {
+        *error = QString::fromStdString(e.what());
+        return false;
+    }
+}
+
+bool FileManager::exportFiguresCsv(const QString &path, QString *error)
+{
+    const QByteArray csv = RunListView::figuresCsv(*m_session->runs()).toUtf8();
+    try {
+        writeFileAtomically(path.toStdString(),
+                            [&csv](std::ostream &out) { out.write(csv.data(), csv.size()); });
         return true;
     } catch (const std::exception &e) {
         *error = QString::fromStdString(e.what());
@@ -151,11 +177,88 @@ QString FileManager::plotsTitle() const
 
 void FileManager::exportTraceDialog()
 {
+    // Any shown run: the live one, or a kept, opened or followed one.
+    std::vector<const RunEntry *> shown;
+    for (const RunEntry &run : m_session->runs()->runs())
+        if (run.trace && (run.visible || run.live))
+            shown.push_back(&run);
+    int runId = RunList::kLiveId;
+    if (shown.size() > 1) {
+        QStringList names;
+        for (const RunEntry *run : shown) // numbered: two runs may share a name
+            names << QStringLiteral("%1. %2").arg(names.size() + 1).arg(run->name);
+        bool chosen = false;
+        const QString name = QInputDialog::getItem(
+            m_window, tr("Export trace"), tr("The run to export:"), names, 0, false, &chosen);
+        if (!chosen)
+            return;
+        runId = shown[static_cast<std::size_t>(names.indexOf(name))]->id;
+    }
     const QString path = QFileDialog::getSaveFileName(
         m_window, tr("Export trace"), QStringLiteral("trace.csv"), tr("CSV files (*.csv)"));
     QString error;
-    if (!path.isEmpty() && !exportTraceCsv(path, &error))
+    if (!path.isEmpty() && !exportTraceCsv(path, runId, &error))
         QMessageBox::warning(m_window, tr("Export trace"), error);
+    else if (!path.isEmpty())
+        Q_EMIT report(tr("Wrote %1").arg(path));
+}
+
+bool FileManager::exportReport(const QString &path, QString *error)
+{
+    std::vector<ReportRun> runs;
+    for (const RunEntry &run : m_session->runs()->runs()) {
+        if (!run.trace || !run.visible)
+            continue;
+        RunReport report;
+        if (run.live) {
+            report = m_session->report();
+        } else {
+            report.config = run.config;
+            report.summary = run.summary;
+            report.markers = run.trace->markers();
+            report.configVersions = run.trace->configVersions();
+            report.skipped = run.trace->skipped();
+        }
+        runs.push_back({run.name.toStdString(), run.source.toStdString(), std::move(report),
+                        run.trace, run.colour.name().toStdString()});
+    }
+    if (runs.empty()) {
+        *error = tr("There is no run to export.");
+        return false;
+    }
+    ReportOptions options;
+    options.version = QCoreApplication::applicationVersion().toStdString();
+    options.generatedAt = QDateTime::currentDateTimeUtc()
+                              .toString(QStringLiteral("yyyy-MM-dd HH:mm 'UTC'"))
+                              .toStdString();
+    try {
+        saveHtmlReport(path.toStdString(), runs, options);
+        return true;
+    } catch (const std::exception &e) {
+        *error = QString::fromStdString(e.what());
+        return false;
+    }
+}
+
+void FileManager::exportReportDialog()
+{
+    const QString path = QFileDialog::getSaveFileName(
+        m_window, tr("Export report"), QStringLiteral("report.html"), tr("HTML files (*.html)"));
+    QString error;
+    if (!path.isEmpty() && !exportReport(path, &error))
+        QMessageBox::warning(m_window, tr("Export report"), error);
+    else if (!path.isEmpty())
+        Q_EMIT report(tr("Wrote %1").arg(path));
+}
+
+void FileManager::exportFiguresDialog()
+{
+    const QString path = QFileDialog::getSaveFileName(m_window, tr("Export figures table"),
+                                                      QStringLiteral("figures.csv"),
+                                                      tr("CSV files (*.csv)"));
+    QString error;
+    if (!path.isEmpty() && !exportFiguresCsv(path, &error))
+        QMessageBox::warning(m_window, tr("Export figures table"), error);
     else if (!path.isEmpty())
         Q_EMIT report(tr("Wrote %1").arg(path));
 }

@@ -34,7 +34,15 @@ public:
     bool followRun(const QString &path, QString *error);
     RunFollower *follower() const { return m_follower; }
 
+    // The live run's per-batch CSV; with `runId`, that shown run's (kept, opened or
+    // followed; widgets/session/run_list.h), times from its own start as every trace.
     bool exportTraceCsv(const QString &path, QString *error);
+    bool exportTraceCsv(const QString &path, int runId, QString *error);
+    // The figures table of the ticked runs (RunListView::figuresCsv), atomically.
+    bool exportFiguresCsv(const QString &path, QString *error);
+    // The one-file HTML report (core/io/html_report.h) of the shown runs, the live one
+    // first, as `loaderlab report` writes it; false with the error naming the file.
+    bool exportReport(const QString &path, QString *error);
     bool exportSummaryJson(const QString &path, QString *error);
     // The run as a Chrome JSON trace for Perfetto (as `loaderlab run --trace-json`);
     // false with the error, which names the file and the reason.
@@ -50,7 +58,10 @@ public:
     void saveConfig();
     void openRunDialog();
     void followRunDialog();
+    // Asks which run when more than one is shown.
     void exportTraceDialog();
+    void exportFiguresDialog();
+    void exportReportDialog();
     void exportSummaryDialog();
     void exportChromeTraceDialog();
     void exportPlotsDialog();

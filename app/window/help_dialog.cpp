@@ -1,10 +1,17 @@
 #include "app/window/help_dialog.h"
 
+#include <QCoreApplication>
+#include <QDesktopServices>
 #include <QDialogButtonBox>
+#include <QDir>
+#include <QFileInfo>
 #include <QMenu>
 #include <QMenuBar>
 #include <QTextBrowser>
+#include <QUrl>
 #include <QVBoxLayout>
+
+#include <utility>
 
 namespace loaderlab {
 
@@ -25,11 +32,13 @@ QString plainText(const QAction *action)
 HelpDialog::HelpDialog(const QMenuBar *menus, QWidget *parent)
     : QDialog(parent)
 {
-    setObjectName(QStringLiteral("readingThePlotsDialog"));
-    setWindowTitle(tr("Reading the plots"));
+    setObjectName(QStringLiteral("guideDialog"));
+    setWindowTitle(tr("Guide to the window"));
     auto *text = new QTextBrowser;
     text->setObjectName(QStringLiteral("guideText"));
-    text->setOpenLinks(false); // the docs are named, not linked: they live in the sources
+    text->setOpenLinks(false); // the docs open in the desktop's viewer, not in here
+    connect(text, &QTextBrowser::anchorClicked, this,
+            [](const QUrl &url) { QDesktopServices::openUrl(url); });
     text->setHtml(guideHtml(menus));
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::close);
@@ -41,7 +50,7 @@ HelpDialog::HelpDialog(const QMenuBar *menus, QWidget *parent)
 
 void HelpDialog::showGuide(QWidget *window, const QMenuBar *menus)
 {
-    auto *dialog = window->findChild<HelpDialog *>(QStringLiteral("readingThePlotsDialog"),
+    auto *dialog = window->findChild<HelpDialog *>(QStringLiteral("guideDialog"),
                                                    Qt::FindDirectChildrenOnly);
     if (!dialog) {
         dialog = new HelpDialog(menus, window);
@@ -50,6 +59,21 @@ void HelpDialog::showGuide(QWidget *window, const QMenuBar *menus)
     dialog->show();
     dialog->raise();
     dialog->activateWindow();
+}
+
+QString HelpDialog::docsDirectory()
+{
+    // Installed: <prefix>/bin/loaderlab beside <prefix>/share/doc/loaderlab/docs. In a
+    // build tree: the source tree's docs.
+    const QStringList candidates = {
+        QCoreApplication::applicationDirPath() + QStringLiteral("/../share/doc/loaderlab/docs"),
+        QStringLiteral(LOADERLAB_SOURCE_DOCS_DIR),
+    };
+    for (const QString &dir : candidates) {
+        if (QFileInfo::exists(dir + QStringLiteral("/gui.md")))
+            return QDir(dir).canonicalPath();
+    }
+    return {};
 }
 
 QString HelpDialog::shortcutRows(const QMenuBar *menus)
@@ -110,8 +134,60 @@ QString HelpDialog::guideHtml(const QMenuBar *menus)
                  "every W batches give two humps.")
             + QStringLiteral("</p><p>")
             + tr("Runs kept or opened for comparison (the Runs list under the plots) are drawn "
-                 "on every plot in their colour; untick a run to hide it. Dashed vertical lines "
-                 "are markers: a changed setting, a pause, a new epoch, an autotuner move.")
+                 "on every plot in their colour; untick a run to hide it.")
+            + QStringLiteral("</p>");
+
+    html += QStringLiteral("<h3>") + tr("Markers and the Events list") + QStringLiteral("</h3><p>")
+            + tr("Dark dashed vertical lines are events: a changed setting (\"Workers 4 → 2\"), "
+                 "a pause or resume, an autotuner move, a lesson's phase. Where their labels "
+                 "crowd, an event shows only its number, \"#4\", the number it has in the "
+                 "<b>Events</b> list (the tab beside Runs, View → Events). Light dotted lines "
+                 "are new epochs; crowded, they read \"e12\" for epoch 12, never a bare "
+                 "number. Hover over a line for its full text; choose a row of the Events list "
+                 "to centre every plot on it.")
+            + QStringLiteral("</p>");
+
+    html += QStringLiteral("<h3>") + tr("The side column") + QStringLiteral("</h3><p>")
+            + tr("<b>Settings</b>: the engine (LoaderLab's loader, PyTorch's DataLoader or a "
+                 "pipeline file), the dataset, and the loader's settings (workers, batch size, "
+                 "prefetch, pinned memory, the model step or its simulated time). Start, Pause "
+                 "and Stop are at its top; a changed setting applies to the running run at the "
+                 "next batch and leaves a marker. The figures under the tabs (samples/s, waits, "
+                 "input-bound share and one line of advice) cover the newest batches while the "
+                 "run goes on.")
+            + QStringLiteral("</p><p>")
+            + tr("<b>Lessons</b>: guided experiments, each answering one question (why waits "
+                 "spike every W batches, why the first batch is slow, what more workers or "
+                 "devices buy): it runs its phases on the chosen data and ends with a verdict "
+                 "from the measured trace.")
+            + QStringLiteral("</p><p>")
+            + tr("<b>What if</b>: the loader model calibrated on the run, predicting samples/s, "
+                 "waits and the slowest rank for other workers, batch sizes, cores, devices and "
+                 "nodes. Calibrate takes the current run's costs; each figure says what it "
+                 "assumed.")
+            + QStringLiteral("</p>");
+
+    html += QStringLiteral("<h3>") + tr("Experiments") + QStringLiteral("</h3><p>")
+            + tr("A sweep runs every combination of the axes you choose (workers, batch size, "
+                 "prefetch, engine…) for a few seconds each, Repeats times, and shows the "
+                 "samples/s as a heatmap and as lines against workers, with the best cell. "
+                 "Predicted shows the model's figures for the same cells beside the measured "
+                 "ones; choose a cell for its details or to open its run. The largest-batch "
+                 "search finds the biggest batch the model step fits.")
+            + QStringLiteral("</p>");
+
+    html += QStringLiteral("<h3>") + tr("Runs, files and exports") + QStringLiteral("</h3><p>")
+            + tr("<b>Runs</b> (under the plots): Run → Keep run copies the live run for "
+                 "comparison; File → Open run adds a run written by <tt>loaderlab run --csv "
+                 "--json</tt>; File → Follow run draws one that is still being written (its "
+                 ".csv.part or .json.part while it runs) and moves on to the final files when it "
+                 "ends. Tick a run to draw it, double-click its name to rename it. The figures "
+                 "table beside the list compares the ticked runs.")
+            + QStringLiteral("</p><p>")
+            + tr("<b>File → Export</b>: the trace of any shown run as CSV (times from that "
+                 "run's start), the figures table as CSV, the live run's summary as JSON or "
+                 "its trace for Perfetto, and every plot as PNG, SVG or PDF. An export is "
+                 "written whole or not at all: a failed one leaves the file that was there.")
             + QStringLiteral("</p>");
 
     html += QStringLiteral("<h3>") + tr("Mouse and keys") + QStringLiteral("</h3><p>")
@@ -121,12 +197,34 @@ QString HelpDialog::guideHtml(const QMenuBar *menus)
             + QStringLiteral("</p><table cellspacing=\"4\">") + shortcutRows(menus)
             + QStringLiteral("</table>");
 
-    html += QStringLiteral("<h3>") + tr("More") + QStringLiteral("</h3><p>")
-            + tr("The documentation is in the docs folder of LoaderLab's source tree, also in "
-                 "its repository online: docs/gui.md (this window), docs/metrics.md (what the "
-                 "figures mean), docs/loader-semantics.md (how batches reach the workers) and "
-                 "docs/lessons.md (guided experiments, the Lessons tab).")
-            + QStringLiteral("</p>");
+    html += QStringLiteral("<h3>") + tr("More") + QStringLiteral("</h3><p>");
+    const QString docs = docsDirectory();
+    html += docs.isEmpty()
+                ? tr("The documentation is in the docs folder of LoaderLab's source tree, and "
+                     "installed with the package in /usr/share/doc/loaderlab/docs.")
+                : tr("The documentation (installed with LoaderLab, opens in your Markdown "
+                     "viewer or editor):");
+    html += QStringLiteral("</p><ul>");
+    const std::pair<const char *, QString> pages[] = {
+        {"gui.md", tr("this window")},
+        {"metrics.md", tr("what the figures mean")},
+        {"loader-semantics.md", tr("how batches reach the workers")},
+        {"lessons.md", tr("the Lessons")},
+        {"experiments.md", tr("sweeps, the Experiments tab")},
+        {"what-if.md", tr("the What if model")},
+        {"data-parallel.md", tr("several devices and nodes")},
+    };
+    for (const auto &[file, what] : pages) {
+        const QString name = QStringLiteral("docs/") + QLatin1String(file);
+        const QString link = docs.isEmpty() ? name
+                                            : QStringLiteral("<a href=\"%1\">%2</a>")
+                                                  .arg(QUrl::fromLocalFile(docs + QLatin1Char('/')
+                                                                           + QLatin1String(file))
+                                                           .toString(QUrl::FullyEncoded),
+                                                       name);
+        html += QStringLiteral("<li>%1: %2</li>").arg(link, what.toHtmlEscaped());
+    }
+    html += QStringLiteral("</ul>");
     return html;
 }
 

@@ -1,8 +1,10 @@
 #pragma once
 
-// HelpDialog: Help → Reading the plots. A short guide to what each live plot shows
-// and what to look for (the period-W spikes, the first batch, input-bound against
-// compute-bound, the pattern view), the mouse and the keys, and where the docs are.
+// HelpDialog: Help → Guide to the window (F1). A few screens on every part of the
+// window: what each live plot shows and what to look for (the period-W spikes, the
+// first batch, input-bound against compute-bound, the pattern view), markers and the
+// Events list, the side column's tabs, Experiments, the Runs dock, following and
+// exporting, the mouse and the keys, and links to the docs that open them.
 // The keys are read from the window's menus, so the list names every shortcut the
 // menus have and never one they lost. Not modal: it stays open beside the plots.
 
@@ -21,6 +23,10 @@ public:
 
     // Shows the guide of `window` (raises the one already open).
     static void showGuide(QWidget *window, const QMenuBar *menus);
+
+    // The docs folder, installed beside the binary or the source tree's; empty when
+    // neither is there (the guide then names the files without links).
+    static QString docsDirectory();
 
 private:
     static QString guideHtml(const QMenuBar *menus);

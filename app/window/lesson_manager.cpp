@@ -29,6 +29,7 @@ LessonManager::LessonManager(RunSession *session, ControlPanel *controls, RunMan
     m_panel->setConfigSource([this] { return m_runs->chosenConfig(); });
     m_panel->setModelAvailable(modelCapabilities().available());
     m_view = new QScrollArea;
+    m_view->setObjectName(QStringLiteral("lessonScroll"));
     m_view->setWidget(m_panel);
     m_view->setWidgetResizable(true);
     m_view->setFrameShape(QFrame::NoFrame);

@@ -132,6 +132,12 @@ void LivePlotArea::showWholeRun()
         plot->showWholeRun();
 }
 
+void LivePlotArea::centreOn(const loaderlab::TraceMarker &marker)
+{
+    for (LivePlot *plot : m_plots)
+        plot->centreOn(marker);
+}
+
 void LivePlotArea::setFollowing(bool follow)
 {
     for (LivePlot *plot : m_plots)

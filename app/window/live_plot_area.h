@@ -34,6 +34,8 @@ public:
     void setOverlays(const std::vector<PlotOverlay> &overlays, bool liveVisible);
     void showWholeRun();
     void setFollowing(bool follow);
+    // Every plot with a batch or time axis centres on `marker` (LivePlot::centreOn).
+    void centreOn(const loaderlab::TraceMarker &marker);
 
     // Writes every plot as <dir>/<file name>.<format> with `options`
     // (widgets/plots/plot_export.h), each titled by its label over `runTitle`; false

@@ -15,6 +15,7 @@
 
 #include "widgets/experiments/experiments_view.h"
 #include "widgets/lessons/lesson_panel.h"
+#include "widgets/session/event_list_view.h"
 #include "widgets/session/run_list.h"
 #include "widgets/session/run_list_view.h"
 #include "widgets/session/run_session.h"
@@ -23,18 +24,16 @@
 #include "widgets/settings/engine_choice.h"
 #include "widgets/what_if/what_if_panel.h"
 
-#include <QActionGroup>
 #include <QCloseEvent>
 #include <QCoreApplication>
 #include <QDockWidget>
 #include <QLabel>
-#include <QMenuBar>
 #include <QMessageBox>
 #include <QScrollArea>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
-#include <QToolBar>
+#include <QUrl>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -166,86 +165,22 @@ void MainWindow::buildRunsDock()
     // About five rows: the plots keep most of the height (a saved layout wins).
     resizeDocks({m_runsDock}, {5 * (fontMetrics().height() + 6)}, Qt::Vertical);
     connect(m_session->runs(), &RunList::overlaysChanged, this, &MainWindow::onRunsChanged);
-}
 
-void MainWindow::buildMenus()
-{
-    QMenu *file = menuBar()->addMenu(tr("&File"));
-    file->addAction(tr("&Open configuration…"), QKeySequence::Open, m_files,
-                    &FileManager::openConfig);
-    file->addAction(tr("&Save configuration…"), QKeySequence::Save, m_files,
-                    &FileManager::saveConfig);
-    file->addSeparator();
-    file->addAction(tr("Open &run…"), m_files, &FileManager::openRunDialog);
-    file->addAction(tr("F&ollow run…"), m_files, &FileManager::followRunDialog)
-        ->setObjectName(QStringLiteral("followRunAction"));
-    file->addSeparator();
-    file->addAction(tr("Export trace as &CSV…"), m_files, &FileManager::exportTraceDialog);
-    file->addAction(tr("Export summary as &JSON…"), m_files, &FileManager::exportSummaryDialog);
-    file->addAction(tr("Export trace for Per&fetto…"), m_files,
-                    &FileManager::exportChromeTraceDialog)
-        ->setObjectName(QStringLiteral("exportPerfettoAction"));
-    file->addAction(tr("Export &plots…"), m_files, &FileManager::exportPlotsDialog);
-    file->addSeparator();
-    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
-
-    QMenu *run = menuBar()->addMenu(tr("&Run"));
-    run->addAction(tr("&Start"), m_runs, &RunManager::startRun);
-    run->addAction(tr("S&top"), m_session, &RunSession::stop);
-    run->addAction(tr("&Reset"), m_session, &RunSession::reset);
-    run->addSeparator();
-    run->addAction(tr("&Keep run for comparison"), m_runs, &RunManager::keepRun);
-    run->addAction(tr("&Remove kept and opened runs"), m_session->runs(), &RunList::clearKept);
-
-    QMenu *view = menuBar()->addMenu(tr("&View"));
-    view->addAction(tr("&Live plots"), QKeySequence(Qt::CTRL | Qt::Key_1), this,
-                    [this] { showExperiments(false); });
-    view->addAction(tr("&Experiments (sweeps)"), QKeySequence(Qt::CTRL | Qt::Key_2), this,
-                    [this] { showExperiments(true); });
-    view->addAction(m_runsDock->toggleViewAction());
-    QAction *lessons = view->addAction(tr("&Lessons"), QKeySequence(Qt::CTRL | Qt::Key_L), this,
-                                       [this] { showLessons(true); });
-    view->addAction(tr("&What if (predicted settings)"), this, &MainWindow::showWhatIf)
-        ->setObjectName(QStringLiteral("whatIfAction"));
-    view->addSeparator();
-    m_followAction = view->addAction(tr("&Follow newest data"));
-    m_followAction->setCheckable(true);
-    m_followAction->setChecked(true);
-    m_followAction->setShortcut(QKeySequence(Qt::Key_F));
-    connect(m_followAction, &QAction::toggled, m_plots, &LivePlotArea::setFollowing);
-    connect(m_plots, &LivePlotArea::followingStopped, this, [this] {
-        QSignalBlocker blocker(m_followAction);
-        m_followAction->setChecked(false);
+    // The shown runs' markers as a list, a tab beside the runs: choosing one centres
+    // the plots on it.
+    m_events = new EventListView(m_session->runs());
+    m_events->setObjectName(QStringLiteral("eventList"));
+    m_eventsDock = new QDockWidget(tr("Events"), this);
+    m_eventsDock->setObjectName(QStringLiteral("eventsDock"));
+    m_eventsDock->setWidget(m_events);
+    m_eventsDock->toggleViewAction()->setText(tr("E&vents (markers of the shown runs)"));
+    addDockWidget(Qt::BottomDockWidgetArea, m_eventsDock);
+    tabifyDockWidget(m_runsDock, m_eventsDock);
+    m_runsDock->raise();
+    connect(m_events, &EventListView::eventChosen, this, [this](const TraceMarker &marker) {
+        showExperiments(false);
+        m_plots->centreOn(marker);
     });
-    QAction *fitAll = view->addAction(tr("Fit &all"), QKeySequence(Qt::Key_A), m_plots,
-                                      &LivePlotArea::showWholeRun);
-    fitAll->setObjectName(QStringLiteral("fitAllAction"));
-    fitAll->setToolTip(tr("Every shown run whole on every plot (stops following)"));
-
-    QMenu *language = menuBar()->addMenu(tr("&Language"));
-    auto *group = new QActionGroup(language);
-    const QString current = language::configured();
-    for (const auto &[code, name] : language::available()) {
-        QAction *action = language->addAction(name);
-        action->setCheckable(true);
-        action->setChecked(code == current);
-        group->addAction(action);
-        connect(action, &QAction::triggered, this, [this, code = code] { chooseLanguage(code); });
-    }
-
-    QMenu *help = menuBar()->addMenu(tr("&Help"));
-    QAction *guide = help->addAction(tr("&Reading the plots…"), QKeySequence::HelpContents, this,
-                                     [this] { HelpDialog::showGuide(this, menuBar()); });
-    guide->setObjectName(QStringLiteral("readingThePlotsAction"));
-    help->addAction(tr("&About LoaderLab"), this, &MainWindow::showAbout);
-
-    QToolBar *toolbar = addToolBar(tr("Run"));
-    toolbar->setObjectName(QStringLiteral("runToolbar"));
-    toolbar->addAction(m_followAction);
-    toolbar->addAction(fitAll);
-    toolbar->addAction(lessons);
-    toolbar->addAction(tr("Keep run"), m_runs, &RunManager::keepRun);
-    toolbar->addAction(tr("Export plots…"), m_files, &FileManager::exportPlotsDialog);
 }
 
 const std::vector<LivePlot *> &MainWindow::plots() const
@@ -337,6 +272,7 @@ void MainWindow::onTraceReplaced()
         m_stats->clear();
     m_lessons->panel()->setTrace(m_session->trace());
     m_followAction->setChecked(true);
+    m_events->rebuild();
 }
 
 void MainWindow::onTick()
@@ -348,6 +284,7 @@ void MainWindow::onTick()
             lanes = std::max(lanes, workers);
     }
     m_plots->refresh(lanes);
+    m_events->refresh();
     m_autotune->follow();
     // Figures at ~4 Hz: enough to read, and summarising is not free.
     if (++m_ticks % 8 == 0 || m_session->finished()) {
@@ -369,6 +306,7 @@ void MainWindow::onRunsChanged()
     for (const RunEntry *run : m_session->runs()->visibleOverlays())
         overlays.push_back({run->trace, run->workers, run->colour, run->name});
     m_plots->setOverlays(overlays, m_session->runs()->live().visible);
+    m_events->rebuild();
     // The dock grows to show up to four runs (never over a third of the window, never
     // shrinking what the user made larger).
     const int rows = std::min(static_cast<int>(m_session->runs()->runs().size()), 4);
@@ -387,11 +325,21 @@ void MainWindow::chooseLanguage(const QString &language)
 
 void MainWindow::showAbout()
 {
+    const QString docs = HelpDialog::docsDirectory();
+    const QString where = docs.isEmpty()
+                              ? tr("The documentation is in the docs folder of the source tree.")
+                              : tr("Documentation: <a href=\"%1\">%2</a>")
+                                    .arg(QUrl::fromLocalFile(docs).toString(QUrl::FullyEncoded),
+                                         docs.toHtmlEscaped());
     QMessageBox::about(this, tr("About LoaderLab"),
                        tr("<h3>LoaderLab %1</h3><p>See and tune how data loading feeds a "
                           "deep-learning model: a real loader with PyTorch's DataLoader semantics, "
                           "live plots of every batch.</p>")
-                           .arg(QCoreApplication::applicationVersion()));
+                               .arg(QCoreApplication::applicationVersion())
+                           + QStringLiteral("<p>") + where + QStringLiteral("</p><p>")
+                           + tr("Help → Guide to the window (F1) explains every part of this "
+                                "window.")
+                           + QStringLiteral("</p>"));
 }
 
 void MainWindow::restoreSettings()

@@ -1,10 +1,10 @@
 #pragma once
 
 // MainWindow: lays out the side column (engine choice, settings, lessons and What if
-// as tabs, stats), the Live plots and the Experiments view as tabs, the run list dock, the
-// menus and the status line; the work is done by the managers it owns, each for one
-// responsibility: RunManager (the run's life), EngineManager (which engine, what the
-// machine offers), AutotuneManager, LessonManager and FileManager (configurations,
+// as tabs, stats), the Live plots and the Experiments view as tabs, the run list and
+// events docks, the menus (main_window_menus.cpp) and the status line; the work is done by the
+// managers it owns, each for one responsibility: RunManager (the run's life), EngineManager (which
+// engine, what the machine offers), AutotuneManager, LessonManager and FileManager (configurations,
 // exports, opened runs). They talk to the window through signals (report) and to
 // each other through the narrow references their constructors take, so the order in
 // which they are made is the order their constructors need.
@@ -28,6 +28,7 @@ class AutotuneManager;
 class ControlPanel;
 class EngineChoice;
 class EngineManager;
+class EventListView;
 class ExperimentsView;
 class FileManager;
 class LessonManager;
@@ -83,7 +84,8 @@ protected:
 private:
     QWidget *buildSidePanel();
     void buildRunsDock();
-    void buildMenus();
+    void buildMenus(); // main_window_menus.cpp
+    void syncRunActions();
     void onTraceReplaced();
     void onTick();
     void onRunsChanged();
@@ -109,8 +111,11 @@ private:
     WhatIfPanel *m_whatIf = nullptr;
     RunListView *m_runListView = nullptr;
     QDockWidget *m_runsDock = nullptr;
+    EventListView *m_events = nullptr;
+    QDockWidget *m_eventsDock = nullptr;
     ExperimentsView *m_experiments = nullptr;
     QAction *m_followAction = nullptr;
+    QAction *m_pauseAction = nullptr;
     QLabel *m_statusLabel = nullptr;
     int m_ticks = 0;
 };

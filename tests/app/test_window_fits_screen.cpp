@@ -2,9 +2,9 @@
 // German: when it opens, and after each action that once made it grow past the
 // screen: keeping runs, showing Experiments' predicted view, following a run another
 // process writes. And the side tabs' scrolled content (Settings, What if) fits its
-// column whole, nothing cut at the right. A child whose minimum width grows makes the whole window
-// grow with it, pushing plots, buttons and table columns off the screen; a failure names the widest
-// children so the culprit is found at once.
+// column whole, nothing cut at the right; every lesson's Start button is in view. A child whose
+// minimum width grows makes the whole window grow with it, pushing plots, buttons and table columns
+// off the screen; a failure names the widest children so the culprit is found at once.
 
 #include "app/window/language.h"
 #include "app/window/main_window.h"
@@ -26,7 +26,9 @@
 #include <QComboBox>
 #include <QLabel>
 #include <QLayout>
+#include <QListWidget>
 #include <QProcess>
+#include <QPushButton>
 #include <QScopeGuard>
 #include <QScrollArea>
 #include <QTabWidget>
@@ -159,6 +161,43 @@ bool sideTabsFitTheirColumn(MainWindow &window, const char *after)
     return fits;
 }
 
+// Fails, naming the lesson, when choosing a lesson leaves its Start button below the
+// Lessons tab's visible part, or when what the running lesson says (progress, verdict)
+// comes after its reading (explanation, steps), a screen further down.
+bool lessonActionsInView(MainWindow &window)
+{
+    auto *tabs = window.findChild<QTabWidget *>(QStringLiteral("sideTabs"));
+    auto *scroll = window.findChild<QScrollArea *>(QStringLiteral("lessonScroll"));
+    auto *list = window.findChild<QListWidget *>(QStringLiteral("lessonList"));
+    auto *start = window.findChild<QPushButton *>(QStringLiteral("startLessonButton"));
+    if (!tabs || !scroll || !list || !start)
+        return false;
+    tabs->setCurrentWidget(scroll);
+    bool inView = true;
+    for (int row = 0; row < list->count(); ++row) {
+        list->setCurrentRow(row);
+        QApplication::processEvents();
+        const int bottom = start->mapTo(scroll->viewport(), QPoint(0, start->height())).y();
+        if (bottom > scroll->viewport()->height()) {
+            qWarning("lesson '%s': Start lesson ends at %d px in a tab %d px tall",
+                     qPrintable(list->item(row)->text()), bottom, scroll->viewport()->height());
+            inView = false;
+        }
+    }
+    QLayout *layout = scroll->widget()->layout();
+    const auto at = [&](const char *name) {
+        return layout->indexOf(scroll->widget()->findChild<QWidget *>(QLatin1String(name)));
+    };
+    for (const char *said : {"lessonProgress", "lessonVerdict"}) {
+        if (at(said) < 0 || at(said) > at("lessonExplanation") || at(said) > at("lessonSteps")) {
+            qWarning("%s comes after the lesson's explanation or steps", said);
+            inView = false;
+        }
+    }
+    tabs->setCurrentIndex(0);
+    return inView;
+}
+
 } // namespace
 
 class TestWindowFitsScreen : public QObject
@@ -195,6 +234,7 @@ void TestWindowFitsScreen::staysOnTheScreen()
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     QVERIFY(fitsTheScreen(window, "opening"));
     QVERIFY(sideTabsFitTheirColumn(window, "opening"));
+    QVERIFY(lessonActionsInView(window));
     keepTwoRuns(window);
     QVERIFY(fitsTheScreen(window, "keeping two runs"));
     QVERIFY(sideTabsFitTheirColumn(window, "keeping two runs"));

@@ -224,10 +224,13 @@ void TestExperimentsView::heatmapAndTableHoldTheResultsFigures()
         QCOMPARE(shown, QString::number(c.throughputMean, 'f', 1));
     }
 
-    // The recommendation is analyzeSweep's.
-    QVERIFY(childNamed<QLabel>(&view, "sweepRecommendation")
-                ->text()
-                .contains(QString::fromStdString(analysis.recommendations.front().sentence)));
+    // The recommendation is analyzeSweep's, pointing to the window's Repeats field
+    // where the command line's names --repeats.
+    const QString sentence = QString::fromStdString(analysis.recommendations.front().sentence)
+                                 .replace(QStringLiteral("use --repeats"),
+                                          QStringLiteral("set Repeats to 2 or more"));
+    QVERIFY2(childNamed<QLabel>(&view, "sweepRecommendation")->text().contains(sentence),
+             qPrintable(childNamed<QLabel>(&view, "sweepRecommendation")->text()));
 
     // End-to-end time against workers: one line per batch size, the cells' figures.
     QCustomPlot *lines = childNamed<QCustomPlot>(&view, "sweepEndToEndPlot");

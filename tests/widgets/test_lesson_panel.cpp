@@ -9,6 +9,7 @@
 #include "core/lessons/lesson.h"
 #include "core/system/cpu_load.h"
 #include "core/trace/trace_log.h"
+#include "tests/support/run_config_metatype.h"
 #include "tests/support/test_main.h"
 #include "tests/support/widget_child.h"
 #include "widgets/lessons/lesson_panel.h"
@@ -23,8 +24,6 @@
 
 using namespace loaderlab;
 using State = LessonTracker::State;
-
-Q_DECLARE_METATYPE(loaderlab::RunConfig)
 
 namespace {
 

@@ -10,6 +10,7 @@
 #include "core/lessons/lesson_setup.h"
 #include "core/trace/trace_log.h"
 #include "tests/support/lesson_traces.h"
+#include "tests/support/run_config_metatype.h"
 #include "tests/support/test_main.h"
 #include "tests/support/widget_child.h"
 #include "widgets/lessons/lesson_panel.h"
@@ -23,8 +24,6 @@
 
 using namespace loaderlab;
 using SetupState = LessonTracker::State;
-
-Q_DECLARE_METATYPE(loaderlab::RunConfig)
 
 namespace {
 

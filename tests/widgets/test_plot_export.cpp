@@ -193,6 +193,16 @@ void TestPlotExport::titleLineIsInTheExportOnly()
     const QByteArray text = exportContents(svg);
     QVERIFY(text.contains("Wait time per batch"));
     QVERIFY(text.contains("7 workers, batch 99"));
+    QVERIFY(text.contains("<title>Wait time per batch</title>"));
+    // A PDF names itself by the title's first line (its Title, UTF-16 with a BOM).
+    const QString pdf = m_dir.filePath(QStringLiteral("title.pdf"));
+    QVERIFY2(exportPlot(&plot, pdf, PlotExportOptions(), title, QSize(800, 400), &error),
+             qPrintable(error));
+    QByteArray utf16("/Title (\xfe\xff");
+    for (const QChar c : QStringLiteral("Wait time per batch"))
+        utf16 += QByteArray(1, static_cast<char>(c.unicode() >> 8))
+                 + static_cast<char>(c.unicode() & 0xff);
+    QVERIFY2(exportContents(pdf).contains(utf16), exportContents(pdf).left(600).constData());
     // Unticked: no title.
     PlotExportOptions untitled;
     untitled.titleLine = false;

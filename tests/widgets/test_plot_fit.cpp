@@ -8,6 +8,7 @@
 #include "tests/support/trace_time.h"
 #include "widgets/plots/throughput_plot.h"
 #include "widgets/plots/wait_histogram_plot.h"
+#include "widgets/plots/wait_pattern_plot.h"
 #include "widgets/plots/wait_time_plot.h"
 
 #include <QFontMetricsF>
@@ -18,6 +19,7 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <tuple>
 
 using namespace loaderlab;
 
@@ -73,6 +75,7 @@ private Q_SLOTS:
     void markerLabelsNeverOverlap();
     void histogramTickLabelsNeverTouch();
     void legendsSitOutsideTheData();
+    void emptyPlotHintsFitTheirPlot();
 };
 
 void TestPlotFit::untickingTheLiveRunRescalesToTheShownOne()
@@ -241,7 +244,7 @@ void TestPlotFit::markerLabelsNeverOverlap()
                          Qt::NoModifier);
         QApplication::sendEvent(plot, &move);
         QTRY_VERIFY(QToolTip::isVisible());
-        QVERIFY2(QToolTip::text().contains(QStringLiteral("11. autotune"))
+        QVERIFY2(QToolTip::text().contains(QStringLiteral("#11 autotune"))
                      && QToolTip::text().contains(QStringLiteral("(trying workers 3)")),
                  qPrintable(QToolTip::text()));
         QToolTip::hideText();
@@ -328,6 +331,41 @@ void TestPlotFit::legendsSitOutsideTheData()
                                     .arg(size.width())
                                     .arg(size.height())));
         }
+    }
+}
+
+void TestPlotFit::emptyPlotHintsFitTheirPlot()
+{
+    // The hints of the empty wait plot and wait pattern, at the narrow widths of
+    // 1280 x 800 (German is a third longer): every line within the axes, every word kept.
+    WaitTimePlot wait;
+    WaitPatternPlot pattern;
+    for (const auto &[plot, name, width] :
+         {std::tuple<QCustomPlot *, const char *, int>{&wait, "firstStartHint", 380},
+          {&pattern, "patternHint", 190}}) {
+        plot->resize(width, 260);
+        plot->show();
+        QVERIFY(QTest::qWaitForWindowExposed(plot));
+        plot->replot();
+        QCPItemText *hint = plot->findChild<QCPItemText *>(QLatin1String(name));
+        QVERIFY(hint);
+        QVERIFY(hint->visible());
+        const QFontMetricsF metrics(hint->font(), plot);
+        const QStringList lines = hint->text().split(QLatin1Char('\n'));
+        QVERIFY2(lines.size() >= 3, qPrintable(hint->text()));
+        for (const QString &line : lines)
+            QVERIFY2(metrics.horizontalAdvance(line) <= plot->axisRect()->width(),
+                     qPrintable(QStringLiteral("%1: '%2' in %3 px")
+                                    .arg(QLatin1String(name), line)
+                                    .arg(plot->axisRect()->width())));
+        QVERIFY2(hint->text().contains(QStringLiteral("column"))
+                     || QString::fromLatin1(name) != QLatin1String("patternHint"),
+                 qPrintable(hint->text()));
+        // Wider: fewer lines.
+        plot->resize(width * 3, 260);
+        plot->replot();
+        QVERIFY2(hint->text().count(QLatin1Char('\n')) < lines.size() - 1,
+                 qPrintable(hint->text()));
     }
 }
 

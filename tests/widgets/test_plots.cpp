@@ -258,6 +258,14 @@ void TestPlots::followingShowsTheLast200Batches()
     // Only the visible waits set the value axis: the 30 ms first batch is out of view.
     QVERIFY(plot.yAxis->range().upper < 10.0);
     QVERIFY(plot.yAxis->range().upper >= 5.0);
+    // The first batch, out of view, is still named with its wait, at the top left.
+    plot.resize(600, 300);
+    plot.replot();
+    QVERIFY(hasText(plot, QStringLiteral("◀ first batch: 30.0 ms")));
+    // The whole run in view: the label is back at its diamond.
+    plot.showWholeRun();
+    plot.replot();
+    QVERIFY(hasText(plot, QStringLiteral("first batch")));
 }
 
 void TestPlots::zoomedOutGraphsKeepSpikes()
@@ -417,8 +425,13 @@ void TestPlots::overlaysDrawnInTheirColours()
     QVERIFY(!childNamed<QCPGraph>(&waits, "waitGraph")->visible());
     QVERIFY(!childNamed<QCPGraph>(&waits, "meanGraph")->visible());
     QVERIFY(waits.overlayGraphs()[0]->visible());
+    // ... and takes them out of the legend (an export would name them), and back.
+    QVERIFY(!waits.legend->hasItemWithPlottable(childNamed<QCPGraph>(&waits, "waitGraph")));
+    QVERIFY(!waits.legend->hasItemWithPlottable(childNamed<QCPGraph>(&waits, "meanGraph")));
+    QVERIFY(waits.legend->hasItemWithPlottable(waits.overlayGraphs()[0]));
     waits.setLiveVisible(true);
     QVERIFY(childNamed<QCPGraph>(&waits, "waitGraph")->visible());
+    QVERIFY(waits.legend->hasItemWithPlottable(childNamed<QCPGraph>(&waits, "waitGraph")));
 
     WaitHistogramPlot histogram;
     histogram.setTrace(makeLog(5, 2), 2);

@@ -11,6 +11,7 @@
 #include "tests/support/trace_time.h"
 #include "tests/support/widget_child.h"
 
+#include <QFontMetricsF>
 #include <QtTest>
 
 #include <array>
@@ -55,6 +56,27 @@ QStringList laneNames(const WorkerTimelinePlot &plot)
     return ticker ? QStringList(ticker->ticks().values()) : QStringList{QStringLiteral("?")};
 }
 
+// `count` batches of `workers` workers `stepMs` apart: a run of count x stepMs.
+std::shared_ptr<TraceLog> longLog(std::int64_t count, int workers, std::int64_t stepMs)
+{
+    auto log = std::make_shared<TraceLog>();
+    RunConfig config;
+    config.loader.numWorkers = workers;
+    log->addConfigVersion({0, 0, 0, config});
+    for (std::int64_t i = 0; i < count; ++i) {
+        TraceRecord r;
+        r.index = i;
+        r.worker = static_cast<std::int32_t>(i % workers);
+        r.requestNs = stepMs * kMs * i + kMs;
+        r.deliveryNs = r.requestNs + kMs;
+        r.computeStartNs = r.deliveryNs;
+        r.computeEndNs = r.deliveryNs + kMs;
+        log->appendSpan({i, r.worker, 0, r.deliveryNs - 5 * kMs, r.deliveryNs});
+        log->append(r);
+    }
+    return log;
+}
+
 // CIE76 colour difference (sRGB, D65): about 2 is just noticeable; 40 is plainly
 // another colour.
 double colourDifference(const QColor &a, const QColor &b)
@@ -90,6 +112,9 @@ private Q_SLOTS:
     void noWorkersHasTheConsumerLoadsLane();
     void uncheckedRunsLeaveNoLanes();
     void batchColoursAreNotTheConsumersColours();
+    void laneLabelsNeverTouch();
+    void endedRunsGiveTheirLanesToTheLiveOne();
+    void markerLabelsSitAboveTheConsumerLane();
 };
 
 void TestTimelineLanes::noRunNoLanes()
@@ -175,6 +200,100 @@ void TestTimelineLanes::batchColoursAreNotTheConsumersColours()
         QVERIFY2(colourDifference(colour, TimelinePlottable::batchColor(batch + 2)) >= 30.0,
                  qPrintable(name));
     }
+}
+
+void TestTimelineLanes::laneLabelsNeverTouch()
+{
+    // Three runs of 4 workers (15 lanes and two gaps) at 1280 x 800's timeline height:
+    // every run's name shows, and no two labels are closer than a line of text.
+    WorkerTimelinePlot plot;
+    plot.resize(600, 190);
+    plot.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&plot));
+    plot.setTrace(longLog(40, 4, 10), 4);
+    plot.refresh();
+    plot.setOverlays({{longLog(40, 4, 10), 4, QColor(230, 159, 0), QStringLiteral("kept one")},
+                      {longLog(40, 4, 10), 4, QColor(0, 158, 115), QStringLiteral("kept two")}});
+    plot.replot();
+    plot.replot(); // the labels fit the layout of the replot before
+    const QStringList shown = plot.laneLabels();
+    for (const char *name : {"consumer", "kept one", "kept two"})
+        QVERIFY2(shown.contains(QLatin1String(name)), qPrintable(shown.join(QLatin1Char('|'))));
+    QVERIFY2(shown.size() < 15, "some worker labels are left out at this height");
+    const double gap = QFontMetricsF(plot.yAxis->tickLabelFont(), &plot).height();
+    auto *ticker = dynamic_cast<QCPAxisTickerText *>(plot.yAxis->ticker().data());
+    QVector<double> keys;
+    for (auto it = ticker->ticks().cbegin(); it != ticker->ticks().cend(); ++it) {
+        if (!it.value().isEmpty())
+            keys << plot.yAxis->coordToPixel(it.key());
+    }
+    for (qsizetype i = 1; i < keys.size(); ++i)
+        QVERIFY2(std::abs(keys[i] - keys[i - 1]) >= gap - 0.01,
+                 qPrintable(QStringLiteral("%1 px apart, a line is %2")
+                                .arg(std::abs(keys[i] - keys[i - 1]))
+                                .arg(gap)));
+
+    // Tall enough: every lane has its label again.
+    plot.resize(600, 700);
+    plot.replot();
+    plot.replot();
+    QCOMPARE(plot.laneLabels().size(), 15);
+}
+
+void TestTimelineLanes::endedRunsGiveTheirLanesToTheLiveOne()
+{
+    // A kept run of 0.4 s beside a live run of 12 s that the plot follows (its last
+    // 5 s): the kept run has nothing in view and no lanes; the live run's lanes fill
+    // the plot. Fit all shows both again.
+    WorkerTimelinePlot plot;
+    plot.resize(600, 190);
+    plot.setTrace(longLog(1200, 2, 10), 2);
+    plot.refresh();
+    plot.setOverlays({{longLog(40, 3, 10), 3, QColor(230, 159, 0), QStringLiteral("kept")}});
+    QVERIFY(plot.following());
+    QVERIFY(plot.xAxis->range().lower > 0.4);
+    QVERIFY(!plot.overlayTimelines()[0]->visible());
+    QCOMPARE(laneNames(plot), (QStringList{QStringLiteral("worker 0"), QStringLiteral("worker 1"),
+                                           QStringLiteral("consumer")}));
+    QVERIFY(plot.yAxis->range().upper < 3.0);
+
+    plot.showWholeRun();
+    QVERIFY(plot.overlayTimelines()[0]->visible());
+    QCOMPARE(laneNames(plot).size(), 3 + 4);
+    QVERIFY(plot.yAxis->range().upper > 6.0);
+}
+
+void TestTimelineLanes::markerLabelsSitAboveTheConsumerLane()
+{
+    // An epoch's label along the plot's top is drawn above the consumer lane's boxes
+    // (the top lane), not over them.
+    WorkerTimelinePlot plot;
+    plot.resize(600, 190);
+    plot.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&plot));
+    auto log = longLog(40, 2, 10);
+    log->addMarker({20, 20 * 10 * kMs, MarkerKind::Epoch, 0, {}, "1"});
+    plot.setTrace(log, 2);
+    plot.setFollowing(false);
+    plot.refresh();
+    plot.showWholeRun();
+    plot.replot();
+    plot.replot();
+    auto *lanes = childNamed<TimelinePlottable>(&plot, "timelineLanes");
+    const double boxTop = plot.yAxis->coordToPixel(lanes->consumerLane() + 0.4);
+    int labels = 0;
+    for (QCPItemText *label : plot.findChildren<QCPItemText *>(QStringLiteral("markerLabel"))) {
+        if (!label->visible())
+            continue;
+        ++labels;
+        QVERIFY2(
+            label->bottom->pixelPosition().y() <= boxTop + 0.5,
+            qPrintable(QStringLiteral("label '%1' ends at %2 px, the consumer lane starts at %3")
+                           .arg(label->text())
+                           .arg(label->bottom->pixelPosition().y())
+                           .arg(boxTop)));
+    }
+    QCOMPARE(labels, 1);
 }
 
 LOADERLAB_TEST_MAIN(TestTimelineLanes)

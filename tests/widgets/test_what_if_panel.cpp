@@ -85,6 +85,7 @@ private Q_SLOTS:
     void aBusyMachineAsItWasOrIdle();
     void saysWhyWithoutARunOrWithTooFewBatches();
     void theLiveRunIsCalibratedOnceItHasEnded();
+    void aReconfiguredRunSaysWhatItRanAt();
 
 private:
     QTemporaryDir m_dir;
@@ -341,6 +342,36 @@ void TestWhatIfPanel::theLiveRunIsCalibratedOnceItHasEnded()
         childNamed<QLabel>(&panel, "whatIfSelfError")
             ->text()
             .contains(QStringLiteral("measured %1").arg(text(report.summary.samplesPerSecMean))));
+}
+
+void TestWhatIfPanel::aReconfiguredRunSaysWhatItRanAt()
+{
+    // Batch size 4, then 8 from batch 100 on: the run is named from its first setting
+    // to its last, and What if says its costs come from all its batches and that the
+    // setting it predicts back is the first.
+    KnownCostRun known = knownCostRun(4, 2, 4, 200, 0.020, 4);
+    RunConfig later = known.report.config;
+    later.loader.batchSize = 8;
+    known.report.configVersions.push_back({1, 100, known.records[100].requestNs, later});
+    for (std::size_t k = 100; k < known.records.size(); ++k)
+        known.records[k].configVersion = 1;
+    known.report.config = later;
+    const std::string csv = m_dir.filePath(QStringLiteral("changed.csv")).toStdString();
+    const std::string json = m_dir.filePath(QStringLiteral("changed.json")).toStdString();
+    saveTraceCsv(csv, known.records);
+    saveRunReport(json, known.report);
+    RunSession session;
+    session.addOpenedRun(openRun(csv, json));
+    WhatIfPanel panel(&session);
+    panel.resize(360, 1000);
+    panel.show();
+    QCOMPARE(childNamed<QComboBox>(&panel, "whatIfRun")->currentText(),
+             QStringLiteral("4 workers, batch 4 → 8"));
+    auto *status = childNamed<QLabel>(&panel, "whatIfStatus");
+    QTRY_VERIFY_WITH_TIMEOUT(status->text().contains(QStringLiteral("Calibrated from")), 20'000);
+    QVERIFY2(status->text().contains(QStringLiteral("settings changed while it ran"))
+                 && status->text().contains(QStringLiteral("its first (4 workers, batch 4)")),
+             qPrintable(status->text()));
 }
 
 LOADERLAB_TEST_MAIN(TestWhatIfPanel)

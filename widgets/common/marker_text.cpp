@@ -64,4 +64,24 @@ QString marker(const loaderlab::TraceMarker &marker)
     return detail;
 }
 
+bool numbered(const loaderlab::TraceMarker &marker)
+{
+    return marker.kind != loaderlab::MarkerKind::Epoch;
+}
+
+QString shortLabel(const loaderlab::TraceMarker &marker, int number)
+{
+    if (!numbered(marker))
+        return QCoreApplication::translate("MarkerText", "e%1", "a crowded plot's epoch N")
+            .arg(QString::fromStdString(marker.detail));
+    return QStringLiteral("#%1").arg(number);
+}
+
+QString numberedText(const loaderlab::TraceMarker &marker, int number)
+{
+    if (!numbered(marker))
+        return markertext::marker(marker);
+    return QStringLiteral("#%1 %2").arg(number).arg(markertext::marker(marker));
+}
+
 } // namespace loaderlab::markertext

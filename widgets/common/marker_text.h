@@ -19,4 +19,14 @@ QString fieldHelp(const loaderlab::ConfigField &field);
 QString changes(const std::vector<loaderlab::FieldChange> &changes);
 QString marker(const loaderlab::TraceMarker &marker);
 
+// Epoch markers are not numbered: they read "epoch N" ("e N" where a plot is crowded),
+// so a numbered event never reads as an epoch. A run's other markers (setting
+// changes, pauses, autotuner moves, lesson phases, notes) are numbered 1, 2, 3… in
+// the order they came, on the plots and in the events list alike.
+bool numbered(const loaderlab::TraceMarker &marker);
+// What a crowded plot shows instead of the marker's text: "#4", or "e12" for epoch 12.
+QString shortLabel(const loaderlab::TraceMarker &marker, int number);
+// The marker as the hover readout names it: "#4 Workers 4 → 2", "epoch 12".
+QString numberedText(const loaderlab::TraceMarker &marker, int number);
+
 } // namespace loaderlab::markertext

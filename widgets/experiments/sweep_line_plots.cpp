@@ -3,6 +3,7 @@
 #include "core/config/config_fields.h"
 #include "widgets/common/marker_text.h"
 #include "widgets/experiments/sweep_text.h"
+#include "widgets/plots/plot_hint.h"
 
 #include <QHBoxLayout>
 
@@ -36,10 +37,37 @@ int axisIndex(const SweepDefinition &d, const std::string &key)
     return d.axes.empty() ? -1 : 0;
 }
 
+// The axis named `key`, or -1: no stand-in.
+int exactAxisIndex(const SweepDefinition &d, const std::string &key)
+{
+    for (std::size_t a = 0; a < d.axes.size(); ++a) {
+        if (d.axes[a].key == key)
+            return static_cast<int>(a);
+    }
+    return -1;
+}
+
 bool numericAxis(const SweepAxis &axis)
 {
     return std::all_of(axis.values.begin(), axis.values.end(),
                        [](const nlohmann::json &v) { return v.is_number(); });
+}
+
+// Speedup is along the devices when they are swept (data-parallel scaling), else
+// along the workers, else along the first axis of numbers that has two values or
+// more; -1 when the sweep has none (an engine or dataset axis alone).
+int scalingAxisIndex(const SweepDefinition &d)
+{
+    for (const char *key : {"devices", "loader.num_workers"}) {
+        const int a = exactAxisIndex(d, key);
+        if (a >= 0 && numericAxis(d.axes[static_cast<std::size_t>(a)]))
+            return a;
+    }
+    for (std::size_t a = 0; a < d.axes.size(); ++a) {
+        if (numericAxis(d.axes[a]) && d.axes[a].values.size() >= 2)
+            return static_cast<int>(a);
+    }
+    return -1;
 }
 
 double xOf(const SweepAxis &axis, const nlohmann::json &value)
@@ -178,6 +206,34 @@ std::map<std::int64_t, double> stepPerSample(const std::map<std::int64_t, SweepR
 
 } // namespace
 
+QString SweepLinePlots::scalingNote() const
+{
+    return m_scalingNote->visible()
+               ? m_scalingNote->text().replace(QLatin1Char('\n'), QLatin1Char(' '))
+               : QString();
+}
+
+void SweepLinePlots::showScalingNote(const SweepDefinition &d, int scalingAxis)
+{
+    QStringList axes;
+    for (const SweepAxis &axis : d.axes) {
+        const ConfigField *field = findConfigField(axis.key);
+        axes << (field ? markertext::fieldLabel(*field) : QString::fromStdString(axis.key));
+    }
+    const QList<QCPGraph *> speedups = m_scaling->yAxis->graphs();
+    const bool empty = std::none_of(speedups.begin(), speedups.end(),
+                                    [](QCPGraph *g) { return !g->data()->isEmpty(); });
+    QString note;
+    if (scalingAxis < 0 && !d.axes.empty())
+        note = tr("No speedup to draw: it is measured along a swept number (workers, devices, "
+                  "batch size), and this sweep varies %1.")
+                   .arg(axes.join(QStringLiteral(", ")));
+    else if (empty && !d.axes.empty())
+        note = tr("No speedup yet: it needs finished runs at two values of the axis.");
+    plothint::setWrappedText(m_scalingNote, note);
+    m_scalingNote->setVisible(!note.isEmpty());
+}
+
 SweepLinePlots::SweepLinePlots(QWidget *parent)
     : QWidget(parent)
 {
@@ -192,6 +248,16 @@ SweepLinePlots::SweepLinePlots(QWidget *parent)
     m_scaling->yAxis->setLabel(tr("speedup (×, solid)"));
     m_scaling->yAxis2->setVisible(true);
     m_scaling->yAxis2->setLabel(tr("efficiency (%, dashed)"));
+    // Said on the plot (and so in its exports) when it has no line to show.
+    m_scalingNote = new QCPItemText(m_scaling);
+    m_scalingNote->setObjectName(QStringLiteral("sweepScalingNote"));
+    m_scalingNote->setClipToAxisRect(true);
+    m_scalingNote->position->setType(QCPItemPosition::ptAxisRectRatio);
+    m_scalingNote->position->setCoords(0.5, 0.5);
+    m_scalingNote->setPositionAlignment(Qt::AlignCenter);
+    m_scalingNote->setTextAlignment(Qt::AlignCenter);
+    m_scalingNote->setColor(QColor(90, 90, 90));
+    m_scalingNote->setVisible(false);
     auto *layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_endToEnd);
@@ -206,10 +272,7 @@ void SweepLinePlots::plotSweep(const SweepDefinition &d, const SweepAnalysis &an
         plot->clearGraphs();
     const int workers = axisIndex(d, "loader.num_workers");
     const int batch = axisIndex(d, "loader.batch_size");
-    // Speedup and efficiency along the devices when they are swept (data-parallel
-    // scaling), else along the workers.
-    const int devices = axisIndex(d, "devices");
-    const int scalingAxis = devices >= 0 ? devices : workers;
+    const int scalingAxis = scalingAxisIndex(d);
 
     if (workers >= 0) {
         const auto e2e = linesAlong(d, analysis, workers,
@@ -232,7 +295,7 @@ void SweepLinePlots::plotSweep(const SweepDefinition &d, const SweepAnalysis &an
     }
 
     // Speedup needs a number to divide by: only along a numeric axis.
-    if (scalingAxis >= 0 && numericAxis(d.axes[static_cast<std::size_t>(scalingAxis)])) {
+    if (scalingAxis >= 0) {
         const SweepAxis &along = d.axes[static_cast<std::size_t>(scalingAxis)];
         const auto scaling = scalingAlong(analysis, along.key);
         for (std::size_t i = 0; i < scaling.size(); ++i) {
@@ -247,10 +310,15 @@ void SweepLinePlots::plotSweep(const SweepDefinition &d, const SweepAnalysis &an
                 }
             }
             addLine(m_scaling, speedup, i, m_scaling->yAxis, Qt::SolidLine);
-            addLine(m_scaling, efficiency, i, m_scaling->yAxis2, Qt::DashLine)->removeFromLegend();
+            // Open squares: where speedup and efficiency meet (2 workers, 1.9x and
+            // 95 %) the two lines stay apart by their points.
+            QCPGraph *dashed = addLine(m_scaling, efficiency, i, m_scaling->yAxis2, Qt::DashLine);
+            dashed->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssSquare, 7));
+            dashed->removeFromLegend();
         }
         setXAxis(m_scaling, along);
     }
+    showScalingNote(d, scalingAxis);
     fitY(m_scaling->yAxis, true);
     fitY(m_scaling->yAxis2, true);
     // Efficiency needs a first value above 0 (workers 0,1,2: none).

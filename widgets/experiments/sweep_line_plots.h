@@ -7,8 +7,10 @@
 //   - the model step per sample along the batch-size axis: the summary's mean step
 //     per batch (compute_mean_ms) divided by the mean samples per batch, so the
 //     amortisation of a step over a larger batch shows;
-//   - speedup (solid, left axis) and efficiency (dashed, right axis) along the workers
-//     axis, from scalingAlong().
+//   - speedup (solid, left axis) and efficiency (dashed, right axis, open squares) along
+//     the devices when they are swept, else the workers, else the first axis of
+//     numbers, from scalingAlong(); a sweep of an engine or dataset alone has none, and
+//     the plot says so in its middle (scalingNote()).
 // Without a workers (batch-size) axis, the first axis takes its place; values that are
 // not numbers (a dataset kind) are spaced evenly and named on the axis.
 
@@ -37,11 +39,16 @@ public:
     QCustomPlot *endToEndPlot() const { return m_endToEnd; }
     QCustomPlot *stepPlot() const { return m_step; }
     QCustomPlot *scalingPlot() const { return m_scaling; }
+    // Why the scaling plot has no line, as one line of text; empty when it has one.
+    QString scalingNote() const;
 
 private:
+    void showScalingNote(const loaderlab::SweepDefinition &definition, int scalingAxis);
+
     QCustomPlot *m_endToEnd = nullptr;
     QCustomPlot *m_step = nullptr;
     QCustomPlot *m_scaling = nullptr;
+    QCPItemText *m_scalingNote = nullptr;
 };
 
 } // namespace loaderlab

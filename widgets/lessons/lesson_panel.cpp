@@ -136,8 +136,11 @@ LessonPanel::LessonPanel(QWidget *parent)
     m_briefing = wrapped("lessonBriefing");
     m_figures = wrapped("lessonFigures");
     m_verdict = wrapped("lessonVerdict");
-    for (QLabel *label : {m_title, m_explanation, m_expected, m_unavailable, m_steps})
-        layout->addWidget(label);
+    // The title, the buttons and what the running lesson says come first, the
+    // lesson's reading after them: on a laptop's side column the explanation and the
+    // steps fill a screen, and Start, the progress and the verdict must stay in view.
+    layout->addWidget(m_title);
+    layout->addWidget(m_unavailable);
 
     auto *buttons = new QHBoxLayout;
     m_startButton = named(new QPushButton(tr("Start lesson")), "startLessonButton",
@@ -150,7 +153,8 @@ LessonPanel::LessonPanel(QWidget *parent)
     buttons->addWidget(m_applyButton);
     buttons->addWidget(m_stopButton);
     layout->addLayout(buttons);
-    for (QLabel *label : {m_progress, m_setup, m_briefing, m_figures, m_verdict})
+    for (QLabel *label : {m_progress, m_setup, m_briefing, m_figures, m_verdict, m_explanation,
+                          m_expected, m_steps})
         layout->addWidget(label);
     layout->addStretch(1);
     m_setupTimer = new QTimer(this);

@@ -56,6 +56,22 @@ void LivePlot::setLiveVisible(bool visible)
         return;
     m_liveVisible = visible;
     showLiveSeries(visible);
+    // An unticked run's series leave the legend too (an export would name them).
+    if (!visible) {
+        for (int i = 0; i < plottableCount(); ++i) {
+            QCPAbstractPlottable *p = plottable(i);
+            if (!p->visible() && legend->hasItemWithPlottable(p)) {
+                p->removeFromLegend();
+                m_hiddenFromLegend.push_back(p);
+            }
+        }
+    } else {
+        for (const QPointer<QCPAbstractPlottable> &p : m_hiddenFromLegend) {
+            if (p)
+                p->addToLegend();
+        }
+        m_hiddenFromLegend.clear();
+    }
     fitShownRuns();
 }
 
@@ -215,7 +231,7 @@ QString LivePlot::markerTextNear(double pixelX) const
     QStringList texts;
     for (std::size_t i = 0; i < m_markerLabels.size() && texts.size() < 8 && m_liveVisible; ++i)
         if (std::abs(xAxis->coordToPixel(m_markerLabels[i].key) - pixelX) <= 3.0)
-            texts << m_markerLabels[i].number + QStringLiteral(". ") + m_markerLabels[i].text;
+            texts << m_markerLabels[i].hover;
     return texts.join(QLatin1Char('\n'));
 }
 
@@ -268,26 +284,35 @@ void LivePlot::updateMarkers()
         return;
     for (const auto &marker : m_trace->markers(m_markersShown, &m_markersShown)) {
         const double key = markerKey(marker);
+        // Epochs are drawn lighter and dotted, so their lines and labels never read
+        // as the numbered events (setting changes, pauses, autotuner moves).
+        const bool event = markertext::numbered(marker);
         auto *line = new QCPItemStraightLine(this);
         line->point1->setCoords(key, 0);
         line->point2->setCoords(key, 1);
-        line->setPen(QPen(QColor(120, 120, 120), 1, Qt::DashLine));
+        line->setPen(event ? QPen(QColor(110, 110, 110), 1, Qt::DashLine)
+                           : QPen(QColor(175, 175, 175), 1, Qt::DotLine));
         line->setObjectName(QStringLiteral("markerLine"));
         auto *label = new QCPItemText(this);
         label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
         label->position->setCoords(key, 0.02);
         label->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
         label->setText(markertext::marker(marker));
-        label->setFont(QFont(font().family(), 8));
-        label->setColor(QColor(80, 80, 80));
+        QFont labelFont(font().family(), 8);
+        labelFont.setItalic(!event);
+        label->setFont(labelFont);
+        label->setColor(event ? QColor(60, 60, 60) : QColor(125, 125, 125));
         label->setPadding(QMargins(3, 0, 0, 0));
         label->setObjectName(QStringLiteral("markerLabel"));
-        // Its widths with the text and as a number, measured once (the layout runs
-        // on every replot).
+        // Its widths with the text and as a short label, measured once (the layout
+        // runs on every replot).
         const QFontMetricsF metrics(label->font());
         const double padding = label->padding().left() + label->padding().right();
-        const QString number = QString::number(++m_markerNumber);
-        m_markerLabels.push_back({line, label, label->text(), number, key,
+        if (event)
+            ++m_markerNumber;
+        const QString number = markertext::shortLabel(marker, m_markerNumber);
+        m_markerLabels.push_back({line, label, label->text(), number,
+                                  markertext::numberedText(marker, m_markerNumber), key,
                                   metrics.horizontalAdvance(label->text()) + padding,
                                   metrics.horizontalAdvance(number) + padding});
     }
@@ -302,6 +327,18 @@ void LivePlot::updateMarkers()
         }
         m_markerLabels.erase(m_markerLabels.begin(), m_markerLabels.begin() + gone);
     }
+}
+
+void LivePlot::centreOn(const loaderlab::TraceMarker &marker)
+{
+    const double key = markerKey(marker);
+    if (!std::isfinite(key))
+        return; // a plot without a batch or time axis (the histogram, the pattern)
+    setFollowing(false);
+    const double half = xAxis->range().size() / 2.0;
+    xAxis->setRange(key - half, key + half);
+    fitValueAxis();
+    replot(QCustomPlot::rpQueuedReplot);
 }
 
 bool LivePlot::exportTo(const QString &path, int width, int height, QString *error)

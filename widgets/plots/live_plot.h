@@ -12,6 +12,7 @@
 #include "widgets/plots/qcustomplot_include.h"
 
 #include <QColor>
+#include <QPointer>
 #include <QString>
 
 #include <memory>
@@ -55,6 +56,10 @@ public:
     // finished run looked at whole). Hidden runs take no room on the axes.
     void showWholeRun();
 
+    // Stops following and puts `marker` (of the live run or a shown run) in the middle
+    // of the key axis at the current zoom; plots without a time or batch axis stay.
+    void centreOn(const loaderlab::TraceMarker &marker);
+
     // The hover readout: what the plot shows under `pos` (widget pixels), as the
     // tooltip that follows the mouse; empty where nothing is.
     virtual QString hoverText(const QPointF &pos) const;
@@ -85,6 +90,8 @@ protected:
     virtual void fitValueAxis();
 
     int numWorkers() const { return m_numWorkers; }
+    // The live run has markers (epochs, events) with labels along the plot's top.
+    bool hasMarkerLabels() const { return m_liveVisible && !m_markerLabels.empty(); }
     const loaderlab::TraceLog *trace() const { return m_trace.get(); }
 
     void wheelEvent(QWheelEvent *event) override;
@@ -105,8 +112,9 @@ protected:
 private:
     void updateMarkers();
     // After each layout: marker labels that would overlap the one before collapse to
-    // their number, or hide; lines closer than 2 px to the one before hide. The hover
-    // readout names every marker (markerTextNear).
+    // their short label ("#4", the events list's number; "e12" for epoch 12), or hide;
+    // lines closer than 2 px to the one before hide. The hover readout names every
+    // marker (markerTextNear).
     void layOutMarkerLabels();
     QString markerTextNear(double pixelX) const;
     // Fits the axes to the shown runs: the follow range while the live run is
@@ -117,10 +125,12 @@ private:
     std::vector<PlotOverlay> m_overlays;
     int m_numWorkers = 0;
     bool m_liveVisible = true;
+    // The live run's legend entries taken out while it is unticked, to put back.
+    std::vector<QPointer<QCPAbstractPlottable>> m_hiddenFromLegend;
     std::size_t m_recordsSeen = 0;
     std::size_t m_spansSeen = 0;
     std::size_t m_markersShown = 0;
-    int m_markerNumber = 0; // the newest marker's number on this plot
+    int m_markerNumber = 0; // the newest numbered marker's number (markertext::numbered)
     // Marker items a plot keeps (the newest); each is a line and a label.
     static constexpr std::size_t kMaxMarkerItems = 1000;
     struct MarkerLabel
@@ -129,6 +139,7 @@ private:
         QCPItemText *label;
         QString text;
         QString number; // what the label shows where its text has no room
+        QString hover;  // what the hover readout says
         double key;
         double textWidth;
         double numberWidth;

@@ -162,7 +162,16 @@ bool renderPng(QCustomPlot *plot, int width, int height, const QString &titleTex
     return pixmap.save(&buffer, "PNG");
 }
 
-bool renderSvg(QCustomPlot *plot, int width, int height, const QString &titleText, QByteArray *out)
+// The file's own title (a PDF's Title, an SVG's <title>): the title line's first line,
+// what the plot shows, whether or not the line is drawn.
+QString documentTitle(const QCustomPlot *plot, const QString &title)
+{
+    const QString first = title.section(QLatin1Char('\n'), 0, 0).trimmed();
+    return first.isEmpty() ? plot->windowTitle() : first;
+}
+
+bool renderSvg(QCustomPlot *plot, int width, int height, const QString &titleText,
+               const QString &documentName, QByteArray *out)
 {
     QBuffer buffer(out);
     buffer.open(QIODevice::WriteOnly);
@@ -172,7 +181,7 @@ bool renderSvg(QCustomPlot *plot, int width, int height, const QString &titleTex
     const int fullHeight = height + title.height();
     generator.setSize(QSize(width, fullHeight));
     generator.setViewBox(QRect(0, 0, width, fullHeight));
-    generator.setTitle(plot->windowTitle());
+    generator.setTitle(documentName);
     QCPPainter painter;
     if (!painter.begin(&generator))
         return false;
@@ -181,7 +190,8 @@ bool renderSvg(QCustomPlot *plot, int width, int height, const QString &titleTex
     return painter.end();
 }
 
-bool renderPdf(QCustomPlot *plot, int width, int height, const QString &titleText, QByteArray *out)
+bool renderPdf(QCustomPlot *plot, int width, int height, const QString &titleText,
+               const QString &documentName, QByteArray *out)
 {
     QBuffer buffer(out);
     buffer.open(QIODevice::WriteOnly);
@@ -191,6 +201,7 @@ bool renderPdf(QCustomPlot *plot, int width, int height, const QString &titleTex
     writer.setResolution(72);
     const TitleBlock title(plot, titleText, width, &writer);
     writer.setCreator(QCoreApplication::applicationName());
+    writer.setTitle(documentName);
     writer.setPageLayout(QPageLayout(QPageSize(QSizeF(width, height + title.height()),
                                                QPageSize::Point, QString(), QPageSize::ExactMatch),
                                      QPageLayout::Portrait, QMarginsF(0, 0, 0, 0),
@@ -283,9 +294,9 @@ bool exportPlot(QCustomPlot *plot, const QString &path, const PlotExportOptions 
                                                     : std::max(options.scale, 0.1);
         rendered = renderPng(plot, width, height, titleText, scale, &bytes);
     } else if (suffix == QLatin1String("svg")) {
-        rendered = renderSvg(plot, width, height, titleText, &bytes);
+        rendered = renderSvg(plot, width, height, titleText, documentTitle(plot, title), &bytes);
     } else if (suffix == QLatin1String("pdf")) {
-        rendered = renderPdf(plot, width, height, titleText, &bytes);
+        rendered = renderPdf(plot, width, height, titleText, documentTitle(plot, title), &bytes);
     } else {
         return fail(QCoreApplication::translate("PlotExport",
                                                 "unknown format \"%1\" (use .png, .svg or .pdf)")

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <optional>
 
 namespace loaderlab {
@@ -230,7 +231,8 @@ void WaitHistogramPlot::updateTicks(int step)
 
 double WaitHistogramPlot::markerKey(const loaderlab::TraceMarker &) const
 {
-    return 0.0;
+    // Off every axis: LivePlot hides a marker line and label outside the axis rect.
+    return std::numeric_limits<double>::quiet_NaN();
 }
 
 QCPRange WaitHistogramPlot::followRange(double) const

@@ -1,6 +1,7 @@
 #include "widgets/plots/wait_pattern_plot.h"
 
 #include "widgets/plots/integer_axis_ticker.h"
+#include "widgets/plots/plot_hint.h"
 #include "widgets/plots/plot_units.h"
 
 #include <algorithm>
@@ -78,10 +79,14 @@ WaitPatternPlot::WaitPatternPlot(QWidget *parent)
     m_hint->setObjectName(QStringLiteral("patternHint"));
     m_hint->position->setType(QCPItemPosition::ptAxisRectRatio);
     m_hint->position->setCoords(0.5, 0.5);
-    m_hint->setText(tr("Each batch's wait by\nits place in the round\nof W batches: a spike\n"
-                       "every W batches stands\nas one tall column."));
     m_hint->setColor(QColor(90, 90, 90));
     m_hint->setFont(QFont(font().family(), 8));
+    // One paragraph, wrapped to the plot's width (the translation's breaks are the
+    // English text's, not its own).
+    plothint::setWrappedText(m_hint, tr("Each batch's wait by\nits place in the round\nof W "
+                                        "batches: a spike\nevery W batches stands\nas one tall "
+                                        "column.")
+                                         .replace(QLatin1Char('\n'), QLatin1Char(' ')));
 
     xAxis->setRange(-0.5, 0.5);
     updateLabels();

@@ -1,6 +1,7 @@
 #include "widgets/plots/wait_time_plot.h"
 
 #include "widgets/plots/integer_axis_ticker.h"
+#include "widgets/plots/plot_hint.h"
 #include "widgets/plots/plot_units.h"
 
 #include <algorithm>
@@ -75,18 +76,44 @@ WaitTimePlot::WaitTimePlot(QWidget *parent)
     m_hint->setObjectName(QStringLiteral("firstStartHint"));
     m_hint->position->setType(QCPItemPosition::ptAxisRectRatio);
     m_hint->position->setCoords(0.5, 0.5);
-    // Three short lines: the plot shares its row with the wait pattern.
-    m_hint->setText(tr("Press Start to run the loader, or File → Open run… to look at a "
-                       "recorded one.\nEach dot here is one batch's wait for its data:\nwith W "
-                       "workers, the waits spike every W batches."));
     m_hint->setColor(QColor(90, 90, 90));
     m_hint->setFont(QFont(font().family(), 10));
+    // Wrapped to the plot's width: it shares its row with the wait pattern.
+    plothint::setWrappedText(
+        m_hint, tr("Press Start to run the loader, or File → Open run… to look at a "
+                   "recorded one.\nEach dot here is one batch's wait for its data:\nwith W "
+                   "workers, the waits spike every W batches."));
 
     m_compute->setData(m_computeSeries.full());
     m_wait->setData(m_waitSeries.full());
     m_mean->setData(m_meanSeries.full());
     // After the layout, so the axis rect's width is that of this replot or export.
     connect(this, &QCustomPlot::afterLayout, this, &WaitTimePlot::chooseDetail);
+    connect(this, &QCustomPlot::afterLayout, this, &WaitTimePlot::placeFirstLabel);
+}
+
+void WaitTimePlot::placeFirstLabel()
+{
+    if (m_first->data()->isEmpty())
+        return;
+    const QCPGraphData first = *m_first->data()->constBegin();
+    // Followed past it (the newest batches only), the first batch's wait stays named
+    // at the plot's top left, with its figure: it is in the legend, and the slow
+    // start is the first thing a run teaches.
+    const bool inView = xAxis->range().contains(first.key) && yAxis->range().contains(first.value);
+    if (inView) {
+        m_firstLabel->position->setType(QCPItemPosition::ptPlotCoords);
+        m_firstLabel->position->setCoords(first.key, first.value);
+        m_firstLabel->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
+        m_firstLabel->setPadding(QMargins(8, 0, 0, 4));
+        m_firstLabel->setText(tr("first batch"));
+    } else {
+        m_firstLabel->position->setType(QCPItemPosition::ptAxisRectRatio);
+        m_firstLabel->position->setCoords(0.0, 0.0);
+        m_firstLabel->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+        m_firstLabel->setPadding(QMargins(4, 2, 4, 2));
+        m_firstLabel->setText(tr("◀ first batch: %1 ms").arg(first.value, 0, 'f', 1));
+    }
 }
 
 void WaitTimePlot::chooseDetail()
@@ -141,7 +168,6 @@ void WaitTimePlot::appendData(const loaderlab::TraceLog &log, std::size_t from, 
         computes[q] = QCPGraphData(key, static_cast<double>(r.computeNs()) / kNsPerMs);
         if (r.index == 0) {
             m_first->data()->set(QVector<QCPGraphData>{waits[q]}, true);
-            m_firstLabel->position->setCoords(key, waits[q].value);
             m_firstLabel->setVisible(liveVisible());
         }
     }

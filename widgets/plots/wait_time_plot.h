@@ -43,6 +43,9 @@ private:
     // After each layout (replot or export): gives each graph the level of detail
     // its view needs.
     void chooseDetail();
+    // The first batch's label at its diamond, or at the top left with its wait when
+    // the diamond is out of view.
+    void placeFirstLabel();
 
     std::vector<QCPGraph *> m_overlayGraphs;
     std::vector<std::unique_ptr<DecimatedSeries>> m_overlaySeries;

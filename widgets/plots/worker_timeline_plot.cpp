@@ -3,7 +3,10 @@
 #include "widgets/plots/plot_units.h"
 #include "widgets/plots/timeline_plottable.h"
 
+#include <QFontMetricsF>
+
 #include <algorithm>
+#include <cmath>
 
 namespace loaderlab {
 
@@ -66,6 +69,9 @@ WorkerTimelinePlot::WorkerTimelinePlot(QWidget *parent)
     m_hint->setColor(QColor(90, 90, 90));
     m_hint->setFont(QFont(font().family(), 9));
 
+    connect(xAxis, qOverload<const QCPRange &>(&QCPAxis::rangeChanged), this,
+            &WorkerTimelinePlot::followTimeShown);
+    connect(this, &QCustomPlot::beforeReplot, this, &WorkerTimelinePlot::labelLanes);
     updateLanes();
 }
 
@@ -103,15 +109,16 @@ QString workerLaneName(int rank, int ranks, int worker)
 }
 
 // Ticks for a timeline's loader lanes from `offset` up.
-void addLoaderTicks(QCPAxisTickerText &ticker, const TimelinePlottable &timeline, double offset)
+void addLoaderTicks(std::vector<WorkerTimelinePlot::LaneTick> &ticks,
+                    const TimelinePlottable &timeline, double offset)
 {
     const int workers = timeline.workerLanes();
     const int ranks = timeline.ranks();
     for (int r = 0; r < ranks; ++r) {
         if (workers == 0)
-            ticker.addTick(offset + r, workerLaneName(r, ranks, -1));
+            ticks.push_back({offset + r, workerLaneName(r, ranks, -1), false});
         for (int w = 0; w < workers; ++w)
-            ticker.addTick(offset + r * workers + w, workerLaneName(r, ranks, w));
+            ticks.push_back({offset + r * workers + w, workerLaneName(r, ranks, w), false});
     }
 }
 
@@ -140,31 +147,39 @@ void WorkerTimelinePlot::setWorkerLanes(int workers)
 void WorkerTimelinePlot::updateLanes()
 {
     // Overlays stack above the live run's lanes (which may have grown), or from the
-    // bottom when the live run has none (no run yet, or unticked).
+    // bottom when the live run has none (no run yet, or unticked). An overlay with
+    // nothing in the time shown (a kept run that ended before it) has none.
     const bool live = liveLanesShown();
     double base = live ? m_timeline->topLane() + 1.5 : 0.0;
-    for (TimelinePlottable *overlay : m_overlayTimelines) {
+    m_overlayInView.resize(m_overlayTimelines.size(), true);
+    for (std::size_t i = 0; i < m_overlayTimelines.size(); ++i) {
+        TimelinePlottable *overlay = m_overlayTimelines[i];
+        overlay->setVisible(m_overlayInView[i]);
+        if (!m_overlayInView[i])
+            continue;
         overlay->setLaneOffset(base);
         base += overlay->topLane() + 1.5;
     }
-    m_laneTicker->clear();
+    m_laneTicks.clear();
     bool ranks = false;
     if (live) {
-        addLoaderTicks(*m_laneTicker, *m_timeline, 0.0);
+        addLoaderTicks(m_laneTicks, *m_timeline, 0.0);
         const int n = m_timeline->ranks();
         for (int r = 0; r < n; ++r)
-            m_laneTicker->addTick(m_timeline->consumerLane(r),
-                                  n > 1 ? tr("rank %1 consumer").arg(r) : tr("consumer"));
+            m_laneTicks.push_back({static_cast<double>(m_timeline->consumerLane(r)),
+                                   n > 1 ? tr("rank %1 consumer").arg(r) : tr("consumer"), r == 0});
         ranks = n > 1;
     }
     for (std::size_t i = 0; i < m_overlayTimelines.size(); ++i) {
         const TimelinePlottable *overlay = m_overlayTimelines[i];
+        if (!m_overlayInView[i])
+            continue;
         const double offset = overlay->laneOffset();
-        addLoaderTicks(*m_laneTicker, *overlay, offset);
+        addLoaderTicks(m_laneTicks, *overlay, offset);
         const int n = overlay->ranks();
         for (int r = 0; r < n; ++r)
-            m_laneTicker->addTick(offset + overlay->consumerLane(r),
-                                  r == 0 ? overlays()[i].name : tr("rank %1").arg(r));
+            m_laneTicks.push_back({offset + overlay->consumerLane(r),
+                                   r == 0 ? overlays()[i].name : tr("rank %1").arg(r), r == 0});
         ranks = ranks || n > 1;
     }
     // The squares of synchronised steps only where a shown run has ranks.
@@ -175,7 +190,76 @@ void WorkerTimelinePlot::updateLanes()
             swatch->removeFromLegend();
     }
     m_hint->setVisible(!trace() && m_overlayTimelines.empty());
+    // Every label until the next replot leaves out those that do not fit.
+    m_laneTicker->clear();
+    for (const LaneTick &tick : m_laneTicks)
+        m_laneTicker->addTick(tick.key, tick.label);
+    m_labelledLanes = -1.0;
     fitValueAxis();
+}
+
+void WorkerTimelinePlot::followTimeShown()
+{
+    // While the live run's lanes show, overlays with nothing in the time shown give
+    // their lanes to it (5 s of a live run beside two ended ones: 8 px lanes).
+    const double from = xAxis->range().lower;
+    const bool live = liveLanesShown();
+    bool changed = m_overlayInView.size() != m_overlayTimelines.size();
+    m_overlayInView.resize(m_overlayTimelines.size(), true);
+    for (std::size_t i = 0; i < m_overlayTimelines.size(); ++i) {
+        const bool inView = !live || m_overlayTimelines[i]->newestSeconds() >= from;
+        changed = changed || inView != m_overlayInView[i];
+        m_overlayInView[i] = inView;
+    }
+    if (changed)
+        updateLanes();
+}
+
+void WorkerTimelinePlot::labelLanes()
+{
+    // A label a line of text apart from the next, at the lanes' height: the run's own
+    // names (its consumer lane) first, then as many workers' as fit between them.
+    const double pixelsPerLane = axisRect()->height() / std::max(yAxis->range().size(), 1e-9);
+    if (pixelsPerLane == m_labelledLanes)
+        return;
+    m_labelledLanes = pixelsPerLane;
+    const double gap = QFontMetricsF(yAxis->tickLabelFont(), this).height();
+    std::vector<double> placed;
+    const auto fits = [&](double key) {
+        return std::all_of(placed.begin(), placed.end(), [&](double other) {
+            return std::abs(other - key) * pixelsPerLane >= gap;
+        });
+    };
+    m_laneTicker->clear();
+    for (const bool named : {true, false}) {
+        for (const LaneTick &tick : m_laneTicks) {
+            if (tick.named != named)
+                continue;
+            const bool shown = fits(tick.key);
+            if (shown)
+                placed.push_back(tick.key);
+            m_laneTicker->addTick(tick.key, shown ? tick.label : QString());
+        }
+    }
+}
+
+QString WorkerTimelinePlot::laneName(double key) const
+{
+    for (const LaneTick &tick : m_laneTicks) {
+        if (tick.key == key)
+            return tick.label;
+    }
+    return {};
+}
+
+QStringList WorkerTimelinePlot::laneLabels() const
+{
+    QStringList labels;
+    for (auto it = m_laneTicker->ticks().cbegin(); it != m_laneTicker->ticks().cend(); ++it) {
+        if (!it.value().isEmpty())
+            labels << it.value();
+    }
+    return labels;
 }
 
 bool WorkerTimelinePlot::liveLanesShown() const
@@ -195,6 +279,8 @@ QString WorkerTimelinePlot::hoverText(const QPointF &pos) const
     for (std::size_t i = 0; i < m_overlayTimelines.size(); ++i)
         shown.emplace_back(m_overlayTimelines[i], overlays()[i].name + QStringLiteral(": "));
     for (const auto &[timeline, prefix] : shown) {
+        if (!timeline->visible())
+            continue;
         const TimelineHit hit = timeline->hitAt(seconds, lane);
         if (!hit.found)
             continue;
@@ -234,15 +320,27 @@ QString WorkerTimelinePlot::hoverText(const QPointF &pos) const
 
 double WorkerTimelinePlot::topLane() const
 {
-    if (m_overlayTimelines.empty())
-        return liveLanesShown() ? m_timeline->topLane() : -1.0;
-    const TimelinePlottable *last = m_overlayTimelines.back();
-    return last->laneOffset() + last->topLane();
+    for (std::size_t i = m_overlayTimelines.size(); i-- > 0;) {
+        if (i < m_overlayInView.size() && !m_overlayInView[i])
+            continue;
+        const TimelinePlottable *last = m_overlayTimelines[i];
+        return last->laneOffset() + last->topLane();
+    }
+    return liveLanesShown() ? m_timeline->topLane() : -1.0;
 }
 
 void WorkerTimelinePlot::fitValueAxis()
 {
-    yAxis->setRange(-0.6, std::max(topLane(), 0.0) + 0.6);
+    // With markers, a row of room above the top lane (the consumer's) for their
+    // labels, which would otherwise cover its boxes.
+    const double top = std::max(topLane(), 0.0) + 0.6;
+    const double lanes = top + 0.6;
+    const double height = axisRect()->height();
+    const double labelRow = QFontMetricsF(QFont(font().family(), 8), this).height() + 2.0;
+    const double room = hasMarkerLabels() && height > 3 * labelRow
+                            ? labelRow * lanes / (height - labelRow)
+                            : 0.0;
+    yAxis->setRange(-0.6, top + room);
 }
 
 void WorkerTimelinePlot::setOverlayData(const std::vector<PlotOverlay> &overlays)
@@ -261,6 +359,8 @@ void WorkerTimelinePlot::setOverlayData(const std::vector<PlotOverlay> &overlays
         }
         m_overlayTimelines.push_back(timeline);
     }
+    m_overlayInView.assign(m_overlayTimelines.size(), true);
+    followTimeShown();
     updateLanes();
 }
 

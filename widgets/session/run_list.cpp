@@ -45,6 +45,25 @@ QString RunList::nameFor(const RunConfig &config)
     return name;
 }
 
+QString RunList::nameFor(const std::vector<ConfigVersion> &versions, const RunConfig &config)
+{
+    if (versions.size() < 2)
+        return nameFor(config);
+    const LoaderConfig &first = versions.front().config.loader;
+    const LoaderConfig &last = versions.back().config.loader;
+    const auto fromTo = [](int a, int b) {
+        return a == b ? QString::number(a) : QStringLiteral("%1 → %2").arg(a).arg(b);
+    };
+    QString name = first.numWorkers == 1 && last.numWorkers == 1
+                       ? tr("1 worker, batch %1").arg(fromTo(first.batchSize, last.batchSize))
+                       : tr("%1 workers, batch %2")
+                             .arg(fromTo(first.numWorkers, last.numWorkers),
+                                  fromTo(first.batchSize, last.batchSize));
+    if (config.engine != RunConfig{}.engine)
+        name += QStringLiteral(", ") + QString::fromUtf8(engineLabel(config.engine));
+    return name;
+}
+
 QColor RunList::freeColour() const
 {
     for (const QColor &colour : kPalette) {

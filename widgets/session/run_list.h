@@ -70,6 +70,10 @@ public:
     // "2 workers, batch 32" (+ ", PyTorch DataLoader" for a run of another engine than
     // the default).
     static QString nameFor(const loaderlab::RunConfig &config);
+    // A run whose settings changed while it ran is named from its first to its last:
+    // "2 → 4 workers, batch 32 → 64"; one of a single config version as above.
+    static QString nameFor(const std::vector<loaderlab::ConfigVersion> &versions,
+                           const loaderlab::RunConfig &config);
     // The live run's colour: the plots' own blue.
     static QColor liveColour();
 

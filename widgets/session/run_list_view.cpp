@@ -8,6 +8,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLocale>
 #include <QPixmap>
 #include <QTableWidget>
 #include <QTimer>
@@ -181,6 +182,35 @@ void RunListView::rebuildStats()
             m_statsTable->setItem(row, column, item);
         }
     }
+}
+
+QString RunListView::figuresCsv(const RunList &runs)
+{
+    const auto quoted = [](QString text) {
+        if (!text.contains(QLatin1Char(',')) && !text.contains(QLatin1Char('"'))
+            && !text.contains(QLatin1Char('\n')))
+            return text;
+        text.replace(QStringLiteral("\""), QStringLiteral("\"\""));
+        return QStringLiteral("\"%1\"").arg(text);
+    };
+    // The shortest text that reads back as the same double.
+    const auto full = [](double value) {
+        return QString::number(value, 'g', QLocale::FloatingPointShortest);
+    };
+    QString csv = QStringLiteral("run,samples_per_s,wait_mean_ms,wait_p95_ms,input_bound_share,"
+                                 "first_batch_ms,batches\n");
+    for (const RunEntry &run : runs.runs()) {
+        if (!run.visible || !run.trace)
+            continue;
+        const RunSummary &s = run.summary;
+        csv += QStringList{quoted(run.name),          full(s.samplesPerSecMean),
+                           full(s.waitMeanMs),        full(s.waitP95Ms),
+                           full(s.inputBoundShare),   full(s.firstBatchLatencyMs),
+                           QString::number(s.batches)}
+                   .join(QLatin1Char(','))
+               + QLatin1Char('\n');
+    }
+    return csv;
 }
 
 void RunListView::onItemChanged(QTableWidgetItem *item)

@@ -33,6 +33,11 @@ public:
         StatsColumnCount
     };
 
+    // The figures table of the ticked runs as CSV (RFC 4180, a header line, one row a
+    // run, full precision, columns named with their units): what File → Export
+    // figures table writes.
+    static QString figuresCsv(const RunList &runs);
+
     // The height that shows `rows` runs in both tables (labels, headers and margins
     // included).
     int heightFor(int rows) const;

@@ -190,7 +190,7 @@ int RunSession::keepRun()
     entry.summary = summary();
     entry.config = config();
     entry.workers = m_maxWorkers;
-    entry.name = RunList::nameFor(entry.config);
+    entry.name = RunList::nameFor(m_trace->configVersions(), entry.config);
     return m_runs.add(std::move(entry));
 }
 
@@ -201,7 +201,7 @@ int RunSession::addOpenedRun(const OpenedRun &run)
     entry.summary = run.report.summary;
     entry.config = run.report.config;
     entry.workers = run.maxWorkers; // 0: loaded in the consumer thread, as live
-    entry.name = RunList::nameFor(entry.config);
+    entry.name = RunList::nameFor(run.report.configVersions, entry.config);
     entry.source = QString::fromStdString(run.csvPath);
     return m_runs.add(std::move(entry));
 }

@@ -486,6 +486,12 @@ DatasetKind ControlPanel::datasetKind() const
         .value_or(DatasetKind::Synthetic);
 }
 
+void ControlPanel::togglePause()
+{
+    if (m_pauseButton->isEnabled())
+        m_pauseButton->toggle();
+}
+
 void ControlPanel::updatePauseText()
 {
     m_pauseButton->setText(m_pauseButton->isChecked() ? tr("Resume") : tr("Pause"));

@@ -55,6 +55,9 @@ public:
     void setModelCapabilities(const loaderlab::ModelCapabilities &capabilities);
     ModelPanel *modelPanel() const { return m_modelPanel; }
     void setRunState(loaderlab::RunState state);
+    // Pause or Resume, as a click on the button would (Run → Pause, F6); nothing when
+    // no run can pause.
+    void togglePause();
 
     void showDatasetError(const QString &message);
     void clearDatasetError();

@@ -217,9 +217,11 @@ void WhatIfPanel::refreshRuns()
     std::vector<std::pair<int, QString>> entries;
     for (const RunEntry &run : m_session->runs()->runs()) {
         if (run.trace)
-            entries.emplace_back(run.id, run.live
-                                             ? tr("Live run (%1)").arg(RunList::nameFor(run.config))
-                                             : run.name);
+            entries.emplace_back(
+                run.id, run.live
+                            ? tr("Live run (%1)")
+                                  .arg(RunList::nameFor(run.trace->configVersions(), run.config))
+                            : run.name);
     }
     bool same = static_cast<int>(entries.size()) == m_run->count();
     for (std::size_t i = 0; same && i < entries.size(); ++i) {
@@ -370,6 +372,12 @@ void WhatIfPanel::onCalibrated(const std::shared_ptr<const WhatIfCalibration> &c
     if (calibration->cut)
         m_calibrationStatus += tr(" (the first of its batches)");
     m_calibrationStatus += QLatin1Char('.');
+    if (calibration->reconfigured)
+        m_calibrationStatus +=
+            QLatin1Char(' ')
+            + tr("Its settings changed while it ran: the costs come from all its batches, the "
+                 "setting predicted back is its first (%1).")
+                  .arg(RunList::nameFor(calibration->firstConfig));
     showMessage(m_calibrationStatus, false);
     const double measured = calibration->measuredSamplesPerSecond;
     const double predicted = calibration->self.samplesPerSecond;

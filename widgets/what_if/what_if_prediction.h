@@ -34,6 +34,10 @@ struct WhatIfCalibration
     std::int64_t batches = 0; // calibrated from
     bool cut = false;         // the run had more batches than kWhatIfMaxCalibrationBatches
     double measuredSamplesPerSecond = 0.0;
+    // The run's settings changed while it ran (more than one config version): its
+    // costs come from all its batches, the setting predicted back is its first.
+    bool reconfigured = false;
+    RunConfig firstConfig;
 };
 
 // Calibrates from the first kWhatIfMaxCalibrationBatches batches `trace` holds (copied,
