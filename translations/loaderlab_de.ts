@@ -918,6 +918,21 @@
     </message>
 </context>
 <context>
+    <name>ReportPdf</name>
+    <message>
+        <source>cannot write %1: %2</source>
+        <translation>%1 kann nicht geschrieben werden: %2</translation>
+    </message>
+    <message>
+        <source>plot %1 of the report is not valid SVG</source>
+        <translation>Plot %1 des Berichts ist kein gültiges SVG</translation>
+    </message>
+    <message>
+        <source>rendering failed</source>
+        <translation>Rendern fehlgeschlagen</translation>
+    </message>
+</context>
+<context>
     <name>SweepText</name>
     <message>
         <source>1 worker</source>
@@ -1753,8 +1768,8 @@
         <translation>Bericht exportieren</translation>
     </message>
     <message>
-        <source>HTML files (*.html)</source>
-        <translation>HTML-Dateien (*.html)</translation>
+        <source>HTML files (*.html);;PDF files (*.pdf)</source>
+        <translation>HTML-Dateien (*.html);;PDF-Dateien (*.pdf)</translation>
     </message>
     <message>
         <source>Export figures table</source>
@@ -2266,8 +2281,8 @@
         <translation>Hilfe → Anleitung zum Fenster (F1) erklärt jeden Teil dieses Fensters.</translation>
     </message>
     <message>
-        <source>Export r&amp;eport (HTML)…</source>
-        <translation>Be&amp;richt exportieren (HTML)…</translation>
+        <source>Export r&amp;eport (HTML, PDF)…</source>
+        <translation>Be&amp;richt exportieren (HTML, PDF)…</translation>
     </message>
     <message>
         <source>Export figures &amp;table as CSV…</source>
@@ -3144,11 +3159,11 @@ bound</translation>
     </message>
     <message>
         <source>speedup (×, solid)</source>
-        <translation>Beschleunigung (×, durchgezogen)</translation>
+        <translation>Beschleunigung (×, Linie)</translation>
     </message>
     <message>
         <source>efficiency (%, dashed)</source>
-        <translation>Effizienz (%, gestrichelt)</translation>
+        <translation>Effizienz (%, Striche)</translation>
     </message>
     <message>
         <source>%1, efficiency</source>

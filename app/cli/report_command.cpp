@@ -42,8 +42,8 @@ int reportCommand(const QStringList &arguments)
     parser.addPositionalArgument(QStringLiteral("runs"),
                                  QStringLiteral("RUN.json or RUN.csv, one or more"),
                                  QStringLiteral("RUN.json [RUN2.json ...]"));
-    parser.addOption({QStringLiteral("out"), QStringLiteral("the HTML file to write"),
-                      QStringLiteral("FILE")});
+    parser.addOption(
+        {QStringLiteral("out"), QStringLiteral("the HTML file to write"), QStringLiteral("FILE")});
     parser.addOption({QStringLiteral("title"),
                       QStringLiteral("the report's title (default: LoaderLab report)"),
                       QStringLiteral("TEXT")});
@@ -71,9 +71,19 @@ int reportCommand(const QStringList &arguments)
     if (parser.isSet(QStringLiteral("title")))
         options.title = parser.value(QStringLiteral("title")).toStdString();
     options.version = QCoreApplication::applicationVersion().toStdString();
-    options.generatedAt =
-        QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyy-MM-dd HH:mm 'UTC'")).toStdString();
+    options.generatedAt = QDateTime::currentDateTimeUtc()
+                              .toString(QStringLiteral("yyyy-MM-dd HH:mm 'UTC'"))
+                              .toStdString();
     const std::string out = pathFromArgument(parser.value(QStringLiteral("out")));
+    if (QString::fromStdString(out).endsWith(QLatin1String(".pdf"), Qt::CaseInsensitive)) {
+        // The PDF is laid out by Qt's GUI text engine, which the command line (no
+        // display) does not load.
+        std::fputs("loaderlab report: --out writes HTML; the window's File → Export report "
+                   "also writes a PDF, or print the HTML to PDF from a browser (e.g. "
+                   "chromium --headless --print-to-pdf=report.pdf report.html)\n",
+                   stderr);
+        return kUsage;
+    }
 
     std::vector<ReportRun> runs;
     for (const QString &input : inputs) {
@@ -89,8 +99,11 @@ int reportCommand(const QStringList &arguments)
                     return kUsage;
                 }
             }
-            runs.push_back({reportRunName(opened.jsonPath, opened.report.config), opened.jsonPath,
-                            std::move(opened.report), opened.trace, {}});
+            runs.push_back({reportRunName(opened.jsonPath, opened.report.config),
+                            opened.jsonPath,
+                            std::move(opened.report),
+                            opened.trace,
+                            {}});
         } catch (const std::exception &e) {
             std::fprintf(stderr, "loaderlab report: %s\n", escapeForTerminal(e.what()).c_str());
             return kUsage;

@@ -1,6 +1,7 @@
 #include "app/window/file_manager.h"
 
 #include "app/window/live_plot_area.h"
+#include "app/window/report_pdf.h"
 #include "app/window/run_follower.h"
 
 #include "core/config/run_config_json.h"
@@ -22,6 +23,7 @@
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QInputDialog>
 #include <QMessageBox>
 #include <QWidget>
@@ -232,6 +234,9 @@ bool FileManager::exportReport(const QString &path, QString *error)
                               .toString(QStringLiteral("yyyy-MM-dd HH:mm 'UTC'"))
                               .toStdString();
     try {
+        if (QFileInfo(path).suffix().compare(QLatin1String("pdf"), Qt::CaseInsensitive) == 0)
+            return saveReportPdf(htmlReport(runs, options), QString::fromStdString(options.title),
+                                 path, error);
         saveHtmlReport(path.toStdString(), runs, options);
         return true;
     } catch (const std::exception &e) {
@@ -242,8 +247,9 @@ bool FileManager::exportReport(const QString &path, QString *error)
 
 void FileManager::exportReportDialog()
 {
-    const QString path = QFileDialog::getSaveFileName(
-        m_window, tr("Export report"), QStringLiteral("report.html"), tr("HTML files (*.html)"));
+    const QString path = QFileDialog::getSaveFileName(m_window, tr("Export report"),
+                                                      QStringLiteral("report.html"),
+                                                      tr("HTML files (*.html);;PDF files (*.pdf)"));
     QString error;
     if (!path.isEmpty() && !exportReport(path, &error))
         QMessageBox::warning(m_window, tr("Export report"), error);

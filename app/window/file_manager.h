@@ -41,7 +41,8 @@ public:
     // The figures table of the ticked runs (RunListView::figuresCsv), atomically.
     bool exportFiguresCsv(const QString &path, QString *error);
     // The one-file HTML report (core/io/html_report.h) of the shown runs, the live one
-    // first, as `loaderlab report` writes it; false with the error naming the file.
+    // first, as `loaderlab report` writes it, or that report as a PDF when `path` ends
+    // in .pdf (app/window/report_pdf.h); false with the error naming the file.
     bool exportReport(const QString &path, QString *error);
     bool exportSummaryJson(const QString &path, QString *error);
     // The run as a Chrome JSON trace for Perfetto (as `loaderlab run --trace-json`);

@@ -167,7 +167,8 @@ void MainWindow::buildRunsDock()
     connect(m_session->runs(), &RunList::overlaysChanged, this, &MainWindow::onRunsChanged);
 
     // The shown runs' markers as a list, a tab beside the runs: choosing one centres
-    // the plots on it.
+    // the plots on it. Hidden until asked for (View → Events, Ctrl+E): its tab bar
+    // would take the height that shows a fourth run at 1280x800.
     m_events = new EventListView(m_session->runs());
     m_events->setObjectName(QStringLiteral("eventList"));
     m_eventsDock = new QDockWidget(tr("Events"), this);
@@ -176,7 +177,14 @@ void MainWindow::buildRunsDock()
     m_eventsDock->toggleViewAction()->setText(tr("E&vents (markers of the shown runs)"));
     addDockWidget(Qt::BottomDockWidgetArea, m_eventsDock);
     tabifyDockWidget(m_runsDock, m_eventsDock);
+    m_eventsDock->toggleViewAction()->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    m_eventsDock->hide();
     m_runsDock->raise();
+    // Shown: in front of the runs, where it is looked for.
+    connect(m_eventsDock->toggleViewAction(), &QAction::triggered, this, [this](bool shown) {
+        if (shown)
+            m_eventsDock->raise();
+    });
     connect(m_events, &EventListView::eventChosen, this, [this](const TraceMarker &marker) {
         showExperiments(false);
         m_plots->centreOn(marker);

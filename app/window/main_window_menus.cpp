@@ -32,12 +32,11 @@ void MainWindow::buildMenus()
     file->addAction(tr("F&ollow run…"), m_files, &FileManager::followRunDialog)
         ->setObjectName(QStringLiteral("followRunAction"));
     file->addSeparator();
-    file->addAction(tr("Export r&eport (HTML)…"), m_files, &FileManager::exportReportDialog)
+    file->addAction(tr("Export r&eport (HTML, PDF)…"), m_files, &FileManager::exportReportDialog)
         ->setObjectName(QStringLiteral("exportReportAction"));
     file->addAction(tr("Export trace as &CSV…"), m_files, &FileManager::exportTraceDialog)
         ->setObjectName(QStringLiteral("exportTraceAction"));
-    file->addAction(tr("Export figures &table as CSV…"), m_files,
-                    &FileManager::exportFiguresDialog)
+    file->addAction(tr("Export figures &table as CSV…"), m_files, &FileManager::exportFiguresDialog)
         ->setObjectName(QStringLiteral("exportFiguresAction"));
     file->addAction(tr("Export summary as &JSON…"), m_files, &FileManager::exportSummaryDialog);
     file->addAction(tr("Export trace for Per&fetto…"), m_files,
@@ -55,8 +54,7 @@ void MainWindow::buildMenus()
     m_pauseAction = run->addAction(tr("&Pause"), QKeySequence(Qt::Key_F6), m_controls,
                                    &ControlPanel::togglePause);
     m_pauseAction->setObjectName(QStringLiteral("pauseAction"));
-    run->addAction(tr("S&top"), QKeySequence(Qt::SHIFT | Qt::Key_F5), m_session,
-                   &RunSession::stop)
+    run->addAction(tr("S&top"), QKeySequence(Qt::SHIFT | Qt::Key_F5), m_session, &RunSession::stop)
         ->setObjectName(QStringLiteral("stopAction"));
     run->addAction(tr("&Reset"), m_session, &RunSession::reset);
     run->addSeparator();
@@ -106,8 +104,8 @@ void MainWindow::buildMenus()
     }
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
-    QAction *guide = help->addAction(tr("&Guide to the window…"), QKeySequence::HelpContents,
-                                     this, [this] { HelpDialog::showGuide(this, menuBar()); });
+    QAction *guide = help->addAction(tr("&Guide to the window…"), QKeySequence::HelpContents, this,
+                                     [this] { HelpDialog::showGuide(this, menuBar()); });
     guide->setObjectName(QStringLiteral("guideAction"));
     help->addAction(tr("&About LoaderLab"), this, &MainWindow::showAbout);
 

@@ -74,7 +74,8 @@ std::vector<SvgMarker> plotMarkers(const std::vector<TraceMarker> &markers, bool
         const bool epoch = m.kind == MarkerKind::Epoch;
         if (epoch && epochs > 100)
             continue; // a comb of epoch lines would hide the data
-        const double x = byTime ? static_cast<double>(m.timeNs) / 1e9 : static_cast<double>(m.batch);
+        const double x = byTime ? static_cast<double>(m.timeNs) / 1e9
+                                : static_cast<double>(m.batch);
         out.push_back({x, epoch ? "e" + m.detail : "#" + std::to_string(numbers[i]), epoch});
     }
     return out;
@@ -82,8 +83,15 @@ std::vector<SvgMarker> plotMarkers(const std::vector<TraceMarker> &markers, bool
 
 SvgPlotSpec waitPlot(const std::vector<ReportRun> &runs, const ReportOptions &options)
 {
-    SvgPlotSpec spec{"wait", "Wait time per batch", "batch", "wait (ms)", options.plotWidth,
-                     options.plotHeight, false, {}, {}};
+    SvgPlotSpec spec{"wait",
+                     "Wait time per batch",
+                     "batch",
+                     "wait (ms)",
+                     options.plotWidth,
+                     options.plotHeight,
+                     false,
+                     {},
+                     {}};
     for (std::size_t i = 0; i < runs.size(); ++i) {
         SvgSeries series{runs[i].name, colourOf(runs, i), SvgSeries::Style::Dots, false, {}};
         if (runs[i].trace)
@@ -99,19 +107,27 @@ SvgPlotSpec waitPlot(const std::vector<ReportRun> &runs, const ReportOptions &op
 
 SvgPlotSpec throughputPlot(const std::vector<ReportRun> &runs, const ReportOptions &options)
 {
-    SvgPlotSpec spec{"throughput", "Throughput", "time from the run's start (s)", "samples/s",
-                     options.plotWidth, options.plotHeight, false, {}, {}};
+    SvgPlotSpec spec{"throughput",
+                     "Throughput",
+                     "time from the run's start (s)",
+                     "samples/s",
+                     options.plotWidth,
+                     options.plotHeight,
+                     false,
+                     {},
+                     {}};
     for (std::size_t i = 0; i < runs.size(); ++i) {
         SvgSeries series{runs[i].name, colourOf(runs, i), SvgSeries::Style::Line, false, {}};
-        const std::vector<TraceRecord> records =
-            runs[i].trace ? runs[i].trace->records() : std::vector<TraceRecord>{};
+        const std::vector<TraceRecord> records = runs[i].trace ? runs[i].trace->records()
+                                                               : std::vector<TraceRecord>{};
         if (records.size() >= 2) {
             // Samples delivered per bin, about 100 bins over the run (at least 10 ms).
             const double end = static_cast<double>(records.back().deliveryNs) / 1e9;
             const double bin = std::max(end / 100.0, 0.01);
             std::map<long, double> samples;
             for (const TraceRecord &r : records)
-                samples[static_cast<long>(static_cast<double>(r.deliveryNs) / 1e9 / bin)] += r.samples;
+                samples[static_cast<long>(static_cast<double>(r.deliveryNs) / 1e9 / bin)] +=
+                    r.samples;
             const long last = static_cast<long>(end / bin); // partial: left out
             for (long b = samples.begin()->first; b < last; ++b) {
                 const auto it = samples.find(b);
@@ -128,13 +144,20 @@ SvgPlotSpec throughputPlot(const std::vector<ReportRun> &runs, const ReportOptio
 
 SvgPlotSpec histogramPlot(const std::vector<ReportRun> &runs, const ReportOptions &options)
 {
-    SvgPlotSpec spec{"histogram", "Wait histogram", "wait (ms, log scale)", "share of batches (%)",
-                     options.plotWidth, options.plotHeight, true, {}, {}};
+    SvgPlotSpec spec{"histogram",
+                     "Wait histogram",
+                     "wait (ms, log scale)",
+                     "share of batches (%)",
+                     options.plotWidth,
+                     options.plotHeight,
+                     true,
+                     {},
+                     {}};
     constexpr int kPerDecade = 5;
     for (std::size_t i = 0; i < runs.size(); ++i) {
         SvgSeries series{runs[i].name, colourOf(runs, i), SvgSeries::Style::Steps, false, {}};
-        const std::vector<TraceRecord> records =
-            runs[i].trace ? runs[i].trace->records() : std::vector<TraceRecord>{};
+        const std::vector<TraceRecord> records = runs[i].trace ? runs[i].trace->records()
+                                                               : std::vector<TraceRecord>{};
         std::map<int, int> bins; // log-spaced from 1 µs (1e-3 ms)
         for (const TraceRecord &r : records) {
             const double ms = std::max(static_cast<double>(r.waitNs()) / 1e6, 1e-3);
@@ -144,8 +167,8 @@ SvgPlotSpec histogramPlot(const std::vector<ReportRun> &runs, const ReportOption
             for (int b = bins.begin()->first; b <= bins.rbegin()->first + 1; ++b) {
                 const auto it = bins.find(b);
                 const double share = it == bins.end() ? 0.0 : 100.0 * it->second / records.size();
-                series.points.emplace_back(1e-3 * std::pow(10.0, static_cast<double>(b) / kPerDecade),
-                                           share);
+                series.points.emplace_back(
+                    1e-3 * std::pow(10.0, static_cast<double>(b) / kPerDecade), share);
             }
         }
         spec.series.push_back(std::move(series));
@@ -161,8 +184,8 @@ std::string compareTable(const std::vector<ReportRun> &runs)
     for (std::size_t i = 0; i < runs.size(); ++i) {
         const RunSummary &s = runs[i].report.summary;
         html += "<tr><td><span class=\"sw\" style=\"background:" + xmlEscape(colourOf(runs, i))
-                + "\"></span>"
-                + xmlEscape(runs[i].name) + "</td>" + cell(format("%.1f", s.samplesPerSecMean), true)
+                + "\"></span>" + xmlEscape(runs[i].name) + "</td>"
+                + cell(format("%.1f", s.samplesPerSecMean), true)
                 + cell(format("%.1f", s.samplesPerSecMedian), true)
                 + cell(format("%.3f", s.waitMeanMs), true) + cell(format("%.3f", s.waitP95Ms), true)
                 + cell(format("%.1f %%", 100.0 * s.inputBoundShare) + " ("
@@ -279,8 +302,8 @@ std::string runSection(const ReportRun &run, const std::string &colour)
 
 const std::string &reportColour(std::size_t run)
 {
-    static const std::array<std::string, 8> kPalette = {
-        "#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#8C6D00", "#000000"};
+    static const std::array<std::string, 8> kPalette = {"#0072B2", "#E69F00", "#009E73", "#D55E00",
+                                                        "#CC79A7", "#56B4E9", "#8C6D00", "#000000"};
     return kPalette[run % kPalette.size()];
 }
 
@@ -297,25 +320,26 @@ std::string reportRunName(const std::string &source, const RunConfig &config)
 
 std::string htmlReport(const std::vector<ReportRun> &runs, const ReportOptions &options)
 {
-    std::string html = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-                       "<meta name=\"generator\" content=\"LoaderLab "
-                       + xmlEscape(options.version) + "\"><title>" + xmlEscape(options.title)
-                       + "</title><style>"
-                       "body{font-family:sans-serif;max-width:1000px;margin:1em auto;padding:0 1em}"
-                       "table{border-collapse:collapse;margin:.5em 0}"
-                       "td,th{border:1px solid #ccc;padding:2px 6px;text-align:left}"
-                       "td.n{text-align:right;font-variant-numeric:tabular-nums}"
-                       "tr.epoch td{color:#777;font-style:italic}"
-                       ".sw{display:inline-block;width:12px;height:12px;margin-right:6px}"
-                       ".verdict{font-weight:bold}.error{color:#b00}"
-                       "figure{margin:1em 0}svg{max-width:100%;height:auto}"
-                       "table.kv td:first-child{font-family:monospace}"
-                       "@media print{figure,table{break-inside:avoid}}"
-                       "</style></head><body>\n";
+    std::string html =
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+        "<meta name=\"generator\" content=\"LoaderLab "
+        + xmlEscape(options.version) + "\"><title>" + xmlEscape(options.title)
+        + "</title><style>"
+          "body{font-family:sans-serif;max-width:1000px;margin:1em auto;padding:0 1em}"
+          "table{border-collapse:collapse;margin:.5em 0}"
+          "td,th{border:1px solid #ccc;padding:2px 6px;text-align:left}"
+          "td.n{text-align:right;font-variant-numeric:tabular-nums}"
+          "tr.epoch td{color:#777;font-style:italic}"
+          ".sw{display:inline-block;width:12px;height:12px;margin-right:6px}"
+          ".verdict{font-weight:bold}.error{color:#b00}"
+          "figure{margin:1em 0}svg{max-width:100%;height:auto}"
+          "table.kv td:first-child{font-family:monospace}"
+          "@media print{figure,table{break-inside:avoid}}"
+          "</style></head><body>\n";
     html += "<h1>" + xmlEscape(options.title) + "</h1><p>";
     if (!options.generatedAt.empty())
-        html += "Written " + xmlEscape(options.generatedAt) + " by LoaderLab "
-                + xmlEscape(options.version) + ". ";
+        html += "Written " + xmlEscape(options.generatedAt) + " by LoaderLab"
+                + (options.version.empty() ? "" : " " + xmlEscape(options.version)) + ". ";
     if (!runs.empty()) {
         const MachineInfo &m = runs.front().report.machine;
         if (!m.cpuModel.empty())

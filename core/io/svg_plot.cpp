@@ -12,9 +12,9 @@ namespace loaderlab {
 
 namespace {
 
-constexpr int kLeft = 64;   // room for the value axis' numbers and label
+constexpr int kLeft = 64; // room for the value axis' numbers and label
 constexpr int kRight = 16;
-constexpr int kBottom = 44; // the key axis' numbers and label
+constexpr int kBottom = 44;        // the key axis' numbers and label
 constexpr double kCharWidth = 6.6; // a 12 px sans-serif character, about
 
 std::string number(double value)
@@ -75,12 +75,23 @@ std::string xmlEscape(const std::string &text)
     std::string out;
     for (const char c : escapeInvalidUtf8(text)) {
         switch (c) {
-        case '&': out += "&amp;"; break;
-        case '<': out += "&lt;"; break;
-        case '>': out += "&gt;"; break;
-        case '"': out += "&quot;"; break;
-        case '\'': out += "&#39;"; break;
-        default: out += c;
+        case '&':
+            out += "&amp;";
+            break;
+        case '<':
+            out += "&lt;";
+            break;
+        case '>':
+            out += "&gt;";
+            break;
+        case '"':
+            out += "&quot;";
+            break;
+        case '\'':
+            out += "&#39;";
+            break;
+        default:
+            out += c;
         }
     }
     return out;
@@ -157,20 +168,22 @@ std::string svgPlot(const SvgPlotSpec &spec)
     const auto px = [&](double x) { return kLeft + (kx(x) - k0) * xScale; };
     const auto py = [&](double y) { return top + plotH - y / yTop * plotH; };
 
-    std::string svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + std::to_string(spec.width)
-                      + "\" height=\"" + std::to_string(spec.height) + "\" viewBox=\"0 0 "
-                      + std::to_string(spec.width) + " " + std::to_string(spec.height)
+    std::string svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\""
+                      + std::to_string(spec.width) + "\" height=\"" + std::to_string(spec.height)
+                      + "\" viewBox=\"0 0 " + std::to_string(spec.width) + " "
+                      + std::to_string(spec.height)
                       + "\" font-family=\"sans-serif\" font-size=\"12\" role=\"img\">";
     svg += "<title>" + xmlEscape(spec.title) + "</title>";
     svg += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>";
-    svg += "<text x=\"" + std::to_string(kLeft) + "\" y=\"18\" font-size=\"14\" font-weight=\"bold\">"
-           + xmlEscape(spec.title) + "</text>";
+    svg += "<text x=\"" + std::to_string(kLeft)
+           + "\" y=\"18\" font-size=\"14\" font-weight=\"bold\">" + xmlEscape(spec.title)
+           + "</text>";
     for (std::size_t row = 0; row < legendRows.size(); ++row) {
         double x = kLeft;
         const int y = 28 + 16 * static_cast<int>(row) + 8;
         for (const SvgSeries *s : legendRows[row]) {
-            svg += "<rect x=\"" + fixed(x) + "\" y=\"" + std::to_string(y - 8) +
-                   "\" width=\"16\" height=\"8\" fill=\"" + xmlEscape(s->colour) + "\"/>";
+            svg += "<rect x=\"" + fixed(x) + "\" y=\"" + std::to_string(y - 8)
+                   + "\" width=\"16\" height=\"8\" fill=\"" + xmlEscape(s->colour) + "\"/>";
             svg += "<text x=\"" + fixed(x + 20) + "\" y=\"" + std::to_string(y) + "\">"
                    + xmlEscape(s->name) + "</text>";
             x += 26.0 + kCharWidth * static_cast<double>(s->name.size());
@@ -216,7 +229,8 @@ std::string svgPlot(const SvgPlotSpec &spec)
         const double x = px(m.x);
         svg += "<line x1=\"" + fixed(x) + "\" x2=\"" + fixed(x) + "\" y1=\"" + std::to_string(top)
                + "\" y2=\"" + std::to_string(top + plotH) + "\" stroke=\""
-               + (m.faint ? "#bbbbbb\" stroke-dasharray=\"1 3\"" : "#666666\" stroke-dasharray=\"4 3\"")
+               + (m.faint ? "#bbbbbb\" stroke-dasharray=\"1 3\""
+                          : "#666666\" stroke-dasharray=\"4 3\"")
                + "/>";
         const double width = kCharWidth * static_cast<double>(m.label.size()) + 4.0;
         if (!m.label.empty() && x >= labelsEnd && x + width <= kLeft + plotW) {
@@ -228,11 +242,12 @@ std::string svgPlot(const SvgPlotSpec &spec)
         }
     }
 
-    // The series, clipped to the axes.
+    // The series, clipped to the axes. The clip is a definition: renderers that draw
+    // no clip paths (Qt's SVG Tiny) then skip it instead of filling its rectangle.
     const std::string clip = xmlEscape(spec.id) + "-clip";
-    svg += "<clipPath id=\"" + clip + "\"><rect x=\"" + std::to_string(kLeft) + "\" y=\"" + std::to_string(top)
-           + "\" width=\"" + std::to_string(plotW) + "\" height=\"" + std::to_string(plotH)
-           + "\"/></clipPath><g clip-path=\"url(#" + clip + ")\">";
+    svg += "<defs><clipPath id=\"" + clip + "\"><rect x=\"" + std::to_string(kLeft) + "\" y=\""
+           + std::to_string(top) + "\" width=\"" + std::to_string(plotW) + "\" height=\""
+           + std::to_string(plotH) + "\"/></clipPath></defs><g clip-path=\"url(#" + clip + ")\">";
     for (const SvgSeries &s : spec.series) {
         std::vector<std::pair<double, double>> finite;
         for (const auto &p : s.points)
@@ -245,7 +260,8 @@ std::string svgPlot(const SvgPlotSpec &spec)
         if (s.style == SvgSeries::Style::Dots) {
             svg += "<g fill=\"" + xmlEscape(s.colour) + "\">";
             for (const auto &[x, y] : shown)
-                svg += "<circle cx=\"" + fixed(px(x)) + "\" cy=\"" + fixed(py(y)) + "\" r=\"1.5\"/>";
+                svg += "<circle cx=\"" + fixed(px(x)) + "\" cy=\"" + fixed(py(y))
+                       + "\" r=\"1.5\"/>";
             svg += "</g>";
             continue;
         }

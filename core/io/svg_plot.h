@@ -25,7 +25,7 @@ struct SvgSeries
 struct SvgMarker
 {
     double x = 0.0;
-    std::string label; // short: "#4", "e12"
+    std::string label;  // short: "#4", "e12"
     bool faint = false; // epochs: light and dotted
 };
 

@@ -33,6 +33,7 @@
 #include "widgets/plots/wait_pattern_plot.h"
 #include "widgets/plots/wait_time_plot.h"
 #include "widgets/plots/worker_timeline_plot.h"
+#include "widgets/session/event_list_view.h"
 #include "widgets/session/run_list.h"
 #include "widgets/session/run_list_view.h"
 #include "widgets/session/run_session.h"
@@ -275,13 +276,13 @@ void TestTranslation::everyContextIsOneTheCodeUses()
         &WaitHistogramPlot::staticMetaObject,  &WaitPatternPlot::staticMetaObject,
         &WaitTimePlot::staticMetaObject,       &WhatIfMachineChoice::staticMetaObject,
         &WhatIfPanel::staticMetaObject,        &WhatIfPlot::staticMetaObject,
-        &WorkerTimelinePlot::staticMetaObject,
+        &WorkerTimelinePlot::staticMetaObject, &EventListView::staticMetaObject,
     };
-    QStringList used = {QStringLiteral("ConfigField"), QStringLiteral("DatasetKind"),
-                        QStringLiteral("EngineText"),  QStringLiteral("Gui"),
-                        QStringLiteral("Lesson"),      QStringLiteral("MarkerText"),
-                        QStringLiteral("MaxBatch"),    QStringLiteral("PlotExport"),
-                        QStringLiteral("PlotTitle"),   QStringLiteral("SweepText")};
+    QStringList used = {
+        QStringLiteral("ConfigField"), QStringLiteral("DatasetKind"), QStringLiteral("EngineText"),
+        QStringLiteral("Gui"),         QStringLiteral("Lesson"),      QStringLiteral("MarkerText"),
+        QStringLiteral("MaxBatch"),    QStringLiteral("PlotExport"),  QStringLiteral("PlotTitle"),
+        QStringLiteral("SweepText"),   QStringLiteral("ReportPdf")};
     for (const QMetaObject *meta : classes)
         used << QString::fromLatin1(meta->className());
     QCOMPARE(QString::fromLatin1(MainWindow::staticMetaObject.className()),

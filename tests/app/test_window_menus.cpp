@@ -35,7 +35,7 @@ using namespace loaderlab;
 
 namespace {
 
-QAction *menuAction(QMainWindow &window, const char *name)
+QAction *windowMenuAction(QMainWindow &window, const char *name)
 {
     for (QAction *menu : window.menuBar()->actions()) {
         if (!menu->menu())
@@ -55,29 +55,29 @@ void answerDialogs(const QString &item, const QString &path)
 {
     auto *timer = new QTimer;
     timer->setInterval(20);
-    QObject::connect(timer, &QTimer::timeout, timer,
-                     [timer, item, path, itemDone = item.isEmpty(), tries = 0]() mutable {
-                         QWidget *modal = QApplication::activeModalWidget();
-                         if (auto *input = qobject_cast<QInputDialog *>(modal); input && !itemDone) {
-                             for (const QString &choice : input->comboBoxItems())
-                                 if (choice.startsWith(item))
-                                     input->setTextValue(choice);
-                             input->accept();
-                             itemDone = true;
-                             return;
-                         }
-                         auto *dialog = qobject_cast<QFileDialog *>(modal);
-                         auto *name = dialog ? dialog->findChild<QLineEdit *>(
-                                                   QStringLiteral("fileNameEdit"))
-                                             : nullptr;
-                         if (itemDone && name) {
-                             name->setText(path);
-                             static_cast<QDialog *>(dialog)->accept();
-                         } else if (++tries < 250) {
-                             return;
-                         }
-                         timer->deleteLater();
-                     });
+    QObject::connect(
+        timer, &QTimer::timeout, timer,
+        [timer, item, path, itemDone = item.isEmpty(), tries = 0]() mutable {
+            QWidget *modal = QApplication::activeModalWidget();
+            if (auto *input = qobject_cast<QInputDialog *>(modal); input && !itemDone) {
+                for (const QString &choice : input->comboBoxItems())
+                    if (choice.startsWith(item))
+                        input->setTextValue(choice);
+                input->accept();
+                itemDone = true;
+                return;
+            }
+            auto *dialog = qobject_cast<QFileDialog *>(modal);
+            auto *name = dialog ? dialog->findChild<QLineEdit *>(QStringLiteral("fileNameEdit"))
+                                : nullptr;
+            if (itemDone && name) {
+                name->setText(path);
+                static_cast<QDialog *>(dialog)->accept();
+            } else if (++tries < 250) {
+                return;
+            }
+            timer->deleteLater();
+        });
     timer->start();
 }
 
@@ -110,22 +110,21 @@ void TestWindowMenus::runMenuKeysDriveTheRun()
     window.show();
     window.activateWindow();
     QVERIFY(QTest::qWaitForWindowActive(&window));
-    for (const auto &[name, key] :
-         {std::pair{"startAction", QKeySequence(Qt::Key_F5)},
-          std::pair{"pauseAction", QKeySequence(Qt::Key_F6)},
-          std::pair{"stopAction", QKeySequence(Qt::SHIFT | Qt::Key_F5)},
-          std::pair{"keepRunAction", QKeySequence(Qt::CTRL | Qt::Key_K)},
-          std::pair{"fitAllAction", QKeySequence(Qt::Key_A)}})
-        QCOMPARE(menuAction(window, name)->shortcut(), key);
-    QVERIFY(!menuAction(window, "pauseAction")->isEnabled());
+    for (const auto &[name, key] : {std::pair{"startAction", QKeySequence(Qt::Key_F5)},
+                                    std::pair{"pauseAction", QKeySequence(Qt::Key_F6)},
+                                    std::pair{"stopAction", QKeySequence(Qt::SHIFT | Qt::Key_F5)},
+                                    std::pair{"keepRunAction", QKeySequence(Qt::CTRL | Qt::Key_K)},
+                                    std::pair{"fitAllAction", QKeySequence(Qt::Key_A)}})
+        QCOMPARE(windowMenuAction(window, name)->shortcut(), key);
+    QVERIFY(!windowMenuAction(window, "pauseAction")->isEnabled());
 
     QTest::keyClick(&window, Qt::Key_F5);
     QTRY_COMPARE(window.session()->state(), RunState::Running);
     QTRY_VERIFY(window.session()->trace()->size() > 20);
-    QVERIFY(menuAction(window, "pauseAction")->isEnabled());
+    QVERIFY(windowMenuAction(window, "pauseAction")->isEnabled());
     QTest::keyClick(&window, Qt::Key_F6);
     QTRY_COMPARE(window.session()->state(), RunState::Paused);
-    QCOMPARE(menuAction(window, "pauseAction")->text(), QStringLiteral("Res&ume"));
+    QCOMPARE(windowMenuAction(window, "pauseAction")->text(), QStringLiteral("Res&ume"));
     QVERIFY(childNamed<QPushButton>(window.controlPanel(), "pauseButton")->isChecked());
     QTest::keyClick(&window, Qt::Key_F6);
     QTRY_COMPARE(window.session()->state(), RunState::Running);
@@ -135,12 +134,17 @@ void TestWindowMenus::runMenuKeysDriveTheRun()
     childNamed<QSlider>(window.controlPanel(), "workersSlider")->setValue(2);
     QTRY_COMPARE_WITH_TIMEOUT(window.session()->config().loader.numWorkers, 2, 5000);
     auto *events = childNamed<EventListView>(&window, "eventList");
-    QVERIFY(childNamed<QDockWidget>(&window, "eventsDock"));
+    // Hidden at first (the Runs dock keeps its height); Ctrl+E shows it.
+    auto *eventsDock = childNamed<QDockWidget>(&window, "eventsDock");
+    QVERIFY(!eventsDock->isVisible());
+    QTest::keyClick(&window, Qt::Key_E, Qt::ControlModifier);
+    QTRY_VERIFY(eventsDock->isVisible());
     QTRY_VERIFY(events->topLevelItemCount() == 1 && events->topLevelItem(0)->childCount() > 0);
     QTreeWidgetItem *change = nullptr;
     int numberedBefore = 0; // the pause and resume, where the run had batches by then
     QTRY_VERIFY([&] {
         QTreeWidgetItem *live = events->topLevelItem(0);
+        change = nullptr; // QTRY_VERIFY calls it once more after it held
         numberedBefore = 0;
         for (int i = 0; i < live->childCount() && !change; ++i) {
             if (live->child(i)->text(EventListView::EventColumn).contains(QStringLiteral("1 → 2")))
@@ -167,14 +171,15 @@ void TestWindowMenus::runMenuKeysDriveTheRun()
     config.loader.numWorkers = 1;
     window.applyConfig(config);
     QTest::keyClick(&window, Qt::Key_F5);
-    QTRY_VERIFY(window.session()->running() && window.session()->trace()->size() > 5);
+    // Enough batches for its own line on every plot (a few draw one point of throughput).
+    QTRY_VERIFY(window.session()->running() && window.session()->trace()->size() > 60);
     QTest::keyClick(&window, Qt::Key_F5, Qt::ShiftModifier);
     QTRY_VERIFY(!window.session()->running());
 
     // File → Export trace as CSV: the kept run, picked by its number in the list.
     const QString csv = m_dir.filePath(QStringLiteral("kept trace.csv"));
     answerDialogs(QStringLiteral("2. "), csv);
-    menuAction(window, "exportTraceAction")->trigger();
+    windowMenuAction(window, "exportTraceAction")->trigger();
     QVERIFY2(QFile::exists(csv), "the export wrote no file");
     const auto records = loadTraceCsv(csv.toStdString());
     QCOMPARE(records.size(), keptBatches);
@@ -184,7 +189,7 @@ void TestWindowMenus::runMenuKeysDriveTheRun()
     // File → Export figures table: a header and one row a ticked run.
     const QString figures = m_dir.filePath(QStringLiteral("figures.csv"));
     answerDialogs(QString(), figures);
-    menuAction(window, "exportFiguresAction")->trigger();
+    windowMenuAction(window, "exportFiguresAction")->trigger();
     QFile file(figures);
     QVERIFY(file.open(QIODevice::ReadOnly));
     const QStringList lines = QString::fromUtf8(file.readAll()).trimmed().split(QLatin1Char('\n'));
@@ -199,7 +204,7 @@ void TestWindowMenus::runMenuKeysDriveTheRun()
     // File → Export report: both runs, their events, three plots drawn in their colours.
     const QString report = m_dir.filePath(QStringLiteral("report.html"));
     answerDialogs(QString(), report);
-    menuAction(window, "exportReportAction")->trigger();
+    windowMenuAction(window, "exportReportAction")->trigger();
     QFile reportFile(report);
     QVERIFY2(reportFile.open(QIODevice::ReadOnly), "the report was not written");
     const QString html = QString::fromUtf8(reportFile.readAll());
@@ -218,7 +223,16 @@ void TestWindowMenus::runMenuKeysDriveTheRun()
         QPainter painter(&image);
         renderer.render(&painter);
         painter.end();
-        // Below the title and the legend's row (their swatches carry the colours too).
+        // Mostly white: nothing (a clip rectangle Qt does not clip with) is filled black.
+        int dark = 0;
+        for (int y = 0; y < image.height(); ++y)
+            for (int x = 0; x < image.width(); ++x)
+                dark += image.pixelColor(x, y).lightness() < 60;
+        QVERIFY2(dark * 20 < image.width() * image.height(),
+                 qPrintable(QStringLiteral("plot %1: %2 dark px").arg(plots).arg(dark)));
+        // Below the title and the legend's row (their swatches carry the colours too),
+        // each run's colour drawn: runs drawn later may cover most of an earlier one
+        // (two runs' waits near 0 ms lie on one line), so any pixel counts.
         for (const RunEntry &run : window.session()->runs()->runs()) {
             int pixels = 0;
             for (int y = 60; y < image.height(); ++y)
@@ -228,16 +242,29 @@ void TestWindowMenus::runMenuKeysDriveTheRun()
                               && std::abs(c.green() - run.colour.green()) < 40
                               && std::abs(c.blue() - run.colour.blue()) < 40;
                 }
-            // The kept run is the stopped live run: the same batches, drawn over each
-            // other, so each colour shows only where the other leaves it room.
-            QVERIFY2(pixels > 10, qPrintable(QStringLiteral("%1: %2 px of %3 in plot %4")
-                                                 .arg(run.name)
-                                                 .arg(pixels)
-                                                 .arg(run.colour.name())
-                                                 .arg(plots)));
+            QVERIFY2(pixels > 0, qPrintable(QStringLiteral("%1: %2 px of %3 in plot %4")
+                                                .arg(run.name)
+                                                .arg(pixels)
+                                                .arg(run.colour.name())
+                                                .arg(plots)));
         }
     }
     QCOMPARE(plots, 3);
+
+    // The same report as a PDF: titled, its three plots as images, the runs named.
+    const QString pdf = m_dir.filePath(QStringLiteral("report.pdf"));
+    answerDialogs(QString(), pdf);
+    windowMenuAction(window, "exportReportAction")->trigger();
+    QFile pdfFile(pdf);
+    QVERIFY2(pdfFile.open(QIODevice::ReadOnly), "the PDF was not written");
+    const QByteArray bytes = pdfFile.readAll();
+    QVERIFY(bytes.startsWith("%PDF-"));
+    QByteArray title("/Title (\xfe\xff");
+    for (const QChar c : QStringLiteral("LoaderLab report"))
+        title += QByteArray(1, static_cast<char>(c.unicode() >> 8))
+                 + static_cast<char>(c.unicode() & 0xff);
+    QVERIFY(bytes.contains(title));
+    QCOMPARE(bytes.count("/Subtype /Image"), 3);
 }
 
 LOADERLAB_TEST_MAIN(TestWindowMenus)

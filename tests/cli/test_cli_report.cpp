@@ -23,7 +23,7 @@ using namespace clitest;
 
 namespace {
 
-QString readText(const QString &path)
+QString reportFileText(const QString &path)
 {
     QFile file(path);
     return file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll()) : QString();
@@ -91,7 +91,7 @@ void TestCliReport::reportOfTwoRecordedRuns()
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     QVERIFY(r.out.contains(QStringLiteral("2 runs")));
     QVERIFY(!QFile::exists(out + QStringLiteral(".part")));
-    const QString html = readText(out);
+    const QString html = reportFileText(out);
     QVERIFY(html.startsWith(QStringLiteral("<!DOCTYPE html>")));
     QVERIFY(html.contains(QStringLiteral("<title>Workers &amp; batch</title>")));
     // Self-contained: nothing loaded from elsewhere.
@@ -139,10 +139,10 @@ void TestCliReport::reportOfTwoRecordedRuns()
 
 void TestCliReport::refusalsNameTheFileAndWriteNothing()
 {
-    const QString json = record(QStringLiteral("one"), {QStringLiteral("--workers"),
-                                                        QStringLiteral("1")});
+    const QString json = record(QStringLiteral("one"),
+                                {QStringLiteral("--workers"), QStringLiteral("1")});
     QVERIFY(!json.isEmpty());
-    const QString before = readText(json);
+    const QString before = reportFileText(json);
     const QString out = m_dir.filePath(QStringLiteral("refused.html"));
 
     Result r = runLoaderlab({QStringLiteral("report"), json});
@@ -159,7 +159,7 @@ void TestCliReport::refusalsNameTheFileAndWriteNothing()
     r = runLoaderlab({QStringLiteral("report"), json, QStringLiteral("--out"), json});
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains(QStringLiteral("own file")), qPrintable(r.err));
-    QCOMPARE(readText(json), before);
+    QCOMPARE(reportFileText(json), before);
 
     // A folder that cannot be written: exit 1 naming the file; nothing left.
     const QString nowhere = QStringLiteral("/proc/loaderlab-report/r.html");
@@ -172,6 +172,13 @@ void TestCliReport::refusalsNameTheFileAndWriteNothing()
     QCOMPARE(r.exitCode, 2);
     QVERIFY(r.err.contains(QStringLiteral("--plot-width")));
     QVERIFY(!QFile::exists(out));
+
+    // A PDF is the window's: refused with where to get one, nothing written.
+    const QString pdf = m_dir.filePath(QStringLiteral("refused.pdf"));
+    r = runLoaderlab({QStringLiteral("report"), json, QStringLiteral("--out"), pdf});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains(QStringLiteral("Export report")), qPrintable(r.err));
+    QVERIFY(!QFile::exists(pdf));
 }
 
 LOADERLAB_TEST_MAIN(TestCliReport)

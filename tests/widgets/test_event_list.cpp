@@ -25,7 +25,7 @@ namespace {
 using loaderlab::test::kMs;
 
 // `count` batches 3 ms apart.
-std::shared_ptr<TraceLog> steadyRun(std::int64_t count)
+std::shared_ptr<TraceLog> eventRun(std::int64_t count)
 {
     auto log = std::make_shared<TraceLog>();
     for (std::int64_t i = 0; i < count; ++i) {
@@ -60,7 +60,7 @@ TraceMarker workersChange(std::int64_t batch, int before, int after)
 // setting changes 2 batches apart (the issue's "epoch 3 | 3 | 4 | epoch 4").
 std::shared_ptr<TraceLog> crowdedRun()
 {
-    auto log = steadyRun(400);
+    auto log = eventRun(400);
     for (int e = 0; e < 40; ++e) {
         log->addMarker(epoch(10 * e, e));
         if (e == 3) {
@@ -102,10 +102,10 @@ void TestEventList::listsEveryMarkerOfTheShownRuns()
     RunEntry kept;
     kept.name = QStringLiteral("kept one");
     kept.trace = [] {
-        auto log = steadyRun(20);
+        auto log = eventRun(20);
         log->addMarker(epoch(0, 0));
-        log->addMarker({5, 15 * kMs, MarkerKind::Autotune, 1,
-                        {{"loader.num_workers", "1", "2"}}, "trying"});
+        log->addMarker(
+            {5, 15 * kMs, MarkerKind::Autotune, 1, {{"loader.num_workers", "1", "2"}}, "trying"});
         return log;
     }();
     const int keptId = runs.add(kept);
@@ -163,8 +163,8 @@ void TestEventList::numbersAreThePlotsNumbers()
     for (int i = 0; i < liveGroup->childCount(); ++i) {
         const QTreeWidgetItem *row = liveGroup->child(i);
         if (!row->text(EventListView::NumberColumn).isEmpty())
-            batchOfNumber[QStringLiteral("#") + row->text(EventListView::NumberColumn)] =
-                row->text(EventListView::BatchColumn);
+            batchOfNumber[QStringLiteral("#") + row->text(EventListView::NumberColumn)] = row->text(
+                EventListView::BatchColumn);
     }
     QCOMPARE(batchOfNumber.size(), std::size_t{4});
 
@@ -202,8 +202,8 @@ void TestEventList::numbersAreThePlotsNumbers()
     QVERIFY(QTest::qWaitForWindowExposed(&plot));
     const auto hoverAt = [&plot](double key) {
         const QPointF pos(plot.xAxis->coordToPixel(key), plot.axisRect()->center().y());
-        QMouseEvent move(QEvent::MouseMove, pos, plot.mapToGlobal(pos), Qt::NoButton,
-                         Qt::NoButton, Qt::NoModifier);
+        QMouseEvent move(QEvent::MouseMove, pos, plot.mapToGlobal(pos), Qt::NoButton, Qt::NoButton,
+                         Qt::NoModifier);
         QApplication::sendEvent(&plot, &move);
         return QToolTip::text();
     };
@@ -221,11 +221,10 @@ void TestEventList::choosingARowCentresThePlots()
     QSignalSpy chosen(&view, &EventListView::eventChosen);
     WaitTimePlot waits;
     ThroughputPlot throughput;
-    connect(&view, &EventListView::eventChosen, &waits,
-            [&](const TraceMarker &marker) {
-                waits.centreOn(marker);
-                throughput.centreOn(marker);
-            });
+    connect(&view, &EventListView::eventChosen, &waits, [&](const TraceMarker &marker) {
+        waits.centreOn(marker);
+        throughput.centreOn(marker);
+    });
     for (LivePlot *plot : std::initializer_list<LivePlot *>{&waits, &throughput}) {
         plot->resize(900, 300);
         plot->setTrace(live, 4);
@@ -251,8 +250,7 @@ void TestEventList::choosingARowCentresThePlots()
     QVERIFY(std::abs(throughput.xAxis->range().center() - 0.6) < 1e-9);
     QVERIFY(!waits.following());
     // A group's row (the run's name) is no event.
-    QTest::mouseClick(view.viewport(), Qt::LeftButton, {},
-                      view.visualItemRect(liveGroup).center());
+    QTest::mouseClick(view.viewport(), Qt::LeftButton, {}, view.visualItemRect(liveGroup).center());
     QCOMPARE(chosen.size(), 1);
 }
 

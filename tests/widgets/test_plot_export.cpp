@@ -29,6 +29,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileDialog>
+#include <QFontMetrics>
 #include <QLineEdit>
 #include <QSettings>
 #include <QSpinBox>
@@ -107,7 +108,7 @@ class TestPlotExport : public QObject
 
 private Q_SLOTS:
     void initTestCase();
-    void pngIsTwiceTheScreenSizeOrTheChosenWidth();
+    void pngIsTwiceTheFigureOrTheChosenWidth();
     void titleLineIsInTheExportOnly();
     void windowPlotsNameTheRunAndItsSettings();
     void sweepAndCellPlotsNameTheSweepAndTheCell();
@@ -125,12 +126,12 @@ void TestPlotExport::initTestCase()
     QSettings().remove(QStringLiteral("export"));
 }
 
-void TestPlotExport::pngIsTwiceTheScreenSizeOrTheChosenWidth()
+void TestPlotExport::pngIsTwiceTheFigureOrTheChosenWidth()
 {
     WaitTimePlot plot;
     plot.setTrace(logOf(batches(50, 2)), 2);
     plot.refresh();
-    plot.resize(300, 180);
+    plot.resize(600, 360);
     QString error;
     const QString png = m_dir.filePath(QStringLiteral("size.png"));
 
@@ -138,25 +139,44 @@ void TestPlotExport::pngIsTwiceTheScreenSizeOrTheChosenWidth()
     QVERIFY2(exportPlot(&plot, png, PlotExportOptions(), QStringLiteral("Waits\nrun"), {}, &error),
              qPrintable(error));
     const QImage titled(png);
-    QCOMPARE(titled.width(), 600);
-    QVERIFY2(titled.height() > 360, qPrintable(QString::number(titled.height())));
+    QCOMPARE(titled.width(), 1200);
+    QVERIFY2(titled.height() > 720, qPrintable(QString::number(titled.height())));
 
     PlotExportOptions options;
     options.titleLine = false;
     QVERIFY2(exportPlot(&plot, png, options, QStringLiteral("Waits"), {}, &error),
              qPrintable(error));
-    QCOMPARE(QImage(png).size(), QSize(600, 360));
+    QCOMPARE(QImage(png).size(), QSize(1200, 720));
 
     options.scale = 3.0;
     QVERIFY2(exportPlot(&plot, png, options, {}, {}, &error), qPrintable(error));
-    QCOMPARE(QImage(png).size(), QSize(900, 540));
+    QCOMPARE(QImage(png).size(), QSize(1800, 1080));
 
     // A width in pixels replaces the scale; the height follows.
     options.pixelWidth = 1500;
     QVERIFY2(exportPlot(&plot, png, options, {}, {}, &error), qPrintable(error));
     QCOMPARE(QImage(png).size(), QSize(1500, 900));
 
-    // The Experiments view without dialog: the defaults, at its plots' screen size.
+    // A plot too narrow or too flat for a figure (the wait pattern's 250 px, the
+    // timeline's strip) is laid out wider or taller: 520 px at least, 0.45 to 0.8 of
+    // that tall.
+    QCOMPARE(figureLayout(QSize(250, 300)), QSize(520, 300));
+    QCOMPARE(figureLayout(QSize(930, 240)), QSize(930, 419));
+    QCOMPARE(figureLayout(QSize(300, 900)), QSize(520, 416));
+    plot.resize(250, 300);
+    options = PlotExportOptions();
+    options.titleLine = false;
+    QVERIFY2(exportPlot(&plot, png, options, {}, {}, &error), qPrintable(error));
+    QCOMPARE(QImage(png).size(), QSize(1040, 600));
+    // ... and its title takes fewer lines than at the screen's 250 px.
+    const QString title = QStringLiteral("Wait pattern\nrun A: 4 workers, batch 64, prefetch 2, "
+                                         "pin memory off, step: sleep 5 ms per batch; image "
+                                         "folder photos (eval); exported 2026-12-01 14:03");
+    QVERIFY2(exportPlot(&plot, png, PlotExportOptions(), title, {}, &error), qPrintable(error));
+    QVERIFY2(QImage(png).height() - 600 < 2 * 4 * QFontMetrics(plot.font()).height(),
+             qPrintable(QString::number(QImage(png).height())));
+
+    // The Experiments view without dialog: the defaults, at its plots' figure layout.
     ExperimentsView view;
     view.resize(1280, 800);
     view.show();
@@ -167,8 +187,8 @@ void TestPlotExport::pngIsTwiceTheScreenSizeOrTheChosenWidth()
     QVERIFY(QDir().mkpath(out));
     QVERIFY2(view.exportPlots(out, QStringLiteral("png"), &error), qPrintable(error));
     const QImage exported(QDir(out).filePath(QStringLiteral("sweep_heatmap.png")));
-    QCOMPARE(exported.width(), 2 * heatmap->width());
-    QVERIFY(exported.height() >= 2 * heatmap->height());
+    QCOMPARE(exported.width(), 2 * figureLayout(heatmap->size()).width());
+    QVERIFY(exported.height() >= 2 * figureLayout(heatmap->size()).height());
 }
 
 void TestPlotExport::titleLineIsInTheExportOnly()
@@ -373,12 +393,12 @@ void TestPlotExport::cellWaitPlotIsMostlyData()
         QVERIFY2(2 * axes.height() >= plot->height(), qPrintable(sizes));
     }
 
-    // Exported the same, at twice the size.
+    // Exported at twice its figure layout (at least 520 px wide).
     const QString png = m_dir.filePath(QStringLiteral("cell_wait.png"));
     QVERIFY2(
         exportPlot(detail.waitPlot(), png, PlotExportOptions(), QStringLiteral("cell"), {}, &error),
         qPrintable(error));
-    QCOMPARE(QImage(png).width(), 2 * detail.waitPlot()->width());
+    QCOMPARE(QImage(png).width(), 2 * figureLayout(detail.waitPlot()->size()).width());
 }
 
 LOADERLAB_TEST_MAIN(TestPlotExport)

@@ -108,10 +108,11 @@ QWidget *ExperimentsView::buildResults()
     choices->addWidget(new QLabel(tr("up")));
     choices->addWidget(m_yCombo);
     choices->addStretch();
-    // The exports and the Predicted toggle beside the recommendation: the heatmap's row
-    // stays narrow enough for a 1280 px screen in German too.
+    // The Predicted toggle and the exports in a row of their own, the recommendation
+    // below them at the column's whole width: beside them it was a column of a dozen
+    // short lines at 1280 px (German), and the heatmap's row stays narrow enough too.
     auto *top = new QHBoxLayout;
-    top->addWidget(m_recommendation, 1);
+    top->addStretch(1);
     QWidget *predictionRow = buildPrediction(top);
     top->addWidget(exportPlots, 0, Qt::AlignTop);
     top->addWidget(exportTable, 0, Qt::AlignTop);
@@ -161,6 +162,7 @@ QWidget *ExperimentsView::buildResults()
     auto *layout = new QVBoxLayout(results);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(top);
+    layout->addWidget(m_recommendation);
     layout->addLayout(choices);
     layout->addWidget(predictionRow);
     layout->addWidget(vertical, 1);

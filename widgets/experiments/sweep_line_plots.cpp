@@ -5,6 +5,7 @@
 #include "widgets/experiments/sweep_text.h"
 #include "widgets/plots/plot_hint.h"
 
+#include <QEvent>
 #include <QHBoxLayout>
 
 #include <algorithm>
@@ -106,6 +107,7 @@ QCustomPlot *makePlot(const QString &title)
     plot->plotLayout()->insertRow(0);
     auto *element = new QCPTextElement(plot, title, QFont(plot->font().family(), 9, QFont::Bold));
     plot->plotLayout()->addElement(0, 0, element);
+    plothint::setWrappedTitle(element, title); // three plots share a row at 1280 px
     // The legend goes below the plot (placeLegend): inside it would cover the lines.
     plot->legend->setVisible(true);
     plot->legend->setFont(QFont(plot->font().family(), 8));
@@ -130,6 +132,20 @@ void placeLegend(QCustomPlot *plot)
     } else if (plot->legend->itemCount() == 0 && placed) {
         layout->take(plot->legend);
         layout->simplify();
+    }
+}
+
+// As many legend entries a row as the plot's width holds whole (at least one): two a
+// row cut "Batch 128" to "Batch 12" in a third of a 1280 px window.
+void fitLegend(QCustomPlot *plot)
+{
+    int widest = 1;
+    for (int i = 0; i < plot->legend->itemCount(); ++i)
+        widest = std::max(widest, plot->legend->item(i)->minimumOuterSizeHint().width());
+    const int perRow = std::max(1, (plot->width() - 12) / (widest + plot->legend->columnSpacing()));
+    if (plot->legend->wrap() != perRow) {
+        plot->legend->setWrap(perRow);
+        plot->legend->setFillOrder(QCPLegend::foColumnsFirst, true);
     }
 }
 
@@ -263,6 +279,19 @@ SweepLinePlots::SweepLinePlots(QWidget *parent)
     layout->addWidget(m_endToEnd);
     layout->addWidget(m_step);
     layout->addWidget(m_scaling);
+    for (QCustomPlot *plot : {m_endToEnd, m_step, m_scaling})
+        plot->installEventFilter(this);
+}
+
+bool SweepLinePlots::eventFilter(QObject *watched, QEvent *event)
+{
+    if (event->type() == QEvent::Resize) {
+        for (QCustomPlot *plot : {m_endToEnd, m_step, m_scaling}) {
+            if (watched == plot)
+                fitLegend(plot);
+        }
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 void SweepLinePlots::plotSweep(const SweepDefinition &d, const SweepAnalysis &analysis,
@@ -327,6 +356,7 @@ void SweepLinePlots::plotSweep(const SweepDefinition &d, const SweepAnalysis &an
                                               [](QCPGraph *g) { return !g->data()->isEmpty(); }));
     for (QCustomPlot *plot : {m_endToEnd, m_step, m_scaling}) {
         placeLegend(plot);
+        fitLegend(plot);
         plot->replot(QCustomPlot::rpQueuedReplot);
     }
 }

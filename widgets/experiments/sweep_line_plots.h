@@ -42,6 +42,10 @@ public:
     // Why the scaling plot has no line, as one line of text; empty when it has one.
     QString scalingNote() const;
 
+protected:
+    // Fits each plot's legend to its width when it is resized.
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
 private:
     void showScalingNote(const loaderlab::SweepDefinition &definition, int scalingAxis);
 

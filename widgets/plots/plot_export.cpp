@@ -162,6 +162,14 @@ bool renderPng(QCustomPlot *plot, int width, int height, const QString &titleTex
     return pixmap.save(&buffer, "PNG");
 }
 
+// At least this wide, and between these shares of the width tall: the window's plots
+// are laid out for the screen (the wait pattern 250 px wide, the timeline a strip
+// 930 x 240 at 1280 x 800), which as a figure gives a title of many lines or an odd
+// shape.
+constexpr int kMinFigureWidth = 520;
+constexpr double kMinFigureAspect = 0.45;
+constexpr double kMaxFigureAspect = 0.8;
+
 // The file's own title (a PDF's Title, an SVG's <title>): the title line's first line,
 // what the plot shows, whether or not the line is drawn.
 QString documentTitle(const QCustomPlot *plot, const QString &title)
@@ -245,6 +253,15 @@ bool writeAtomically(const QString &path, const QByteArray &bytes, QString *reas
 
 } // namespace
 
+QSize figureLayout(QSize screen)
+{
+    const int width = std::max(screen.width(), kMinFigureWidth);
+    const int height = std::clamp(screen.height(),
+                                  static_cast<int>(std::lround(width * kMinFigureAspect)),
+                                  static_cast<int>(std::lround(width * kMaxFigureAspect)));
+    return {width, height};
+}
+
 PlotExportOptions PlotExportOptions::stored()
 {
     const QSettings settings;
@@ -279,7 +296,7 @@ bool exportPlot(QCustomPlot *plot, const QString &path, const PlotExportOptions 
     if (!plot)
         return fail(QCoreApplication::translate("PlotExport", "no plot"));
     if (layoutSize.isEmpty())
-        layoutSize = plot->size();
+        layoutSize = figureLayout(plot->size());
     const int width = layoutSize.width();
     const int height = layoutSize.height();
     if (width <= 0 || height <= 0)
@@ -319,7 +336,11 @@ bool exportPlot(QCustomPlot *plot, const QString &path, int width, int height, Q
     PlotExportOptions options;
     options.scale = 1.0;
     options.titleLine = false;
-    return exportPlot(plot, path, options, QString(), QSize(width, height), error);
+    // 0 x 0: the widget's own size, as it is (not a figure's layout).
+    const QSize size = width > 0 && height > 0 ? QSize(width, height)
+                       : plot                  ? plot->size()
+                                               : QSize();
+    return exportPlot(plot, path, options, QString(), size, error);
 }
 
 namespace {

@@ -2,8 +2,9 @@
 
 // exportPlot: saves a QCustomPlot as PNG, SVG or PDF (by the file's suffix), with a
 // title line above it that exists in the export only (the plot on screen is left as
-// it was). A PNG is drawn finer than the screen (twice by default) with the screen's
-// layout, so it reads the same, only sharper; SVG and PDF are vector. The file is
+// it was). A plot is laid out as on screen, widened and heightened where that would
+// make a poor figure (figureLayout), and a PNG drawn finer than that (twice by
+// default); SVG and PDF are vector. The file is
 // written next to its destination and renamed into place only when complete, so a
 // failed export never replaces a good file. exportPlotsWithDialog: the "Export
 // plots" dialog of the window and of the Experiments view, a folder chooser with the
@@ -23,8 +24,8 @@ namespace loaderlab {
 // (MainWindow::exportPlots, ExperimentsView::exportPlots) use.
 struct PlotExportOptions
 {
-    // PNG pixels per screen pixel (1, 2, 3): the plot is laid out at its screen size
-    // and drawn `scale` times as fine. Unused by SVG and PDF.
+    // PNG pixels per layout pixel (1, 2, 3): the plot is laid out at figureLayout() of
+    // its screen size and drawn `scale` times as fine. Unused by SVG and PDF.
     double scale = 2.0;
     // PNG only: when > 0, the image is this many pixels wide (its height in proportion),
     // instead of `scale`.
@@ -37,9 +38,15 @@ struct PlotExportOptions
     void store() const;
 };
 
+// The size a plot of `screen` size is laid out at for a file: at least 520 px wide, and
+// between 0.45 and 0.8 of its width tall (the narrow wait pattern, the timeline's
+// strip); a plot already so is laid out as it is on screen.
+QSize figureLayout(QSize screen);
+
 // Writes `plot` to `path` (.png, .svg or .pdf). `title`: the title line, drawn above
 // the plot when options.titleLine is set; its first line bold, each line wrapped to the
-// plot's width. `layoutSize`: the size the plot is laid out at; empty = the widget's.
+// plot's width. `layoutSize`: the size the plot is laid out at; empty =
+// figureLayout(the widget's size).
 // On failure returns false and sets `error` (if given) to "cannot write <path>: <reason>".
 bool exportPlot(QCustomPlot *plot, const QString &path, const PlotExportOptions &options,
                 const QString &title, QSize layoutSize, QString *error);

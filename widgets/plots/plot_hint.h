@@ -17,6 +17,10 @@ namespace loaderlab::plothint {
 // layout of the plot. A word wider than the room stays whole on a line of its own.
 void setWrappedText(QCPItemText *item, const QString &text);
 
+// Sets `title`'s text to `text` wrapped (as above) to its plot's width, now and when the
+// plot is resized: a narrow plot's title otherwise runs into its neighbours.
+void setWrappedTitle(QCPTextElement *title, const QString &text);
+
 // `text` broken so: the function the item uses, for a given width in pixels.
 QString wrapToWidth(const QString &text, const QFontMetricsF &metrics, double width);
 

@@ -111,7 +111,8 @@ void WaitTimePlot::placeFirstLabel()
         m_firstLabel->position->setType(QCPItemPosition::ptAxisRectRatio);
         m_firstLabel->position->setCoords(0.0, 0.0);
         m_firstLabel->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
-        m_firstLabel->setPadding(QMargins(4, 2, 4, 2));
+        // Below the row of marker labels ("epoch 6") along the top.
+        m_firstLabel->setPadding(QMargins(4, 16, 4, 2));
         m_firstLabel->setText(tr("◀ first batch: %1 ms").arg(first.value, 0, 'f', 1));
     }
 }

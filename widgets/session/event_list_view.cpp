@@ -84,7 +84,8 @@ void EventListView::appendNew(int runId, RunRows &rows)
         if (markertext::numbered(marker))
             item->setText(NumberColumn, QString::number(rows.numbered));
         item->setText(BatchColumn, QString::number(marker.batch));
-        item->setText(TimeColumn, QString::number(static_cast<double>(marker.timeNs) / 1e9, 'f', 2));
+        item->setText(TimeColumn,
+                      QString::number(static_cast<double>(marker.timeNs) / 1e9, 'f', 2));
         item->setText(EventColumn, markertext::marker(marker));
         item->setToolTip(EventColumn, item->text(EventColumn));
         for (int column : {NumberColumn, BatchColumn, TimeColumn})
