@@ -3,8 +3,9 @@
 // The one-file report as a PDF: the HTML of core/io/html_report.h laid out by Qt's
 // rich-text engine (QTextDocument: headings, paragraphs, tables) on numbered A4 pages,
 // each of its inline SVG plots drawn by QSvgRenderer into an image three times its
-// size and placed at most the text's width, so the PDF needs no browser. Its Title is the report's title. Written next to `path` and
-// renamed into place only when complete: a failure leaves any file there as it was.
+// size and placed at most the text's width, so the PDF needs no browser. Its Title is the report's
+// title. Written next to `path` and renamed into place only when complete: a failure leaves any
+// file there as it was.
 
 #include <QString>
 

@@ -81,17 +81,17 @@ std::vector<SvgMarker> plotMarkers(const std::vector<TraceMarker> &markers, bool
     return out;
 }
 
+// A plot of the report's size, its series and markers still to come.
+SvgPlotSpec reportPlot(const char *id, const char *title, const char *xLabel, const char *yLabel,
+                       bool logX, const ReportOptions &options)
+{
+    return {id, title, xLabel, yLabel, options.plotWidth, options.plotHeight, logX, {}, {}};
+}
+
 SvgPlotSpec waitPlot(const std::vector<ReportRun> &runs, const ReportOptions &options)
 {
-    SvgPlotSpec spec{"wait",
-                     "Wait time per batch",
-                     "batch",
-                     "wait (ms)",
-                     options.plotWidth,
-                     options.plotHeight,
-                     false,
-                     {},
-                     {}};
+    SvgPlotSpec spec = reportPlot("wait", "Wait time per batch", "batch", "wait (ms)", false,
+                                  options);
     for (std::size_t i = 0; i < runs.size(); ++i) {
         SvgSeries series{runs[i].name, colourOf(runs, i), SvgSeries::Style::Dots, false, {}};
         if (runs[i].trace)
@@ -107,15 +107,8 @@ SvgPlotSpec waitPlot(const std::vector<ReportRun> &runs, const ReportOptions &op
 
 SvgPlotSpec throughputPlot(const std::vector<ReportRun> &runs, const ReportOptions &options)
 {
-    SvgPlotSpec spec{"throughput",
-                     "Throughput",
-                     "time from the run's start (s)",
-                     "samples/s",
-                     options.plotWidth,
-                     options.plotHeight,
-                     false,
-                     {},
-                     {}};
+    SvgPlotSpec spec = reportPlot("throughput", "Throughput", "time from the run's start (s)",
+                                  "samples/s", false, options);
     for (std::size_t i = 0; i < runs.size(); ++i) {
         SvgSeries series{runs[i].name, colourOf(runs, i), SvgSeries::Style::Line, false, {}};
         const std::vector<TraceRecord> records = runs[i].trace ? runs[i].trace->records()
@@ -144,15 +137,8 @@ SvgPlotSpec throughputPlot(const std::vector<ReportRun> &runs, const ReportOptio
 
 SvgPlotSpec histogramPlot(const std::vector<ReportRun> &runs, const ReportOptions &options)
 {
-    SvgPlotSpec spec{"histogram",
-                     "Wait histogram",
-                     "wait (ms, log scale)",
-                     "share of batches (%)",
-                     options.plotWidth,
-                     options.plotHeight,
-                     true,
-                     {},
-                     {}};
+    SvgPlotSpec spec = reportPlot("histogram", "Wait histogram", "wait (ms, log scale)",
+                                  "share of batches (%)", true, options);
     constexpr int kPerDecade = 5;
     for (std::size_t i = 0; i < runs.size(); ++i) {
         SvgSeries series{runs[i].name, colourOf(runs, i), SvgSeries::Style::Steps, false, {}};

@@ -1,18 +1,29 @@
 #pragma once
 
-// Small helpers shared by the side panel's groups (ControlPanel, ModelPanel): named
-// controls with tooltips, combo selection by data, compact rows and forms, and the
-// rule for when a typed path is applied.
+// Small helpers shared by the side panel's groups (ControlPanel, ModelPanel) and the
+// run lists: named controls with tooltips, combo selection by data, compact rows and
+// forms, the rule for when a typed path is applied, a run's colour swatch.
 
+#include <QColor>
 #include <QComboBox>
 #include <QFormLayout>
 #include <QHBoxLayout>
+#include <QIcon>
 #include <QLineEdit>
+#include <QPixmap>
 #include <QString>
 #include <QVariant>
 #include <QWidget>
 
 namespace loaderlab::formhelpers {
+
+// A run's colour as a small square, for the rows that name a run.
+inline QIcon colourSwatch(const QColor &colour)
+{
+    QPixmap pixmap(12, 12);
+    pixmap.fill(colour);
+    return QIcon(pixmap);
+}
 
 // Names the control (tests and settings find it by name) and gives it its tooltip.
 template <typename Widget>

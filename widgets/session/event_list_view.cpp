@@ -1,5 +1,6 @@
 #include "widgets/session/event_list_view.h"
 
+#include "widgets/common/form_helpers.h"
 #include "widgets/common/marker_text.h"
 #include "widgets/session/run_list.h"
 
@@ -13,13 +14,6 @@ namespace {
 
 constexpr int kMarkerRole = Qt::UserRole;
 constexpr int kRunRole = Qt::UserRole + 1;
-
-QIcon colourSwatch(const QColor &colour)
-{
-    QPixmap pixmap(12, 12);
-    pixmap.fill(colour);
-    return QIcon(pixmap);
-}
 
 } // namespace
 
@@ -51,7 +45,7 @@ void EventListView::rebuild()
             continue;
         auto *item = new QTreeWidgetItem(this);
         item->setText(NumberColumn, run.name);
-        item->setIcon(NumberColumn, colourSwatch(run.colour));
+        item->setIcon(NumberColumn, formhelpers::colourSwatch(run.colour));
         item->setFirstColumnSpanned(true);
         item->setData(NumberColumn, kRunRole, run.id);
         item->setExpanded(true);

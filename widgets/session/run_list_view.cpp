@@ -1,6 +1,7 @@
 #include "widgets/session/run_list_view.h"
 
 #include "widgets/common/figure_text.h"
+#include "widgets/common/form_helpers.h"
 #include "widgets/session/run_list.h"
 #include "widgets/session/stats_panel.h"
 
@@ -24,13 +25,6 @@ namespace {
 enum Column { ShowColumn, NameColumn, SourceColumn, RemoveColumn, ColumnCount };
 
 using figuretext::number;
-
-QIcon swatch(const QColor &colour)
-{
-    QPixmap pixmap(12, 12);
-    pixmap.fill(colour);
-    return QIcon(pixmap);
-}
 
 } // namespace
 
@@ -111,7 +105,7 @@ void RunListView::rebuildRuns()
     m_runsTable->setRowCount(static_cast<int>(runs.size()));
     for (int row = 0; row < static_cast<int>(runs.size()); ++row) {
         const RunEntry &run = runs[static_cast<std::size_t>(row)];
-        auto *show = new QTableWidgetItem(swatch(run.colour), QString());
+        auto *show = new QTableWidgetItem(formhelpers::colourSwatch(run.colour), QString());
         show->setFlags(Qt::ItemIsEnabled | Qt::ItemIsUserCheckable);
         show->setCheckState(run.visible ? Qt::Checked : Qt::Unchecked);
         show->setData(Qt::UserRole, run.id);
@@ -169,7 +163,7 @@ void RunListView::rebuildStats()
             item->setData(Qt::UserRole, run.id);
             if (column == RunColumn) {
                 item->setForeground(run.colour);
-                item->setIcon(swatch(run.colour));
+                item->setIcon(formhelpers::colourSwatch(run.colour));
             } else {
                 item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
             }
