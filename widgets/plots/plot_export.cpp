@@ -184,6 +184,9 @@ bool renderSvg(QCustomPlot *plot, int width, int height, const QString &titleTex
     QBuffer buffer(out);
     buffer.open(QIODevice::WriteOnly);
     QSvgGenerator generator;
+    // The screen's resolution, as for a PDF (below): text the size the plot's layout
+    // made room for, and the drawing width x height CSS pixels.
+    generator.setResolution(plot->logicalDpiX() > 0 ? plot->logicalDpiX() : 96);
     const TitleBlock title(plot, titleText, width, &generator);
     generator.setOutputDevice(&buffer);
     const int fullHeight = height + title.height();
@@ -204,16 +207,19 @@ bool renderPdf(QCustomPlot *plot, int width, int height, const QString &titleTex
     QBuffer buffer(out);
     buffer.open(QIODevice::WriteOnly);
     QPdfWriter writer(&buffer);
-    // One device pixel per point, so the page is exactly width x height points, as
-    // QCustomPlot::savePdf does it.
-    writer.setResolution(72);
+    // One device pixel per screen pixel: the plot lays its legend and labels out with
+    // the screen's font metrics, and at 72 dpi (QCustomPlot::savePdf's choice) its
+    // 8 pt text came out smaller than the room it was given, off its swatches.
+    const int dpi = plot->logicalDpiX() > 0 ? plot->logicalDpiX() : 96;
+    writer.setResolution(dpi);
     const TitleBlock title(plot, titleText, width, &writer);
     writer.setCreator(QCoreApplication::applicationName());
     writer.setTitle(documentName);
-    writer.setPageLayout(QPageLayout(QPageSize(QSizeF(width, height + title.height()),
-                                               QPageSize::Point, QString(), QPageSize::ExactMatch),
-                                     QPageLayout::Portrait, QMarginsF(0, 0, 0, 0),
-                                     QPageLayout::Point));
+    const double pointsPerPixel = 72.0 / dpi;
+    writer.setPageLayout(QPageLayout(
+        QPageSize(QSizeF(width * pointsPerPixel, (height + title.height()) * pointsPerPixel),
+                  QPageSize::Point, QString(), QPageSize::ExactMatch),
+        QPageLayout::Portrait, QMarginsF(0, 0, 0, 0), QPageLayout::Point));
     QCPPainter painter;
     if (!painter.begin(&writer))
         return false;
