@@ -1454,11 +1454,11 @@
     </message>
     <message>
         <source>across</source>
-        <translation>waagrecht</translation>
+        <translation>quer</translation>
     </message>
     <message>
         <source>up</source>
-        <translation>senkrecht</translation>
+        <translation>hoch</translation>
     </message>
     <message>
         <source>One row per cell; click one to see its batches below.</source>
