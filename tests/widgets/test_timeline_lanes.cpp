@@ -25,8 +25,9 @@ namespace {
 using loaderlab::test::kMs;
 
 // `count` batches of `workers` workers (a config version saying so when `versioned`),
-// each loaded in the 8 ms before its delivery.
-std::shared_ptr<TraceLog> lanesLog(std::int64_t count, int workers, bool versioned = true)
+// `stepMs` apart, each loaded in the 8 ms before its delivery.
+std::shared_ptr<TraceLog> lanesLog(std::int64_t count, int workers, bool versioned = true,
+                                   std::int64_t stepMs = 10)
 {
     auto log = std::make_shared<TraceLog>();
     if (versioned) {
@@ -38,7 +39,7 @@ std::shared_ptr<TraceLog> lanesLog(std::int64_t count, int workers, bool version
         TraceRecord r;
         r.index = i;
         r.worker = workers > 0 ? static_cast<std::int32_t>(i % workers) : kConsumerThread;
-        r.requestNs = 10 * kMs * i + kMs;
+        r.requestNs = stepMs * kMs * i + kMs;
         r.deliveryNs = r.requestNs + 2 * kMs;
         r.computeStartNs = r.deliveryNs;
         r.computeEndNs = r.deliveryNs + 3 * kMs;
@@ -59,22 +60,7 @@ QStringList laneNames(const WorkerTimelinePlot &plot)
 // `count` batches of `workers` workers `stepMs` apart: a run of count x stepMs.
 std::shared_ptr<TraceLog> longLog(std::int64_t count, int workers, std::int64_t stepMs)
 {
-    auto log = std::make_shared<TraceLog>();
-    RunConfig config;
-    config.loader.numWorkers = workers;
-    log->addConfigVersion({0, 0, 0, config});
-    for (std::int64_t i = 0; i < count; ++i) {
-        TraceRecord r;
-        r.index = i;
-        r.worker = static_cast<std::int32_t>(i % workers);
-        r.requestNs = stepMs * kMs * i + kMs;
-        r.deliveryNs = r.requestNs + kMs;
-        r.computeStartNs = r.deliveryNs;
-        r.computeEndNs = r.deliveryNs + kMs;
-        log->appendSpan({i, r.worker, 0, r.deliveryNs - 5 * kMs, r.deliveryNs});
-        log->append(r);
-    }
-    return log;
+    return lanesLog(count, workers, true, stepMs);
 }
 
 // CIE76 colour difference (sRGB, D65): about 2 is just noticeable; 40 is plainly

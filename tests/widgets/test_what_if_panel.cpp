@@ -67,6 +67,17 @@ double modelSays(const Calibration &cal, int cores, int devices, int workers, in
     return predictLoader(costsFor(cal, c), setting).samplesPerSecond;
 }
 
+// `known` written as a run's files `NAME.csv` and `NAME.json` in `dir` and opened, as
+// File → Open run does: the panel reads the run's cores and load from its JSON.
+OpenedRun openedKnownRun(const QTemporaryDir &dir, const QString &name, const KnownCostRun &known)
+{
+    const std::string csv = dir.filePath(name + QStringLiteral(".csv")).toStdString();
+    const std::string json = dir.filePath(name + QStringLiteral(".json")).toStdString();
+    saveTraceCsv(csv, known.records);
+    saveRunReport(json, known.report);
+    return openRun(csv, json);
+}
+
 QString text(double value, int decimals = 1)
 {
     return QString::number(value, 'f', decimals);
@@ -213,13 +224,8 @@ void TestWhatIfPanel::coresShareTheLoadingOfARunWithKnownCosts()
     // on 1 core, 200.
     // Written as a run's files: the panel reads the run's cores from its JSON.
     const KnownCostRun known = knownCostRun(4, 2, 4, 200, 0.020, 4);
-    const std::string csv = m_dir.filePath(QStringLiteral("known.csv")).toStdString();
-    const std::string json = m_dir.filePath(QStringLiteral("known.json")).toStdString();
-    saveTraceCsv(csv, known.records);
-    saveRunReport(json, known.report);
-    const OpenedRun run = openRun(csv, json);
     RunSession session;
-    session.addOpenedRun(run);
+    session.addOpenedRun(openedKnownRun(m_dir, QStringLiteral("known"), known));
     WhatIfPanel panel(&session);
     panel.resize(360, 1000);
     panel.show();
@@ -243,12 +249,8 @@ void TestWhatIfPanel::aBusyMachineAsItWasOrIdle()
     // was, nothing is left.
     KnownCostRun known = knownCostRun(4, 2, 4, 200, 0.020, 4);
     known.report.machineLoad = {2, 8.0, 1.0, 1.0, 0.0, 0.0, 1.0};
-    const std::string csv = m_dir.filePath(QStringLiteral("busy.csv")).toStdString();
-    const std::string json = m_dir.filePath(QStringLiteral("busy.json")).toStdString();
-    saveTraceCsv(csv, known.records);
-    saveRunReport(json, known.report);
     RunSession session;
-    session.addOpenedRun(openRun(csv, json));
+    session.addOpenedRun(openedKnownRun(m_dir, QStringLiteral("busy"), known));
     WhatIfPanel panel(&session);
     panel.resize(360, 1000);
     panel.show();
@@ -356,12 +358,8 @@ void TestWhatIfPanel::aReconfiguredRunSaysWhatItRanAt()
     for (std::size_t k = 100; k < known.records.size(); ++k)
         known.records[k].configVersion = 1;
     known.report.config = later;
-    const std::string csv = m_dir.filePath(QStringLiteral("changed.csv")).toStdString();
-    const std::string json = m_dir.filePath(QStringLiteral("changed.json")).toStdString();
-    saveTraceCsv(csv, known.records);
-    saveRunReport(json, known.report);
     RunSession session;
-    session.addOpenedRun(openRun(csv, json));
+    session.addOpenedRun(openedKnownRun(m_dir, QStringLiteral("changed"), known));
     WhatIfPanel panel(&session);
     panel.resize(360, 1000);
     panel.show();
