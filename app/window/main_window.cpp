@@ -292,7 +292,9 @@ void MainWindow::onTick()
             lanes = std::max(lanes, workers);
     }
     m_plots->refresh(lanes);
-    m_events->refresh();
+    // Hidden (as it starts), the list catches up with the markers when shown.
+    if (m_eventsDock->isVisible())
+        m_events->refresh();
     m_autotune->follow();
     // Figures at ~4 Hz: enough to read, and summarising is not free.
     if (++m_ticks % 8 == 0 || m_session->finished()) {

@@ -298,7 +298,7 @@ void LivePlot::updateMarkers()
         label->position->setCoords(key, 0.02);
         label->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
         label->setText(markertext::marker(marker));
-        QFont labelFont(font().family(), 8);
+        QFont labelFont = markerLabelFont();
         labelFont.setItalic(!event);
         label->setFont(labelFont);
         label->setColor(event ? QColor(60, 60, 60) : QColor(125, 125, 125));

@@ -12,6 +12,7 @@
 #include "widgets/plots/qcustomplot_include.h"
 
 #include <QColor>
+#include <QFont>
 #include <QPointer>
 #include <QString>
 
@@ -90,8 +91,10 @@ protected:
     virtual void fitValueAxis();
 
     int numWorkers() const { return m_numWorkers; }
-    // The live run has markers (epochs, events) with labels along the plot's top.
+    // The live run has markers (epochs, events) with labels along the plot's top, in
+    // this font (events upright, epochs italic).
     bool hasMarkerLabels() const { return m_liveVisible && !m_markerLabels.empty(); }
+    QFont markerLabelFont() const { return QFont(font().family(), 8); }
     const loaderlab::TraceLog *trace() const { return m_trace.get(); }
 
     void wheelEvent(QWheelEvent *event) override;

@@ -69,8 +69,10 @@ WorkerTimelinePlot::WorkerTimelinePlot(QWidget *parent)
     m_hint->setColor(QColor(90, 90, 90));
     m_hint->setFont(QFont(font().family(), 9));
 
-    connect(xAxis, qOverload<const QCPRange &>(&QCPAxis::rangeChanged), this,
-            &WorkerTimelinePlot::followTimeShown);
+    connect(xAxis, qOverload<const QCPRange &>(&QCPAxis::rangeChanged), this, [this] {
+        if (showOverlaysInTime())
+            updateLanes();
+    });
     connect(this, &QCustomPlot::beforeReplot, this, &WorkerTimelinePlot::labelLanes);
     updateLanes();
 }
@@ -151,11 +153,8 @@ void WorkerTimelinePlot::updateLanes()
     // nothing in the time shown (a kept run that ended before it) has none.
     const bool live = liveLanesShown();
     double base = live ? m_timeline->topLane() + 1.5 : 0.0;
-    m_overlayInView.resize(m_overlayTimelines.size(), true);
-    for (std::size_t i = 0; i < m_overlayTimelines.size(); ++i) {
-        TimelinePlottable *overlay = m_overlayTimelines[i];
-        overlay->setVisible(m_overlayInView[i]);
-        if (!m_overlayInView[i])
+    for (TimelinePlottable *overlay : m_overlayTimelines) {
+        if (!overlay->visible())
             continue;
         overlay->setLaneOffset(base);
         base += overlay->topLane() + 1.5;
@@ -172,7 +171,7 @@ void WorkerTimelinePlot::updateLanes()
     }
     for (std::size_t i = 0; i < m_overlayTimelines.size(); ++i) {
         const TimelinePlottable *overlay = m_overlayTimelines[i];
-        if (!m_overlayInView[i])
+        if (!overlay->visible())
             continue;
         const double offset = overlay->laneOffset();
         addLoaderTicks(m_laneTicks, *overlay, offset);
@@ -198,21 +197,19 @@ void WorkerTimelinePlot::updateLanes()
     fitValueAxis();
 }
 
-void WorkerTimelinePlot::followTimeShown()
+bool WorkerTimelinePlot::showOverlaysInTime()
 {
     // While the live run's lanes show, overlays with nothing in the time shown give
     // their lanes to it (5 s of a live run beside two ended ones: 8 px lanes).
     const double from = xAxis->range().lower;
     const bool live = liveLanesShown();
-    bool changed = m_overlayInView.size() != m_overlayTimelines.size();
-    m_overlayInView.resize(m_overlayTimelines.size(), true);
-    for (std::size_t i = 0; i < m_overlayTimelines.size(); ++i) {
-        const bool inView = !live || m_overlayTimelines[i]->newestSeconds() >= from;
-        changed = changed || inView != m_overlayInView[i];
-        m_overlayInView[i] = inView;
+    bool changed = false;
+    for (TimelinePlottable *overlay : m_overlayTimelines) {
+        const bool inView = !live || overlay->newestSeconds() >= from;
+        changed = changed || inView != overlay->visible();
+        overlay->setVisible(inView);
     }
-    if (changed)
-        updateLanes();
+    return changed;
 }
 
 void WorkerTimelinePlot::labelLanes()
@@ -320,11 +317,9 @@ QString WorkerTimelinePlot::hoverText(const QPointF &pos) const
 
 double WorkerTimelinePlot::topLane() const
 {
-    for (std::size_t i = m_overlayTimelines.size(); i-- > 0;) {
-        if (i < m_overlayInView.size() && !m_overlayInView[i])
-            continue;
-        const TimelinePlottable *last = m_overlayTimelines[i];
-        return last->laneOffset() + last->topLane();
+    for (auto it = m_overlayTimelines.rbegin(); it != m_overlayTimelines.rend(); ++it) {
+        if ((*it)->visible())
+            return (*it)->laneOffset() + (*it)->topLane();
     }
     return liveLanesShown() ? m_timeline->topLane() : -1.0;
 }
@@ -336,7 +331,7 @@ void WorkerTimelinePlot::fitValueAxis()
     const double top = std::max(topLane(), 0.0) + 0.6;
     const double lanes = top + 0.6;
     const double height = axisRect()->height();
-    const double labelRow = QFontMetricsF(QFont(font().family(), 8), this).height() + 2.0;
+    const double labelRow = QFontMetricsF(markerLabelFont(), this).height() + 2.0;
     const double room = hasMarkerLabels() && height > 3 * labelRow
                             ? labelRow * lanes / (height - labelRow)
                             : 0.0;
@@ -359,8 +354,7 @@ void WorkerTimelinePlot::setOverlayData(const std::vector<PlotOverlay> &overlays
         }
         m_overlayTimelines.push_back(timeline);
     }
-    m_overlayInView.assign(m_overlayTimelines.size(), true);
-    followTimeShown();
+    showOverlaysInTime();
     updateLanes();
 }
 

@@ -64,8 +64,9 @@ protected:
 
 private:
     void updateLanes();
-    // Collapses overlays with nothing in the time shown while the live run shows.
-    void followTimeShown();
+    // Hides the overlays with nothing in the time shown while the live run shows (their
+    // lanes go; a hidden overlay has none), shows the others; true when one changed.
+    bool showOverlaysInTime();
     // Picks the lane labels that fit, before a replot.
     void labelLanes();
     // Top of the highest lane, overlays included; -1 when no lane is shown.
@@ -78,7 +79,6 @@ private:
     QCPBars *m_syncSwatch = nullptr;
     QCPBars *m_exchangeSwatch = nullptr;
     std::vector<TimelinePlottable *> m_overlayTimelines;
-    std::vector<bool> m_overlayInView; // per overlay: has lanes (anything in the time shown)
     std::vector<LaneTick> m_laneTicks;
     double m_labelledLanes = -1.0; // pixels a lane at the last labelling
     QSharedPointer<QCPAxisTickerText> m_laneTicker;

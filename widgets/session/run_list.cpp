@@ -36,21 +36,15 @@ QColor RunList::liveColour()
 
 QString RunList::nameFor(const RunConfig &config)
 {
-    const int workers = config.loader.numWorkers;
-    QString name = workers == 1
-                       ? tr("1 worker, batch %1").arg(config.loader.batchSize)
-                       : tr("%1 workers, batch %2").arg(workers).arg(config.loader.batchSize);
-    if (config.engine != RunConfig{}.engine)
-        name += QStringLiteral(", ") + QString::fromUtf8(engineLabel(config.engine));
-    return name;
+    return nameFor({}, config);
 }
 
 QString RunList::nameFor(const std::vector<ConfigVersion> &versions, const RunConfig &config)
 {
-    if (versions.size() < 2)
-        return nameFor(config);
-    const LoaderConfig &first = versions.front().config.loader;
-    const LoaderConfig &last = versions.back().config.loader;
+    // From the first config version's loader to the last's; `config` alone without.
+    const LoaderConfig &first = versions.size() < 2 ? config.loader
+                                                    : versions.front().config.loader;
+    const LoaderConfig &last = versions.size() < 2 ? config.loader : versions.back().config.loader;
     const auto fromTo = [](int a, int b) {
         return a == b ? QString::number(a) : QStringLiteral("%1 → %2").arg(a).arg(b);
     };

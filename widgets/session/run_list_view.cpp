@@ -1,5 +1,7 @@
 #include "widgets/session/run_list_view.h"
 
+#include "core/system/safe_text.h"
+
 #include "widgets/common/figure_text.h"
 #include "widgets/common/form_helpers.h"
 #include "widgets/session/run_list.h"
@@ -180,13 +182,6 @@ void RunListView::rebuildStats()
 
 QString RunListView::figuresCsv(const RunList &runs)
 {
-    const auto quoted = [](QString text) {
-        if (!text.contains(QLatin1Char(',')) && !text.contains(QLatin1Char('"'))
-            && !text.contains(QLatin1Char('\n')))
-            return text;
-        text.replace(QStringLiteral("\""), QStringLiteral("\"\""));
-        return QStringLiteral("\"%1\"").arg(text);
-    };
     // The shortest text that reads back as the same double.
     const auto full = [](double value) {
         return QString::number(value, 'g', QLocale::FloatingPointShortest);
@@ -197,9 +192,12 @@ QString RunListView::figuresCsv(const RunList &runs)
         if (!run.visible || !run.trace)
             continue;
         const RunSummary &s = run.summary;
-        csv += QStringList{quoted(run.name),          full(s.samplesPerSecMean),
-                           full(s.waitMeanMs),        full(s.waitP95Ms),
-                           full(s.inputBoundShare),   full(s.firstBatchLatencyMs),
+        csv += QStringList{QString::fromStdString(csvField(run.name.toStdString())),
+                           full(s.samplesPerSecMean),
+                           full(s.waitMeanMs),
+                           full(s.waitP95Ms),
+                           full(s.inputBoundShare),
+                           full(s.firstBatchLatencyMs),
                            QString::number(s.batches)}
                    .join(QLatin1Char(','))
                + QLatin1Char('\n');

@@ -377,7 +377,7 @@ void WhatIfPanel::onCalibrated(const std::shared_ptr<const WhatIfCalibration> &c
             QLatin1Char(' ')
             + tr("Its settings changed while it ran: the costs come from all its batches, the "
                  "setting predicted back is its first (%1).")
-                  .arg(RunList::nameFor(calibration->firstConfig));
+                  .arg(RunList::nameFor(cal.config));
     showMessage(m_calibrationStatus, false);
     const double measured = calibration->measuredSamplesPerSecond;
     const double predicted = calibration->self.samplesPerSecond;

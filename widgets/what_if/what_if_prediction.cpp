@@ -35,8 +35,6 @@ WhatIfCalibration calibrateWhatIf(const TraceLog &trace, const RunReport &report
     out.measuredSamplesPerSecond = out.calibration.measured.samplesPerSecMean;
     out.self = figuresOnly(predictLoader(out.calibration.costs, out.calibration.setting));
     out.reconfigured = report.configVersions.size() > 1;
-    out.firstConfig = report.configVersions.empty() ? report.config
-                                                    : report.configVersions.front().config;
     return out;
 }
 

@@ -35,9 +35,9 @@ struct WhatIfCalibration
     bool cut = false;         // the run had more batches than kWhatIfMaxCalibrationBatches
     double measuredSamplesPerSecond = 0.0;
     // The run's settings changed while it ran (more than one config version): its
-    // costs come from all its batches, the setting predicted back is its first.
+    // costs come from all its batches, the setting predicted back is its first
+    // (calibration.config).
     bool reconfigured = false;
-    RunConfig firstConfig;
 };
 
 // Calibrates from the first kWhatIfMaxCalibrationBatches batches `trace` holds (copied,
