@@ -114,9 +114,12 @@ SvgPlotSpec throughputPlot(const std::vector<ReportRun> &runs, const ReportOptio
         const std::vector<TraceRecord> records = runs[i].trace ? runs[i].trace->records()
                                                                : std::vector<TraceRecord>{};
         if (records.size() >= 2) {
-            // Samples delivered per bin, about 100 bins over the run (at least 10 ms).
+            // Samples delivered per bin: about 100 bins over the run (at least 10 ms),
+            // fewer where the run has few batches, four a bin on average (bins of one
+            // batch or none read as spikes to 0).
             const double end = static_cast<double>(records.back().deliveryNs) / 1e9;
-            const double bin = std::max(end / 100.0, 0.01);
+            const double bin = std::max(
+                {end / 100.0, 0.01, 4.0 * end / static_cast<double>(records.size())});
             std::map<long, double> samples;
             for (const TraceRecord &r : records)
                 samples[static_cast<long>(static_cast<double>(r.deliveryNs) / 1e9 / bin)] +=
@@ -331,7 +334,10 @@ std::string htmlReport(const std::vector<ReportRun> &runs, const ReportOptions &
         if (!m.cpuModel.empty())
             html += "Machine: " + xmlEscape(m.cpuModel) + ", " + std::to_string(m.logicalCores)
                     + " logical cores, "
-                    + format("%.1f GiB", static_cast<double>(m.memoryBytes) / (1 << 30)) + ", "
+                    + (m.memoryBytes > 0
+                           ? format("%.1f GiB", static_cast<double>(m.memoryBytes) / (1 << 30))
+                                 + ", "
+                           : std::string())
                     + xmlEscape(m.os) + ".";
     }
     html += "</p>\n<h2>Runs</h2>" + compareTable(runs) + "\n<h2>Plots</h2>\n";

@@ -160,6 +160,10 @@ RunReport runReportFromJson(const json &j, const std::string &source)
                 if (n >= 0 && n <= 1'000'000)
                     r.machine.logicalCores = static_cast<int>(n);
             }
+            if (const auto memory = machine->find("memory_bytes");
+                memory != machine->end() && memory->is_number_integer()
+                && memory->get<std::int64_t>() >= 0)
+                r.machine.memoryBytes = memory->get<std::int64_t>();
             if (const auto v = machine->find("versions"); v != machine->end() && v->is_object())
                 for (const auto &[name, version] : v->items())
                     if (version.is_string())

@@ -98,6 +98,14 @@ void TestCliReport::reportOfTwoRecordedRuns()
     for (const char *external : {"src=", "href=", "<script", "@import", "url(http"})
         QVERIFY2(!html.contains(QLatin1String(external)), external);
 
+    // The machine as the first run's JSON names it, its memory included.
+    const auto machine = readJson(first)["machine"];
+    char memory[32];
+    std::snprintf(memory, sizeof memory, "%.1f GiB",
+                  static_cast<double>(machine["memory_bytes"].get<qint64>()) / (1 << 30));
+    QVERIFY2(html.contains(QLatin1String(memory)) && !html.contains(QStringLiteral(" 0.0 GiB")),
+             memory);
+
     // The compare table: each run's figures as its JSON has them.
     for (const QString &json : {first, second}) {
         const auto summary = readJson(json)["summary"];
@@ -135,6 +143,15 @@ void TestCliReport::reportOfTwoRecordedRuns()
         }
         QVERIFY(!svg.contains(QStringLiteral("no data")));
     }
+    // Throughput in bins of four batches on average: a few dozen batches are a line of
+    // a few points, not one spike a batch.
+    static const QRegularExpression path(QStringLiteral("<path d=\"M([^\"]*)\""));
+    const auto firstBatches = readJson(first)["summary"]["batches"].get<qint64>();
+    const QString throughputLine = path.match(plots[1]).captured(1);
+    QVERIFY2(throughputLine.count(QLatin1Char('L')) + 1 <= firstBatches / 4 + 1,
+             qPrintable(QStringLiteral("%1 points for %2 batches")
+                            .arg(throughputLine.count(QLatin1Char('L')) + 1)
+                            .arg(firstBatches)));
 }
 
 void TestCliReport::refusalsNameTheFileAndWriteNothing()
