@@ -14,6 +14,7 @@
 // the machine, so nothing here asserts on them.
 
 #include "bench_machine.h"
+#include "bench_rounds.h"
 #include "core/config/dataset_config.h"
 #include "core/dataset/synthetic_dataset.h"
 #include "core/image/image_folder_dataset.h"
@@ -53,6 +54,7 @@ using namespace loaderlab;
 using benchmachine::commandOutput;
 using benchmachine::cpuModel;
 using benchmachine::loadAverage;
+using benchmachine::Rounds;
 
 namespace {
 
@@ -490,60 +492,6 @@ std::optional<Options> parseArgs(int argc, char **argv)
                                     "workers and warm-up epochs >= 0");
     return options;
 }
-
-// Figures of all rounds by name, in the order first recorded.
-class Rounds
-{
-public:
-    void add(const std::string &name, double value)
-    {
-        if (!m_values.contains(name))
-            m_order.push_back(name);
-        m_values[name].push_back(value);
-    }
-    void print() const
-    {
-        std::printf("\n%-46s %10s %10s %10s  %s\n", "measurement (over rounds)", "min", "median",
-                    "max", "per round");
-        for (const std::string &name : m_order) {
-            std::vector<double> v = m_values.at(name);
-            std::string each;
-            for (double x : v)
-                each += (each.empty() ? "" : " ") + format(x);
-            std::sort(v.begin(), v.end());
-            std::printf("%-46s %10s %10s %10s  %s\n", name.c_str(), format(v.front()).c_str(),
-                        format(median(v)).c_str(), format(v.back()).c_str(), each.c_str());
-        }
-    }
-    nlohmann::json toJson() const
-    {
-        nlohmann::json out = nlohmann::json::object();
-        for (const auto &[name, v] : m_values) {
-            std::vector<double> sorted = v;
-            std::sort(sorted.begin(), sorted.end());
-            out[name] = {{"rounds", v},
-                         {"min", sorted.front()},
-                         {"median", median(sorted)},
-                         {"max", sorted.back()}};
-        }
-        return out;
-    }
-
-private:
-    static double median(const std::vector<double> &sorted)
-    {
-        const std::size_t n = sorted.size();
-        return n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
-    }
-    static std::string format(double x)
-    {
-        char text[32];
-        std::snprintf(text, sizeof text, std::abs(x) >= 100 ? "%.1f" : "%.2f", x);
-        return text;
-    }
-    std::vector<std::string> m_order;
-    std::map<std::string, std::vector<double>> m_values;
-};
 
 } // namespace
 
