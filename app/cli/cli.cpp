@@ -134,6 +134,8 @@ int run(const QStringList &arguments)
         return sweepCommand(rest);
     if (command == QLatin1String("predict"))
         return predictCommand(rest);
+    if (command == QLatin1String("limits"))
+        return limitsCommand(rest);
     if (command == QLatin1String("report"))
         return reportCommand(rest);
     if (command == QLatin1String("lesson"))

@@ -32,6 +32,7 @@ inline constexpr Command kCommands[] = {
     {"run", "run the loader (and a consumer) and report every batch"},
     {"sweep", "a grid of runs over config fields, with a recommendation"},
     {"predict", "a sweep predicted from one recorded run, without running it"},
+    {"limits", "each stage's ceiling on this machine and data, and which one binds"},
     {"report", "one HTML file of recorded runs: figures, plots, settings, events"},
     {"lesson", "a guided lesson: a research finding reproduced, with a verdict"},
     {"make-dataset", "write an Imagenette-like JPEG folder or a tensor file"},
@@ -91,6 +92,7 @@ int infoCommand(const QStringList &arguments);
 int pythonPathCommand(const QStringList &arguments);
 int sweepCommand(const QStringList &arguments);
 int predictCommand(const QStringList &arguments);
+int limitsCommand(const QStringList &arguments);
 int lessonCommand(const QStringList &arguments);
 int reportCommand(const QStringList &arguments);
 // Only in builds with LibTorch (LOADERLAB_TORCH_MODELS).

@@ -1,0 +1,235 @@
+// The decode, hand-over and preprocessed ceilings: one thread's rate per CPU second
+// times the cores others leave free, and the loader's own cost per batch.
+
+#include "core/dataset/synthetic_dataset.h"
+#include "core/dataset/tensor_file_dataset.h"
+#include "core/limits/ceiling_probes.h"
+#include "core/loader/loader.h"
+#include "core/system/clock.h"
+#include "core/system/cpu_load.h"
+#include "core/tools/preprocess.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <numeric>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+#include <time.h>
+#include <unistd.h>
+
+namespace loaderlab {
+namespace {
+
+namespace fs = std::filesystem;
+
+double probeThreadCpuSeconds()
+{
+    timespec t{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
+}
+
+std::string probeText(const char *pattern, double a, double b = 0.0, double c = 0.0)
+{
+    char text[200];
+    std::snprintf(text, sizeof text, pattern, a, b, c);
+    return text;
+}
+
+// A folder of LoaderLab's own for the preprocessed sample: made here, so nothing in
+// it belongs to anyone else; removed with everything in it when this goes.
+class OwnTempFolder
+{
+public:
+    explicit OwnTempFolder(const fs::path &parent)
+    {
+        std::string pattern = (parent / "loaderlab-ceiling-XXXXXX").string();
+        if (!::mkdtemp(pattern.data()))
+            throw std::runtime_error(parent.string()
+                                     + ": cannot make a temporary folder: " + std::strerror(errno));
+        m_path = pattern;
+    }
+    ~OwnTempFolder()
+    {
+        std::error_code ec;
+        fs::remove_all(m_path, ec);
+    }
+    OwnTempFolder(const OwnTempFolder &) = delete;
+    OwnTempFolder &operator=(const OwnTempFolder &) = delete;
+    const fs::path &path() const { return m_path; }
+
+private:
+    fs::path m_path;
+};
+
+} // namespace
+
+double oneThreadSamplesPerCpuSecond(const Dataset &dataset, double seconds, std::stop_token stop,
+                                    std::int64_t *samples, std::int64_t first)
+{
+    std::vector<std::byte> slot(dataset.sampleBytes());
+    SampleContext context;
+    const std::int64_t n = dataset.size();
+    // A stride coprime with n visits every sample once per n loads, spread over the data.
+    std::int64_t stride = std::max<std::int64_t>(1, n / 7 + 1);
+    while (n > 1 && std::gcd(stride, n) != 1)
+        ++stride;
+    std::int64_t index = n > 0 ? first % n : 0;
+    const auto next = [&] {
+        try {
+            dataset.load(index, slot, context);
+        } catch (const SampleError &) {
+            // An unreadable sample costs what it costs; the loader would skip it too.
+        }
+        index = (index + stride) % n;
+    };
+    next();
+    next(); // warm-up: the decoder's buffers, the first page-cache misses
+    const double cpuStart = probeThreadCpuSeconds();
+    const std::int64_t start = steadyNowNs();
+    const auto limitNs = static_cast<std::int64_t>(seconds * 1e9);
+    std::int64_t done = 0;
+    while (!stop.stop_requested() && (done < 3 || steadyNowNs() - start < limitNs)) {
+        next();
+        ++done;
+    }
+    if (samples)
+        *samples = done;
+    const double cpu = probeThreadCpuSeconds() - cpuStart;
+    return cpu > 0.0 ? static_cast<double>(done) / cpu : 0.0;
+}
+
+Ceiling probeDecode(const Dataset &dataset, double seconds, std::stop_token stop,
+                    FreeCores &freeCores)
+{
+    // First one thread, which leaves the other cores to whatever else runs: how many
+    // of them that leaves free. Then as many threads as that, each on samples of its
+    // own: the rate per core when the free cores all decode at once (they share
+    // caches and memory bandwidth), the busy-machine capacity a loader can reach.
+    const CpuSample before = sampleCpu();
+    std::int64_t alone = 0;
+    const double perCoreAlone = oneThreadSamplesPerCpuSecond(dataset, seconds / 2, stop, &alone);
+    const MachineLoad load = machineLoadBetween(before, sampleCpu());
+    const int cores = static_cast<int>(std::max(1L, sysconf(_SC_NPROCESSORS_ONLN)));
+    freeCores = {cores, load.known() ? std::clamp(load.availableCores, 0.0, double(cores))
+                                     : double(cores)};
+    const int threads = std::max(1, static_cast<int>(std::lround(freeCores.free)));
+    std::vector<std::int64_t> samples(static_cast<std::size_t>(threads), 0);
+    std::vector<double> rates(static_cast<std::size_t>(threads), 0.0);
+    {
+        std::vector<std::jthread> running;
+        for (int t = 0; t < threads; ++t)
+            running.emplace_back([&, t] {
+                const auto i = static_cast<std::size_t>(t);
+                rates[i] = oneThreadSamplesPerCpuSecond(dataset, seconds / 2, stop, &samples[i],
+                                                        dataset.size() * t / threads);
+            });
+    }
+    double cpu = 0.0;
+    std::int64_t together = 0;
+    for (std::size_t i = 0; i < rates.size(); ++i) {
+        together += samples[i];
+        cpu += rates[i] > 0.0 ? static_cast<double>(samples[i]) / rates[i] : 0.0;
+    }
+    const double perCore = cpu > 0.0 ? static_cast<double>(together) / cpu : perCoreAlone;
+    Ceiling ceiling{CeilingKind::Decode, perCore * freeCores.free, {}, {}};
+    ceiling.basis = probeText("%.0f thread(s) at once: %.0f samples per CPU s each", threads,
+                              perCore)
+                    + probeText(" (1 alone: %.0f) x %.1f free cores", perCoreAlone, freeCores.free)
+                    + (load.known() && load.otherBusyCores + load.stealCores > 0.05
+                           ? probeText(" (others used %.1f of %.0f)",
+                                       load.otherBusyCores + load.stealCores, cores)
+                           : std::string());
+    ceiling.lift = probeText("more cores (%.0f samples/s each); the fast decode for photos well "
+                             "above the resize size; smaller inputs; preprocessing (below)",
+                             perCore);
+    return ceiling;
+}
+
+Ceiling probeHandover(const LoaderConfig &loader, double seconds, std::stop_token stop)
+{
+    // Samples of one float: what is left is the loader's work per batch.
+    auto dataset = std::make_shared<SyntheticDataset>(SampleShape{1, 1, 1}, 1 << 22, 0);
+    LoaderConfig config = loader;
+    config.persistentWorkers = true;
+    config.pinMemory = false;
+    Loader probe(dataset, config, steadyNowNs());
+    std::int64_t batches = 0;
+    std::int64_t samples = 0;
+    int epoch = 0;
+    probe.startEpoch(epoch);
+    const std::int64_t start = steadyNowNs();
+    const auto limitNs = static_cast<std::int64_t>(seconds * 1e9);
+    while (!stop.stop_requested() && steadyNowNs() - start < limitNs) {
+        BatchPtr batch = probe.next();
+        if (!batch) {
+            probe.startEpoch(++epoch);
+            continue;
+        }
+        ++batches;
+        samples += batch->size();
+    }
+    const double elapsed = static_cast<double>(steadyNowNs() - start) / 1e9;
+    Ceiling ceiling{CeilingKind::Handover,
+                    elapsed > 0.0 ? double(samples) / elapsed : 0.0,
+                    {},
+                    "bigger batches: the cost is per batch"};
+    ceiling.basis = probeText("%.1f us a batch of %.0f over %.0f batches (LoaderLab's engine, "
+                              "samples that cost nothing)",
+                              batches > 0 ? elapsed * 1e6 / double(batches) : 0.0,
+                              double(loader.batchSize), double(batches));
+    return ceiling;
+}
+
+Ceiling probePreprocessed(const DatasetConfig &dataset, std::int64_t images,
+                          const FreeCores &freeCores, double seconds,
+                          const std::string &keepTensorFile, std::stop_token stop)
+{
+    Ceiling ceiling{CeilingKind::Preprocessed,
+                    0.0,
+                    {},
+                    "storage: a preprocessed sample is bigger than its JPEG"};
+    if (dataset.kind != DatasetKind::ImageFolder) {
+        ceiling.basis = "not measured: only image folders are preprocessed";
+        return ceiling;
+    }
+    const fs::path keep(keepTensorFile);
+    const OwnTempFolder folder(keep.empty() ? fs::temp_directory_path()
+                                            : fs::absolute(keep).parent_path());
+    const fs::path file = folder.path() / "sample.bin";
+    PreprocessOptions options;
+    options.resizeSize = dataset.resizeSize;
+    options.cropSize = dataset.cropSize;
+    options.end = images;
+    const PreprocessResult written = preprocessImageFolder(dataset.path, file.string(), options);
+    if (stop.stop_requested() || written.written == 0) {
+        ceiling.basis = "not measured: stopped, or no image could be read";
+        return ceiling;
+    }
+    double perCore = 0.0;
+    {
+        const TensorFileDataset tensors(file.string());
+        perCore = oneThreadSamplesPerCpuSecond(tensors, seconds, stop);
+    }
+    ceiling.samplesPerSecond = perCore * freeCores.free;
+    ceiling.basis = probeText("the first %.0f images as float32 tensors, in the page cache: 1 "
+                              "thread %.0f samples per CPU s x %.1f free cores",
+                              double(written.written), perCore, freeCores.free);
+    if (!keep.empty()) {
+        // link() never replaces a file: one made meanwhile under that name stays.
+        if (::link(file.c_str(), keep.c_str()) != 0)
+            throw std::runtime_error(
+                keepTensorFile + ": cannot keep the tensor file there: " + std::strerror(errno));
+        ceiling.basis += ", kept as " + keepTensorFile;
+    }
+    return ceiling;
+}
+
+} // namespace loaderlab

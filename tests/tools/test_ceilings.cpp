@@ -1,0 +1,205 @@
+// The ceilings of a run's pipeline (core/limits/ceilings.h) measured on a small folder
+// of real JPEGs with a broken one and odd names: every stage measured or said why not,
+// the binding ceiling the lowest, the step really replayed, the preprocessed sample
+// kept only under a new name; and the binding sentence on hand-made reports.
+
+#include "core/dataset/tensor_file_dataset.h"
+#include "core/limits/ceilings.h"
+#include "tests/support/image_folder.h"
+#include "tests/support/test_main.h"
+
+#include <QFile>
+#include <QtTest>
+
+#include <stdexcept>
+
+using namespace loaderlab;
+
+namespace {
+
+// A simulated step of 10 ms a batch of 8 on the folder, each stage measured 0.2 s.
+RunConfig ceilingConfig(const QString &folder)
+{
+    RunConfig config;
+    config.dataset.kind = DatasetKind::ImageFolder;
+    config.dataset.path = folder.toStdString();
+    config.loader.batchSize = 8;
+    config.loader.numWorkers = 1;
+    config.consumer.kind = ConsumerKind::Sleep;
+    config.consumer.sleepPerBatchMs = 10.0;
+    config.consumer.sleepPerSampleMs = 0.0;
+    return config;
+}
+
+CeilingOptions shortProbes()
+{
+    CeilingOptions options;
+    options.secondsEach = 0.2;
+    return options;
+}
+
+Ceiling made(CeilingKind kind, double rate)
+{
+    Ceiling c;
+    c.kind = kind;
+    c.samplesPerSecond = rate;
+    return c;
+}
+
+} // namespace
+
+class TestCeilings : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void measuresEveryStageOfAFolder();
+    void keepsTheTensorFileOnlyUnderANewName();
+    void saysWhyAStageWasNotMeasured();
+    void refusesWhatItCannotMeasure();
+    void bindingSentenceNamesTheLowestAndTheRunsShare();
+    void aStepSlowerThanTheLoaderBindsTheJob();
+
+private:
+    QTemporaryDir m_dir;
+    QString m_folder;
+};
+
+void TestCeilings::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+    m_folder = writeImageFolder(m_dir.filePath(QStringLiteral("my photos")), 2, 9, 150, 320);
+    QFile broken(m_folder + QStringLiteral("/n01440764/kaputt #1.jpg"));
+    QVERIFY(broken.open(QIODevice::WriteOnly));
+    broken.write("not a jpeg");
+}
+
+void TestCeilings::measuresEveryStageOfAFolder()
+{
+    int progressCalls = 0;
+    CeilingOptions options = shortProbes();
+    options.progress = [&](CeilingKind, int done, int total) {
+        QCOMPARE(done, progressCalls++);
+        QCOMPARE(total, 5);
+    };
+    const CeilingReport report = measureCeilings(ceilingConfig(m_folder), options);
+    QCOMPARE(progressCalls, 5);
+    QCOMPARE(report.ceilings.size(), std::size_t{5});
+    const CeilingKind order[] = {CeilingKind::Storage, CeilingKind::Decode, CeilingKind::Handover,
+                                 CeilingKind::Step, CeilingKind::Preprocessed};
+    for (std::size_t i = 0; i < 5; ++i) {
+        QCOMPARE(report.ceilings[i].kind, order[i]);
+        QVERIFY2(report.ceilings[i].measured(), report.ceilings[i].basis.c_str());
+    }
+    QVERIFY(report.cores >= 1);
+    QVERIFY(report.freeCores > 0.0 && report.freeCores <= report.cores);
+    QVERIFY(report.find(CeilingKind::Storage)->bytesPerSecond > 0.0);
+    // The step sleeps 10 ms a batch of 8: replayed, it cannot give more than 800 a second.
+    const Ceiling *step = report.find(CeilingKind::Step);
+    QVERIFY(step->samplesPerSecond <= 800.0);
+    QVERIFY(QString::fromStdString(step->basis).contains(QStringLiteral("replay")));
+    // 18 images and the broken one: the preprocessed sample holds the 18 that decode.
+    QVERIFY2(QString::fromStdString(report.find(CeilingKind::Preprocessed)->basis)
+                 .contains(QStringLiteral("the first 18 images")),
+             report.find(CeilingKind::Preprocessed)->basis.c_str());
+    // The loader's ceiling is the lowest of its stages; the job's the lower of it and
+    // the step.
+    const Ceiling *loader = report.loaderBinding();
+    QVERIFY(loader);
+    for (CeilingKind kind : {CeilingKind::Storage, CeilingKind::Decode, CeilingKind::Handover})
+        QVERIFY(loader->samplesPerSecond <= report.find(kind)->samplesPerSecond);
+    QCOMPARE(report.jobBinding(),
+             step->samplesPerSecond < loader->samplesPerSecond ? step : loader);
+}
+
+void TestCeilings::keepsTheTensorFileOnlyUnderANewName()
+{
+    const QString taken = m_dir.filePath(QStringLiteral("precious.bin"));
+    {
+        QFile file(taken);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("the user's own file");
+    }
+    CeilingOptions options = shortProbes();
+    options.keepTensorFile = taken.toStdString();
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                             measureCeilings(ceilingConfig(m_folder), options));
+    QFile file(taken);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QCOMPARE(file.readAll(), QByteArray("the user's own file"));
+
+    const QString kept = m_dir.filePath(QStringLiteral("kept sample.bin"));
+    options.keepTensorFile = kept.toStdString();
+    const CeilingReport report = measureCeilings(ceilingConfig(m_folder), options);
+    QVERIFY(report.find(CeilingKind::Preprocessed)->measured());
+    const TensorFileDataset tensors(kept.toStdString());
+    QCOMPARE(tensors.size(), std::int64_t{18});
+    QCOMPARE(tensors.sampleShape().elements(), std::int64_t{3 * 224 * 224});
+    // Nothing else of the probe's is left beside it.
+    QCOMPARE(QDir(m_dir.path())
+                 .entryList({QStringLiteral("loaderlab-ceiling-*")}, QDir::AllEntries)
+                 .size(),
+             0);
+}
+
+void TestCeilings::saysWhyAStageWasNotMeasured()
+{
+    RunConfig config;
+    config.dataset.kind = DatasetKind::Synthetic;
+    config.dataset.syntheticSamples = 64;
+    config.dataset.syntheticShape = {3, 32, 32};
+    config.consumer.kind = ConsumerKind::None;
+    const CeilingReport report = measureCeilings(config, shortProbes());
+    QVERIFY(!report.find(CeilingKind::Storage)->measured());
+    QVERIFY(report.find(CeilingKind::Storage)->basis.find("generated") != std::string::npos);
+    QVERIFY(!report.find(CeilingKind::Step)->measured());
+    QVERIFY(report.find(CeilingKind::Step)->basis.find("no step") != std::string::npos);
+    QVERIFY(!report.find(CeilingKind::Preprocessed)->measured());
+    QVERIFY(report.find(CeilingKind::Decode)->measured());
+    QCOMPARE(report.jobBinding(), report.loaderBinding());
+}
+
+void TestCeilings::refusesWhatItCannotMeasure()
+{
+    RunConfig pytorch = ceilingConfig(m_folder);
+    pytorch.engine = EngineKind::PyTorch;
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, measureCeilings(pytorch, shortProbes()));
+    RunConfig keepSynthetic;
+    CeilingOptions options = shortProbes();
+    options.keepTensorFile = m_dir.filePath(QStringLiteral("never.bin")).toStdString();
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, measureCeilings(keepSynthetic, options));
+    QVERIFY(!QFile::exists(m_dir.filePath(QStringLiteral("never.bin"))));
+}
+
+void TestCeilings::bindingSentenceNamesTheLowestAndTheRunsShare()
+{
+    CeilingReport report;
+    report.freeCores = 2.0;
+    report.ceilings = {made(CeilingKind::Storage, 2000), made(CeilingKind::Decode, 800),
+                       made(CeilingKind::Handover, 100000), made(CeilingKind::Step, 2400),
+                       made(CeilingKind::Preprocessed, 5000)};
+    QCOMPARE(report.loaderBinding()->kind, CeilingKind::Decode);
+    QCOMPARE(bindingSentence(report, 690.0),
+             std::string("the decode on 2.0 free cores binds the loader at 800 samples/s; you "
+                         "run at 690, 86 % of it; the step alone could take 2,400; lifted, "
+                         "reading the data binds next, at 2,000; preprocessed tensors would "
+                         "read at 5,000"));
+}
+
+void TestCeilings::aStepSlowerThanTheLoaderBindsTheJob()
+{
+    CeilingReport report;
+    report.freeCores = 1.5;
+    report.ceilings = {made(CeilingKind::Storage, 12500), made(CeilingKind::Decode, 3000),
+                       made(CeilingKind::Handover, 90000), made(CeilingKind::Step, 500)};
+    QCOMPARE(report.jobBinding()->kind, CeilingKind::Step);
+    QCOMPARE(bindingSentence(report, 450.0),
+             std::string("the decode on 1.5 free cores binds the loader at 3,000 samples/s; you "
+                         "run at 450, 90 % of the step's 500; the step binds first, at 500: the "
+                         "job is not input-bound; lifted, reading the data binds next, at "
+                         "12,500"));
+}
+
+LOADERLAB_GUILESS_TEST_MAIN(TestCeilings)
+#include "test_ceilings.moc"
