@@ -107,16 +107,14 @@ int limitsCommand(const QStringList &arguments)
         loaderlab::RunConfig config = runConfigFromOptions(parser);
         if (parser.isSet(QStringLiteral("from"))) {
             const std::string from = pathFromArgument(parser.value(QStringLiteral("from")));
-            const loaderlab::RunReport run = loaderlab::loadRunReport(from);
+            const nlohmann::json json = loaderlab::loadSummaryJson(from);
             // The run's settings, with the options given on top of them.
-            loaderlab::RunConfig fromRun = run.config;
+            config = loaderlab::runReportFromJson(json, from).config;
             for (const auto &field : loaderlab::configFields())
-                applyConfigFieldOption(parser, field, fromRun);
-            applySetOptions(parser, fromRun);
-            config = fromRun;
-            // The rate as the run summarised it (the report's figures come from its CSV).
-            const nlohmann::json summary = loaderlab::loadSummaryJson(from).value(
-                "summary", nlohmann::json::object());
+                applyConfigFieldOption(parser, field, config);
+            applySetOptions(parser, config);
+            // The rate as the run summarised it (a report's figures come from the CSV).
+            const nlohmann::json summary = json.value("summary", nlohmann::json::object());
             if (const auto rate = summary.find("samples_per_sec_mean");
                 rate != summary.end() && rate->is_number() && rate->get<double>() > 0.0)
                 runRate = rate->get<double>();

@@ -30,10 +30,20 @@ Ceiling probePreprocessed(const DatasetConfig &dataset, std::int64_t images,
                           const FreeCores &freeCores, double seconds,
                           const std::string &keepTensorFile, std::stop_token stop);
 
-// The calling thread's samples per CPU second over `dataset`, visiting its samples
-// spread over the whole dataset from `first`, for about `seconds` (at least 3 samples
-// after 2 of warm-up); `samples` gets how many were timed.
-double oneThreadSamplesPerCpuSecond(const Dataset &dataset, double seconds, std::stop_token stop,
-                                    std::int64_t *samples = nullptr, std::int64_t first = 0);
+// What the calling thread loaded of `dataset` in about `seconds` (at least 3 samples
+// after 2 of warm-up), visiting its samples spread over the whole dataset from `first`,
+// and the CPU time that took.
+struct ThreadLoads
+{
+    std::int64_t samples = 0;
+    double cpuSeconds = 0.0;
+
+    double perCpuSecond() const
+    {
+        return cpuSeconds > 0.0 ? static_cast<double>(samples) / cpuSeconds : 0.0;
+    }
+};
+ThreadLoads timedLoads(const Dataset &dataset, double seconds, std::stop_token stop,
+                       std::int64_t first = 0);
 
 } // namespace loaderlab

@@ -71,8 +71,8 @@ private:
 
 } // namespace
 
-double oneThreadSamplesPerCpuSecond(const Dataset &dataset, double seconds, std::stop_token stop,
-                                    std::int64_t *samples, std::int64_t first)
+ThreadLoads timedLoads(const Dataset &dataset, double seconds, std::stop_token stop,
+                       std::int64_t first)
 {
     std::vector<std::byte> slot(dataset.sampleBytes());
     SampleContext context;
@@ -100,10 +100,7 @@ double oneThreadSamplesPerCpuSecond(const Dataset &dataset, double seconds, std:
         next();
         ++done;
     }
-    if (samples)
-        *samples = done;
-    const double cpu = probeThreadCpuSeconds() - cpuStart;
-    return cpu > 0.0 ? static_cast<double>(done) / cpu : 0.0;
+    return {done, probeThreadCpuSeconds() - cpuStart};
 }
 
 Ceiling probeDecode(const Dataset &dataset, double seconds, std::stop_token stop,
@@ -114,31 +111,27 @@ Ceiling probeDecode(const Dataset &dataset, double seconds, std::stop_token stop
     // own: the rate per core when the free cores all decode at once (they share
     // caches and memory bandwidth), the busy-machine capacity a loader can reach.
     const CpuSample before = sampleCpu();
-    std::int64_t alone = 0;
-    const double perCoreAlone = oneThreadSamplesPerCpuSecond(dataset, seconds / 2, stop, &alone);
+    const double perCoreAlone = timedLoads(dataset, seconds / 2, stop).perCpuSecond();
     const MachineLoad load = machineLoadBetween(before, sampleCpu());
     const int cores = static_cast<int>(std::max(1L, sysconf(_SC_NPROCESSORS_ONLN)));
     freeCores = {cores, load.known() ? std::clamp(load.availableCores, 0.0, double(cores))
                                      : double(cores)};
     const int threads = std::max(1, static_cast<int>(std::lround(freeCores.free)));
-    std::vector<std::int64_t> samples(static_cast<std::size_t>(threads), 0);
-    std::vector<double> rates(static_cast<std::size_t>(threads), 0.0);
+    std::vector<ThreadLoads> loads(static_cast<std::size_t>(threads));
     {
         std::vector<std::jthread> running;
         for (int t = 0; t < threads; ++t)
             running.emplace_back([&, t] {
-                const auto i = static_cast<std::size_t>(t);
-                rates[i] = oneThreadSamplesPerCpuSecond(dataset, seconds / 2, stop, &samples[i],
-                                                        dataset.size() * t / threads);
+                loads[static_cast<std::size_t>(t)] = timedLoads(dataset, seconds / 2, stop,
+                                                                dataset.size() * t / threads);
             });
     }
-    double cpu = 0.0;
-    std::int64_t together = 0;
-    for (std::size_t i = 0; i < rates.size(); ++i) {
-        together += samples[i];
-        cpu += rates[i] > 0.0 ? static_cast<double>(samples[i]) / rates[i] : 0.0;
+    ThreadLoads together;
+    for (const ThreadLoads &l : loads) {
+        together.samples += l.samples;
+        together.cpuSeconds += l.cpuSeconds;
     }
-    const double perCore = cpu > 0.0 ? static_cast<double>(together) / cpu : perCoreAlone;
+    const double perCore = together.cpuSeconds > 0.0 ? together.perCpuSecond() : perCoreAlone;
     Ceiling ceiling{CeilingKind::Decode, perCore * freeCores.free, {}, {}};
     ceiling.basis = probeText("%.0f thread(s) at once: %.0f samples per CPU s each", threads,
                               perCore)
@@ -216,7 +209,7 @@ Ceiling probePreprocessed(const DatasetConfig &dataset, std::int64_t images,
     double perCore = 0.0;
     {
         const TensorFileDataset tensors(file.string());
-        perCore = oneThreadSamplesPerCpuSecond(tensors, seconds, stop);
+        perCore = timedLoads(tensors, seconds, stop).perCpuSecond();
     }
     ceiling.samplesPerSecond = perCore * freeCores.free;
     ceiling.basis = probeText("the first %.0f images as float32 tensors, in the page cache: 1 "

@@ -17,6 +17,7 @@
 #include "core/loader/loader.h"
 #include "core/loader/open_dataset.h"
 #include "core/system/clock.h"
+#include "core/system/cpu_load.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -299,27 +300,18 @@ void addCounters(Rounds &rounds, const std::string &prefix, const std::vector<Ch
     rounds.add(prefix + " context switches/image", switches / images);
 }
 
-// The machine's CPU time so far and how much of it the hypervisor gave to others
-// (/proc/stat's steal column), in ticks.
-struct CpuTicks
+// The machine's CPU time since `before` that the hypervisor gave to other machines
+// (/proc/stat's steal), as a share of all of it.
+double stealShareSince(const ProcStatTimes &before)
 {
-    double steal = 0;
-    double total = 0;
-};
-
-CpuTicks cpuTicks()
-{
-    std::ifstream stat("/proc/stat");
-    std::string cpu;
-    double user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0, steal = 0;
-    stat >> cpu >> user >> nice >> system >> idle >> iowait >> irq >> softirq >> steal;
-    return {steal, user + nice + system + idle + iowait + irq + softirq + steal};
-}
-
-double stealShareSince(const CpuTicks &before)
-{
-    const CpuTicks now = cpuTicks();
-    return now.total > before.total ? (now.steal - before.steal) / (now.total - before.total) : 0.0;
+    const auto now = parseProcStat(procFileText("/proc/stat"));
+    const auto total = [](const ProcStatTimes &t) {
+        return static_cast<double>(t.user + t.nice + t.system + t.idle + t.iowait + t.irq
+                                   + t.softirq + t.steal);
+    };
+    if (!now || total(before) <= 0.0 || total(*now) <= total(before))
+        return 0.0;
+    return static_cast<double>(now->steal - before.steal) / (total(*now) - total(before));
 }
 
 std::vector<int> parseList(const std::string &text)
@@ -402,7 +394,8 @@ int main(int argc, char **argv)
                     // the round cancels out of the ratios.
                     std::map<char, std::vector<ChildResult>> results;
                     std::map<char, double> rate;
-                    const CpuTicks ticksBefore = cpuTicks();
+                    const ProcStatTimes ticksBefore =
+                        parseProcStat(procFileText("/proc/stat")).value_or(ProcStatTimes{});
                     std::string order = std::string(kVariants) + "B";
                     order += std::string(order.rbegin(), order.rend());
                     for (char which : order) {
