@@ -1,6 +1,7 @@
 #include "core/io/rank_set.h"
 
 #include "core/io/trace_csv.h"
+#include "core/system/json_integer.h"
 #include "core/system/regular_file.h"
 
 #include <algorithm>
@@ -95,9 +96,12 @@ ProbeInfo probeInfoFromJson(const json &j, const std::string &source)
                                    "a rank of a run recorded by loaderlab_probe");
     ProbeInfo info;
     try {
-        info.rank = probe->at("rank").get<int>();
-        info.worldSize = probe->at("world_size").get<int>();
-        info.startUnixNs = probe->at("start_unix_ns").get<std::int64_t>();
+        constexpr std::int64_t kLeast = std::numeric_limits<int>::min();
+        constexpr std::int64_t kMost = std::numeric_limits<int>::max();
+        info.rank = static_cast<int>(jsonInteger(probe->at("rank"), "probe: rank", kLeast, kMost));
+        info.worldSize = static_cast<int>(
+            jsonInteger(probe->at("world_size"), "probe: world_size", kLeast, kMost));
+        info.startUnixNs = jsonInteger(probe->at("start_unix_ns"), "probe: start_unix_ns");
         info.host = probe->value("host", std::string());
     } catch (const std::exception &e) {
         throw std::runtime_error(source + ": probe: " + e.what());

@@ -1,6 +1,7 @@
 #include "core/io/run_follow.h"
 
 #include "core/io/running_summary.h"
+#include "core/system/json_integer.h"
 #include "core/system/regular_file.h"
 
 #include <nlohmann/json.hpp>
@@ -49,7 +50,7 @@ std::int64_t localWriter(const std::string &jsonPath)
         const auto probe = j.find("probe");
         if (probe == j.end() || !probe->is_object())
             return 0;
-        const std::int64_t pid = probe->value("pid", std::int64_t{0});
+        const std::int64_t pid = jsonIntegerOr(*probe, "pid", 0);
         const std::string pidNamespace = probe->value("pid_namespace", std::string());
         if (pid <= 0 || pid > std::numeric_limits<pid_t>::max()
             || probe->value("host", std::string()) != thisHost()

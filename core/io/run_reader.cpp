@@ -2,6 +2,7 @@
 
 #include "core/config/run_config_json.h"
 #include "core/io/trace_csv.h"
+#include "core/system/json_integer.h"
 #include "core/system/regular_file.h"
 
 #include <algorithm>
@@ -9,6 +10,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <stdexcept>
 
 namespace loaderlab {
@@ -104,9 +106,11 @@ RunReport runReportFromJson(const json &j, const std::string &source)
         r.config = runConfigFromJson(j.at("config"));
         for (const json &v : j.at("config_versions")) {
             ConfigVersion version;
-            version.version = v.at("version").get<std::int32_t>();
-            version.firstBatch = v.at("first_batch").get<std::int64_t>();
-            version.timeNs = v.at("time_ns").get<std::int64_t>();
+            version.version = static_cast<std::int32_t>(
+                jsonInteger(v.at("version"), "config_versions: version", 0,
+                            std::numeric_limits<std::int32_t>::max()));
+            version.firstBatch = jsonInteger(v.at("first_batch"), "config_versions: first_batch");
+            version.timeNs = jsonInteger(v.at("time_ns"), "config_versions: time_ns");
             version.config = runConfigFromJson(v.at("config"));
             if (version.version != static_cast<std::int32_t>(r.configVersions.size()))
                 throw std::invalid_argument("config_versions: version "
@@ -129,15 +133,16 @@ RunReport runReportFromJson(const json &j, const std::string &source)
         r.state = j.value("state", std::string());
         r.error = j.value("error", std::string());
         const json &summary = j.at("summary");
-        r.summary.peakMemoryBytes = summary.value("peak_memory_bytes", std::int64_t{0});
-        r.summary.skippedSamples = summary.value("skipped_samples", std::int64_t{0});
+        r.summary.peakMemoryBytes = jsonIntegerOr(summary, "peak_memory_bytes", 0);
+        r.summary.skippedSamples = jsonIntegerOr(summary, "skipped_samples", 0);
         if (r.summary.peakMemoryBytes < 0 || r.summary.skippedSamples < 0)
             throw std::invalid_argument(
                 "summary: peak_memory_bytes and skipped_samples must not be negative");
         for (const json &s : j.value("skipped", json::array())) {
-            r.skipped.push_back(
-                {s.at("batch").get<std::int64_t>(), s.at("sample").get<std::int64_t>(),
-                 s.value("source", std::string()), s.value("reason", std::string())});
+            r.skipped.push_back({jsonInteger(s.at("batch"), "skipped: batch"),
+                                 jsonInteger(s.at("sample"), "skipped: sample"),
+                                 s.value("source", std::string()),
+                                 s.value("reason", std::string())});
             if (r.skipped.back().batch < 0 || r.skipped.back().sampleIndex < 0)
                 throw std::invalid_argument("skipped: batch and sample must not be negative");
         }

@@ -4,6 +4,7 @@
 #include "core/config/run_config_json.h"
 #include "core/stats/rank_time_split.h"
 #include "core/system/atomic_file.h"
+#include "core/system/json_integer.h"
 #include "core/system/safe_json.h"
 
 #include <stdexcept>
@@ -109,8 +110,8 @@ TraceMarker markerFromJson(const json &j)
 {
     try {
         TraceMarker m;
-        m.batch = j.at("batch").get<std::int64_t>();
-        m.timeNs = j.at("time_ns").get<std::int64_t>();
+        m.batch = jsonInteger(j.at("batch"), "marker: batch");
+        m.timeNs = jsonInteger(j.at("time_ns"), "marker: time_ns");
         const std::string kind = j.at("kind").get<std::string>();
         if (!markerKindFromName(kind, m.kind))
             throw std::invalid_argument("marker: unknown kind '" + kind + "'");

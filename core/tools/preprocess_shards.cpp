@@ -7,6 +7,7 @@
 #include "core/image/image_folder_dataset.h"
 #include "core/system/atomic_file.h"
 #include "core/system/folder_lock.h"
+#include "core/system/json_integer.h"
 #include "core/system/own_output.h"
 
 #include <nlohmann/json.hpp>
@@ -193,7 +194,7 @@ void writeShard(const ImageFolderDataset &dataset, const std::string &outDir, co
     const std::string recordPath = (fs::path(outDir) / recordFileName(index, count)).string();
     checkOwn(tensorPath);
     checkOwn(recordPath);
-    const auto [first, end] = shardRange(plan.at("images").get<std::int64_t>(), index, count);
+    const auto [first, end] = shardRange(jsonInteger(plan.at("images"), "images", 0), index, count);
     options.first = first;
     options.end = end;
     options.allowEmpty = true;

@@ -60,6 +60,8 @@ private Q_SLOTS:
     void dataParallelRunKeepsItsRanks();
     void fieldsOutOfRangeAreRefused_data();
     void fieldsOutOfRangeAreRefused();
+    void jsonNumbersThatAreNotWholeAreRefused_data();
+    void jsonNumbersThatAreNotWholeAreRefused();
     void sizeIsBounded();
 
 private:
@@ -275,6 +277,46 @@ void TestRunReader::fieldsOutOfRangeAreRefused()
         QVERIFY2(message.startsWith(QString::fromStdString(bad) + QStringLiteral(": line 4: ")),
                  e.what());
         QVERIFY2(message.contains(reason), e.what());
+    }
+}
+
+void TestRunReader::jsonNumbersThatAreNotWholeAreRefused_data()
+{
+    // A float where the summary holds a whole number: 1e77 does not fit an int64_t,
+    // and converting it would be undefined behaviour (found by fuzz_run_reader).
+    QTest::addColumn<QString>("pointer");
+    QTest::addColumn<double>("value");
+    QTest::addColumn<QString>("reason");
+    QTest::newRow("peak memory 1e77")
+        << "/summary/peak_memory_bytes" << 1e77 << "peak_memory_bytes: expected a whole number";
+    QTest::newRow("skipped samples 2.5")
+        << "/summary/skipped_samples" << 2.5 << "skipped_samples: expected a whole number";
+    QTest::newRow("first batch -1e300") << "/config_versions/0/first_batch" << -1e300
+                                        << "config_versions: first_batch: expected a whole";
+    QTest::newRow("version 0.5") << "/config_versions/0/version" << 0.5
+                                 << "config_versions: version: expected a whole number";
+}
+
+void TestRunReader::jsonNumbersThatAreNotWholeAreRefused()
+{
+    QFETCH(QString, pointer);
+    QFETCH(double, value);
+    QFETCH(QString, reason);
+    const std::string csv = path("whole.csv");
+    const std::string json = path("whole.json");
+    if (!QFileInfo::exists(QString::fromStdString(json)))
+        writeRun(readerRun(2, Strategy::PerWorkerBatch), csv, json);
+    nlohmann::json j = nlohmann::json::parse(readAll(json));
+    j[nlohmann::json::json_pointer(pointer.toStdString())] = value;
+    const std::string bad = path("whole-bad.json");
+    writeAll(bad, j.dump());
+    try {
+        openRun(csv, bad);
+        QFAIL("opened");
+    } catch (const std::runtime_error &e) {
+        QVERIFY2(QString::fromUtf8(e.what()).startsWith(QString::fromStdString(bad + ": ")),
+                 e.what());
+        QVERIFY2(QString::fromUtf8(e.what()).contains(reason), e.what());
     }
 }
 

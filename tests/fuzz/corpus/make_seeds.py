@@ -250,13 +250,13 @@ def run_csv(rows, *, ranks=1, workers=2):
     return "\n".join(lines) + "\n"
 
 
-def run_summary(*, devices=1, workers=2, markers=()):
+def run_summary(*, devices=1, workers=2, markers=(), peak_memory=1000):
     return json.dumps({
         "format": "loaderlab-summary-2",
         "config": {"devices": devices, "loader": {"batch_size": 8, "num_workers": workers}},
         "config_versions": [],
         "state": "finished",
-        "summary": {"peak_memory_bytes": 1000, "skipped_samples": 0},
+        "summary": {"peak_memory_bytes": peak_memory, "skipped_samples": 0},
         "skipped": [],
         "markers": list(markers),
     })
@@ -279,6 +279,7 @@ def run_reader():
     write(target, "negative_time",
           run_reader_input(run_csv(3).replace(",100000,", ",-100000,", 1), run_summary()))
     write(target, "rank_past_devices", run_reader_input(run_csv(4, ranks=2), run_summary()))
+    write(target, "float_memory", run_reader_input(run_csv(2), run_summary(peak_memory=1e77)))
     write(target, "not_a_summary", run_reader_input(run_csv(2), '{"format": 7}'))
     write(target, "cut_json", run_reader_input(run_csv(2), run_summary()[:40]))
     write(target, "old_header", run_reader_input(
