@@ -379,6 +379,14 @@
         <source>The collective library&apos;s backend for the gradient exchange: gloo (CPU, TCP) or nccl (CUDA GPUs).</source>
         <translation>Das Backend der Kollektiv-Bibliothek für den Gradientenaustausch: gloo (CPU, TCP) oder nccl (CUDA-GPUs).</translation>
     </message>
+    <message>
+        <source>Replay</source>
+        <translation>Wiederholen</translation>
+    </message>
+    <message>
+        <source>After this many batches, stop loading and run the step on those batches, kept in memory, for the rest of the run: the speed with free loading. 0 = off.</source>
+        <translation>Nach so vielen Batches nicht mehr laden und den Schritt für den Rest des Laufs auf diesen im Speicher gehaltenen Batches ausführen: das Tempo, wenn Laden nichts kostet. 0 = aus.</translation>
+    </message>
 </context>
 <context>
     <name>DatasetKind</name>
@@ -762,6 +770,10 @@
         <source>e%1</source>
         <comment>a crowded plot&apos;s epoch N</comment>
         <translation>E%1</translation>
+    </message>
+    <message>
+        <source>replay of the %1 batches kept</source>
+        <translation>Wiederholung der %1 gehaltenen Batches</translation>
     </message>
 </context>
 <context>

@@ -233,6 +233,10 @@ int runCommand(const QStringList &arguments)
     if (slurm) // where this rank's run sits beside the other tasks' (core/io/rank_set.h)
         report.probe = slurmProbeInfo(*slurm, service.engine().startUnixNs());
     std::fputs(summaryTable(report.summary).c_str(), stdout);
+    if (report.config.replayBatches > 0 && report.summary.replay.firstBatch < 0)
+        std::printf("  %s (%lld of %lld)\n", loaderlab::replayLine(report.summary.replay).c_str(),
+                    static_cast<long long>(report.summary.batches),
+                    static_cast<long long>(report.config.replayBatches));
     if (!baselinePath.empty()) {
         report.scalingBaseline = baselinePath;
         report.scaling = loaderlab::scalingEfficiency(baseline, report.summary);

@@ -56,6 +56,8 @@ std::string summaryTable(const loaderlab::RunSummary &s)
         row(out, "worker spans not stored", "%.0f", static_cast<double>(s.droppedSpans));
     }
     out += "  " + loaderlab::verdictLine(s) + "\n";
+    if (s.replay.firstBatch >= 0)
+        out += "  " + loaderlab::replayLine(s.replay) + "\n";
     if (!s.ranks.empty()) {
         out += "ranks (data-parallel devices; samples/s above is their total; slowest: the "
                "wait for the slowest rank a step, exchange: the gradient all-reduce)\n"

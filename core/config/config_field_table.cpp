@@ -15,6 +15,7 @@ using nlohmann::json;
 constexpr double kMaxSleepMs = 3'600'000.0; // an hour per batch is already absurd
 constexpr double kInt32Max = std::numeric_limits<std::int32_t>::max();
 constexpr double kInt53Max = 9'007'199'254'740'991.0; // exact in a double
+constexpr double kReplayBatchesMax = 1'000'000;       // the memory budget bounds it further
 
 // dataset.kind's choices: the names in the table of dataset kinds.
 std::vector<std::string_view> datasetKindChoices()
@@ -417,6 +418,17 @@ std::vector<ConfigField> ownFields()
          .valueName = "n",
          .max = kInt32Max,
          MEMBER(warmupBatches)},
+        {.key = "replay_batches",
+         .type = FieldType::Integer,
+         .label = QT_TRANSLATE_NOOP("ConfigField", "Replay"),
+         .help = QT_TRANSLATE_NOOP(
+             "ConfigField",
+             "After this many batches, stop loading and run the step on those batches, kept "
+             "in memory, for the rest of the run: the speed with free loading. 0 = off."),
+         .flag = "replay",
+         .valueName = "n",
+         .max = kReplayBatchesMax,
+         MEMBER(replayBatches)},
         {.key = "memory_budget_mb",
          .type = FieldType::Integer,
          .label = QT_TRANSLATE_NOOP("ConfigField", "Memory budget"),

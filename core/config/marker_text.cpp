@@ -52,6 +52,8 @@ std::string markerText(const TraceMarker &marker)
     case MarkerKind::Autotune:
         return "autotune: " + changesText(marker.changes)
                + (marker.detail.empty() ? "" : " (" + marker.detail + ")");
+    case MarkerKind::Replay:
+        return "replay of the " + marker.detail + " batches kept";
     case MarkerKind::Lesson:
     case MarkerKind::Note:
         return marker.detail;

@@ -23,6 +23,10 @@ struct RunConfig
     std::int64_t maxBatches = 0; // 0: no limit
     double maxSeconds = 0.0;     // 0: no limit
     int warmupBatches = 5;
+    // Replay (core/run/batch_replay.h): after this many batches the loader stops and the
+    // step runs on those batches, kept in memory, for the rest of the run: the job's
+    // speed with a loader that costs nothing. 0: off.
+    std::int64_t replayBatches = 0;
     // Data-parallel ranks on this host (core/run/run_controller.h): each has its own
     // loader over a DistributedSampler-like shard, its own workers and consumer.
     int devices = 1;

@@ -219,6 +219,9 @@ std::shared_ptr<TraceLog> traceFromRecords(const std::vector<TraceRecord> &recor
                                                versions.size() - 1);
         return versions[v].config.loader.numWorkers;
     };
+    // Markers before the batches: a replay's marker splits the summary's rates there.
+    for (const TraceMarker &m : report.markers)
+        log->addMarker(m);
     for (const TraceRecord &r : records) {
         if (r.worker == kAllWorkers) {
             for (int w = 0; w < workersOf(r.configVersion); ++w)
@@ -228,8 +231,6 @@ std::shared_ptr<TraceLog> traceFromRecords(const std::vector<TraceRecord> &recor
         }
         log->append(r);
     }
-    for (const TraceMarker &m : report.markers)
-        log->addMarker(m);
     for (const SkippedSample &s : report.skipped)
         log->addSkipped(s);
     return log;

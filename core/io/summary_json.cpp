@@ -51,6 +51,14 @@ json toJson(const RunSummary &s)
                  {"worst_data_rank", t.worstDataRank},
                  {"worst_data_share", t.worstDataShare},
                  {"worst_data_wait_mean_ms", t.worstDataWaitMs}};
+    json replay = nullptr;
+    if (const ReplaySummary &r = s.replay; r.firstBatch >= 0)
+        replay = {{"first_batch", r.firstBatch},
+                  {"loaded_batches", r.loadedBatches},
+                  {"replayed_batches", r.replayedBatches},
+                  {"loaded_samples_per_sec", r.loadedSamplesPerSec},
+                  {"replay_samples_per_sec", r.replaySamplesPerSec},
+                  {"loading_share", r.known() ? json(r.loadingShare) : json(nullptr)}};
     return json{
         {"batches", s.batches},
         {"samples", s.samples},
@@ -79,6 +87,7 @@ json toJson(const RunSummary &s)
         {"segments", segments},
         {"ranks", ranks},
         {"rank_time_split", split},
+        {"replay", replay},
     };
 }
 

@@ -76,8 +76,8 @@ std::string dominantSetting(const LoaderConfig &loader, const DatasetFootprint &
     return dataset.shapeSetting;
 }
 
-std::string describe(const LoaderConfig &loader, int devices, const DatasetFootprint &dataset,
-                     const MemoryEstimate &e)
+std::string describe(const LoaderConfig &loader, int devices, std::int64_t replayBatches,
+                     const DatasetFootprint &dataset, const MemoryEstimate &e)
 {
     std::string text = "batch buffers: loader.batch_size " + std::to_string(loader.batchSize)
                        + " x " + sampleText(dataset.shape, dataset.dtype) + " ("
@@ -92,8 +92,10 @@ std::string describe(const LoaderConfig &loader, int devices, const DatasetFootp
     }
     if (devices > 1)
         text += ", x devices " + std::to_string(devices);
-    text += std::string(loader.pinMemory ? ", x 2 for pin_memory copies" : "")
-            + ") = " + formatBytes(e.batchBuffersBytes);
+    text += std::string(loader.pinMemory ? ", x 2 for pin_memory copies" : "");
+    if (replayBatches > 0)
+        text += ", + replay_batches " + std::to_string(replayBatches);
+    text += ") = " + formatBytes(e.batchBuffersBytes);
     if (e.datasetBytes > 0)
         text += "; dataset in memory " + formatBytes(e.datasetBytes);
     if (e.scratchBytes > 0)
@@ -106,21 +108,26 @@ std::string describe(const LoaderConfig &loader, int devices, const DatasetFootp
 void checkEstimate(const RunConfig &config, const DatasetFootprint &dataset,
                    std::int64_t budgetBytes)
 {
-    const MemoryEstimate e = estimateRunMemory(config.loader, dataset, config.devices);
+    const MemoryEstimate e = estimateRunMemory(config.loader, dataset, config.devices,
+                                               config.replayBatches);
     if (e.totalBytes <= budgetBytes)
         return;
+    const std::int64_t replay = config.replayBatches;
+    const bool replayDominates = replay > 0 && replay * 2 >= e.batchesInFlight
+                                 && e.batchBuffersBytes * 2 >= e.totalBytes;
     throw std::invalid_argument(
-        dominantSetting(config.loader, dataset, e) + ": the run needs about "
-        + formatBytes(e.totalBytes) + " of host memory, over the memory budget of "
-        + formatBytes(budgetBytes)
+        (replayDominates ? "replay_batches " + std::to_string(replay)
+                         : dominantSetting(config.loader, dataset, e))
+        + ": the run needs about " + formatBytes(e.totalBytes)
+        + " of host memory, over the memory budget of " + formatBytes(budgetBytes)
         + " (set --memory-budget MB or memory_budget_mb in the config). Estimate: "
-        + describe(config.loader, config.devices, dataset, e));
+        + describe(config.loader, config.devices, replay, dataset, e));
 }
 
 } // namespace
 
 MemoryEstimate estimateRunMemory(const LoaderConfig &loader, const DatasetFootprint &dataset,
-                                 int devices)
+                                 int devices, std::int64_t replayBatches)
 {
     MemoryEstimate e;
     e.sampleBytes = sampleBytesOf(dataset.shape, dataset.dtype);
@@ -135,6 +142,8 @@ MemoryEstimate estimateRunMemory(const LoaderConfig &loader, const DatasetFootpr
     e.batchesInFlight = saturatingMul(
         saturatingMul(workers > 0 ? saturatingAdd(window, 1) : 1, loader.pinMemory ? 2 : 1),
         std::max(devices, 1));
+    // A replay keeps its batches while the loader's window is still in flight.
+    e.batchesInFlight = saturatingAdd(e.batchesInFlight, std::max<std::int64_t>(replayBatches, 0));
     e.batchBuffersBytes = saturatingMul(e.batchesInFlight, e.batchBytes);
     e.datasetBytes = dataset.residentBytes;
     e.scratchBytes = saturatingMul(

@@ -8,7 +8,7 @@
 //   batch buffer          = batch_size x sample bytes (C x H x W x dtype size)
 //   batches in flight     = num_workers x prefetch_factor + 1 (held by the consumer),
 //                           or 1 with num_workers 0; doubled with pin_memory (each
-//                           may also hold its page-locked copy)
+//                           may also hold its page-locked copy); plus replay_batches
 //   dataset in memory     = synthetic pool (min(samples, 64) samples), IDX pixels,
 //                           CIFAR-10 records
 //   worker scratch        = per loading thread: the image folder's transformed image
@@ -38,8 +38,9 @@ struct MemoryEstimate
 };
 
 // `devices`: data-parallel ranks, each with its own loader (buffers and scratch).
+// `replayBatches`: the batches a replay keeps (RunConfig::replayBatches).
 MemoryEstimate estimateRunMemory(const LoaderConfig &loader, const DatasetFootprint &dataset,
-                                 int devices = 1);
+                                 int devices = 1, std::int64_t replayBatches = 0);
 
 // The threads a run starts, from its settings (docs/limits.md, "Memory budget and
 // thread limits"):

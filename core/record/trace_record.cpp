@@ -6,7 +6,7 @@
 namespace loaderlab {
 namespace {
 
-constexpr std::array<std::pair<MarkerKind, const char *>, 7> kMarkerKinds{{
+constexpr std::array<std::pair<MarkerKind, const char *>, 8> kMarkerKinds{{
     {MarkerKind::Reconfigure, "reconfigure"},
     {MarkerKind::Pause, "pause"},
     {MarkerKind::Resume, "resume"},
@@ -14,6 +14,7 @@ constexpr std::array<std::pair<MarkerKind, const char *>, 7> kMarkerKinds{{
     {MarkerKind::Autotune, "autotune"},
     {MarkerKind::Lesson, "lesson"},
     {MarkerKind::Note, "note"},
+    {MarkerKind::Replay, "replay"},
 }};
 
 } // namespace

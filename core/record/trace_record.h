@@ -75,6 +75,7 @@ enum class MarkerKind {
     Autotune, // a change made by the autotuner: `changes`, and `detail` its reason
     Lesson,   // a guided lesson's step: `detail`
     Note,     // anything else: `detail`
+    Replay,   // loading stops, the step runs on the batches kept: `detail` is their count
 };
 
 const char *markerKindName(MarkerKind kind); // "reconfigure", "pause", ...

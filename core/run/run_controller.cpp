@@ -29,6 +29,9 @@ void validateRun(const RunConfig &config)
     if (config.gradientMb > 0 && config.devices > 1 && !config.syncDevices)
         throw std::invalid_argument("gradient_mb: ranks that run independently exchange no "
                                     "gradient; synchronise the devices or set gradient_mb 0");
+    if (config.replayBatches > 0 && config.devices > 1)
+        throw std::invalid_argument("replay_batches: a replay runs on one device (devices "
+                                    + std::to_string(config.devices) + ")");
     if (!isExchangeBackend(config.commBackend))
         throw std::invalid_argument("comm_backend '" + config.commBackend
                                     + "': expected gloo or nccl");

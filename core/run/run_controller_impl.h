@@ -22,6 +22,11 @@
 
 namespace loaderlab {
 
+// Thrown on a rank's thread when the run's batch or time limit is reached.
+struct LimitReached
+{
+};
+
 class RunController::Impl
 {
 public:
@@ -67,13 +72,24 @@ public:
         RunConfig cfg;               // with the reconfigurations this rank applied
         std::int64_t generation = 0; // the last reconfiguration request it applied
         int configVersion = 0;
+        bool replaying = false; // its loader is gone: the step runs on kept batches
     };
     // Epochs of batches for one rank, each delivered, consumed and traced.
     void runRank(Rank &self, RunScope &scope);
     void runRankSteps(Rank &self, RunScope &scope, std::stop_token stop);
+    // The rest of the run after `kept` batches were delivered (RunConfig::replayBatches,
+    // core/run/run_controller_replay.cpp): the loader stops, and the step runs on the
+    // kept batches in turn, epoch `epoch` having delivered `inEpoch` batches so far.
+    void replayKept(Rank &self, RunScope &scope, std::unique_ptr<Consumer> &consumer,
+                    std::vector<BatchPtr> kept, int epoch, std::int64_t inEpoch,
+                    std::stop_token stop);
+    void markEpoch(int epoch, int version); // the Epoch marker, at the next batch
+    void notePeakMemory(const Consumer &consumer);
     // True with `index` set when the batch is traced; false when the batch limit
     // (`limit` > 0) was already reached by the ranks together (the record is dropped).
-    bool appendBatch(const Batch &batch, TraceRecord record, std::int64_t limit,
+    // A replayed batch (`batch` null) adds its record alone: its worker spans and
+    // skipped samples were traced when it was loaded.
+    bool appendBatch(const Batch *batch, TraceRecord record, std::int64_t limit,
                      std::int64_t &index);
     bool limitReached(const RunConfig &cfg, std::int64_t batches) const;
     // Returns false when stopped while paused. Rank 0 leaves the markers.

@@ -24,10 +24,6 @@
 namespace loaderlab {
 namespace {
 
-struct LimitReached
-{
-};
-
 // How long the ranks' meeting or one gradient exchange may take before the run fails:
 // far above a real exchange (100 MB over loopback: about 0.1 s), so that only a rank
 // that is gone ends it.
@@ -218,19 +214,13 @@ void RunController::Impl::runRankSteps(Rank &self, RunScope &scope, std::stop_to
     std::unique_ptr<Consumer> consumer = makeConsumer(
         consumerForRank(cfg.consumer, self.rank, scope.ranks), originNs, stop);
     replaceLoader(self.rank, stop, std::make_unique<Loader>(scope.dataset, cfg.loader, originNs));
+    std::vector<BatchPtr> kept; // for the replay (cfg.replayBatches)
     for (int epoch = 0; cfg.epochs == 0 || epoch < cfg.epochs; ++epoch) {
-        if (epoch > 0 && self.rank == 0) {
-            std::lock_guard lock(appendMutex);
-            trace->addMarker({nextIndex,
-                              steadyNowNs() - originNs,
-                              MarkerKind::Epoch,
-                              self.configVersion,
-                              {},
-                              std::to_string(epoch)});
-        }
+        if (epoch > 0 && self.rank == 0)
+            markEpoch(epoch, self.configVersion);
         loaderOf(self.rank).startEpoch(epoch, shard);
         EpochYield yield;
-        while (true) {
+        for (std::int64_t inEpoch = 1;; ++inEpoch) {
             if (!waitWhilePaused(stop, self.rank))
                 throw LoaderStopped();
             applyPendingChanges(stop, self, scope, consumer, epoch);
@@ -244,10 +234,7 @@ void RunController::Impl::runRankSteps(Rank &self, RunScope &scope, std::stop_to
             record.rank = self.rank;
             record.configVersion = self.configVersion;
             consumer->consume(*batch, record, stop);
-            // Several ranks raise it at once: compare-and-swap, so no rank's peak is lost.
-            const std::int64_t peak = consumer->peakMemoryBytes();
-            std::int64_t seen = peakMemoryBytes.load();
-            while (peak > seen && !peakMemoryBytes.compare_exchange_weak(seen, peak)) { }
+            notePeakMemory(*consumer);
             // A synchronised step ends as DDP's does: every rank waits for the slowest,
             // then, when every rank of the run is there, they all-reduce the gradient.
             StepSync sync = StepSync::Complete;
@@ -262,35 +249,65 @@ void RunController::Impl::runRankSteps(Rank &self, RunScope &scope, std::stop_to
                 }
             }
             std::int64_t index = 0;
-            if (!appendBatch(*batch, record, cfg.maxBatches, index))
+            if (!appendBatch(&*batch, record, cfg.maxBatches, index))
                 throw LimitReached();
             if (stop.stop_requested() || sync == StepSync::Stopped)
                 throw LoaderStopped();
             if (limitReached(cfg, index + 1))
                 throw LimitReached();
+            if (cfg.replayBatches > 0 && batch->size() > 0) { // an empty batch has no step
+                kept.push_back(std::move(batch));
+                if (std::ssize(kept) == cfg.replayBatches) {
+                    replayKept(self, scope, consumer, std::move(kept), epoch, inEpoch, stop);
+                    return;
+                }
+            }
         }
     }
 }
 
-bool RunController::Impl::appendBatch(const Batch &batch, TraceRecord record, std::int64_t limit,
+void RunController::Impl::markEpoch(int epoch, int version)
+{
+    std::lock_guard lock(appendMutex);
+    trace->addMarker({nextIndex,
+                      steadyNowNs() - originNs,
+                      MarkerKind::Epoch,
+                      version,
+                      {},
+                      std::to_string(epoch)});
+}
+
+void RunController::Impl::notePeakMemory(const Consumer &consumer)
+{
+    // Several ranks raise it at once: compare-and-swap, so no rank's peak is lost.
+    const std::int64_t peak = consumer.peakMemoryBytes();
+    std::int64_t seen = peakMemoryBytes.load();
+    while (peak > seen && !peakMemoryBytes.compare_exchange_weak(seen, peak)) { }
+}
+
+bool RunController::Impl::appendBatch(const Batch *batch, TraceRecord record, std::int64_t limit,
                                       std::int64_t &index)
 {
     std::lock_guard lock(appendMutex);
     if (limit > 0 && nextIndex >= limit)
         return false;
     index = nextIndex++;
-    for (auto span : batch.spans) {
+    record.index = index;
+    if (!batch) {
+        trace->append(record);
+        return true;
+    }
+    for (auto span : batch->spans) {
         span.batch = index;
         span.rank = record.rank;
         trace->appendSpan(span);
     }
-    for (auto skipped : batch.skipped) {
+    for (auto skipped : batch->skipped) {
         skipped.batch = index;
         sampleWarnings().warn("skipped " + escapeForTerminal(skipped.source) + ": "
                               + escapeForTerminal(skipped.reason));
         trace->addSkipped(std::move(skipped));
     }
-    record.index = index;
     trace->append(record);
     return true;
 }
@@ -398,7 +415,10 @@ void RunController::Impl::applyToRank(std::stop_token stop, Rank &self, RunScope
             reconfigureError = e.what();
         }
     }
-    if (!(loader == self.cfg.loader)) {
+    if (!(loader == self.cfg.loader) && self.replaying) {
+        // No loader to rebuild: the replayed batches stay as they were loaded.
+        self.cfg.loader = loader;
+    } else if (!(loader == self.cfg.loader)) {
         // The rest of the rank's epoch, exactly: in-flight batches are dropped and their
         // samples handed to the new loader.
         std::vector<std::int64_t> remaining = loaderOf(self.rank).remainingIndices();

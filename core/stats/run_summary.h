@@ -20,6 +20,7 @@
 // utilisation weighs each segment by its own worker count and loading time.
 
 #include "core/record/trace_record.h"
+#include "core/stats/replay_summary.h"
 
 #include <cstdint>
 #include <string>
@@ -115,6 +116,9 @@ struct RunSummary
     // figures are of all of them: samples/s the total, the input-bound share the mean
     // of the ranks', worker utilisation one entry per worker of each rank (rank-major).
     std::vector<RankSummary> ranks;
+    // A run that replayed its kept batches (RunConfig::replayBatches); firstBatch -1
+    // otherwise.
+    ReplaySummary replay;
 };
 
 // Linear-interpolated percentile (q in 0..100) of unsorted values; 0 when empty.

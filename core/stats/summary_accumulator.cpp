@@ -105,6 +105,7 @@ void SummaryAccumulator::addRecord(const TraceRecord &r)
     RankTally &tally = m_rankTallies[static_cast<std::size_t>(rank)];
     // The warm-up is each rank's own: every rank's first batch is a cold start.
     const bool steady = tally.batches >= m_warmup;
+    m_replay.add(r, steady);
     ++tally.batches;
     tally.samples += r.samples;
     if (steady) {
@@ -138,8 +139,11 @@ void SummaryAccumulator::addRecord(const TraceRecord &r)
     ++seg.out.batches;
     seg.out.samples += r.samples;
     seg.lastComputeEndNs = std::max(seg.lastComputeEndNs, r.computeEndNs);
-    seg.dispatchMinNs = std::min(seg.dispatchMinNs, r.dispatchNs);
-    seg.loadEndMaxNs = std::max(seg.loadEndMaxNs, r.loadEndNs);
+    // A replayed batch was loaded by no one: the workers' loading time ends before it.
+    if (!m_replay.replayed(r.index)) {
+        seg.dispatchMinNs = std::min(seg.dispatchMinNs, r.dispatchNs);
+        seg.loadEndMaxNs = std::max(seg.loadEndMaxNs, r.loadEndNs);
+    }
     for (const WorkerSpan &span : m_pendingSpans) {
         if (span.batch != r.index || span.worker < 0 || span.worker >= seg.out.numWorkers
             || span.rank < 0 || span.rank >= m_ranks)
@@ -257,6 +261,7 @@ RunSummary SummaryAccumulator::summary(std::int64_t skippedSamples) const
     std::vector<double> busyNs = m_busyNs;
     std::vector<double> capacityNs = m_capacityNs;
     finish(open, 0, rates, busyNs, capacityNs, m_ranks);
+    s.replay = m_replay.summary();
     s.segments = m_finished;
     s.segments.push_back(std::move(open.out));
 

@@ -12,6 +12,7 @@
 
 #include "core/record/trace_record.h"
 #include "core/stats/quantile_sketch.h"
+#include "core/stats/replay_summary.h"
 #include "core/stats/run_summary.h"
 
 #include <cstdint>
@@ -34,6 +35,8 @@ public:
     // A span of the batch whose record comes next; spans of other batches are ignored.
     void addSpan(const WorkerSpan &span);
     void addRecord(const TraceRecord &record);
+    // The run replays its kept batches from `firstBatch` on (ReplayTally::start).
+    void startReplay(std::int64_t firstBatch) { m_replay.start(firstBatch); }
 
     std::int64_t batches() const { return m_batches; }
     // The summary as if the run ended after the last record added.
@@ -126,6 +129,7 @@ private:
     std::vector<double> m_capacityNs; // per worker: loading time of segments that had it
     std::vector<SegmentSummary> m_finished;
     std::vector<Segment> m_open; // zero or one
+    ReplayTally m_replay;
 };
 
 } // namespace loaderlab

@@ -88,6 +88,10 @@ int TraceLog::ranks() const
 
 void TraceLog::addMarker(TraceMarker marker)
 {
+    if (marker.kind == MarkerKind::Replay) {
+        std::lock_guard lock(m_summaryMutex);
+        m_summary.startReplay(marker.batch);
+    }
     std::lock_guard lock(m_mutex);
     m_markers.push_back(std::move(marker));
     if (retains() && m_markers.size() > kKeptMarkers) {

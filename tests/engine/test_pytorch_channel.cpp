@@ -118,6 +118,7 @@ private Q_SLOTS:
     void splitterBoundsLines();
     void parserFollowsLiveChanges();
     void parserFollowsEachRank();
+    void parserFollowsAReplay();
     void badRecordFailsTheRunAndKeepsTheBatches_data();
     void badRecordFailsTheRunAndKeepsTheBatches();
     void endlessLineIsRefusedInBoundedMemory();
@@ -399,6 +400,37 @@ void TestPyTorchChannel::parserFollowsLiveChanges()
                               R"("samples":8})"),
                     "\"samples\" is 8, not in [1, 4]"));
     QCOMPARE(engineSampleId(0), std::uint64_t{0xE220A8397B1DCDAFULL});
+}
+
+void TestPyTorchChannel::parserFollowsAReplay()
+{
+    ChannelContext c = startedContext(); // batch size 4, 2 workers, 100 samples
+    const auto refused = [&c](const std::string &line, const char *why) {
+        return refusedWith(c, line, why);
+    };
+    acceptLine(c, batchLine());
+    QVERIFY(refused(R"({"type":"replay","index":1,"t":3000,"batches":2})",
+                    "\"batches\" is 2, not in [1, 1]"));
+    QVERIFY(refused(R"({"type":"replay","index":0,"t":3000,"batches":1})", "\"index\" is 0"));
+    const auto r = std::get<ChannelReplay>(
+        acceptLine(c, R"({"type":"replay","index":1,"t":3000,"batches":1})"));
+    QCOMPARE(r.batches, std::int64_t{1});
+    QVERIFY(c.replaying);
+    QVERIFY(refused(R"({"type":"replay","index":1,"t":3000,"batches":1})", "a second replay"));
+    // A replayed batch: built by no worker, its place goes on from the one before.
+    QVERIFY(refused(batchLine(R"({"index":1,"first":4})"), "\"worker\" is 1, not in [-1, -1]"));
+    const auto b = std::get<ChannelBatch>(acceptLine(
+        c, batchLine(R"({"index":1,"first":4,"worker":-1,"load_start":3000,"collate_start":3000,)"
+                     R"("load_end":3000,"read":0,"decode":0,"transform":0})")));
+    QVERIFY(b.replayed);
+    QCOMPARE(b.worker, -1);
+    QCOMPARE(c.epochSamples, std::int64_t{8});
+    // Past the epoch's order, a replayed batch keeps its size (the kept batches in turn).
+    c.epochSamples = 98;
+    acceptLine(c, batchLine(R"({"index":2,"first":98,"worker":-1,"load_start":3000,)"
+                            R"("collate_start":3000,"load_end":3000,"read":0,"decode":0,)"
+                            R"("transform":0})"));
+    QCOMPARE(c.epochSamples, std::int64_t{102});
 }
 
 void TestPyTorchChannel::parserFollowsEachRank()

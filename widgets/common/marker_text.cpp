@@ -57,6 +57,9 @@ QString marker(const loaderlab::TraceMarker &marker)
                                       .arg(changes(marker.changes))
                                 : QCoreApplication::translate("MarkerText", "autotune: %1 (%2)")
                                       .arg(changes(marker.changes), detail);
+    case MarkerKind::Replay:
+        return QCoreApplication::translate("MarkerText", "replay of the %1 batches kept")
+            .arg(detail);
     case MarkerKind::Lesson:
     case MarkerKind::Note:
         return detail;

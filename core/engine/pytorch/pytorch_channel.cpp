@@ -89,8 +89,10 @@ ChannelBatch parseBatch(const json &j, const ChannelContext &c)
         refuse("more batches than the run's " + std::to_string(c.maxBatches));
     b.epoch = static_cast<std::int32_t>(
         integer(j, "epoch", at.epoch, c.epochs > 0 ? c.epochs - 1 : std::int64_t{INT32_MAX}));
-    b.worker = static_cast<std::int32_t>(
-        integer(j, "worker", c.workers > 0 ? 0 : -1, c.workers > 0 ? c.workers - 1 : -1));
+    b.replayed = c.replaying;
+    b.worker = static_cast<std::int32_t>(b.replayed ? integer(j, "worker", -1, -1)
+                                                    : integer(j, "worker", c.workers > 0 ? 0 : -1,
+                                                              c.workers > 0 ? c.workers - 1 : -1));
     // Rank 0 relays the other ranks' batches of a step before it pauses or changes the
     // run at the next (loaderlab_ranks.py): every rank's batch is under the version
     // in force.
@@ -100,7 +102,9 @@ ChannelBatch parseBatch(const json &j, const ChannelContext &c)
     // A new epoch starts at the beginning of its order; an epoch goes on where it was.
     const std::int64_t first = b.epoch == at.epoch ? at.epochSamples : 0;
     b.first = integer(j, "first", first, first);
-    const std::int64_t places = std::min<std::int64_t>(c.batchSize, c.orderSamples - b.first);
+    const std::int64_t places = b.replayed
+                                    ? c.batchSize
+                                    : std::min<std::int64_t>(c.batchSize, c.orderSamples - b.first);
     b.skipped = j.contains("skipped") ? static_cast<std::int32_t>(integer(j, "skipped", 0, places))
                                       : 0;
     b.samples = static_cast<std::int32_t>(
@@ -270,6 +274,17 @@ EngineRecord parseEngineRecord(std::string_view line, const ChannelContext &cont
         r.message = text(j, "message", 2000);
         return r;
     }
+    if (type == "replay") {
+        if (context.paused || context.replaying || context.ranks > 1)
+            refuse(context.ranks > 1 ? "a replay of several ranks"
+                   : context.paused  ? "a replay while paused"
+                                     : "a second replay");
+        ChannelReplay r;
+        r.index = integer(j, "index", context.batches, context.batches);
+        r.tNs = now("t");
+        r.batches = integer(j, "batches", 1, std::max<std::int64_t>(context.batches, 1));
+        return r;
+    }
     if (type == "paused" || type == "resumed") {
         if (context.paused != (type == "resumed"))
             refuse(context.paused ? "paused twice" : "resumed without a pause");
@@ -312,6 +327,8 @@ void acceptEngineRecord(ChannelContext &context, const EngineRecord &record)
         context.workers = r->workers;
     } else if (const auto *f = std::get_if<ChannelRefused>(&record)) {
         context.answeredVersion = f->version;
+    } else if (std::holds_alternative<ChannelReplay>(record)) {
+        context.replaying = true;
     } else if (const auto *p = std::get_if<ChannelPaused>(&record)) {
         context.paused = true;
         context.pausedNs = p->tNs;

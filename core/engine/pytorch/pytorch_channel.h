@@ -93,6 +93,10 @@ struct ChannelBatch
     // "spans", optional: each sample's [start, end] inside the load, in order (a
     // pipeline file's __getitem__ calls); empty: the load is one span.
     std::vector<std::pair<std::int64_t, std::int64_t>> spans;
+    // After a "replay" record: a kept batch the step runs again, loaded by no worker
+    // ("worker" -1) and ready when asked for; its samples are within the batch size,
+    // its "first" goes on from the batch before (not bounded by the epoch's order).
+    bool replayed = false;
 };
 
 // The most entries "skips" and "spans" may have.
@@ -154,6 +158,16 @@ struct ChannelPhase
 // The longest a phase may be given (a day).
 inline constexpr double kMaxEnginePhaseSeconds = 86400.0;
 
+// {"type":"replay","index":I,"t":T,"batches":N}: from batch I on, the engine has shut
+// its DataLoader down and runs the step on the N batches it kept (RunConfig::
+// replayBatches); I >= N. Once per run, not while paused, one rank only.
+struct ChannelReplay
+{
+    std::int64_t index = 0;
+    std::int64_t tNs = 0;
+    std::int64_t batches = 0;
+};
+
 // {"type":"end","batches":N}: all batches sent.
 struct ChannelEnd
 {
@@ -162,7 +176,7 @@ struct ChannelEnd
 
 using EngineRecord =
     std::variant<ChannelStart, ChannelBatch, ChannelFailure, ChannelEnd, ChannelReconfigured,
-                 ChannelRefused, ChannelPaused, ChannelResumed, ChannelPhase>;
+                 ChannelRefused, ChannelPaused, ChannelResumed, ChannelPhase, ChannelReplay>;
 
 // The largest batch size and worker count a "reconfigured" record may name.
 inline constexpr std::int32_t kMaxEngineBatchSize = 1 << 20;
@@ -215,6 +229,7 @@ struct ChannelContext
     std::int64_t version = 0;
     bool paused = false;
     std::int64_t pausedNs = 0;
+    bool replaying = false; // after the "replay" record
 };
 
 // Parses and validates one line (without its newline). Throws ChannelError.

@@ -82,6 +82,8 @@ json settingsJson(const RunConfig &c)
              {"gradient_mb", c.gradientMb},
              {"comm_backend", c.commBackend},
              {"epochs", c.epochs},
+             {"replay_batches", c.replayBatches},
+             {"max_seconds", c.maxSeconds},
              {"records_fd", kEngineRecordsFd},
              {"commands_fd", kEngineCommandsFd}});
     if (c.launchRank >= 0) {
@@ -277,6 +279,9 @@ void PyTorchRun::start(const RunConfig &config, const EngineCancel &cancelled)
 {
     if (const std::string why = pytorchConfigProblem(config); !why.empty())
         throw std::invalid_argument(why);
+    if (config.replayBatches > 0 && config.devices > 1)
+        throw std::invalid_argument("replay_batches: a replay runs on one device (devices "
+                                    + std::to_string(config.devices) + ")");
     if (const std::string why = pytorchEngineProblem(m_python, cancelled); !why.empty())
         throw std::runtime_error(why);
     if (m_reader.joinable())

@@ -207,6 +207,13 @@ void PyTorchRun::handleLine(std::string_view line)
             m_requested = m_config; // what is asked for next is compared with what runs
         m_requests.erase(m_requests.begin(), m_requests.upper_bound(refused->version));
         m_reconfigureError = "the PyTorch engine refused the change: " + refused->message;
+    } else if (const auto *replay = std::get_if<ChannelReplay>(&record)) {
+        m_trace->addMarker({m_batches,
+                            replay->tNs - m_startNs,
+                            MarkerKind::Replay,
+                            m_version,
+                            {},
+                            std::to_string(replay->batches)});
     } else if (const auto *p = std::get_if<ChannelPaused>(&record)) {
         m_trace->addMarker({m_batches, p->tNs - m_startNs, MarkerKind::Pause, m_version, {}, {}});
     } else if (const auto *q = std::get_if<ChannelResumed>(&record)) {
@@ -273,7 +280,9 @@ void PyTorchRun::handleBatch(const ChannelBatch &b)
             {r.index, r.requestNs, MarkerKind::Epoch, m_version, {}, std::to_string(r.epoch)});
         m_lastEpoch = r.epoch;
     }
-    if (b.spans.empty())
+    if (b.replayed) {
+        // Loaded by no worker: no span, as LoaderLab's engine traces a replayed batch.
+    } else if (b.spans.empty())
         m_trace->appendSpan({r.index, r.worker, r.rank, r.loadStartNs, r.loadEndNs});
     for (const auto &[start, end] : b.spans)
         m_trace->appendSpan({r.index, r.worker, r.rank, start - m_startNs, end - m_startNs});

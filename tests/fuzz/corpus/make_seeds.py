@@ -184,6 +184,11 @@ def pytorch_channel():
             batch(3, epoch=1, worker=0, samples=4, version=2, first=0),
             '{"type":"end","batches":4}']
     write("fuzz_pytorch_channel", "live.jsonl", "\n".join(live) + "\n")
+    # A replay: two batches loaded, then the kept ones again, by no worker, into epoch 1.
+    replay = [start, batch(0), batch(1), '{"type":"replay","index":2,"t":2250,"batches":2}',
+              batch(2, worker=-1, first=16, samples=8),
+              batch(3, epoch=1, worker=-1, first=0, samples=8), '{"type":"end","batches":4}']
+    write("fuzz_pytorch_channel", "replay.jsonl", "\n".join(replay) + "\n")
     write("fuzz_pytorch_channel", "gap.jsonl", start + "\n" + batch(0) + "\n" + batch(1, first=9) + "\n")
     write("fuzz_pytorch_channel", "old_version.jsonl", "\n".join(
         [start, batch(0), changed, batch(1, worker=0, samples=4)]) + "\n")

@@ -704,6 +704,12 @@ def run(settings, commands, ranks, torch, Image, DataLoader, Dataset, IterableDa
     if ranks is not None:
         ranks.barrier(False)  # no rank loads before rank 0's start record
     max_batches, epochs = settings["max_batches"], settings["epochs"]
+    replay = settings.get("replay_batches", 0)
+    if replay and iterable and max_batches == 0 and not settings.get("max_seconds"):
+        raise PipelineRefused("%s: a replay of a stream (an IterableDataset) needs a batch or "
+                              "time limit, as its epochs have no length"
+                              % os.path.basename(pipeline_path))
+    kept = []  # the batches a replay keeps: (batch, samples, ids)
     index = epoch = version = 0
     iterator = None
     paused = False
@@ -725,8 +731,72 @@ def run(settings, commands, ranks, torch, Image, DataLoader, Dataset, IterableDa
             elif command_kind == "reconfigure":
                 change = (command["version"], {key: command[key] for key in LIVE})
 
+    def epoch_batches(epoch):
+        """The batches the DataLoader gives epoch `epoch` (None for a stream)."""
+        if iterable:
+            return None
+        places, size = len(epoch_order(epoch)), live["batch_size"]
+        return places // size if settings["drop_last"] else -(-places // size)
+
+    def replay_rest(epoch, position, done, index):
+        """The rest of the run on the kept batches, the DataLoader shut down: each epoch
+        has the batches the DataLoader would have given it; the step is the run's. A live
+        change of the step applies; one of the loader's is refused, as there is none."""
+        nonlocal change, version
+        emit({"type": "replay", "index": index, "t": time.monotonic_ns(),
+              "batches": len(kept)})
+        turn = 0
+        while (epochs == 0 or epoch < epochs) and (max_batches == 0 or index < max_batches):
+            length = epoch_batches(epoch)
+            while (length is None or done < length) and (max_batches == 0
+                                                         or index < max_batches):
+                take(commands.read(0))
+                if paused:
+                    emit({"type": "paused", "index": index, "t": time.monotonic_ns()})
+                    while paused:
+                        take(commands.read(None))
+                    emit({"type": "resumed", "index": index, "t": time.monotonic_ns()})
+                if change is not None:
+                    number, wanted = change
+                    change = None
+                    if any(wanted[key] != live[key] for key in REBUILD):
+                        emit({"type": "refused", "version": number, "message":
+                              "the run replays the batches it kept: the loader's settings no "
+                              "longer apply"})
+                    else:
+                        live.update(wanted)
+                        version = number
+                        emit({"type": "reconfigured", "version": number, "index": index,
+                              "t": time.monotonic_ns(), "batch_size": live["batch_size"],
+                              "workers": live["workers"]})
+                batch, size, ids = kept[turn]
+                turn = (turn + 1) % len(kept)
+                request = time.monotonic_ns()
+                compute_start = time.monotonic_ns()
+                if step is not None:
+                    if batch is not None:
+                        user_call(pipeline_path, "make_step's step raised on batch %d:" % index,
+                                  step, batch)
+                else:
+                    pause = (live["sleep_batch_ms"] + live["sleep_sample_ms"] * size) / 1000.0
+                    if pause > 0:
+                        time.sleep(pause)
+                emit({"type": "batch", "index": index, "epoch": epoch, "worker": -1,
+                      "samples": size, "version": version, "first": position, "ids": ids,
+                      "load_start": request, "collate_start": request, "load_end": request,
+                      "read": 0, "decode": 0, "transform": 0, "request": request,
+                      "delivery": request, "compute_start": compute_start,
+                      "compute_end": time.monotonic_ns()}, batched=True)
+                position += size
+                done += 1
+                index += 1
+            epoch, position, done = epoch + 1, 0, 0
+        return index
+
+    replaying = False
     while (epochs == 0 or epoch < epochs) and (max_batches == 0 or index < max_batches):
         rest.order, rest.start = (None, 0) if iterable else (epoch_order(epoch), 0)
+        in_epoch = 0
         iterator = iter(loader)
         delivered = skipped = 0
         last_skip = ""
@@ -826,6 +896,18 @@ def run(settings, commands, ranks, torch, Image, DataLoader, Dataset, IterableDa
             emit(info, batched=True)
             rest.start += consumed
             index += 1
+            in_epoch += 1
+            if replay and size > 0:
+                kept.append((batch, size, info.get("ids", 0)))
+                replaying = len(kept) == replay
+                if replaying:
+                    break
+        if replaying:
+            # The workers end before the step runs alone (their batches stay in memory).
+            shut_down(loader, iterator)
+            iterator = None
+            index = replay_rest(epoch, rest.start, in_epoch, index)
+            break
         epoch += 1
     shut_down(loader, iterator)
     if ranks is not None:
