@@ -9,6 +9,7 @@
 
 #include "core/io/run_reader.h"
 #include "core/limits/ceilings.h"
+#include "core/limits/roofline.h"
 #include "core/run/output_paths.h"
 #include "core/system/atomic_file.h"
 #include "core/system/logging.h"
@@ -22,6 +23,7 @@
 #include <cstdio>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace loaderlab::cli {
 namespace {
@@ -93,6 +95,15 @@ int limitsCommand(const QStringList &arguments)
                       QStringLiteral("file")});
     parser.addOption({QStringLiteral("json"), QStringLiteral("also write the ceilings as JSON"),
                       QStringLiteral("file")});
+    parser.addOption({QStringLiteral("plot"),
+                      QStringLiteral("also draw the roofline (the ceilings against the cores "
+                                     "loading, the runs as points) as an SVG file"),
+                      QStringLiteral("file")});
+    parser.addOption({QStringLiteral("place"),
+                      QStringLiteral("a recorded run's summary JSON or a sweep's results folder "
+                                     "to place on the roofline (repeatable; --from's run is "
+                                     "placed too)"),
+                      QStringLiteral("path")});
     if (const auto code = parseCommandLine(parser, arguments, "limits"))
         return *code;
     if (rejectPositionals(parser, 0, "limits"))
@@ -101,6 +112,8 @@ int limitsCommand(const QStringList &arguments)
     loaderlab::CeilingReport report;
     std::optional<double> runRate;
     std::string jsonPath;
+    std::string plotPath;
+    std::vector<loaderlab::RooflinePoint> points;
     int signal = 0;
     try {
         loaderlab::setupLogging("warn");
@@ -118,6 +131,13 @@ int limitsCommand(const QStringList &arguments)
             if (const auto rate = summary.find("samples_per_sec_mean");
                 rate != summary.end() && rate->is_number() && rate->get<double>() > 0.0)
                 runRate = rate->get<double>();
+            if (runRate)
+                points.push_back({"your run", config.loader.numWorkers, *runRate});
+        }
+        for (const QString &place : parser.values(QStringLiteral("place"))) {
+            std::vector<loaderlab::RooflinePoint> more = loaderlab::rooflinePoints(
+                pathFromArgument(place));
+            points.insert(points.end(), more.begin(), more.end());
         }
         loaderlab::CeilingOptions options;
         bool ok = false;
@@ -128,7 +148,10 @@ int limitsCommand(const QStringList &arguments)
             options.keepTensorFile = pathFromArgument(parser.value(QStringLiteral("keep-tensor")));
         if (parser.isSet(QStringLiteral("json")))
             jsonPath = pathFromArgument(parser.value(QStringLiteral("json")));
-        loaderlab::checkOutputPaths({{"--json", jsonPath}}, {config.dataset.path});
+        if (parser.isSet(QStringLiteral("plot")))
+            plotPath = pathFromArgument(parser.value(QStringLiteral("plot")));
+        loaderlab::checkOutputPaths({{"--json", jsonPath}, {"--plot", plotPath}},
+                                    {config.dataset.path});
         options.progress = [](loaderlab::CeilingKind kind, int done, int total) {
             std::fprintf(stderr, "limits: [%d/%d] %s ...\n", done + 1, total,
                          loaderlab::ceilingKindName(kind));
@@ -153,16 +176,21 @@ int limitsCommand(const QStringList &arguments)
         return kInterruptedBase + signal;
     }
     printReport(report, runRate);
-    if (!jsonPath.empty()) {
-        try {
+    try {
+        if (!jsonPath.empty()) {
             const auto json = loaderlab::toSafeJson(reportJson(report, runRate));
             loaderlab::writeFileAtomically(jsonPath,
                                            [&](std::ostream &out) { out << json.dump(2) << '\n'; });
-        } catch (const std::exception &e) {
-            std::fprintf(stderr, "loaderlab limits: %s\n",
-                         loaderlab::escapeForTerminal(e.what()).c_str());
-            return kFailed;
         }
+        if (!plotPath.empty()) {
+            const std::string svg = loaderlab::svgPlot(loaderlab::rooflinePlot(report, points));
+            loaderlab::writeFileAtomically(plotPath,
+                                           [&](std::ostream &out) { out << svg << '\n'; });
+        }
+    } catch (const std::exception &e) {
+        std::fprintf(stderr, "loaderlab limits: %s\n",
+                     loaderlab::escapeForTerminal(e.what()).c_str());
+        return kFailed;
     }
     return kOk;
 }

@@ -78,8 +78,10 @@ void TestCliLimits::fromARecordedRun()
          QStringLiteral("--quiet")});
     QVERIFY2(recorded.exitCode == 0, qPrintable(recorded.err));
     const double rate = readJson(run).at("summary").at("samples_per_sec_mean");
+    const QString plot = m_dir.filePath(QStringLiteral("roofline.svg"));
     const Result r = runLoaderlab({QStringLiteral("limits"), QStringLiteral("--from"), run,
-                                   QStringLiteral("--seconds-each"), QStringLiteral("0.2")});
+                                   QStringLiteral("--seconds-each"), QStringLiteral("0.2"),
+                                   QStringLiteral("--plot"), plot, QStringLiteral("--place"), run});
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     // The run's settings: its folder and its step; its rate placed against the ceiling.
     QVERIFY2(r.out.contains(QStringLiteral("fotos ü")), qPrintable(r.out));
@@ -88,6 +90,14 @@ void TestCliLimits::fromARecordedRun()
                  QStringLiteral("your run +%1 ").arg(QString::number(rate, 'f', 0)))),
              qPrintable(r.out));
     QVERIFY(r.out.contains(QStringLiteral("you run at")));
+    // The roofline: every ceiling, and the run (from --from and --place) as points.
+    QFile svg(plot);
+    QVERIFY(svg.open(QIODevice::ReadOnly));
+    const QString drawn = QString::fromUtf8(svg.readAll());
+    QVERIFY2(drawn.startsWith(QStringLiteral("<svg xmlns=")), qPrintable(drawn.left(80)));
+    for (const char *name : {"storage ", "decode ", "hand-over ", "step ", "runs"})
+        QVERIFY2(drawn.contains(QLatin1String(name)), name);
+    QVERIFY(drawn.contains(QStringLiteral("cores loading (workers)")));
 }
 
 void TestCliLimits::anExistingKeepFileIsRefusedAndKept()

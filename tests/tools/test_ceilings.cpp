@@ -5,6 +5,7 @@
 
 #include "core/dataset/tensor_file_dataset.h"
 #include "core/limits/ceilings.h"
+#include "core/limits/roofline.h"
 #include "tests/support/image_folder.h"
 #include "tests/support/test_main.h"
 
@@ -60,6 +61,7 @@ private Q_SLOTS:
     void refusesWhatItCannotMeasure();
     void bindingSentenceNamesTheLowestAndTheRunsShare();
     void aStepSlowerThanTheLoaderBindsTheJob();
+    void theRooflineRisesWithTheCoresAndPlacesTheRuns();
 
 private:
     QTemporaryDir m_dir;
@@ -199,6 +201,34 @@ void TestCeilings::aStepSlowerThanTheLoaderBindsTheJob()
                          "run at 450, 90 % of the step's 500; the step binds first, at 500: the "
                          "job is not input-bound; lifted, reading the data binds next, at "
                          "12,500"));
+}
+
+void TestCeilings::theRooflineRisesWithTheCoresAndPlacesTheRuns()
+{
+    CeilingReport report;
+    report.cores = 4;
+    report.freeCores = 2.0;
+    report.ceilings = {made(CeilingKind::Storage, 2000), made(CeilingKind::Decode, 800),
+                       made(CeilingKind::Handover, 100000), made(CeilingKind::Step, 2400),
+                       made(CeilingKind::Preprocessed, 5000)};
+    const SvgPlotSpec plot = rooflinePlot(report,
+                                          {{"a", 2, 690.0}, {"b", 0, 350.0}, {"c", 6, 900.0}});
+    QCOMPARE(plot.series.size(), std::size_t{6});
+    // Up to one core past the widest run (6 workers): x 7.
+    const auto line = [&](std::size_t i) { return plot.series[i].points; };
+    using Points = std::vector<std::pair<double, double>>;
+    QCOMPARE(line(0), (Points{{0.0, 2000.0}, {7.0, 2000.0}}));    // storage: flat
+    QCOMPARE(line(1), (Points{{0.0, 0.0}, {7.0, 400.0 * 7.0}}));  // decode: 400 a core
+    QCOMPARE(line(4), (Points{{0.0, 0.0}, {7.0, 2500.0 * 7.0}})); // preprocessed: 2,500 a core
+    QCOMPARE(plot.series[1].name, std::string("decode 400/core"));
+    QCOMPARE(plot.series[3].name, std::string("step 2400"));
+    // 0 workers: the thread that steps loads, at one core.
+    QCOMPARE(line(5), (Points{{1.0, 350.0}, {2.0, 690.0}, {6.0, 900.0}}));
+    QCOMPARE(plot.title, bindingSentence(report, std::nullopt));
+    QCOMPARE(plot.markers.size(), std::size_t{2});
+    QCOMPARE(plot.markers[0].x, 2.0);
+    const std::string svg = svgPlot(plot);
+    QVERIFY(svg.find("decode 400/core") != std::string::npos);
 }
 
 LOADERLAB_GUILESS_TEST_MAIN(TestCeilings)
