@@ -85,7 +85,7 @@ std::vector<SvgMarker> plotMarkers(const std::vector<TraceMarker> &markers, bool
 SvgPlotSpec reportPlot(const char *id, const char *title, const char *xLabel, const char *yLabel,
                        bool logX, const ReportOptions &options)
 {
-    return {id, title, xLabel, yLabel, options.plotWidth, options.plotHeight, logX, {}, {}};
+    return {id, title, xLabel, yLabel, options.plotWidth, options.plotHeight, logX, {}, {}, 0.0};
 }
 
 SvgPlotSpec waitPlot(const std::vector<ReportRun> &runs, const ReportOptions &options)

@@ -15,7 +15,7 @@ namespace {
 constexpr int kLeft = 64; // room for the value axis' numbers and label
 constexpr int kRight = 16;
 constexpr int kBottom = 44;        // the key axis' numbers and label
-constexpr double kCharWidth = 6.6; // a 12 px sans-serif character, about
+constexpr double kCharWidth = 7.2; // a 12 px sans-serif character, about
 
 std::string number(double value)
 {
@@ -163,7 +163,7 @@ std::string svgPlot(const SvgPlotSpec &spec)
     } else if (k1 <= k0) {
         k1 = k0 + 1.0;
     }
-    const double yTop = yHigh > 0.0 ? yHigh * 1.08 : 1.0;
+    const double yTop = spec.yMax > 0.0 ? spec.yMax : yHigh > 0.0 ? yHigh * 1.08 : 1.0;
     const double xScale = plotW / (k1 - k0);
     const auto px = [&](double x) { return kLeft + (kx(x) - k0) * xScale; };
     const auto py = [&](double y) { return top + plotH - y / yTop * plotH; };

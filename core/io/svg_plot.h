@@ -40,6 +40,7 @@ struct SvgPlotSpec
     bool logX = false; // x > 0 only; ticks at powers of ten
     std::vector<SvgSeries> series;
     std::vector<SvgMarker> markers;
+    double yMax = 0.0; // the top of the y axis (what is above is cut); 0: above the highest point
 };
 
 // The plot as "<svg ...>...</svg>". A plot without any point says so in its middle.

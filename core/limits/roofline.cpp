@@ -72,7 +72,10 @@ SvgPlotSpec rooflinePlot(const CeilingReport &report, const std::vector<Roofline
 {
     SvgPlotSpec spec;
     spec.id = "roofline";
-    spec.title = bindingSentence(report, std::nullopt);
+    char title[120];
+    std::snprintf(title, sizeof title, "the loader's roofline on %d cores, %.1f free to it",
+                  report.cores, report.freeCores);
+    spec.title = title;
     spec.xLabel = "cores loading (workers)";
     spec.yLabel = "samples/s";
     spec.height = 420;
@@ -80,6 +83,9 @@ SvgPlotSpec rooflinePlot(const CeilingReport &report, const std::vector<Roofline
     for (const RooflinePoint &p : points)
         xMax = std::max(xMax, pointCores(p));
     xMax += 1.0;
+    double top = 0.0; // the highest value the plot must show
+    for (const RooflinePoint &p : points)
+        top = std::max(top, p.samplesPerSecond);
     for (const Ceiling &c : report.ceilings) {
         if (!c.measured())
             continue;
@@ -88,17 +94,25 @@ SvgPlotSpec rooflinePlot(const CeilingReport &report, const std::vector<Roofline
                     + std::to_string(std::lround(c.samplesPerSecond));
         line.colour = kColours[static_cast<int>(c.kind)];
         line.style = SvgSeries::Style::Line;
-        const bool perCore = c.kind == CeilingKind::Decode || c.kind == CeilingKind::Preprocessed;
+        // The decode scales with the cores; the others were measured as they are (the
+        // preprocessed read is bounded by the storage rate).
+        const bool perCore = c.kind == CeilingKind::Decode;
         if (perCore && report.freeCores > 0.0) {
             // Measured on the free cores: its rate per core, on any number of cores.
             const double rate = c.samplesPerSecond / report.freeCores;
             line.name = std::string(ceilingKindName(c.kind)) + " "
                         + std::to_string(std::lround(rate)) + "/core";
             line.points = {{0.0, 0.0}, {xMax, rate * xMax}};
-            line.dashed = c.kind == CeilingKind::Preprocessed;
+            top = std::max(top, rate * std::max(report.cores, 1));
         } else {
             line.points = {{0.0, c.samplesPerSecond}, {xMax, c.samplesPerSecond}};
-            line.dashed = c.kind == CeilingKind::Step;
+            line.dashed = c.kind == CeilingKind::Step || c.kind == CeilingKind::Preprocessed;
+            // A ceiling far above the rest (the hand-over, usually) would flatten them:
+            // it is drawn off the top of the plot unless it binds.
+            if (&c == report.jobBinding() || c.kind != CeilingKind::Handover)
+                top = std::max(top, c.samplesPerSecond);
+            else
+                line.name += " (above)";
         }
         spec.series.push_back(std::move(line));
     }
@@ -112,6 +126,7 @@ SvgPlotSpec rooflinePlot(const CeilingReport &report, const std::vector<Roofline
         std::sort(runs.points.begin(), runs.points.end());
         spec.series.push_back(std::move(runs));
     }
+    spec.yMax = top > 0.0 ? top * 1.15 : 0.0;
     if (report.freeCores > 0.0) {
         char label[32];
         std::snprintf(label, sizeof label, "%.1f free", report.freeCores);

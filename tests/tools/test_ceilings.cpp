@@ -217,14 +217,18 @@ void TestCeilings::theRooflineRisesWithTheCoresAndPlacesTheRuns()
     // Up to one core past the widest run (6 workers): x 7.
     const auto line = [&](std::size_t i) { return plot.series[i].points; };
     using Points = std::vector<std::pair<double, double>>;
-    QCOMPARE(line(0), (Points{{0.0, 2000.0}, {7.0, 2000.0}}));    // storage: flat
-    QCOMPARE(line(1), (Points{{0.0, 0.0}, {7.0, 400.0 * 7.0}}));  // decode: 400 a core
-    QCOMPARE(line(4), (Points{{0.0, 0.0}, {7.0, 2500.0 * 7.0}})); // preprocessed: 2,500 a core
+    QCOMPARE(line(0), (Points{{0.0, 2000.0}, {7.0, 2000.0}}));     // storage: flat
+    QCOMPARE(line(1), (Points{{0.0, 0.0}, {7.0, 400.0 * 7.0}}));   // decode: 400 a core
+    QCOMPARE(line(2), (Points{{0.0, 100000.0}, {7.0, 100000.0}})); // hand-over: flat, ...
+    QCOMPARE(line(4), (Points{{0.0, 5000.0}, {7.0, 5000.0}}));     // preprocessed: as measured
     QCOMPARE(plot.series[1].name, std::string("decode 400/core"));
+    QCOMPARE(plot.series[2].name, std::string("hand-over 100000 (above)"));
     QCOMPARE(plot.series[3].name, std::string("step 2400"));
+    // ... and off the top, which is just above the highest of the rest: 5,000.
+    QCOMPARE(plot.yMax, 5000.0 * 1.15);
     // 0 workers: the thread that steps loads, at one core.
     QCOMPARE(line(5), (Points{{1.0, 350.0}, {2.0, 690.0}, {6.0, 900.0}}));
-    QCOMPARE(plot.title, bindingSentence(report, std::nullopt));
+    QCOMPARE(plot.title, std::string("the loader's roofline on 4 cores, 2.0 free to it"));
     QCOMPARE(plot.markers.size(), std::size_t{2});
     QCOMPARE(plot.markers[0].x, 2.0);
     const std::string svg = svgPlot(plot);
