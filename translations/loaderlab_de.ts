@@ -2065,6 +2065,189 @@
     </message>
 </context>
 <context>
+    <name>loaderlab::LimitsDialog</name>
+    <message>
+        <source>storage</source>
+        <translation>Speicher</translation>
+    </message>
+    <message>
+        <source>decode</source>
+        <translation>Dekodieren</translation>
+    </message>
+    <message>
+        <source>hand-over</source>
+        <translation>Übergabe</translation>
+    </message>
+    <message>
+        <source>step</source>
+        <translation>Schritt</translation>
+    </message>
+    <message>
+        <source>preprocessed</source>
+        <translation>Vorverarbeitet</translation>
+    </message>
+    <message>
+        <source>Reading the data</source>
+        <translation>Das Lesen der Daten</translation>
+    </message>
+    <message>
+        <source>The decode</source>
+        <translation>Das Dekodieren</translation>
+    </message>
+    <message>
+        <source>The loader&apos;s hand-over</source>
+        <translation>Die Übergabe des Loaders</translation>
+    </message>
+    <message>
+        <source>The step</source>
+        <translation>Der Schritt</translation>
+    </message>
+    <message>
+        <source>Preprocessed tensors</source>
+        <translation>Vorverarbeitete Tensoren</translation>
+    </message>
+    <message>
+        <source>faster storage, fewer bytes a sample, or data that fits in the page cache</source>
+        <translation>schnellerer Speicher, weniger Bytes pro Sample oder Daten, die in den Page-Cache passen</translation>
+    </message>
+    <message>
+        <source>more cores (%1 samples/s each), the fast decode for large photos, smaller inputs, or preprocessing</source>
+        <translation>mehr Kerne (je %1 Samples/s), das schnelle Dekodieren großer Fotos, kleinere Eingaben oder Vorverarbeitung</translation>
+    </message>
+    <message>
+        <source>bigger batches: the cost is per batch</source>
+        <translation>größere Batches: die Kosten fallen pro Batch an</translation>
+    </message>
+    <message>
+        <source>a faster step: half precision, channels-last, a smaller model, a faster device</source>
+        <translation>ein schnellerer Schritt: halbe Genauigkeit, Channels-last, ein kleineres Modell, ein schnelleres Gerät</translation>
+    </message>
+    <message>
+        <source>faster storage: a preprocessed sample is bigger than its JPEG</source>
+        <translation>schnellerer Speicher: ein vorverarbeitetes Sample ist größer als sein JPEG</translation>
+    </message>
+    <message>
+        <source>Limits of this machine</source>
+        <translation>Grenzen dieser Maschine</translation>
+    </message>
+    <message>
+        <source>How many samples a second each stage of the input pipeline could give on this machine, with the side panel&apos;s data and settings, a few seconds each. A run going on takes cores from the measurement: stop it first for the machine&apos;s own ceilings.</source>
+        <translation>Wie viele Samples pro Sekunde jede Stufe der Eingabe-Pipeline auf dieser Maschine liefern könnte, mit den Daten und Einstellungen der Seitenleiste, je einige Sekunden. Ein laufender Lauf nimmt der Messung Kerne weg: für die Obergrenzen der Maschine selbst zuerst anhalten.</translation>
+    </message>
+    <message>
+        <source>Seconds per stage</source>
+        <translation>Sekunden pro Stufe</translation>
+    </message>
+    <message>
+        <source>&amp;Measure</source>
+        <translation>&amp;Messen</translation>
+    </message>
+    <message>
+        <source>S&amp;top</source>
+        <translation>S&amp;topp</translation>
+    </message>
+    <message>
+        <source>&amp;Export plot…</source>
+        <translation>Diagramm &amp;exportieren…</translation>
+    </message>
+    <message>
+        <source>cores loading (workers)</source>
+        <translation>ladende Kerne (Worker)</translation>
+    </message>
+    <message>
+        <source>samples/s</source>
+        <translation>Samples/s</translation>
+    </message>
+    <message>
+        <source>Ceiling</source>
+        <translation>Obergrenze</translation>
+    </message>
+    <message>
+        <source>Samples/s</source>
+        <translation>Samples/s</translation>
+    </message>
+    <message>
+        <source>What lifts it</source>
+        <translation>Was sie anhebt</translation>
+    </message>
+    <message>
+        <source>Measure to see the ceilings of the side panel&apos;s settings.</source>
+        <translation>Messen, um die Obergrenzen der Einstellungen der Seitenleiste zu sehen.</translation>
+    </message>
+    <message>
+        <source>Opening the dataset…</source>
+        <translation>Datensatz wird geöffnet…</translation>
+    </message>
+    <message>
+        <source>Measuring the %1 ceiling (%2 of %3)…</source>
+        <translation>Obergrenze „%1“ wird gemessen (%2 von %3)…</translation>
+    </message>
+    <message>
+        <source>Stopped: the ceilings measured so far.</source>
+        <translation>Gestoppt: die bisher gemessenen Obergrenzen.</translation>
+    </message>
+    <message>
+        <source>Measured on %1.</source>
+        <translation>Gemessen auf %1.</translation>
+    </message>
+    <message>
+        <source>Cannot measure: %1</source>
+        <translation>Messen nicht möglich: %1</translation>
+    </message>
+    <message>
+        <source>Stopping…</source>
+        <translation>Wird gestoppt…</translation>
+    </message>
+    <message>
+        <source>No stage of the loader could be measured (hover over the table for why).</source>
+        <translation>Keine Stufe des Loaders ließ sich messen (der Tooltip der Tabelle sagt, warum).</translation>
+    </message>
+    <message>
+        <source>%1 binds the loader at %2 samples/s, with %3 of %4 cores free to it.</source>
+        <translation>%1 begrenzt den Loader auf %2 Samples/s, mit %3 von %4 Kernen frei für ihn.</translation>
+    </message>
+    <message>
+        <source>The step alone takes %1: it binds the job, and a faster loader would not speed it up.</source>
+        <translation>Der Schritt allein schafft %1: er begrenzt den Job, ein schnellerer Loader würde ihn nicht beschleunigen.</translation>
+    </message>
+    <message>
+        <source>The step alone could take %1.</source>
+        <translation>Der Schritt allein könnte %1 schaffen.</translation>
+    </message>
+    <message>
+        <source>runs</source>
+        <translation>Läufe</translation>
+    </message>
+    <message>
+        <source>%1 %2/core</source>
+        <translation>%1 %2/Kern</translation>
+    </message>
+    <message>
+        <source>%1 %2 (above)</source>
+        <translation>%1 %2 (darüber)</translation>
+    </message>
+    <message>
+        <source>%1 cores</source>
+        <translation>%1 Kerne</translation>
+    </message>
+    <message>
+        <source>%1 free</source>
+        <translation>%1 frei</translation>
+    </message>
+    <message>
+        <source>Export roofline</source>
+        <translation>Roofline exportieren</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf)</source>
+        <translation>PNG-Bild (*.png);;SVG-Bild (*.svg);;PDF-Dokument (*.pdf)</translation>
+    </message>
+    <message>
+        <source>Wrote %1</source>
+        <translation>%1 geschrieben</translation>
+    </message>
+</context>
+<context>
     <name>loaderlab::LivePlot</name>
     <message>
         <source>the consumer</source>
@@ -2311,6 +2494,14 @@
     <message>
         <source>Res&amp;ume</source>
         <translation>&amp;Fortsetzen</translation>
+    </message>
+    <message>
+        <source>Start with loading made &amp;free (replay)…</source>
+        <translation>Mit kosten&amp;losem Laden starten (Wiederholung)…</translation>
+    </message>
+    <message>
+        <source>&amp;Limits of this machine (roofline)…</source>
+        <translation>&amp;Grenzen dieser Maschine (Roofline)…</translation>
     </message>
 </context>
 <context>
@@ -2770,6 +2961,17 @@ bound</translation>
         <source>PyTorch DataLoader: %1</source>
         <translation>PyTorch-DataLoader: %1</translation>
     </message>
+    <message>
+        <source>Start with loading made free</source>
+        <translation>Mit kostenlosem Laden starten</translation>
+    </message>
+    <message numerus="yes">
+        <source>The run loads this many batches, then stops loading and runs its step on them again and again: the job&apos;s speed with a loader that costs nothing, beside the speed while it loaded. Batches to keep (more than the %n warm-up batch(es)):</source>
+        <translation>
+            <numerusform>Der Lauf lädt so viele Batches, hört dann auf zu laden und führt seinen Schritt immer wieder auf ihnen aus: das Tempo des Jobs mit einem Loader, der nichts kostet, neben dem Tempo beim Laden. Zu haltende Batches (mehr als der %n Aufwärm-Batch):</numerusform>
+            <numerusform>Der Lauf lädt so viele Batches, hört dann auf zu laden und führt seinen Schritt immer wieder auf ihnen aus: das Tempo des Jobs mit einem Loader, der nichts kostet, neben dem Tempo beim Laden. Zu haltende Batches (mehr als die %n Aufwärm-Batches):</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>loaderlab::StatsPanel</name>
@@ -2948,6 +3150,22 @@ bound</translation>
     <message>
         <source>%1x with %2 ranks against &quot;%3&quot;, efficiency %4; below linear: data %5, step %6, slowest rank %7, exchange %8, other %9 points</source>
         <translation>%1x mit %2 Rängen gegen „%3“, Effizienz %4; unter linear: Daten %5, Schritt %6, langsamster Rang %7, Austausch %8, Rest %9 Punkte</translation>
+    </message>
+    <message>
+        <source>Loading free</source>
+        <translation>Laden kostenlos</translation>
+    </message>
+    <message>
+        <source>A run that replays its kept batches (Run &gt; Start with loading made free): the rate once loading costs nothing, beside the rate while the loader fed the step, and the share of the job&apos;s time that loading costs.</source>
+        <translation>Ein Lauf, der seine gehaltenen Batches wiederholt (Lauf &gt; Mit kostenlosem Laden starten): die Rate, wenn Laden nichts kostet, neben der Rate, während der Loader den Schritt versorgte, und der Anteil der Zeit des Jobs, den das Laden kostet.</translation>
+    </message>
+    <message>
+        <source>%1/s from batch %2, against %3/s while loading: loading costs %4 of the job&apos;s time</source>
+        <translation>%1/s ab Batch %2, gegenüber %3/s beim Laden: Laden kostet %4 der Zeit des Jobs</translation>
+    </message>
+    <message>
+        <source>replaying from batch %1; no rate while loading yet (keep more batches than the warm-up)</source>
+        <translation>Wiederholung ab Batch %1; noch keine Rate beim Laden (mehr Batches als das Aufwärmen halten)</translation>
     </message>
 </context>
 <context>

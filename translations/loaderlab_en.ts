@@ -82,6 +82,13 @@
             <numerusform>%n devices: a new run</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>The run loads this many batches, then stops loading and runs its step on them again and again: the job&apos;s speed with a loader that costs nothing, beside the speed while it loaded. Batches to keep (more than the %n warm-up batch(es)):</source>
+        <translation>
+            <numerusform>The run loads this many batches, then stops loading and runs its step on them again and again: the job&apos;s speed with a loader that costs nothing, beside the speed while it loaded. Batches to keep (more than the %n warm-up batch):</numerusform>
+            <numerusform>The run loads this many batches, then stops loading and runs its step on them again and again: the job&apos;s speed with a loader that costs nothing, beside the speed while it loaded. Batches to keep (more than the %n warm-up batches):</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>loaderlab::SweepAxesEditor</name>

@@ -22,8 +22,10 @@ QList<QCommandLineOption> windowOptionList()
          QStringLiteral("The window's size, WIDTHxHEIGHT (default 1400x900)."),
          QStringLiteral("WxH"), QStringLiteral("1400x900")},
         {QStringLiteral("view"),
-         QStringLiteral("The tab shown: live (default) or experiments. With --screenshot and "
-                        "experiments: run the sweep, save the window when it ends, and quit."),
+         QStringLiteral("The tab shown: live (default) or experiments; or limits, the Limits "
+                        "of this machine dialog. With --screenshot and experiments: run the "
+                        "sweep, save the window when it ends, and quit; and limits: after the "
+                        "run, measure the ceilings, save the dialog, and quit."),
          QStringLiteral("NAME"), QStringLiteral("live")},
         {QStringLiteral("sweep"),
          QStringLiteral("With --view experiments: open this sweep results folder and run the "

@@ -3,6 +3,7 @@
 #include "app/window/main_window.h"
 
 #include "widgets/experiments/experiments_view.h"
+#include "widgets/limits/limits_dialog.h"
 #include "widgets/session/run_session.h"
 #include "widgets/settings/engine_choice.h"
 
@@ -85,6 +86,19 @@ void AutoRun::startRun()
 void AutoRun::stopRun()
 {
     m_window.session()->stop();
+    if (m_options.limits && m_options.screenshot) {
+        // The run's point is on the roofline; the dialog is saved once it is drawn.
+        LimitsDialog *limits = m_window.showLimits();
+        connect(limits, &LimitsDialog::measureEnded, this, [this, limits] {
+            QTimer::singleShot(200, this, [this, limits] {
+                if (!saveScreenshot(*limits, *m_options.screenshot))
+                    m_exitCode = 1;
+                QApplication::quit();
+            });
+        });
+        limits->measure();
+        return;
+    }
     if (m_options.json) {
         QString error;
         if (!m_window.exportSummaryJson(*m_options.json, &error)) {

@@ -123,6 +123,8 @@ int runGui(int argc, char **argv)
     window.resize(options.width, options.height);
     window.showExperiments(options.experiments);
     window.show();
+    if (options.limits && !options.automatic())
+        window.showLimits(); // --view limits without --screenshot: opened, not measured
 
     AutoRun autoRun(window, options);
     DefaultDatasetPreparer preparer;

@@ -12,6 +12,7 @@
 #include "core/config/run_config.h"
 
 #include <QMainWindow>
+#include <QPointer>
 
 #include <vector>
 
@@ -33,6 +34,7 @@ class ExperimentsView;
 class FileManager;
 class LessonManager;
 class LessonPanel;
+class LimitsDialog;
 class LivePlot;
 class LivePlotArea;
 class RunListView;
@@ -60,6 +62,9 @@ public:
     void showLessons(bool lessons);
     // Brings the What if tab to the front of the side panel.
     void showWhatIf();
+    // Run > Limits of this machine: the ceilings and the roofline of the side panel's
+    // settings, with the window's runs placed on it (one dialog, raised if open).
+    LimitsDialog *showLimits();
     // The autotuner driving the run, or nullptr (Autotune off, or no run going).
     const loaderlab::Autotuner *autotuner() const;
     // Brings the Experiments tab (or the live plots) to the front.
@@ -117,6 +122,7 @@ private:
     QAction *m_followAction = nullptr;
     QAction *m_pauseAction = nullptr;
     QLabel *m_statusLabel = nullptr;
+    QPointer<LimitsDialog> m_limits;
     int m_ticks = 0;
 };
 

@@ -8,6 +8,7 @@
 #include "app/window/main_window.h"
 #include "app/window/run_manager.h"
 
+#include "widgets/limits/limits_dialog.h"
 #include "widgets/session/run_list.h"
 #include "widgets/session/run_session.h"
 #include "widgets/settings/control_panel.h"
@@ -57,6 +58,11 @@ void MainWindow::buildMenus()
     run->addAction(tr("S&top"), QKeySequence(Qt::SHIFT | Qt::Key_F5), m_session, &RunSession::stop)
         ->setObjectName(QStringLiteral("stopAction"));
     run->addAction(tr("&Reset"), m_session, &RunSession::reset);
+    run->addAction(tr("Start with loading made &free (replay)…"), this,
+                   [this] { m_runs->askReplayRun(this); })
+        ->setObjectName(QStringLiteral("replayAction"));
+    run->addAction(tr("&Limits of this machine (roofline)…"), this, &MainWindow::showLimits)
+        ->setObjectName(QStringLiteral("limitsAction"));
     run->addSeparator();
     QAction *keep = run->addAction(tr("&Keep run for comparison"),
                                    QKeySequence(Qt::CTRL | Qt::Key_K), m_runs,
@@ -123,6 +129,28 @@ void MainWindow::syncRunActions()
     const RunState state = m_session->state();
     m_pauseAction->setEnabled(state == RunState::Running || state == RunState::Paused);
     m_pauseAction->setText(state == RunState::Paused ? tr("Res&ume") : tr("&Pause"));
+}
+
+LimitsDialog *MainWindow::showLimits()
+{
+    if (!m_limits) {
+        m_limits = new LimitsDialog([this] { return m_runs->chosenConfig(); },
+                                    [this] {
+                                        // The window's runs with a steady rate, the live one first.
+                                        std::vector<RooflinePoint> points;
+                                        for (const RunEntry &run : m_session->runs()->runs())
+                                            if (run.summary.samplesPerSecMean > 0.0)
+                                                points.push_back({run.name.toStdString(),
+                                                                  run.workers,
+                                                                  run.summary.samplesPerSecMean});
+                                        return points;
+                                    },
+                                    this);
+        m_limits->setAttribute(Qt::WA_DeleteOnClose);
+    }
+    m_limits->show();
+    m_limits->raise();
+    return m_limits;
 }
 
 } // namespace loaderlab

@@ -11,6 +11,7 @@
 #include "widgets/settings/control_panel.h"
 #include "widgets/settings/model_panel.h"
 
+#include <QInputDialog>
 #include <QRegularExpression>
 
 namespace loaderlab {
@@ -70,7 +71,33 @@ RunConfig RunManager::chosenConfig() const
 
 bool RunManager::startRun()
 {
+    return start(chosenConfig());
+}
+
+bool RunManager::startReplayRun(std::int64_t batches)
+{
     RunConfig config = chosenConfig();
+    config.replayBatches = batches;
+    return start(config);
+}
+
+void RunManager::askReplayRun(QWidget *parent)
+{
+    const RunConfig config = chosenConfig();
+    bool ok = false;
+    const int batches = QInputDialog::getInt(
+        parent, tr("Start with loading made free"),
+        tr("The run loads this many batches, then stops loading and runs its step on them "
+           "again and again: the job's speed with a loader that costs nothing, beside the "
+           "speed while it loaded. Batches to keep (more than the %n warm-up batch(es)):",
+           nullptr, config.warmupBatches),
+        std::max(config.warmupBatches + 15, 20), 1, 1'000'000, 1, &ok);
+    if (ok)
+        startReplayRun(batches);
+}
+
+bool RunManager::start(RunConfig config)
+{
     config.epochs = 0; // the window runs until stopped
     QString error;
     m_autotune->stop(); // a new run on the same controller: the old tuner must not touch it

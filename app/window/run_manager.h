@@ -11,6 +11,10 @@
 #include <QObject>
 #include <QString>
 
+#include <cstdint>
+
+class QWidget;
+
 namespace loaderlab {
 
 struct RunSummary;
@@ -30,6 +34,11 @@ public:
 
     // Starts a run with the panel's settings; false (and the error shown) on failure.
     bool startRun();
+    // The same, replaying its first `batches` batches once they are kept (loading made
+    // free, RunConfig::replayBatches).
+    bool startReplayRun(std::int64_t batches);
+    // Asks how many batches to keep, then startReplayRun.
+    void askReplayRun(QWidget *parent);
     // The side panel's settings with the chosen engine: what Start runs, and the base
     // of a sweep or a lesson started from the window.
     loaderlab::RunConfig chosenConfig() const;
@@ -47,6 +56,7 @@ Q_SIGNALS:
     void report(const QString &message);
 
 private:
+    bool start(loaderlab::RunConfig config);
     void onLoaderSettingsChanged();
     void onDatasetSettingsChanged();
     void onDevicesChanged();

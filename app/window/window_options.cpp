@@ -68,9 +68,11 @@ WindowOptions windowOptionsFrom(const QCommandLineParser &parser)
     }
 
     const QString view = parser.value(QStringLiteral("view"));
-    if (view != QLatin1String("live") && view != QLatin1String("experiments"))
-        refuse(QStringLiteral("--view %1: expected live or experiments").arg(view));
+    if (view != QLatin1String("live") && view != QLatin1String("experiments")
+        && view != QLatin1String("limits"))
+        refuse(QStringLiteral("--view %1: expected live, experiments or limits").arg(view));
     options.experiments = view == QLatin1String("experiments");
+    options.limits = view == QLatin1String("limits");
 
     const QString sizeText = parser.value(QStringLiteral("size"));
     const QStringList size = sizeText.split(QLatin1Char('x'));

@@ -6,7 +6,9 @@
 // FILE runs for S seconds with live plots and writes the summary (used to compare
 // the GUI's throughput with the headless CLI's); --view experiments shows the
 // Experiments tab, and with --screenshot runs its sweep (or resumes the one in
-// --sweep DIR) and saves the window when the sweep ends. What the options start
+// --sweep DIR) and saves the window when the sweep ends; --view limits opens the
+// Limits of this machine dialog, and with --screenshot measures the ceilings after the
+// run and saves the dialog once they are drawn. What the options start
 // once the window shows is AutoRun's (auto_run.h).
 
 #include "core/trace/trace_log.h"
@@ -32,6 +34,7 @@ struct WindowOptions
     int width = 1400;                  // --size WIDTHxHEIGHT
     int height = 900;
     bool experiments = false;                      // --view experiments (else live)
+    bool limits = false;                           // --view limits
     std::size_t keepBatches = kDefaultKeepBatches; // --keep-batches (0: all)
 
     // --screenshot or --json: run, save what was asked, quit.

@@ -39,6 +39,7 @@ public:
     void startReplay(std::int64_t firstBatch) { m_replay.start(firstBatch); }
 
     std::int64_t batches() const { return m_batches; }
+    ReplaySummary replay() const { return m_replay.summary(); }
     // The summary as if the run ended after the last record added.
     RunSummary summary(std::int64_t skippedSamples = 0) const;
 

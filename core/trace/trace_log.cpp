@@ -51,6 +51,12 @@ RunSummary TraceLog::summary() const
     return s;
 }
 
+ReplaySummary TraceLog::replaySummary() const
+{
+    std::lock_guard lock(m_summaryMutex);
+    return m_summary.replay();
+}
+
 void TraceLog::addConfigVersion(ConfigVersion version)
 {
     {

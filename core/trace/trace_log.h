@@ -107,6 +107,9 @@ public:
     // The summary of every batch appended so far (percentiles: see
     // core/stats/quantile_sketch.h). Costs a copy of the running state.
     RunSummary summary() const;
+    // The replay's figures of every batch appended so far (RunSummary::replay), without
+    // the copy summary() makes: for a summary computed from a window of records.
+    ReplaySummary replaySummary() const;
     // Markers [from, markerCount()) still held (from the first one held when `from` is
     // older): a view refreshing at 30 Hz copies only new ones. `next`, if given, is set
     // to the count of markers the copy covers (where the next call starts).

@@ -144,7 +144,7 @@ void TestWindowOptions::badValuesAreRefusedNamingTheOption_data()
     QTest::newRow("lang empty") << args({"--lang="})
                                 << QStringLiteral("--lang : unknown language (available: en, de)");
     QTest::newRow("view") << args({"--view", "plots"})
-                          << QStringLiteral("--view plots: expected live or experiments");
+                          << QStringLiteral("--view plots: expected live, experiments or limits");
     QTest::newRow("size small") << args({"--size", "10x10"}) << size.arg(QStringLiteral("10x10"));
     QTest::newRow("size width") << args({"--size", "199x800"})
                                 << size.arg(QStringLiteral("199x800"));

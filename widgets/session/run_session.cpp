@@ -162,6 +162,7 @@ RunSummary RunSession::summary(std::size_t window) const
                       m_trace->skippedCount());
         s.droppedRecords = m_trace->droppedRecords();
         s.droppedSpans = m_trace->droppedSpans();
+        s.replay = m_trace->replaySummary(); // the whole run's, split at its replay
     }
     s.peakMemoryBytes = m_service.engine().peakMemoryBytes();
     if (from > 0) {

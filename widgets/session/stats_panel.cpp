@@ -72,6 +72,13 @@ StatsPanel::StatsPanel(QWidget *parent)
                                "and the rest each cost."));
     m_scalingLabel->setWordWrap(true);
     m_form->setRowVisible(m_scalingLabel, false);
+    m_replayLabel = addRow(tr("Loading free"), "replayLabel",
+                           tr("A run that replays its kept batches (Run > Start with loading "
+                              "made free): the rate once loading costs nothing, beside the "
+                              "rate while the loader fed the step, and the share of the job's "
+                              "time that loading costs."));
+    m_replayLabel->setWordWrap(true);
+    m_form->setRowVisible(m_replayLabel, false);
     m_adviceLabel = new QLabel;
     m_adviceLabel->setObjectName(QStringLiteral("adviceLabel"));
     m_adviceLabel->setWordWrap(true);
@@ -157,6 +164,19 @@ void StatsPanel::showSummary(const loaderlab::RunSummary &summary,
                      number(scaling.stepLoss * 100.0), number(scaling.imbalanceLoss * 100.0),
                      number(scaling.communicationLoss * 100.0), number(scaling.otherLoss * 100.0)));
     m_form->setRowVisible(m_scalingLabel, scaling.known);
+    const loaderlab::ReplaySummary &replay = summary.replay;
+    if (replay.known())
+        m_replayLabel->setText(
+            tr("%1/s from batch %2, against %3/s while loading: loading "
+               "costs %4 of the job's time")
+                .arg(number(replay.replaySamplesPerSec))
+                .arg(replay.firstBatch)
+                .arg(number(replay.loadedSamplesPerSec), percent(replay.loadingShare)));
+    else if (replay.firstBatch >= 0)
+        m_replayLabel->setText(tr("replaying from batch %1; no rate while loading yet (keep "
+                                  "more batches than the warm-up)")
+                                   .arg(replay.firstBatch));
+    m_form->setRowVisible(m_replayLabel, replay.firstBatch >= 0);
 
     m_countsLabel->setText(tr("%1 batches, %2 samples").arg(summary.batches).arg(summary.samples));
     m_skippedLabel->setText(QString::number(summary.skippedSamples));
@@ -168,9 +188,10 @@ void StatsPanel::showSummary(const loaderlab::RunSummary &summary,
 
 void StatsPanel::clear()
 {
-    for (QLabel *label : {m_samplesPerSecLabel, m_firstBatchLabel, m_waitPercentilesLabel,
-                          m_computeLabel, m_inputBoundLabel, m_peakMemoryLabel, m_countsLabel,
-                          m_skippedLabel, m_ranksLabel, m_timeSplitLabel, m_scalingLabel}) {
+    for (QLabel *label :
+         {m_samplesPerSecLabel, m_firstBatchLabel, m_waitPercentilesLabel, m_computeLabel,
+          m_inputBoundLabel, m_peakMemoryLabel, m_countsLabel, m_skippedLabel, m_ranksLabel,
+          m_timeSplitLabel, m_scalingLabel, m_replayLabel}) {
         label->setText(kNone);
         label->setStyleSheet(QString());
     }
@@ -178,6 +199,7 @@ void StatsPanel::clear()
     m_form->setRowVisible(m_ranksLabel, false);
     m_form->setRowVisible(m_timeSplitLabel, false);
     m_form->setRowVisible(m_scalingLabel, false);
+    m_form->setRowVisible(m_replayLabel, false);
 }
 
 QColor StatsPanel::bandColour(loaderlab::InputBoundBand band)

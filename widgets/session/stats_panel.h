@@ -48,6 +48,7 @@ private:
     QLabel *m_ranksLabel = nullptr;     // data-parallel runs only
     QLabel *m_timeSplitLabel = nullptr; // data-parallel runs only
     QLabel *m_scalingLabel = nullptr;   // data-parallel runs beside a kept one-rank run
+    QLabel *m_replayLabel = nullptr;    // runs that replay their kept batches
     QLabel *m_peakMemoryLabel = nullptr;
     QLabel *m_countsLabel = nullptr;
     QLabel *m_skippedLabel = nullptr;
