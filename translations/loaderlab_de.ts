@@ -1914,6 +1914,10 @@
         <source>several devices and nodes</source>
         <translation>mehrere Geräte und Knoten</translation>
     </message>
+    <message>
+        <source>&lt;b&gt;Run → Limits of this machine&lt;/b&gt; measures, for the side panel&apos;s settings, how many samples a second reading, decoding, the loader&apos;s hand-over, the step and preprocessed tensors could give here, and draws them against the cores loading with your runs as points. &lt;b&gt;Run → Start with loading made free&lt;/b&gt; replays the first batches once kept: the step&apos;s speed with a loader that costs nothing, beside the speed while loading.</source>
+        <translation>&lt;b&gt;Lauf → Grenzen dieser Maschine&lt;/b&gt; misst für die Einstellungen der Seitenleiste, wie viele Samples pro Sekunde Lesen, Dekodieren, die Übergabe des Loaders, der Schritt und vorverarbeitete Tensoren hier liefern könnten, und zeichnet sie gegen die ladenden Kerne, mit Ihren Läufen als Punkten. &lt;b&gt;Lauf → Mit kostenlosem Laden starten&lt;/b&gt; wiederholt die ersten Batches, sobald sie gehalten sind: das Tempo des Schritts mit einem Loader, der nichts kostet, neben dem Tempo beim Laden.</translation>
+    </message>
 </context>
 <context>
     <name>loaderlab::LessonManager</name>

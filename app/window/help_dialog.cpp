@@ -188,6 +188,13 @@ QString HelpDialog::guideHtml(const QMenuBar *menus)
                  "run's start), the figures table as CSV, the live run's summary as JSON or "
                  "its trace for Perfetto, and every plot as PNG, SVG or PDF. An export is "
                  "written whole or not at all: a failed one leaves the file that was there.")
+            + QStringLiteral("</p><p>")
+            + tr("<b>Run → Limits of this machine</b> measures, for the side panel's settings, "
+                 "how many samples a second reading, decoding, the loader's hand-over, the step "
+                 "and preprocessed tensors could give here, and draws them against the cores "
+                 "loading with your runs as points. <b>Run → Start with loading made free</b> "
+                 "replays the first batches once kept: the step's speed with a loader that "
+                 "costs nothing, beside the speed while loading.")
             + QStringLiteral("</p>");
 
     html += QStringLiteral("<h3>") + tr("Mouse and keys") + QStringLiteral("</h3><p>")

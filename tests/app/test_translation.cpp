@@ -26,6 +26,7 @@
 #include "widgets/experiments/sweep_line_plots.h"
 #include "widgets/experiments/sweep_worker.h"
 #include "widgets/lessons/lesson_panel.h"
+#include "widgets/limits/limits_dialog.h"
 #include "widgets/plots/qcustomplot_include.h"
 #include "widgets/plots/throughput_plot.h"
 #include "widgets/plots/timeline_plottable.h"
@@ -277,6 +278,7 @@ void TestTranslation::everyContextIsOneTheCodeUses()
         &WaitTimePlot::staticMetaObject,       &WhatIfMachineChoice::staticMetaObject,
         &WhatIfPanel::staticMetaObject,        &WhatIfPlot::staticMetaObject,
         &WorkerTimelinePlot::staticMetaObject, &EventListView::staticMetaObject,
+        &LimitsDialog::staticMetaObject,
     };
     QStringList used = {
         QStringLiteral("ConfigField"), QStringLiteral("DatasetKind"), QStringLiteral("EngineText"),

@@ -11,6 +11,7 @@
 
 #include "core/engine/pytorch/pytorch_channel.h"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -50,14 +51,19 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
             if (const auto *b = std::get_if<ChannelBatch>(&record)) {
                 check(b->index == context.batches, "index");
                 check(b->epoch >= context.epoch && b->epoch < 3, "epoch");
-                check(context.workers > 0 ? b->worker >= 0 && b->worker < context.workers
-                                          : b->worker == -1,
+                check(b->replayed == context.replaying, "replayed only after the replay record");
+                // A replayed batch was built by no worker.
+                check(b->replayed || context.workers == 0
+                          ? b->worker == -1
+                          : b->worker >= 0 && b->worker < context.workers,
                       "worker");
                 check(b->samples >= 1 && b->samples <= context.batchSize, "samples");
                 check(b->version == context.version, "version in force");
                 check(b->first == (b->epoch == context.epoch ? context.epochSamples : 0),
                       "first where the epoch was");
-                check(b->first + b->samples <= context.datasetSamples, "within the dataset");
+                // A replayed batch keeps its size past the epoch's order.
+                check(b->replayed || b->first + b->samples <= context.datasetSamples,
+                      "within the dataset");
                 check(b->ids >= 0 && static_cast<std::uint64_t>(b->ids) < kEngineIdsModulus, "ids");
                 check(!context.paused, "not paused");
                 check(b->loadStartNs >= context.earliestNs && b->computeEndNs <= context.latestNs,
@@ -70,6 +76,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
                           && b->readNs + b->decodeNs + b->transformNs
                                  <= b->loadEndNs - b->loadStartNs,
                       "sums within the load");
+            }
+            if (const auto *replay = std::get_if<ChannelReplay>(&record)) {
+                check(replay->index == context.batches && replay->batches >= 1
+                          && replay->batches <= std::max<std::int64_t>(context.batches, 1)
+                          && !context.replaying && !context.paused,
+                      "replay");
             }
             if (const auto *r = std::get_if<ChannelReconfigured>(&record)) {
                 check(r->version > context.answeredVersion && r->version <= 3, "version");
