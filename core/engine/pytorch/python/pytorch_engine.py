@@ -731,6 +731,17 @@ def run(settings, commands, ranks, torch, Image, DataLoader, Dataset, IterableDa
             elif command_kind == "reconfigure":
                 change = (command["version"], {key: command[key] for key in LIVE})
 
+    def run_step(batch, size, index):
+        """The step on one batch: the pipeline file's own, or the simulated one."""
+        if step is not None:
+            if batch is not None:
+                user_call(pipeline_path, "make_step's step raised on batch %d:" % index, step,
+                          batch)
+        else:
+            pause = (live["sleep_batch_ms"] + live["sleep_sample_ms"] * size) / 1000.0
+            if pause > 0:
+                time.sleep(pause)
+
     def epoch_batches(epoch):
         """The batches the DataLoader gives epoch `epoch` (None for a stream)."""
         if iterable:
@@ -773,14 +784,7 @@ def run(settings, commands, ranks, torch, Image, DataLoader, Dataset, IterableDa
                 turn = (turn + 1) % len(kept)
                 request = time.monotonic_ns()
                 compute_start = time.monotonic_ns()
-                if step is not None:
-                    if batch is not None:
-                        user_call(pipeline_path, "make_step's step raised on batch %d:" % index,
-                                  step, batch)
-                else:
-                    pause = (live["sleep_batch_ms"] + live["sleep_sample_ms"] * size) / 1000.0
-                    if pause > 0:
-                        time.sleep(pause)
+                run_step(batch, size, index)
                 emit({"type": "batch", "index": index, "epoch": epoch, "worker": -1,
                       "samples": size, "version": version, "first": position, "ids": ids,
                       "load_start": request, "collate_start": request, "load_end": request,
@@ -871,14 +875,7 @@ def run(settings, commands, ranks, torch, Image, DataLoader, Dataset, IterableDa
             if iterable:
                 info["ids"] = sum(sample_id(rest.start + k) for k in range(consumed)) % IDS_MOD
             compute_start = time.monotonic_ns()
-            if step is not None:
-                if batch is not None:
-                    user_call(pipeline_path, "make_step's step raised on batch %d:" % index,
-                              step, batch)
-            else:
-                pause = (live["sleep_batch_ms"] + live["sleep_sample_ms"] * size) / 1000.0
-                if pause > 0:
-                    time.sleep(pause)
+            run_step(batch, size, index)
             compute_end = time.monotonic_ns()
             info.update({"type": "batch", "index": index, "epoch": epoch, "samples": size,
                          "version": version, "first": rest.start, "request": request,
