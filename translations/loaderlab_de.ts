@@ -2250,6 +2250,10 @@
         <source>Wrote %1</source>
         <translation>%1 geschrieben</translation>
     </message>
+    <message>
+        <source>%1 cores, all free</source>
+        <translation>%1 Kerne, alle frei</translation>
+    </message>
 </context>
 <context>
     <name>loaderlab::LivePlot</name>

@@ -8,6 +8,7 @@
 #include "app/window/main_window.h"
 #include "app/window/run_manager.h"
 
+#include "widgets/experiments/experiments_view.h"
 #include "widgets/limits/limits_dialog.h"
 #include "widgets/session/run_list.h"
 #include "widgets/session/run_session.h"
@@ -131,21 +132,35 @@ void MainWindow::syncRunActions()
     m_pauseAction->setText(state == RunState::Paused ? tr("Res&ume") : tr("&Pause"));
 }
 
+namespace {
+
+// What the roofline places: the window's runs with a steady rate, the live one first,
+// then the finished cells of the Experiments view's sweep.
+std::vector<RooflinePoint> rooflineRuns(const RunList &runs, const ExperimentsView &experiments)
+{
+    std::vector<RooflinePoint> points;
+    for (const RunEntry &run : runs.runs())
+        if (run.summary.samplesPerSecMean > 0.0)
+            points.push_back({run.name.toStdString(), run.workers, run.summary.samplesPerSecMean});
+    if (const QString sweep = experiments.resultsDir(); !sweep.isEmpty()) {
+        try {
+            const std::vector<RooflinePoint> cells = rooflinePoints(sweep.toStdString());
+            points.insert(points.end(), cells.begin(), cells.end());
+        } catch (const std::exception &) {
+            // No finished cell yet, or a folder that cannot be read: the runs alone.
+        }
+    }
+    return points;
+}
+
+} // namespace
+
 LimitsDialog *MainWindow::showLimits()
 {
     if (!m_limits) {
-        m_limits = new LimitsDialog([this] { return m_runs->chosenConfig(); },
-                                    [this] {
-                                        // The window's runs with a steady rate, the live one first.
-                                        std::vector<RooflinePoint> points;
-                                        for (const RunEntry &run : m_session->runs()->runs())
-                                            if (run.summary.samplesPerSecMean > 0.0)
-                                                points.push_back({run.name.toStdString(),
-                                                                  run.workers,
-                                                                  run.summary.samplesPerSecMean});
-                                        return points;
-                                    },
-                                    this);
+        m_limits = new LimitsDialog(
+            [this] { return m_runs->chosenConfig(); },
+            [this] { return rooflineRuns(*m_session->runs(), *m_experiments); }, this);
         m_limits->setAttribute(Qt::WA_DeleteOnClose);
     }
     m_limits->show();

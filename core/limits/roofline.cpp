@@ -14,6 +14,9 @@
 namespace loaderlab {
 namespace {
 
+// Free cores this close to the machine's count are all of them.
+constexpr double kSameCores = 0.05;
+
 // Colour-blind-safe (Okabe-Ito), one per ceiling in CeilingKind's order.
 constexpr const char *kColours[] = {"#E69F00", "#0072B2", "#009E73", "#CC79A7", "#56B4E9"};
 
@@ -127,13 +130,16 @@ SvgPlotSpec rooflinePlot(const CeilingReport &report, const std::vector<Roofline
         spec.series.push_back(std::move(runs));
     }
     spec.yMax = top > 0.0 ? top * 1.15 : 0.0;
-    if (report.freeCores > 0.0) {
+    // One marker where every core was free (two would draw over each other).
+    if (report.freeCores > 0.0 && report.freeCores < report.cores - kSameCores) {
         char label[32];
         std::snprintf(label, sizeof label, "%.1f free", report.freeCores);
         spec.markers.push_back({report.freeCores, label, false});
     }
+    const bool allFree = report.freeCores >= report.cores - kSameCores;
     spec.markers.push_back(
-        {static_cast<double>(report.cores), std::to_string(report.cores) + " cores", true});
+        {static_cast<double>(report.cores),
+         std::to_string(report.cores) + (allFree ? " cores, all free" : " cores"), true});
     return spec;
 }
 

@@ -55,6 +55,7 @@ private Q_SLOTS:
     void initTestCase() { QVERIFY(m_dir.isValid()); }
     void drawsAReportWithTheRuns();
     void exportsThePlotAndSaysWhyItCannot();
+    void aStepFarBelowTheDecodeGetsALogAxis();
     void measuresAFolderAndStops();
     void statsPanelShowsTheReplay();
 
@@ -92,6 +93,43 @@ void TestLimitsDialog::drawsAReportWithTheRuns()
     QCOMPARE(plot->graph(1)->data()->at(1)->value, 2000.0);
     QCOMPARE(plot->yAxis->range().upper, 2400.0 * 1.15);
     QVERIFY(childNamed<QPushButton>(&dialog, "limitsExportButton")->isEnabled());
+}
+
+void TestLimitsDialog::aStepFarBelowTheDecodeGetsALogAxis()
+{
+    // Synthetic samples decode at 40,000 a core; the step takes 1,000: 80 times apart.
+    CeilingReport report;
+    report.cores = 2;
+    report.freeCores = 2.0;
+    report.ceilings = {ceilingOf(CeilingKind::Decode, 80000), ceilingOf(CeilingKind::Step, 1000)};
+    LimitsDialog dialog([] { return RunConfig{}; },
+                        [] {
+                            return std::vector<RooflinePoint>{{"live", 2, 990.0}};
+                        });
+    dialog.showReport(report);
+    auto *plot = childNamed<QCustomPlot>(&dialog, "rooflinePlot");
+    QCOMPARE(plot->yAxis->scaleType(), QCPAxis::stLogarithmic);
+    // From half the lowest line or run (the run, 990) to above the decode on 2 cores.
+    QCOMPARE(plot->yAxis->range().lower, 495.0);
+    QVERIFY(plot->yAxis->range().upper > 80000.0);
+    // The decode enters the axis at 495 samples/s (495 / 40,000 of a core) and is
+    // 40,000 a core all along, a curve on the logarithmic axis.
+    const auto decode = plot->graph(0)->data();
+    QCOMPARE(decode->at(0)->value, 495.0);
+    QCOMPARE(decode->at(0)->key, 495.0 / 40000.0);
+    QVERIFY(decode->size() > 10);
+    for (int k = 0; k < decode->size(); ++k)
+        QCOMPARE(decode->at(k)->value, 40000.0 * decode->at(k)->key);
+    // Every core free: one marker.
+    QCOMPARE(plot->itemCount(), 2); // its line and its label
+    bool allFree = false;
+    for (int i = 0; i < plot->itemCount(); ++i)
+        if (auto *text = qobject_cast<QCPItemText *>(plot->item(i)))
+            allFree = text->text() == QStringLiteral("2 cores, all free");
+    QVERIFY(allFree);
+    // Closer ceilings keep the linear axis.
+    dialog.showReport(handMadeReport());
+    QCOMPARE(plot->yAxis->scaleType(), QCPAxis::stLinear);
 }
 
 void TestLimitsDialog::exportsThePlotAndSaysWhyItCannot()

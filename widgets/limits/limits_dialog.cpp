@@ -20,6 +20,11 @@
 namespace loaderlab {
 namespace {
 
+// The y axis turns logarithmic where the top is this many times the lowest line.
+constexpr double kLogRange = 20.0;
+// Straight pieces of a rising ceiling drawn on a logarithmic axis.
+constexpr int kCurveSteps = 64;
+
 QString stageName(CeilingKind kind)
 {
     switch (kind) {
@@ -279,17 +284,41 @@ void LimitsDialog::draw()
     for (const Ceiling &c : report.ceilings)
         if (c.measured())
             measured.push_back(&c);
+    // Where the ceilings and runs span orders of magnitude (a step far below the
+    // decode), the y axis is logarithmic, as rooflines usually are, from half the
+    // lowest flat ceiling or run.
+    double low = spec.yMax;
+    for (const SvgSeries &s : spec.series)
+        if (s.style == SvgSeries::Style::Dots || s.points.front().second == s.points.back().second)
+            for (const auto &point : s.points)
+                if (point.second > 0.0)
+                    low = std::min(low, point.second);
+    const bool logY = spec.yMax > 0.0 && low > 0.0 && spec.yMax / low > kLogRange;
+    const double bottom = logY ? low / 2.0 : 0.0;
     double xMax = 1.0;
     for (std::size_t i = 0; i < spec.series.size(); ++i) {
         const SvgSeries &s = spec.series[i];
         QCPGraph *graph = m_plot->addGraph();
         QVector<double> xs;
         QVector<double> ys;
-        for (const auto &[x, y] : s.points) {
-            xs << x;
-            ys << y;
-            xMax = std::max(xMax, x);
+        const auto &[lastX, lastY] = s.points.back();
+        if (logY && s.points.front().second <= 0.0 && lastX > 0.0 && lastY > 0.0) {
+            // A line rising from 0 (y = rate x) is a curve on a logarithmic axis: drawn
+            // in steps from where it enters the axis.
+            const double rate = lastY / lastX;
+            const double first = bottom / rate;
+            for (int k = 0; k <= kCurveSteps; ++k) {
+                const double x = first + (lastX - first) * k / kCurveSteps;
+                xs << x;
+                ys << rate * x;
+            }
+        } else {
+            for (const auto &[x, y] : s.points) {
+                xs << x;
+                ys << y;
+            }
         }
+        xMax = std::max(xMax, lastX);
         graph->setData(xs, ys, true);
         QPen pen(QColor(QString::fromStdString(s.colour)));
         pen.setWidthF(2.0);
@@ -317,20 +346,25 @@ void LimitsDialog::draw()
     }
     for (const SvgMarker &marker : spec.markers) {
         auto *line = new QCPItemStraightLine(m_plot);
-        line->point1->setCoords(marker.x, 0.0);
-        line->point2->setCoords(marker.x, 1.0);
+        line->point1->setCoords(marker.x, logY ? bottom : 0.0);
+        line->point2->setCoords(marker.x, logY ? bottom * 10.0 : 1.0);
         line->setPen(QPen(Qt::gray, 1.0, marker.faint ? Qt::DotLine : Qt::DashLine));
         auto *label = new QCPItemText(m_plot);
         label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
         // At the foot of the line: the legend has the top right.
         label->position->setCoords(marker.x, 0.97);
         label->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
-        label->setText(marker.faint ? tr("%1 cores").arg(report.cores)
-                                    : tr("%1 free").arg(figuretext::number(report.freeCores, 1)));
+        const bool allFree = spec.markers.size() == 1;
+        label->setText(!marker.faint ? tr("%1 free").arg(figuretext::number(report.freeCores, 1))
+                       : allFree     ? tr("%1 cores, all free").arg(report.cores)
+                                     : tr("%1 cores").arg(report.cores));
         label->setColor(Qt::darkGray);
     }
     m_plot->xAxis->setRange(0.0, xMax);
-    m_plot->yAxis->setRange(0.0, spec.yMax > 0.0 ? spec.yMax : 1.0);
+    m_plot->yAxis->setScaleType(logY ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
+    m_plot->yAxis->setTicker(logY ? QSharedPointer<QCPAxisTicker>(new QCPAxisTickerLog)
+                                  : QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+    m_plot->yAxis->setRange(bottom, spec.yMax > 0.0 ? spec.yMax * (logY ? 1.5 : 1.0) : 1.0);
     m_plot->replot();
 }
 
