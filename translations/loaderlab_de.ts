@@ -735,6 +735,22 @@
         <source>Now use 4 devices.</source>
         <translation>Jetzt 4 Geräte verwenden.</translation>
     </message>
+    <message>
+        <source>What is the limit here?</source>
+        <translation>Wo liegt hier die Grenze?</translation>
+    </message>
+    <message>
+        <source>A job runs at the speed of its slowest stage: the loader or the step. The lesson runs your settings, keeps the first batches, then stops loading and runs the step on the kept batches: the step alone, with a loader that costs nothing. The gap between the two rates is what loading costs, and the second rate is the next ceiling once the loader is lifted.</source>
+        <translation>Ein Job läuft so schnell wie seine langsamste Stufe: der Loader oder der Schritt. Die Lektion führt Ihre Einstellungen aus, hält die ersten Batches, hört dann auf zu laden und führt den Schritt auf den gehaltenen Batches aus: der Schritt allein, mit einem Loader, der nichts kostet. Der Abstand der beiden Raten ist, was das Laden kostet, und die zweite Rate ist die nächste Obergrenze, sobald der Loader angehoben ist.</translation>
+    </message>
+    <message>
+        <source>At the replay marker the waits drop to 0 and the workers go idle; samples/s jumps if the loader was the limit, and stays if the step was.</source>
+        <translation>An der Markierung der Wiederholung fallen die Wartezeiten auf 0 und die Worker ruhen; Samples/s springt, wenn der Loader die Grenze war, und bleibt, wenn es der Schritt war.</translation>
+    </message>
+    <message>
+        <source>Your settings, then loading made free</source>
+        <translation>Ihre Einstellungen, dann kostenloses Laden</translation>
+    </message>
 </context>
 <context>
     <name>MarkerText</name>

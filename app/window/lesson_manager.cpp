@@ -84,7 +84,7 @@ void LessonManager::runLesson(RunConfig config)
     // The autotuner would change what the lesson measures.
     m_controls->setAutotuneEnabled(false);
     m_controls->setConfig(config);
-    if (!m_runs->startRun())
+    if (!m_runs->startConfiguredRun()) // with the lesson's replay, where it has one
         m_panel->stopLesson();
 }
 

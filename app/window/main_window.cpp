@@ -213,7 +213,7 @@ const Autotuner *MainWindow::autotuner() const
 
 bool MainWindow::startRun()
 {
-    return m_runs->startRun();
+    return m_runs->startConfiguredRun();
 }
 
 void MainWindow::applyConfig(const RunConfig &config)

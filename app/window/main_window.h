@@ -70,7 +70,8 @@ public:
     // Brings the Experiments tab (or the live plots) to the front.
     void showExperiments(bool experiments);
 
-    // Starts a run with the panel's settings; false (and the error shown) on failure.
+    // Starts a run with the configuration as set (--config's, with its replay if it has
+    // one); false (and the error shown) on failure.
     bool startRun();
     void applyConfig(const loaderlab::RunConfig &config);
 

@@ -71,6 +71,13 @@ RunConfig RunManager::chosenConfig() const
 
 bool RunManager::startRun()
 {
+    RunConfig config = chosenConfig();
+    config.replayBatches = 0; // a replay is Run > Start with loading made free
+    return start(config);
+}
+
+bool RunManager::startConfiguredRun()
+{
     return start(chosenConfig());
 }
 

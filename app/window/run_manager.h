@@ -33,7 +33,11 @@ public:
                AutotuneManager *autotune, QObject *parent);
 
     // Starts a run with the panel's settings; false (and the error shown) on failure.
+    // An ordinary run: Start, F5, and the restarts a change of dataset or devices makes.
     bool startRun();
+    // The same with the configuration as it was set (a --config file, a lesson's
+    // preset), a replay included (RunConfig::replayBatches), which Start leaves out.
+    bool startConfiguredRun();
     // The same, replaying its first `batches` batches once they are kept (loading made
     // free, RunConfig::replayBatches).
     bool startReplayRun(std::int64_t batches);

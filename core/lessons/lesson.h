@@ -151,6 +151,7 @@ LessonVerdict oversubscribedVerdict(const std::vector<LessonPhaseResult> &phases
 LessonVerdict sampleParallelVerdict(const std::vector<LessonPhaseResult> &phases);
 LessonVerdict devicesVerdict(const std::vector<LessonPhaseResult> &phases);
 LessonVerdict modelTradeVerdict(const std::vector<LessonPhaseResult> &phases);
+LessonVerdict limitVerdict(const std::vector<LessonPhaseResult> &phases);
 // Predict, then watch: the loader model calibrated on the last phase of `before`
 // and its prediction for `next`; then the prediction (phase 2's briefing) against
 // what phase 2 measured.

@@ -303,6 +303,31 @@ std::vector<Lesson> makeLessons()
         devicesVerdict};
     devices.needsModel = true; // the gradient exchange is LibTorch's (c10d)
     all.push_back(std::move(devices));
+    all.push_back(
+        {"what-limits",
+         QT_TRANSLATE_NOOP("Lesson", "What is the limit here?"),
+         QT_TRANSLATE_NOOP(
+             "Lesson",
+             "A job runs at the speed of its slowest stage: the loader or the step. The lesson "
+             "runs your settings, keeps the first batches, then stops loading and runs the step "
+             "on the kept batches: the step alone, with a loader that costs nothing. The gap "
+             "between the two rates is what loading costs, and the second rate is the next "
+             "ceiling once the loader is lifted."),
+         QT_TRANSLATE_NOOP("Lesson",
+                           "At the replay marker the waits drop to 0 and the workers go idle; "
+                           "samples/s jumps if the loader was the limit, and stays if the "
+                           "step was."),
+         [](RunConfig &c) {
+             onUserData(c, true);
+             // Keep the user's step; with none, a 20 ms one (a step of 0 has no rate).
+             if (c.consumer.kind == ConsumerKind::None) {
+                 c.consumer.kind = ConsumerKind::Sleep;
+                 c.consumer.sleepPerBatchMs = 20.0;
+             }
+             c.replayBatches = 30;
+         },
+         {phase(QT_TRANSLATE_NOOP("Lesson", "Your settings, then loading made free"), "", {}, 90)},
+         limitVerdict});
     return all;
 }
 

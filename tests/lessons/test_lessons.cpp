@@ -361,7 +361,7 @@ void TestLessons::catalogueIsComplete()
     for (const char *name :
          {"first-batch", "spikes-every-w", "slow-model", "bigger-batches", "tensors-vs-jpeg",
           "zero-vs-one-worker", "more-workers-than-cores", "sample-parallel", "model-trade",
-          "predict-then-watch", "more-devices"})
+          "predict-then-watch", "more-devices", "what-limits"})
         QVERIFY2(findLesson(name), name);
     QVERIFY(!findLesson("no-such-lesson"));
 }
