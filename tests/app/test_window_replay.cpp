@@ -28,7 +28,7 @@ bool replayed(const MainWindow &window)
     return false;
 }
 
-QAction *menuAction(const MainWindow &window, const char *name)
+QAction *replayTestAction(const MainWindow &window, const char *name)
 {
     for (QAction *menu : window.menuBar()->actions())
         if (menu->menu())
@@ -72,7 +72,7 @@ void TestWindowReplay::aConfiguredReplayRunsAndStartDoesNot()
     window.session()->stop();
 
     // Start (F5): the same settings, an ordinary run.
-    menuAction(window, "startAction")->trigger();
+    replayTestAction(window, "startAction")->trigger();
     QTRY_VERIFY_WITH_TIMEOUT(window.session()->trace()->size() > 30, 30'000);
     QVERIFY(!replayed(window));
     QCOMPARE(window.session()->config().replayBatches, std::int64_t{0});
