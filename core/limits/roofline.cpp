@@ -71,6 +71,11 @@ std::vector<RooflinePoint> rooflinePoints(const std::string &path)
     return {runPoint(path)};
 }
 
+bool aboveTheRoofline(const Ceiling &c, const CeilingReport &report)
+{
+    return c.kind == CeilingKind::Handover && &c != report.jobBinding();
+}
+
 SvgPlotSpec rooflinePlot(const CeilingReport &report, const std::vector<RooflinePoint> &points)
 {
     SvgPlotSpec spec;
@@ -110,12 +115,10 @@ SvgPlotSpec rooflinePlot(const CeilingReport &report, const std::vector<Roofline
         } else {
             line.points = {{0.0, c.samplesPerSecond}, {xMax, c.samplesPerSecond}};
             line.dashed = c.kind == CeilingKind::Step || c.kind == CeilingKind::Preprocessed;
-            // A ceiling far above the rest (the hand-over, usually) would flatten them:
-            // it is drawn off the top of the plot unless it binds.
-            if (&c == report.jobBinding() || c.kind != CeilingKind::Handover)
-                top = std::max(top, c.samplesPerSecond);
-            else
+            if (aboveTheRoofline(c, report))
                 line.name += " (above)";
+            else
+                top = std::max(top, c.samplesPerSecond);
         }
         spec.series.push_back(std::move(line));
     }

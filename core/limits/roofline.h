@@ -27,7 +27,11 @@ struct RooflinePoint
 // std::invalid_argument naming the path when it is neither or has no rate.
 std::vector<RooflinePoint> rooflinePoints(const std::string &path);
 
-// The roofline of `report` with `points`, titled with the binding sentence.
+// Whether the roofline draws `c` off the top of its plot: the hand-over, usually far
+// above the rest (it would flatten them), unless it binds the job.
+bool aboveTheRoofline(const Ceiling &c, const CeilingReport &report);
+
+// The roofline of `report` with `points`.
 SvgPlotSpec rooflinePlot(const CeilingReport &report, const std::vector<RooflinePoint> &points);
 
 } // namespace loaderlab

@@ -333,7 +333,7 @@ void LimitsDialog::draw()
             continue;
         }
         const Ceiling &c = *measured[std::min(i, measured.size() - 1)];
-        const bool above = s.name.ends_with("(above)");
+        const bool above = aboveTheRoofline(c, report);
         const bool perCore = c.kind == CeilingKind::Decode && report.freeCores > 0.0;
         graph->setName(
             perCore ? tr("%1 %2/core")

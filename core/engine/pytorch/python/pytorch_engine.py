@@ -731,6 +731,17 @@ def run(settings, commands, ranks, torch, Image, DataLoader, Dataset, IterableDa
             elif command_kind == "reconfigure":
                 change = (command["version"], {key: command[key] for key in LIVE})
 
+    def hold_while_paused(index):
+        """The pause, at the boundary before batch `index`: marked, then held until resumed."""
+        settled(index)
+        emit({"type": "paused", "index": index, "t": time.monotonic_ns()})
+        while paused:
+            if ranks is None:
+                take(commands.read(None))
+            else:  # the ranks meet ten times a second until rank 0 resumes
+                take(ranks.poll(commands.read(0.1) if ranks.lead else []))
+        emit({"type": "resumed", "index": index, "t": time.monotonic_ns()})
+
     def run_step(batch, size, index):
         """The step on one batch: the pipeline file's own, or the simulated one."""
         if step is not None:
@@ -763,10 +774,7 @@ def run(settings, commands, ranks, torch, Image, DataLoader, Dataset, IterableDa
                                                          or index < max_batches):
                 take(commands.read(0))
                 if paused:
-                    emit({"type": "paused", "index": index, "t": time.monotonic_ns()})
-                    while paused:
-                        take(commands.read(None))
-                    emit({"type": "resumed", "index": index, "t": time.monotonic_ns()})
+                    hold_while_paused(index)
                 if change is not None:
                     number, wanted = change
                     change = None
@@ -810,14 +818,7 @@ def run(settings, commands, ranks, torch, Image, DataLoader, Dataset, IterableDa
             if ranks is None:
                 take(commands.read(0))
             if paused:
-                settled(index)
-                emit({"type": "paused", "index": index, "t": time.monotonic_ns()})
-                while paused:
-                    if ranks is None:
-                        take(commands.read(None))
-                    else:  # the ranks meet ten times a second until rank 0 resumes
-                        take(ranks.poll(commands.read(0.1) if ranks.lead else []))
-                emit({"type": "resumed", "index": index, "t": time.monotonic_ns()})
+                hold_while_paused(index)
             request = time.monotonic_ns()
             # An IterableDataset cannot be cut mid-epoch: new workers wait for its end.
             if change is not None and not (iterable and rest.start > 0 and any(
