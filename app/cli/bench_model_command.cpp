@@ -156,21 +156,21 @@ int benchModelCommand(const QStringList &arguments)
                 loaderlab::torchPlugin().intraOpThreads(),
                 config.model.channelsLast ? ", channels-last" : "",
                 config.model.checkpointing ? ", checkpointing" : "");
-    std::printf("%8s %12s %12s %10s %12s %12s\n", "batch", "ms/batch", "min ms", "ms/item",
-                "samples/s", "peak MiB");
+    std::printf("%8s %12s %12s %10s %12s %12s %12s\n", "batch", "ms/batch", "min ms", "ms/item",
+                "samples/s", "peak MiB", "faults/step");
     std::ostringstream csv;
     csv << "model,mode,precision,channels_last,checkpointing,threads,batch_size,batch_ms_mean,"
-           "batch_ms_min,item_ms,samples_per_sec,peak_memory_bytes\n";
+           "batch_ms_min,item_ms,samples_per_sec,peak_memory_bytes,page_faults_per_step\n";
     for (const auto &r : rows) {
-        std::printf("%8d %12.2f %12.2f %10.3f %12.1f %12.1f\n", r.batchSize, r.batchMsMean,
+        std::printf("%8d %12.2f %12.2f %10.3f %12.1f %12.1f %12.0f\n", r.batchSize, r.batchMsMean,
                     r.batchMsMin, r.itemMs, r.samplesPerSec,
-                    static_cast<double>(r.peakMemoryBytes) / 1048576.0);
+                    static_cast<double>(r.peakMemoryBytes) / 1048576.0, r.pageFaultsPerStep);
         csv << loaderlab::csvField(name) << ',' << loaderlab::modelModeName(config.model.mode)
             << ',' << loaderlab::modelPrecisionName(config.model.precision) << ','
             << config.model.channelsLast << ',' << config.model.checkpointing << ','
             << loaderlab::torchPlugin().intraOpThreads() << ',' << r.batchSize << ','
             << r.batchMsMean << ',' << r.batchMsMin << ',' << r.itemMs << ',' << r.samplesPerSec
-            << ',' << r.peakMemoryBytes << '\n';
+            << ',' << r.peakMemoryBytes << ',' << r.pageFaultsPerStep << '\n';
     }
     if (parser.isSet(QStringLiteral("csv"))) {
         const std::string path = parser.value(QStringLiteral("csv")).toStdString();

@@ -66,7 +66,8 @@ struct MaxBatchFinder::Impl
     }
 
     // Hands freed memory back, so that the next attempt starts where the first did:
-    // glibc keeps freed heap memory resident, and the CUDA allocator keeps its cache.
+    // glibc keeps freed heap memory resident, and the CPU and CUDA allocators keep
+    // their caches.
     void release(bool failed) const
     {
         if (consumer->device().is_cuda()) {
@@ -77,6 +78,7 @@ struct MaxBatchFinder::Impl
             return;
         }
         static_cast<void>(failed);
+        emptyCpuCache();
         malloc_trim(0);
     }
 

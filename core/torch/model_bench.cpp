@@ -4,6 +4,8 @@
 
 #include <torch/torch.h>
 
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <chrono>
 #include <stdexcept>
@@ -11,6 +13,16 @@
 #include <vector>
 
 namespace loaderlab::torchmodels {
+namespace {
+
+std::int64_t minorFaults()
+{
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    return usage.ru_minflt;
+}
+
+} // namespace
 
 ModelBenchRow benchModelStep(const ConsumerConfig &config, int batchSize, int imageSize, int warmup,
                              int iterations)
@@ -23,6 +35,7 @@ ModelBenchRow benchModelStep(const ConsumerConfig &config, int batchSize, int im
         for (int i = 0; i < warmup; ++i)
             consumer.step(input, labels);
         std::vector<double> ms;
+        const std::int64_t faults = minorFaults();
         for (int i = 0; i < iterations; ++i) {
             const auto start = std::chrono::steady_clock::now();
             consumer.step(input, labels);
@@ -31,6 +44,8 @@ ModelBenchRow benchModelStep(const ConsumerConfig &config, int batchSize, int im
                     .count());
         }
         ModelBenchRow row;
+        row.pageFaultsPerStep = static_cast<double>(minorFaults() - faults)
+                                / static_cast<double>(std::max(iterations, 1));
         row.batchSize = batchSize;
         for (const double value : ms)
             row.batchMsMean += value / static_cast<double>(ms.size());

@@ -17,6 +17,8 @@ struct ModelBenchRow
     double itemMs = 0.0;
     double samplesPerSec = 0.0;
     std::int64_t peakMemoryBytes = 0;
+    // The process's minor page faults (memory the kernel mapped in) a timed step.
+    double pageFaultsPerStep = 0.0;
 };
 
 // Builds the model of `config`, runs `warmup` untimed and `iterations` timed steps on

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "core/consumer/consumer.h"
+#include "core/torch/cpu_caching_allocator.h"
 #include "core/torch/staged_model.h"
 #include "core/torch/step_memory.h"
 
@@ -52,6 +53,7 @@ private:
     torch::Tensor forwardCheckpointed(const torch::Tensor &input);
     torch::Tensor computeStep(const torch::Tensor &input, const torch::Tensor &labels);
 
+    CpuCacheScope m_cache; // first: emptied after the model and its tensors are gone
     ModelConfig m_config;
     std::int64_t m_originNs;
     torch::Device m_device;

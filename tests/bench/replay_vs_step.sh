@@ -8,15 +8,18 @@
 #      order each round.
 # Min / median / max over the rounds.
 #
-#   tests/bench/replay_vs_step.sh BUILD_DIR FOLDER [ROUNDS] [MODEL]
+#   tests/bench/replay_vs_step.sh BUILD_DIR FOLDER [ROUNDS] [MODEL] [PARTS]
 #
-# Defaults: 3 rounds, resnet18 (batch 8, 2 threads). Prints the commit, machine, load.
+# Defaults: 3 rounds, resnet18 (batch 8, $THREADS or 2 threads), PARTS "sleep model"
+# (either alone runs that part only). Prints the commit, machine, load.
 set -eu
-[ $# -ge 2 ] || { echo "usage: $0 BUILD_DIR FOLDER [ROUNDS] [MODEL]" >&2; exit 2; }
+[ $# -ge 2 ] || { echo "usage: $0 BUILD_DIR FOLDER [ROUNDS] [MODEL] [PARTS]" >&2; exit 2; }
 loaderlab=$1/app/loaderlab
 folder=$2
 rounds=${3:-3}
 model=${4:-resnet18}
+parts=${5:-sleep model}
+threads=${THREADS:-2}
 python=${LOADERLAB_PYTHON:-/usr/bin/python3}
 . "$(dirname "$0")/bench_header.sh"
 bench_header "$folder"
@@ -33,7 +36,8 @@ replayed() { "$python" -c "import json,sys; print(json.load(open(sys.argv[1]))['
 stats() { "$python" -c "import statistics,sys; v=sorted(map(float, sys.argv[2:])); print('%s min / median / max: %.4f / %.4f / %.4f' % (sys.argv[1], v[0], statistics.median(v), v[-1]))" "$@"; }
 
 batch=16
-for engine in loaderlab pytorch; do
+case " $parts " in *" sleep "*) engines="loaderlab pytorch" ;; *) engines="" ;; esac
+for engine in $engines; do
     for ms in 5 20; do
         ratios=""
         owns=""
@@ -56,18 +60,19 @@ for engine in loaderlab pytorch; do
     done
 done
 
+case " $parts " in *" model "*) ;; *) exit 0 ;; esac
 ratios=""
 owns=""
 round=1
 while [ "$round" -le "$rounds" ]; do
     bench() {
-        "$loaderlab" bench-model --model "$model" --batch-sizes 8 --threads 2 --warmup 3 \
+        "$loaderlab" bench-model --model "$model" --batch-sizes 8 --threads "$threads" --warmup 3 \
             --iterations 20 --csv "$work/b.csv" > /dev/null 2>&1
         alone=$("$python" -c "import csv,sys; print(next(csv.DictReader(open(sys.argv[1])))['samples_per_sec'])" "$work/b.csv")
     }
     replay() {
         "$loaderlab" run --path "$folder" --workers 2 --batch-size 8 --consumer model \
-            --model "$model" --threads 2 --replay 4 --batches 27 --quiet \
+            --model "$model" --threads "$threads" --replay 4 --batches 27 --quiet \
             --json "$work/m.json" --csv "$work/m.csv" > /dev/null 2>&1
         rate=$(replayed "$work/m.json")
         own=$(stepped "$work/m.csv" 4)
@@ -75,7 +80,7 @@ while [ "$round" -le "$rounds" ]; do
     if [ $((round % 2)) -eq 1 ]; then bench; replay; else replay; bench; fi
     ratio=$("$python" -c "print(round($rate / $alone, 4))")
     ownratio=$("$python" -c "print(round($rate / $own, 4))")
-    echo "model $model batch 8, round $round: replay $rate, over B/(mean step) $ownratio; bench-model $alone samples/s, replay over it $ratio; load $(cut -d' ' -f1-3 /proc/loadavg)"
+    echo "model $model batch 8, $threads thread(s), round $round: replay $rate, over B/(mean step) $ownratio; bench-model $alone samples/s, replay over it $ratio; load $(cut -d' ' -f1-3 /proc/loadavg)"
     ratios="$ratios $ratio"
     owns="$owns $ownratio"
     round=$((round + 1))

@@ -11,8 +11,12 @@
 # PYTHON (/usr/bin/python3). Both sides use random weights and random input; warm-up
 # excluded. Each round times both sides back to back, alternating which goes first, so
 # a slow phase of a shared machine hits both; the ratio is printed per round and for
-# the median of the rounds.
+# the median of the rounds. The C++ side runs with LibTorch's own CPU allocator
+# (LOADERLAB_CPU_ALLOCATOR=system), as Python does: the same kernels on the same
+# allocator; tests/bench/cpu_allocator.sh measures what LoaderLab's caching allocator
+# changes.
 set -eu
+export LOADERLAB_CPU_ALLOCATOR=system
 
 if [ $# -lt 1 ]; then
     echo "usage: $0 BUILD_DIR" >&2
