@@ -10,6 +10,7 @@
 
 #include <stop_token>
 #include <string>
+#include <vector>
 
 namespace loaderlab {
 
@@ -26,22 +27,30 @@ Ceiling probeDecode(const Dataset &dataset, double seconds, std::stop_token stop
 Ceiling probeHandover(const LoaderConfig &loader, double seconds, std::stop_token stop);
 Ceiling probeStep(const DatasetPtr &dataset, const RunConfig &config, double seconds,
                   std::stop_token stop);
+// PyTorch's DataLoader as the PyTorch engine runs it (a Python process; a few seconds
+// to start): one worker's samples a second of its time on the run's data times the
+// free cores, beside LoaderLab's rate a core; and the run's workers, batch size and
+// prefetch on samples of one float.
+Ceiling probePytorchDecode(const RunConfig &run, double seconds, std::stop_token stop,
+                           const FreeCores &freeCores, double loaderlabPerCore);
+Ceiling probePytorchHandover(const RunConfig &run, double seconds, std::stop_token stop);
 Ceiling probePreprocessed(const DatasetConfig &dataset, std::int64_t images,
                           const FreeCores &freeCores, double seconds,
                           const std::string &keepTensorFile, std::stop_token stop);
 
 // What the calling thread loaded of `dataset` in about `seconds` (at least 3 samples
 // after 2 of warm-up), visiting its samples spread over the whole dataset from `first`,
-// and the CPU time that took.
+// and the CPU time that took, also in slices of about an eighth of the time each.
 struct ThreadLoads
 {
     std::int64_t samples = 0;
     double cpuSeconds = 0.0;
+    std::vector<double> sliceRates; // samples per CPU second of each slice
 
-    double perCpuSecond() const
-    {
-        return cpuSeconds > 0.0 ? static_cast<double>(samples) / cpuSeconds : 0.0;
-    }
+    // The median slice's rate with 3 slices or more, else samples / cpuSeconds: a
+    // thread's CPU clock runs on while the host has taken its virtual CPU away, so a
+    // moment of that would otherwise pull the whole rate down.
+    double perCpuSecond() const;
 };
 ThreadLoads timedLoads(const Dataset &dataset, double seconds, std::stop_token stop,
                        std::int64_t first = 0);

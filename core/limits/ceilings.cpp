@@ -1,5 +1,6 @@
 #include "core/limits/ceilings.h"
 
+#include "core/engine/engine.h"
 #include "core/limits/ceiling_probes.h"
 #include "core/loader/open_dataset.h"
 
@@ -97,11 +98,11 @@ const Ceiling *CeilingReport::jobBinding() const
 
 CeilingReport measureCeilings(const RunConfig &config, const CeilingOptions &options)
 {
-    if (config.engine != EngineKind::LoaderLab)
-        throw std::invalid_argument("limits measures LoaderLab's engine; the hand-over of "
-                                    "PyTorch's DataLoader is not measured yet");
     if (config.dataset.kind == DatasetKind::Python)
         throw std::invalid_argument("limits cannot measure a Python pipeline file yet");
+    if (const std::string why = engineProblem(config); !why.empty())
+        throw std::invalid_argument(why);
+    const bool pytorch = config.engine == EngineKind::PyTorch;
     if (!options.keepTensorFile.empty()) {
         std::error_code ec;
         if (std::filesystem::exists(std::filesystem::symlink_status(options.keepTensorFile, ec)))
@@ -130,10 +131,16 @@ CeilingReport measureCeilings(const RunConfig &config, const CeilingOptions &opt
         report.ceilings.push_back(probeDecode(*dataset, t, options.stop, free));
         report.cores = free.cores;
         report.freeCores = free.free;
+        // LoaderLab's rate a core: what the preprocessing below is sized by, and beside
+        // PyTorch's decode for that engine.
         perCore = free.free > 0.0 ? report.ceilings.back().samplesPerSecond / free.free : 0.0;
+        if (pytorch)
+            report.ceilings.back() = probePytorchDecode(config, t, options.stop, free, perCore);
     }
     if (next(CeilingKind::Handover))
-        report.ceilings.push_back(probeHandover(config.loader, std::min(t, 1.0), options.stop));
+        report.ceilings.push_back(
+            pytorch ? probePytorchHandover(config, t, options.stop)
+                    : probeHandover(config.loader, std::min(t, 1.0), options.stop));
     if (next(CeilingKind::Step))
         report.ceilings.push_back(probeStep(dataset, config, t, options.stop));
     if (next(CeilingKind::Preprocessed) && free.cores > 0) {

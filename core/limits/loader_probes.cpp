@@ -95,12 +95,39 @@ ThreadLoads timedLoads(const Dataset &dataset, double seconds, std::stop_token s
     const double cpuStart = probeThreadCpuSeconds();
     const std::int64_t start = steadyNowNs();
     const auto limitNs = static_cast<std::int64_t>(seconds * 1e9);
-    std::int64_t done = 0;
-    while (!stop.stop_requested() && (done < 3 || steadyNowNs() - start < limitNs)) {
+    const std::int64_t sliceNs = limitNs / 8;
+    ThreadLoads loads;
+    std::int64_t sliceStart = start;
+    double sliceCpu = cpuStart;
+    std::int64_t sliceSamples = 0;
+    while (!stop.stop_requested() && (loads.samples < 3 || steadyNowNs() - start < limitNs)) {
         next();
-        ++done;
+        ++loads.samples;
+        ++sliceSamples;
+        if (const std::int64_t now = steadyNowNs(); now - sliceStart >= sliceNs) {
+            const double cpu = probeThreadCpuSeconds();
+            if (cpu > sliceCpu)
+                loads.sliceRates.push_back(static_cast<double>(sliceSamples) / (cpu - sliceCpu));
+            sliceStart = now;
+            sliceCpu = cpu;
+            sliceSamples = 0;
+        }
     }
-    return {done, probeThreadCpuSeconds() - cpuStart};
+    loads.cpuSeconds = probeThreadCpuSeconds() - cpuStart;
+    return loads;
+}
+
+double ThreadLoads::perCpuSecond() const
+{
+    if (sliceRates.size() >= 3) {
+        std::vector<double> rates = sliceRates;
+        const auto middle = rates.begin() + static_cast<std::ptrdiff_t>(rates.size() / 2);
+        std::nth_element(rates.begin(), middle, rates.end());
+        if (rates.size() % 2 == 1)
+            return *middle;
+        return (*middle + *std::max_element(rates.begin(), middle)) / 2.0;
+    }
+    return cpuSeconds > 0.0 ? static_cast<double>(samples) / cpuSeconds : 0.0;
 }
 
 Ceiling probeDecode(const Dataset &dataset, double seconds, std::stop_token stop,
@@ -130,6 +157,8 @@ Ceiling probeDecode(const Dataset &dataset, double seconds, std::stop_token stop
     for (const ThreadLoads &l : loads) {
         together.samples += l.samples;
         together.cpuSeconds += l.cpuSeconds;
+        together.sliceRates.insert(together.sliceRates.end(), l.sliceRates.begin(),
+                                   l.sliceRates.end());
     }
     const double perCore = together.cpuSeconds > 0.0 ? together.perCpuSecond() : perCoreAlone;
     Ceiling ceiling{CeilingKind::Decode, perCore * freeCores.free, {}, {}};

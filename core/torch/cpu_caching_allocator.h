@@ -31,11 +31,11 @@ bool installCpuCachingAllocator();
 
 struct CpuCacheStats
 {
-    std::int64_t cachedBytes = 0;  // freed blocks kept for reuse
-    std::int64_t liveBytes = 0;    // blocks the cache gave out and that are not yet freed
-    std::int64_t reused = 0;       // allocations served from the cache
-    std::int64_t fresh = 0;        // allocations of cacheable size that went to malloc
-    std::int64_t limitBytes = 0;   // the most the cache keeps
+    std::int64_t cachedBytes = 0; // freed blocks kept for reuse
+    std::int64_t liveBytes = 0;   // blocks the cache gave out and that are not yet freed
+    std::int64_t reused = 0;      // allocations served from the cache
+    std::int64_t fresh = 0;       // allocations of cacheable size that went to malloc
+    std::int64_t limitBytes = 0;  // the most the cache keeps
 };
 CpuCacheStats cpuCacheStats();
 

@@ -1,9 +1,12 @@
 // The ceilings of a run's pipeline (core/limits/ceilings.h) measured on a small folder
 // of real JPEGs with a broken one and odd names: every stage measured or said why not,
 // the binding ceiling the lowest, the step really replayed, the preprocessed sample
-// kept only under a new name; and the binding sentence on hand-made reports.
+// kept only under a new name; PyTorch's DataLoader's decode and hand-over; a thread's
+// rate from its median slice; and the binding sentence on hand-made reports.
 
 #include "core/dataset/tensor_file_dataset.h"
+#include "core/engine/pytorch/pytorch_run.h"
+#include "core/limits/ceiling_probes.h"
 #include "core/limits/ceilings.h"
 #include "core/limits/roofline.h"
 #include "tests/support/image_folder.h"
@@ -59,6 +62,8 @@ private Q_SLOTS:
     void keepsTheTensorFileOnlyUnderANewName();
     void saysWhyAStageWasNotMeasured();
     void refusesWhatItCannotMeasure();
+    void measuresPyTorchsDataLoader();
+    void aThreadsRateIsItsMedianSlice();
     void bindingSentenceNamesTheLowestAndTheRunsShare();
     void aStepSlowerThanTheLoaderBindsTheJob();
     void theRooflineRisesWithTheCoresAndPlacesTheRuns();
@@ -164,14 +169,53 @@ void TestCeilings::saysWhyAStageWasNotMeasured()
 
 void TestCeilings::refusesWhatItCannotMeasure()
 {
+    // What the config's engine refuses: PyTorch's runs no LibTorch model.
     RunConfig pytorch = ceilingConfig(m_folder);
     pytorch.engine = EngineKind::PyTorch;
+    pytorch.consumer.kind = ConsumerKind::Model;
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, measureCeilings(pytorch, shortProbes()));
     RunConfig keepSynthetic;
     CeilingOptions options = shortProbes();
     options.keepTensorFile = m_dir.filePath(QStringLiteral("never.bin")).toStdString();
     QVERIFY_THROWS_EXCEPTION(std::invalid_argument, measureCeilings(keepSynthetic, options));
     QVERIFY(!QFile::exists(m_dir.filePath(QStringLiteral("never.bin"))));
+}
+
+void TestCeilings::measuresPyTorchsDataLoader()
+{
+    if (const std::string problem = pytorchEngineProblem(); !problem.empty())
+        QSKIP(problem.c_str());
+    RunConfig config = ceilingConfig(m_folder);
+    config.engine = EngineKind::PyTorch;
+    config.loader.numWorkers = 2;
+    const CeilingReport report = measureCeilings(config, shortProbes());
+    const Ceiling *decode = report.find(CeilingKind::Decode);
+    const Ceiling *handover = report.find(CeilingKind::Handover);
+    QVERIFY(decode && handover);
+    QVERIFY2(decode->measured(), decode->basis.c_str());
+    QVERIFY2(decode->basis.find("PyTorch's DataLoader, 1 worker process") != std::string::npos,
+             decode->basis.c_str());
+    QVERIFY2(decode->basis.find("LoaderLab's decode of the same") != std::string::npos,
+             decode->basis.c_str());
+    QVERIFY2(handover->measured(), handover->basis.c_str());
+    QVERIFY2(handover->basis.find("a batch of 8 over") != std::string::npos,
+             handover->basis.c_str());
+    QVERIFY2(handover->basis.find("PyTorch's DataLoader") != std::string::npos,
+             handover->basis.c_str());
+    QVERIFY(report.find(CeilingKind::Step)->measured());
+}
+
+void TestCeilings::aThreadsRateIsItsMedianSlice()
+{
+    // One slice where the host took the CPU away does not pull the rate down.
+    ThreadLoads odd{500, 5.0, {100.0, 20.0, 110.0, 120.0, 90.0}};
+    QCOMPARE(odd.perCpuSecond(), 100.0);
+    ThreadLoads even{10, 1.0, {4.0, 1.0, 3.0, 2.0}};
+    QCOMPARE(even.perCpuSecond(), 2.5);
+    // Under 3 slices: the whole time's rate.
+    ThreadLoads few{30, 2.0, {10.0, 20.0}};
+    QCOMPARE(few.perCpuSecond(), 15.0);
+    QCOMPARE(ThreadLoads{}.perCpuSecond(), 0.0);
 }
 
 void TestCeilings::bindingSentenceNamesTheLowestAndTheRunsShare()

@@ -1,0 +1,145 @@
+// The ceilings of PyTorch's DataLoader, measured by running it as LoaderLab's PyTorch
+// engine does (core/engine/pytorch/pytorch_run.h): the decode of one worker process on
+// the run's data, and the hand-over of the run's workers on samples of one float.
+
+#include "core/engine/engine.h"
+#include "core/limits/ceiling_probes.h"
+#include "core/system/clock.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <memory>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace loaderlab {
+namespace {
+
+// Python's start, torch's import and the workers' fork come before the first batch.
+constexpr double kStartSeconds = 120.0;
+
+std::string pytorchText(const char *pattern, double a, double b = 0.0, double c = 0.0)
+{
+    char text[240];
+    std::snprintf(text, sizeof text, pattern, a, b, c);
+    return text;
+}
+
+// Runs `config` on the PyTorch engine until `seconds` after its first batch (or its
+// end) and returns its batches; empty, with `why` said, when none came.
+std::vector<TraceRecord> pytorchBatches(const RunConfig &config, double seconds,
+                                        std::stop_token stop, std::string &why)
+{
+    const std::unique_ptr<Engine> engine = makeEngine(EngineKind::PyTorch);
+    try {
+        engine->start(config, [&] { return stop.stop_requested(); });
+    } catch (const std::exception &e) {
+        why = std::string("not measured: ") + e.what();
+        return {};
+    }
+    const auto started = std::chrono::steady_clock::now();
+    std::optional<std::chrono::steady_clock::time_point> first;
+    while (!stop.stop_requested() && !engine->finished()) {
+        const auto now = std::chrono::steady_clock::now();
+        if (!first && engine->trace()->size() > 0)
+            first = now;
+        if (first && now - *first >= std::chrono::duration<double>(seconds))
+            break;
+        if (!first && now - started >= std::chrono::duration<double>(kStartSeconds))
+            break;
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    engine->stop();
+    engine->waitForEnd();
+    std::vector<TraceRecord> records = engine->trace()->records();
+    if (records.empty())
+        why = stop.stop_requested() ? "not measured: stopped"
+              : !engine->error().empty()
+                  ? "not measured: " + engine->error()
+                  : pytorchText("not measured: PyTorch's DataLoader gave no batch in %.0f s",
+                                kStartSeconds);
+    return records;
+}
+
+} // namespace
+
+Ceiling probePytorchDecode(const RunConfig &run, double seconds, std::stop_token stop,
+                           const FreeCores &freeCores, double loaderlabPerCore)
+{
+    RunConfig config = run;
+    config.engine = EngineKind::PyTorch;
+    config.consumer = {};
+    config.devices = 1;
+    config.replayBatches = 0;
+    config.loader.numWorkers = 1;
+    config.loader.persistentWorkers = true;
+    config.loader.pinMemory = false;
+    Ceiling ceiling{CeilingKind::Decode, 0.0, {}, {}};
+    std::string why;
+    const std::vector<TraceRecord> records = pytorchBatches(config, seconds, stop, why);
+    // The worker's time on each batch after the first (its start), read + decode +
+    // transform + collate as it built them.
+    std::int64_t samples = 0;
+    std::int64_t busyNs = 0;
+    for (std::size_t i = 1; i < records.size(); ++i) {
+        samples += records[i].samples;
+        busyNs += std::max<std::int64_t>(0, records[i].loadEndNs - records[i].loadStartNs);
+    }
+    if (samples == 0 || busyNs <= 0) {
+        ceiling.basis = why.empty() ? "not measured: too few batches in the time" : why;
+        return ceiling;
+    }
+    const double perCore = static_cast<double>(samples) / (static_cast<double>(busyNs) / 1e9);
+    ceiling.samplesPerSecond = perCore * freeCores.free;
+    ceiling.basis = pytorchText("PyTorch's DataLoader, 1 worker process: %.0f samples per s of "
+                                "its time (PIL) x %.1f free cores; ",
+                                perCore, freeCores.free)
+                    + pytorchText("LoaderLab's decode of the same: %.0f per CPU s",
+                                  loaderlabPerCore);
+    ceiling.lift = pytorchText("more cores (%.0f samples/s each); LoaderLab's engine (%.0f "
+                               "samples/s a core here); smaller inputs; preprocessing (below)",
+                               perCore, loaderlabPerCore);
+    return ceiling;
+}
+
+Ceiling probePytorchHandover(const RunConfig &run, double seconds, std::stop_token stop)
+{
+    // Samples of one float: what is left is the DataLoader's work per batch.
+    RunConfig config;
+    config.engine = EngineKind::PyTorch;
+    config.loader = run.loader;
+    config.loader.persistentWorkers = true;
+    config.loader.pinMemory = false;
+    config.dataset.kind = DatasetKind::Synthetic;
+    config.dataset.syntheticShape = {1, 1, 1};
+    config.dataset.syntheticSamples = std::int64_t{1} << 22;
+    Ceiling ceiling{CeilingKind::Handover, 0.0, {}, "bigger batches: the cost is per batch"};
+    std::string why;
+    const std::vector<TraceRecord> records = pytorchBatches(config, seconds, stop, why);
+    // Each worker's first batch carries its start.
+    const std::size_t skip = static_cast<std::size_t>(std::max(1, run.loader.numWorkers));
+    if (records.size() < skip + 2) {
+        ceiling.basis = why.empty() ? "not measured: too few batches in the time" : why;
+        return ceiling;
+    }
+    std::int64_t samples = 0;
+    for (std::size_t i = skip + 1; i < records.size(); ++i)
+        samples += records[i].samples;
+    const double elapsed = static_cast<double>(records.back().deliveryNs - records[skip].deliveryNs)
+                           / 1e9;
+    const auto batches = static_cast<double>(records.size() - skip - 1);
+    if (elapsed <= 0.0) {
+        ceiling.basis = "not measured: too few batches in the time";
+        return ceiling;
+    }
+    ceiling.samplesPerSecond = static_cast<double>(samples) / elapsed;
+    ceiling.basis = pytorchText("%.1f us a batch of %.0f over %.0f batches (PyTorch's DataLoader "
+                                "as LoaderLab's PyTorch engine runs it, samples of one float)",
+                                elapsed * 1e6 / batches, double(run.loader.batchSize), batches);
+    return ceiling;
+}
+
+} // namespace loaderlab
