@@ -2270,6 +2270,47 @@
         <source>%1 cores, all free</source>
         <translation>%1 Kerne, alle frei</translation>
     </message>
+    <message numerus="yes">
+        <source>as set (%n worker(s))</source>
+        <translation>
+            <numerusform>wie eingestellt (%n Worker)</numerusform>
+            <numerusform>wie eingestellt (%n Worker)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n worker(s)</source>
+        <translation>
+            <numerusform>%n Worker</numerusform>
+            <numerusform>%n Worker</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>a core more, %n worker(s)</source>
+        <translation>
+            <numerusform>ein Kern mehr, %n Worker</numerusform>
+            <numerusform>ein Kern mehr, %n Worker</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>preprocessed tensors</source>
+        <translation>vorverarbeitete Tensoren</translation>
+    </message>
+    <message>
+        <source>a step twice as fast</source>
+        <translation>ein doppelt so schneller Schritt</translation>
+    </message>
+    <message>
+        <source>%1 %2 (storage binds)</source>
+        <translation>%1 %2 (der Speicher begrenzt)</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation>%1 %2</translation>
+    </message>
+    <message>
+        <source>The job, predicted by the loader model from these ceilings, in samples/s: %1.</source>
+        <translation>Der Job, vom Loader-Modell aus diesen Obergrenzen vorhergesagt, in Samples/s: %1.</translation>
+    </message>
 </context>
 <context>
     <name>loaderlab::LivePlot</name>

@@ -64,6 +64,30 @@
     </message>
 </context>
 <context>
+    <name>loaderlab::LimitsDialog</name>
+    <message numerus="yes">
+        <source>as set (%n worker(s))</source>
+        <translation>
+            <numerusform>as set (%n worker)</numerusform>
+            <numerusform>as set (%n workers)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n worker(s)</source>
+        <translation>
+            <numerusform>%n worker</numerusform>
+            <numerusform>%n workers</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>a core more, %n worker(s)</source>
+        <translation>
+            <numerusform>a core more, %n worker</numerusform>
+            <numerusform>a core more, %n workers</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>loaderlab::RunFollower</name>
     <message numerus="yes">
         <source>%1 (%n rank(s))</source>

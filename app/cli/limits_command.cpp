@@ -46,6 +46,12 @@ void printReport(const loaderlab::CeilingReport &report, std::optional<double> r
     for (const loaderlab::Ceiling &c : report.ceilings)
         if (c.measured())
             std::printf("  %-13s %s\n", loaderlab::ceilingKindName(c.kind), c.lift.c_str());
+    if (report.predicted.empty())
+        return;
+    std::printf("\nthe job's samples/s, predicted by the loader model from the ceilings above:\n");
+    for (const loaderlab::PredictedLift &lift : report.predicted)
+        std::printf("  %-30s %10.0f%s\n", loaderlab::liftName(lift).c_str(), lift.samplesPerSecond,
+                    lift.storageBound ? "  (cut to the storage ceiling)" : "");
 }
 
 nlohmann::json reportJson(const loaderlab::CeilingReport &report, std::optional<double> runRate)
@@ -59,6 +65,11 @@ nlohmann::json reportJson(const loaderlab::CeilingReport &report, std::optional<
                             {"lift", c.lift}});
     const loaderlab::Ceiling *loader = report.loaderBinding();
     const loaderlab::Ceiling *job = report.jobBinding();
+    nlohmann::json predicted = nlohmann::json::array();
+    for (const loaderlab::PredictedLift &lift : report.predicted)
+        predicted.push_back({{"what", loaderlab::liftName(lift)},
+                             {"samples_per_sec", lift.samplesPerSecond},
+                             {"storage_bound", lift.storageBound}});
     return {{"format", "loaderlab-ceilings-1"},
             {"dataset", report.dataset},
             {"cores", report.cores},
@@ -67,6 +78,7 @@ nlohmann::json reportJson(const loaderlab::CeilingReport &report, std::optional<
             {"loader_binding", loader ? loaderlab::ceilingKindName(loader->kind) : ""},
             {"job_binding", job ? loaderlab::ceilingKindName(job->kind) : ""},
             {"run_samples_per_sec", runRate ? nlohmann::json(*runRate) : nlohmann::json()},
+            {"predicted", predicted},
             {"summary", loaderlab::bindingSentence(report, runRate)}};
 }
 

@@ -7,6 +7,7 @@
 #include "core/config/run_config.h"
 #include "core/dataset/dataset.h"
 #include "core/limits/ceilings.h"
+#include "core/system/cpu_load.h"
 
 #include <stop_token>
 #include <string>
@@ -22,6 +23,10 @@ struct FreeCores
 };
 
 Ceiling probeStorage(const Dataset &dataset, double seconds, std::stop_token stop);
+// One thread's decode rate a CPU second on `dataset`, and the cores the machine left
+// free meanwhile (the first half of probeDecode()); `load`, when given, gets the load.
+double probeDecodeAlone(const Dataset &dataset, double seconds, std::stop_token stop,
+                        FreeCores &freeCores, MachineLoad *load = nullptr);
 Ceiling probeDecode(const Dataset &dataset, double seconds, std::stop_token stop,
                     FreeCores &freeCores);
 Ceiling probeHandover(const LoaderConfig &loader, double seconds, std::stop_token stop);

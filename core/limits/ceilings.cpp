@@ -1,6 +1,7 @@
 #include "core/limits/ceilings.h"
 
 #include "core/engine/engine.h"
+#include "core/limits/ceiling_lifts.h"
 #include "core/limits/ceiling_probes.h"
 #include "core/loader/open_dataset.h"
 
@@ -128,18 +129,21 @@ CeilingReport measureCeilings(const RunConfig &config, const CeilingOptions &opt
     FreeCores free;
     double perCore = 0.0;
     if (next(CeilingKind::Decode)) {
-        report.ceilings.push_back(probeDecode(*dataset, t, options.stop, free));
+        // LoaderLab's rate a core: what the preprocessing below is sized by, and beside
+        // PyTorch's decode for that engine (whose probe needs only the free cores).
+        if (pytorch) {
+            perCore = probeDecodeAlone(*dataset, t / 2, options.stop, free);
+            report.ceilings.push_back(probePytorchDecode(config, t, options.stop, free, perCore));
+        } else {
+            report.ceilings.push_back(probeDecode(*dataset, t, options.stop, free));
+            perCore = free.free > 0.0 ? report.ceilings.back().samplesPerSecond / free.free : 0.0;
+        }
         report.cores = free.cores;
         report.freeCores = free.free;
-        // LoaderLab's rate a core: what the preprocessing below is sized by, and beside
-        // PyTorch's decode for that engine.
-        perCore = free.free > 0.0 ? report.ceilings.back().samplesPerSecond / free.free : 0.0;
-        if (pytorch)
-            report.ceilings.back() = probePytorchDecode(config, t, options.stop, free, perCore);
     }
     if (next(CeilingKind::Handover))
         report.ceilings.push_back(
-            pytorch ? probePytorchHandover(config, t, options.stop)
+            pytorch ? probePytorchHandover(config, std::min(t, 1.0), options.stop)
                     : probeHandover(config.loader, std::min(t, 1.0), options.stop));
     if (next(CeilingKind::Step))
         report.ceilings.push_back(probeStep(dataset, config, t, options.stop));
@@ -163,6 +167,13 @@ CeilingReport measureCeilings(const RunConfig &config, const CeilingOptions &opt
             pre.samplesPerSecond = std::min(pre.samplesPerSecond, fromStorage);
         }
         report.ceilings.push_back(std::move(pre));
+    }
+    if (!options.stop.stop_requested()) {
+        try {
+            report.predicted = predictLifts(report, config);
+        } catch (const std::invalid_argument &) {
+            // Costs the model refuses (a step of years): no prediction, the ceilings stand.
+        }
     }
     return report;
 }

@@ -45,6 +45,28 @@ struct Ceiling
     bool measured() const { return samplesPerSecond > 0.0; }
 };
 
+// What lifting a ceiling would give the whole job, predicted by the loader model
+// (core/limits/ceiling_lifts.h).
+enum class LiftKind {
+    AsSet,        // the run's settings
+    MoreWorkers,  // a worker more
+    MoreCores,    // a free core more and a worker more
+    Preprocessed, // the preprocessed tensors' rate a core instead of the decode's
+    FasterStep,   // the step in half its time (half precision, a faster device)
+};
+
+struct PredictedLift
+{
+    LiftKind kind = LiftKind::AsSet;
+    int workers = 0;               // the workers it is predicted with
+    double samplesPerSecond = 0.0; // the job's predicted rate
+    bool storageBound = false;     // cut to the storage ceiling
+};
+
+// "as set (2 workers)", "3 workers", "a core more, 3 workers", "preprocessed tensors",
+// "a step twice as fast".
+std::string liftName(const PredictedLift &lift);
+
 struct CeilingOptions
 {
     double secondsEach = 2.0; // each probe's measuring time
@@ -61,6 +83,9 @@ struct CeilingReport
     int cores = 0;                 // the machine's logical cores
     double freeCores = 0.0;        // what others left to the run while decode was measured
     std::string dataset;           // its description
+    // The job as set, then with each lift, from the loader model; empty when the
+    // decode or the step was not measured.
+    std::vector<PredictedLift> predicted;
 
     const Ceiling *find(CeilingKind kind) const;
     // The lowest of storage, decode and hand-over that were measured; nullptr if none.

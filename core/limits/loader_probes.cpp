@@ -130,6 +130,20 @@ double ThreadLoads::perCpuSecond() const
     return cpuSeconds > 0.0 ? static_cast<double>(samples) / cpuSeconds : 0.0;
 }
 
+double probeDecodeAlone(const Dataset &dataset, double seconds, std::stop_token stop,
+                        FreeCores &freeCores, MachineLoad *load)
+{
+    const CpuSample before = sampleCpu();
+    const double perCore = timedLoads(dataset, seconds, stop).perCpuSecond();
+    const MachineLoad measured = machineLoadBetween(before, sampleCpu());
+    const int cores = static_cast<int>(std::max(1L, sysconf(_SC_NPROCESSORS_ONLN)));
+    freeCores = {cores, measured.known() ? std::clamp(measured.availableCores, 0.0, double(cores))
+                                         : double(cores)};
+    if (load)
+        *load = measured;
+    return perCore;
+}
+
 Ceiling probeDecode(const Dataset &dataset, double seconds, std::stop_token stop,
                     FreeCores &freeCores)
 {
@@ -137,12 +151,9 @@ Ceiling probeDecode(const Dataset &dataset, double seconds, std::stop_token stop
     // of them that leaves free. Then as many threads as that, each on samples of its
     // own: the rate per core when the free cores all decode at once (they share
     // caches and memory bandwidth), the busy-machine capacity a loader can reach.
-    const CpuSample before = sampleCpu();
-    const double perCoreAlone = timedLoads(dataset, seconds / 2, stop).perCpuSecond();
-    const MachineLoad load = machineLoadBetween(before, sampleCpu());
-    const int cores = static_cast<int>(std::max(1L, sysconf(_SC_NPROCESSORS_ONLN)));
-    freeCores = {cores, load.known() ? std::clamp(load.availableCores, 0.0, double(cores))
-                                     : double(cores)};
+    MachineLoad load;
+    const double perCoreAlone = probeDecodeAlone(dataset, seconds / 2, stop, freeCores, &load);
+    const int cores = freeCores.cores;
     const int threads = std::max(1, static_cast<int>(std::lround(freeCores.free)));
     std::vector<ThreadLoads> loads(static_cast<std::size_t>(threads));
     {

@@ -97,7 +97,7 @@ Ceiling probePytorchDecode(const RunConfig &run, double seconds, std::stop_token
     ceiling.basis = pytorchText("PyTorch's DataLoader, 1 worker process: %.0f samples per s of "
                                 "its time (PIL) x %.1f free cores; ",
                                 perCore, freeCores.free)
-                    + pytorchText("LoaderLab's decode of the same: %.0f per CPU s",
+                    + pytorchText("LoaderLab's decode of the same, 1 thread: %.0f per CPU s",
                                   loaderlabPerCore);
     ceiling.lift = pytorchText("more cores (%.0f samples/s each); LoaderLab's engine (%.0f "
                                "samples/s a core here); smaller inputs; preprocessing (below)",

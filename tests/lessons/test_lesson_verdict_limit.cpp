@@ -1,6 +1,7 @@
 // "What is the limit here?": the verdict on phases whose rates are known (the loader
-// the limit, the step, both close, and no replay to read), and the lesson run through
-// the real loader on a JPEG folder, its verdict's figures those of its own trace.
+// the limit and which of its stages, the step, both close, and no replay to read), and
+// the lesson run through the real loader on a JPEG folder, its verdict's figures those
+// of its own trace.
 
 #include "core/lessons/lesson.h"
 #include "core/lessons/lesson_runner.h"
@@ -15,8 +16,10 @@ using namespace loaderlab;
 namespace {
 
 // `kept` batches of 8 samples every `loadedMs`, then replayed ones every `aloneMs`,
-// 40 batches in all, with 2 of warm-up.
-LessonPhaseResult replayPhase(std::int64_t kept, double loadedMs, double aloneMs)
+// 40 batches in all, with 2 of warm-up. Each loaded batch took its worker `readMs`
+// reading and `decodeMs` decoding (half of it transforming).
+LessonPhaseResult replayPhase(std::int64_t kept, double loadedMs, double aloneMs,
+                              double readMs = 0.0, double decodeMs = 0.0)
 {
     RunConfig c;
     c.replayBatches = kept;
@@ -33,6 +36,12 @@ LessonPhaseResult replayPhase(std::int64_t kept, double loadedMs, double aloneMs
         r.computeStartNs = r.deliveryNs;
         t += ms;
         r.computeEndNs = static_cast<std::int64_t>(t * 1e6);
+        if (i < kept) {
+            r.worker = i % 2;
+            r.readNs = static_cast<std::int64_t>(readMs * 1e6);
+            r.decodeNs = static_cast<std::int64_t>(decodeMs * 0.5e6);
+            r.transformNs = static_cast<std::int64_t>(decodeMs * 0.5e6);
+        }
         records.push_back(r);
     }
     return lessonPhaseResult("replay", c, std::move(records), RunSummary{});
@@ -46,6 +55,7 @@ class TestLessonVerdictLimit : public QObject
 
 private Q_SLOTS:
     void theLoaderIsTheLimit();
+    void theLoadersStageIsNamed();
     void theStepIsTheLimit();
     void bothAreClose();
     void withoutAReplayItDoesNotApply();
@@ -63,6 +73,34 @@ void TestLessonVerdictLimit::theLoaderIsTheLimit()
     QVERIFY2(v.text.starts_with("Seen: the loader is the limit. It delivered 800 samples/s; "
                                 "with loading free the step alone ran at 4000 (5.0x), so "
                                 "loading costs 80 % of the job's time."),
+             v.text.c_str());
+}
+
+void TestLessonVerdictLimit::theLoadersStageIsNamed()
+{
+    // Workers 10 % reading, 90 % decoding and transforming: the decode binds.
+    LessonVerdict v = limitVerdict({replayPhase(10, 10.0, 2.0, 1.0, 9.0)});
+    QCOMPARE(v.figures.at("read_share").get<double>(), 0.1);
+    QVERIFY2(v.text.find("Its workers spent 90 % of their loading time decoding and "
+                         "transforming and 10 % reading the files: the decode binds. Lift it "
+                         "with more workers or cores")
+                 != std::string::npos,
+             v.text.c_str());
+    QVERIFY2(v.text.ends_with("; up to 4000 samples/s, where the step becomes the limit (then "
+                              "half precision, channels-last, a faster device)."),
+             v.text.c_str());
+    // 75 % reading: reading binds.
+    v = limitVerdict({replayPhase(10, 10.0, 2.0, 6.0, 2.0)});
+    QCOMPARE(v.figures.at("read_share").get<double>(), 0.75);
+    QVERIFY2(v.text.find("Its workers spent 75 % of their loading time reading the files and "
+                         "25 % decoding and transforming them: reading binds. Lift it with "
+                         "faster storage")
+                 != std::string::npos,
+             v.text.c_str());
+    // No stage times (a pipeline that records none): no share, the general advice.
+    v = limitVerdict({replayPhase(10, 10.0, 2.0)});
+    QVERIFY(!v.figures.contains("read_share"));
+    QVERIFY2(v.text.find("Lift it with more workers, the fast decode") != std::string::npos,
              v.text.c_str());
 }
 
@@ -114,6 +152,8 @@ void TestLessonVerdictLimit::theLessonRunsOnAFolder()
              phases[0].summary.replay.loadedSamplesPerSec);
     QCOMPARE(v.figures.at("replay_samples_per_sec").get<double>(),
              phases[0].summary.replay.replaySamplesPerSec);
+    // The real loader times its stages: where its workers' time went is known.
+    QVERIFY(v.figures.contains("read_share"));
 }
 
 LOADERLAB_GUILESS_TEST_MAIN(TestLessonVerdictLimit)

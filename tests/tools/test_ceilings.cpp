@@ -2,10 +2,12 @@
 // of real JPEGs with a broken one and odd names: every stage measured or said why not,
 // the binding ceiling the lowest, the step really replayed, the preprocessed sample
 // kept only under a new name; PyTorch's DataLoader's decode and hand-over; a thread's
-// rate from its median slice; and the binding sentence on hand-made reports.
+// rate from its median slice; the binding sentence and the loader model's predicted
+// lifts on hand-made reports.
 
 #include "core/dataset/tensor_file_dataset.h"
 #include "core/engine/pytorch/pytorch_run.h"
+#include "core/limits/ceiling_lifts.h"
 #include "core/limits/ceiling_probes.h"
 #include "core/limits/ceilings.h"
 #include "core/limits/roofline.h"
@@ -15,6 +17,7 @@
 #include <QFile>
 #include <QtTest>
 
+#include <cmath>
 #include <stdexcept>
 
 using namespace loaderlab;
@@ -64,6 +67,8 @@ private Q_SLOTS:
     void refusesWhatItCannotMeasure();
     void measuresPyTorchsDataLoader();
     void aThreadsRateIsItsMedianSlice();
+    void theLoaderModelPredictsEachLift();
+    void aDecodeBoundJobGainsFromACoreNotAWorker();
     void bindingSentenceNamesTheLowestAndTheRunsShare();
     void aStepSlowerThanTheLoaderBindsTheJob();
     void theRooflineRisesWithTheCoresAndPlacesTheRuns();
@@ -216,6 +221,57 @@ void TestCeilings::aThreadsRateIsItsMedianSlice()
     ThreadLoads few{30, 2.0, {10.0, 20.0}};
     QCOMPARE(few.perCpuSecond(), 15.0);
     QCOMPARE(ThreadLoads{}.perCpuSecond(), 0.0);
+}
+
+void TestCeilings::theLoaderModelPredictsEachLift()
+{
+    // A step of 80 ms a batch of 8 (100 samples/s) far below a decode of 10,000.
+    CeilingReport report;
+    report.cores = 2;
+    report.freeCores = 2.0;
+    report.ceilings = {made(CeilingKind::Storage, 1e6), made(CeilingKind::Decode, 1e4),
+                       made(CeilingKind::Handover, 1e6), made(CeilingKind::Step, 100.0),
+                       made(CeilingKind::Preprocessed, 5e4)};
+    RunConfig config = ceilingConfig(m_folder);
+    const std::vector<PredictedLift> lifts = predictLifts(report, config);
+    QCOMPARE(lifts.size(), std::size_t{5});
+    QCOMPARE(liftName(lifts[0]), std::string("as set (1 worker)"));
+    QCOMPARE(liftName(lifts[1]), std::string("2 workers"));
+    QCOMPARE(liftName(lifts[2]), std::string("a core more, 2 workers"));
+    QCOMPARE(liftName(lifts[3]), std::string("preprocessed tensors"));
+    QCOMPARE(liftName(lifts[4]), std::string("a step twice as fast"));
+    // The step binds: more loading changes nothing, a step twice as fast doubles it.
+    for (int i = 0; i < 4; ++i)
+        QVERIFY2(std::abs(lifts[static_cast<std::size_t>(i)].samplesPerSecond - 100.0) < 2.0,
+                 liftName(lifts[static_cast<std::size_t>(i)]).c_str());
+    QVERIFY(std::abs(lifts[4].samplesPerSecond - 200.0) < 4.0);
+    QVERIFY(!lifts[0].storageBound);
+
+    // Storage below them all: every prediction is cut to it, and says so.
+    report.ceilings[0] = made(CeilingKind::Storage, 50.0);
+    for (const PredictedLift &lift : predictLifts(report, config)) {
+        QCOMPARE(lift.samplesPerSecond, 50.0);
+        QVERIFY(lift.storageBound);
+    }
+    // Nothing to predict from without a step.
+    report.ceilings.erase(report.ceilings.begin() + 3);
+    QVERIFY(predictLifts(report, config).empty());
+}
+
+void TestCeilings::aDecodeBoundJobGainsFromACoreNotAWorker()
+{
+    // One free core of two decoding 100 samples/s, a step of 1 ms a batch of 8.
+    CeilingReport report;
+    report.cores = 2;
+    report.freeCores = 1.0;
+    report.ceilings = {made(CeilingKind::Decode, 100.0), made(CeilingKind::Handover, 1e6),
+                       made(CeilingKind::Step, 8000.0)};
+    const std::vector<PredictedLift> lifts = predictLifts(report, ceilingConfig(m_folder));
+    QCOMPARE(lifts.size(), std::size_t{4});
+    QVERIFY2(std::abs(lifts[0].samplesPerSecond - 100.0) < 5.0, "as set: the one free core");
+    QVERIFY2(std::abs(lifts[1].samplesPerSecond - 100.0) < 5.0, "a worker more shares it");
+    QVERIFY2(std::abs(lifts[2].samplesPerSecond - 200.0) < 10.0, "a core more doubles it");
+    QVERIFY2(std::abs(lifts[3].samplesPerSecond - 100.0) < 5.0, "the step is not the limit");
 }
 
 void TestCeilings::bindingSentenceNamesTheLowestAndTheRunsShare()

@@ -25,7 +25,7 @@ torch::Tensor tensorOfBytes(std::int64_t bytes)
     return torch::empty({bytes / 4}, torch::kFloat32);
 }
 
-constexpr std::int64_t kMiB = 1024 * 1024;
+constexpr std::int64_t kCacheMiB = 1024 * 1024;
 
 } // namespace
 
@@ -69,13 +69,13 @@ void TestCpuCachingAllocator::choiceFromTheEnvironment()
 void TestCpuCachingAllocator::aFreedBlockServesTheNextOfItsSize()
 {
     const CpuCacheStats before = cpuCacheStats();
-    torch::Tensor first = tensorOfBytes(4 * kMiB);
+    torch::Tensor first = tensorOfBytes(4 * kCacheMiB);
     const void *address = first.data_ptr();
-    QCOMPARE(cpuCacheStats().liveBytes, before.liveBytes + 4 * kMiB);
+    QCOMPARE(cpuCacheStats().liveBytes, before.liveBytes + 4 * kCacheMiB);
     first = torch::Tensor();
-    QCOMPARE(cpuCacheStats().cachedBytes, 4 * kMiB);
+    QCOMPARE(cpuCacheStats().cachedBytes, 4 * kCacheMiB);
 
-    const torch::Tensor second = tensorOfBytes(4 * kMiB);
+    const torch::Tensor second = tensorOfBytes(4 * kCacheMiB);
     QCOMPARE(second.data_ptr(), address);
     const CpuCacheStats after = cpuCacheStats();
     QCOMPARE(after.cachedBytes, std::int64_t{0});
@@ -85,13 +85,13 @@ void TestCpuCachingAllocator::aFreedBlockServesTheNextOfItsSize()
 
 void TestCpuCachingAllocator::anotherSizeIsNewMemory()
 {
-    tensorOfBytes(4 * kMiB).reset();
+    tensorOfBytes(4 * kCacheMiB).reset();
     const CpuCacheStats before = cpuCacheStats();
-    const torch::Tensor other = tensorOfBytes(2 * kMiB);
+    const torch::Tensor other = tensorOfBytes(2 * kCacheMiB);
     const CpuCacheStats after = cpuCacheStats();
     QCOMPARE(after.fresh, before.fresh + 1);
     QCOMPARE(after.reused, before.reused);
-    QCOMPARE(after.cachedBytes, 4 * kMiB);
+    QCOMPARE(after.cachedBytes, 4 * kCacheMiB);
     emptyCpuCache();
     QCOMPARE(cpuCacheStats().cachedBytes, std::int64_t{0});
     // A live block stays live through emptyCpuCache().
@@ -110,27 +110,27 @@ void TestCpuCachingAllocator::smallBlocksAreNotKept()
 
 void TestCpuCachingAllocator::theLimitFreesWhatWouldGoOverIt()
 {
-    setCpuCacheLimit(3 * kMiB);
-    QCOMPARE(cpuCacheStats().limitBytes, 3 * kMiB);
-    torch::Tensor a = tensorOfBytes(2 * kMiB);
-    torch::Tensor b = tensorOfBytes(2 * kMiB);
+    setCpuCacheLimit(3 * kCacheMiB);
+    QCOMPARE(cpuCacheStats().limitBytes, 3 * kCacheMiB);
+    torch::Tensor a = tensorOfBytes(2 * kCacheMiB);
+    torch::Tensor b = tensorOfBytes(2 * kCacheMiB);
     a.reset();
     b.reset();
-    QCOMPARE(cpuCacheStats().cachedBytes, 2 * kMiB);
+    QCOMPARE(cpuCacheStats().cachedBytes, 2 * kCacheMiB);
     setCpuCacheLimit(0);
-    QVERIFY(cpuCacheStats().limitBytes > 3 * kMiB);
+    QVERIFY(cpuCacheStats().limitBytes > 3 * kCacheMiB);
 }
 
 void TestCpuCachingAllocator::rawAllocationsShareTheDeleter()
 {
     c10::Allocator *cpu = c10::GetCPUAllocator();
-    void *large = cpu->raw_allocate(kMiB);
+    void *large = cpu->raw_allocate(kCacheMiB);
     void *small = cpu->raw_allocate(100);
     QVERIFY(large != nullptr && small != nullptr);
     cpu->raw_deallocate(small);
     cpu->raw_deallocate(large);
-    QCOMPARE(cpuCacheStats().cachedBytes, kMiB);
-    void *again = cpu->raw_allocate(kMiB);
+    QCOMPARE(cpuCacheStats().cachedBytes, kCacheMiB);
+    void *again = cpu->raw_allocate(kCacheMiB);
     QCOMPARE(again, large);
     cpu->raw_deallocate(again);
 }

@@ -69,7 +69,20 @@ void TestLimitsDialog::drawsAReportWithTheRuns()
                         [] {
                             return std::vector<RooflinePoint>{{"kept", 2, 700.0}};
                         });
-    dialog.showReport(handMadeReport());
+    CeilingReport report = handMadeReport();
+    report.predicted = {{LiftKind::AsSet, 2, 800.0, false},
+                        {LiftKind::MoreWorkers, 3, 800.0, false},
+                        {LiftKind::MoreCores, 3, 1200.0, false},
+                        {LiftKind::FasterStep, 2, 2000.0, true}};
+    dialog.showReport(report);
+    // Without the application's translator the plural forms read "worker(s)".
+    const QString predicted = childNamed<QLabel>(&dialog, "limitsPredictedLabel")->text();
+    for (const QString &part :
+         {QStringLiteral("The job, predicted by the loader model from these "
+                         "ceilings, in samples/s: as set (2 worker"),
+          QStringLiteral(") 800; 3 worker"), QStringLiteral(" 800; a core more, 3 worker"),
+          QStringLiteral(" 1200; a step twice as fast 2000 (storage binds).")})
+        QVERIFY2(predicted.contains(part), qPrintable(predicted));
     auto *table = childNamed<QTableWidget>(&dialog, "limitsTable");
     QCOMPARE(table->rowCount(), 5);
     QCOMPARE(table->item(1, 0)->text(), QStringLiteral("decode"));
@@ -176,6 +189,10 @@ void TestLimitsDialog::measuresAFolderAndStops()
     QVERIFY(childNamed<QLabel>(&dialog, "limitsStatusLabel")
                 ->text()
                 .startsWith(QStringLiteral("Measured on")));
+    // The loader model's predictions from what was measured, starting with the run as set.
+    QVERIFY(childNamed<QLabel>(&dialog, "limitsPredictedLabel")
+                ->text()
+                .contains(QStringLiteral("in samples/s: as set (1 worker")));
     QVERIFY(childNamed<QPushButton>(&dialog, "limitsMeasureButton")->isEnabled());
 
     // Stopped at once: the dialog says so and is ready again.

@@ -142,6 +142,11 @@ LimitsDialog::LimitsDialog(std::function<RunConfig()> config,
     m_binding->setWordWrap(true);
     m_binding->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(m_binding);
+    m_predicted = new QLabel;
+    m_predicted->setObjectName(QStringLiteral("limitsPredictedLabel"));
+    m_predicted->setWordWrap(true);
+    m_predicted->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(m_predicted);
 
     m_table = new QTableWidget(0, 3);
     m_table->setObjectName(QStringLiteral("limitsTable"));
@@ -243,6 +248,7 @@ void LimitsDialog::showReport(const CeilingReport &report)
         m_table->setItem(row, 2, lift);
     }
     m_binding->setText(bindingText());
+    m_predicted->setText(predictedText());
     m_exportButton->setEnabled(true);
     draw();
 }
@@ -268,6 +274,37 @@ QString LimitsDialog::bindingText() const
                           .arg(figuretext::number(step->samplesPerSecond, 0));
     }
     return text;
+}
+
+QString LimitsDialog::predictedText() const
+{
+    QStringList items;
+    for (const PredictedLift &lift : m_report->predicted) {
+        QString name;
+        switch (lift.kind) {
+        case LiftKind::AsSet:
+            name = tr("as set (%n worker(s))", nullptr, lift.workers);
+            break;
+        case LiftKind::MoreWorkers:
+            name = tr("%n worker(s)", nullptr, lift.workers);
+            break;
+        case LiftKind::MoreCores:
+            name = tr("a core more, %n worker(s)", nullptr, lift.workers);
+            break;
+        case LiftKind::Preprocessed:
+            name = tr("preprocessed tensors");
+            break;
+        case LiftKind::FasterStep:
+            name = tr("a step twice as fast");
+            break;
+        }
+        items << (lift.storageBound ? tr("%1 %2 (storage binds)") : tr("%1 %2"))
+                     .arg(name, figuretext::number(lift.samplesPerSecond, 0));
+    }
+    if (items.isEmpty())
+        return {};
+    return tr("The job, predicted by the loader model from these ceilings, in samples/s: %1.")
+        .arg(items.join(QStringLiteral("; ")));
 }
 
 void LimitsDialog::draw()

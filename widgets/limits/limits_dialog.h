@@ -54,6 +54,7 @@ private:
     void draw();
     void exportPlot();
     QString bindingText() const;
+    QString predictedText() const;
 
     std::function<RunConfig()> m_config;
     std::function<std::vector<RooflinePoint>()> m_points;
@@ -66,6 +67,7 @@ private:
     QLabel *m_status = nullptr;
     QCustomPlot *m_plot = nullptr;
     QLabel *m_binding = nullptr;
+    QLabel *m_predicted = nullptr;
     QTableWidget *m_table = nullptr;
     std::optional<CeilingReport> m_report;
 };
