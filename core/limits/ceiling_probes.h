@@ -15,6 +15,28 @@
 
 namespace loaderlab {
 
+// Says each probe's start to CeilingOptions::progress, numbering them; false when the
+// measurement is to stop.
+class ProbeProgress
+{
+public:
+    explicit ProbeProgress(const CeilingOptions &options)
+        : m_options(options)
+    {
+    }
+    bool operator()(CeilingKind kind)
+    {
+        if (m_options.progress)
+            m_options.progress(kind, m_done++, kTotal);
+        return !m_options.stop.stop_requested();
+    }
+
+private:
+    static constexpr int kTotal = 5;
+    const CeilingOptions &m_options;
+    int m_done = 0;
+};
+
 // What the machine left to the run while a probe ran.
 struct FreeCores
 {
@@ -39,6 +61,14 @@ Ceiling probeStep(const DatasetPtr &dataset, const RunConfig &config, double sec
 Ceiling probePytorchDecode(const RunConfig &run, double seconds, std::stop_token stop,
                            const FreeCores &freeCores, double loaderlabPerCore);
 Ceiling probePytorchHandover(const RunConfig &run, double seconds, std::stop_token stop);
+// The run's step on its first 3 batches kept, on the PyTorch engine (run --replay).
+Ceiling probePytorchStep(const RunConfig &run, double seconds, std::stop_token stop);
+// The cores others leave free, measured over `seconds` while this process waits.
+FreeCores probeFreeCores(double seconds, std::stop_token stop);
+// The ceilings of a pipeline file (DatasetKind::Python) on the PyTorch engine: its
+// DataLoader's decode (the file's own loading) and hand-over, and its step replayed;
+// its storage and a preprocessed copy are not measured (its data is Python's).
+CeilingReport measurePipelineCeilings(const RunConfig &config, const CeilingOptions &options);
 Ceiling probePreprocessed(const DatasetConfig &dataset, std::int64_t images,
                           const FreeCores &freeCores, double seconds,
                           const std::string &keepTensorFile, std::stop_token stop);

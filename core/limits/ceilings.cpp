@@ -97,32 +97,16 @@ const Ceiling *CeilingReport::jobBinding() const
     return loader;
 }
 
-CeilingReport measureCeilings(const RunConfig &config, const CeilingOptions &options)
+namespace {
+
+// The ceilings of a dataset LoaderLab reads itself (every kind but a pipeline file).
+CeilingReport measureDatasetCeilings(const RunConfig &config, const CeilingOptions &options)
 {
-    if (config.dataset.kind == DatasetKind::Python)
-        throw std::invalid_argument("limits cannot measure a Python pipeline file yet");
-    if (const std::string why = engineProblem(config); !why.empty())
-        throw std::invalid_argument(why);
     const bool pytorch = config.engine == EngineKind::PyTorch;
-    if (!options.keepTensorFile.empty()) {
-        std::error_code ec;
-        if (std::filesystem::exists(std::filesystem::symlink_status(options.keepTensorFile, ec)))
-            throw std::invalid_argument(options.keepTensorFile
-                                        + ": exists; limits keeps its tensor file only under a "
-                                          "new name");
-        if (config.dataset.kind != DatasetKind::ImageFolder)
-            throw std::invalid_argument("--keep-tensor: only an image folder is preprocessed");
-    }
     const DatasetPtr dataset = openDataset(config.dataset);
     CeilingReport report;
     report.dataset = dataset->description();
-    const int total = 5;
-    int done = 0;
-    const auto next = [&](CeilingKind kind) {
-        if (options.progress)
-            options.progress(kind, done++, total);
-        return !options.stop.stop_requested();
-    };
+    ProbeProgress next(options);
     const double t = options.secondsEach;
     if (next(CeilingKind::Storage))
         report.ceilings.push_back(probeStorage(*dataset, t, options.stop));
@@ -168,6 +152,27 @@ CeilingReport measureCeilings(const RunConfig &config, const CeilingOptions &opt
         }
         report.ceilings.push_back(std::move(pre));
     }
+    return report;
+}
+
+} // namespace
+
+CeilingReport measureCeilings(const RunConfig &config, const CeilingOptions &options)
+{
+    if (const std::string why = engineProblem(config); !why.empty())
+        throw std::invalid_argument(why);
+    if (!options.keepTensorFile.empty()) {
+        std::error_code ec;
+        if (std::filesystem::exists(std::filesystem::symlink_status(options.keepTensorFile, ec)))
+            throw std::invalid_argument(options.keepTensorFile
+                                        + ": exists; limits keeps its tensor file only under a "
+                                          "new name");
+        if (config.dataset.kind != DatasetKind::ImageFolder)
+            throw std::invalid_argument("--keep-tensor: only an image folder is preprocessed");
+    }
+    CeilingReport report = config.dataset.kind == DatasetKind::Python
+                               ? measurePipelineCeilings(config, options)
+                               : measureDatasetCeilings(config, options);
     if (!options.stop.stop_requested()) {
         try {
             report.predicted = predictLifts(report, config);

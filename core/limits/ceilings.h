@@ -94,11 +94,11 @@ struct CeilingReport
     const Ceiling *jobBinding() const;
 };
 
-// On the PyTorch engine the decode and the hand-over are PyTorch's DataLoader's
-// (core/limits/ceiling_probes.h); a Python that cannot run it leaves them unmeasured,
-// saying why. Throws std::invalid_argument for a config the probes cannot measure (a
-// pipeline file, what the config's engine refuses, a --keep-tensor file that exists),
-// and what opening the
+// On the PyTorch engine the decode and the hand-over are PyTorch's DataLoader's, and a
+// pipeline file's step is replayed there too (core/limits/ceiling_probes.h); a Python
+// that cannot run it leaves them unmeasured, saying why. Throws std::invalid_argument
+// for a config the probes cannot measure (what the config's engine refuses, a
+// --keep-tensor file that exists), and what opening the
 // dataset throws. A stop request ends the probe under way; the report then holds the
 // ceilings measured so far.
 CeilingReport measureCeilings(const RunConfig &config, const CeilingOptions &options);

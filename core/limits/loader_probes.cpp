@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -68,6 +69,14 @@ public:
 private:
     fs::path m_path;
 };
+
+// The cores online, and what `load` left of them (all of them when it is unknown).
+FreeCores freeCoresOf(const MachineLoad &load)
+{
+    const int cores = static_cast<int>(std::max(1L, sysconf(_SC_NPROCESSORS_ONLN)));
+    return {cores,
+            load.known() ? std::clamp(load.availableCores, 0.0, double(cores)) : double(cores)};
+}
 
 } // namespace
 
@@ -136,12 +145,19 @@ double probeDecodeAlone(const Dataset &dataset, double seconds, std::stop_token 
     const CpuSample before = sampleCpu();
     const double perCore = timedLoads(dataset, seconds, stop).perCpuSecond();
     const MachineLoad measured = machineLoadBetween(before, sampleCpu());
-    const int cores = static_cast<int>(std::max(1L, sysconf(_SC_NPROCESSORS_ONLN)));
-    freeCores = {cores, measured.known() ? std::clamp(measured.availableCores, 0.0, double(cores))
-                                         : double(cores)};
+    freeCores = freeCoresOf(measured);
     if (load)
         *load = measured;
     return perCore;
+}
+
+FreeCores probeFreeCores(double seconds, std::stop_token stop)
+{
+    const CpuSample before = sampleCpu();
+    const auto end = steadyNowNs() + static_cast<std::int64_t>(seconds * 1e9);
+    while (!stop.stop_requested() && steadyNowNs() < end)
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    return freeCoresOf(machineLoadBetween(before, sampleCpu()));
 }
 
 Ceiling probeDecode(const Dataset &dataset, double seconds, std::stop_token stop,

@@ -28,11 +28,18 @@ std::string pytorchText(const char *pattern, double a, double b = 0.0, double c 
     return text;
 }
 
-// Runs `config` on the PyTorch engine until `seconds` after its first batch (or its
-// end) and returns its batches; empty, with `why` said, when none came.
-std::vector<TraceRecord> pytorchBatches(const RunConfig &config, double seconds,
-                                        std::stop_token stop, std::string &why)
+// Runs `run` on the PyTorch engine, epoch after epoch, until `seconds` after its batch
+// number `from` came (or its end) and returns its batches; empty, with `why` said,
+// when none came.
+std::vector<TraceRecord> pytorchBatches(const RunConfig &run, double seconds, std::stop_token stop,
+                                        std::string &why, std::size_t from = 0)
 {
+    RunConfig config = run;
+    config.engine = EngineKind::PyTorch;
+    config.devices = 1;
+    config.epochs = 0;
+    config.maxBatches = 0;
+    config.maxSeconds = kStartSeconds + seconds + 60.0; // a bound, should the stop be lost
     const std::unique_ptr<Engine> engine = makeEngine(EngineKind::PyTorch);
     try {
         engine->start(config, [&] { return stop.stop_requested(); });
@@ -44,7 +51,7 @@ std::vector<TraceRecord> pytorchBatches(const RunConfig &config, double seconds,
     std::optional<std::chrono::steady_clock::time_point> first;
     while (!stop.stop_requested() && !engine->finished()) {
         const auto now = std::chrono::steady_clock::now();
-        if (!first && engine->trace()->size() > 0)
+        if (!first && engine->trace()->size() > from)
             first = now;
         if (first && now - *first >= std::chrono::duration<double>(seconds))
             break;
@@ -70,9 +77,7 @@ Ceiling probePytorchDecode(const RunConfig &run, double seconds, std::stop_token
                            const FreeCores &freeCores, double loaderlabPerCore)
 {
     RunConfig config = run;
-    config.engine = EngineKind::PyTorch;
     config.consumer = {};
-    config.devices = 1;
     config.replayBatches = 0;
     config.loader.numWorkers = 1;
     config.loader.persistentWorkers = true;
@@ -94,6 +99,15 @@ Ceiling probePytorchDecode(const RunConfig &run, double seconds, std::stop_token
     }
     const double perCore = static_cast<double>(samples) / (static_cast<double>(busyNs) / 1e9);
     ceiling.samplesPerSecond = perCore * freeCores.free;
+    if (run.dataset.kind == DatasetKind::Python) {
+        ceiling.basis = pytorchText("the pipeline file's DataLoader, 1 worker process: %.0f "
+                                    "samples per s of its time x %.1f free cores",
+                                    perCore, freeCores.free);
+        ceiling.lift = pytorchText("more cores (%.0f samples/s each); less work a sample in the "
+                                   "pipeline's dataset; preprocessing",
+                                   perCore);
+        return ceiling;
+    }
     ceiling.basis = pytorchText("PyTorch's DataLoader, 1 worker process: %.0f samples per s of "
                                 "its time (PIL) x %.1f free cores; ",
                                 perCore, freeCores.free)
@@ -109,7 +123,6 @@ Ceiling probePytorchHandover(const RunConfig &run, double seconds, std::stop_tok
 {
     // Samples of one float: what is left is the DataLoader's work per batch.
     RunConfig config;
-    config.engine = EngineKind::PyTorch;
     config.loader = run.loader;
     config.loader.persistentWorkers = true;
     config.loader.pinMemory = false;
@@ -140,6 +153,74 @@ Ceiling probePytorchHandover(const RunConfig &run, double seconds, std::stop_tok
                                 "as LoaderLab's PyTorch engine runs it, samples of one float)",
                                 elapsed * 1e6 / batches, double(run.loader.batchSize), batches);
     return ceiling;
+}
+
+Ceiling probePytorchStep(const RunConfig &run, double seconds, std::stop_token stop)
+{
+    // The run's first batches kept, then its step on them over and over (run --replay).
+    constexpr std::int64_t kKept = 3;
+    RunConfig config = run;
+    config.replayBatches = kKept;
+    Ceiling ceiling{CeilingKind::Step,
+                    0.0,
+                    {},
+                    "a faster step: half precision, channels-last, a smaller model, a faster "
+                    "device"};
+    std::string why;
+    // One replayed step of warm-up, then the rest.
+    const std::vector<TraceRecord> records = pytorchBatches(config, seconds, stop, why,
+                                                            static_cast<std::size_t>(kKept) + 1);
+    std::vector<const TraceRecord *> replayed;
+    for (const TraceRecord &r : records)
+        if (r.index > kKept)
+            replayed.push_back(&r);
+    if (replayed.size() < 2) {
+        ceiling.basis = why.empty() ? "not measured: too few steps in the time" : why;
+        return ceiling;
+    }
+    std::int64_t samples = 0;
+    for (std::size_t i = 1; i < replayed.size(); ++i)
+        samples += replayed[i]->samples;
+    const double elapsed =
+        static_cast<double>(replayed.back()->computeEndNs - replayed.front()->computeEndNs) / 1e9;
+    if (elapsed <= 0.0) {
+        ceiling.basis = "not measured: too few steps in the time";
+        return ceiling;
+    }
+    const auto steps = static_cast<double>(replayed.size() - 1);
+    ceiling.samplesPerSecond = static_cast<double>(samples) / elapsed;
+    ceiling.basis = pytorchText(
+        "replay on the PyTorch engine: %.0f steps of the run's step on %.0f "
+        "batches kept in memory, %.2f ms a step",
+        steps, double(kKept), elapsed * 1e3 / steps);
+    return ceiling;
+}
+
+CeilingReport measurePipelineCeilings(const RunConfig &config, const CeilingOptions &options)
+{
+    CeilingReport report;
+    report.dataset = "pipeline file " + config.dataset.path;
+    ProbeProgress next(options);
+    const double t = options.secondsEach;
+    if (next(CeilingKind::Storage))
+        report.ceilings.push_back(
+            {CeilingKind::Storage, 0.0, "not measured: a pipeline file reads its data itself", {}});
+    if (next(CeilingKind::Decode)) {
+        const FreeCores free = probeFreeCores(t / 2, options.stop);
+        report.cores = free.cores;
+        report.freeCores = free.free;
+        report.ceilings.push_back(probePytorchDecode(config, t, options.stop, free, 0.0));
+    }
+    if (next(CeilingKind::Handover))
+        report.ceilings.push_back(probePytorchHandover(config, std::min(t, 1.0), options.stop));
+    if (next(CeilingKind::Step))
+        report.ceilings.push_back(probePytorchStep(config, t, options.stop));
+    if (next(CeilingKind::Preprocessed))
+        report.ceilings.push_back({CeilingKind::Preprocessed,
+                                   0.0,
+                                   "not measured: only image folders are preprocessed",
+                                   {}});
+    return report;
 }
 
 } // namespace loaderlab

@@ -1,9 +1,9 @@
 // The ceilings of a run's pipeline (core/limits/ceilings.h) measured on a small folder
 // of real JPEGs with a broken one and odd names: every stage measured or said why not,
 // the binding ceiling the lowest, the step really replayed, the preprocessed sample
-// kept only under a new name; PyTorch's DataLoader's decode and hand-over; a thread's
-// rate from its median slice; the binding sentence and the loader model's predicted
-// lifts on hand-made reports.
+// kept only under a new name; PyTorch's DataLoader's decode and hand-over, and a
+// pipeline file's; a thread's rate from its median slice; the binding sentence and the
+// loader model's predicted lifts on hand-made reports.
 
 #include "core/dataset/tensor_file_dataset.h"
 #include "core/engine/pytorch/pytorch_run.h"
@@ -66,6 +66,7 @@ private Q_SLOTS:
     void saysWhyAStageWasNotMeasured();
     void refusesWhatItCannotMeasure();
     void measuresPyTorchsDataLoader();
+    void measuresAPipelineFile();
     void aThreadsRateIsItsMedianSlice();
     void theLoaderModelPredictsEachLift();
     void aDecodeBoundJobGainsFromACoreNotAWorker();
@@ -208,6 +209,53 @@ void TestCeilings::measuresPyTorchsDataLoader()
     QVERIFY2(handover->basis.find("PyTorch's DataLoader") != std::string::npos,
              handover->basis.c_str());
     QVERIFY(report.find(CeilingKind::Step)->measured());
+}
+
+void TestCeilings::measuresAPipelineFile()
+{
+    if (const std::string problem = pytorchEngineProblem(); !problem.empty())
+        QSKIP(problem.c_str());
+    // A dataset whose samples take 2 ms each and a step of 20 ms a batch of 8.
+    const QString path = m_dir.filePath(QStringLiteral("my pipeline.py"));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(R"(
+import time
+import torch
+class Slow(torch.utils.data.Dataset):
+    def __len__(self):
+        return 64
+    def __getitem__(self, i):
+        time.sleep(0.002)
+        return torch.tensor([float(i)])
+def make_dataset(args):
+    return Slow()
+def make_step(args):
+    return lambda batch: time.sleep(0.02)
+)");
+    file.close();
+    RunConfig config;
+    config.engine = EngineKind::PyTorch;
+    config.dataset.kind = DatasetKind::Python;
+    config.dataset.path = path.toStdString();
+    config.loader.batchSize = 8;
+    config.loader.numWorkers = 1;
+    CeilingOptions options;
+    options.secondsEach = 0.5;
+    const CeilingReport report = measureCeilings(config, options);
+    QCOMPARE(report.dataset, "pipeline file " + config.dataset.path);
+    QCOMPARE(report.ceilings.size(), std::size_t{5});
+    QVERIFY(!report.find(CeilingKind::Storage)->measured());
+    QVERIFY(!report.find(CeilingKind::Preprocessed)->measured());
+    const Ceiling *decode = report.find(CeilingKind::Decode);
+    QVERIFY2(decode->basis.starts_with("the pipeline file's DataLoader, 1 worker process"),
+             decode->basis.c_str());
+    const Ceiling *step = report.find(CeilingKind::Step);
+    QVERIFY2(step->measured(), step->basis.c_str());
+    // A step that sleeps 20 ms a batch of 8 cannot give more than 400 samples/s.
+    QVERIFY2(step->samplesPerSecond <= 400.0, step->basis.c_str());
+    QVERIFY2(step->basis.starts_with("replay on the PyTorch engine"), step->basis.c_str());
+    QVERIFY(report.find(CeilingKind::Handover)->measured());
 }
 
 void TestCeilings::aThreadsRateIsItsMedianSlice()
