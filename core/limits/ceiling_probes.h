@@ -37,6 +37,9 @@ private:
     int m_done = 0;
 };
 
+// A probe's basis or lift text: printf `pattern` with up to three numbers.
+std::string probeText(const char *pattern, double a, double b = 0.0, double c = 0.0);
+
 // What the machine left to the run while a probe ran.
 struct FreeCores
 {

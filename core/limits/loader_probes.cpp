@@ -5,6 +5,7 @@
 #include "core/dataset/tensor_file_dataset.h"
 #include "core/limits/ceiling_probes.h"
 #include "core/loader/loader.h"
+#include "core/stats/run_summary.h"
 #include "core/system/clock.h"
 #include "core/system/cpu_load.h"
 #include "core/tools/preprocess.h"
@@ -35,13 +36,6 @@ double probeThreadCpuSeconds()
     timespec t{};
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
     return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
-}
-
-std::string probeText(const char *pattern, double a, double b = 0.0, double c = 0.0)
-{
-    char text[200];
-    std::snprintf(text, sizeof text, pattern, a, b, c);
-    return text;
 }
 
 // A folder of LoaderLab's own for the preprocessed sample: made here, so nothing in
@@ -79,6 +73,13 @@ FreeCores freeCoresOf(const MachineLoad &load)
 }
 
 } // namespace
+
+std::string probeText(const char *pattern, double a, double b, double c)
+{
+    char text[240];
+    std::snprintf(text, sizeof text, pattern, a, b, c);
+    return text;
+}
 
 ThreadLoads timedLoads(const Dataset &dataset, double seconds, std::stop_token stop,
                        std::int64_t first)
@@ -128,14 +129,8 @@ ThreadLoads timedLoads(const Dataset &dataset, double seconds, std::stop_token s
 
 double ThreadLoads::perCpuSecond() const
 {
-    if (sliceRates.size() >= 3) {
-        std::vector<double> rates = sliceRates;
-        const auto middle = rates.begin() + static_cast<std::ptrdiff_t>(rates.size() / 2);
-        std::nth_element(rates.begin(), middle, rates.end());
-        if (rates.size() % 2 == 1)
-            return *middle;
-        return (*middle + *std::max_element(rates.begin(), middle)) / 2.0;
-    }
+    if (sliceRates.size() >= 3)
+        return percentile(sliceRates, 50.0);
     return cpuSeconds > 0.0 ? static_cast<double>(samples) / cpuSeconds : 0.0;
 }
 

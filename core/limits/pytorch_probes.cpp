@@ -4,11 +4,9 @@
 
 #include "core/engine/engine.h"
 #include "core/limits/ceiling_probes.h"
-#include "core/system/clock.h"
 
 #include <algorithm>
 #include <chrono>
-#include <cstdio>
 #include <memory>
 #include <optional>
 #include <string>
@@ -21,11 +19,26 @@ namespace {
 // Python's start, torch's import and the workers' fork come before the first batch.
 constexpr double kStartSeconds = 120.0;
 
-std::string pytorchText(const char *pattern, double a, double b = 0.0, double c = 0.0)
+// The samples of the records after records[first] over the time from its `stamp` to
+// the last one's: a rate with what came before `first` (start-up, warm-up) left out.
+struct SpanRate
 {
-    char text[240];
-    std::snprintf(text, sizeof text, pattern, a, b, c);
-    return text;
+    std::int64_t samples = 0;
+    double seconds = 0.0;
+    std::size_t intervals = 0; // records counted; 0: too few records
+};
+
+SpanRate spanRate(const std::vector<TraceRecord> &records, std::size_t first,
+                  std::int64_t TraceRecord::*stamp)
+{
+    SpanRate rate;
+    if (records.size() < first + 2)
+        return rate;
+    for (std::size_t i = first + 1; i < records.size(); ++i)
+        rate.samples += records[i].samples;
+    rate.seconds = static_cast<double>(records.back().*stamp - records[first].*stamp) / 1e9;
+    rate.intervals = records.size() - first - 1;
+    return rate;
 }
 
 // Runs `run` on the PyTorch engine, epoch after epoch, until `seconds` after its batch
@@ -66,8 +79,8 @@ std::vector<TraceRecord> pytorchBatches(const RunConfig &run, double seconds, st
         why = stop.stop_requested() ? "not measured: stopped"
               : !engine->error().empty()
                   ? "not measured: " + engine->error()
-                  : pytorchText("not measured: PyTorch's DataLoader gave no batch in %.0f s",
-                                kStartSeconds);
+                  : probeText("not measured: PyTorch's DataLoader gave no batch in %.0f s",
+                              kStartSeconds);
     return records;
 }
 
@@ -100,22 +113,22 @@ Ceiling probePytorchDecode(const RunConfig &run, double seconds, std::stop_token
     const double perCore = static_cast<double>(samples) / (static_cast<double>(busyNs) / 1e9);
     ceiling.samplesPerSecond = perCore * freeCores.free;
     if (run.dataset.kind == DatasetKind::Python) {
-        ceiling.basis = pytorchText("the pipeline file's DataLoader, 1 worker process: %.0f "
-                                    "samples per s of its time x %.1f free cores",
-                                    perCore, freeCores.free);
-        ceiling.lift = pytorchText("more cores (%.0f samples/s each); less work a sample in the "
-                                   "pipeline's dataset; preprocessing",
-                                   perCore);
+        ceiling.basis = probeText("the pipeline file's DataLoader, 1 worker process: %.0f "
+                                  "samples per s of its time x %.1f free cores",
+                                  perCore, freeCores.free);
+        ceiling.lift = probeText("more cores (%.0f samples/s each); less work a sample in the "
+                                 "pipeline's dataset; preprocessing",
+                                 perCore);
         return ceiling;
     }
-    ceiling.basis = pytorchText("PyTorch's DataLoader, 1 worker process: %.0f samples per s of "
-                                "its time (PIL) x %.1f free cores; ",
-                                perCore, freeCores.free)
-                    + pytorchText("LoaderLab's decode of the same, 1 thread: %.0f per CPU s",
-                                  loaderlabPerCore);
-    ceiling.lift = pytorchText("more cores (%.0f samples/s each); LoaderLab's engine (%.0f "
-                               "samples/s a core here); smaller inputs; preprocessing (below)",
-                               perCore, loaderlabPerCore);
+    ceiling.basis = probeText("PyTorch's DataLoader, 1 worker process: %.0f samples per s of "
+                              "its time (PIL) x %.1f free cores; ",
+                              perCore, freeCores.free)
+                    + probeText("LoaderLab's decode of the same, 1 thread: %.0f per CPU s",
+                                loaderlabPerCore);
+    ceiling.lift = probeText("more cores (%.0f samples/s each); LoaderLab's engine (%.0f "
+                             "samples/s a core here); smaller inputs; preprocessing (below)",
+                             perCore, loaderlabPerCore);
     return ceiling;
 }
 
@@ -134,24 +147,21 @@ Ceiling probePytorchHandover(const RunConfig &run, double seconds, std::stop_tok
     const std::vector<TraceRecord> records = pytorchBatches(config, seconds, stop, why);
     // Each worker's first batch carries its start.
     const std::size_t skip = static_cast<std::size_t>(std::max(1, run.loader.numWorkers));
-    if (records.size() < skip + 2) {
+    const SpanRate span = spanRate(records, skip, &TraceRecord::deliveryNs);
+    if (span.intervals == 0) {
         ceiling.basis = why.empty() ? "not measured: too few batches in the time" : why;
         return ceiling;
     }
-    std::int64_t samples = 0;
-    for (std::size_t i = skip + 1; i < records.size(); ++i)
-        samples += records[i].samples;
-    const double elapsed = static_cast<double>(records.back().deliveryNs - records[skip].deliveryNs)
-                           / 1e9;
-    const auto batches = static_cast<double>(records.size() - skip - 1);
+    const double elapsed = span.seconds;
+    const auto batches = static_cast<double>(span.intervals);
     if (elapsed <= 0.0) {
         ceiling.basis = "not measured: too few batches in the time";
         return ceiling;
     }
-    ceiling.samplesPerSecond = static_cast<double>(samples) / elapsed;
-    ceiling.basis = pytorchText("%.1f us a batch of %.0f over %.0f batches (PyTorch's DataLoader "
-                                "as LoaderLab's PyTorch engine runs it, samples of one float)",
-                                elapsed * 1e6 / batches, double(run.loader.batchSize), batches);
+    ceiling.samplesPerSecond = static_cast<double>(span.samples) / elapsed;
+    ceiling.basis = probeText("%.1f us a batch of %.0f over %.0f batches (PyTorch's DataLoader "
+                              "as LoaderLab's PyTorch engine runs it, samples of one float)",
+                              elapsed * 1e6 / batches, double(run.loader.batchSize), batches);
     return ceiling;
 }
 
@@ -170,29 +180,26 @@ Ceiling probePytorchStep(const RunConfig &run, double seconds, std::stop_token s
     // One replayed step of warm-up, then the rest.
     const std::vector<TraceRecord> records = pytorchBatches(config, seconds, stop, why,
                                                             static_cast<std::size_t>(kKept) + 1);
-    std::vector<const TraceRecord *> replayed;
-    for (const TraceRecord &r : records)
-        if (r.index > kKept)
-            replayed.push_back(&r);
-    if (replayed.size() < 2) {
+    // Records are in batch order: the replayed ones follow the kept ones.
+    const std::size_t firstReplayed = static_cast<std::size_t>(
+        std::find_if(records.begin(), records.end(),
+                     [](const TraceRecord &r) { return r.index > kKept; })
+        - records.begin());
+    const SpanRate span = spanRate(records, firstReplayed, &TraceRecord::computeEndNs);
+    if (span.intervals == 0) {
         ceiling.basis = why.empty() ? "not measured: too few steps in the time" : why;
         return ceiling;
     }
-    std::int64_t samples = 0;
-    for (std::size_t i = 1; i < replayed.size(); ++i)
-        samples += replayed[i]->samples;
-    const double elapsed =
-        static_cast<double>(replayed.back()->computeEndNs - replayed.front()->computeEndNs) / 1e9;
+    const double elapsed = span.seconds;
     if (elapsed <= 0.0) {
         ceiling.basis = "not measured: too few steps in the time";
         return ceiling;
     }
-    const auto steps = static_cast<double>(replayed.size() - 1);
-    ceiling.samplesPerSecond = static_cast<double>(samples) / elapsed;
-    ceiling.basis = pytorchText(
-        "replay on the PyTorch engine: %.0f steps of the run's step on %.0f "
-        "batches kept in memory, %.2f ms a step",
-        steps, double(kKept), elapsed * 1e3 / steps);
+    const auto steps = static_cast<double>(span.intervals);
+    ceiling.samplesPerSecond = static_cast<double>(span.samples) / elapsed;
+    ceiling.basis = probeText("replay on the PyTorch engine: %.0f steps of the run's step on %.0f "
+                              "batches kept in memory, %.2f ms a step",
+                              steps, double(kKept), elapsed * 1e3 / steps);
     return ceiling;
 }
 
